@@ -1,0 +1,21 @@
+"""The project's own promises: README's commands and CI stay in step."""
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def readme_commands():
+    return re.findall(r"```sh\n(.+?)\n```", (ROOT / "README.md").read_text())
+
+
+def test_readme_starts_with_the_play_and_test_commands():
+    play, test = readme_commands()[:2]
+    assert (ROOT / "README.md").read_text().index(play) < 40
+    assert "pip install" in play and play.endswith("python yahtzee.py")
+    assert "pip install" in test and test.endswith("python -m pytest")
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    test = readme_commands()[1]
+    assert test in (ROOT / ".ci" / "run").read_text().splitlines()

@@ -1,0 +1,175 @@
+"""The boxes of a Yahtzee scorecard and their points: pure, standard library only."""
+from collections import Counter
+from enum import Enum
+
+
+class Category(Enum):
+    """A box of the scorecard; its value is the name used in files and plain mode."""
+
+    ONES = "ones"
+    TWOS = "twos"
+    THREES = "threes"
+    FOURS = "fours"
+    FIVES = "fives"
+    SIXES = "sixes"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    FULL_HOUSE = "full_house"
+    SMALL_STRAIGHT = "small_straight"
+    LARGE_STRAIGHT = "large_straight"
+    YAHTZEE = "yahtzee"
+    CHANCE = "chance"
+
+    @property
+    def is_upper(self):
+        """True for ONES … SIXES."""
+        return self in UPPER
+
+    @property
+    def face(self):
+        """The die face an upper box counts (None for a lower box)."""
+        return UPPER.index(self) + 1 if self.is_upper else None
+
+    @property
+    def title(self):
+        """The box's name as a player reads it: 'FULL HOUSE'."""
+        return self.value.replace("_", " ").upper()
+
+
+UPPER = tuple(Category)[:6]
+LOWER = tuple(Category)[6:]
+
+UPPER_BONUS = 35
+UPPER_BONUS_THRESHOLD = 63
+YAHTZEE_POINTS = 50
+FIXED_POINTS = {Category.FULL_HOUSE: 25, Category.SMALL_STRAIGHT: 30,
+                Category.LARGE_STRAIGHT: 40, Category.YAHTZEE: YAHTZEE_POINTS}
+
+
+def upper_box(face):
+    """The upper box that counts a face: 3 -> THREES."""
+    return UPPER[face - 1]
+
+
+def most_alike(dice):
+    """How many dice show the commonest face."""
+    return max(Counter(dice).values())
+
+
+def is_yahtzee(dice):
+    """Five dice alike."""
+    return most_alike(dice) == 5
+
+
+def _has_run(dice, length):
+    faces = set(dice)
+    return any(all(f in faces for f in range(start, start + length))
+               for start in range(1, 8 - length))
+
+
+def _is_full_house(dice):
+    return sorted(Counter(dice).values()) == [2, 3]
+
+
+_QUALIFIES = {
+    Category.THREE_OF_A_KIND: lambda d: most_alike(d) >= 3,
+    Category.FOUR_OF_A_KIND: lambda d: most_alike(d) >= 4,
+    Category.FULL_HOUSE: _is_full_house,
+    Category.SMALL_STRAIGHT: lambda d: _has_run(d, 4),
+    Category.LARGE_STRAIGHT: lambda d: _has_run(d, 5),
+    Category.YAHTZEE: is_yahtzee,
+    Category.CHANCE: lambda d: True,
+}
+
+
+def qualifies(category, dice):
+    """True when the dice meet a lower box's pattern (upper boxes always qualify)."""
+    return category.is_upper or _QUALIFIES[category](dice)
+
+
+def joker_points(category, dice):
+    """The points of a box when the dice count as a joker: fixed boxes score in full."""
+    if category.is_upper:
+        return dice.count(category.face) * category.face
+    return FIXED_POINTS.get(category, sum(dice))
+
+
+def score(category, dice):
+    """The box's value for five dice, without joker or bonus."""
+    dice = tuple(dice)
+    if not qualifies(category, dice):
+        return 0
+    return joker_points(category, dice)
+
+
+def upper_sum(boxes):
+    """The sum of the filled upper boxes of a {Category: points} mapping."""
+    return sum(points for box, points in boxes.items() if box.is_upper)
+
+
+def lower_sum(boxes):
+    """The sum of the filled lower boxes."""
+    return sum(points for box, points in boxes.items() if not box.is_upper)
+
+
+def upper_bonus(boxes):
+    """35 once the upper boxes add up to 63 or more."""
+    return UPPER_BONUS if upper_sum(boxes) >= UPPER_BONUS_THRESHOLD else 0
+
+
+# Rule-aware postings. `boxes` maps each filled Category to its points; `rules` is a
+# yahtzee.rules.Rules value (only its fields are read, so this module imports nothing).
+
+def is_joker(dice, boxes, rules):
+    """An extra Yahtzee that the joker rule lets stand in for another box."""
+    return rules.joker != "none" and Category.YAHTZEE in boxes and is_yahtzee(dice)
+
+
+def open_boxes(boxes):
+    """The boxes not yet filled, in card order."""
+    return [box for box in Category if box not in boxes]
+
+
+def _forced_joker_boxes(dice, boxes):
+    matching = upper_box(dice[0])
+    if matching not in boxes:
+        return [matching]
+    lower = [box for box in LOWER if box not in boxes]
+    return lower or open_boxes(boxes)
+
+
+def legal_boxes(dice, boxes, rules):
+    """The boxes these dice may be posted in, in card order."""
+    if is_joker(dice, boxes, rules) and rules.joker == "forced":
+        return _forced_joker_boxes(tuple(dice), boxes)
+    return open_boxes(boxes)
+
+
+def joker_requirement(dice, boxes, rules):
+    """Why the joker rule narrows the choice, for a player ('' when it does not)."""
+    if not (is_joker(dice, boxes, rules) and rules.joker == "forced"):
+        return ""
+    matching = upper_box(dice[0])
+    if matching not in boxes:
+        return f"a Joker must go in {matching.title} while it is open"
+    if any(box not in boxes for box in LOWER):
+        return "a Joker must go in an open lower box while there is one"
+    return ""
+
+
+def posting_points(category, dice, boxes, rules):
+    """The points a box gets for these dice, joker values included (bonuses apart)."""
+    dice = tuple(dice)
+    if is_joker(dice, boxes, rules):
+        return joker_points(category, dice)
+    if rules.five_alike_full_house and category is Category.FULL_HOUSE and is_yahtzee(dice):
+        return FIXED_POINTS[Category.FULL_HOUSE]
+    return score(category, dice)
+
+
+def yahtzee_bonus(dice, boxes, rules):
+    """The bonus an extra Yahtzee earns: only while the Yahtzee box holds 50."""
+    if is_yahtzee(dice) and boxes.get(Category.YAHTZEE) == YAHTZEE_POINTS:
+        return rules.extra_yahtzee_bonus
+    return 0
+
