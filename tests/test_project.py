@@ -19,3 +19,8 @@ def test_readme_starts_with_the_play_and_test_commands():
 def test_ci_runs_exactly_the_readme_test_command():
     test = readme_commands()[1]
     assert test in (ROOT / ".ci" / "run").read_text().splitlines()
+
+
+def test_the_package_version_matches_setup_cfg():
+    from yahtzee import __version__
+    assert f"version = {__version__}\n" in (ROOT / "setup.cfg").read_text()
