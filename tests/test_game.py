@@ -201,15 +201,20 @@ def test_mid_game_states_survive_the_json_round_trip(seed, players, steps, kind)
 
 
 def test_a_session_round_trips_with_its_finished_games():
-    session = Session([Player("ANN"), Player("BOB")], verify=False)
-    session.new_game(source=SeededDice(1))
+    session = Session([Player("ANN"), Player("BOB")], verify=False, source=SeededDice(1))
+    session.new_game()
     play_randomly(session.game, random.Random(1))
     record = session.finish_game("2026-11-30T10:00:00")
-    session.new_game(source=SeededDice(1))
+    session.new_game()
     session.game.roll()
+    session.screen = "play"
     restored = Session.from_dict(json.loads(json.dumps(session.to_dict())))
     assert restored == session
     assert restored.results == [record] and restored.game.number == 2
+    assert restored.game.source is restored.source
+    restored.game.toggle(2)
+    session.game.toggle(2)
+    assert restored.game.roll() == session.game.roll()
 
 
 def test_history_record_has_the_spec_shape():

@@ -271,10 +271,14 @@ class Session:
     game: object = None
     verify: bool = True
     sound: bool = True
+    rules: Rules = HASBRO
+    source: object = field(default_factory=RandomDice)
+    # The screen the session stands at, so that a saved session resumes at the same moment.
+    screen: str = ""
 
-    def new_game(self, rules=HASBRO, source=None):
+    def new_game(self):
         """Start the session's next game with the players now seated."""
-        self.game = Game.start(self.players, rules, source, len(self.results) + 1)
+        self.game = Game.start(self.players, self.rules, self.source, len(self.results) + 1)
         return self.game
 
     def finish_game(self, finished):
@@ -293,6 +297,9 @@ class Session:
             "game": self.game.to_dict() if self.game else None,
             "verify": self.verify,
             "sound": self.sound,
+            "rules": rules_to_dict(self.rules),
+            "dice": self.source.to_dict(),
+            "screen": self.screen,
         }
 
     @classmethod
@@ -316,9 +323,14 @@ def _session_from_dict(data):
     _check(1 <= len(players) <= 4, "the number of players")
     _check(isinstance(data["results"], list) and all(isinstance(r, dict) for r in data["results"]),
            "the finished games")
+    source = dice_from_dict(data["dice"])
     game = Game.from_dict(data["game"]) if data["game"] is not None else None
+    if game:
+        game.source = source  # one dice stream serves the whole session
     _check(isinstance(data["verify"], bool) and isinstance(data["sound"], bool), "verify and sound")
-    return Session(players, data["results"], game, data["verify"], data["sound"])
+    _check(isinstance(data["screen"], str) and len(data["screen"]) <= 40, "the screen")
+    return Session(players, data["results"], game, data["verify"], data["sound"],
+                   rules_from_dict(data["rules"]), source, data["screen"])
 
 
 def _player_record(player):
