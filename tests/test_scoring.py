@@ -141,11 +141,20 @@ def test_forced_joker_and_yahtzee_bonus(boxes, dice, legal, points, bonus):
     assert yahtzee_bonus(dice, boxes, HASBRO) == bonus
 
 
-def test_free_joker_allows_any_open_box_at_joker_values():
+def test_free_joker_allows_any_open_box_at_joker_values_once_the_upper_box_is_filled():
+    boxes = card(yahtzee=50, fives=25)
+    dice = (5,) * 5
+    assert legal_boxes(dice, boxes, FREE_JOKER) == [b for b in Category if b not in (C.YAHTZEE, C.FIVES)]
+    assert posting_points(C.LARGE_STRAIGHT, dice, boxes, FREE_JOKER) == 40
+    assert yahtzee_bonus(dice, boxes, FREE_JOKER) == 100
+
+
+def test_free_joker_with_the_upper_box_open_scores_the_dice_as_they_are():
     boxes = card(yahtzee=50)
     dice = (5,) * 5
     assert legal_boxes(dice, boxes, FREE_JOKER) == [b for b in Category if b is not C.YAHTZEE]
-    assert posting_points(C.LARGE_STRAIGHT, dice, boxes, FREE_JOKER) == 40
+    assert posting_points(C.LARGE_STRAIGHT, dice, boxes, FREE_JOKER) == 0
+    assert posting_points(C.CHANCE, dice, boxes, FREE_JOKER) == 25
     assert yahtzee_bonus(dice, boxes, FREE_JOKER) == 100
 
 

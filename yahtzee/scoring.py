@@ -157,10 +157,16 @@ def joker_requirement(dice, boxes, rules):
     return ""
 
 
+def has_joker_values(dice, boxes, rules):
+    """A joker that scores full house, straights at their fixed values: under the free
+    joker only once the matching upper box is filled (the classic free-choice rule)."""
+    return is_joker(dice, boxes, rules) and (rules.joker == "forced" or upper_box(dice[0]) in boxes)
+
+
 def posting_points(category, dice, boxes, rules):
     """The points a box gets for these dice, joker values included (bonuses apart)."""
     dice = tuple(dice)
-    if is_joker(dice, boxes, rules):
+    if has_joker_values(dice, boxes, rules):
         return joker_points(category, dice)
     if rules.five_alike_full_house and category is Category.FULL_HOUSE and is_yahtzee(dice):
         return FIXED_POINTS[Category.FULL_HOUSE]
