@@ -1,0 +1,348 @@
+"""The strategy engine: exact start values, golden positions, the advisor agreeing with the
+solver, computer players that play legally and differently, and a cache that trusts nothing."""
+import dataclasses
+import math
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from yahtzee import scoring
+from yahtzee.dice import LoadedDice, SeededDice
+from yahtzee.game import Game, Player
+from yahtzee.rules import FREE_JOKER, HASBRO, NO_BONUS
+from yahtzee.scoring import Category
+from yahtzee.strategy import MOODS, progress_bar
+from yahtzee.strategy import cache
+from yahtzee.strategy.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
+from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
+from yahtzee.strategy.players import OBJECTIVES, Post, Reroll, computer_player
+from yahtzee.strategy.position import card_state, card_total
+from yahtzee.strategy.simulate import format_simulation, simulate
+from yahtzee.strategy.solver import EXPECTED_SCORE, Engine, States, empty_values
+from yahtzee.strategy.tables import FULL_CARD, check_tables
+
+C = Category
+START_VALUES = {"hasbro": 254.5877287, "freejoker": 254.5896095, "nobonus": 245.8707745}
+ALL_RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS)}
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("strategy-cache")
+
+
+@pytest.fixture(scope="session")
+def loader(cache_dir):
+    return cache.table_loader(cache_dir)
+
+
+@pytest.fixture(scope="session")
+def hasbro(loader):
+    return loader(HASBRO)
+
+
+# -- the solver ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(START_VALUES))
+def test_start_values_match_the_table(loader, name):
+    assert loader(ALL_RULES[name]).start_value == pytest.approx(START_VALUES[name], abs=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(START_VALUES))
+def test_solver_tables_agree_with_scoring_on_many_cards(name):
+    rules = ALL_RULES[name]
+    check_tables(Engine(rules).tables, rules, masks=range(0, FULL_CARD, 97))
+
+
+def test_the_last_turn_with_only_chance_open_is_worth_70_thirds():
+    # Each die on its own: the last reroll keeps 4-6 (worth 4.25), the one before keeps 5-6,
+    # so a die is worth 11/6 + 4/6 * 4.25 = 14/3 and five dice 70/3.
+    values = empty_values()
+    state = States(*(np.array([v]) for v in (FULL_CARD ^ (1 << 12), 0, 0)))
+    assert Engine(HASBRO).turn_start_values(values, state)[0] == pytest.approx(70 / 3, abs=1e-12)
+
+
+def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro):
+    four = Engine(dataclasses.replace(HASBRO, name="four", rolls_per_turn=4))
+    masks = np.array([FULL_CARD ^ (1 << 12), FULL_CARD ^ (1 << 11), 0b1111111000000, 0])
+    states = States(masks, np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+    three = Engine(HASBRO).turn_start_values(hasbro.values, states)
+    assert (four.turn_start_values(hasbro.values, states) > three + 0.1).all()
+
+
+# -- the advisor ---------------------------------------------------------------------
+
+def test_empty_card_straight_with_two_rerolls_posts_the_large_straight(hasbro):
+    options = advise_position(hasbro, {}, 0, (1, 2, 3, 4, 5), 2)
+    best = options[0]
+    assert best.best and best.kind == "box" and best.box is C.LARGE_STRAIGHT and best.points == 40
+    assert sum(option.best for option in options) == 1
+    assert [o.value for o in options] == sorted((o.value for o in options), reverse=True)
+    assert {o.kind for o in options} == {"box", "keep"}
+
+
+def test_an_extra_yahtzee_of_fours_goes_in_fours_for_20_plus_100(hasbro):
+    options = advise_position(hasbro, {C.YAHTZEE: 50}, 0, (4, 4, 4, 4, 4), 0)
+    assert [(o.kind, o.box, o.points) for o in options] == [("box", C.FOURS, 120)]
+    assert options[0].best
+    later = hasbro.value(1 << 11 | 1 << 3, 20, 1)
+    assert options[0].value == pytest.approx(50 + 120 + later)
+
+
+def test_keep_options_are_distinct_and_reroll_at_least_one_die(hasbro):
+    options = advise_position(hasbro, {C.CHANCE: 20}, 0, (6, 6, 2, 6, 2), 1)
+    keeps = [o for o in options if o.kind == "keep"]
+    assert len({o.kept for o in keeps}) == len(keeps) == 11   # (4 sixes kept 0..3) x (2 twos 0..2) - 1
+    for option in keeps:
+        assert len(option.reroll) == 5 and any(option.reroll)
+        assert sorted(d for d, r in zip((6, 6, 2, 6, 2), option.reroll) if not r) == list(option.kept)
+
+
+def random_card(rng, filled):
+    """A card with `filled` boxes holding what random dice would score."""
+    boxes = {box: scoring.score(box, [rng.randint(1, 6) for _ in range(5)])
+             for box in rng.sample(list(Category), filled)}
+    return boxes
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(hasbro, seed):
+    rng = random.Random(seed)
+    boxes = random_card(rng, rng.randint(0, 10))
+    best = [advise_position(hasbro, boxes, 0, roll, 2)[0].value for roll in ROLLS]
+    expected_final = card_total(boxes, 0) + hasbro.value(*card_state(boxes))
+    assert float(np.dot(ROLL_PROBABILITY, best)) == pytest.approx(expected_final, abs=1e-9)
+
+
+def test_what_a_choice_costs(hasbro):
+    dice = (1, 2, 3, 4, 5)
+    options = advise_position(hasbro, {}, 0, dice, 2)
+    assert choice_cost(options, options[0]) == 0
+    assert all(choice_cost(options, option) >= 0 for option in options)
+    chance = cost_of_post(options, C.CHANCE)
+    assert chance == pytest.approx(options[0].value - next(o.value for o in options if o.box is C.CHANCE))
+    assert chance > 5
+    assert cost_of_reroll(options, dice, (True, False, False, False, False)) > 0
+
+
+def test_advise_reads_the_game(hasbro):
+    game = Game.start([Player("ANN")], HASBRO, LoadedDice([1, 2, 3, 4, 5]))
+    game.roll()
+    assert advise(hasbro, game)[0].box is C.LARGE_STRAIGHT
+
+
+# -- computer players ------------------------------------------------------------------
+
+class FiveAlikeOften:
+    """Dice that show five alike on most first rolls, to exercise the joker rules."""
+
+    seed = None
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def start_turn(self, game, round_, seat):
+        self.first = True
+
+    def roll(self, count):
+        if self.first and count == 5 and self.rng.random() < 0.5:
+            self.first = False
+            return [self.rng.randint(1, 6)] * 5
+        self.first = False
+        return [self.rng.randint(1, 6) for _ in range(count)]
+
+
+def finish_game(game, player):
+    """Let the computer play the game out, checking every action it takes."""
+    while not game.is_over:
+        game.roll()
+        while True:
+            action = player.next_action(game)
+            if isinstance(action, Post):
+                assert action.box in game.legal_boxes()
+                game.post(action.box)
+                break
+            assert isinstance(action, Reroll) and game.rolls_left > 0
+            assert len(action.marked) == 5 and any(action.marked)
+            for die, marked in enumerate(action.marked):
+                if marked:
+                    game.toggle(die)
+            game.roll()
+    return game
+
+
+def start_midway(rules, seed, source):
+    """A game a few turns in, played so far by random legal choices."""
+    rng = random.Random(seed)
+    game = Game.start([Player("CPU", "computer")], rules, source)
+    for _ in range(rng.randint(0, 10)):
+        game.roll()
+        game.post(rng.choice(game.legal_boxes()))
+    return game
+
+
+@pytest.mark.parametrize("mood", MOODS)
+def test_every_mood_finishes_games_from_random_positions_legally(loader, mood):
+    player = computer_player(mood, HASBRO, loader, random.Random(1))
+    for seed in range(12):
+        source = FiveAlikeOften(seed) if seed % 2 else SeededDice(seed)
+        game = finish_game(start_midway(HASBRO, seed, source), player)
+        assert game.current.card.is_full or game.players[0].card.is_full
+
+
+@pytest.mark.parametrize("rules", [FREE_JOKER, NO_BONUS], ids=lambda r: r.name)
+def test_the_thinker_plays_legally_under_other_rules(loader, rules):
+    player = computer_player("*thinker", rules, loader, random.Random(2))
+    for seed in range(10):
+        finish_game(start_midway(rules, seed, FiveAlikeOften(seed)), player)
+
+
+def test_the_thinker_takes_the_advisors_best_choice(hasbro, loader):
+    player = computer_player("thinker", HASBRO, loader)
+    rng = random.Random(3)
+    for seed in range(30):
+        game = start_midway(HASBRO, seed, SeededDice(seed))
+        game.roll()
+        options = advise(hasbro, game)
+        action = player.next_action(game)
+        chosen = next(o for o in options if (o.kind == "box" and isinstance(action, Post) and o.box is action.box)
+                      or (o.kind == "keep" and isinstance(action, Reroll) and o.reroll == action.marked))
+        assert choice_cost(options, chosen) == pytest.approx(0, abs=1e-7), rng
+
+
+def test_unknown_moods_are_refused(loader):
+    with pytest.raises(ValueError, match="unknown player"):
+        computer_player("*sleepy", HASBRO, loader)
+
+
+# -- simulation ------------------------------------------------------------------------
+
+def test_the_thinker_averages_the_optimal_expected_score(cache_dir):
+    stats = simulate(3000, "thinker", seed=11, cache_dir=cache_dir)
+    standard_error = stats["stdev"] / math.sqrt(stats["games"])
+    assert abs(stats["mean"] - START_VALUES["hasbro"]) < 3 * standard_error
+    assert set(stats) >= {"games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
+                          "yahtzee_rate", "seconds", "games_per_second"}
+    assert stats["games"] == 3000 and stats["min"] <= stats["median"] <= stats["max"]
+
+
+def test_simulations_are_reproducible_with_a_seed(cache_dir):
+    assert simulate(200, "nowhere", seed=4, cache_dir=cache_dir)["mean"] == \
+        simulate(200, "nowhere", seed=4, cache_dir=cache_dir)["mean"]
+
+
+def test_the_moods_play_visibly_differently(cache_dir):
+    stats = {mood: simulate(1500, mood, seed=7, cache_dir=cache_dir) for mood in MOODS}
+    assert max(stats, key=lambda m: stats[m]["mean"]) == "thinker"
+    assert stats["norisk"]["stdev"] < stats["thinker"]["stdev"] < stats["gambler"]["stdev"]
+    assert max(stats, key=lambda m: stats[m]["yahtzee_rate"]) == "yclover"
+    assert min(stats, key=lambda m: stats[m]["stdev"]) == "norisk"
+    lines = format_simulation(stats["thinker"], "thinker")
+    assert lines[0].startswith("1,500 games of *thinker") and all(isinstance(line, str) for line in lines)
+
+
+# -- the table cache -------------------------------------------------------------------
+
+@pytest.fixture
+def counted_builds(monkeypatch, hasbro):
+    """build_table replaced by a quick copy of the real hasbro table, counting its calls."""
+    calls = []
+
+    def build(rules, objective=EXPECTED_SCORE, progress=None):
+        calls.append(rules.name)
+        return cache.StrategyTable(rules, objective, hasbro.values.copy())
+
+    monkeypatch.setattr(cache, "build_table", build)
+    return calls
+
+
+def damage(path, how):
+    data = path.read_bytes()
+    if how == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif how == "garbage":
+        path.write_bytes(bytes(random.Random(1).randrange(256) for _ in range(5000)))
+    elif how == "empty":
+        path.write_bytes(b"")
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "empty"])
+def test_a_damaged_cache_file_is_rebuilt(tmp_path, hasbro, counted_builds, how):
+    cache.save_table(hasbro, tmp_path)
+    path = tmp_path / cache.table_file_name(HASBRO, EXPECTED_SCORE)
+    damage(path, how)
+    assert cache.read_table(HASBRO, EXPECTED_SCORE, tmp_path) is None
+    table = cache.load_table(HASBRO, cache_dir=tmp_path)
+    assert counted_builds == ["hasbro"]
+    assert table.start_value == pytest.approx(START_VALUES["hasbro"], abs=1e-6)
+    assert cache.read_table(HASBRO, EXPECTED_SCORE, tmp_path) is not None
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_table_of_other_rules_under_this_name_is_rebuilt(tmp_path, loader, counted_builds):
+    other = loader(NO_BONUS)
+    cache.save_table(other, tmp_path)
+    (tmp_path / cache.table_file_name(NO_BONUS, EXPECTED_SCORE)).rename(
+        tmp_path / cache.table_file_name(HASBRO, EXPECTED_SCORE))
+    assert cache.read_table(HASBRO, EXPECTED_SCORE, tmp_path) is None
+    cache.load_table(HASBRO, cache_dir=tmp_path)
+    assert counted_builds == ["hasbro"]
+
+
+def test_a_tampered_value_fails_the_checksum(tmp_path, hasbro, counted_builds):
+    values = hasbro.values.copy()
+    values[123] += 1.0
+    meta = cache._meta(HASBRO, EXPECTED_SCORE, hasbro.values)
+    path = tmp_path / cache.table_file_name(HASBRO, EXPECTED_SCORE)
+    with open(path, "wb") as file:
+        np.savez(file, values=values, meta=np.array(__import__("json").dumps(meta)))
+    assert cache.read_table(HASBRO, EXPECTED_SCORE, tmp_path) is None
+    cache.load_table(HASBRO, cache_dir=tmp_path)
+    assert counted_builds == ["hasbro"]
+
+
+def test_a_sound_cache_file_is_read_not_rebuilt(tmp_path, hasbro, counted_builds):
+    cache.save_table(hasbro, tmp_path)
+    table = cache.load_table(HASBRO, cache_dir=tmp_path)
+    assert counted_builds == [] and np.array_equal(table.values, hasbro.values)
+
+
+def test_a_cache_folder_that_cannot_be_written_still_gives_a_table(tmp_path, counted_builds):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("in the way")
+    table = cache.load_table(HASBRO, cache_dir=not_a_folder / "saves")
+    assert table.start_value == pytest.approx(START_VALUES["hasbro"], abs=1e-6)
+
+
+def test_a_failed_write_leaves_no_file(tmp_path, hasbro, monkeypatch):
+    def refuse(*args):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(cache.os, "replace", refuse)
+    assert cache.save_table(hasbro, tmp_path) is False
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_file_names_carry_the_rules_and_a_key_of_every_field():
+    names = {cache.table_file_name(rules, EXPECTED_SCORE) for rules in ALL_RULES.values()}
+    names |= {cache.table_file_name(HASBRO, objective) for objective in OBJECTIVES.values()}
+    names.add(cache.table_file_name(dataclasses.replace(HASBRO, rolls_per_turn=4), EXPECTED_SCORE))
+    assert len(names) == 3 + 3 + 1
+    assert all(name.startswith("strategy-") and name.endswith(".npz") for name in names)
+
+
+def test_progress_is_reported_up_to_the_total():
+    reports = []
+    engine = Engine(NO_BONUS)
+    engine.solve(lambda done, total: reports.append((done, total)))
+    assert reports[-1][0] == reports[-1][1] and [d for d, _ in reports] == sorted(d for d, _ in reports)
+    assert progress_bar(1, 4, width=8) == "[##......]  25%"
+
+
+def test_numpy_stays_out_of_the_game_start():
+    code = "import sys, yahtzee, yahtzee.game, yahtzee.strategy; print('numpy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"

@@ -1,0 +1,158 @@
+"""Strategy tables: built once, kept in the caller's folder, checked every time they are read.
+
+A table file is a numpy .npz (never pickle) named after its rule set and objective, with
+a key hashed from every field of both. It is written atomically and, when read, trusted
+only if its version, key, shape, dtype, checksum and start value all agree; anything else
+is rebuilt. A folder that cannot be written just means the table lives in memory.
+"""
+import hashlib
+import json
+import os
+import re
+import tempfile
+import zipfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..game import rules_to_dict
+from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
+
+FORMAT_VERSION = 1
+MAX_SCORE = 1575  # thirteen Yahtzees: no expectation can exceed it
+
+
+@dataclass
+class StrategyTable:
+    """The value of every turn-start state for one rule set and objective."""
+
+    rules: object
+    objective: object
+    values: np.ndarray
+    _engine: object = field(default=None, repr=False, compare=False)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)  # per-state results
+
+    @property
+    def engine(self):
+        """The turn arithmetic that goes with the table (built on first use)."""
+        if self._engine is None:
+            self._engine = Engine(self.rules, self.objective)
+        return self._engine
+
+    @property
+    def start_value(self):
+        """The expected score (or certainty equivalent) of a new game."""
+        return start_value(self.values)
+
+    def value(self, mask, up, fifty):
+        """The value still to come from a turn-start state."""
+        return float(self.values[state_index(mask, up, fifty)])
+
+
+def table_key(rules, objective):
+    """A hash of every field of the rules and the objective, and the file format."""
+    text = json.dumps({"format": FORMAT_VERSION, "rules": rules_to_dict(rules), "objective": asdict(objective)},
+                      sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def table_file_name(rules, objective):
+    """strategy-<rules>-<objective>-<key>.npz, with only safe characters."""
+    safe = lambda name: re.sub(r"[^A-Za-z0-9_]+", "_", name)[:24]  # noqa: E731
+    return f"strategy-{safe(rules.name)}-{safe(objective.name)}-{table_key(rules, objective)}.npz"
+
+
+def checksum(values):
+    """The sha256 of a value array's bytes."""
+    return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
+
+
+def build_table(rules, objective=EXPECTED_SCORE, progress=None):
+    """Solve a table in memory."""
+    engine = Engine(rules, objective)
+    return StrategyTable(rules, objective, engine.solve(progress), engine)
+
+
+def _meta(rules, objective, values):
+    return {"version": FORMAT_VERSION, "key": table_key(rules, objective), "shape": list(values.shape),
+            "dtype": str(values.dtype), "sha256": checksum(values), "start": start_value(values)}
+
+
+def save_table(table, folder):
+    """Write the table into `folder` atomically; False (and no file) if the folder refuses."""
+    path = Path(folder) / table_file_name(table.rules, table.objective)
+    meta = json.dumps(_meta(table.rules, table.objective, table.values))
+    temp = None
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=path.name, suffix=".tmp", delete=False) as file:
+            temp = file.name
+            np.savez(file, values=table.values, meta=np.array(meta))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)
+        return True
+    except OSError:
+        if temp:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+        return False
+
+
+def read_table(rules, objective, folder):
+    """The table stored in `folder`, or None when it is missing, damaged or for other rules."""
+    path = Path(folder) / table_file_name(rules, objective)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"][()]))
+            values = data["values"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, TypeError):
+        return None
+    if not is_sound(values, meta, rules, objective):
+        return None
+    return StrategyTable(rules, objective, values)
+
+
+def is_sound(values, meta, rules, objective):
+    """True when a table read from disk is exactly the one these rules would build."""
+    expected_shape = empty_values().shape
+    if not isinstance(meta, dict) or meta.get("version") != FORMAT_VERSION:
+        return False
+    if meta.get("key") != table_key(rules, objective) or values.shape != expected_shape:
+        return False
+    if values.dtype != np.float64 or meta.get("shape") != list(expected_shape) or meta.get("dtype") != "float64":
+        return False
+    if meta.get("sha256") != checksum(values) or not np.isfinite(values).all():
+        return False
+    start = start_value(values)
+    return meta.get("start") == start and 0 < start < MAX_SCORE * 2
+
+
+def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None):
+    """The table from `cache_dir` if it is sound there, else built (and stored when possible)."""
+    if cache_dir is not None:
+        table = read_table(rules, objective, cache_dir)
+        if table is not None:
+            if progress:
+                progress(1, 1)
+            return table
+    table = build_table(rules, objective, progress)
+    if cache_dir is not None:
+        save_table(table, cache_dir)
+    return table
+
+
+def table_loader(cache_dir=None, progress=None):
+    """A loader(rules, objective=EXPECTED_SCORE) that builds or reads each table once."""
+    loaded = {}
+
+    def loader(rules, objective=EXPECTED_SCORE):
+        key = table_key(rules, objective)
+        if key not in loaded:
+            loaded[key] = load_table(rules, objective, cache_dir, progress)
+        return loaded[key]
+
+    return loader

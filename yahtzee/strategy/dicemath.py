@@ -1,0 +1,70 @@
+"""The dice as index tables: every roll, every keep and how keeps and rolls connect."""
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+FACES = (1, 2, 3, 4, 5, 6)
+DICE = 5
+
+
+def _multisets(size):
+    return list(combinations_with_replacement(FACES, size))
+
+
+# Every keep (a sorted multiset of 0-5 faces), smallest first; the 252 rolls come last.
+KEEPS = tuple(keep for size in range(DICE + 1) for keep in _multisets(size))
+KEEP_INDEX = {keep: index for index, keep in enumerate(KEEPS)}
+SIZE_START = tuple(sum(1 for k in KEEPS if len(k) < size) for size in range(DICE + 2))
+ROLLS = KEEPS[SIZE_START[DICE]:]
+ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
+ROLL_OFFSET = SIZE_START[DICE]
+
+
+def size_rows(size):
+    """The slice of KEEPS holding the keeps of `size` dice."""
+    return slice(SIZE_START[size], SIZE_START[size + 1])
+
+
+def _children(size):
+    """For each keep of `size` dice, the keep after one more die shows each face."""
+    return np.array([[KEEP_INDEX[tuple(sorted(keep + (face,)))] for face in FACES]
+                     for keep in KEEPS[size_rows(size)]], dtype=np.intp)
+
+
+def _drop_one(keep):
+    """The distinct keeps one die smaller than `keep`."""
+    return sorted({KEEP_INDEX[keep[:i] + keep[i + 1:]] for i in range(len(keep))})
+
+
+def _parents(size):
+    """For each keep of `size` dice, the keeps one die smaller, padded by repetition."""
+    rows = [_drop_one(keep) for keep in KEEPS[size_rows(size)]]
+    width = max(len(row) for row in rows)
+    return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp)
+
+
+def sub_keeps(roll):
+    """The distinct keeps that reroll at least one die of a sorted roll."""
+    return sorted({KEEP_INDEX[tuple(roll[i] for i in range(DICE) if picked >> i & 1)]
+                   for picked in range(2 ** DICE - 1)})
+
+
+def _sub_keep_table():
+    rows = [sub_keeps(roll) for roll in ROLLS]
+    width = max(len(row) for row in rows)
+    return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp)
+
+
+def _roll_probabilities():
+    counts = np.zeros(len(ROLLS))
+    for dice in np.ndindex(*(6,) * DICE):
+        counts[ROLL_INDEX[tuple(sorted(d + 1 for d in dice))]] += 1
+    return counts / counts.sum()
+
+
+CHILDREN = tuple(_children(size) for size in range(DICE))
+PARENTS = (None,) + tuple(_parents(size) for size in range(1, DICE + 1))
+SUB_KEEPS = _sub_keep_table()
+ROLL_PROBABILITY = _roll_probabilities()
+FACE_COUNTS = np.array([[roll.count(face) for face in FACES] for roll in ROLLS], dtype=np.intp)
+YAHTZEE_ROLLS = tuple(ROLL_INDEX[(face,) * DICE] for face in FACES)

@@ -1,0 +1,160 @@
+"""The rules as arrays, read off yahtzee.scoring so the rules live in one place."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import scoring
+from ..scoring import Category
+from .dicemath import ROLLS, YAHTZEE_ROLLS
+
+BOXES = tuple(Category)
+BOX_COUNT = len(BOXES)
+FULL_CARD = (1 << BOX_COUNT) - 1
+YAHTZEE_BIT = BOXES.index(Category.YAHTZEE)
+UPPER_BITS = tuple(BOXES.index(box) for box in scoring.UPPER)
+UP_CAP = scoring.UPPER_BONUS_THRESHOLD
+UP_STATES = UP_CAP + 1
+
+# What the Yahtzee box holds, as far as any rule can tell: open, a zero, or 50.
+YAHTZEE_OPEN, YAHTZEE_ZERO, YAHTZEE_FIFTY = 0, 1, 2
+CASES = (YAHTZEE_OPEN, YAHTZEE_ZERO, YAHTZEE_FIFTY)
+
+
+class UnsupportedRules(ValueError):
+    """A rule the strategy engine cannot plan for."""
+
+
+def boxes_of(mask, case):
+    """A stand-in {Category: points} card with the boxes of `mask` filled."""
+    boxes = {box: 0 for bit, box in enumerate(BOXES) if mask >> bit & 1}
+    if case == YAHTZEE_FIFTY:
+        boxes[Category.YAHTZEE] = scoring.YAHTZEE_POINTS
+    return boxes
+
+
+def case_of(mask, yahtzee_fifty):
+    """The Yahtzee-box case of a card: open, a zero or 50."""
+    if not mask >> YAHTZEE_BIT & 1:
+        return YAHTZEE_OPEN
+    return YAHTZEE_FIFTY if yahtzee_fifty else YAHTZEE_ZERO
+
+
+def _example_mask(case):
+    return 0 if case == YAHTZEE_OPEN else 1 << YAHTZEE_BIT
+
+
+def _card_mask(boxes):
+    return sum(1 << bit for bit, box in enumerate(BOXES) if box in boxes)
+
+
+def check_supported(rules):
+    """Raise UnsupportedRules for a rule the solver does not model."""
+    extras = {"extra_yahtzee_turn": rules.extra_yahtzee_turn, "extra_yahtzee_blank": rules.extra_yahtzee_blank,
+              "roll_bonus": rules.roll_bonus, "dice_bank": rules.dice_bank}
+    for name, value in extras.items():
+        if value:
+            raise UnsupportedRules(f"the strategy engine does not plan for the '{name}' rule")
+    if not 1 <= rules.rolls_per_turn <= 9:
+        raise UnsupportedRules(f"the strategy engine plans for 1 to 9 rolls a turn, not {rules.rolls_per_turn}")
+
+
+@dataclass(frozen=True)
+class RuleTables:
+    """Points, bonuses and legal boxes of every roll, for one rule set."""
+
+    points: np.ndarray         # (roll, box): posting_points of a roll that is not five alike
+    five_points: np.ndarray    # (case, matching upper box filled, face, box): of five alike
+    bonus: np.ndarray          # (case, face): yahtzee_bonus of five alike
+    yahtzee_legal: np.ndarray  # (case, mask, face): legal boxes of five alike, as a bit mask
+
+
+def _example_card(case, face, matching_filled):
+    mask = _example_mask(case) | ((1 << UPPER_BITS[face - 1]) if matching_filled else 0)
+    return boxes_of(mask, case)
+
+
+def _five_alike_tables(rules):
+    points = np.zeros((len(CASES), 2, 6, BOX_COUNT), dtype=np.int64)
+    bonus = np.zeros((len(CASES), 6), dtype=np.int64)
+    for case in CASES:
+        for face in range(1, 7):
+            dice = (face,) * 5
+            bonus[case, face - 1] = scoring.yahtzee_bonus(dice, boxes_of(_example_mask(case), case), rules)
+            for filled in (0, 1):
+                boxes = _example_card(case, face, filled)
+                points[case, filled, face - 1] = [scoring.posting_points(box, dice, boxes, rules) for box in BOXES]
+    return points, bonus
+
+
+def _plain_points(rules):
+    return np.array([[scoring.posting_points(box, roll, {}, rules) for box in BOXES] for roll in ROLLS],
+                    dtype=np.int64)
+
+
+def _yahtzee_legal(rules):
+    legal = np.zeros((len(CASES), FULL_CARD + 1, 6), dtype=np.int64)
+    for mask in range(FULL_CARD):
+        cases = (YAHTZEE_OPEN,) if not mask >> YAHTZEE_BIT & 1 else (YAHTZEE_ZERO, YAHTZEE_FIFTY)
+        for case in cases:
+            boxes = boxes_of(mask, case)
+            for face in range(1, 7):
+                legal[case, mask, face - 1] = _card_mask(scoring.legal_boxes((face,) * 5, boxes, rules))
+    return legal
+
+
+# Cards on which check_tables compares the tables with yahtzee.scoring itself.
+CHECK_MASKS = (0, 1 << YAHTZEE_BIT, FULL_CARD ^ 1, FULL_CARD ^ (1 << 6), 0b0101010101010, 0b1010101010101,
+               0b0000111111000, 0b1111000000111, FULL_CARD ^ (1 << YAHTZEE_BIT))
+
+
+def check_tables(tables, rules, masks=CHECK_MASKS):
+    """Compare the tables with yahtzee.scoring on the cards of `masks`; UnsupportedRules if they differ.
+
+    The tables assume that only five alike depend on the card, and those only through the
+    Yahtzee box and the matching upper box: this checks it.
+    """
+    for mask in masks:
+        for case in (YAHTZEE_ZERO, YAHTZEE_FIFTY) if mask >> YAHTZEE_BIT & 1 else (YAHTZEE_OPEN,):
+            boxes = boxes_of(mask, case)
+            for r, roll in enumerate(ROLLS):
+                if _card_mask(scoring.legal_boxes(roll, boxes, rules)) != legal_mask(tables, mask, case, r):
+                    raise UnsupportedRules(f"legal boxes of {roll} differ from the solver's tables")
+                if scoring.yahtzee_bonus(roll, boxes, rules) != bonus_of(tables, case, r):
+                    raise UnsupportedRules(f"the Yahtzee bonus of {roll} differs from the solver's tables")
+                for bit, box in enumerate(BOXES):
+                    if box not in boxes and scoring.posting_points(box, roll, boxes, rules) != \
+                            points_of(tables, mask, case, r, bit):
+                        raise UnsupportedRules(f"points of {roll} in {box.title} differ from the solver's tables")
+
+
+def _face_of_five(r):
+    return YAHTZEE_ROLLS.index(r) if r in YAHTZEE_ROLLS else None
+
+
+def legal_mask(tables, mask, case, r):
+    """The legal boxes of roll number `r` on a card, as a bit mask."""
+    face = _face_of_five(r)
+    return FULL_CARD ^ mask if face is None else int(tables.yahtzee_legal[case, mask, face])
+
+
+def bonus_of(tables, case, r):
+    """The Yahtzee bonus of roll number `r`."""
+    face = _face_of_five(r)
+    return 0 if face is None else int(tables.bonus[case, face])
+
+
+def points_of(tables, mask, case, r, bit):
+    """The points roll number `r` posts in box `bit` on a card."""
+    face = _face_of_five(r)
+    if face is None:
+        return int(tables.points[r, bit])
+    return int(tables.five_points[case, mask >> UPPER_BITS[face] & 1, face, bit])
+
+
+def rule_tables(rules):
+    """The arrays the solver plays by, read off yahtzee.scoring for `rules`."""
+    check_supported(rules)
+    five_points, bonus = _five_alike_tables(rules)
+    tables = RuleTables(_plain_points(rules), five_points, bonus, _yahtzee_legal(rules))
+    check_tables(tables, rules)
+    return tables
