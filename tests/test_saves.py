@@ -1,0 +1,674 @@
+"""The saves folder: atomic writes, damaged files set aside, the lock, history records."""
+import datetime
+import errno
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from yahtzee import saves as saves_module
+from yahtzee.dice import LoadedDice, SeededDice
+from yahtzee.game import Player, Session
+from yahtzee.saves import (AUTOSAVE, DEFAULT_PREFS, HISTORY, LOCK, PREFS, InvalidRecord, PidFileLock,
+                           Saves, check_record, choose_saves_dir, is_possible_points, is_valid_record)
+from yahtzee.scoring import Category, joker_points, score
+
+ROOT = Path(__file__).resolve().parent.parent
+MB = 1024 * 1024
+NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, tzinfo=datetime.timezone.utc)
+STAMP = "20240501-120000"
+
+
+def fixed_clock():
+    """The injected clock: always noon on 1 May 2024."""
+    return NOON
+
+
+@pytest.fixture
+def folder(tmp_path):
+    return tmp_path / "saves"
+
+
+@pytest.fixture
+def saves(folder):
+    with Saves(folder, now=fixed_clock) as opened:
+        yield opened
+
+
+def play(session, rng):
+    """Finish the session's game in play with random legal postings."""
+    game = session.game
+    while not game.is_over:
+        game.roll()
+        if rng.random() < 0.5:
+            game.toggle(rng.randrange(5))
+            game.roll()
+        game.post(rng.choice(game.legal_boxes()))
+
+
+def finished_record(seed=1, names=("ANN", "BOB"), finished="2024-05-01T12:00:00+00:00"):
+    """The history record of a real game played with random choices."""
+    session = Session([Player(n) for n in names], source=SeededDice(seed))
+    session.new_game()
+    play(session, random.Random(seed))
+    return session.finish_game(finished)
+
+
+def mid_game_session():
+    """A session with one finished game and a second one stopped mid-turn."""
+    session = Session([Player("ANN"), Player("HAL", "computer")], source=LoadedDice([6] * 7, SeededDice(9)))
+    session.new_game()
+    play(session, random.Random(3))
+    session.finish_game("2024-05-01T11:00:00+00:00")
+    session.new_game()
+    session.game.roll()
+    session.game.toggle(2)
+    session.verify, session.screen = False, "play"
+    return session
+
+
+def files_in(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+# Choosing the folder
+
+def test_the_command_line_beats_the_environment_which_beats_the_default(tmp_path):
+    env = {"YAHTZEE_SAVES": str(tmp_path / "env")}
+    assert choose_saves_dir(str(tmp_path / "cli"), env, tmp_path) == tmp_path / "cli"
+    assert choose_saves_dir(None, env, tmp_path) == tmp_path / "env"
+    assert choose_saves_dir(None, {}, tmp_path) == tmp_path / "saves"
+
+
+def test_an_unusable_saves_folder_beside_the_game_falls_back_to_the_user_data_folder(tmp_path):
+    (tmp_path / "saves").write_text("a file where the folder should be")
+    env = {"HOME": str(tmp_path / "home")}
+    assert choose_saves_dir(None, env, tmp_path, windows=False) == tmp_path / "home/.local/share/yahtzee"
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    assert choose_saves_dir(None, env, tmp_path, windows=False) == tmp_path / "xdg/yahtzee"
+    env["APPDATA"] = str(tmp_path / "roaming")
+    assert choose_saves_dir(None, env, tmp_path, windows=True) == tmp_path / "roaming/yahtzee"
+
+
+# autosave.json
+
+def test_a_real_session_round_trips_through_the_autosave(saves, folder):
+    session = mid_game_session()
+    assert saves.save_session(session)
+    data = json.loads((folder / AUTOSAVE).read_text())
+    assert data["version"] == 1 and data["saved"] == "2024-05-01T12:00:00+00:00"
+    loaded = saves.load_session()
+    assert loaded.to_dict() == session.to_dict()
+    assert loaded.game.turn == session.game.turn and loaded.game.roll() == session.game.roll()
+    assert saves.notices == []
+
+
+def test_no_autosave_loads_as_none_without_a_notice(saves):
+    assert saves.load_session() is None and not saves.has_autosave()
+    assert saves.notices == []
+
+
+def good_autosave():
+    return {**mid_game_session().to_dict(), "saved": "2024-05-01T11:59:00+00:00"}
+
+
+def damaged(change):
+    data = good_autosave()
+    change(data)
+    return json.dumps(data).encode()
+
+
+DAMAGED_AUTOSAVES = {
+    "bad JSON": b'{"version": 1, "players": [',
+    "truncated": json.dumps(good_autosave()).encode()[:-40],
+    "not UTF-8": b'{"version": 1, "name": "\xff\xfe"}',
+    "not an object": b"[1, 2, 3]",
+    "NaN": damaged(lambda d: d.update(verify=float("nan"))),
+    "deeply nested": b"[" * 100_000 + b"]" * 100_000,
+    "wrong version": damaged(lambda d: d.update(version=2)),
+    "version as true": damaged(lambda d: d.update(version=True)),
+    "wrong type": damaged(lambda d: d.update(verify="yes")),
+    "players not a list": damaged(lambda d: d.update(players=7)),
+    "out-of-range score": damaged(lambda d: d["game"]["players"][0]["boxes"].update(full_house=26)),
+    "out-of-range result": damaged(lambda d: d["results"][0]["players"][0]["scores"].update(chance=99)),
+    "results not a list": damaged(lambda d: d.update(results=5)),
+    "control characters in a name": damaged(lambda d: d["players"][0].update(name="A\x1b[2JB")),
+    "right-to-left override in a name": damaged(lambda d: d["players"][0].update(name="AN\u202eN")),
+    "hostile long name": damaged(lambda d: d["players"][0].update(name="\x07" * 10_000)),
+}
+
+
+@pytest.mark.parametrize("content", DAMAGED_AUTOSAVES.values(), ids=DAMAGED_AUTOSAVES.keys())
+def test_a_damaged_autosave_is_set_aside_with_one_notice(saves, folder, content, capsys):
+    folder.mkdir()
+    (folder / AUTOSAVE).write_bytes(content)
+    assert saves.load_session() is None
+    assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
+    assert (folder / f"{AUTOSAVE}.bad-{STAMP}").read_bytes() == content
+    [notice] = saves.notices
+    assert AUTOSAVE in notice and f"bad-{STAMP}" in notice
+    assert notice.isprintable() and len(notice) <= 200
+    assert capsys.readouterr() == ("", "")
+
+
+def test_an_oversized_autosave_is_set_aside_without_being_read(saves, folder, monkeypatch):
+    folder.mkdir()
+    with open(folder / AUTOSAVE, "wb") as file:
+        file.truncate(50 * MB)
+    opened = []
+    monkeypatch.setattr(saves_module, "open", lambda *a, **k: opened.append(a), raising=False)
+    assert saves.load_session() is None
+    assert opened == []
+    assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
+    assert (folder / f"{AUTOSAVE}.bad-{STAMP}").stat().st_size == 50 * MB
+    [notice] = saves.notices
+    assert "larger than 5 MB" in notice
+
+
+def test_something_not_a_file_in_place_of_the_autosave_is_set_aside(saves, folder):
+    (folder / AUTOSAVE).mkdir(parents=True)
+    assert saves.load_session() is None
+    assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
+    assert len(saves.notices) == 1
+
+
+def test_setting_aside_never_overwrites_an_earlier_copy(saves, folder):
+    folder.mkdir()
+    for attempt in range(3):
+        (folder / AUTOSAVE).write_text(f"damaged {attempt}")
+        assert saves.load_session() is None
+    assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}", f"{AUTOSAVE}.bad-{STAMP}-2",
+                                f"{AUTOSAVE}.bad-{STAMP}-3"]
+    assert (folder / f"{AUTOSAVE}.bad-{STAMP}-3").read_text() == "damaged 2"
+    assert len(saves.notices) == 3
+
+
+def test_declining_to_resume_keeps_the_old_autosave_aside(saves, folder):
+    session = mid_game_session()
+    saves.save_session(session)
+    kept = saves.set_aside_autosave()
+    assert kept.name == f"{AUTOSAVE}.old-{STAMP}"
+    assert not saves.has_autosave()
+    assert Session.from_dict(json.loads(kept.read_text())).to_dict() == session.to_dict()
+    assert saves.set_aside_autosave() is None
+
+
+def test_a_finished_session_removes_its_autosave(saves, folder):
+    saves.save_session(mid_game_session())
+    assert saves.remove_autosave() and not saves.has_autosave()
+    assert saves.remove_autosave()
+    assert saves.notices == []
+
+
+# Failing writes: the game goes on, the old file stays whole
+
+def raise_error(code):
+    def fail(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+    return fail
+
+
+@pytest.mark.parametrize("target, code, reason", [
+    ("replace", errno.EACCES, "no permission"),
+    ("replace", errno.EROFS, "read-only"),
+    ("fsync", errno.ENOSPC, "the disk is full"),
+    ("fdopen", errno.ENOSPC, "the disk is full"),
+])
+def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, folder, monkeypatch, target, code, reason):
+    assert saves.save_prefs({"verify": False})
+    before = (folder / PREFS).read_bytes()
+    monkeypatch.setattr(saves_module.os, target, raise_error(code))
+    assert not saves.save_prefs({"verify": True})
+    assert not saves.save_session(mid_game_session())
+    assert saves.notices == [f"saving is off: {saves.notices[0][len('saving is off: '):]}"]
+    assert reason in saves.notices[0]
+    monkeypatch.undo()
+    assert (folder / PREFS).read_bytes() == before
+    assert files_in(folder) == [LOCK, PREFS]
+    assert saves.save_prefs({"verify": True}) and saves.load_prefs()["verify"] is True
+    assert len(saves.notices) == 1
+
+
+class HalfWriter:
+    """A file that takes half of what is written, then finds the disk full."""
+
+    def __init__(self, file):
+        self.file = file
+
+    def write(self, data):
+        self.file.write(data[:len(data) // 2])
+        self.file.flush()
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def __getattr__(self, name):
+        return getattr(self.file, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.file.close()
+
+
+def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, folder, monkeypatch):
+    first = mid_game_session()
+    saves.save_session(first)
+    before = (folder / AUTOSAVE).read_bytes()
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(saves_module.os, "fdopen", lambda *a, **k: HalfWriter(real_fdopen(*a, **k)))
+    first.game.toggle(4)
+    assert not saves.save_session(first)
+    monkeypatch.undo()
+    assert (folder / AUTOSAVE).read_bytes() == before
+    assert files_in(folder) == [AUTOSAVE, LOCK]
+    assert saves.notices == ["saving is off: the disk is full"]
+
+
+def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, folder, monkeypatch):
+    saves.append_history(finished_record(1))
+    before = (folder / HISTORY).read_bytes()
+    real_write = os.write
+
+    def half_then_full(fd, data):
+        real_write(fd, bytes(data[:len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(saves_module.os, "write", half_then_full)
+    assert not saves.append_history(finished_record(2))
+    monkeypatch.undo()
+    assert (folder / HISTORY).read_bytes() == before
+    assert saves.read_history() == [finished_record(1)]
+    assert saves.notices == ["saving is off: the disk is full"]
+
+
+def test_a_really_full_disk_stops_history_appends_with_one_warning(saves, folder):
+    folder.mkdir()
+    (folder / HISTORY).symlink_to("/dev/full")
+    assert not saves.append_history(finished_record(1))
+    assert not saves.append_history(finished_record(2))
+    assert saves.notices == ["saving is off: the disk is full"]
+
+
+def run_unprivileged(action):
+    """Run `action` as an ordinary user (forked and dropped from root when need be)."""
+    if os.geteuid() != 0:
+        return action()
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never return into pytest
+        status = 1
+        try:
+            os.close(reader)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            os.write(writer, json.dumps(action()).encode())
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as pipe:
+        output = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0, "the unprivileged child failed"
+    return json.loads(output)
+
+
+def test_a_read_only_folder_lets_play_go_on_with_one_warning():
+    folder = Path(tempfile.mkdtemp(prefix="yahtzee-read-only-"))
+    try:
+        (folder / PREFS).write_text('{"version": 1, "verify": false, "sound": true}')
+        history = finished_record(4)
+        (folder / HISTORY).write_text(json.dumps(history) + "\n")
+        folder.chmod(0o555)
+
+        def play_in_it():
+            saves = Saves(folder, now=fixed_clock)
+            return {"prefs": saves.load_prefs(), "saved": saves.save_prefs({"verify": True}),
+                    "autosaved": saves.save_session(mid_game_session()),
+                    "appended": saves.append_history(finished_record(5)),
+                    "history": saves.read_history(), "notices": saves.notices}
+        outcome = run_unprivileged(play_in_it)
+    finally:
+        folder.chmod(0o755)
+        files = files_in(folder)
+        prefs = (folder / PREFS).read_text()
+        shutil.rmtree(folder)
+    assert outcome["prefs"] == {"verify": False, "sound": True}
+    assert not outcome["saved"] and not outcome["autosaved"]
+    assert outcome["history"] == [history]
+    assert outcome["notices"] == ["saving is off: no permission to write in the saves folder"]
+    assert prefs == '{"version": 1, "verify": false, "sound": true}'
+    assert files == [HISTORY, PREFS]
+
+
+# prefs.json
+
+def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, folder):
+    assert saves.load_prefs() == DEFAULT_PREFS
+    assert saves.save_prefs({"verify": False, "later_option": [1, 2]})
+    assert saves.load_prefs() == {"verify": False, "sound": True, "later_option": [1, 2]}
+    assert json.loads((folder / PREFS).read_text())["version"] == 1
+    assert saves.notices == []
+
+
+@pytest.mark.parametrize("content", [
+    b"{not json", b'{"version": 1, "verify": "off"}', b'{"version": 1, "sound": 0}',
+    b'{"verify": false}', b'{"version": 9, "verify": false}', b'"just a string"',
+    b'{"version": 1, "verify": false, "sound": tr',
+])
+def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, folder, content):
+    folder.mkdir()
+    (folder / PREFS).write_bytes(content)
+    assert saves.load_prefs() == DEFAULT_PREFS
+    assert files_in(folder) == [f"{PREFS}.bad-{STAMP}"]
+    assert (folder / f"{PREFS}.bad-{STAMP}").read_bytes() == content
+    assert len(saves.notices) == 1 and PREFS in saves.notices[0]
+
+
+# The history record format
+
+def test_records_of_real_games_are_valid():
+    for seed in range(20):
+        check_record(finished_record(seed, names=("ANN", "Bob", "Zoë", "HAL")[:seed % 4 + 1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=5, max_size=5), st.sampled_from(list(Category)))
+def test_every_score_the_dice_can_make_is_a_possible_box_value(dice, box):
+    assert is_possible_points(box, score(box, dice))
+    assert is_possible_points(box, joker_points(box, [dice[0]] * 5))
+
+
+def mutated(change):
+    record = finished_record(7)
+    change(record)
+    return record
+
+
+def first_player(**fields):
+    return lambda r: r["players"][0].update(fields)
+
+
+def first_scores(**boxes):
+    return lambda r: r["players"][0]["scores"].update(boxes)
+
+
+INVALID_RECORDS = {
+    "not an object": lambda r: r.clear(),
+    "version 2": lambda r: r.update(version=2),
+    "version true": lambda r: r.update(version=True),
+    "finished not a time": lambda r: r.update(finished="yesterday"),
+    "rules not text": lambda r: r.update(rules=3),
+    "seed as text": lambda r: r.update(seed="42"),
+    "no players": lambda r: r.update(players=[]),
+    "five players": lambda r: r.update(players=r["players"] * 3),
+    "shared name": lambda r: r["players"][1].update(name=r["players"][0]["name"]),
+    "name with ESC": first_player(name="A\x1bB"),
+    "name with BEL": first_player(name="\x07"),
+    "name with bidi override": first_player(name="\u202eNNA"),
+    "blank name": first_player(name="   "),
+    "very long name": first_player(name="A" * 41),
+    "kind robot": first_player(kind="robot"),
+    "a missing box": lambda r: r["players"][0]["scores"].pop("chance"),
+    "an unknown box": first_scores(bonus=0),
+    "threes 4": first_scores(threes=4),
+    "sixes 36": first_scores(sixes=36),
+    "full house 26": first_scores(full_house=26),
+    "chance 31": first_scores(chance=31),
+    "yahtzee -50": first_scores(yahtzee=-50),
+    "score as float": first_scores(ones=1.0),
+    "score as bool": first_scores(ones=True),
+    "upper bonus 36": first_player(upper_bonus=36),
+    "yahtzee bonus 75": first_player(yahtzee_bonus=75),
+    "total off by one": lambda r: r["players"][0].update(total=r["players"][0]["total"] + 1),
+    "a stranger wins": lambda r: r.update(winners=["NOBODY"]),
+    "nobody wins": lambda r: r.update(winners=[]),
+}
+
+
+@pytest.mark.parametrize("change", INVALID_RECORDS.values(), ids=INVALID_RECORDS.keys())
+def test_invalid_records_are_refused(change):
+    record = mutated(change)
+    with pytest.raises(InvalidRecord):
+        check_record(record)
+    assert not is_valid_record(record)
+
+
+def test_tolerated_record_variations():
+    record = finished_record(7)
+    record.update(seed=None, note="kept")
+    record["players"][0]["name"] = "Zoë 二"
+    record["winners"] = [record["players"][0]["name"]]
+    assert is_valid_record(record)
+
+
+# history.jsonl
+
+def test_history_appends_and_reads_back_in_order(saves):
+    records = [finished_record(seed) for seed in range(3)]
+    for record in records:
+        assert saves.append_history(record)
+    assert saves.read_history() == records
+    assert saves.notices == []
+
+
+def test_an_invalid_record_is_not_appended(saves, folder):
+    assert not saves.append_history(mutated(first_player(name="A\x1bB")))
+    assert not (folder / HISTORY).exists()
+    assert len(saves.notices) == 1 and "not added to the history" in saves.notices[0]
+
+
+def test_a_torn_last_line_loses_only_that_game(saves, folder):
+    first, second, third = (finished_record(seed) for seed in (1, 2, 3))
+    saves.append_history(first)
+    saves.append_history(second)
+    with open(folder / HISTORY, "ab") as file:
+        file.write(json.dumps(third).encode()[:57])  # a crash in the middle of an append
+    assert saves.read_history() == [first, second]
+    assert len(saves.notices) == 1
+
+
+def test_an_append_after_a_torn_line_starts_a_new_line(saves, folder):
+    first, second = finished_record(1), finished_record(2)
+    saves.append_history(first)
+    with open(folder / HISTORY, "ab") as file:
+        file.write(b'{"version": 1, "finis')
+    assert saves.append_history(second)
+    assert saves.read_history() == [first, second]
+
+
+def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, folder):
+    good = [finished_record(seed) for seed in range(3)]
+    bad_lines = [b"not json", json.dumps(mutated(first_scores(chance=99))).encode(),
+                 json.dumps(mutated(first_player(name="\x1b]0;owned\x07"))).encode(),
+                 b"[" * 70_000, json.dumps(mutated(lambda r: r.update(version=2))).encode()]
+    content = b"\n".join([json.dumps(good[0]).encode(), *bad_lines[:3], json.dumps(good[1]).encode(),
+                          *bad_lines[3:], json.dumps(good[2]).encode()]) + b"\n"
+    folder.mkdir()
+    (folder / HISTORY).write_bytes(content)
+    assert saves.read_history() == good
+    [notice] = saves.notices
+    assert "5 damaged lines" in notice and f"{HISTORY}.bad-{STAMP}" in notice
+    assert (folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
+    assert saves.read_history() == good
+    assert len(saves.notices) == 1
+    assert files_in(folder) == [HISTORY, f"{HISTORY}.bad-{STAMP}"]
+
+
+@pytest.mark.parametrize("content", [
+    b"\x00\x01\x02garbage\xff", b'{"version": 1}\n', b"[1, 2]\n{}\n", b'{"version": 1, "finished": "2024',
+])
+def test_a_history_with_no_valid_line_is_set_aside(saves, folder, content):
+    folder.mkdir()
+    (folder / HISTORY).write_bytes(content)
+    assert saves.read_history() == []
+    assert files_in(folder) == [f"{HISTORY}.bad-{STAMP}"]
+    assert (folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
+    assert len(saves.notices) == 1
+
+
+def test_an_oversized_history_is_set_aside_without_being_read(saves, folder, monkeypatch):
+    folder.mkdir()
+    with open(folder / HISTORY, "wb") as file:
+        file.write(json.dumps(finished_record(1)).encode() + b"\n")
+        file.truncate(50 * MB + 1)
+    opened = []
+    monkeypatch.setattr(saves_module, "open", lambda *a, **k: opened.append(a), raising=False)
+    assert saves.read_history() == []
+    assert opened == []
+    assert files_in(folder) == [f"{HISTORY}.bad-{STAMP}"]
+    assert len(saves.notices) == 1 and "larger than 50 MB" in saves.notices[0]
+
+
+def test_a_history_of_fifty_megabytes_is_still_read(saves, folder):
+    record = finished_record(1)
+    folder.mkdir()
+    with open(folder / HISTORY, "wb") as file:
+        file.write(json.dumps(record).encode() + b"\n")
+        file.write(b" " * (50 * MB - file.tell() - 1) + b"\n")
+    assert saves.read_history() == [record]
+    assert saves.notices == []
+
+
+def test_resetting_the_statistics_keeps_the_old_history(saves, folder):
+    saves.append_history(finished_record(1))
+    kept = saves.reset_history()
+    assert kept.name == f"{HISTORY}.reset-{STAMP}"
+    assert saves.read_history() == [] and saves.notices == []
+    assert json.loads(kept.read_text()) == finished_record(1)
+
+
+# The lock: one copy of the game owns the autosave
+
+def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(folder):
+    first, second = Saves(folder, now=fixed_clock), Saves(folder, now=fixed_clock)
+    session = mid_game_session()
+    assert first.acquire_lock() and first.save_session(session)
+    before = (folder / AUTOSAVE).read_bytes()
+    assert not second.acquire_lock()
+    other = Session([Player("EVE")], source=SeededDice(5))
+    assert not second.save_session(other)
+    assert second.set_aside_autosave() is None and not second.remove_autosave()
+    assert (folder / AUTOSAVE).read_bytes() == before
+    assert len(second.notices) == 1 and "another copy" in second.notices[0]
+    assert second.load_session().to_dict() == session.to_dict()
+    first.close()
+    assert second.acquire_lock() and second.save_session(other)
+    assert first.notices == [] and len(second.notices) == 1
+    second.close()
+
+
+HOLD_THE_LOCK = """
+import sys, time
+from yahtzee.saves import Saves
+saves = Saves(sys.argv[1])
+print("locked" if saves.acquire_lock() else "refused", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(folder):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(folder)], cwd=ROOT, env=env,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "locked"
+        assert not Saves(folder, now=fixed_clock).acquire_lock()
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=10)
+    finally:
+        child.kill()
+        child.stdout.close()
+    with Saves(folder, now=fixed_clock) as after:
+        assert after.acquire_lock() and after.notices == []
+
+
+def dead_pid():
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def test_the_pid_file_lock_refuses_a_live_owner_and_takes_over_from_a_dead_one(folder):
+    folder.mkdir()
+    first, second = PidFileLock(folder / LOCK), PidFileLock(folder / LOCK)
+    assert first.acquire() and not second.acquire()
+    first.release()
+    assert not (folder / LOCK).exists()
+    (folder / LOCK).write_text(f"{dead_pid()}\n")
+    assert second.acquire() and (folder / LOCK).read_text() == f"{os.getpid()}\n"
+    second.release()
+
+
+def test_saves_can_run_on_the_pid_file_lock(folder):
+    first = Saves(folder, now=fixed_clock, lock_factory=PidFileLock)
+    second = Saves(folder, now=fixed_clock, lock_factory=PidFileLock)
+    assert first.save_session(mid_game_session())
+    assert not second.save_session(mid_game_session()) and len(second.notices) == 1
+    first.close()
+    assert second.acquire_lock()
+    second.close()
+
+
+def test_a_pid_file_still_being_written_counts_as_taken(folder):
+    folder.mkdir()
+    (folder / LOCK).write_text("")
+    assert not PidFileLock(folder / LOCK).acquire()
+    os.utime(folder / LOCK, (0, 0))
+    assert PidFileLock(folder / LOCK).acquire()
+
+
+# Notices
+
+def test_notices_reach_the_callback_and_can_be_taken(folder):
+    heard = []
+    saves = Saves(folder, now=fixed_clock, notify=heard.append)
+    folder.mkdir()
+    (folder / PREFS).write_text("{")
+    saves.load_prefs()
+    assert heard == saves.notices and len(heard) == 1
+    assert saves.take_notices() == heard and saves.notices == []
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8)
+
+
+def paths_in(data, prefix=()):
+    """Every path to a value inside nested JSON data."""
+    yield prefix
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        yield from paths_in(value, prefix + (key,))
+
+
+GOOD_AUTOSAVE = good_autosave()
+AUTOSAVE_PATHS = list(paths_in(GOOD_AUTOSAVE))[1:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(AUTOSAVE_PATHS), JSON_VALUES)
+def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path, value):
+    data = json.loads(json.dumps(GOOD_AUTOSAVE))
+    place = data
+    for key in path[:-1]:
+        place = place[key]
+    place[path[-1]] = value
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / AUTOSAVE).write_text(json.dumps(data))
+        saves = Saves(folder, now=fixed_clock)
+        session = saves.load_session()
+        if session is None:
+            assert files_in(Path(folder)) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(saves.notices) == 1
+        else:
+            assert saves.notices == [] and Session.from_dict(session.to_dict()).to_dict() == session.to_dict()

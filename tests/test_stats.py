@@ -1,0 +1,178 @@
+"""Statistics from a hand-made history whose numbers were worked out by hand."""
+import datetime
+import json
+
+import pytest
+
+from yahtzee.saves import HISTORY, Saves, check_record
+from yahtzee.scoring import Category
+from yahtzee.stats import (HallEntry, display_width, game_notices, hall_of_fame, ordinal,
+                           player_stats, stats_lines)
+
+NOON = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
+
+
+def card(name, upper, lower, yahtzee_bonus=0, kind="human"):
+    """A player entry of a record; upper and lower list the boxes in card order."""
+    scores = dict(zip((box.value for box in Category), upper + lower))
+    upper_bonus = 35 if sum(upper) >= 63 else 0
+    return {"name": name, "kind": kind, "scores": scores, "upper_bonus": upper_bonus,
+            "yahtzee_bonus": yahtzee_bonus, "total": sum(scores.values()) + upper_bonus + yahtzee_bonus}
+
+
+def game(finished, players, winners, rules="hasbro", seed=None):
+    return {"version": 1, "finished": finished, "rules": rules, "seed": seed,
+            "players": players, "winners": winners}
+
+
+# Totals by hand: ANN 63+35+187+100 = 385; BOB 42+90 = 132.
+GAME_1 = game("2024-01-01T10:00:00+00:00", [
+    card("ANN", [3, 6, 9, 12, 15, 18], [20, 0, 25, 30, 40, 50, 22], yahtzee_bonus=100),
+    card("BOB", [2, 4, 6, 8, 10, 12], [15, 0, 25, 30, 0, 0, 20])], ["ANN"], seed=11)
+# ANN 21+55 = 76; BOB 84+35+219+200 = 538; HAL 63+35+155 = 253.
+GAME_2 = game("2024-01-02T10:00:00+00:00", [
+    card("ANN", [1, 2, 3, 4, 5, 6], [10, 0, 0, 30, 0, 0, 15]),
+    card("BOB", [4, 8, 12, 16, 20, 24], [25, 24, 25, 30, 40, 50, 25], yahtzee_bonus=200),
+    card("HAL", [3, 6, 9, 12, 15, 18], [20, 20, 25, 30, 40, 0, 20], kind="computer")], ["BOB"])
+# A tie: both 132, both win.
+GAME_3 = game("2024-01-03T09:00:00+00:00", [
+    card("ANN", [2, 4, 6, 8, 10, 12], [15, 0, 25, 30, 0, 0, 20]),
+    card("BOB", [2, 4, 6, 8, 10, 12], [15, 0, 25, 30, 0, 0, 20])], ["ANN", "BOB"])
+# ANN alone under rules without the extra-Yahtzee bonus: 63+35+187 = 285.
+GAME_4 = game("2024-01-04T20:30:00+00:00", [
+    card("ANN", [3, 6, 9, 12, 15, 18], [20, 0, 25, 30, 40, 50, 22])], ["ANN"], rules="nobonus", seed=7)
+HISTORY_RECORDS = [GAME_1, GAME_2, GAME_3, GAME_4]
+
+
+@pytest.fixture
+def history(tmp_path):
+    """The hand-made history, written as a history.jsonl file and read back through Saves."""
+    (tmp_path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in HISTORY_RECORDS))
+    saves = Saves(tmp_path, now=lambda: NOON)
+    records = saves.read_history()
+    assert saves.notices == []
+    return records
+
+
+def test_the_hand_made_records_are_valid_and_read_back_whole(history):
+    for record in HISTORY_RECORDS:
+        check_record(record)
+    assert history == HISTORY_RECORDS
+    assert [p["total"] for r in history for p in r["players"]] == [385, 132, 76, 538, 253, 132, 132, 285]
+
+
+def test_player_statistics_all_time(history):
+    stats = player_stats(history)
+    assert list(stats) == ["ANN", "BOB", "HAL"]
+    ann, bob, hal = stats.values()
+    assert (ann.games, ann.wins, ann.best, ann.points, ann.yahtzees, ann.upper_bonuses) == (4, 3, 385, 878, 3, 2)
+    assert ann.average == 219.5 and ann.upper_bonus_rate == 0.5
+    assert (bob.games, bob.wins, bob.best, bob.points, bob.yahtzees, bob.upper_bonuses) == (3, 2, 538, 802, 3, 1)
+    assert bob.average == pytest.approx(267.333, abs=1e-3) and bob.upper_bonus_rate == pytest.approx(1 / 3)
+    assert (hal.games, hal.wins, hal.best, hal.average, hal.yahtzees, hal.upper_bonus_rate) == (1, 0, 253, 253, 0, 1.0)
+
+
+def test_player_statistics_of_a_session_count_only_its_games(history):
+    stats = player_stats(history[2:])
+    assert (stats["ANN"].games, stats["ANN"].wins, stats["ANN"].best, stats["ANN"].average) == (2, 2, 285, 208.5)
+    assert (stats["BOB"].games, stats["BOB"].wins, stats["BOB"].best) == (1, 1, 132)
+    assert "HAL" not in stats and player_stats([]) == {}
+
+
+def test_the_order_of_the_records_does_not_change_the_statistics(history):
+    assert player_stats(history[::-1]) == player_stats(history)
+    assert hall_of_fame(history[::-1]) == hall_of_fame(history)
+
+
+def test_hall_of_fame_highest_first_and_equal_scores_by_the_earlier_game(history):
+    hall = hall_of_fame(history)
+    assert [(e.name, e.score, e.date) for e in hall] == [
+        ("BOB", 538, "2024-01-02"), ("ANN", 385, "2024-01-01"), ("ANN", 285, "2024-01-04"),
+        ("HAL", 253, "2024-01-02"), ("BOB", 132, "2024-01-01"), ("ANN", 132, "2024-01-03"),
+        ("BOB", 132, "2024-01-03"), ("ANN", 76, "2024-01-02")]
+    assert hall[2] == HallEntry("ANN", 285, "2024-01-04", "nobonus", "human", "2024-01-04T20:30:00+00:00")
+    assert hall_of_fame(history, size=3) == hall[:3]
+    assert hall_of_fame([]) == []
+
+
+def test_hall_of_fame_orders_times_across_time_zones():
+    early = game("2024-01-01T10:00:00+05:00", [card("EARLY", [1] + [0] * 5, [0] * 7)], ["EARLY"])
+    late = game("2024-01-01T09:00:00+00:00", [card("LATE", [1] + [0] * 5, [0] * 7)], ["LATE"])
+    assert [e.name for e in hall_of_fame([late, early])] == ["EARLY", "LATE"]
+
+
+def test_notices_after_a_game_for_each_human(history):
+    assert game_notices(history[:1], GAME_2) == [
+        "ANN enters the hall of fame at 5th place with 76",
+        "ANN's all-time average goes down from 385.0 to 230.5",
+        "BOB enters the hall of fame at 1st place with 538",
+        "BOB sets a new personal best: 538 (the old one was 132)",
+        "BOB's all-time average goes up from 132.0 to 335.0",
+    ]
+
+
+def test_notices_of_a_game_below_the_hall_of_fame(history):
+    assert game_notices(history[:3], GAME_4, size=2) == ["ANN's all-time average goes up from 197.7 to 219.5"]
+    assert game_notices(history[:3], GAME_4) == [
+        "ANN enters the hall of fame at 3rd place with 285",
+        "ANN's all-time average goes up from 197.7 to 219.5",
+    ]
+
+
+def test_a_first_game_has_no_best_or_average_to_compare_with():
+    assert game_notices([], GAME_1) == ["ANN enters the hall of fame at 1st place with 385",
+                                        "BOB enters the hall of fame at 2nd place with 132"]
+
+
+def test_an_unchanged_average_and_an_equalled_best_give_no_notice():
+    again = dict(GAME_3, finished="2024-01-05T09:00:00+00:00")
+    assert game_notices([GAME_3], again, size=2) == []
+
+
+@pytest.mark.parametrize("number, text", [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (10, "10th"),
+                                          (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"),
+                                          (22, "22nd"), (101, "101st"), (111, "111th")])
+def test_ordinals(number, text):
+    assert ordinal(number) == text
+
+
+def test_stats_lines_show_the_hall_of_fame_and_both_player_tables(history):
+    lines = stats_lines(history, session_records=history[2:])
+    assert lines[0] == "HALL OF FAME"
+    assert " 1  BOB     538  2024-01-02  hasbro" in lines
+    assert " 4  HAL*    253  2024-01-02  hasbro" in lines
+    all_time = lines.index("PLAYERS, ALL-TIME")
+    session = lines.index("PLAYERS, THIS SESSION")
+    assert lines[all_time + 2] == "NAME  GAMES  WINS  BEST  AVERAGE  YAHTZEES  BONUS"
+    assert lines[all_time + 3] == "ANN       4     3   385    219.5         3    50%"
+    assert lines[all_time + 4] == "BOB       3     2   538    267.3         3    33%"
+    assert lines[session + 3] == "ANN       2     2   285    208.5         1    50%"
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_stats_lines_without_a_session_or_any_games():
+    assert "PLAYERS, THIS SESSION" not in stats_lines(HISTORY_RECORDS)
+    assert stats_lines([]) == ["HALL OF FAME", "", "No finished games yet."]
+
+
+def test_stats_lines_can_show_only_the_players_at_the_table(history):
+    lines = stats_lines(history, names={"HAL"})
+    assert any(line.startswith("HAL ") for line in lines)
+    assert not any(line.startswith(("ANN ", "BOB ")) for line in lines)
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_stats_lines_fit_the_width_even_with_long_and_wide_names(width):
+    names = ["A" * 40, "二人三脚四五六七八九十", "Zoë"]
+    record = game("2024-02-01T10:00:00+00:00",
+                  [card(n, [3, 6, 9, 12, 15, 18], [20, 0, 25, 30, 40, 50, 22]) for n in names], [names[0]])
+    check_record(record)
+    lines = stats_lines([record], [record], width=width)
+    assert all(display_width(line) <= width for line in lines)
+    assert any("二人三脚" in line for line in lines)
+
+
+def test_a_cut_computer_name_keeps_its_mark():
+    record = game("2024-02-01T10:00:00+00:00",
+                  [card("B" * 30, [1] + [0] * 5, [0] * 7, kind="computer")], ["B" * 30])
+    assert " 1  BBBBBBBBBBB*      1  2024-02-01  hasbro" in stats_lines([record])

@@ -1,0 +1,214 @@
+"""Hall of fame and player statistics from history records: pure functions, no I/O.
+
+A record is a finished game in the history.jsonl format (see yahtzee.saves.check_record).
+Choices made here:
+- The hall of fame holds every player, computer ones included: a computer's score is a fair
+  mark to beat. Equal scores are ordered by the earlier game, then by seat.
+- A player's Yahtzees are the games whose Yahtzee box holds 50, plus one for every extra
+  Yahtzee bonus paid (yahtzee_bonus divided by the rule set's bonus per extra Yahtzee, 100
+  unless the rules say otherwise). Rule sets that pay no bonus leave the extra ones uncounted.
+- Notices after a game are for human players only: the computer does not chase records.
+"""
+import datetime
+import unicodedata
+from dataclasses import dataclass
+
+from .rules import RULES
+from .scoring import YAHTZEE_POINTS, Category
+
+HALL_SIZE = 10
+EXTRA_YAHTZEE_BONUS = 100
+
+
+@dataclass(frozen=True)
+class HallEntry:
+    """One line of the hall of fame."""
+
+    name: str
+    score: int
+    date: str
+    rules: str
+    kind: str
+    finished: str
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's results over a set of games."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    best: int = 0
+    points: int = 0
+    yahtzees: int = 0
+    upper_bonuses: int = 0
+
+    @property
+    def average(self):
+        """Mean total per game."""
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def upper_bonus_rate(self):
+        """Share of games with the upper bonus, 0.0 to 1.0."""
+        return self.upper_bonuses / self.games if self.games else 0.0
+
+    def plus(self, record, player):
+        """These statistics with one more game."""
+        total = player["total"]
+        return PlayerStats(
+            self.name, self.games + 1, self.wins + (self.name in record["winners"]),
+            max(self.best, total) if self.games else total, self.points + total,
+            self.yahtzees + yahtzees_in(record, player), self.upper_bonuses + (player["upper_bonus"] > 0))
+
+
+def moment(record):
+    """When the game finished, as an aware datetime (a time without zone is taken as UTC)."""
+    when = datetime.datetime.fromisoformat(record["finished"])
+    return when if when.tzinfo else when.replace(tzinfo=datetime.timezone.utc)
+
+
+def yahtzees_in(record, player):
+    """How many Yahtzees a player scored in a game: the 50 box and the extra ones paid for."""
+    rules = RULES.get(record["rules"])
+    per_extra = rules.extra_yahtzee_bonus if rules else EXTRA_YAHTZEE_BONUS
+    extra = player["yahtzee_bonus"] // per_extra if per_extra else 0
+    return (player["scores"][Category.YAHTZEE.value] == YAHTZEE_POINTS) + extra
+
+
+def hall_of_fame(records, size=HALL_SIZE):
+    """The `size` best scores, highest first; equal scores in the order they were made."""
+    entries = []
+    for order, record in enumerate(sorted(records, key=moment)):
+        when = moment(record)
+        for seat, player in enumerate(record["players"]):
+            entry = HallEntry(player["name"], player["total"], record["finished"][:10],
+                              record["rules"], player["kind"], record["finished"])
+            entries.append(((-entry.score, when, order, seat), entry))
+    entries.sort(key=lambda pair: pair[0])
+    return [entry for _, entry in entries[:size]]
+
+
+def player_stats(records):
+    """{name: PlayerStats} for every player in the records, in order of first appearance."""
+    stats = {}
+    for record in sorted(records, key=moment):
+        for player in record["players"]:
+            name = player["name"]
+            stats[name] = stats.get(name, PlayerStats(name)).plus(record, player)
+    return stats
+
+
+def game_notices(earlier_records, record, size=HALL_SIZE):
+    """One-line notices for the humans of a just-finished game, against the games before it."""
+    earlier = list(earlier_records)
+    before = player_stats(earlier)
+    after = player_stats(earlier + [record])
+    places = _hall_places(hall_of_fame(earlier + [record], size), record)
+    notices = []
+    for player in record["players"]:
+        if player["kind"] != "human":
+            continue
+        name = player["name"]
+        notices += _player_notices(name, player["total"], before.get(name), after[name], places.get(name))
+    return notices
+
+
+def _hall_places(hall, record):
+    return {entry.name: place for place, entry in enumerate(hall, start=1)
+            if entry.finished == record["finished"]
+            and any(p["name"] == entry.name and p["total"] == entry.score for p in record["players"])}
+
+
+def _player_notices(name, total, before, after, place):
+    notices = []
+    if place:
+        notices.append(f"{name} enters the hall of fame at {ordinal(place)} place with {total}")
+    if before and total > before.best:
+        notices.append(f"{name} sets a new personal best: {total} (the old one was {before.best})")
+    if before:
+        old, new = f"{before.average:.1f}", f"{after.average:.1f}"
+        if old != new:
+            way = "up" if after.average > before.average else "down"
+            notices.append(f"{name}'s all-time average goes {way} from {old} to {new}")
+    return notices
+
+
+def ordinal(number):
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+# Text for --stats and the title screen
+
+def stats_lines(records, session_records=(), width=80, names=None, size=HALL_SIZE):
+    """The hall of fame and the player tables (all-time, this session) as plain lines."""
+    records, session_records = list(records), list(session_records)
+    lines = ["HALL OF FAME", ""] + hall_lines(hall_of_fame(records, size))
+    if records:
+        lines += ["", "PLAYERS, ALL-TIME", ""] + player_lines(player_stats(records), names)
+    if session_records:
+        lines += ["", "PLAYERS, THIS SESSION", ""] + player_lines(player_stats(session_records), names)
+    return _fitted(lines, width)
+
+
+def hall_lines(hall):
+    """The hall of fame as a table, one line per place."""
+    if not hall:
+        return ["No finished games yet."]
+    marks = ["*" if entry.kind == "computer" else "" for entry in hall]
+    name_width = _name_width(entry.name + mark for entry, mark in zip(hall, marks))
+    shown = [_cell(entry.name, name_width - len(mark)).rstrip() + mark for entry, mark in zip(hall, marks)]
+    lines = [f"{'#':>2}  {_cell('NAME', name_width)}  {'SCORE':>5}  {'DATE':<10}  RULES"]
+    for place, (who, entry) in enumerate(zip(shown, hall), start=1):
+        lines.append(f"{place:>2}  {_cell(who, name_width)}  {entry.score:>5}  {entry.date:<10}  {entry.rules}")
+    if any(entry.kind == "computer" for entry in hall):
+        lines.append("* played by the computer")
+    return lines
+
+
+def player_lines(stats, names=None):
+    """The player table: most games first; only `names` when given."""
+    shown = [s for s in stats.values() if names is None or s.name in names]
+    if not shown:
+        return ["No games for these players."]
+    shown.sort(key=lambda s: (-s.games, s.name))
+    name_width = _name_width(s.name for s in shown)
+    lines = [f"{_cell('NAME', name_width)}  GAMES  WINS  BEST  AVERAGE  YAHTZEES  BONUS"]
+    for s in shown:
+        lines.append(f"{_cell(s.name, name_width)}  {s.games:>5}  {s.wins:>4}  {s.best:>4}  "
+                     f"{s.average:>7.1f}  {s.yahtzees:>8}  {s.upper_bonus_rate:>5.0%}")
+    return lines
+
+
+NAME_COLUMN = (4, 12)
+
+
+def _name_width(names):
+    low, high = NAME_COLUMN
+    return max(low, min(high, max((display_width(n) for n in names), default=low)))
+
+
+def display_width(text):
+    """Terminal columns the text takes: wide East Asian characters count two."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def _cell(text, width):
+    """Text cut or padded to exactly `width` columns."""
+    out, used = "", 0
+    for char in text:
+        size = display_width(char)
+        if used + size > width:
+            break
+        out, used = out + char, used + size
+    return out + " " * (width - used)
+
+
+def _fitted(lines, width):
+    return [_cell(line, width).rstrip() if display_width(line) > width else line for line in lines]
