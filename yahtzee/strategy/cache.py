@@ -75,6 +75,7 @@ def build_table(rules, objective=EXPECTED_SCORE, progress=None):
 
 
 def _meta(rules, objective, values):
+    """The facts stored beside a table, checked when it is read back."""
     return {"version": FORMAT_VERSION, "key": table_key(rules, objective), "shape": list(values.shape),
             "dtype": str(values.dtype), "sha256": checksum(values), "start": start_value(values)}
 

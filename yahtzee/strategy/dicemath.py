@@ -8,6 +8,7 @@ DICE = 5
 
 
 def _multisets(size):
+    """Every sorted multiset of `size` faces."""
     return list(combinations_with_replacement(FACES, size))
 
 
@@ -50,12 +51,14 @@ def sub_keeps(roll):
 
 
 def _sub_keep_table():
+    """SUB_KEEPS: each roll's rerolling keeps, padded by repetition."""
     rows = [sub_keeps(roll) for roll in ROLLS]
     width = max(len(row) for row in rows)
     return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp)
 
 
 def _roll_probabilities():
+    """The chance of each sorted roll of five dice."""
     counts = np.zeros(len(ROLLS))
     for dice in np.ndindex(*(6,) * DICE):
         counts[ROLL_INDEX[tuple(sorted(d + 1 for d in dice))]] += 1

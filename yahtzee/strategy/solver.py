@@ -13,10 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import scoring
-from .dicemath import (CHILDREN, DICE, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, SUB_KEEPS,
-                       YAHTZEE_ROLLS, KEEPS, size_rows)
-from .tables import (BOX_COUNT, CASES, FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT,
-                     YAHTZEE_FIFTY, rule_tables)
+from .dicemath import (CHILDREN, DICE, KEEPS, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, SUB_KEEPS,
+                       YAHTZEE_ROLLS, size_rows)
+from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
 CHUNK = 512
 THREADS = min(2, os.cpu_count() or 1)
@@ -203,6 +202,7 @@ class Engine:
         return boxes, choices
 
     def _turn_plans(self, values, states):
+        """turn_plans for one batch of at most CHUNK states."""
         work = Workspace(len(states))
         post, boxes = self.post_values(values, states, work, want_boxes=True)
         self.to_utility(post)
@@ -254,6 +254,7 @@ class Engine:
 
 
 def _masks_with(filled):
+    """The cards with exactly `filled` boxes filled."""
     return [mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled]
 
 

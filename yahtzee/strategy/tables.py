@@ -40,10 +40,12 @@ def case_of(mask, yahtzee_fifty):
 
 
 def _example_mask(case):
+    """A card with only the Yahtzee box filled, or none, for a case."""
     return 0 if case == YAHTZEE_OPEN else 1 << YAHTZEE_BIT
 
 
 def _card_mask(boxes):
+    """The bit mask of a collection of boxes."""
     return sum(1 << bit for bit, box in enumerate(BOXES) if box in boxes)
 
 
@@ -69,11 +71,13 @@ class RuleTables:
 
 
 def _example_card(case, face, matching_filled):
+    """A stand-in card for five alike: the case, with the matching upper box filled or not."""
     mask = _example_mask(case) | ((1 << UPPER_BITS[face - 1]) if matching_filled else 0)
     return boxes_of(mask, case)
 
 
 def _five_alike_tables(rules):
+    """posting_points and yahtzee_bonus of five alike, per case."""
     points = np.zeros((len(CASES), 2, 6, BOX_COUNT), dtype=np.int64)
     bonus = np.zeros((len(CASES), 6), dtype=np.int64)
     for case in CASES:
@@ -87,11 +91,13 @@ def _five_alike_tables(rules):
 
 
 def _plain_points(rules):
+    """posting_points of every roll on an empty card."""
     return np.array([[scoring.posting_points(box, roll, {}, rules) for box in BOXES] for roll in ROLLS],
                     dtype=np.int64)
 
 
 def _yahtzee_legal(rules):
+    """legal_boxes of five alike on every card."""
     legal = np.zeros((len(CASES), FULL_CARD + 1, 6), dtype=np.int64)
     for mask in range(FULL_CARD):
         cases = (YAHTZEE_OPEN,) if not mask >> YAHTZEE_BIT & 1 else (YAHTZEE_ZERO, YAHTZEE_FIFTY)
@@ -128,6 +134,7 @@ def check_tables(tables, rules, masks=CHECK_MASKS):
 
 
 def _face_of_five(r):
+    """The face index of a five-alike roll number, else None."""
     return YAHTZEE_ROLLS.index(r) if r in YAHTZEE_ROLLS else None
 
 
