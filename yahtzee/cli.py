@@ -1,21 +1,104 @@
-"""The command line: options, then the game (its screens come with the screen flow)."""
+"""The command line: options, the console for this terminal, then the screens."""
 import argparse
+import os
 import sys
+from datetime import datetime
+from pathlib import Path
 
 from . import __version__
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+MANUAL = PROJECT_DIR / "YAHTZEE.DOC"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a bad option in one line."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} (try --help)\n")
 
 
 def parse_args(argv=None):
     """The options from the command line; a bad value exits with a one-line error."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="yahtzee.py",
-        description="Computer Yahtzee for 1-4 players at one keyboard.")
+        description="Computer Yahtzee for 1-4 players at one keyboard. "
+                    "The full manual is YAHTZEE.DOC beside yahtzee.py "
+                    "(also shown from the title screen).")
+    parser.add_argument("--plain", action="store_true",
+                        help="one command per line, no colours (automatic when not on a terminal)")
+    parser.add_argument("--no-color", action="store_true", help="no colours")
+    parser.add_argument("--seed", type=int, metavar="N", help="reproducible dice from this seed")
+    parser.add_argument("--dice-file", metavar="PATH",
+                        help="loaded dice: faces 1-6 separated by spaces, used in order")
+    parser.add_argument("--saves", metavar="DIR",
+                        help="where saves live (default: saves/ beside yahtzee.py, or $YAHTZEE_SAVES)")
     parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}")
     return parser.parse_args(argv)
 
 
+def is_plain(args, stdin, stdout, environ):
+    """Plain mode when asked, when either end is not a terminal, or on a dumb terminal."""
+    return (args.plain or not (stdin.isatty() and stdout.isatty())
+            or environ.get("TERM") == "dumb")
+
+
+def dice_source(args):
+    """The dice the options ask for: loaded, seeded or truly random."""
+    from .dice import LoadedDice, RandomDice, SeededDice, read_dice_file
+    base = SeededDice(args.seed) if args.seed is not None else RandomDice()
+    return LoadedDice(read_dice_file(args.dice_file), base) if args.dice_file else base
+
+
+def read_manual():
+    """YAHTZEE.DOC as lines (empty when it is missing)."""
+    try:
+        return MANUAL.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+
+
+def make_console(plain, colour):
+    """The console for this terminal: plain lines or single keys."""
+    from .console import KeyConsole, PlainConsole
+    from .palette import painter
+    from .render import can_draw_unicode
+    if plain:
+        return PlainConsole(ring=sys.stdout.isatty())
+    return KeyConsole(paint=painter(colour), unicode=can_draw_unicode(sys.stdout.encoding))
+
+
+def local_now():
+    """The local time, with its offset."""
+    return datetime.now().astimezone()
+
+
 def main(argv=None):
     """Run the game; returns the process exit code."""
-    parse_args(argv)
-    print("Computer Yahtzee: the screens are not built yet.", file=sys.stderr)
-    return 1
+    args = parse_args(argv)
+    from .console import InputClosed
+    from .dice import DiceFileError
+    from .game import Session
+    from .palette import wants_colour
+    from .saves import Saves, choose_saves_dir
+    from .screens import QuitGame, Table, run
+
+    try:
+        source = dice_source(args)
+    except DiceFileError as error:
+        print(f"yahtzee.py: {error}", file=sys.stderr)
+        return 2
+    plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
+    if not plain:
+        import colorama
+        colorama.just_fix_windows_console()
+    colour = not plain and wants_colour(os.environ, sys.stdout.isatty(), args.no_color)
+    console = make_console(plain, colour)
+    saves = Saves(choose_saves_dir(args.saves, os.environ, PROJECT_DIR), now=local_now)
+    table = Table(Session([], source=source), local_now, saves, read_manual())
+    with console.running():
+        try:
+            run(console, table)
+        except (QuitGame, InputClosed):
+            pass
+    return 0

@@ -240,6 +240,15 @@ class Game:
             "winners": self.winners(),
         }
 
+    @classmethod
+    def from_record(cls, record):
+        """The finished game a history record describes (for showing its sheet)."""
+        players = [Player(p["name"], p["kind"],
+                          Scorecard({Category(box): points for box, points in p["scores"].items()},
+                                    p["yahtzee_bonus"]))
+                   for p in record["players"]]
+        return cls(players, rules_named(record["rules"]), round=ROUNDS + 1)
+
     def to_dict(self):
         """The whole state as JSON data, a game stopped mid-turn included."""
         return {

@@ -1,0 +1,72 @@
+"""A real pseudo-terminal for whole-game tests: pexpect runs the game, pyte draws its screen."""
+import os
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYS = {"F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "C-c": "\x03"}
+
+
+class Terminal:
+    """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
+
+    def __init__(self, *args, env=None, columns=80, lines=24):
+        environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
+                       "PYTHONUNBUFFERED": "1", **(env or {})}
+        environment.pop("NO_COLOR", None)
+        self.child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), *args], cwd=str(ROOT),
+                                   env=environment, dimensions=(lines, columns))
+        self.screen = pyte.Screen(columns, lines)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""
+
+    def pump(self, timeout=0.05):
+        """Take in what the game has written so far."""
+        try:
+            data = self.child.read_nonblocking(65536, timeout)
+        except pexpect.TIMEOUT:
+            return
+        self.raw += data
+        self.stream.feed(data)
+
+    @property
+    def text(self):
+        """The screen as it stands, one string."""
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, words, timeout=15):
+        """Pump until the screen shows `words`; fail with the screen if it never does."""
+        deadline = time.monotonic() + timeout
+        while words not in self.text:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never saw {words!r} on:\n{self.text}")
+            try:
+                self.pump()
+            except pexpect.EOF:
+                raise AssertionError(f"the game ended before {words!r}:\n{self.text}") from None
+        return self.text
+
+    def press(self, *keys):
+        """Send keys by name (F8, Enter, C-c) or as text."""
+        for key in keys:
+            self.child.send(KEYS.get(key, key))
+
+    def exit_code(self, timeout=15):
+        """Wait for the game to end; its exit status."""
+        deadline = time.monotonic() + timeout
+        while self.child.isalive() and time.monotonic() < deadline:
+            try:
+                self.pump()
+            except pexpect.EOF:
+                break
+        self.child.close()
+        return self.child.exitstatus
+
+    def close(self):
+        """Make sure the game is gone."""
+        if self.child.isalive():
+            self.child.terminate(force=True)

@@ -1,0 +1,176 @@
+"""Whole games in plain mode: scripted lines and loaded dice, asserting the final scores."""
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from yahtzee import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+START = ["", "n"]  # leave the opening screen; no instructions
+
+
+def turn(first, box, rerolls=(), answer="y", extra=()):
+    """One turn's input lines and dice faces; `rerolls` are (marks, new faces) pairs."""
+    lines, faces = [""], list(first)
+    for marks, new in rerolls:
+        lines += [marks, "r"]
+        faces += new
+    lines += list(extra)
+    if len(rerolls) < 2:
+        lines.append("r")
+    lines += box if isinstance(box, list) else [box]
+    if answer:
+        lines.append(answer)
+    return lines, faces
+
+
+def interleave(*players):
+    """The lines and faces of whole rounds, players taking turns."""
+    lines, faces = [], []
+    for turns in zip(*players):
+        for turn_lines, turn_faces in turns:
+            lines += turn_lines
+            faces += turn_faces
+    return lines, faces
+
+
+def play_plain(tmp_path, monkeypatch, lines, faces, *options):
+    """Run the game in-process on these input lines; returns (exit code, output, history)."""
+    dice = tmp_path / "dice.txt"
+    dice.write_text(" ".join(map(str, faces)))
+    saves = tmp_path / "saves"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    output = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", output)
+    code = cli.main(["--dice-file", str(dice), "--saves", str(saves), *options])
+    history = saves / "history.jsonl"
+    records = [json.loads(line) for line in history.read_text().splitlines()] if history.exists() else []
+    return code, output.getvalue(), records
+
+
+ANN = [
+    turn([3] * 5, "y"),
+    turn([3] * 5, ["c", "3"]),                               # refused: the joker goes in THREES
+    turn([3] * 5, "l"),                                      # threes filled: any lower box, 40
+    turn([1, 2, 3, 6, 6], "s", rerolls=[("45", [4, 5])]),
+    turn([2, 2, 5, 5, 5], "h"),
+    turn([6, 6, 6, 6, 2], "f", extra=["zz"]),                # an unknown line on the way
+    turn([4, 4, 4, 1, 2], "t"),
+    turn([1, 1, 1, 5, 6], "1"),
+    turn([2, 2, 2, 3, 4], "2"),
+    turn([4, 4, 4, 4, 6], "4"),
+    turn([5, 5, 5, 1, 2], "5"),
+    turn([6, 6, 6, 1, 1], "6"),
+    turn([6, 5, 4, 2, 1], "c"),
+]
+BOB = [
+    turn([1, 2, 3, 5, 6], "y"),                              # YAHTZEE scratched
+    turn([2] * 5, "2"),                                      # joker, no bonus
+    turn([2] * 5, "h"),                                      # joker full house 25, no bonus
+    turn([1, 3, 4, 5, 6], "s"),
+    turn([2, 3, 1, 1, 6], "l", rerolls=[("3 4", [4, 5])]),
+    turn([6, 6, 6, 5, 5], "t"),
+    turn([5, 5, 5, 5, 1], "f"),
+    turn([1, 1, 2, 3, 6], "c"),
+    turn([4] * 5, "4"),
+    turn([4] * 5, ["t", "1"]),                               # no lower box open: zero ONES
+    turn([3, 3, 3, 5, 6], "3"),
+    turn([5, 5, 1, 2, 3], "5"),
+    turn([6, 6, 6, 6, 1], "6"),
+]
+
+
+def test_two_players_with_extra_yahtzees_end_with_the_expected_scores(tmp_path, monkeypatch):
+    lines, faces = interleave(ANN, BOB)
+    lines = START + ["ANN", "BOB", "", "y"] + lines + ["n"]
+    code, out, records = play_plain(tmp_path, monkeypatch, lines, faces)
+    assert code == 0
+    (record,) = records
+    ann, bob = record["players"]
+    # ANN: upper 3+6+15+16+15+18 = 73 (+35), lower 50+40+30+25+26+15+18 = 204, bonus 200.
+    assert (ann["upper_bonus"], ann["yahtzee_bonus"], ann["total"]) == (35, 200, 512)
+    assert ann["scores"]["threes"] == 15 and ann["scores"]["large_straight"] == 40
+    # BOB: upper 0+10+9+20+10+24 = 73 (+35), lower 0+25+30+40+28+21+13 = 157, no bonus.
+    assert (bob["upper_bonus"], bob["yahtzee_bonus"], bob["total"]) == (35, 0, 265)
+    assert bob["scores"]["ones"] == 0 and bob["scores"]["full_house"] == 25
+    assert record["winners"] == ["ANN"]
+    assert "A Joker must go in THREES while it is open." in out
+    assert "THREE OF A KIND is already filled." in out
+    assert out.count("Keys here: 1-5 mark or lock a die, R rolls the marked dice.") == 1
+    assert "ANN wins with 512 points!" in out
+    assert "YAHTZEE bonus +100!" in out
+
+
+def test_one_player_with_verify_off_and_a_lower_zero_confirmed(tmp_path, monkeypatch):
+    turns = [turn([1, 2, 3, 4, 6], "6", answer=None)] + [
+        turn([1, 1, 2, 2, 4], box, answer="y" if box in "tfhsly" else None)
+        for box in ["1", "2", "3", "4", "5", "t", "f", "h", "s", "l", "y", "c"]]
+    lines, faces = interleave(turns)
+    lines = START + ["SOLO", "", "f8", "y"] + lines + ["n"]
+    code, out, records = play_plain(tmp_path, monkeypatch, lines, faces)
+    assert code == 0
+    scores = records[0]["players"][0]["scores"]
+    assert scores == {"ones": 2, "twos": 4, "threes": 0, "fours": 4, "fives": 0, "sixes": 6,
+                      "three_of_a_kind": 0, "four_of_a_kind": 0, "full_house": 0,
+                      "small_straight": 0, "large_straight": 0, "yahtzee": 0, "chance": 10}
+    assert "Verify is now OFF." in out
+    assert "Post 0 in FULL HOUSE? (Y/N)" in out and "Post 0 in THREES?" not in out
+
+
+def test_end_of_input_quits_cleanly_mid_game(tmp_path, monkeypatch):
+    code, out, records = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y", "", "12"],
+                                    [1, 2, 3, 4, 5])
+    assert code == 0 and records == []
+    assert "Traceback" not in out
+
+
+def test_names_in_plain_mode_are_cleaned_and_refused_like_in_key_mode(tmp_path, monkeypatch):
+    lines = START + ["\x1b[31mAnnabelle\x07", "annabe", "", "n", "Bob", "", "y"]
+    code, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
+    assert "Names are at most six characters: this one is Annabe." in out
+    assert "annabe is already playing: choose another name." in out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "1. Bob" in out  # N at the first confirm re-entered every name
+
+
+SPEC_BOXES = ["h", "1", "2", "3", "4", "5", "6", "t", "f", "s", "l", "y", "c"]
+
+
+def test_the_spec_transcript_plays_a_whole_game_and_writes_one_history_line(tmp_path):
+    lines = ["", "n", "ANN", "", "y"]
+    for box in SPEC_BOXES:
+        lines += ["", "135", "r", "r", box, "y"]
+    lines.append("n")
+    saves = tmp_path / "saves"
+    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--seed", "7",
+                           "--saves", str(saves)], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    (line,) = (saves / "history.jsonl").read_text().splitlines()
+    record = json.loads(line)
+    assert record["seed"] == 7 and record["rules"] == "hasbro"
+    assert len(record["players"][0]["scores"]) == 13
+    assert "ANN finishes with" in done.stdout
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "abc"], "argument --seed: invalid int value: 'abc'"),
+    (["--dice-file", "/no/such/file"], "No such file or directory"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_a_bad_option_gets_a_one_line_error(argv, message):
+    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), *argv],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_help_points_to_the_manual():
+    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--help"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0 and "YAHTZEE.DOC" in done.stdout

@@ -1,0 +1,114 @@
+"""Rendering: pure functions from game state to lines, checked without a terminal."""
+import pytest
+
+from yahtzee import render
+from yahtzee.dice import LoadedDice
+from yahtzee.game import Game, Player
+from yahtzee.palette import colour, strip_ansi, visible_width
+from yahtzee.scoring import Category
+
+C = Category
+
+
+def game_with(names, faces=(2, 3, 2, 3, 3)):
+    game = Game.start([Player(n) for n in names], source=LoadedDice(list(faces) * 40))
+    return game
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("unicode", [True, False])
+def test_the_play_screen_fits_80_by_24(players, unicode):
+    game = game_with(["ANNIE", "BOBBY", "CAROL", "DAVID"][:players])
+    game.roll()
+    lines = render.play_lines(game, True, False, "Roll 1 of 3: 1-5 mark dice, R rolls", colour,
+                              unicode)
+    assert len(lines) <= 23  # one line stays for the console's message
+    assert max(visible_width(line) for line in lines) < 80
+
+
+def test_the_play_screen_shows_sheet_status_and_dice_together():
+    game = game_with(["ANN", "BOB"])
+    game.roll()
+    game.toggle(1)
+    text = "\n".join(render.play_lines(game, True, False, "Roll 1 of 3: 1-5 mark dice, R rolls",
+                                       unicode=False))
+    for word in ("Full house", "GRAND TOTAL", "Verify", "ON", "Sound", "OFF", "F10/Q",
+                 "ANN  roll 1 of 3", "[2]", "Roll 1 of 3: 1-5 mark dice, R rolls", ">ANN"):
+        assert word in text, word
+
+
+def test_sheet_rows_totals_and_current_player():
+    game = game_with(["ANN", "BOB"])
+    game.roll()
+    game.post(C.FULL_HOUSE)
+    lines = render.sheet_lines(game)
+    assert len(lines) == 20
+    assert lines[0].split() == ["ANN", ">BOB"]
+    row = {line[:13].strip(): line[13:].split() for line in lines[1:]}
+    assert row["Full house"] == ["25"]
+    assert row["GRAND TOTAL"] == ["25", "0"]
+    assert row["Upper bonus"] == ["0", "0"]
+
+
+def test_posting_keys_appear_only_beside_the_given_boxes():
+    game = game_with(["ANN"])
+    lines = render.sheet_lines(game, keys={C.ONES: "1", C.CHANCE: "C"})
+    assert lines[1].startswith("1 Ones") and lines[16].startswith("C Chance")
+    assert lines[2].startswith("  Twos")
+
+
+@pytest.mark.parametrize("face, pips", [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (0, 0)])
+def test_each_die_face_shows_its_pips(face, pips):
+    drawn = render.die_lines(face, render.UNICODE_DIE)
+    assert "".join(drawn).count("●") == pips
+    assert all(len(line) == 5 for line in drawn)
+
+
+def test_marked_dice_numbers_are_red_and_bracketed_locked_are_green():
+    game = game_with(["ANN"])
+    game.roll()
+    game.toggle(0)
+    numbers = render.dice_lines(game.turn, colour, unicode=False)[-1]
+    assert colour("marked", " [1] ") in numbers
+    assert colour("locked", "  2  ") in numbers
+    assert strip_ansi(numbers).split() == ["[1]", "2", "3", "4", "5"]
+
+
+def test_hot_key_states_are_green_on_and_red_off():
+    assert render.on_off(True, colour) == colour("on", "ON")
+    assert render.on_off(False, colour) == colour("off", "OFF")
+    footer = render.hotkey_footer(False, True)
+    assert "F8/V verify OFF" in footer and "F9/M sound ON" in footer and "F10/Q quit" in footer
+
+
+def test_without_colour_no_escape_code_is_drawn():
+    game = game_with(["ANN", "BOB"])
+    game.roll()
+    text = "".join(render.play_lines(game, True, True, "status"))
+    assert "\x1b" not in text
+
+
+@pytest.mark.parametrize("encoding, expected", [("utf-8", True), ("ascii", False),
+                                                ("latin-1", False), (None, False)])
+def test_unicode_dice_only_where_the_encoding_has_them(encoding, expected):
+    assert render.can_draw_unicode(encoding) is expected
+
+
+def record(*players, winners):
+    return {"players": [{"name": n, "total": t} for n, t in players], "winners": winners}
+
+
+def test_recap_lists_every_game_then_totals_and_wins():
+    results = [record(("ANN", 200), ("BOB", 150), winners=["ANN"]),
+               record(("ANN", 180), ("BOB", 180), ("CID", 90), winners=["ANN", "BOB"])]
+    lines = render.recap_lines(results)
+    assert lines[2].split() == ["Game", "ANN", "BOB", "CID", "Winner"]
+    assert lines[3].split() == ["1", "200", "150", "-", "ANN"]
+    assert lines[4].split() == ["2", "180", "180", "90", "ANN,", "BOB"]
+    assert lines[-2].split() == ["Total", "380", "330", "90"]
+    assert lines[-1].split() == ["Won", "2", "1", "0"]
+
+
+def test_a_small_terminal_gets_a_clear_message():
+    lines = render.too_small_lines(60, 20)
+    assert "60x20" in lines[0] and "80x24" in lines[0]

@@ -1,0 +1,234 @@
+"""Screens driven by scripted keystrokes through prompt_toolkit's pipe input."""
+import datetime
+import os
+import threading
+import time
+
+import pytest
+
+from helpers import KeyScript, loaded_session
+from yahtzee import screens
+from yahtzee.game import Player
+from yahtzee.scoring import Category
+
+C = Category
+F8, F9, F10 = "\x1b[19~", "\x1b[20~", "\x1b[21~"
+CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
+
+
+class FakeSaves:
+    """Records what the screens ask to save."""
+
+    def __init__(self):
+        self.sessions, self.history = [], []
+
+    def save_session(self, session):
+        self.sessions.append(session.to_dict())
+
+    def append_history(self, record):
+        self.history.append(record)
+
+
+@pytest.fixture
+def run_keys():
+    scripts = []
+
+    def run(screen, keys, table=None, faces=(), players=(), **session_options):
+        table = table or screens.Table(loaded_session(list(faces), **session_options), CLOCK,
+                                       FakeSaves())
+        table.session.players.extend(Player(name) for name in players)
+        if players and table.session.game is None:
+            table.session.new_game()
+        script = KeyScript(keys)
+        scripts.append(script)
+        return screen(script.console, table), table, script
+
+    yield run
+    for script in scripts:
+        script.close()
+
+
+def test_names_are_cut_to_six_and_duplicates_refused(run_keys):
+    following, table, script = run_keys(screens.names, "Annabelle\rannabe\rBob\r\r")
+    assert following is screens.confirm
+    assert [p.name for p in table.session.players] == ["Annabe", "Bob"]
+    assert "Names are at most six characters: this one is Annabe." in script.messages
+    assert "annabe is already playing: choose another name." in script.messages
+
+
+def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys):
+    _, table, script = run_keys(screens.names, "\rA\rB\rC\rD\r")
+    assert [p.name for p in table.session.players] == ["A", "B", "C", "D"]
+    assert "At least one player is needed." in script.messages
+
+
+@pytest.mark.parametrize("typed, stored", [
+    ("Ann", "Ann"),
+    ("\x1b[31mRed\x1b[0m", "Red"),
+    ("Bel\x07l", "Bell"),
+    ("\u202eevil", "evil"),
+    ("\x1b]0;title\x07Tom", "Tom"),
+    ("Zoë", "Zoë"),
+    ("  two  words ", "two words"),
+    ("\x00\x01\x02", ""),
+    ("a\u200bb", "ab"),
+])
+def test_names_lose_escape_sequences_and_control_characters(typed, stored):
+    assert screens.clean_name(typed) == stored
+
+
+def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys):
+    following, table, _ = run_keys(screens.confirm, "n", players=["ANN", "BOB"])
+    assert following is screens.names and table.session.players == []
+
+
+def test_later_game_confirm_no_then_add_players(run_keys):
+    table = screens.Table(loaded_session([]), CLOCK, FakeSaves())
+    table.session.players.append(Player("ANN"))
+    table.session.results.append({"players": [], "winners": []})
+    following, table, _ = run_keys(screens.confirm, "ny", table=table)
+    assert following is screens.names and [p.name for p in table.session.players] == ["ANN"]
+    following, table, _ = run_keys(screens.confirm, "nn", table=table)
+    assert following is screens.play and table.session.game.number == 2
+
+
+def test_a_turn_marks_rolls_and_posts_with_verify(run_keys):
+    faces = [2, 3, 2, 6, 1, 3, 3]
+    following, table, script = run_keys(screens.play, " 45rr", faces=faces, players=["ANN"])
+    game = table.session.game
+    assert following is screens.posting and game.turn.dice == (2, 3, 2, 3, 3)
+    assert game.turn.rolls == 2
+    following, table, script = run_keys(screens.posting, "hy", table=table)
+    assert following is screens.play
+    assert game.players[0].card.boxes == {C.FULL_HOUSE: 25}
+    assert "ANN posts 25 in FULL HOUSE." in script.messages
+    assert len(table.saves.sessions) >= 1
+
+
+def test_pressing_a_number_twice_locks_the_die_again(run_keys):
+    following, table, _ = run_keys(screens.play, " 11r", faces=[1, 2, 3, 4, 5], players=["ANN"])
+    assert following is screens.posting
+    assert table.session.game.turn.rolls == 1
+
+
+def test_the_third_roll_goes_to_posting_by_itself(run_keys):
+    following, table, _ = run_keys(screens.play, " 1r1r", faces=[1] * 7, players=["ANN"])
+    assert following is screens.posting and table.session.game.rolls_left == 0
+
+
+def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys):
+    _, table, script = run_keys(screens.play, " x9r", faces=[1, 2, 3, 4, 5], players=["ANN"])
+    assert script.messages.count("Keys here: 1-5 mark or lock a die, R rolls the marked dice.") == 2
+    assert table.session.game.turn.dice == (1, 2, 3, 4, 5)
+
+
+def test_verify_off_posts_at_once_but_confirms_a_lower_zero(run_keys):
+    table = _rolled_table([1, 2, 3, 4, 6], verify=False)
+    _, table, script = run_keys(screens.posting, "hn6", table=table)
+    assert table.session.game.players[0].card.boxes == {C.SIXES: 6}
+    assert any("Post 0 in FULL HOUSE? (Y/N)" in s[-1] for s in script.screens)
+
+
+def _rolled_table(faces, **options):
+    table = screens.Table(loaded_session(faces, **options), CLOCK, FakeSaves())
+    table.session.players.append(Player("ANN"))
+    table.session.new_game()
+    table.session.game.roll()
+    return table
+
+
+def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(run_keys):
+    table = _rolled_table([4] * 15, verify=False)
+    game = table.session.game
+    game.post(C.YAHTZEE)
+    game.roll()
+    following, table, script = run_keys(screens.posting, "yc4", table=table)
+    assert "YAHTZEE is already filled." in script.messages
+    assert "A Joker must go in FOURS while it is open." in script.messages
+    assert game.players[0].card.boxes[C.FOURS] == 20
+    assert game.players[0].card.yahtzee_bonus == 100
+    assert "ANN posts 20 in FOURS. YAHTZEE bonus +100!" in script.messages
+
+
+def test_posting_shows_keys_only_beside_legal_boxes(run_keys):
+    table = _rolled_table([4] * 10)
+    table.session.game.post(C.YAHTZEE)
+    table.session.game.roll()
+    _, _, script = run_keys(screens.posting, "4y", table=table)
+    first = script.screens[0]
+    assert first[4].startswith("4 Fours") and first[1].startswith("  Ones")
+    assert first[-1] == "Post where? 4, R back to the dice"
+
+
+def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(run_keys):
+    table = _rolled_table([1, 2, 3, 4, 5])
+    following, _, _ = run_keys(screens.posting, "r", table=table)
+    assert following is screens.play
+
+
+@pytest.mark.parametrize("keys, verify, sound", [
+    (F8, False, True), ("v", False, True), (F9, True, False), ("m", True, False),
+    (F8 + F8, True, True), ("vm", False, False),
+])
+def test_hot_keys_and_their_aliases_toggle_and_show(run_keys, keys, verify, sound):
+    _, table, script = run_keys(screens.title, keys + "n")
+    assert (table.session.verify, table.session.sound) == (verify, sound)
+    last = "\n".join(script.screens[-1])
+    assert f"now {'ON' if verify else 'OFF'}" in last.split("F8  or V")[1].splitlines()[0]
+
+
+def test_f10_asks_and_n_plays_on(run_keys):
+    following, _, script = run_keys(screens.title, F10 + "nn")
+    assert following is screens.names
+    assert any("Quit the game?" in line for line in script.screens[1])
+
+
+@pytest.mark.parametrize("keys", [F10 + "y", "qy", "\x03y", F10 + F10])
+def test_f10_its_alias_and_ctrl_c_quit_after_asking(run_keys, keys):
+    with pytest.raises(screens.QuitGame):
+        run_keys(screens.title, keys)
+
+
+def test_hot_keys_work_while_typing_a_name(run_keys):
+    _, table, _ = run_keys(screens.names, "Vi" + F8 + "c\r\r")
+    assert table.session.verify is False
+    assert [p.name for p in table.session.players] == ["Vic"]
+
+
+def test_a_split_function_key_never_becomes_a_die_choice():
+    script = KeyScript("\x1b", more_to_come=True)
+    try:
+        later = threading.Timer(0.8, lambda: script.pipe.send_text("[19~2"))
+        later.start()
+        assert script.console.read_key() == "2"
+        later.join()
+    finally:
+        script.close()
+
+
+def test_a_too_small_terminal_ignores_keys_but_f10():
+    script = KeyScript("1rx" + F10 + "2")
+    script.console.terminal_size = lambda: os.terminal_size((60, 20))
+    try:
+        assert script.console.read_key("Roll 1 of 3") == "F10"
+        assert script.console.read_key("Quit the game? (Y/N)") == "2"
+    finally:
+        script.close()
+
+
+def test_a_whole_session_of_screens_ends_with_the_recap():
+    # Every roll is five sixes: YAHTZEE, then jokers in sixes, the lower boxes, forced zeros.
+    turns = ["y", "6", "t", "f", "h", "s", "l", "c", "1", "2", "3", "4", "5"]
+    game = "".join(f" r{key}y" for key in turns)
+    keys = "\r" + "n" + "ANN\r\r" + "y" + game + "y" + "\r" + "y" + game + "n" + "\r"
+    script = KeyScript(keys)
+    table = screens.Table(loaded_session([6] * 5 * 13 * 2), CLOCK, FakeSaves())
+    try:
+        screens.run(script.console, table)
+    finally:
+        script.close()
+    upper, lower, bonus = 30, 50 + 30 + 30 + 25 + 30 + 40 + 30, 12 * 100
+    assert [r["players"][0]["total"] for r in table.saves.history] == [upper + lower + bonus] * 2
+    assert table.saves.history[0]["players"][0]["scores"]["ones"] == 0
+    recap = "\n".join(script.screens[-1])
+    assert "RECAP" in recap and recap.count("1465") == 2 and "2930" in recap

@@ -1,0 +1,136 @@
+"""Whole games in a real pseudo-terminal: keys in, the 80x24 screen and raw bytes out."""
+import pytest
+
+from terminal import Terminal
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+BELL = b"\x07"
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    started = []
+
+    def start(*args, faces=None, **options):
+        if faces is not None:
+            dice = tmp_path / "dice.txt"
+            dice.write_text(" ".join(map(str, faces)))
+            args += ("--dice-file", str(dice))
+        term = Terminal("--saves", str(tmp_path / "saves"), *args, **options)
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.close()
+
+
+def play_turn(term, box, name):
+    """First roll with any key, straight to posting, the box, and yes to verify."""
+    term.wait_for(f"{name}: press any key to roll")
+    term.press(" ")
+    term.wait_for("1-5 mark dice, R rolls")
+    term.press("r")
+    term.wait_for("Post where?")
+    term.press(box)
+    term.wait_for("(Y/N)")
+    term.press("y")
+
+
+def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path):
+    boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+    term = terminal(faces=[2, 2, 2, 3, 3] * 26)
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    screen = term.wait_for("Instructions? (Y/N)")
+    assert "F8  or V" in screen and "F10 or Q" in screen
+
+    # F8/F9 and their aliases change what the screen shows.
+    term.press("F8")
+    term.wait_for("Verify is now OFF.")
+    assert "now OFF" in term.text.split("F8  or V")[1].splitlines()[0]
+    term.press("v")
+    term.wait_for("Verify is now ON.")
+    term.press("F9")
+    term.wait_for("Sound is now OFF.")
+    assert "now OFF" in term.text.split("F9  or M")[1].splitlines()[0]
+    term.press("m")
+    term.wait_for("Sound is now ON.")
+
+    term.press("n")
+    term.wait_for("Player 1 name:")
+    term.press("ANN", "Enter")
+    term.wait_for("Player 2 name:")
+    term.press("BOB", "Enter")
+    term.wait_for("Player 3 name:")
+    term.press("Enter")
+    term.wait_for("Ready to play? (Y/N)")
+    term.press("y")
+
+    term.wait_for("ANN: press any key to roll")
+    term.press(" ")
+    term.wait_for("Roll 1 of 3")
+    screen = term.text
+    for seen in ("GRAND TOTAL", "Full house", ">ANN", "BOB", "Verify", "Sound", "F10/Q",
+                 "┌───┐", "Roll 1 of 3: 1-5 mark dice, R rolls"):
+        assert seen in screen, seen
+    term.press("2")
+    term.wait_for("[2]")
+    term.press("2")
+    term.wait_for("  2  ")
+    term.press("r", "1")
+    term.wait_for("Post where?")
+    term.press("y")
+
+    # With sound ON a roll rings the bell; with it OFF, no bell byte is written.
+    rang_before = term.raw.count(BELL)
+    assert rang_before >= 1
+    term.press("F9")
+    term.wait_for("Sound is now OFF.")
+    term.press("y")
+    quiet_from = len(term.raw)
+    for round_number in range(13):
+        for name in ("ANN", "BOB"):
+            if round_number or name == "BOB":
+                play_turn(term, boxes[round_number], name)
+    term.wait_for("Another game? (Y/N)")
+    assert BELL not in term.raw[quiet_from:]
+    assert "ANN and BOB share the win" in term.text
+    term.press("n")
+    assert term.exit_code() == 0
+    assert b"^[" not in term.raw and "^[" not in term.text
+    assert (tmp_path / "saves" / "history.jsonl").read_text().count("\n") == 1
+
+
+@pytest.mark.parametrize("quit_key", ["F10", "q", "C-c"])
+def test_f10_its_alias_and_ctrl_c_ask_then_quit_with_code_0(terminal, quit_key):
+    term = terminal()
+    term.wait_for("Press any key to begin")
+    term.press(quit_key)
+    term.wait_for("Quit the game?")
+    term.press("n")
+    term.wait_for("Play on.")
+    term.press(quit_key)
+    term.wait_for("Quit the game?")
+    term.press("y")
+    assert term.exit_code() == 0
+
+
+def test_function_keys_pressed_between_screens_never_show_as_text(terminal):
+    term = terminal()
+    term.wait_for("Press any key to begin")
+    term.press("x", "F8", "F9", "F8", "F9")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n", "ANN", "Enter", "Enter", "y", " ")
+    term.wait_for("Roll 1 of 3")
+    assert "^[" not in term.text and "[19~" not in term.text and "[20~" not in term.text
+
+
+def test_a_small_terminal_gets_a_message_not_a_broken_screen(terminal):
+    term = terminal(columns=60, lines=20)
+    screen = term.wait_for("needs 80x24")
+    assert "60x20" in screen
+    term.press("F10")
+    term.wait_for("Quit the game?")
+    term.press("y")
+    assert term.exit_code() == 0

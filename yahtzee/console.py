@@ -1,0 +1,246 @@
+"""The only door to the terminal: keys through prompt_toolkit, colours, the bell, plain mode.
+
+Screens talk to a console in tokens: "F8", "F9", "F10", "enter", or the lower-cased key or
+input line ("r", "135", "y").  Key mode reads one keystroke a token; plain mode one line.
+"""
+import contextlib
+import errno
+import shutil
+import sys
+import time
+
+from .palette import no_colour
+from .render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
+
+HOT_KEYS = ("F8", "F9", "F10")
+PLAIN_WORDS = {"f8": "F8", "verify": "F8", "f9": "F9", "sound": "F9", "f10": "F10", "quit": "F10"}
+BELL = "\a"
+CLEAR = "\x1b[H\x1b[2J"
+CSI_FINAL = set("~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz@`{|}")
+
+
+class InputClosed(Exception):
+    """No more input will come: end of file, or the terminal is gone."""
+
+
+class PlainConsole:
+    """One command a line, no colours, no cursor movement: for scripts, pipes and dumb terminals."""
+
+    plain = True
+
+    def __init__(self, stdin=None, stdout=None, ring=False):
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        self.paint = no_colour
+        self.unicode = False
+        self.ring = ring
+
+    @contextlib.contextmanager
+    def running(self):
+        """Nothing to set up for lines."""
+        yield self
+
+    def _write(self, text):
+        try:
+            self.stdout.write(text)
+            self.stdout.flush()
+        except OSError:
+            raise InputClosed("the output is gone") from None
+
+    def show(self, lines, brief=None):
+        """Print a screen, or its brief form when it has one."""
+        shown = lines if brief is None else brief
+        self._write("".join(line.rstrip() + "\n" for line in shown))
+
+    def message(self, text):
+        """A one-line message for the player."""
+        self._write(text + "\n")
+
+    def _read_line(self, prompt):
+        self._write(f"{prompt}> " if prompt else "> ")
+        try:
+            line = self.stdin.readline()
+        except OSError:
+            raise InputClosed("the input is gone") from None
+        if not line:
+            self._write("\n")
+            raise InputClosed("end of input")
+        return line.strip()
+
+    def read_key(self, prompt=""):
+        """One input line as a token: hot-key words become F8/F9/F10, empty is 'enter'."""
+        line = self._read_line(prompt)
+        lowered = line.lower()
+        return PLAIN_WORDS.get(lowered) or lowered or "enter"
+
+    def read_text(self, prompt, default=""):
+        """A line of free text; returns (hot key or None, text)."""
+        line = self._read_line(prompt)
+        hot = PLAIN_WORDS.get(line.lower())
+        return (hot, "") if hot else (None, line)
+
+    def bell(self, count=1):
+        """Ring only when the output is a terminal that can hear it."""
+        if self.ring:
+            self._write(BELL * count)
+
+    def pause(self, seconds):
+        """Plain mode never waits."""
+
+
+class KeyConsole:
+    """A real terminal: single keystrokes through prompt_toolkit, screens redrawn as blocks."""
+
+    plain = False
+
+    def __init__(self, input=None, output=None, paint=no_colour, unicode=True,
+                 terminal_size=None, sleep=time.sleep):
+        from prompt_toolkit.input import create_input
+        from prompt_toolkit.output import create_output
+        self.input = input or create_input()
+        self.output = output or create_output()
+        self.paint = paint
+        self.unicode = unicode
+        self.terminal_size = terminal_size or (lambda: shutil.get_terminal_size((80, 24)))
+        self.sleep = sleep
+        self.lines = []
+        self.pending = None
+        self.prompt = ""
+        self._escape_at = None
+        self._in_sequence = False
+
+    @contextlib.contextmanager
+    def running(self):
+        """Keep the terminal in raw mode for the whole game, so keys never echo between reads."""
+        with self.input.raw_mode():
+            try:
+                yield self
+            finally:
+                self._write("\r\n")
+
+    def _write(self, text):
+        try:
+            self.output.write_raw(text)
+            self.output.flush()
+        except OSError as error:
+            if error.errno in (errno.EIO, errno.EPIPE, errno.EBADF):
+                raise InputClosed("the terminal is gone") from None
+            raise
+
+    def _fits(self):
+        size = self.terminal_size()
+        return size.columns >= SCREEN_WIDTH and size.lines >= SCREEN_HEIGHT
+
+    def _draw(self, lines, note=None):
+        if not self._fits():
+            size = self.terminal_size()
+            lines, note = too_small_lines(size.columns, size.lines), self.prompt
+        body = "\r\n".join(line.rstrip() for line in lines)
+        self._write(CLEAR + body + "\r\n" + (note or "") + "\r\n")
+
+    def show(self, lines, brief=None):
+        """Redraw the whole screen, with the message given since the last one."""
+        self.lines = list(lines)
+        self._draw(self.lines, self.pending)
+        self.pending = None
+
+    def message(self, text):
+        """Show a one-line message under the screen now (it stays for the next screen)."""
+        self.pending = text
+        self._draw(self.lines, text)
+
+    def read_key(self, prompt=""):
+        """The next keystroke as a token; a too-small terminal waits to be enlarged."""
+        self.prompt = prompt
+        if not self._fits():
+            self._draw(self.lines)
+        while True:
+            token = self._read_one_key()
+            # A question shown with the too-small message may still be answered.
+            if self._fits() or token == "F10" or prompt.endswith("(Y/N)"):
+                return token
+            self._draw(self.lines)
+
+    def _read_one_key(self):
+        while True:
+            token = self._run_key_app()
+            if token is not None and not self._is_escape_tail(token):
+                return token
+
+    def _is_escape_tail(self, token):
+        """Swallow the rest of an F-key sequence that arrived split after a bare Esc."""
+        if token == "escape":
+            self._escape_at, self._in_sequence = time.monotonic(), False
+            return True
+        if self._escape_at is None or time.monotonic() - self._escape_at > 1.0:
+            self._escape_at = None
+            return False
+        if not self._in_sequence and token in ("[", "o", "O"):
+            self._in_sequence = True
+            return True
+        if self._in_sequence:
+            if token in CSI_FINAL or token.upper() in CSI_FINAL:
+                self._escape_at = None
+            return True
+        self._escape_at = None
+        return False
+
+    def _run_key_app(self):
+        from prompt_toolkit.application import Application
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.keys import Keys
+        from prompt_toolkit.layout import Layout, Window
+        from prompt_toolkit.layout.controls import FormattedTextControl
+
+        bindings = KeyBindings()
+        named = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", "c-c": "F10",
+                 "enter": "enter", "escape": "escape"}
+        for key, token in named.items():
+            bindings.add(key)(lambda event, token=token: event.app.exit(result=token))
+
+        @bindings.add(Keys.Any)
+        def any_key(event):
+            data = event.key_sequence[0].data
+            event.app.exit(result=data.lower() if len(data) == 1 and data.isprintable() else None)
+
+        app = Application(layout=Layout(Window(FormattedTextControl(""), height=1)),
+                          key_bindings=bindings, input=self.input, output=self.output,
+                          erase_when_done=True)
+        return self._guarded(app.run)
+
+    def _guarded(self, run):
+        try:
+            return run()
+        except EOFError:
+            raise InputClosed("the terminal is closed") from None
+        except OSError as error:
+            if error.errno in (errno.EIO, errno.EBADF, errno.ENXIO):
+                raise InputClosed("the terminal is gone") from None
+            raise
+
+    def read_text(self, prompt, default=""):
+        """A line of text (a name); F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.keys import Keys
+
+        bindings = KeyBindings()
+        for key, token in {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", "c-c": "F10"}.items():
+            bindings.add(key)(lambda event, token=token: event.app.exit(
+                result=(token, event.app.current_buffer.text)))
+        session = PromptSession(key_bindings=bindings, input=self.input, output=self.output,
+                                erase_when_done=False)
+        result = self._guarded(lambda: session.prompt(prompt, default=default))
+        return result if isinstance(result, tuple) else (None, result)
+
+    def bell(self, count=1):
+        """Ring the terminal bell, a short pattern for more than one."""
+        for ring in range(count):
+            self._write(BELL)
+            if ring + 1 < count:
+                self.sleep(0.15)
+
+    def pause(self, seconds):
+        """Let the player see a step before the next one."""
+        if seconds > 0:
+            self.sleep(seconds)

@@ -1,0 +1,183 @@
+"""Pure rendering: game state in, lines of text out (painted through a palette function)."""
+from .palette import no_colour, pad
+from .scoring import LOWER, UPPER, Category
+
+SCREEN_WIDTH = 80
+SCREEN_HEIGHT = 24
+LABEL_WIDTH = 13
+COLUMN_WIDTH = 7
+MIDDLE_WIDTH = 8
+
+LABELS = {
+    Category.ONES: "Ones", Category.TWOS: "Twos", Category.THREES: "Threes",
+    Category.FOURS: "Fours", Category.FIVES: "Fives", Category.SIXES: "Sixes",
+    Category.THREE_OF_A_KIND: "3 of a kind", Category.FOUR_OF_A_KIND: "4 of a kind",
+    Category.FULL_HOUSE: "Full house", Category.SMALL_STRAIGHT: "Sm straight",
+    Category.LARGE_STRAIGHT: "Lg straight", Category.YAHTZEE: "YAHTZEE",
+    Category.CHANCE: "Chance",
+}
+
+PIPS = {
+    0: ("   ", "   ", "   "),
+    1: ("   ", " o ", "   "),
+    2: ("o  ", "   ", "  o"),
+    3: ("o  ", " o ", "  o"),
+    4: ("o o", "   ", "o o"),
+    5: ("o o", " o ", "o o"),
+    6: ("o o", "o o", "o o"),
+}
+UNICODE_DIE = {"top": "┌───┐", "side": "│", "bottom": "└───┘", "pip": "●"}
+ASCII_DIE = {"top": "+---+", "side": "|", "bottom": "+---+", "pip": "o"}
+UNICODE_TEST = "┌─┐│└┘●"
+
+
+def can_draw_unicode(encoding):
+    """True when the output encoding can show the Unicode dice."""
+    try:
+        UNICODE_TEST.encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _row(label, cells, key=None, paint=no_colour, role=None):
+    """A sheet row: a box is keyed and indented, a total starts at the margin."""
+    text = pad(label if key is None else key + " " + label, LABEL_WIDTH)
+    body = "".join(cell.rjust(COLUMN_WIDTH) for cell in cells)
+    return text + (paint(role, body) if role else body)
+
+
+def _header(game, paint):
+    cells = []
+    for seat, player in enumerate(game.players):
+        if seat == game.seat and not game.is_over:
+            cells.append(paint("current", (">" + player.name).rjust(COLUMN_WIDTH)))
+        else:
+            cells.append(player.name.rjust(COLUMN_WIDTH))
+    return " " * LABEL_WIDTH + "".join(cells)
+
+
+def _box_cell(card, box):
+    return str(card.boxes[box]) if box in card.boxes else ""
+
+
+def sheet_lines(game, paint=no_colour, keys=None):
+    """The scoresheet: a column per player, 20 lines; `keys` labels the open boxes to post in."""
+    keys = keys or {}
+    cards = [player.card for player in game.players]
+
+    def box_row(box):
+        key = paint("key", keys[box]) if box in keys else " "
+        return _row(LABELS[box], [_box_cell(card, box) for card in cards], key)
+
+    def total_row(label, values):
+        return _row(label, [str(v) for v in values], paint=paint, role="total")
+
+    return [
+        _header(game, paint),
+        *[box_row(box) for box in UPPER],
+        total_row("Upper sum", [c.upper_sum for c in cards]),
+        total_row("Upper bonus", [c.upper_bonus for c in cards]),
+        total_row("Upper total", [c.upper_total for c in cards]),
+        *[box_row(box) for box in LOWER],
+        total_row("Lower total", [c.lower_total for c in cards]),
+        total_row("YAHTZEE bonus", [c.yahtzee_bonus for c in cards]),
+        total_row("GRAND TOTAL", [c.total for c in cards]),
+    ]
+
+
+def on_off(flag, paint=no_colour):
+    """ON in green or OFF in red."""
+    return paint("on", "ON") if flag else paint("off", "OFF")
+
+
+def hotkey_lines(verify, sound, paint=no_colour):
+    """The middle column: the hot keys, their letter aliases and their state."""
+    return ["F8/V", "Verify", on_off(verify, paint), "",
+            "F9/M", "Sound", on_off(sound, paint), "",
+            "F10/Q", "Quit"]
+
+
+def hotkey_footer(verify, sound, paint=no_colour):
+    """The hot keys on one line, for the screens without a scoresheet."""
+    return (f"F8/V verify {on_off(verify, paint)}   F9/M sound {on_off(sound, paint)}"
+            "   F10/Q quit")
+
+
+def die_lines(face, glyphs):
+    """One die as five lines of five characters."""
+    side = glyphs["side"]
+    return [glyphs["top"],
+            *[side + row.replace("o", glyphs["pip"]) + side for row in PIPS[face]],
+            glyphs["bottom"]]
+
+
+def dice_lines(turn, paint=no_colour, unicode=True):
+    """The five dice side by side, their numbers under them: [n] red to reroll, n green kept."""
+    glyphs = UNICODE_DIE if unicode else ASCII_DIE
+    drawn = [die_lines(face, glyphs) for face in turn.dice]
+    rows = [" ".join(die[row] for die in drawn) for row in range(5)]
+    numbers = []
+    for place, marked in enumerate(turn.marked, start=1):
+        if not turn.has_rolled:
+            numbers.append(f"  {place}  ")
+        elif marked:
+            numbers.append(paint("marked", f" [{place}] "))
+        else:
+            numbers.append(paint("locked", f"  {place}  "))
+    return rows + [" ".join(numbers)]
+
+
+def turn_heading(game):
+    """Whose turn, which roll: 'ANN  roll 2 of 3'."""
+    if game.is_over:
+        return "Game over"
+    rolls = game.turn.rolls
+    return f"{game.current.name}  roll {rolls} of {game.rules.rolls_per_turn}" if rolls \
+        else f"{game.current.name}  to roll"
+
+
+def side_by_side(*columns):
+    """Join columns of (lines, width) into rows, padding each column to its width."""
+    height = max(len(lines) for lines, _ in columns)
+    return ["".join(pad(lines[row] if row < len(lines) else "", width) for lines, width in columns)
+            .rstrip() for row in range(height)]
+
+
+def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=None):
+    """The play screen: sheet left, hot keys middle, dice right, the status line below."""
+    sheet = sheet_lines(game, paint, keys)
+    sheet_width = LABEL_WIDTH + COLUMN_WIDTH * len(game.players) + 1
+    middle = ["", ""] + hotkey_lines(verify, sound, paint)
+    right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode)
+    return side_by_side((sheet, sheet_width), (middle, MIDDLE_WIDTH), (right, 0)) + ["", status]
+
+
+def too_small_lines(columns, lines):
+    """What a terminal smaller than 80x24 shows instead of a broken screen."""
+    return [f"The terminal is {columns}x{lines}; Computer Yahtzee needs {SCREEN_WIDTH}x{SCREEN_HEIGHT}.",
+            "Enlarge the window (F10 or Q quits)."]
+
+
+def recap_lines(results, paint=no_colour):
+    """The session so far: every game's scores and winner, then totals and games won."""
+    names = []
+    for record in results:
+        names += [p["name"] for p in record["players"] if p["name"] not in names]
+    header = "Game  " + "".join(name.rjust(COLUMN_WIDTH) for name in names) + "   Winner"
+    lines = [paint("title", "RECAP"), "", header]
+    totals = dict.fromkeys(names, 0)
+    wins = dict.fromkeys(names, 0)
+    for number, record in enumerate(results, start=1):
+        scores = {p["name"]: p["total"] for p in record["players"]}
+        for name, total in scores.items():
+            totals[name] += total
+        for name in record["winners"]:
+            wins[name] += 1
+        cells = "".join(str(scores[n]).rjust(COLUMN_WIDTH) if n in scores else "-".rjust(COLUMN_WIDTH)
+                        for n in names)
+        lines.append(f"{number:<6}{cells}   {', '.join(record['winners'])}")
+    lines += ["",
+              paint("total", "Total " + "".join(str(totals[n]).rjust(COLUMN_WIDTH) for n in names)),
+              "Won   " + "".join(str(wins[n]).rjust(COLUMN_WIDTH) for n in names)]
+    return lines

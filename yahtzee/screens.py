@@ -1,0 +1,436 @@
+"""The PC-SIG screens: each takes the console and the table and returns the next screen."""
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from . import render
+from .game import Game, IllegalMove, Player
+from .render import hotkey_footer
+from .scoring import Category, is_yahtzee
+
+BOX_KEYS = {"1": Category.ONES, "2": Category.TWOS, "3": Category.THREES,
+            "4": Category.FOURS, "5": Category.FIVES, "6": Category.SIXES,
+            "t": Category.THREE_OF_A_KIND, "f": Category.FOUR_OF_A_KIND,
+            "h": Category.FULL_HOUSE, "s": Category.SMALL_STRAIGHT,
+            "l": Category.LARGE_STRAIGHT, "y": Category.YAHTZEE, "c": Category.CHANCE}
+KEY_OF_BOX = {box: key.upper() for key, box in BOX_KEYS.items()}
+ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
+NAME_LENGTH = 6
+MAX_PLAYERS = 4
+PAGE_LINES = 20
+YAHTZEE_BELLS = 3
+_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
+
+
+class QuitGame(Exception):
+    """The player asked to quit, or the input ended: the quit path takes over."""
+
+
+@dataclass
+class Table:
+    """Everything the screens share: the session, the clock, the saves and the manual."""
+
+    session: object
+    clock: object
+    saves: object = None
+    manual: list = field(default_factory=list)
+    another: bool = False
+    notices: list = field(default_factory=list)
+
+    def checkpoint(self):
+        """Save the session as it stands (after every roll, posting and toggle)."""
+        if self.saves is not None and self.session.players:
+            self.saves.save_session(self.session)
+
+    def now(self):
+        """The current time as ISO-8601 text."""
+        return self.clock().isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------- input helpers
+
+def toggle_hot_key(console, table, token):
+    """F8 or F9: flip verify or sound and say so."""
+    session = table.session
+    if token == "F8":
+        session.verify = not session.verify
+        word, state = "Verify", session.verify
+    else:
+        session.sound = not session.sound
+        word, state = "Sound", session.sound
+    table.checkpoint()
+    return f"{word} is now {'ON' if state else 'OFF'}."
+
+
+def ask(console, table, prompt, view, brief=None):
+    """Draw the screen and read a token; hot keys act here and the same prompt comes back."""
+    console.show(view(prompt), brief)
+    while True:
+        token = console.read_key(prompt)
+        token = ALIASES.get(token, token)
+        if token in ("F8", "F9"):
+            note = toggle_hot_key(console, table, token)
+        elif token == "F10":
+            confirm_quit(console, table, view)
+            note = "Play on."
+        else:
+            return token
+        if not console.plain:
+            console.show(view(prompt))
+        console.message(note)
+
+
+def confirm_quit(console, table, view):
+    """F10: ask, then quit through the one quit path."""
+    question = "Quit the game? Your game is kept for next time. (Y/N)"
+    console.show(view(question), [])
+    while True:
+        token = console.read_key(question)
+        if token in ("y", "F10"):
+            raise QuitGame()
+        if token == "n":
+            return
+        console.message("Please answer Y or N.")
+
+
+def ask_yes_no(console, table, question, view, brief=None):
+    """A Y/N question; any other key gets a one-line reminder."""
+    prompt = f"{question} (Y/N)"
+    while True:
+        token = ask(console, table, prompt, view, brief)
+        if token in ("y", "n"):
+            return token == "y"
+        console.message("Please answer Y or N.")
+        brief = []
+
+
+def any_key(console, table, prompt, view, brief=None):
+    """Wait for one key (or line); hot keys still act."""
+    ask(console, table, prompt, view, brief)
+
+
+def sentence(text):
+    """A message as a sentence: capital first, full stop last."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+# ---------------------------------------------------------------- names
+
+def clean_name(text):
+    """A name as stored: escape sequences and control or format characters removed."""
+    text = _ESCAPES.sub("", text)
+    text = "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))
+    return " ".join(text.split())
+
+
+def name_problem(name, players):
+    """Why a cleaned name cannot be seated ('' when it can)."""
+    if any(p.name.casefold() == name.casefold() for p in players):
+        return f"{name} is already playing: choose another name."
+    return ""
+
+
+# ---------------------------------------------------------------- screens
+
+BANNER = [
+    "",
+    "      +--------------------------------------------------------------+",
+    "      |                                                              |",
+    "      |          C O M P U T E R     Y A H T Z E E                   |",
+    "      |                                                              |",
+    "      |     five dice, thirteen boxes, one to four players           |",
+    "      |                                                              |",
+    "      +--------------------------------------------------------------+",
+    "",
+]
+
+
+def opening(console, table):
+    """The title banner; any key goes on."""
+    paint = console.paint
+    view = lambda prompt: [paint("title", line) for line in BANNER] + [
+        "", f"      {prompt}", "", footer_for(console, table)]
+    any_key(console, table, "Press any key to begin", view)
+    return title
+
+
+def footer_for(console, table):
+    """The hot-key line painted for this console."""
+    return hotkey_footer(table.session.verify, table.session.sound, console.paint)
+
+
+def title(console, table):
+    """The hot keys explained and the instructions question."""
+    paint = console.paint
+
+    def view(prompt):
+        session = table.session
+        return [paint("title", line) for line in BANNER] + [
+            "  Hot keys work on every screen; the letter beside each works too",
+            "  wherever you are not typing a name:",
+            "",
+            f"    F8  or V   verify each posting by name      now {render.on_off(session.verify, paint)}",
+            f"    F9  or M   sound: a bell on every roll      now {render.on_off(session.sound, paint)}",
+            "    F10 or Q   quit (asks first; the game is kept for next time)",
+            "",
+            f"  {prompt}",
+        ]
+
+    if ask_yes_no(console, table, "Instructions?", view):
+        page_manual(console, table)
+    return names
+
+
+def page_manual(console, table):
+    """Show YAHTZEE.DOC a page at a time."""
+    lines = table.manual or ["The manual YAHTZEE.DOC was not found beside the game."]
+    pages = [lines[start:start + PAGE_LINES] for start in range(0, len(lines), PAGE_LINES)]
+    number = 0
+    while 0 <= number < len(pages):
+        prompt = f"Page {number + 1} of {len(pages)}: Enter next, B back, X done"
+        view = lambda prompt, page=pages[number]: page + ["", prompt, footer_for(console, table)]
+        token = ask(console, table, prompt, view, pages[number])
+        if token == "x":
+            return
+        number = max(0, number - 1) if token == "b" else number + 1
+
+
+def names(console, table):
+    """Up to four names of at most six characters; an empty name ends the list."""
+    players = table.session.players
+    notes = []
+
+    def view(prompt):
+        seated = [f"    {i}. {p.name}" for i, p in enumerate(players, start=1)]
+        return ([console.paint("title", "  PLAYERS"), ""] + seated + [""] +
+                ["  Up to four players; names up to six characters.",
+                 "  Press Enter on an empty name when everyone is in.", "",
+                 footer_for(console, table)])
+
+    typed = ""
+    while len(players) < MAX_PLAYERS:
+        prompt = f"Player {len(players) + 1} name: "
+        console.show(view(prompt), [])
+        hot, text = console.read_text(prompt, typed)
+        typed = text if hot else ""
+        if hot in ("F8", "F9"):
+            console.message(toggle_hot_key(console, table, hot))
+            continue
+        if hot == "F10":
+            confirm_quit(console, table, view)
+            continue
+        name = clean_name(text)
+        if not name:
+            if text.strip():
+                console.message("That name has no printable letters: type another.")
+            elif players:
+                break
+            else:
+                console.message("At least one player is needed.")
+            continue
+        if len(name) > NAME_LENGTH:
+            name = name[:NAME_LENGTH].rstrip()
+            console.message(f"Names are at most six characters: this one is {name}.")
+        problem = name_problem(name, players)
+        if problem:
+            console.message(problem)
+            continue
+        players.append(Player(name))
+    return confirm
+
+
+def confirm(console, table):
+    """Show the players; ready to play? A first game's N re-enters every name."""
+    session = table.session
+
+    def view(prompt):
+        seated = [f"    {i}. {p.name}" for i, p in enumerate(session.players, start=1)]
+        return [console.paint("title", "  PLAYERS"), ""] + seated + ["", f"  {prompt}", "",
+                                                                     footer_for(console, table)]
+
+    if ask_yes_no(console, table, "Ready to play?", view):
+        return start_game(table)
+    if not session.results:
+        session.players.clear()
+        return names
+    if ask_yes_no(console, table, "Add players?", view, []):
+        if len(session.players) < MAX_PLAYERS:
+            return names
+        console.message("Four players are seated: there is no room for more.")
+    return start_game(table)
+
+
+def start_game(table):
+    """Begin the next game and go to the play screen."""
+    table.session.new_game()
+    table.session.screen = "play"
+    table.checkpoint()
+    return play
+
+
+def play_view(console, table, keys=None):
+    """The play screen's lines for a status prompt."""
+    session = table.session
+    return lambda prompt: render.play_lines(session.game, session.verify, session.sound, prompt,
+                                            console.paint, console.unicode, keys)
+
+
+def dice_brief(game):
+    """The dice on one line, for plain mode: 'ANN roll 2 of 3: 3 5 2 2 6   marked: 1 3'."""
+    marked = " ".join(str(i) for i, m in enumerate(game.turn.marked, start=1) if m) or "none"
+    dice = " ".join(str(d) for d in game.turn.dice)
+    return [f"{render.turn_heading(game)}: {dice}   marked: {marked}"]
+
+
+def roll_dice(console, table):
+    """Roll, save, and ring: one bell, a pattern for a Yahtzee."""
+    game = table.session.game
+    game.roll()
+    table.checkpoint()
+    if table.session.sound:
+        console.bell(YAHTZEE_BELLS if is_yahtzee(game.turn.dice) else 1)
+
+
+def play(console, table):
+    """A turn's rolling: any key rolls first, 1-5 mark dice, R rolls them or goes to posting."""
+    game = table.session.game
+    view = play_view(console, table)
+    if not game.turn.has_rolled:
+        any_key(console, table, f"{game.current.name}: press any key to roll", view)
+        roll_dice(console, table)
+    brief = dice_brief(game)
+    while game.rolls_left > 0:
+        prompt = f"Roll {game.turn.rolls} of {game.rules.rolls_per_turn}: 1-5 mark dice, R rolls"
+        token = ask(console, table, prompt, view, brief)
+        digits = token.replace(" ", "")
+        if digits and all(ch in "12345" for ch in digits):
+            for ch in digits:
+                game.toggle(int(ch) - 1)
+            table.checkpoint()
+        elif token == "r" and any(game.turn.marked):
+            roll_dice(console, table)
+        elif token == "r":
+            break
+        else:
+            console.message("Keys here: 1-5 mark or lock a die, R rolls the marked dice.")
+            brief = []
+            continue
+        brief = dice_brief(game)
+    return posting
+
+
+def posting_prompt(game, legal):
+    """What the posting step's keys are."""
+    keys = " ".join(KEY_OF_BOX[box] for box in legal)
+    back = ", R back to the dice" if game.rolls_left > 0 else ""
+    return f"Post where? {keys}{back}"
+
+
+def posting_brief(game, legal):
+    """The open boxes and what each would score, for plain mode."""
+    return [f"{game.current.name} has {' '.join(map(str, game.turn.dice))}; boxes: " +
+            ", ".join(f"{KEY_OF_BOX[b]} {render.LABELS[b]} {game.points_for(b)}" for b in legal)]
+
+
+def posting(console, table):
+    """Choose the box; verify ON confirms by name, OFF confirms only a lower-box zero."""
+    session = table.session
+    game = session.game
+    legal = game.legal_boxes()
+    view = play_view(console, table, {box: KEY_OF_BOX[box] for box in legal})
+    prompt = posting_prompt(game, legal)
+    brief = posting_brief(game, legal)
+    while True:
+        token = ask(console, table, prompt, view, brief)
+        brief = []
+        if token == "r" and game.rolls_left > 0:
+            return play
+        box = BOX_KEYS.get(token)
+        if box is None:
+            console.message(f"Keys here: {prompt[len('Post where? '):]}.")
+            continue
+        try:
+            game.check_posting(box)
+        except IllegalMove as refusal:
+            console.message(sentence(str(refusal)))
+            continue
+        points = game.points_for(box)
+        if session.verify or (points == 0 and not box.is_upper):
+            if not ask_yes_no(console, table, f"Post {points} in {box.title}?", view, []):
+                continue
+        return post_score(console, table, box)
+
+
+def post_score(console, table, box):
+    """Post, say what it scored, save, and go to the next turn or the end of the game."""
+    session = table.session
+    game = session.game
+    result = game.post(box)
+    note = f"{result.player} posts {result.points} in {box.title}."
+    if result.bonus:
+        note += f" YAHTZEE bonus +{result.bonus}!"
+        if session.sound:
+            console.bell(YAHTZEE_BELLS)
+    console.message(note)
+    if game.is_over:
+        return finish_game(table)
+    table.checkpoint()
+    return play
+
+
+def finish_game(table):
+    """File the finished game in the session and in history.jsonl."""
+    session = table.session
+    record = session.finish_game(table.now())
+    if table.saves is not None:
+        table.saves.append_history(record)
+    session.screen = "end_of_game"
+    table.checkpoint()
+    return end_of_game
+
+
+def winner_line(record):
+    """Who won the game, or who shared the win."""
+    totals = {p["name"]: p["total"] for p in record["players"]}
+    winners = record["winners"]
+    best = totals[winners[0]]
+    if len(record["players"]) == 1:
+        return f"{winners[0]} finishes with {best} points."
+    if len(winners) == 1:
+        return f"{winners[0]} wins with {best} points!"
+    return f"{' and '.join(winners)} share the win with {best} points each!"
+
+
+def end_of_game(console, table):
+    """The final sheet and the winner; another game? Y goes through the recap to confirm."""
+    session = table.session
+    record = session.results[-1]
+    sheet = render.sheet_lines(Game.from_record(record), console.paint)
+    announce = [console.paint("good", winner_line(record))] + table.notices
+    view = lambda prompt: sheet + [""] + announce + [prompt]
+    table.another = ask_yes_no(console, table, "Another game?", view, [winner_line(record)] + table.notices)
+    table.notices = []
+    if table.another:
+        return recap
+    return recap if len(session.results) >= 2 else None
+
+
+def recap(console, table):
+    """Every game of the session, then each player's aggregate and wins."""
+    lines = render.recap_lines(table.session.results, console.paint)
+    after = "Press any key for the next game" if table.another else "Press any key to finish"
+    view = lambda prompt: lines + ["", prompt, footer_for(console, table)]
+    any_key(console, table, after, view)
+    return confirm if table.another else None
+
+
+SCREENS = {screen.__name__: screen for screen in
+           (opening, title, names, confirm, play, posting, end_of_game, recap)}
+
+
+def run(console, table, screen=opening):
+    """Show screens one after another until one returns None."""
+    while screen is not None:
+        table.session.screen = screen.__name__
+        screen = screen(console, table)
