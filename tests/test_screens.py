@@ -9,6 +9,7 @@ import pytest
 from helpers import KeyScript, loaded_session
 from yahtzee import screens
 from yahtzee.game import Player
+from yahtzee.saves import Saves
 from yahtzee.scoring import Category
 
 C = Category
@@ -16,26 +17,22 @@ F8, F9, F10 = "\x1b[19~", "\x1b[20~", "\x1b[21~"
 CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 
 
-class FakeSaves:
-    """Records what the screens ask to save."""
+@pytest.fixture
+def saves(tmp_path):
+    return Saves(tmp_path / "saves", now=CLOCK)
 
-    def __init__(self):
-        self.sessions, self.history = [], []
 
-    def save_session(self, session):
-        self.sessions.append(session.to_dict())
-
-    def append_history(self, record):
-        self.history.append(record)
+def new_table(saves, faces=(), **session_options):
+    """A table over a real saves folder, its dice loaded."""
+    return screens.Table(loaded_session(list(faces), **session_options), CLOCK, saves)
 
 
 @pytest.fixture
-def run_keys():
+def run_keys(saves):
     scripts = []
 
     def run(screen, keys, table=None, faces=(), players=(), **session_options):
-        table = table or screens.Table(loaded_session(list(faces), **session_options), CLOCK,
-                                       FakeSaves())
+        table = table or new_table(saves, faces, **session_options)
         table.session.players.extend(Player(name) for name in players)
         if players and table.session.game is None:
             table.session.new_game()
@@ -82,8 +79,8 @@ def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys):
     assert following is screens.names and table.session.players == []
 
 
-def test_later_game_confirm_no_then_add_players(run_keys):
-    table = screens.Table(loaded_session([]), CLOCK, FakeSaves())
+def test_later_game_confirm_no_then_add_players(run_keys, saves):
+    table = new_table(saves)
     table.session.players.append(Player("ANN"))
     table.session.results.append({"players": [], "winners": []})
     following, table, _ = run_keys(screens.confirm, "ny", table=table)
@@ -92,17 +89,17 @@ def test_later_game_confirm_no_then_add_players(run_keys):
     assert following is screens.play and table.session.game.number == 2
 
 
-def test_a_turn_marks_rolls_and_posts_with_verify(run_keys):
+def test_a_turn_marks_rolls_and_posts_with_verify(run_keys, saves):
     faces = [2, 3, 2, 6, 1, 3, 3]
     following, table, script = run_keys(screens.play, " 45rr", faces=faces, players=["ANN"])
     game = table.session.game
     assert following is screens.posting and game.turn.dice == (2, 3, 2, 3, 3)
     assert game.turn.rolls == 2
+    assert saves.load_session().game == game  # every roll and mark is saved at once
     following, table, script = run_keys(screens.posting, "hy", table=table)
     assert following is screens.play
     assert game.players[0].card.boxes == {C.FULL_HOUSE: 25}
     assert "ANN posts 25 in FULL HOUSE." in script.messages
-    assert len(table.saves.sessions) >= 1
 
 
 def test_pressing_a_number_twice_locks_the_die_again(run_keys):
@@ -122,23 +119,23 @@ def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys):
     assert table.session.game.turn.dice == (1, 2, 3, 4, 5)
 
 
-def test_verify_off_posts_at_once_but_confirms_a_lower_zero(run_keys):
-    table = _rolled_table([1, 2, 3, 4, 6], verify=False)
+def test_verify_off_posts_at_once_but_confirms_a_lower_zero(run_keys, saves):
+    table = _rolled_table(saves, [1, 2, 3, 4, 6], verify=False)
     _, table, script = run_keys(screens.posting, "hn6", table=table)
     assert table.session.game.players[0].card.boxes == {C.SIXES: 6}
     assert any("Post 0 in FULL HOUSE? (Y/N)" in s[-1] for s in script.screens)
 
 
-def _rolled_table(faces, **options):
-    table = screens.Table(loaded_session(faces, **options), CLOCK, FakeSaves())
+def _rolled_table(saves, faces, **options):
+    table = new_table(saves, faces, **options)
     table.session.players.append(Player("ANN"))
     table.session.new_game()
     table.session.game.roll()
     return table
 
 
-def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(run_keys):
-    table = _rolled_table([4] * 15, verify=False)
+def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(run_keys, saves):
+    table = _rolled_table(saves, [4] * 15, verify=False)
     game = table.session.game
     game.post(C.YAHTZEE)
     game.roll()
@@ -150,8 +147,8 @@ def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(run_keys):
     assert "ANN posts 20 in FOURS. YAHTZEE bonus +100!" in script.messages
 
 
-def test_posting_shows_keys_only_beside_legal_boxes(run_keys):
-    table = _rolled_table([4] * 10)
+def test_posting_shows_keys_only_beside_legal_boxes(run_keys, saves):
+    table = _rolled_table(saves, [4] * 10)
     table.session.game.post(C.YAHTZEE)
     table.session.game.roll()
     _, _, script = run_keys(screens.posting, "4y", table=table)
@@ -160,8 +157,8 @@ def test_posting_shows_keys_only_beside_legal_boxes(run_keys):
     assert first[-1] == "Post where? 4, R back to the dice"
 
 
-def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(run_keys):
-    table = _rolled_table([1, 2, 3, 4, 5])
+def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(run_keys, saves):
+    table = _rolled_table(saves, [1, 2, 3, 4, 5])
     following, _, _ = run_keys(screens.posting, "r", table=table)
     assert following is screens.play
 
@@ -216,19 +213,20 @@ def test_a_too_small_terminal_ignores_keys_but_f10():
         script.close()
 
 
-def test_a_whole_session_of_screens_ends_with_the_recap():
+def test_a_whole_session_of_screens_ends_with_the_recap(saves):
     # Every roll is five sixes: YAHTZEE, then jokers in sixes, the lower boxes, forced zeros.
     turns = ["y", "6", "t", "f", "h", "s", "l", "c", "1", "2", "3", "4", "5"]
     game = "".join(f" r{key}y" for key in turns)
     keys = "\r" + "n" + "ANN\r\r" + "y" + game + "y" + "\r" + "y" + game + "n" + "\r"
     script = KeyScript(keys)
-    table = screens.Table(loaded_session([6] * 5 * 13 * 2), CLOCK, FakeSaves())
+    table = new_table(saves, [6] * 5 * 13 * 2)
     try:
         screens.run(script.console, table)
     finally:
         script.close()
     upper, lower, bonus = 30, 50 + 30 + 30 + 25 + 30 + 40 + 30, 12 * 100
-    assert [r["players"][0]["total"] for r in table.saves.history] == [upper + lower + bonus] * 2
-    assert table.saves.history[0]["players"][0]["scores"]["ones"] == 0
+    history = saves.read_history()
+    assert [r["players"][0]["total"] for r in history] == [upper + lower + bonus] * 2
+    assert history[0]["players"][0]["scores"]["ones"] == 0
     recap = "\n".join(script.screens[-1])
     assert "RECAP" in recap and recap.count("1465") == 2 and "2930" in recap

@@ -1,6 +1,7 @@
 """The command line: options, the console for this terminal, then the screens."""
 import argparse
 import os
+import signal
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -33,6 +34,8 @@ def parse_args(argv=None):
                         help="loaded dice: faces 1-6 separated by spaces, used in order")
     parser.add_argument("--saves", metavar="DIR",
                         help="where saves live (default: saves/ beside yahtzee.py, or $YAHTZEE_SAVES)")
+    parser.add_argument("--stats", action="store_true",
+                        help="show the hall of fame and the players' statistics, then exit")
     parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}")
     return parser.parse_args(argv)
 
@@ -73,6 +76,37 @@ def local_now():
     return datetime.now().astimezone()
 
 
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP: stop at once; the last save stands."""
+
+
+def _stop(signum, frame):
+    raise Stopped(signum)
+
+
+def catch_stop_signals():
+    """Turn SIGTERM and SIGHUP (where there is one) into Stopped."""
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _stop)
+
+
+def ignore_stop_signals():
+    """While the last save runs, a late SIGHUP or SIGTERM must not cut it short."""
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+
+
+def show_stats(saves):
+    """--stats: print the hall of fame and the player tables."""
+    from .stats import stats_lines
+    records = saves.read_history()
+    for line in [*saves.take_notices(), *stats_lines(records)]:
+        print(line)
+    return 0
+
+
 def main(argv=None):
     """Run the game; returns the process exit code."""
     args = parse_args(argv)
@@ -81,8 +115,11 @@ def main(argv=None):
     from .game import Session
     from .palette import wants_colour
     from .saves import Saves, choose_saves_dir
-    from .screens import QuitGame, Table, run
+    from .screens import QuitGame, Table, keep_for_later, run, sentence
 
+    saves = Saves(choose_saves_dir(args.saves, os.environ, PROJECT_DIR), now=local_now)
+    if args.stats:
+        return show_stats(saves)
     try:
         source = dice_source(args)
     except DiceFileError as error:
@@ -94,11 +131,24 @@ def main(argv=None):
         colorama.just_fix_windows_console()
     colour = not plain and wants_colour(os.environ, sys.stdout.isatty(), args.no_color)
     console = make_console(plain, colour)
-    saves = Saves(choose_saves_dir(args.saves, os.environ, PROJECT_DIR), now=local_now)
-    table = Table(Session([], source=source), local_now, saves, read_manual())
+    prefs = saves.load_prefs()
+    session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source)
+    table = Table(session, local_now, saves, read_manual(), prefs,
+                  dice_options=args.seed is not None or args.dice_file is not None)
+    catch_stop_signals()
     with console.running():
+        for notice in saves.take_notices():
+            console.message(sentence(notice))
+        saves.notify = lambda line: console.message(sentence(line))
         try:
             run(console, table)
-        except (QuitGame, InputClosed):
-            pass
+            saves.remove_autosave()
+        except (QuitGame, KeyboardInterrupt):
+            ignore_stop_signals()
+            keep_for_later(console, table)
+        except InputClosed:
+            ignore_stop_signals()
+            keep_for_later(console, table, quiet=True)
+        except Stopped:
+            pass  # every roll, toggle and posting is already saved
     return 0

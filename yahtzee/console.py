@@ -62,6 +62,9 @@ class PlainConsole:
             line = self.stdin.readline()
         except OSError:
             raise InputClosed("the input is gone") from None
+        except KeyboardInterrupt:
+            self._write("\n")
+            return "f10"  # Ctrl-C asks to quit, as F10 does
         if not line:
             self._write("\n")
             raise InputClosed("end of input")
@@ -104,7 +107,7 @@ class KeyConsole:
         self.terminal_size = terminal_size or (lambda: shutil.get_terminal_size((80, 24)))
         self.sleep = sleep
         self.lines = []
-        self.pending = None
+        self.pending = []
         self.prompt = ""
         self._escape_at = None
         self._in_sequence = False
@@ -131,23 +134,25 @@ class KeyConsole:
         size = self.terminal_size()
         return size.columns >= SCREEN_WIDTH and size.lines >= SCREEN_HEIGHT
 
-    def _draw(self, lines, note=None):
+    def _draw(self, lines, notes=()):
         if not self._fits():
             size = self.terminal_size()
-            lines, note = too_small_lines(size.columns, size.lines), self.prompt
-        body = "\r\n".join(line.rstrip() for line in lines)
-        self._write(CLEAR + body + "\r\n" + (note or "") + "\r\n")
+            lines, notes = too_small_lines(size.columns, size.lines), [self.prompt]
+        # The last row stays free for the cursor, so the screen never scrolls.
+        room = max(1, self.terminal_size().lines - 1 - len(lines))
+        rows = [*lines, *list(notes)[-room:]]
+        self._write(CLEAR + "".join(row.rstrip() + "\r\n" for row in rows))
 
     def show(self, lines, brief=None):
-        """Redraw the whole screen, with the message given since the last one."""
+        """Redraw the whole screen, with the messages given since the last one."""
         self.lines = list(lines)
         self._draw(self.lines, self.pending)
-        self.pending = None
+        self.pending = []
 
     def message(self, text):
         """Show a one-line message under the screen now (it stays for the next screen)."""
-        self.pending = text
-        self._draw(self.lines, text)
+        self.pending.append(text)
+        self._draw(self.lines, self.pending)
 
     def read_key(self, prompt=""):
         """The next keystroke as a token; a too-small terminal waits to be enlarged."""

@@ -3,7 +3,7 @@ from dataclasses import dataclass, field, fields
 
 from . import scoring
 from .dice import RandomDice, dice_from_dict
-from .rules import HASBRO, Rules, rules_named
+from .rules import HASBRO, RULES, Rules, rules_named
 from .scoring import Category
 
 STATE_VERSION = 1
@@ -247,7 +247,7 @@ class Game:
                           Scorecard({Category(box): points for box, points in p["scores"].items()},
                                     p["yahtzee_bonus"]))
                    for p in record["players"]]
-        return cls(players, rules_named(record["rules"]), round=ROUNDS + 1)
+        return cls(players, RULES.get(record["rules"], HASBRO), round=ROUNDS + 1)
 
     def to_dict(self):
         """The whole state as JSON data, a game stopped mid-turn included."""

@@ -324,7 +324,7 @@ class Saves:
         self.folder = Path(folder)
         self.now = now
         self.notices = []
-        self._notify = notify
+        self.notify = notify
         self._lock = lock_factory(self.folder / LOCK)
         self._lock_state = None  # None (not tried), "held", "busy" or "error"
         self._saving_off = False
@@ -339,8 +339,8 @@ class Saves:
     def _notice(self, text):
         line = _one_line(text, NOTICE_CHARS)
         self.notices.append(line)
-        if self._notify:
-            self._notify(line)
+        if self.notify:
+            self.notify(line)
 
     def _write_failed(self, error):
         if not self._saving_off:

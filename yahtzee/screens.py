@@ -3,7 +3,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from . import render
+from . import render, stats
 from .game import Game, IllegalMove, Player
 from .render import hotkey_footer
 from .scoring import Category, is_yahtzee
@@ -17,7 +17,7 @@ KEY_OF_BOX = {box: key.upper() for key, box in BOX_KEYS.items()}
 ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
 NAME_LENGTH = 6
 MAX_PLAYERS = 4
-PAGE_LINES = 20
+PAGE_LINES = 19
 YAHTZEE_BELLS = 3
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
 
@@ -34,13 +34,21 @@ class Table:
     clock: object
     saves: object = None
     manual: list = field(default_factory=list)
-    another: bool = False
+    prefs: dict = field(default_factory=dict)
+    # Dice options given on this command line (ignored when a saved game resumes).
+    dice_options: bool = False
     notices: list = field(default_factory=list)
 
     def checkpoint(self):
-        """Save the session as it stands (after every roll, posting and toggle)."""
+        """Save the session as it stands (after every roll, posting, toggle and screen)."""
         if self.saves is not None and self.session.players:
             self.saves.save_session(self.session)
+
+    def remember_prefs(self):
+        """Keep verify and sound for the next run."""
+        self.prefs.update(verify=self.session.verify, sound=self.session.sound)
+        if self.saves is not None:
+            self.saves.save_prefs(self.prefs)
 
     def now(self):
         """The current time as ISO-8601 text."""
@@ -58,6 +66,7 @@ def toggle_hot_key(console, table, token):
     else:
         session.sound = not session.sound
         word, state = "Sound", session.sound
+    table.remember_prefs()
     table.checkpoint()
     return f"{word} is now {'ON' if state else 'OFF'}."
 
@@ -161,7 +170,7 @@ def footer_for(console, table):
 
 
 def title(console, table):
-    """The hot keys explained and the instructions question."""
+    """The hot keys explained; instructions? S shows the statistics first."""
     paint = console.paint
 
     def view(prompt):
@@ -174,26 +183,61 @@ def title(console, table):
             f"    F9  or M   sound: a bell on every roll      now {render.on_off(session.sound, paint)}",
             "    F10 or Q   quit (asks first; the game is kept for next time)",
             "",
+            "  S shows the hall of fame and the players' statistics.",
             f"  {prompt}",
         ]
 
-    if ask_yes_no(console, table, "Instructions?", view):
+    prompt = "Instructions? (Y/N)"
+    brief = None
+    while True:
+        token = ask(console, table, prompt, view, brief)
+        if token == "s":
+            statistics(console, table)
+        elif token in ("y", "n"):
+            break
+        else:
+            console.message("Please answer Y or N (S for the statistics).")
+        brief = []
+    if token == "y":
         page_manual(console, table)
     return names
+
+
+def statistics(console, table):
+    """The hall of fame and player tables from history.jsonl; R resets them after asking."""
+    records = table.saves.read_history() if table.saves is not None else []
+    lines = stats.stats_lines(records, table.session.results)
+    while True:
+        token = page_lines(console, table, lines, "R reset the statistics")
+        if token != "r":
+            return
+        question = "Reset all statistics? The history is set aside, not deleted."
+        view = lambda prompt: lines[:PAGE_LINES] + ["", prompt]
+        if ask_yes_no(console, table, question, view, []):
+            table.saves.reset_history()
+            console.message("The statistics start afresh.")
+            lines = stats.stats_lines([], table.session.results)
 
 
 def page_manual(console, table):
     """Show YAHTZEE.DOC a page at a time."""
     lines = table.manual or ["The manual YAHTZEE.DOC was not found beside the game."]
-    pages = [lines[start:start + PAGE_LINES] for start in range(0, len(lines), PAGE_LINES)]
+    page_lines(console, table, lines)
+
+
+def page_lines(console, table, lines, extra=""):
+    """Page through lines: Enter next, B back, X done; returns the key that ended it."""
+    pages = [lines[start:start + PAGE_LINES] for start in range(0, len(lines), PAGE_LINES)] or [[]]
+    keys = f"Enter next, B back, X done{', ' + extra if extra else ''}"
     number = 0
     while 0 <= number < len(pages):
-        prompt = f"Page {number + 1} of {len(pages)}: Enter next, B back, X done"
+        prompt = f"Page {number + 1} of {len(pages)}: {keys}"
         view = lambda prompt, page=pages[number]: page + ["", prompt, footer_for(console, table)]
         token = ask(console, table, prompt, view, pages[number])
-        if token == "x":
-            return
+        if token == "x" or (extra and token == extra[0].lower()):
+            return token
         number = max(0, number - 1) if token == "b" else number + 1
+    return "enter"
 
 
 def names(console, table):
@@ -237,6 +281,7 @@ def names(console, table):
             console.message(problem)
             continue
         players.append(Player(name))
+        table.checkpoint()
     return confirm
 
 
@@ -264,8 +309,6 @@ def confirm(console, table):
 def start_game(table):
     """Begin the next game and go to the play screen."""
     table.session.new_game()
-    table.session.screen = "play"
-    table.checkpoint()
     return play
 
 
@@ -337,6 +380,8 @@ def posting(console, table):
     """Choose the box; verify ON confirms by name, OFF confirms only a lower-box zero."""
     session = table.session
     game = session.game
+    if not game.turn.has_rolled:
+        return play
     legal = game.legal_boxes()
     view = play_view(console, table, {box: KEY_OF_BOX[box] for box in legal})
     prompt = posting_prompt(game, legal)
@@ -373,20 +418,19 @@ def post_score(console, table, box):
         if session.sound:
             console.bell(YAHTZEE_BELLS)
     console.message(note)
-    if game.is_over:
-        return finish_game(table)
-    table.checkpoint()
-    return play
+    return finish_game(table) if game.is_over else play
 
 
 def finish_game(table):
-    """File the finished game in the session and in history.jsonl."""
+    """File the finished game in the session, then in history.jsonl; gather the notices."""
     session = table.session
     record = session.finish_game(table.now())
-    if table.saves is not None:
-        table.saves.append_history(record)
     session.screen = "end_of_game"
-    table.checkpoint()
+    table.checkpoint()  # before the history, so a crash here never files the game twice
+    if table.saves is not None:
+        earlier = table.saves.read_history()
+        if table.saves.append_history(record):
+            table.notices = [sentence(n) for n in stats.game_notices(earlier, record)]
     return end_of_game
 
 
@@ -407,30 +451,87 @@ def end_of_game(console, table):
     session = table.session
     record = session.results[-1]
     sheet = render.sheet_lines(Game.from_record(record), console.paint)
-    announce = [console.paint("good", winner_line(record))] + table.notices
-    view = lambda prompt: sheet + [""] + announce + [prompt]
-    table.another = ask_yes_no(console, table, "Another game?", view, [winner_line(record)] + table.notices)
+    announce = [winner_line(record)] + table.notices
+    view = lambda prompt: sheet + [""] + [console.paint("good", announce[0])] + announce[1:] + [prompt]
+    another = ask_yes_no(console, table, "Another game?", view, announce)
     table.notices = []
-    if table.another:
-        return recap
+    if another:
+        return recap_then_confirm
     return recap if len(session.results) >= 2 else None
 
 
-def recap(console, table):
+def show_recap(console, table, prompt):
     """Every game of the session, then each player's aggregate and wins."""
     lines = render.recap_lines(table.session.results, console.paint)
-    after = "Press any key for the next game" if table.another else "Press any key to finish"
-    view = lambda prompt: lines + ["", prompt, footer_for(console, table)]
-    any_key(console, table, after, view)
-    return confirm if table.another else None
+    any_key(console, table, prompt, lambda prompt: lines + ["", prompt, footer_for(console, table)])
+
+
+def recap(console, table):
+    """The recap as the session ends."""
+    show_recap(console, table, "Press any key to finish")
+
+
+def recap_then_confirm(console, table):
+    """The recap between games, then the confirm screen."""
+    show_recap(console, table, "Press any key for the next game")
+    return confirm
+
+
+def resume(console, table):
+    """Offer the saved game before the opening screen: Y goes back to its very moment."""
+    saves = table.saves
+    if saves is None or not saves.acquire_lock() or not saves.has_autosave():
+        return opening
+    saved = saves.load_session()
+    if saved is None or not saved.players:
+        return opening
+    summary = saved_game_summary(saved)
+    view = lambda prompt: [console.paint("title", "  A SAVED GAME IS WAITING"), ""] + [
+        f"    {line}" for line in summary] + ["", f"  {prompt}", "", footer_for(console, table)]
+    if not ask_yes_no(console, table, "Resume the saved game?", view, summary):
+        saves.set_aside_autosave()
+        return opening
+    table.session = saved
+    if table.dice_options:
+        console.message("The saved game keeps its own dice: --seed and --dice-file are ignored.")
+    return resume_screen(saved)
+
+
+def saved_game_summary(session):
+    """What the saved game is, in a line or two."""
+    names = ", ".join(p.name for p in session.players)
+    game = session.game
+    if game is None:
+        return [f"Players: {names}", f"Games finished: {len(session.results)}"]
+    scores = ", ".join(f"{p.name} {p.card.total}" for p in game.players)
+    return [f"Game {game.number}, round {game.round} of 13: {game.current.name} to play",
+            f"Scores: {scores}"]
+
+
+def resume_screen(session):
+    """The screen a saved session stands at, checked against the state it saved."""
+    name = session.screen
+    if session.game is not None:
+        return posting if name == "posting" and session.game.turn.has_rolled else play
+    if session.results and name in ("end_of_game", "recap", "recap_then_confirm"):
+        return SCREENS[name]
+    return confirm if session.players else opening
 
 
 SCREENS = {screen.__name__: screen for screen in
-           (opening, title, names, confirm, play, posting, end_of_game, recap)}
+           (opening, title, names, confirm, play, posting, end_of_game, recap, recap_then_confirm)}
 
 
-def run(console, table, screen=opening):
-    """Show screens one after another until one returns None."""
+def run(console, table, screen=resume):
+    """Show screens one after another until one returns None; each step is saved."""
     while screen is not None:
         table.session.screen = screen.__name__
+        table.checkpoint()
         screen = screen(console, table)
+
+
+def keep_for_later(console, table, quiet=False):
+    """The one quit path: save the session as it stands so the next start can resume it."""
+    saved = table.saves is not None and table.session.players and table.saves.save_session(table.session)
+    if not quiet:
+        console.message("The game is saved: start again to resume it." if saved else "Goodbye.")
