@@ -492,9 +492,18 @@ def resume(console, table):
         saves.set_aside_autosave()
         return opening
     table.session = saved
+    file_missing_result(table)
     if table.dice_options:
         console.message("The saved game keeps its own dice: --seed and --dice-file are ignored.")
     return resume_screen(saved)
+
+
+def file_missing_result(table):
+    """A game saved as finished but stopped before reaching history.jsonl is filed now."""
+    results = table.session.results
+    if (table.session.screen == "end_of_game" and results
+            and results[-1] not in table.saves.read_history()):
+        table.saves.append_history(results[-1])
 
 
 def saved_game_summary(session):

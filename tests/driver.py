@@ -1,0 +1,70 @@
+"""A player that answers every plain-mode prompt from what it sees: a game that can be
+killed and resumed at any moment and still be played the same way to its end."""
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = re.compile(r"([^\n]*)> $")
+NAMES = {"Player 1 name: ": "ANN", "Player 2 name: ": "BOB"}
+
+
+def answer(prompt, shown):
+    """The line this player types at `prompt`, having seen `shown` since the last one."""
+    if prompt in NAMES:
+        return NAMES[prompt]
+    if prompt.startswith("Player "):
+        return ""
+    if prompt.startswith("Roll "):
+        marks = re.findall(r"marked: ([0-9 ]+|none)", shown)
+        marked = marks[-1].strip() if marks else "none"
+        if marked != "none":
+            return "r"
+        return "12" if prompt.startswith("Roll 1 of") else "r"
+    if prompt.startswith("Post where? "):
+        return prompt[len("Post where? "):].split()[0].rstrip(",")
+    if prompt.startswith(("Another game?", "Add players?")):
+        return "n"
+    if prompt.endswith("(Y/N)"):
+        return "y" if not prompt.startswith("Instructions?") else "n"
+    return ""
+
+
+class PlainPlayer:
+    """The game in plain mode inside a pseudo-terminal, answered by `answer`."""
+
+    def __init__(self, saves, *args):
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
+        self.child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), "--plain",
+                                                    "--saves", str(saves), *args],
+                                   cwd=str(ROOT), env=env, dimensions=(24, 80), echo=False,
+                                   encoding="utf-8", codec_errors="replace")
+        self.transcript = ""
+
+    def step(self, timeout=15):
+        """Answer the next prompt; False once the game has ended."""
+        index = self.child.expect([PROMPT, pexpect.EOF], timeout=timeout)
+        shown = self.child.before or ""
+        self.transcript += shown + (self.child.after if index == 0 else "")
+        if index == 1:
+            return False
+        self.child.sendline(answer(self.child.match.group(1), shown))
+        return True
+
+    def play(self, steps=None):
+        """Answer prompts until the end, or `steps` of them; True if the game ended."""
+        count = 0
+        while steps is None or count < steps:
+            if not self.step():
+                return True
+            count += 1
+        return False
+
+    def exit_code(self):
+        """Wait for the end; the exit status."""
+        self.child.expect(pexpect.EOF, timeout=15)
+        self.child.close()
+        return self.child.exitstatus

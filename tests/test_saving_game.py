@@ -1,0 +1,265 @@
+"""Saves that survive anything: kills, signals, lost terminals, two copies, damaged files."""
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from driver import PlainPlayer, ROOT
+from terminal import Terminal
+from yahtzee.saves import Saves
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+SEED = ("--seed", "11")
+
+
+def history(saves):
+    """The finished games in a saves folder, the time of finishing left out."""
+    lines = (saves / "history.jsonl").read_text().splitlines()
+    return [{k: v for k, v in json.loads(line).items() if k != "finished"} for line in lines]
+
+
+def saved_session(saves):
+    """The autosave read back as the game reads it, with the notices it caused."""
+    folder = Saves(saves)
+    return folder.load_session(), folder.take_notices()
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    """The record of the two-player game the driver plays with SEED, never stopped."""
+    saves = tmp_path_factory.mktemp("reference")
+    player = PlainPlayer(saves, *SEED)
+    assert player.play() and player.exit_code() == 0
+    (record,) = history(saves)
+    assert not (saves / "autosave.json").exists()
+    return record
+
+
+def test_sigkill_at_random_moments_always_leaves_a_save_that_finishes_the_same(
+        tmp_path, uninterrupted):
+    rng = random.Random(2026)
+    for attempt in range(10):
+        saves = tmp_path / f"kill{attempt}"
+        player = PlainPlayer(saves, *SEED)
+        player.play(steps=rng.randint(6, 140))
+        time.sleep(rng.choice([0, 0, 0.001, 0.003, 0.01]))
+        player.child.kill(signal.SIGKILL)
+        player.child.close()
+        if (saves / "autosave.json").exists():
+            session, notices = saved_session(saves)
+            assert session is not None and notices == [], (attempt, notices)
+            # The later start is given other dice options: the saved game keeps its own.
+            resumed = PlainPlayer(saves, "--seed", "99")
+            assert resumed.play() and resumed.exit_code() == 0
+            assert "Resume the saved game? (Y/N)" in resumed.transcript
+        else:
+            resumed = PlainPlayer(saves, *SEED)  # killed before the first name: start anew
+            assert resumed.play() and resumed.exit_code() == 0
+        assert history(saves) == [uninterrupted], attempt
+        assert not (saves / "autosave.json").exists()
+
+
+def key_game_to_second_roll(term):
+    """Opening to ANN's first roll with die 2 marked."""
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n", "ANN", "Enter")
+    term.wait_for("Player 2 name:")
+    term.press("Enter")
+    term.wait_for("Ready to play?")
+    term.press("y")
+    term.wait_for("ANN: press any key to roll")
+    term.press(" ")
+    term.wait_for("Roll 1 of 3")
+    term.press("2")
+    term.wait_for("[2]")
+
+
+def dice_rows(screen):
+    """The dice part of the play screen."""
+    return [line[50:] for line in screen.splitlines()[2:8]]
+
+
+def test_f10_mid_turn_then_a_new_start_resumes_the_very_same_turn(tmp_path):
+    saves = tmp_path / "saves"
+    term = Terminal("--saves", str(saves), *SEED)
+    try:
+        key_game_to_second_roll(term)
+        before = dice_rows(term.text)
+        term.press("F10")
+        term.wait_for("Quit the game?")
+        term.press("y")
+        assert term.exit_code() == 0
+    finally:
+        term.close()
+    again = Terminal("--saves", str(saves))
+    try:
+        again.wait_for("Resume the saved game? (Y/N)")
+        again.press("y")
+        screen = again.wait_for("Roll 1 of 3: 1-5 mark dice, R rolls")
+        assert dice_rows(screen) == before and "[2]" in screen and ">ANN" in screen
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP", "lost terminal"])
+def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path, stop):
+    saves = tmp_path / "saves"
+    term = Terminal("--saves", str(saves), *SEED)
+    try:
+        key_game_to_second_roll(term)
+        if stop == "lost terminal":
+            os.close(term.child.child_fd)
+            term.child.child_fd = -1
+            deadline = time.monotonic() + 10
+            while term.child.isalive() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not term.child.isalive()
+        else:
+            term.child.kill(getattr(signal, stop))
+            assert term.exit_code() == 0
+            assert "Traceback" not in term.text
+    finally:
+        term.close()
+    session, notices = saved_session(saves)
+    assert notices == [] and session.game.turn.marked == (False, True, False, False, False)
+    assert session.screen == "play"
+
+
+def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_path):
+    saves = tmp_path / "saves"
+    first = Terminal("--saves", str(saves), *SEED)
+    try:
+        key_game_to_second_roll(first)
+        kept = (saves / "autosave.json").read_bytes()
+        second = subprocess.run(
+            [sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves)],
+            input="\nn\nCID\n\ny\n\n", capture_output=True, text=True, timeout=30)
+        assert second.returncode == 0 and second.stderr == ""
+        assert "Another copy of the game is using the saved game" in second.stdout
+        assert "Resume the saved game?" not in second.stdout
+        assert (saves / "autosave.json").read_bytes() == kept
+        first.child.kill(signal.SIGKILL)  # a crashed copy must not keep the lock
+        first.child.close()
+    finally:
+        first.close()
+    third = subprocess.run(
+        [sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves)],
+        input="y\n", capture_output=True, text=True, timeout=30)
+    assert "Resume the saved game? (Y/N)" in third.stdout
+
+
+def run_plain(saves, lines, *args):
+    """One plain-mode run; its output."""
+    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves",
+                           str(saves), *args], input="".join(l + "\n" for l in lines),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout
+
+
+def autosave_with(saves, change):
+    """Write a real autosave, then damage it with `change(text) -> text or bytes`."""
+    run_plain(saves, ["", "n", "ANN", "", "y", ""], *SEED)
+    path = saves / "autosave.json"
+    damaged = change(path.read_text())
+    path.write_bytes(damaged if isinstance(damaged, bytes) else damaged.encode())
+
+
+DAMAGE = {
+    "bad JSON": lambda text: text[:-40] + "}}}{",
+    "truncated": lambda text: text[: len(text) // 2],
+    "wrong version": lambda text: text.replace('"version": 1', '"version": 7', 1),
+    "wrong type": lambda text: text.replace('"verify": true', '"verify": "yes"'),
+    "score out of range": lambda text: text.replace('"boxes": {}', '"boxes": {"chance": 999}', 1),
+    "hostile name": lambda text: text.replace('"ANN"', '"\\u001b[2J\\u0007ANN"'),
+    "50 MB": lambda text: text + " " * 50_000_000,
+    "binary": lambda text: b"\x00\xff" * 100,
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_a_damaged_autosave_is_set_aside_with_one_line_and_play_goes_on(tmp_path, damage):
+    saves = tmp_path / "saves"
+    autosave_with(saves, DAMAGE[damage])
+    out = run_plain(saves, ["", "n", "BOB", "", "y", "", "f10", "y"])
+    notices = [line for line in out.splitlines() if "autosave.json" in line]
+    assert len(notices) == 1, out
+    assert "Resume the saved game?" not in out and "BOB: press any key to roll" in out
+    assert len(list(saves.glob("autosave.json.bad-*"))) == 1
+    assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("name, content", [
+    ("prefs.json", '{"version": 1, "verify": "off"}'),
+    ("prefs.json", "not json"),
+    ("history.jsonl", '{"version": 1, "players": "nobody"}\n'),
+])
+def test_damaged_prefs_and_history_give_one_line_and_are_kept_aside(tmp_path, name, content):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / name).write_text(content)
+    out = run_plain(saves, ["", "s", "x", "n", "ANN", "", "y", "", "f10", "y"])
+    assert len([line for line in out.splitlines() if name in line]) == 1, out
+    assert list(saves.glob(f"{name}.bad-*"))
+    assert "Traceback" not in out
+
+
+def test_a_torn_last_history_line_loses_only_that_line(tmp_path):
+    saves = tmp_path / "saves"
+    finish_one_game(saves)
+    with open(saves / "history.jsonl", "a") as file:
+        file.write('{"version": 1, "finished": "2026-')
+    out = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--stats", "--saves",
+                          str(saves)], capture_output=True, text=True, timeout=30).stdout
+    assert "ANN" in out and len(history(saves)) == 1
+
+
+def finish_one_game(saves, name="ANN", seed="3"):
+    """Play a whole game with the driver."""
+    player = PlainPlayer(saves, "--seed", seed)
+    NAMES_BEFORE = dict(__import__("driver").NAMES)
+    try:
+        __import__("driver").NAMES.clear()
+        __import__("driver").NAMES["Player 1 name: "] = name
+        assert player.play() and player.exit_code() == 0
+    finally:
+        __import__("driver").NAMES.clear()
+        __import__("driver").NAMES.update(NAMES_BEFORE)
+
+
+def test_stats_show_the_hall_of_fame_and_players_after_a_few_games(tmp_path):
+    saves = tmp_path / "saves"
+    for name, seed in [("ANN", "1"), ("BOB", "2"), ("ANN", "3")]:
+        finish_one_game(saves, name, seed)
+    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--stats", "--saves",
+                           str(saves)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0
+    out = done.stdout
+    assert "HALL OF FAME" in out and "PLAYERS, ALL-TIME" in out
+    records = history(saves)
+    best = max(p["total"] for r in records for p in r["players"])
+    assert str(best) in out.split("PLAYERS")[0]
+    ann = [line for line in out.split("PLAYERS, ALL-TIME")[1].splitlines() if "ANN" in line]
+    assert ann and ann[0].split()[1] == "2"  # two games played
+
+
+def test_verify_and_sound_are_remembered_between_runs(tmp_path):
+    saves = tmp_path / "saves"
+    run_plain(saves, ["", "f8", "f9"])
+    out = run_plain(saves, [""])
+    assert "F8/V verify OFF   F9/M sound OFF" in out
+
+
+def test_an_unwritable_saves_folder_warns_once_and_play_goes_on(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the folder should be")
+    out = run_plain(blocker / "saves", ["", "n", "ANN", "", "y", "", "1", "r", "r", "c", "y", "f10", "y"])
+    assert out.lower().count("saving is off") == 1
+    assert "ANN posts" in out and "Traceback" not in out
