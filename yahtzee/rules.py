@@ -1,5 +1,13 @@
 """Rule sets as values: the default `hasbro` and the variants, each plain data."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+# The options a player may add to any rule set: rolls a turn, and rolls carried over.
+ROLL_CHOICES = (3, 4)
+MAX_DICE_BANK = 5
+
+
+class BadOption(ValueError):
+    """An option value the game does not offer."""
 
 
 @dataclass(frozen=True)
@@ -25,12 +33,42 @@ class Rules:
     # yahtChallenge: unused rolls carried into the next turn, at most this many.
     dice_bank: int = 0
 
+    def with_options(self, rolls=None, bank=None):
+        """These rules with `rolls` a turn and a dice bank of `bank`; the name stays."""
+        rolls = self.rolls_per_turn if rolls is None else rolls
+        bank = self.dice_bank if bank is None else bank
+        if rolls not in ROLL_CHOICES or isinstance(rolls, bool):
+            raise BadOption(f"rolls a turn must be {' or '.join(map(str, ROLL_CHOICES))}, not {rolls}")
+        if not (isinstance(bank, int) and not isinstance(bank, bool) and 0 <= bank <= MAX_DICE_BANK):
+            raise BadOption(f"the dice bank holds 0 to {MAX_DICE_BANK} rolls, not {bank}")
+        return replace(self, rolls_per_turn=rolls, dice_bank=bank)
+
+    @property
+    def options(self):
+        """The options that differ from the named rule set's own: {'rolls': 4, 'bank': 2}."""
+        base = RULES.get(self.name, HASBRO)
+        chosen = {"rolls": self.rolls_per_turn, "bank": self.dice_bank}
+        own = {"rolls": base.rolls_per_turn, "bank": base.dice_bank}
+        return {key: value for key, value in chosen.items() if value != own[key]}
+
+    def describe(self):
+        """The rules in a few words for the recap: 'hasbro, 4 rolls, bank 2'."""
+        words = {"rolls": "{} rolls", "bank": "bank {}"}
+        return ", ".join([self.name] + [words[key].format(value) for key, value in self.options.items()])
+
 
 HASBRO = Rules()
 FREE_JOKER = Rules(name="freejoker", joker="free")
 NO_BONUS = Rules(name="nobonus", joker="none", extra_yahtzee_bonus=0)
+# yahtChallenge "standard": another Yahtzee is worth 50 and another turn; no joker.
+YAHTC = Rules(name="yahtc", joker="none", extra_yahtzee_bonus=50, extra_yahtzee_turn=True)
+# Acorn !Yahtzee: another Yahtzee is worth 100 and blanks a box of the player's choice.
+ACORN = Rules(name="acorn", joker="none", extra_yahtzee_bonus=100, extra_yahtzee_blank=True)
+# FiveOAK: five alike fit full house too; 10 or 5 for posting after one or two rolls.
+FIVEOAK = Rules(name="fiveoak", joker="none", extra_yahtzee_bonus=100, five_alike_full_house=True,
+                roll_bonus=(10, 5))
 
-RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS)}
+RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK)}
 
 
 class UnknownRules(ValueError):
@@ -41,6 +79,6 @@ def rules_named(name):
     """The rule set called `name`."""
     try:
         return RULES[name]
-    except KeyError:
+    except (KeyError, TypeError):
         known = ", ".join(sorted(RULES))
         raise UnknownRules(f"unknown rules '{name}' (known: {known})") from None

@@ -139,8 +139,8 @@ def _forced_joker_boxes(dice, boxes):
 
 
 def legal_boxes(dice, boxes, rules):
-    """The boxes these dice may be posted in, in card order."""
-    if is_joker(dice, boxes, rules) and rules.joker == "forced":
+    """The boxes these dice may be posted in (or blanked for), in card order."""
+    if is_joker(dice, boxes, rules) and rules.joker == "forced" and not must_blank(dice, boxes, rules):
         return _forced_joker_boxes(tuple(dice), boxes)
     return open_boxes(boxes)
 
@@ -166,6 +166,8 @@ def has_joker_values(dice, boxes, rules):
 def posting_points(category, dice, boxes, rules):
     """The points a box gets for these dice, joker values included (bonuses apart)."""
     dice = tuple(dice)
+    if must_blank(dice, boxes, rules):
+        return 0
     if has_joker_values(dice, boxes, rules):
         return joker_points(category, dice)
     if rules.five_alike_full_house and category is Category.FULL_HOUSE and is_yahtzee(dice):
@@ -173,9 +175,76 @@ def posting_points(category, dice, boxes, rules):
     return score(category, dice)
 
 
+def is_extra_yahtzee(dice, boxes):
+    """Five alike while the Yahtzee box holds 50: the Yahtzee that bonuses reward."""
+    return is_yahtzee(dice) and boxes.get(Category.YAHTZEE) == YAHTZEE_POINTS
+
+
 def yahtzee_bonus(dice, boxes, rules):
-    """The bonus an extra Yahtzee earns: only while the Yahtzee box holds 50."""
-    if is_yahtzee(dice) and boxes.get(Category.YAHTZEE) == YAHTZEE_POINTS:
+    """The bonus a posting of an extra Yahtzee earns (under yahtChallenge, the extra turn
+    earns it instead: see extra_turn_bonus)."""
+    if is_extra_yahtzee(dice, boxes) and not rules.extra_yahtzee_turn:
         return rules.extra_yahtzee_bonus
     return 0
+
+
+def earns_extra_turn(dice, boxes, rules):
+    """yahtChallenge: an extra Yahtzee may be taken as its bonus and another turn."""
+    return rules.extra_yahtzee_turn and is_extra_yahtzee(dice, boxes)
+
+
+def extra_turn_bonus(dice, boxes, rules):
+    """What taking the extra turn for these dice adds (0 when they earn none)."""
+    return rules.extra_yahtzee_bonus if earns_extra_turn(dice, boxes, rules) else 0
+
+
+def must_blank(dice, boxes, rules):
+    """Acorn: an extra Yahtzee is not posted; it blanks (zeroes) a box of the player's choice."""
+    return rules.extra_yahtzee_blank and is_extra_yahtzee(dice, boxes)
+
+
+def fits_pattern(category, dice, rules):
+    """The dice make the box's own pattern: three or more of its face in an upper box,
+    the box's combination in a lower one (never for chance), five alike as a full house
+    where the rules allow it."""
+    dice = tuple(dice)
+    if category.is_upper:
+        return dice.count(category.face) >= 3
+    if category is Category.CHANCE:
+        return False
+    if rules.five_alike_full_house and category is Category.FULL_HOUSE and is_yahtzee(dice):
+        return True
+    return qualifies(category, dice)
+
+
+def roll_bonus_points(category, dice, rolls, boxes, rules):
+    """FiveOAK: the points for posting the box's pattern after only `rolls` rolls."""
+    earned = rules.roll_bonus[rolls - 1] if 1 <= rolls <= len(rules.roll_bonus) else 0
+    if not earned or must_blank(dice, boxes, rules) or not fits_pattern(category, dice, rules):
+        return 0
+    return earned
+
+
+def par(boxes):
+    """How far the filled upper boxes are over (+) or under (-) three of each face, or None
+    once the upper bonus is won or out of reach."""
+    upper = upper_sum(boxes)
+    best_still = sum(5 * box.face for box in UPPER if box not in boxes)
+    if upper >= UPPER_BONUS_THRESHOLD or upper + best_still < UPPER_BONUS_THRESHOLD:
+        return None
+    return sum(points - 3 * box.face for box, points in boxes.items() if box.is_upper)
+
+
+def zeros(column, boxes):
+    """How many boxes of a column hold 0."""
+    return sum(1 for box in column if boxes.get(box) == 0)
+
+
+def columns_to_reset(boxes):
+    """yahtChallenge race: the full columns (UPPER, LOWER) whose points are banked and boxes
+    cleared: a full column with at most one zero, or any full column once both are full."""
+    full = [column for column in (UPPER, LOWER) if all(box in boxes for box in column)]
+    if len(full) == 2:
+        return full
+    return [column for column in full if zeros(column, boxes) <= 1]
 
