@@ -136,3 +136,8 @@ def read_dice_file(path):
     except UnicodeDecodeError:
         raise DiceFileError(f"dice file {path}: holds characters other than faces and spaces") from None
     return parse_faces(text, f"dice file {path}")
+
+
+def restore_source(source, data):
+    """Put a source back in the state its to_dict gave, in place (the session shares it)."""
+    source.__dict__.update(dice_from_dict(data).__dict__)

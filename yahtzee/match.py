@@ -1,0 +1,270 @@
+"""Match types as values: a single game, a challenge of N games, a race to a target score,
+first to a total over games. Pure: they read history records (and a race's game in play)."""
+from dataclasses import dataclass
+from typing import ClassVar
+
+MAX_CHALLENGE_GAMES = 100
+MAX_RACE_TARGET = 100_000
+MAX_FIRST_TO_TARGET = 1_000_000
+
+
+class BadMatch(ValueError):
+    """A match the game does not offer, with the reason for the player."""
+
+
+def _require_count(value, low, high, what):
+    if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
+        raise BadMatch(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def totals(records):
+    """Each name's points over the records, in order of first appearance: {name: total}."""
+    summed = {}
+    for record in records:
+        for player in record["players"]:
+            summed[player["name"]] = summed.get(player["name"], 0) + player["total"]
+    return summed
+
+
+def leaders(points):
+    """The names with the most points of a {name: points} mapping (ties share)."""
+    if not points:
+        return []
+    best = max(points.values())
+    return [name for name, value in points.items() if value == best]
+
+
+def _names(names):
+    return " and ".join([", ".join(names[:-1])] + names[-1:]) if len(names) > 1 else names[0]
+
+
+def lead_phrase(points):
+    """Who leads whom by how much: 'ANN leads BOB by 34', 'ANN and BOB are level on 80'."""
+    ranked = sorted(points.items(), key=lambda item: -item[1])
+    top = leaders(points)
+    if len(ranked) == 1:
+        return f"{ranked[0][0]} has {ranked[0][1]}"
+    if len(top) > 1:
+        return f"{_names(top)} are level on {ranked[0][1]}"
+    (first, best), (second, next_best) = ranked[:2]
+    return f"{first} leads {second} by {best - next_best}"
+
+
+def win_phrase(points):
+    """The result of a finished match: 'ANN wins by 34', 'ANN and BOB share the win on 80'."""
+    top = leaders(points)
+    ranked = sorted(points.values(), reverse=True)
+    if len(ranked) == 1:
+        return f"{top[0]} finishes with {ranked[0]}"
+    if len(top) > 1:
+        return f"{_names(top)} share the win on {ranked[0]}"
+    return f"{top[0]} wins by {ranked[0] - ranked[1]}"
+
+
+def score_line(points):
+    """Each name and their points: 'ANN 612, BOB 578'."""
+    return ", ".join(f"{name} {value}" for name, value in points.items())
+
+
+def _game_totals(game):
+    return {player.name: player.card.total for player in game.players}
+
+
+@dataclass(frozen=True)
+class SingleGame:
+    """One game; its winner wins."""
+
+    kind: ClassVar[str] = "single"
+    race_target: ClassVar[None] = None
+
+    def is_over(self, records, game=None):
+        """Over once its game is filed."""
+        return len(records) >= 1
+
+    def winners(self, records):
+        """The game's winners (none before it is over)."""
+        return list(records[0]["winners"]) if records else []
+
+    def standings_lines(self, records, game=None):
+        """Nothing to add to the recap of a single game."""
+        return []
+
+    def describe(self):
+        """The match in a few words."""
+        return "a single game"
+
+    def to_dict(self):
+        """The match as JSON data."""
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """`games` games; the highest total over all of them wins (yahtChallenge, FiveOAK)."""
+
+    games: int
+    kind: ClassVar[str] = "challenge"
+    race_target: ClassVar[None] = None
+
+    def __post_init__(self):
+        _require_count(self.games, 1, MAX_CHALLENGE_GAMES, "the games of a challenge")
+
+    def is_over(self, records, game=None):
+        """Over once all its games are filed."""
+        return len(records) >= self.games
+
+    def winners(self, records):
+        """The best totals over the games (none before the challenge is over)."""
+        return leaders(totals(records)) if self.is_over(records) else []
+
+    def standings_lines(self, records, game=None):
+        """Where the challenge stands: after which game, who leads, the totals."""
+        if not records:
+            return [f"Challenge of {self.games} games: none played yet"]
+        points = totals(records)
+        if self.is_over(records):
+            return [f"Challenge of {self.games} games: {win_phrase(points)}", score_line(points)]
+        left = self.games - len(records)
+        return [f"Challenge: after game {len(records)} of {self.games}, {lead_phrase(points)}",
+                f"{score_line(points)}; {left} game{'s' if left > 1 else ''} to go"]
+
+    def describe(self):
+        """The match in a few words."""
+        return f"a challenge of {self.games} games"
+
+    def to_dict(self):
+        """The match as JSON data."""
+        return {"kind": self.kind, "games": self.games}
+
+
+@dataclass(frozen=True)
+class Race:
+    """yahtChallenge's race: one game that goes on, completed columns cleared and their
+    points kept, until a round ends with someone at `target` or over; the best total wins."""
+
+    target: int
+    kind: ClassVar[str] = "race"
+
+    def __post_init__(self):
+        _require_count(self.target, 1, MAX_RACE_TARGET, "the target of a race")
+
+    @property
+    def race_target(self):
+        """The score the race game runs to."""
+        return self.target
+
+    def is_over(self, records, game=None):
+        """Over once the race game is finished (filed, or over in play)."""
+        return len(records) >= 1 or bool(game and game.is_over)
+
+    def winners(self, records):
+        """The race game's winners (none before it is over)."""
+        return list(records[0]["winners"]) if records else []
+
+    def standings_lines(self, records, game=None):
+        """The race so far: the scores, who leads, and how far the leader has to go."""
+        points = totals(records[:1]) if records else _game_totals(game) if game else {}
+        if not points:
+            return [f"Race to {self.target}: not started"]
+        if records or game.is_over:
+            return [f"Race to {self.target}: {win_phrase(points)}", score_line(points)]
+        best = max(points.values())
+        to_go = (f"{_names(leaders(points))} need{'s' if len(leaders(points)) == 1 else ''} "
+                 f"{self.target - best} more" if best < self.target else "the target is reached: "
+                 "the race ends with this round")
+        return [f"Race to {self.target}: {lead_phrase(points)}", f"{score_line(points)}; {to_go}"]
+
+    def describe(self):
+        """The match in a few words."""
+        return f"a race to {self.target}"
+
+    def to_dict(self):
+        """The match as JSON data."""
+        return {"kind": self.kind, "target": self.target}
+
+
+@dataclass(frozen=True)
+class FirstTo:
+    """FiveOAK's 'first to an agreed total': whole games until someone's total over them
+    reaches `target`; the best total then wins."""
+
+    target: int
+    kind: ClassVar[str] = "first_to"
+    race_target: ClassVar[None] = None
+
+    def __post_init__(self):
+        _require_count(self.target, 1, MAX_FIRST_TO_TARGET, "the target total")
+
+    def is_over(self, records, game=None):
+        """Over once a filed game brings someone's total to the target."""
+        return bool(records) and max(totals(records).values()) >= self.target
+
+    def winners(self, records):
+        """The best totals over the games (none before the match is over)."""
+        return leaders(totals(records)) if self.is_over(records) else []
+
+    def standings_lines(self, records, game=None):
+        """The totals so far, who leads, and how far the leader has to go."""
+        if not records:
+            return [f"First to {self.target}: no game played yet"]
+        points = totals(records)
+        played = f"{len(records)} game{'s' if len(records) > 1 else ''}"
+        if self.is_over(records):
+            return [f"First to {self.target}: {win_phrase(points)} after {played}", score_line(points)]
+        best = max(points.values())
+        return [f"First to {self.target}: after {played}, {lead_phrase(points)}",
+                f"{score_line(points)}; {self.target - best} more needed"]
+
+    def describe(self):
+        """The match in a few words."""
+        return f"first to {self.target}"
+
+    def to_dict(self):
+        """The match as JSON data."""
+        return {"kind": self.kind, "target": self.target}
+
+
+SINGLE_GAME = SingleGame()
+MATCH_KINDS = {"single": lambda n: SINGLE_GAME, "challenge": Challenge, "race": Race, "first_to": FirstTo}
+_COUNT_FIELD = {"challenge": "games", "race": "target", "first_to": "target"}
+
+
+def match_to_dict(match):
+    """A match as JSON data."""
+    return match.to_dict()
+
+
+def match_from_dict(data):
+    """The match saved by match_to_dict; BadMatch when the data is not one."""
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if kind not in MATCH_KINDS:
+        raise BadMatch(f"unknown match kind {kind!r}")
+    return MATCH_KINDS[kind](data.get(_COUNT_FIELD.get(kind), 0))
+
+
+def parse_match(text):
+    """A match from a player's words: 'single', 'challenge 3', 'race 500', 'first_to 1000'."""
+    words = text.replace(":", " ").replace("-", "_").split()
+    kind = words[0].lower() if words else ""
+    if kind not in MATCH_KINDS:
+        raise BadMatch(f"unknown match '{text}' (known: single, challenge N, race N, first_to N)")
+    if kind == "single":
+        return SINGLE_GAME
+    if len(words) != 2 or not words[1].isdigit():
+        raise BadMatch(f"'{kind}' needs one number, as in '{kind} {3 if kind == 'challenge' else 500}'")
+    return MATCH_KINDS[kind](int(words[1]))
+
+
+def is_over(match, records, game=None):
+    """The match is decided."""
+    return match.is_over(records, game)
+
+
+def winners(match, records):
+    """The match's winners once it is over, else []."""
+    return match.winners(records)
+
+
+def standings_lines(match, records, game=None):
+    """Lines for the recap: where the match stands, who leads, what is left."""
+    return match.standings_lines(records, game)
