@@ -113,13 +113,20 @@ def check_player_record(player):
     bonus = player.get("upper_bonus")
     _require(_is_int(bonus) and bonus == (UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0),
              "the upper bonus does not match the upper boxes")
+    # Variants add these: FiveOAK's roll bonus, a race's banked columns, Acorn's blanks.
+    roll_bonus, banked = player.get("roll_bonus", 0), player.get("banked", 0)
+    _require(_is_int(roll_bonus) and roll_bonus >= 0 and roll_bonus % 5 == 0, "the roll bonus is out of range")
+    _require(_is_int(banked) and banked >= 0, "the banked race points are out of range")
+    blanks = player.get("blanks", [])
+    _require(isinstance(blanks, list) and all(isinstance(box, str) and scores.get(box) == 0 for box in blanks),
+             "a blanked box that does not hold 0")
     extra = player.get("yahtzee_bonus")
-    _require(_is_int(extra) and 0 <= extra <= 100 * (len(Category) - 1) and extra % 50 == 0,
-             "the Yahtzee bonus is out of range")
-    _require(extra == 0 or scores[Category.YAHTZEE.value] == YAHTZEE_POINTS,
+    _require(_is_int(extra) and 0 <= extra <= 100 * (len(Category) - 1) * (1000 if banked else 1)
+             and extra % 50 == 0, "the Yahtzee bonus is out of range")
+    _require(extra == 0 or banked or scores[Category.YAHTZEE.value] == YAHTZEE_POINTS,
              "a Yahtzee bonus without 50 in the Yahtzee box")
-    _require(player.get("total") == sum(scores.values()) + bonus + extra and _is_int(player.get("total")),
-             "the total is not the sum of the boxes and bonuses")
+    _require(player.get("total") == sum(scores.values()) + bonus + extra + roll_bonus + banked
+             and _is_int(player.get("total")), "the total is not the sum of the boxes and bonuses")
 
 
 def is_valid_record(record):
