@@ -561,3 +561,18 @@ def test_older_saves_without_the_new_fields_still_load():
     session = Session([Player("ANN")]).to_dict()
     del session["match"], session["match_start"]
     assert Session.from_dict(json.loads(json.dumps(session))).match_records == []
+
+
+def test_variant_records_pass_the_history_check():
+    from yahtzee.saves import InvalidRecord, check_record
+    games = [scripted_game(YAHTC, YAHTC_GAME)[0], scripted_game(ACORN, ACORN_GAME)[0],
+             scripted_game(FIVEOAK, FIVEOAK_GAME)[0],
+             scripted_game(HASBRO, RACE_ANN, RACE_BOB, names=("ANN", "BOB"), race_target=140)[0]]
+    for game in games:
+        record = game.record("2026-11-30T10:00:00")
+        check_record(record)
+        for key, wrong in (("roll_bonus", 3), ("banked", -1), ("blanks", ["full_house"])):
+            damaged = json.loads(json.dumps(record))
+            damaged["players"][0][key] = wrong
+            with pytest.raises(InvalidRecord):
+                check_record(damaged)
