@@ -42,6 +42,7 @@ class PlainPlayer:
                                                     "--saves", str(saves), *args],
                                    cwd=str(ROOT), env=env, dimensions=(24, 80), echo=False,
                                    encoding="utf-8", codec_errors="replace")
+        self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
         self.transcript = ""
 
     def step(self, timeout=15):

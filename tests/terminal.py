@@ -20,6 +20,7 @@ class Terminal:
         environment.pop("NO_COLOR", None)
         self.child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), *args], cwd=str(ROOT),
                                    env=environment, dimensions=(lines, columns))
+        self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
         self.screen = pyte.Screen(columns, lines)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""

@@ -43,7 +43,7 @@ def uninterrupted(tmp_path_factory):
 def test_sigkill_at_random_moments_always_leaves_a_save_that_finishes_the_same(
         tmp_path, uninterrupted):
     rng = random.Random(2026)
-    for attempt in range(10):
+    for attempt in range(25):
         saves = tmp_path / f"kill{attempt}"
         player = PlainPlayer(saves, *SEED)
         player.play(steps=rng.randint(6, 140))

@@ -19,6 +19,17 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (try --help)\n")
 
 
+def positive_int(text):
+    """A whole number of at least 1, for --simulate."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid whole number: '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def parse_args(argv=None):
     """The options from the command line; a bad value exits with a one-line error."""
     parser = OneLineParser(
@@ -36,6 +47,12 @@ def parse_args(argv=None):
                         help="where saves live (default: saves/ beside yahtzee.py, or $YAHTZEE_SAVES)")
     parser.add_argument("--stats", action="store_true",
                         help="show the hall of fame and the players' statistics, then exit")
+    parser.add_argument("--simulate", type=positive_int, metavar="N",
+                        help="play N solitaire games of a computer player and print its figures")
+    parser.add_argument("--player", default="thinker", metavar="MOOD",
+                        help="the computer player for --simulate: thinker, norisk, gambler, "
+                             "yclover or nowhere")
+    parser.add_argument("--json", action="store_true", help="--simulate prints one JSON object")
     parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}")
     return parser.parse_args(argv)
 
@@ -76,19 +93,11 @@ def local_now():
     return datetime.now().astimezone()
 
 
-class Stopped(BaseException):
-    """SIGTERM or SIGHUP: stop at once; the last save stands."""
-
-
-def _stop(signum, frame):
-    raise Stopped(signum)
-
-
-def catch_stop_signals():
-    """Turn SIGTERM and SIGHUP (where there is one) into Stopped."""
+def catch_stop_signals(console):
+    """SIGTERM and SIGHUP (where there is one) stop the game at the next safe moment."""
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _stop)
+            signal.signal(getattr(signal, name), lambda signum, frame: console.request_stop(signum))
 
 
 def ignore_stop_signals():
@@ -96,6 +105,25 @@ def ignore_stop_signals():
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
+
+
+def table_progress(console):
+    """A progress(done, total) callback that shows the strategy table's build on the console."""
+    from .strategy import progress_bar
+    shown = []
+
+    def report(done, total):
+        step = (100 * done // total if total else 100) // (25 if console.plain else 2)
+        if step not in shown:
+            shown.append(step)
+            console.status(f"Working out the best strategy (only once): {progress_bar(done, total, 30)}")
+
+    return report
+
+
+def cache_dir(saves_dir, environ):
+    """Where strategy tables are kept: $YAHTZEE_CACHE, else a cache folder in the saves."""
+    return Path(environ["YAHTZEE_CACHE"]) if environ.get("YAHTZEE_CACHE") else saves_dir / "cache"
 
 
 def show_stats(saves):
@@ -107,17 +135,45 @@ def show_stats(saves):
     return 0
 
 
+SIMULATION_KEYS = ("games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
+                   "yahtzee_rate", "seconds")
+
+
+def run_simulation(args, saves_dir):
+    """--simulate: headless games of one computer player; their figures as text or JSON."""
+    import json
+    from .strategy import UnknownMood, mood_named, text_progress
+    from .strategy.simulate import format_simulation, simulate
+    try:
+        mood = mood_named(args.player)
+    except UnknownMood as error:
+        print(f"yahtzee.py: {error}", file=sys.stderr)
+        return 2
+    progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
+    stats = simulate(args.simulate, mood, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
+                     build_progress=progress)
+    if args.json:
+        print(json.dumps({key: stats[key] for key in SIMULATION_KEYS}))
+    else:
+        print("\n".join(format_simulation(stats, mood)))
+    return 0
+
+
 def main(argv=None):
     """Run the game; returns the process exit code."""
     args = parse_args(argv)
-    from .console import InputClosed
+    from .coach import Coach
+    from .console import InputClosed, StopRequested
     from .dice import DiceFileError
     from .game import Session
     from .palette import wants_colour
     from .saves import Saves, choose_saves_dir
     from .screens import QuitGame, Table, keep_for_later, run, sentence
 
-    saves = Saves(choose_saves_dir(args.saves, os.environ, PROJECT_DIR), now=local_now)
+    saves_dir = choose_saves_dir(args.saves, os.environ, PROJECT_DIR)
+    if args.simulate:
+        return run_simulation(args, saves_dir)
+    saves = Saves(saves_dir, now=local_now)
     if args.stats:
         return show_stats(saves)
     try:
@@ -134,8 +190,9 @@ def main(argv=None):
     prefs = saves.load_prefs()
     session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source)
     table = Table(session, local_now, saves, read_manual(), prefs,
-                  dice_options=args.seed is not None or args.dice_file is not None)
-    catch_stop_signals()
+                  dice_options=args.seed is not None or args.dice_file is not None,
+                  coach=Coach(cache_dir(saves_dir, os.environ), table_progress(console), args.seed))
+    catch_stop_signals(console)
     with console.running():
         for notice in saves.take_notices():
             console.message(sentence(notice))
@@ -149,6 +206,6 @@ def main(argv=None):
         except InputClosed:
             ignore_stop_signals()
             keep_for_later(console, table, quiet=True)
-        except Stopped:
+        except StopRequested:
             pass  # every roll, toggle and posting is already saved
     return 0

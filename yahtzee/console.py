@@ -23,6 +23,10 @@ class InputClosed(Exception):
     """No more input will come: end of file, or the terminal is gone."""
 
 
+class StopRequested(BaseException):
+    """SIGTERM or SIGHUP arrived: stop at the next safe moment (the last save stands)."""
+
+
 class PlainConsole:
     """One command a line, no colours, no cursor movement: for scripts, pipes and dumb terminals."""
 
@@ -34,6 +38,14 @@ class PlainConsole:
         self.paint = no_colour
         self.unicode = False
         self.ring = ring
+        self.stop = None
+        self._reading = False
+
+    def request_stop(self, signum):
+        """From a signal handler: stop now if waiting for a line, else before the next read."""
+        self.stop = signum
+        if self._reading:
+            raise StopRequested(signum)
 
     @contextlib.contextmanager
     def running(self):
@@ -56,8 +68,15 @@ class PlainConsole:
         """A one-line message for the player."""
         self._write(text + "\n")
 
+    def status(self, text):
+        """A passing line (a progress bar): printed like a message."""
+        self.message(text)
+
     def _read_line(self, prompt):
         self._write(f"{prompt}> " if prompt else "> ")
+        if self.stop:
+            raise StopRequested(self.stop)
+        self._reading = True
         try:
             line = self.stdin.readline()
         except OSError:
@@ -65,6 +84,8 @@ class PlainConsole:
         except KeyboardInterrupt:
             self._write("\n")
             return "f10"  # Ctrl-C asks to quit, as F10 does
+        finally:
+            self._reading = False
         if not line:
             self._write("\n")
             raise InputClosed("end of input")
@@ -109,8 +130,23 @@ class KeyConsole:
         self.lines = []
         self.pending = []
         self.prompt = ""
+        self.stop = None
         self._escape_at = None
         self._in_sequence = False
+
+    def request_stop(self, signum):
+        """From a signal handler: end the key read under way, or the next one, with StopRequested.
+        The running application is told through its event loop, never by raising here."""
+        from prompt_toolkit.application import get_app_or_none
+        self.stop = signum
+        app = get_app_or_none()
+        if app is not None and app.is_running and app.loop is not None:
+            app.loop.call_soon_threadsafe(lambda: self._stop_app(app))
+
+    def _stop_app(self, app):
+        """End a running key read if a stop was asked for (run inside its event loop)."""
+        if self.stop and app.is_running and app.future is not None and not app.future.done():
+            app.exit(exception=StopRequested(self.stop))
 
     @contextlib.contextmanager
     def running(self):
@@ -153,6 +189,10 @@ class KeyConsole:
         """Show a one-line message under the screen now (it stays for the next screen)."""
         self.pending.append(text)
         self._draw(self.lines, self.pending)
+
+    def status(self, text):
+        """Show a passing line under the screen (a progress bar) that the next draw replaces."""
+        self._draw(self.lines, [*self.pending, text])
 
     def read_key(self, prompt=""):
         """The next keystroke as a token; a too-small terminal waits to be enlarged."""
@@ -211,9 +251,11 @@ class KeyConsole:
         app = Application(layout=Layout(Window(FormattedTextControl(""), height=1)),
                           key_bindings=bindings, input=self.input, output=self.output,
                           erase_when_done=True)
-        return self._guarded(app.run)
+        return self._guarded(lambda: app.run(pre_run=lambda: self._stop_app(app)))
 
     def _guarded(self, run):
+        if self.stop:
+            raise StopRequested(self.stop)
         try:
             return run()
         except EOFError:
@@ -235,7 +277,8 @@ class KeyConsole:
                 result=(token, event.app.current_buffer.text)))
         session = PromptSession(key_bindings=bindings, input=self.input, output=self.output,
                                 erase_when_done=False)
-        result = self._guarded(lambda: session.prompt(prompt, default=default))
+        result = self._guarded(lambda: session.prompt(
+            prompt, default=default, pre_run=lambda: self._stop_app(session.app)))
         return result if isinstance(result, tuple) else (None, result)
 
     def bell(self, count=1):
