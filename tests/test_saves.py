@@ -341,7 +341,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
         files = files_in(folder)
         prefs = (folder / PREFS).read_text()
         shutil.rmtree(folder)
-    assert outcome["prefs"] == {"verify": False, "sound": True}
+    assert outcome["prefs"] == {**DEFAULT_PREFS, "verify": False}
     assert not outcome["saved"] and not outcome["autosaved"]
     assert outcome["history"] == [history]
     assert outcome["notices"] == ["saving is off: no permission to write in the saves folder"]
@@ -354,7 +354,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
 def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, folder):
     assert saves.load_prefs() == DEFAULT_PREFS
     assert saves.save_prefs({"verify": False, "later_option": [1, 2]})
-    assert saves.load_prefs() == {"verify": False, "sound": True, "later_option": [1, 2]}
+    assert saves.load_prefs() == {**DEFAULT_PREFS, "verify": False, "later_option": [1, 2]}
     assert json.loads((folder / PREFS).read_text())["version"] == 1
     assert saves.notices == []
 

@@ -115,7 +115,7 @@ def test_the_third_roll_goes_to_posting_by_itself(run_keys):
 
 def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys):
     _, table, script = run_keys(screens.play, " x9r", faces=[1, 2, 3, 4, 5], players=["ANN"])
-    assert script.messages.count("Keys here: 1-5 mark or lock a die, R rolls the marked dice.") == 2
+    assert script.messages.count("Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.") == 2
     assert table.session.game.turn.dice == (1, 2, 3, 4, 5)
 
 
@@ -154,7 +154,7 @@ def test_posting_shows_keys_only_beside_legal_boxes(run_keys, saves):
     _, _, script = run_keys(screens.posting, "4y", table=table)
     first = script.screens[0]
     assert first[4].startswith("4 Fours") and first[1].startswith("  Ones")
-    assert first[-1] == "Post where? 4, R back to the dice"
+    assert first[-1] == "Post where? 4, R back to the dice, ? advice"
 
 
 def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(run_keys, saves):

@@ -6,6 +6,7 @@ from .dice import RandomDice, dice_from_dict, restore_source
 from .match import SINGLE_GAME, match_from_dict, match_to_dict
 from .rules import HASBRO, RULES, BadOption, Rules, rules_named
 from .scoring import LOWER, UPPER, Category
+from .strategy.moods import MOODS
 
 STATE_VERSION = 1
 DICE_COUNT = 5
@@ -145,6 +146,7 @@ class Player:
     name: str
     kind: str = "human"
     card: Scorecard = field(default_factory=Scorecard)
+    mood: str = ""  # a computer player's way of playing (see yahtzee.strategy.moods)
 
     @property
     def is_computer(self):
@@ -213,7 +215,7 @@ class Game:
     @classmethod
     def start(cls, players, rules=HASBRO, source=None, number=1, race_target=None):
         """A new game whose first turn has begun."""
-        game = cls([Player(p.name, p.kind) for p in players], rules, source or RandomDice(), number,
+        game = cls([Player(p.name, p.kind, mood=p.mood) for p in players], rules, source or RandomDice(), number,
                    race_target=race_target)
         game.source.start_turn(game.number, game.round, game.seat)
         return game
@@ -425,7 +427,7 @@ class Game:
             "number": self.number,
             "seat": self.seat,
             "round": self.round,
-            "players": [{"name": p.name, "kind": p.kind, **_card_to_dict(p.card)} for p in self.players],
+            "players": [{**_seat_to_dict(p), **_card_to_dict(p.card)} for p in self.players],
             "turn": _turn_to_dict(self.turn),
             "dice": self.source.to_dict(),
             "race_target": self.race_target,
@@ -454,6 +456,8 @@ class Session:
     match: object = SINGLE_GAME
     # Where the match's games begin among the results.
     match_start: int = 0
+    # Each player's expected points given away against perfect play, for the recap.
+    losses: dict = field(default_factory=dict)
 
     def new_game(self):
         """Start the session's next game with the players now seated (a new match of the
@@ -497,7 +501,7 @@ class Session:
         """The whole session as JSON data."""
         return {
             "version": STATE_VERSION,
-            "players": [{"name": p.name, "kind": p.kind} for p in self.players],
+            "players": [_seat_to_dict(p) for p in self.players],
             "results": self.results,
             "game": self.game.to_dict() if self.game else None,
             "verify": self.verify,
@@ -507,6 +511,7 @@ class Session:
             "screen": self.screen,
             "match": match_to_dict(self.match),
             "match_start": self.match_start,
+            "losses": self.losses,
         }
 
     @classmethod
@@ -539,8 +544,13 @@ def _session_from_dict(data):
     match = match_from_dict(data.get("match", SINGLE_GAME.to_dict()))
     match_start = data.get("match_start", 0)
     _check(_is_int(match_start, 0, len(data["results"])), "where the match begins")
+    losses = data.get("losses", {})
+    _check(isinstance(losses, dict) and all(
+        isinstance(name, str) and isinstance(lost, (int, float)) and not isinstance(lost, bool)
+        and 0 <= lost < 10_000 for name, lost in losses.items()), "the losses")
     return Session(players, data["results"], game, data["verify"], data["sound"],
-                   rules_from_dict(data["rules"]), source, data["screen"], match, match_start)
+                   rules_from_dict(data["rules"]), source, data["screen"], match, match_start,
+                   losses)
 
 
 def _player_record(player):
@@ -634,11 +644,17 @@ def _card_from_dict(data, rules=HASBRO, race=False):
     return Scorecard(boxes, bonus, roll_bonus, blanks, bank, banked)
 
 
+def _seat_to_dict(player):
+    seat = {"name": player.name, "kind": player.kind}
+    return {**seat, "mood": player.mood} if player.mood else seat
+
+
 def _player_from_dict(data, rules=HASBRO, race=False):
-    name, kind = data["name"], data.get("kind", "human")
+    name, kind, mood = data["name"], data.get("kind", "human"), data.get("mood", "")
     _check(isinstance(name, str) and 0 < len(name) <= 40 and name.isprintable(), "a player name")
     _check(kind in KINDS, "a player kind")
-    return Player(name, kind, _card_from_dict(data, rules, race))
+    _check(mood == "" or kind == "computer" and mood in MOODS, "a computer player's mood")
+    return Player(name, kind, _card_from_dict(data, rules, race), mood)
 
 
 def _turn_to_dict(turn):

@@ -1,5 +1,5 @@
 """Pure rendering: game state in, lines of text out (painted through a palette function)."""
-from .palette import no_colour, pad
+from .palette import no_colour, pad, visible_width
 from .scoring import LOWER, UPPER, Category
 
 SCREEN_WIDTH = 80
@@ -16,6 +16,11 @@ LABELS = {
     Category.LARGE_STRAIGHT: "Lg straight", Category.YAHTZEE: "YAHTZEE",
     Category.CHANCE: "Chance",
 }
+
+BEST_POINTS = {**{box: 5 * (face + 1) for face, box in enumerate(UPPER)},
+               Category.THREE_OF_A_KIND: 30, Category.FOUR_OF_A_KIND: 30,
+               Category.FULL_HOUSE: 25, Category.SMALL_STRAIGHT: 30,
+               Category.LARGE_STRAIGHT: 40, Category.YAHTZEE: 50, Category.CHANCE: 30}
 
 PIPS = {
     0: ("   ", "   ", "   "),
@@ -43,7 +48,7 @@ def can_draw_unicode(encoding):
 def _row(label, cells, key=None, paint=no_colour, role=None):
     """A sheet row: a box is keyed and indented, a total starts at the margin."""
     text = pad(label if key is None else key + " " + label, LABEL_WIDTH)
-    body = "".join(cell.rjust(COLUMN_WIDTH) for cell in cells)
+    body = "".join(" " * (COLUMN_WIDTH - visible_width(cell)) + cell for cell in cells)
     return text + (paint(role, body) if role else body)
 
 
@@ -57,18 +62,27 @@ def _header(game, paint):
     return " " * LABEL_WIDTH + "".join(cells)
 
 
-def _box_cell(card, box):
-    return str(card.boxes[box]) if box in card.boxes else ""
+def _box_cell(card, box, hint=None, paint=no_colour):
+    if box in card.boxes:
+        return str(card.boxes[box])
+    if hint is None:
+        return ""
+    points, high = hint
+    return paint("high", f"({points})*") if high else paint("hint", f"({points})")
 
 
-def sheet_lines(game, paint=no_colour, keys=None):
-    """The scoresheet: a column per player, 20 lines; `keys` labels the open boxes to post in."""
+def sheet_lines(game, paint=no_colour, keys=None, hints=None):
+    """The scoresheet: a column per player, 20 lines; `keys` labels the open boxes to post in,
+    `hints` ({box: (points, high)}) shows in the current player's open boxes what they would score."""
     keys = keys or {}
+    hints = hints or {}
     cards = [player.card for player in game.players]
 
     def box_row(box):
         key = paint("key", keys[box]) if box in keys else " "
-        return _row(LABELS[box], [_box_cell(card, box) for card in cards], key)
+        cells = [_box_cell(card, box, hints.get(box) if seat == game.seat else None, paint)
+                 for seat, card in enumerate(cards)]
+        return _row(LABELS[box], cells, key)
 
     def total_row(label, values):
         return _row(label, [str(v) for v in values], paint=paint, role="total")
@@ -144,9 +158,9 @@ def side_by_side(*columns):
             .rstrip() for row in range(height)]
 
 
-def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=None):
+def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=None, hints=None):
     """The play screen: sheet left, hot keys middle, dice right, the status line below."""
-    sheet = sheet_lines(game, paint, keys)
+    sheet = sheet_lines(game, paint, keys, hints)
     sheet_width = LABEL_WIDTH + COLUMN_WIDTH * len(game.players) + 1
     middle = ["", ""] + hotkey_lines(verify, sound, paint)
     right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode)
@@ -159,7 +173,17 @@ def too_small_lines(columns, lines):
             "Enlarge the window (F10 or Q quits)."]
 
 
-def recap_lines(results, paint=no_colour):
+def advice_lines(options, paint=no_colour):
+    """The advisor's options, best first, each with its expected final score."""
+    lines = ["    choice                       reroll dice    expected final score"]
+    for option in options:
+        reroll = " ".join(str(i) for i, r in enumerate(option.reroll or (), start=1) if r)
+        text = f"{'*' if option.best else ' '}   {option.label:<28} {reroll:<14} {option.value:8.2f}"
+        lines.append(paint("good", text) if option.best else text)
+    return lines
+
+
+def recap_lines(results, paint=no_colour, losses=None):
     """The session so far: every game's scores and winner, then totals and games won."""
     names = []
     for record in results:
@@ -180,4 +204,8 @@ def recap_lines(results, paint=no_colour):
     lines += ["",
               paint("total", "Total " + "".join(str(totals[n]).rjust(COLUMN_WIDTH) for n in names)),
               "Won   " + "".join(str(wins[n]).rjust(COLUMN_WIDTH) for n in names)]
+    if losses:
+        lines += ["Lost  " + "".join((f"{losses[n]:.1f}" if n in losses else "-").rjust(COLUMN_WIDTH)
+                                     for n in names),
+                  "      (expected points given away against perfect play)"]
     return lines

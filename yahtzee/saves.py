@@ -18,6 +18,7 @@ import time
 import unicodedata
 from pathlib import Path
 
+from . import prefs as preferences
 from .game import STATE_VERSION, BadState, KINDS, Session
 from .scoring import FIXED_POINTS, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category
 
@@ -34,7 +35,7 @@ MAX_RECORD_BYTES = 64 * 1024
 MAX_NAME_CHARS = 40
 MAX_PLAYERS = 4
 MAX_TEXT_CHARS = 40
-DEFAULT_PREFS = {"verify": True, "sound": True}
+DEFAULT_PREFS = preferences.DEFAULTS
 BINARY = getattr(os, "O_BINARY", 0)  # Windows would turn b"\n" into b"\r\n" without it
 FRESH_LOCK_SECONDS = 5
 SUM_BOXES = (Category.THREE_OF_A_KIND, Category.FOUR_OF_A_KIND, Category.CHANCE)
@@ -629,9 +630,9 @@ def prefs_from_save(data):
     """The preferences a prefs.json holds; DamagedFile if a known key has the wrong type."""
     if not isinstance(data, dict) or not _is_int(data.get("version")) or data["version"] != FILE_VERSION:
         raise DamagedFile("unknown version")
-    for key, default in DEFAULT_PREFS.items():
-        if key in data and type(data[key]) is not type(default):
-            raise DamagedFile(f"'{key}' has the wrong type")
+    for key in DEFAULT_PREFS:
+        if key in data and not preferences.is_allowed(key, data[key]):
+            raise DamagedFile(f"'{key}' holds {str(data[key])[:20]!r}, not one of its choices")
     # Unknown keys are kept so that a later version's preferences survive this one.
     return {key: value for key, value in data.items() if key != "version"}
 

@@ -3,6 +3,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from . import prefs as preferences
 from . import render, stats
 from .game import Game, IllegalMove, Player
 from .render import hotkey_footer
@@ -37,6 +38,7 @@ class Table:
     prefs: dict = field(default_factory=dict)
     # Dice options given on this command line (ignored when a saved game resumes).
     dice_options: bool = False
+    coach: object = None
     notices: list = field(default_factory=list)
 
     def checkpoint(self):
@@ -44,8 +46,12 @@ class Table:
         if self.saves is not None and self.session.players:
             self.saves.save_session(self.session)
 
+    def pref(self, key):
+        """A preference's value (its default when unset)."""
+        return self.prefs.get(key, preferences.DEFAULTS[key])
+
     def remember_prefs(self):
-        """Keep verify and sound for the next run."""
+        """Keep the preferences, verify and sound among them, for the next run."""
         self.prefs.update(verify=self.session.verify, sound=self.session.sound)
         if self.saves is not None:
             self.saves.save_prefs(self.prefs)
@@ -133,6 +139,26 @@ def clean_name(text):
     return " ".join(text.split())
 
 
+COMPUTER_NAMES = {"thinker": "Brainy", "norisk": "Steady", "gambler": "Lucky",
+                  "yclover": "Yazzy", "nowhere": "Dither"}
+
+
+def computer_seat(text, players):
+    """'*', '*gambler' or '*gambler Zed': a computer Player, or why not as a message."""
+    from .strategy.moods import MOODS, UnknownMood, mood_named
+    word, _, rest = text[1:].partition(" ")
+    try:
+        mood = mood_named(word or "thinker")
+    except UnknownMood:
+        return f"Computer players: {', '.join('*' + mood for mood in MOODS)} (a name may follow)."
+    base = (clean_name(rest) or COMPUTER_NAMES[mood])[:NAME_LENGTH].rstrip()
+    name, number = base, 1
+    while name_problem(name, players):
+        number += 1
+        name = base[:NAME_LENGTH - len(str(number))] + str(number)
+    return Player(name, "computer", mood=mood)
+
+
 def name_problem(name, players):
     """Why a cleaned name cannot be seated ('' when it can)."""
     if any(p.name.casefold() == name.casefold() for p in players):
@@ -183,7 +209,7 @@ def title(console, table):
             f"    F9  or M   sound: a bell on every roll      now {render.on_off(session.sound, paint)}",
             "    F10 or Q   quit (asks first; the game is kept for next time)",
             "",
-            "  S shows the hall of fame and the players' statistics.",
+            "  S shows the hall of fame and the players' statistics, P the preferences.",
             f"  {prompt}",
         ]
 
@@ -193,10 +219,12 @@ def title(console, table):
         token = ask(console, table, prompt, view, brief)
         if token == "s":
             statistics(console, table)
+        elif token == "p":
+            settings(console, table)
         elif token in ("y", "n"):
             break
         else:
-            console.message("Please answer Y or N (S for the statistics).")
+            console.message("Please answer Y or N (S statistics, P preferences).")
         brief = []
     if token == "y":
         page_manual(console, table)
@@ -249,6 +277,8 @@ def names(console, table):
         seated = [f"    {i}. {p.name}" for i, p in enumerate(players, start=1)]
         return ([console.paint("title", "  PLAYERS"), ""] + seated + [""] +
                 ["  Up to four players; names up to six characters.",
+                 "  A name starting with * seats a computer player: *thinker, *norisk,",
+                 "  *gambler, *yclover or *nowhere, a name may follow (*gambler Zed).",
                  "  Press Enter on an empty name when everyone is in.", "",
                  footer_for(console, table)])
 
@@ -263,6 +293,15 @@ def names(console, table):
             continue
         if hot == "F10":
             confirm_quit(console, table, view)
+            continue
+        if text.strip().startswith("*"):
+            seated = computer_seat(text.strip(), players)
+            if isinstance(seated, str):
+                console.message(seated)
+            else:
+                players.append(seated)
+                console.message(f"{seated.name} takes a seat: a computer player, {seated.mood}.")
+                table.checkpoint()
             continue
         name = clean_name(text)
         if not name:
@@ -286,15 +325,24 @@ def names(console, table):
 
 
 def confirm(console, table):
-    """Show the players; ready to play? A first game's N re-enters every name."""
+    """Show the players; ready to play? A first game's N re-enters every name; P preferences."""
     session = table.session
 
     def view(prompt):
-        seated = [f"    {i}. {p.name}" for i, p in enumerate(session.players, start=1)]
-        return [console.paint("title", "  PLAYERS"), ""] + seated + ["", f"  {prompt}", "",
-                                                                     footer_for(console, table)]
+        seated = [f"    {i}. {p.name}{'  (computer, ' + p.mood + ')' if p.is_computer else ''}"
+                  for i, p in enumerate(session.players, start=1)]
+        return ([console.paint("title", "  PLAYERS"), ""] + seated +
+                ["", "  P changes the preferences.", f"  {prompt}", "", footer_for(console, table)])
 
-    if ask_yes_no(console, table, "Ready to play?", view):
+    while True:
+        token = ask(console, table, "Ready to play? (Y/N)", view)
+        if token == "p":
+            settings(console, table)
+        elif token in ("y", "n"):
+            break
+        else:
+            console.message("Please answer Y or N (P preferences).")
+    if token == "y":
         return start_game(table)
     if not session.results:
         session.players.clear()
@@ -304,6 +352,39 @@ def confirm(console, table):
             return names
         console.message("Four players are seated: there is no room for more.")
     return start_game(table)
+
+
+def settings(console, table):
+    """The preferences, remembered between runs: a number changes one, X is done."""
+    choices = preferences.PREFERENCES
+
+    def view(prompt):
+        rows = [f"  {i}  {p.label:<54} {p.shown(table.pref(p.key))}"
+                for i, p in enumerate(choices, start=1)]
+        return ([console.paint("title", "  PREFERENCES"), ""] + rows +
+                ["", f"  {prompt}", "", footer_for(console, table)])
+
+    prompt = f"1-{len(choices)} change a setting, X done"
+    brief = None
+    while True:
+        token = ask(console, table, prompt, view, brief)
+        if token in ("x", "enter"):
+            return
+        if token.isdigit() and 1 <= int(token) <= len(choices):
+            choice = choices[int(token) - 1]
+            set_pref(table, choice.key, choice.after(table.pref(choice.key)))
+            console.message(f"{choice.label}: {choice.shown(table.pref(choice.key))}.")
+        else:
+            console.message(f"Keys here: {prompt}.")
+        brief = []
+
+
+def set_pref(table, key, value):
+    """Change one preference, verify and sound included, and keep it for the next run."""
+    table.prefs[key] = value
+    if key in ("verify", "sound"):
+        setattr(table.session, key, value)
+    table.remember_prefs()
 
 
 def start_game(table):
@@ -316,7 +397,29 @@ def play_view(console, table, keys=None):
     """The play screen's lines for a status prompt."""
     session = table.session
     return lambda prompt: render.play_lines(session.game, session.verify, session.sound, prompt,
-                                            console.paint, console.unicode, keys)
+                                            console.paint, console.unicode, keys, hints(table))
+
+
+def hints(table):
+    """What the dice would score in each open box, when the hints preference is on."""
+    game = table.session.game
+    if not (table.pref("hints") and game.turn.has_rolled and not game.current.is_computer):
+        return None
+    threshold = table.pref("hint_threshold") / 100
+    shown = {}
+    for box in game.legal_boxes():
+        points = game.points_for(box)
+        shown[box] = (points, points > 0 and points >= threshold * render.BEST_POINTS[box])
+    return shown
+
+
+def turn_brief(table):
+    """Plain mode's view of a turn: the dice line, and the hints when they are on."""
+    shown = hints(table)
+    extra = [] if not shown else ["hints: " + ", ".join(
+        f"{KEY_OF_BOX[box]} {render.LABELS[box]} {points}{'*' if high else ''}"
+        for box, (points, high) in shown.items())]
+    return dice_brief(table.session.game) + extra
 
 
 def dice_brief(game):
@@ -338,13 +441,16 @@ def roll_dice(console, table):
 def play(console, table):
     """A turn's rolling: any key rolls first, 1-5 mark dice, R rolls them or goes to posting."""
     game = table.session.game
+    if game.current.is_computer:
+        return computer_turn(console, table)
     view = play_view(console, table)
     if not game.turn.has_rolled:
         any_key(console, table, f"{game.current.name}: press any key to roll", view)
         roll_dice(console, table)
-    brief = dice_brief(game)
+    brief = turn_brief(table)
     while game.rolls_left > 0:
-        prompt = f"Roll {game.turn.rolls} of {game.rules.rolls_per_turn}: 1-5 mark dice, R rolls"
+        prompt = (f"Roll {game.turn.rolls} of {game.rules.rolls_per_turn}: "
+                  f"1-5 mark dice, R rolls, ? advice")
         token = ask(console, table, prompt, view, brief)
         digits = token.replace(" ", "")
         if digits and all(ch in "12345" for ch in digits):
@@ -352,22 +458,86 @@ def play(console, table):
                 game.toggle(int(ch) - 1)
             table.checkpoint()
         elif token == "r" and any(game.turn.marked):
+            cost = choice_cost(table, lambda coach: coach.cost_of_reroll(game))
             roll_dice(console, table)
+            tell_cost(console, cost, "That reroll")
         elif token == "r":
             break
+        elif token == "?":
+            show_advice(console, table)
         else:
-            console.message("Keys here: 1-5 mark or lock a die, R rolls the marked dice.")
+            console.message("Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
             brief = []
             continue
-        brief = dice_brief(game)
+        brief = turn_brief(table)
     return posting
+
+
+def choice_cost(table, measure):
+    """What the current human's choice gives away against perfect play, added to their losses
+    (None when the advisor is off or cannot judge these rules)."""
+    if table.coach is None or not table.pref("advisor"):
+        return None
+    cost = measure(table.coach)
+    losses = table.session.losses
+    name = table.session.game.current.name
+    losses[name] = round(losses.get(name, 0.0) + cost, 3)
+    return cost
+
+
+def tell_cost(console, cost, what):
+    """Say what a choice cost when it was not the best."""
+    if cost is not None and cost >= 0.05:
+        console.message(f"{what} cost {cost:.1f} points against perfect play.")
+
+
+def show_advice(console, table):
+    """Every keep and legal box for these dice with its expected final score, best first."""
+    game = table.session.game
+    if table.coach is None:
+        console.message("The advisor is not available.")
+        return
+    options = table.coach.options(game)
+    if options is None:
+        console.message(f"No exact advice for these rules: {table.coach.unsupported}.")
+        return
+    heading = (f"ADVICE for {game.current.name}: dice {' '.join(map(str, game.turn.dice))}, "
+               f"{game.rolls_left} roll{'s' if game.rolls_left != 1 else ''} left")
+    page_lines(console, table, [heading, ""] + render.advice_lines(options, console.paint))
+
+
+def computer_turn(console, table):
+    """A computer player's turn, shown step by step with the preferred pause; no input."""
+    game = table.session.game
+    name = game.current.name
+    brain = table.coach.player(game.current.mood or "thinker", game.rules)
+    view = play_view(console, table)
+    pause = table.pref("computer_delay")
+    roll_dice(console, table)
+    while True:
+        step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
+        action = brain.next_action(game)
+        if not hasattr(action, "marked"):
+            return post_score(console, table, action.box)
+        for die, marked in enumerate(action.marked):
+            if marked:
+                game.toggle(die)
+        kept = [str(d) for d, marked in zip(game.turn.dice, game.turn.marked) if not marked]
+        step(console, view, f"{name} keeps {' '.join(kept) or 'nothing'} and rolls again", pause)
+        roll_dice(console, table)
+
+
+def step(console, view, what, pause):
+    """Show one step of a computer's turn and let it stand a moment."""
+    console.show(view(what), [what])
+    console.pause(pause)
 
 
 def posting_prompt(game, legal):
     """What the posting step's keys are."""
     keys = " ".join(KEY_OF_BOX[box] for box in legal)
     back = ", R back to the dice" if game.rolls_left > 0 else ""
-    return f"Post where? {keys}{back}"
+    return f"Post where? {keys}{back}, ? advice"
 
 
 def posting_brief(game, legal):
@@ -391,6 +561,9 @@ def posting(console, table):
         brief = []
         if token == "r" and game.rolls_left > 0:
             return play
+        if token == "?":
+            show_advice(console, table)
+            continue
         box = BOX_KEYS.get(token)
         if box is None:
             console.message(f"Keys here: {prompt[len('Post where? '):]}.")
@@ -404,7 +577,10 @@ def posting(console, table):
         if session.verify or (points == 0 and not box.is_upper):
             if not ask_yes_no(console, table, f"Post {points} in {box.title}?", view, []):
                 continue
-        return post_score(console, table, box)
+        cost = choice_cost(table, lambda coach: coach.cost_of_post(game, box))
+        following = post_score(console, table, box)
+        tell_cost(console, cost, "That posting")
+        return following
 
 
 def post_score(console, table, box):
@@ -462,7 +638,8 @@ def end_of_game(console, table):
 
 def show_recap(console, table, prompt):
     """Every game of the session, then each player's aggregate and wins."""
-    lines = render.recap_lines(table.session.results, console.paint)
+    losses = table.session.losses if table.pref("advisor") else None
+    lines = render.recap_lines(table.session.results, console.paint, losses)
     any_key(console, table, prompt, lambda prompt: lines + ["", prompt, footer_for(console, table)])
 
 

@@ -2,6 +2,7 @@
 
 numpy is needed only here, and nothing here is imported when the game starts: the names
 below load their modules on first use (MOODS and the progress bar need no numpy).
+`simulate` shares its name with its module: import it from yahtzee.strategy.simulate.
 """
 from importlib import import_module
 
@@ -16,7 +17,7 @@ _LAZY = {
     "cost_of_reroll": "advisor", "cost_of_post": "advisor",
     "computer_player": "players", "ComputerPlayer": "players", "Reroll": "players", "Post": "players",
     "OBJECTIVES": "players",
-    "simulate": "simulate", "format_simulation": "simulate",
+    "format_simulation": "simulate",
     "UnsupportedRules": "tables",
 }
 

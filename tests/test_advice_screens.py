@@ -1,0 +1,117 @@
+"""The advisor, hints, costs and preferences as a player meets them, in plain mode."""
+import io
+import json
+import sys
+
+import pytest
+
+from test_plain import START, interleave, play_plain, turn
+from yahtzee import render
+from yahtzee.dice import LoadedDice
+from yahtzee.game import Game, Player
+from yahtzee.palette import strip_ansi
+from yahtzee.scoring import Category
+
+
+def test_question_mark_lists_every_choice_best_first_with_the_best_marked(tmp_path, monkeypatch):
+    lines = START + ["ANN", "", "y", "", "?", "x", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
+    advice = out[out.index("ADVICE for ANN"):].splitlines()
+    assert advice[0].startswith("ADVICE for ANN: dice 1 2 3 4 5, 2 rolls left")
+    best = [line for line in advice if line.startswith("*")]
+    assert len(best) == 1 and "LARGE STRAIGHT 40" in best[0]
+    values = [float(line.split()[-1]) for line in advice[3:] if line[:1] in ("*", " ") and line.strip()
+              and line.split()[-1].replace(".", "").isdigit()]
+    assert values == sorted(values, reverse=True) and len(values) > 13
+
+
+def test_a_posting_that_is_not_best_says_what_it_cost_and_the_recap_adds_it_up(tmp_path, monkeypatch):
+    # 1 2 3 4 5 in CHANCE (15) instead of LARGE STRAIGHT: a clear loss.
+    turns = [turn([1, 2, 3, 4, 5], "c")] + [turn([6, 6, 6, 6, 6], box) for box in
+                                             ["y", "6", "t", "f", "h", "s", "l", "1", "2", "3", "4", "5"]]
+    lines, faces = interleave(turns)
+    lines = START + ["ANN", "", "y"] + lines + ["y", "", "n"]
+    lines = START + ["ANN", "", "y"] + interleave(turns)[0] + ["n"]
+    code, out, records = play_plain(tmp_path, monkeypatch, lines, faces)
+    assert code == 0
+    costs = [float(line.split(" cost ")[1].split()[0]) for line in out.splitlines()
+             if line.startswith("That posting cost")]
+    assert costs and costs[0] > 5
+
+
+def test_no_cost_is_told_for_the_best_choice(tmp_path, monkeypatch):
+    lines = START + ["ANN", "", "y", "", "r", "l", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
+    assert "ANN posts 40 in LARGE STRAIGHT." in out
+    assert "cost" not in out
+
+
+def test_the_advisor_can_be_turned_off_in_the_preferences_and_stays_off(tmp_path, monkeypatch):
+    lines = START[:1] + ["p", "3", "x", "n", "ANN", "", "y", "", "r", "c", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
+    assert "Advisor: say what a choice cost, losses in the recap: OFF." in out
+    assert "cost" not in out.split("ANN posts")[1]
+    prefs = json.loads((tmp_path / "saves" / "prefs.json").read_text())
+    assert prefs["advisor"] is False
+
+
+def test_hints_show_what_the_dice_would_score_in_each_open_box():
+    game = Game.start([Player("ANN")], source=LoadedDice([2, 2, 2, 3, 3]))
+    game.roll()
+    hints = {box: (game.points_for(box), box is Category.FULL_HOUSE) for box in game.legal_boxes()}
+    lines = [strip_ansi(line) for line in render.sheet_lines(game, hints=hints)]
+    row = {line[:13].strip(): line[13:].strip() for line in lines[1:]}
+    assert row["Full house"] == "(25)*" and row["Twos"] == "(6)" and row["Sixes"] == "(0)"
+
+
+def test_hints_in_plain_mode_when_turned_on(tmp_path, monkeypatch):
+    lines = START[:1] + ["p", "4", "x", "n", "ANN", "", "y", "", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [2, 2, 2, 3, 3])
+    assert "Hints: what the dice would score in each open box: ON." in out
+    assert "hints: 1 Ones 0, 2 Twos 6*, 3 Threes 6," in out and "H Full house 25*" in out
+
+
+def test_a_preference_holding_a_value_it_cannot_take_is_set_aside(tmp_path, monkeypatch):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "prefs.json").write_text('{"version": 1, "hint_threshold": 7}')
+    _, out, _ = play_plain(tmp_path, monkeypatch, [""], [1])
+    assert len([line for line in out.splitlines() if "prefs.json" in line]) == 1
+
+
+def test_a_computer_seat_plays_its_turns_alone_in_a_scripted_game(tmp_path, monkeypatch):
+    # ANN plays thirteen quick turns; *gambler Zed plays its own without a line of input.
+    ann = [turn([1, 2, 3, 4, 5], box) for box in
+           ["l", "s", "c", "1", "2", "3", "4", "5", "6", "t", "f", "h", "y"]]
+    lines, _ = interleave(ann)
+    lines = START + ["ANN", "*gambler Zed", "", "y"] + lines + ["n"]
+    faces = []
+    for _ in range(13):
+        faces += [1, 2, 3, 4, 5]  # ANN's roll; Zed's dice come from the seed after the file
+    faces = faces[:5]
+    code, out, records = play_plain(tmp_path, monkeypatch, lines, faces, "--seed", "5")
+    assert code == 0, out
+    (record,) = records
+    zed = record["players"][1]
+    assert zed["name"] == "Zed" and zed["kind"] == "computer"
+    assert len(zed["scores"]) == 13 and zed["total"] > 0
+    assert "Zed takes a seat: a computer player, gambler." in out
+    assert out.count("Zed posts") == 13 and "Zed rolls" in out
+
+
+@pytest.mark.parametrize("typed, name, mood", [
+    ("*", "Brainy", "thinker"), ("*thinker", "Brainy", "thinker"), ("*NoRisk", "Steady", "norisk"),
+    ("*yclover Yvonne99", "Yvonne", "yclover"), ("*nowhere \x1b[31mX", "X", "nowhere"),
+])
+def test_star_names_seat_computer_players(typed, name, mood):
+    from yahtzee.screens import computer_seat
+    seat = computer_seat(typed, [])
+    assert (seat.name, seat.kind, seat.mood) == (name, "computer", mood)
+
+
+def test_an_unknown_mood_is_refused_and_same_names_get_numbers():
+    from yahtzee.screens import computer_seat
+    assert computer_seat("*sleepy", []).startswith("Computer players: *thinker")
+    first = computer_seat("*", [])
+    second = computer_seat("*", [first])
+    assert second.name == "Brain2"

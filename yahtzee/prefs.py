@@ -1,0 +1,42 @@
+"""The player's preferences: each with its choices, the first of them the default."""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Preference:
+    """One setting: its key in prefs.json, what it means, and the values it may take."""
+
+    key: str
+    label: str
+    choices: tuple
+
+    def shown(self, value):
+        """The value as the settings screen shows it."""
+        if isinstance(value, bool):
+            return "ON" if value else "OFF"
+        return SHOWN.get(self.key, "{}").format(value)
+
+    def after(self, value):
+        """The next choice, as a key press cycles through them."""
+        index = self.choices.index(value) if value in self.choices else -1
+        return self.choices[(index + 1) % len(self.choices)]
+
+
+SHOWN = {"hint_threshold": "{}% of the box's best", "computer_delay": "{} s"}
+
+PREFERENCES = (
+    Preference("verify", "Verify every posting by name (F8)", (True, False)),
+    Preference("sound", "Sound: a bell on every roll (F9)", (True, False)),
+    Preference("advisor", "Advisor: say what a choice cost, losses in the recap", (True, False)),
+    Preference("hints", "Hints: what the dice would score in each open box", (False, True)),
+    Preference("hint_threshold", "Hints highlighted from", (60, 70, 80, 90, 30, 40, 50)),
+    Preference("computer_delay", "Computer players pause between steps", (0.8, 1.5, 0.0, 0.4)),
+)
+BY_KEY = {preference.key: preference for preference in PREFERENCES}
+DEFAULTS = {preference.key: preference.choices[0] for preference in PREFERENCES}
+
+
+def is_allowed(key, value):
+    """A known preference holds one of its choices (of the same type: True is not 1)."""
+    choices = BY_KEY[key].choices
+    return any(type(value) is type(choice) and value == choice for choice in choices)
