@@ -45,6 +45,11 @@ def parse_args(argv=None):
                         help="loaded dice: faces 1-6 separated by spaces, used in order")
     parser.add_argument("--saves", metavar="DIR",
                         help="where saves live (default: saves/ beside yahtzee.py, or $YAHTZEE_SAVES)")
+    parser.add_argument("--rules", metavar="NAME",
+                        help="the rules for this run: hasbro (default), yahtc, acorn, fiveoak, "
+                             "freejoker or nobonus (the preferences keep a lasting choice)")
+    parser.add_argument("--match", metavar="KIND",
+                        help="'single', 'challenge N', 'race N' or 'first_to N' for this run")
     parser.add_argument("--stats", action="store_true",
                         help="show the hall of fame and the players' statistics, then exit")
     parser.add_argument("--simulate", type=positive_int, metavar="N",
@@ -86,6 +91,12 @@ def make_console(plain, colour):
     if plain:
         return PlainConsole(ring=sys.stdout.isatty())
     return KeyConsole(paint=painter(colour), unicode=can_draw_unicode(sys.stdout.encoding))
+
+
+def run_settings(args):
+    """The game settings the command line chooses for this run only."""
+    chosen = {"rules": args.rules, "match": args.match}
+    return {key: value for key, value in chosen.items() if value is not None}
 
 
 def local_now():
@@ -168,7 +179,7 @@ def main(argv=None):
     from .game import Session
     from .palette import wants_colour
     from .saves import Saves, choose_saves_dir
-    from .screens import QuitGame, Table, keep_for_later, run, sentence
+    from .screens import QuitGame, Table, game_settings, keep_for_later, run, sentence
 
     saves_dir = choose_saves_dir(args.saves, os.environ, PROJECT_DIR)
     if args.simulate:
@@ -188,7 +199,13 @@ def main(argv=None):
     colour = not plain and wants_colour(os.environ, sys.stdout.isatty(), args.no_color)
     console = make_console(plain, colour)
     prefs = saves.load_prefs()
-    session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source)
+    try:
+        rules, match = game_settings({**prefs, **run_settings(args)})
+    except ValueError as error:
+        print(f"yahtzee.py: {error}", file=sys.stderr)
+        return 2
+    session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source,
+                      rules=rules, match=match)
     table = Table(session, local_now, saves, read_manual(), prefs,
                   dice_options=args.seed is not None or args.dice_file is not None,
                   coach=Coach(cache_dir(saves_dir, os.environ), table_progress(console), args.seed))

@@ -63,6 +63,8 @@ def _header(game, paint):
 
 
 def _box_cell(card, box, hint=None, paint=no_colour):
+    if card.is_blank(box):
+        return "-"
     if box in card.boxes:
         return str(card.boxes[box])
     if hint is None:
@@ -87,17 +89,27 @@ def sheet_lines(game, paint=no_colour, keys=None, hints=None):
     def total_row(label, values):
         return _row(label, [str(v) for v in values], paint=paint, role="total")
 
+    bonus_label = "Bonuses" if game.rules.roll_bonus else "YAHTZEE bonus"
     return [
         _header(game, paint),
         *[box_row(box) for box in UPPER],
         total_row("Upper sum", [c.upper_sum for c in cards]),
-        total_row("Upper bonus", [c.upper_bonus for c in cards]),
+        total_row("Upper bonus", [upper_bonus_cell(c) for c in cards]),
         total_row("Upper total", [c.upper_total for c in cards]),
         *[box_row(box) for box in LOWER],
         total_row("Lower total", [c.lower_total for c in cards]),
-        total_row("YAHTZEE bonus", [c.yahtzee_bonus for c in cards]),
+        total_row(bonus_label, [c.yahtzee_bonus + c.roll_bonus for c in cards]),
+        *([total_row("Banked", [c.banked for c in cards])] if game.race_target else []),
         total_row("GRAND TOTAL", [c.total for c in cards]),
     ]
+
+
+def upper_bonus_cell(card):
+    """The upper bonus once decided; until then how far over or under par the player is."""
+    par = card.par
+    if par is None or not any(box.is_upper for box in card.boxes):
+        return str(card.upper_bonus)
+    return f"{par:+d}" if par else "par"
 
 
 def on_off(flag, paint=no_colour):
@@ -164,7 +176,8 @@ def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=
     sheet_width = LABEL_WIDTH + COLUMN_WIDTH * len(game.players) + 1
     middle = ["", ""] + hotkey_lines(verify, sound, paint)
     right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode)
-    return side_by_side((sheet, sheet_width), (middle, MIDDLE_WIDTH), (right, 0)) + ["", status]
+    gap = [""] if len(sheet) == 20 else []  # a race's extra row takes the blank line's place
+    return side_by_side((sheet, sheet_width), (middle, MIDDLE_WIDTH), (right, 0)) + gap + [status]
 
 
 def too_small_lines(columns, lines):

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from . import prefs as preferences
 from . import render, stats
 from .game import Game, IllegalMove, Player
+from .match import SINGLE_GAME, parse_match
+from .rules import rules_named
 from .render import hotkey_footer
 from .scoring import Category, is_yahtzee
 
@@ -384,7 +386,23 @@ def set_pref(table, key, value):
     table.prefs[key] = value
     if key in ("verify", "sound"):
         setattr(table.session, key, value)
+    if key in preferences.GAME_SETTINGS:
+        apply_game_settings(table.session, table.prefs)
     table.remember_prefs()
+
+
+def game_settings(prefs):
+    """The rules (with their options) and the match the preferences choose."""
+    rules = rules_named(prefs.get("rules", "hasbro")).with_options(
+        rolls=prefs.get("rolls", 3), bank=prefs.get("bank", 0))
+    return rules, parse_match(prefs.get("match", "single"))
+
+
+def apply_game_settings(session, prefs):
+    """Play the chosen rules and match from the next game on."""
+    session.rules, match = game_settings(prefs)
+    if match != session.match:
+        session.start_match(match)
 
 
 def start_game(table):
@@ -433,6 +451,9 @@ def roll_dice(console, table):
     """Roll, save, and ring: one bell, a pattern for a Yahtzee."""
     game = table.session.game
     game.roll()
+    if table.pref("marking") == "hold" and not game.current.is_computer and game.rolls_left:
+        for die in range(5):
+            game.toggle(die)  # holding picks the dice to keep: the rest roll
     table.checkpoint()
     if table.session.sound:
         console.bell(YAHTZEE_BELLS if is_yahtzee(game.turn.dice) else 1)
@@ -445,13 +466,15 @@ def play(console, table):
         return computer_turn(console, table)
     view = play_view(console, table)
     if not game.turn.has_rolled:
-        any_key(console, table, f"{game.current.name}: press any key to roll", view)
+        undo = ", U takes back the last posting" if game.can_undo else ""
+        token = ask(console, table, f"{game.current.name}: press any key to roll{undo}", view)
+        if token == "u" and game.can_undo:
+            return take_back(console, table)
         roll_dice(console, table)
     brief = turn_brief(table)
+    hold = table.pref("marking") == "hold"
     while game.rolls_left > 0:
-        prompt = (f"Roll {game.turn.rolls} of {game.rules.rolls_per_turn}: "
-                  f"1-5 mark dice, R rolls, ? advice")
-        token = ask(console, table, prompt, view, brief)
+        token = ask(console, table, dice_prompt(game, hold), view, brief)
         digits = token.replace(" ", "")
         if digits and all(ch in "12345" for ch in digits):
             for ch in digits:
@@ -466,10 +489,28 @@ def play(console, table):
         elif token == "?":
             show_advice(console, table)
         else:
-            console.message("Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
+            console.message("Keys here: 1-5 hold or free a die, R rolls the others, ? advice." if hold
+                            else "Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
             brief = []
             continue
         brief = turn_brief(table)
+    return posting
+
+
+def dice_prompt(game, hold):
+    """The dice step's keys: which number keys mark, and what R does."""
+    rolls = f"Roll {game.turn.rolls} of {game.rules.rolls_per_turn + game.current.card.bank}"
+    if hold:
+        return f"{rolls}: 1-5 hold dice, R rolls the others, ? advice"
+    return f"{rolls}: 1-5 mark dice, R rolls, ? advice"
+
+
+def take_back(console, table):
+    """Undo the last posting: its player is back at posting with the same dice."""
+    game = table.session.game
+    player = game.players[(game.seat - 1) % len(game.players)].name
+    game.undo()
+    console.message(f"{player}'s last posting is taken back.")
     return posting
 
 
@@ -534,10 +575,24 @@ def step(console, view, what, pause):
 
 
 def posting_prompt(game, legal):
-    """What the posting step's keys are."""
+    """What the posting step's keys are, and what an extra Yahtzee offers."""
     keys = " ".join(KEY_OF_BOX[box] for box in legal)
     back = ", R back to the dice" if game.rolls_left > 0 else ""
+    if game.must_blank:
+        return f"Extra YAHTZEE, +100: blank which box? {keys}{back}, ? advice"
+    if game.can_take_extra_turn:
+        return f"Post where? {keys} (Y: +50 and another turn){back}, ? advice"
     return f"Post where? {keys}{back}, ? advice"
+
+
+def posting_question(game, box):
+    """The verify question for a posting, in the words of what it does."""
+    preview = game.preview(box)
+    if preview.extra_turn:
+        return f"Take {preview.bonus} and another turn?"
+    if preview.blank:
+        return f"Blank {box.title} for the {preview.bonus} bonus?"
+    return f"Post {preview.points} in {box.title}?"
 
 
 def posting_brief(game, legal):
@@ -566,16 +621,17 @@ def posting(console, table):
             continue
         box = BOX_KEYS.get(token)
         if box is None:
-            console.message(f"Keys here: {prompt[len('Post where? '):]}.")
+            console.message(f"Keys here: {prompt.split('? ', 1)[1]}.")
             continue
         try:
             game.check_posting(box)
         except IllegalMove as refusal:
             console.message(sentence(str(refusal)))
             continue
-        points = game.points_for(box)
-        if session.verify or (points == 0 and not box.is_upper):
-            if not ask_yes_no(console, table, f"Post {points} in {box.title}?", view, []):
+        preview = game.preview(box)
+        lower_zero = preview.points == 0 and not box.is_upper and not preview.extra_turn
+        if session.verify or (lower_zero and not preview.blank):
+            if not ask_yes_no(console, table, posting_question(game, box), view, []):
                 continue
         cost = choice_cost(table, lambda coach: coach.cost_of_post(game, box))
         following = post_score(console, table, box)
@@ -588,13 +644,27 @@ def post_score(console, table, box):
     session = table.session
     game = session.game
     result = game.post(box)
-    note = f"{result.player} posts {result.points} in {box.title}."
+    console.message(posting_note(result))
+    if result.bonus and session.sound:
+        console.bell(YAHTZEE_BELLS)
+    return finish_game(table) if game.is_over else play
+
+
+def posting_note(result):
+    """What a posting did, in one line."""
+    if result.extra_turn:
+        return f"{result.player} takes {result.bonus} for the extra YAHTZEE and another turn!"
+    if result.blank:
+        note = f"{result.player} blanks {result.box.title}."
+    else:
+        note = f"{result.player} posts {result.points} in {result.box.title}."
     if result.bonus:
         note += f" YAHTZEE bonus +{result.bonus}!"
-        if session.sound:
-            console.bell(YAHTZEE_BELLS)
-    console.message(note)
-    return finish_game(table) if game.is_over else play
+    if result.roll_bonus:
+        note += f" Roll bonus +{result.roll_bonus}."
+    if result.reset:
+        note += f" The {' and '.join(result.reset)} column is banked and cleared."
+    return note
 
 
 def finish_game(table):
@@ -627,7 +697,7 @@ def end_of_game(console, table):
     session = table.session
     record = session.results[-1]
     sheet = render.sheet_lines(Game.from_record(record), console.paint)
-    announce = [winner_line(record)] + table.notices
+    announce = [winner_line(record)] + table.notices + match_lines(session)
     view = lambda prompt: sheet + [""] + [console.paint("good", announce[0])] + announce[1:] + [prompt]
     another = ask_yes_no(console, table, "Another game?", view, announce)
     table.notices = []
@@ -636,10 +706,17 @@ def end_of_game(console, table):
     return recap if len(session.results) >= 2 else None
 
 
+def match_lines(session):
+    """Where a match stands (nothing for single games)."""
+    return [] if session.match == SINGLE_GAME else session.standings_lines()
+
+
 def show_recap(console, table, prompt):
-    """Every game of the session, then each player's aggregate and wins."""
-    losses = table.session.losses if table.pref("advisor") else None
-    lines = render.recap_lines(table.session.results, console.paint, losses)
+    """Every game of the session, then each player's aggregate and wins, the rules, the match."""
+    session = table.session
+    losses = session.losses if table.pref("advisor") else None
+    lines = render.recap_lines(session.results, console.paint, losses)
+    lines += ["", f"Rules: {session.rules.describe()}", *match_lines(session)]
     any_key(console, table, prompt, lambda prompt: lines + ["", prompt, footer_for(console, table)])
 
 
