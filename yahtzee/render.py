@@ -159,7 +159,7 @@ def turn_heading(game):
     if game.is_over:
         return "Game over"
     rolls = game.turn.rolls
-    return f"{game.current.name}  roll {rolls} of {game.rules.rolls_per_turn}" if rolls \
+    return f"{game.current.name}  roll {rolls} of {rolls + game.rolls_left}" if rolls \
         else f"{game.current.name}  to roll"
 
 

@@ -499,7 +499,7 @@ def play(console, table):
 
 def dice_prompt(game, hold):
     """The dice step's keys: which number keys mark, and what R does."""
-    rolls = f"Roll {game.turn.rolls} of {game.rules.rolls_per_turn + game.current.card.bank}"
+    rolls = f"Roll {game.turn.rolls} of {game.turn.rolls + game.rolls_left}"
     if hold:
         return f"{rolls}: 1-5 hold dice, R rolls the others, ? advice"
     return f"{rolls}: 1-5 mark dice, R rolls, ? advice"

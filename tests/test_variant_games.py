@@ -1,0 +1,224 @@
+"""Each rule variant, option and match played through the real program with loaded dice."""
+import json
+
+import pytest
+
+from terminal import Terminal
+from test_plain import START, interleave, play_plain, turn
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+YAHTC = [
+    turn([6] * 5, "y"),
+    turn([6] * 5, "y"),                                     # the extra turn: +50, no box filled
+    turn([2, 2, 2, 5, 5], "h"),
+    turn([1, 2, 3, 4, 5], "l"),
+    turn([1, 2, 3, 3, 6], "s", rerolls=[("4", [4])]),
+    turn([4, 4, 4, 4, 1], "f"),
+    turn([5, 5, 5, 3, 2], "t"),
+    turn([1, 1, 1, 2, 3], "1"),
+    turn([2, 2, 2, 2, 6], "2"),
+    turn([3, 3, 3, 6, 6], "3"),
+    turn([4, 4, 4, 1, 2], "4"),
+    turn([5, 5, 5, 5, 2], "5"),
+    turn([6, 6, 6, 1, 1], "6"),
+    turn([6, 5, 4, 3, 1], "c"),
+]
+ACORN = [
+    turn([3] * 5, "y"),
+    turn([3] * 5, "1"),                                     # an extra Yahtzee blanks ONES for 100
+    turn([2, 2, 2, 3, 3], "h"),
+    turn([1, 2, 3, 4, 5], "l"),
+    turn([2, 3, 4, 5, 5], "s"),
+    turn([6, 6, 6, 6, 2], "f"),
+    turn([5, 5, 5, 1, 2], "t"),
+    turn([2, 2, 1, 4, 6], "2", rerolls=[("3", [2])]),
+    turn([3, 3, 3, 1, 1], "3"),
+    turn([4, 4, 4, 4, 1], "4"),
+    turn([5, 5, 5, 6, 1], "5"),
+    turn([6, 6, 6, 6, 1], "6"),
+    turn([6, 6, 5, 1, 2], "c"),
+]
+FIVEOAK = [
+    turn([4] * 5, "h"),                                     # five alike fit full house: 25 + 10
+    turn([2] * 5, "y"),
+    turn([2] * 5, "2"),                                     # 10, +100, +10
+    turn([1, 2, 3, 4, 6], "s"),
+    turn([1, 2, 3, 4, 6], "l", rerolls=[("5", [5])]),       # 40 + 5 after two rolls
+    turn([6, 6, 6, 1, 2], "f", rerolls=[("45", [3, 4]), ("45", [6, 5])]),
+    turn([5, 5, 5, 2, 1], "t"),
+    turn([1, 1, 2, 3, 4], "1"),
+    turn([3, 3, 3, 3, 2], "3"),
+    turn([4, 4, 4, 2, 1], "4"),
+    turn([5, 5, 5, 5, 1], "5"),
+    turn([6, 6, 6, 2, 2], "6"),
+    turn([6, 5, 4, 2, 1], "c"),
+]
+
+
+@pytest.mark.parametrize("rules, turns, total, parts", [
+    ("yahtc", YAHTC, 356, {"upper_bonus": 35, "yahtzee_bonus": 50}),
+    ("acorn", ACORN, 414, {"upper_bonus": 35, "yahtzee_bonus": 100, "blanks": ["ones"]}),
+    ("fiveoak", FIVEOAK, 514, {"upper_bonus": 35, "yahtzee_bonus": 100, "roll_bonus": 95}),
+])
+def test_each_variant_plays_a_whole_game_to_the_expected_total(tmp_path, monkeypatch, rules,
+                                                                turns, total, parts):
+    lines, faces = interleave(turns)
+    lines = START + ["ANN", "", "y"] + lines + ["n"]
+    code, out, records = play_plain(tmp_path, monkeypatch, lines, faces, "--rules", rules)
+    assert code == 0
+    (record,) = records
+    assert record["rules"] == rules
+    player = record["players"][0]
+    assert player["total"] == total, out[-2000:]
+    assert {key: player[key] for key in parts} == parts
+    assert "Traceback" not in out
+
+
+def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path, monkeypatch):
+    lines, faces = interleave(YAHTC[:3])
+    _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y"] + lines + ["f10", "y"],
+                           faces, "--rules", "yahtc")
+    assert "(Y: +50 and another turn)" in out and "Take 50 and another turn? (Y/N)" in out
+    assert "ANN takes 50 for the extra YAHTZEE and another turn!" in out
+    lines, faces = interleave(ACORN[:2])
+    _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y"] + lines + ["f10", "y"],
+                           faces, "--rules", "acorn")
+    assert "Extra YAHTZEE, +100: blank which box?" in out
+    assert "ANN blanks ONES. YAHTZEE bonus +100!" in out
+
+
+def write_prefs(tmp_path, **prefs):
+    saves = tmp_path / "saves"
+    saves.mkdir(exist_ok=True)
+    (saves / "prefs.json").write_text(json.dumps({"version": 1, **prefs}))
+
+
+def test_four_rolls_and_a_dice_bank_carry_unused_rolls_into_the_next_turn(tmp_path, monkeypatch):
+    write_prefs(tmp_path, rolls=4, bank=2, advisor=False)
+    first = turn([1, 2, 3, 4, 5], "l")                      # posted after one roll: 3 unused, 2 kept
+    second = ["", *(["1", "r"] * 5), "c", "y"]              # 4 + 2 rolls: the sixth ends the turn
+    lines = START + ["ANN", "", "y"] + first[0] + second + ["f10", "y"]
+    faces = first[1] + [6, 6, 6, 6, 6] + [1, 2, 3, 4, 5]
+    code, out, _ = play_plain(tmp_path, monkeypatch, lines, faces)
+    assert code == 0
+    assert "Roll 1 of 4:" in out and "Roll 5 of 6:" in out and "roll 5 of 6: 4 6 6 6 6" in out
+    assert "ANN posts 29 in CHANCE." in out  # die 1 rerolled five times: 1 2 3 4 5, then 6s
+
+
+def test_hold_marking_rolls_the_dice_not_held(tmp_path, monkeypatch):
+    write_prefs(tmp_path, marking="hold", advisor=False)
+    lines = START + ["ANN", "", "y", "", "12", "r", "12345", "r", "h", "y", "f10", "y"]
+    code, out, _ = play_plain(tmp_path, monkeypatch, lines, [3, 3, 1, 2, 6, 5, 5, 5])
+    assert "Roll 1 of 3: 1-5 hold dice, R rolls the others" in out
+    assert "ANN  roll 2 of 3: 3 3 5 5 5" in out and "ANN posts 25 in FULL HOUSE." in out
+
+
+def test_undo_takes_a_posting_back_until_the_next_roll_only(tmp_path, monkeypatch):
+    write_prefs(tmp_path, advisor=False)
+    lines = START + ["ANN", "BOB", "", "y",
+                     "", "r", "c", "y",          # ANN posts 15 in CHANCE
+                     "u",                         # BOB has not rolled: ANN takes it back
+                     "l", "y",                    # ... and posts LARGE STRAIGHT instead
+                     "",                          # BOB rolls
+                     "u",                         # too late now: not a key at the dice
+                     "f10", "y"]
+    code, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5] * 2)
+    assert "BOB: press any key to roll, U takes back the last posting" in out
+    assert "ANN's last posting is taken back." in out
+    assert "ANN posts 40 in LARGE STRAIGHT." in out
+    assert out.count("Keys here: 1-5 mark or lock a die") == 1
+
+
+def test_a_computers_posting_cannot_be_taken_back(tmp_path, monkeypatch):
+    write_prefs(tmp_path, advisor=False)
+    lines = START + ["*", "ANN", "", "y", "u", "f10", "y"]
+    code, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5] * 3, "--seed", "1")
+    assert "Brainy posts" in out
+    assert "U takes back" not in out and "taken back" not in out
+
+
+def key_turn(term, name, box, answer="y"):
+    """One key-mode turn: any key, straight to posting, the box, yes."""
+    term.wait_for(f"{name}: press any key to roll")
+    term.press(" ")
+    term.wait_for("R rolls")
+    term.press("r")
+    term.wait_for("Post where?")
+    term.press(box)
+    if answer:
+        term.wait_for("(Y/N)")
+        term.press(answer)
+
+
+def start_key_game(term, names):
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n")
+    for name in names:
+        term.wait_for("name:")
+        term.press(name, "Enter")
+    term.press("Enter")
+    term.wait_for("Ready to play? (Y/N)")
+    term.press("y")
+
+
+RACE = {"ANN": [([6, 6, 6, 6, 1], "6"), ([5, 5, 5, 5, 1], "5"), ([4, 4, 4, 4, 1], "4"),
+                ([3, 3, 3, 3, 1], "3"), ([2, 2, 2, 2, 1], "2"), ([1, 1, 1, 1, 2], "1"),
+                ([2, 2, 3, 3, 3], "h")],
+        "BOB": [([1, 2, 3, 4, 5], "l"), ([1, 2, 3, 4, 6], "s"), ([2, 2, 3, 3, 3], "h"),
+                ([1, 1, 1, 2, 3], "t"), ([1, 1, 1, 1, 2], "f"), ([1, 1, 2, 2, 3], "c"),
+                ([6, 6, 6, 6, 6], "y")]}
+
+
+def test_a_race_runs_to_its_end_in_key_mode(tmp_path):
+    write_prefs(tmp_path, advisor=False, sound=False)
+    faces = [face for pair in zip(RACE["ANN"], RACE["BOB"]) for dice, _ in pair for face in dice]
+    (tmp_path / "dice.txt").write_text(" ".join(map(str, faces)))
+    term = Terminal("--saves", str(tmp_path / "saves"), "--dice-file", str(tmp_path / "dice.txt"),
+                    "--match", "race 140")
+    try:
+        start_key_game(term, ["ANN", "BOB"])
+        for (_, ann_box), (_, bob_box) in zip(RACE["ANN"], RACE["BOB"]):
+            key_turn(term, "ANN", ann_box)
+            key_turn(term, "BOB", bob_box)
+        screen = term.wait_for("Another game? (Y/N)")
+        assert "BOB wins with 168 points!" in screen
+        assert "Race to 140" in screen
+        term.press("n")
+        assert term.exit_code() == 0
+    finally:
+        term.close()
+    record = json.loads((tmp_path / "saves" / "history.jsonl").read_text())
+    assert [p["total"] for p in record["players"]] == [144, 168]
+
+
+def test_a_challenge_runs_to_its_end_in_key_mode(tmp_path):
+    write_prefs(tmp_path, advisor=False, sound=False, verify=False)
+    boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+    (tmp_path / "dice.txt").write_text("1 2 3 4 5 " * 13 + "6 6 6 6 6 " * 13)
+    term = Terminal("--saves", str(tmp_path / "saves"), "--dice-file", str(tmp_path / "dice.txt"),
+                    "--match", "challenge 2")
+    try:
+        start_key_game(term, ["ANN"])
+        for game in range(2):
+            for box in boxes:
+                zero_lower = box in "tfhy" if game == 0 else box in "hsl"
+                key_turn(term, "ANN", box, "y" if zero_lower else None)
+            screen = term.wait_for("Another game? (Y/N)")
+            if game == 0:
+                assert "game 1 of 2" in screen.lower()
+                term.press("y")
+                term.wait_for("Press any key for the next game")
+                term.press(" ")
+                term.wait_for("Ready to play? (Y/N)")
+                term.press("y")
+        assert "Challenge of 2 games: ANN" in screen
+        term.press("n")
+        recap = term.wait_for("Press any key to finish")
+        assert "Rules: hasbro" in recap and "Challenge of 2 games" in recap
+        term.press(" ")
+        assert term.exit_code() == 0
+    finally:
+        term.close()
