@@ -115,3 +115,41 @@ def test_an_unknown_mood_is_refused_and_same_names_get_numbers():
     first = computer_seat("*", [])
     second = computer_seat("*", [first])
     assert second.name == "Brain2"
+
+
+def run_python(code, stdin=""):
+    import subprocess
+    from test_plain import ROOT
+    return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
+                          text=True, timeout=120, cwd=str(ROOT))
+
+
+def test_start_up_and_a_game_without_advice_never_load_numpy(tmp_path):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "prefs.json").write_text('{"version": 1, "advisor": false, "hints": true}')
+    code = (f"import sys; from yahtzee import cli; cli.main(['--plain', '--seed', '1', '--saves', "
+            f"{str(saves)!r}]); print('numpy loaded' if 'numpy' in sys.modules else 'no numpy')")
+    done = run_python(code, "\nn\nANN\n\ny\n\n1\nr\nr\nc\ny\nf10\ny\n")
+    assert "ANN posts" in done.stdout and done.stdout.strip().endswith("no numpy"), done.stderr
+
+
+def test_simulate_json_prints_exactly_one_object_with_the_keys():
+    done = run_python("from yahtzee import cli; cli.main(['--simulate', '40', '--player', "
+                      "'*norisk', '--seed', '3', '--json'])")
+    (line,) = done.stdout.splitlines()
+    stats = json.loads(line)
+    assert set(stats) == {"games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
+                          "yahtzee_rate", "seconds"}
+    assert stats["games"] == 40 and stats["min"] <= stats["median"] <= stats["max"]
+    again = json.loads(run_python("from yahtzee import cli; cli.main(['--simulate', '40', "
+                                  "'--player', 'norisk', '--seed', '3', '--json'])").stdout)
+    assert {k: v for k, v in again.items() if k != "seconds"} == \
+        {k: v for k, v in stats.items() if k != "seconds"}
+
+
+def test_simulate_text_names_every_figure():
+    out = run_python("from yahtzee import cli; cli.main(['--simulate', '20', '--seed', '1'])").stdout
+    for word in ("20 games", "mean", "stdev", "median", "lowest", "highest", "upper bonus",
+                 "a Yahtzee in", "games a second"):
+        assert word in out, word
