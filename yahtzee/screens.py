@@ -578,10 +578,11 @@ def posting_prompt(game, legal):
     """What the posting step's keys are, and what an extra Yahtzee offers."""
     keys = " ".join(KEY_OF_BOX[box] for box in legal)
     back = ", R back to the dice" if game.rolls_left > 0 else ""
+    bonus = game.rules.extra_yahtzee_bonus
     if game.must_blank:
-        return f"Extra YAHTZEE, +100: blank which box? {keys}{back}, ? advice"
+        return f"Extra YAHTZEE, +{bonus}: blank which box? {keys}{back}, ? advice"
     if game.can_take_extra_turn:
-        return f"Post where? {keys} (Y: +50 and another turn){back}, ? advice"
+        return f"Post where? {keys} (Y: +{bonus} and another turn){back}, ? advice"
     return f"Post where? {keys}{back}, ? advice"
 
 
