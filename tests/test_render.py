@@ -112,3 +112,19 @@ def test_recap_lists_every_game_then_totals_and_wins():
 def test_a_small_terminal_gets_a_clear_message():
     lines = render.too_small_lines(60, 20)
     assert "60x20" in lines[0] and "80x24" in lines[0]
+
+
+def test_a_long_session_recap_lists_the_last_ten_games_but_counts_them_all():
+    results = [record(("ANN", 100 + n), winners=["ANN"]) for n in range(14)]
+    lines = render.recap_lines(results)
+    assert len(lines) <= 22
+    assert lines[3] == "(4 earlier games count in the totals)"
+    assert lines[4].split()[:2] == ["5", "104"]
+    assert lines[-2].split() == ["Total", str(sum(100 + n for n in range(14)))]
+
+
+def test_the_final_sheet_shrinks_to_its_totals_when_notices_need_the_room():
+    game = game_with(["ANN", "BOB"])
+    assert len(render.final_sheet_lines(game, room=20)) == 20
+    short = render.final_sheet_lines(game, room=6)
+    assert len(short) == 5 and short[-1].startswith("GRAND TOTAL") and "ANN" in short[0]

@@ -112,6 +112,17 @@ def upper_bonus_cell(card):
     return f"{par:+d}" if par else "par"
 
 
+def final_sheet_lines(game, paint=no_colour, room=20):
+    """The finished sheet; when announcements leave too little room, only its totals."""
+    sheet = sheet_lines(game, paint)
+    if len(sheet) <= room:
+        return sheet
+    return [sheet[0]] + [line for line in sheet if line.startswith(TOTAL_LABELS)][-room + 1:]
+
+
+TOTAL_LABELS = ("Upper total", "Lower total", "YAHTZEE bonus", "Bonuses", "Banked", "GRAND TOTAL")
+
+
 def on_off(flag, paint=no_colour):
     """ON in green or OFF in red."""
     return paint("on", "ON") if flag else paint("off", "OFF")
@@ -196,8 +207,12 @@ def advice_lines(options, paint=no_colour):
     return lines
 
 
+RECAP_GAMES = 10
+
+
 def recap_lines(results, paint=no_colour, losses=None):
-    """The session so far: every game's scores and winner, then totals and games won."""
+    """The session so far: every game's scores and winner (the last ten listed), then totals
+    and games won over all of them."""
     names = []
     for record in results:
         names += [p["name"] for p in record["players"] if p["name"] not in names]
@@ -213,7 +228,10 @@ def recap_lines(results, paint=no_colour, losses=None):
             wins[name] += 1
         cells = "".join(str(scores[n]).rjust(COLUMN_WIDTH) if n in scores else "-".rjust(COLUMN_WIDTH)
                         for n in names)
-        lines.append(f"{number:<6}{cells}   {', '.join(record['winners'])}")
+        if number > len(results) - RECAP_GAMES:
+            lines.append(f"{number:<6}{cells}   {', '.join(record['winners'])}")
+    if len(results) > RECAP_GAMES:
+        lines.insert(3, f"({len(results) - RECAP_GAMES} earlier games count in the totals)")
     lines += ["",
               paint("total", "Total " + "".join(str(totals[n]).rjust(COLUMN_WIDTH) for n in names)),
               "Won   " + "".join(str(wins[n]).rjust(COLUMN_WIDTH) for n in names)]

@@ -697,8 +697,9 @@ def end_of_game(console, table):
     """The final sheet and the winner; another game? Y goes through the recap to confirm."""
     session = table.session
     record = session.results[-1]
-    sheet = render.sheet_lines(Game.from_record(record), console.paint)
     announce = [winner_line(record)] + table.notices + match_lines(session)
+    sheet = render.final_sheet_lines(Game.from_record(record), console.paint,
+                                     room=render.SCREEN_HEIGHT - 3 - len(announce))
     view = lambda prompt: sheet + [""] + [console.paint("good", announce[0])] + announce[1:] + [prompt]
     another = ask_yes_no(console, table, "Another game?", view, announce)
     table.notices = []
