@@ -1,5 +1,4 @@
 """The advisor, hints, costs and preferences as a player meets them, in plain mode."""
-import io
 import json
 import sys
 
@@ -30,13 +29,14 @@ def test_a_posting_that_is_not_best_says_what_it_cost_and_the_recap_adds_it_up(t
     turns = [turn([1, 2, 3, 4, 5], "c")] + [turn([6, 6, 6, 6, 6], box) for box in
                                              ["y", "6", "t", "f", "h", "s", "l", "1", "2", "3", "4", "5"]]
     lines, faces = interleave(turns)
-    lines = START + ["ANN", "", "y"] + lines + ["y", "", "n"]
-    lines = START + ["ANN", "", "y"] + interleave(turns)[0] + ["n"]
+    lines = START + ["ANN", "", "y"] + lines + ["y", "", "f10", "y"]  # another game: the recap
     code, out, records = play_plain(tmp_path, monkeypatch, lines, faces)
-    assert code == 0
+    assert code == 0 and len(records) == 1
     costs = [float(line.split(" cost ")[1].split()[0]) for line in out.splitlines()
              if line.startswith("That posting cost")]
     assert costs and costs[0] > 5
+    (lost,) = [line for line in out.splitlines() if line.startswith("Lost")]
+    assert abs(float(lost.split()[1]) - sum(costs)) < 0.2
 
 
 def test_no_cost_is_told_for_the_best_choice(tmp_path, monkeypatch):

@@ -1,6 +1,5 @@
 """The rules of the boxes: every roll against an independent count, tables, invariants."""
 import itertools
-import random
 
 import pytest
 from hypothesis import given, strategies as st

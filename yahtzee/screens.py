@@ -273,7 +273,6 @@ def page_lines(console, table, lines, extra=""):
 def names(console, table):
     """Up to four names of at most six characters; an empty name ends the list."""
     players = table.session.players
-    notes = []
 
     def view(prompt):
         seated = [f"    {i}. {p.name}" for i, p in enumerate(players, start=1)]
