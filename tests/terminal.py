@@ -51,6 +51,11 @@ class Terminal:
                 raise AssertionError(f"the game ended before {words!r}:\n{self.text}") from None
         return self.text
 
+    def resize(self, columns, lines):
+        """Change the window's size, as a player dragging its corner."""
+        self.screen.resize(lines, columns)
+        self.child.setwinsize(lines, columns)
+
     def press(self, *keys):
         """Send keys by name (F8, Enter, C-c) or as text."""
         for key in keys:

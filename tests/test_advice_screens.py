@@ -47,9 +47,9 @@ def test_no_cost_is_told_for_the_best_choice(tmp_path, monkeypatch):
 
 
 def test_the_advisor_can_be_turned_off_in_the_preferences_and_stays_off(tmp_path, monkeypatch):
-    lines = START[:1] + ["p", "3", "x", "n", "ANN", "", "y", "", "r", "c", "y", "f10", "y"]
+    lines = START[:1] + ["p", "1", "x", "n", "ANN", "", "y", "", "r", "c", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
-    assert "Advisor: say what a choice cost, losses in the recap: OFF." in out
+    assert "Advisor: what each choice cost: OFF." in out
     assert "cost" not in out.split("ANN posts")[1]
     prefs = json.loads((tmp_path / "saves" / "prefs.json").read_text())
     assert prefs["advisor"] is False
@@ -65,9 +65,9 @@ def test_hints_show_what_the_dice_would_score_in_each_open_box():
 
 
 def test_hints_in_plain_mode_when_turned_on(tmp_path, monkeypatch):
-    lines = START[:1] + ["p", "4", "x", "n", "ANN", "", "y", "", "f10", "y"]
+    lines = START[:1] + ["p", "2", "x", "n", "ANN", "", "y", "", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [2, 2, 2, 3, 3])
-    assert "Hints: what the dice would score in each open box: ON." in out
+    assert "Hints: what the dice score in each open box: ON." in out
     assert "hints: 1 Ones 0, 2 Twos 6*, 3 Threes 6," in out and "H Full house 25*" in out
 
 

@@ -24,3 +24,9 @@ def test_ci_runs_exactly_the_readme_test_command():
 def test_the_package_version_matches_setup_cfg():
     from yahtzee import __version__
     assert f"version = {__version__}\n" in (ROOT / "setup.cfg").read_text()
+
+
+def test_the_manual_fits_an_80_column_screen():
+    long = [n for n, line in enumerate((ROOT / "YAHTZEE.DOC").read_text().splitlines(), 1)
+            if len(line) >= 80]
+    assert long == []

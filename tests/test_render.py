@@ -128,3 +128,15 @@ def test_the_final_sheet_shrinks_to_its_totals_when_notices_need_the_room():
     assert len(render.final_sheet_lines(game, room=20)) == 20
     short = render.final_sheet_lines(game, room=6)
     assert len(short) == 5 and short[-1].startswith("GRAND TOTAL") and "ANN" in short[0]
+
+
+def test_every_posting_prompt_fits_the_status_line():
+    from yahtzee import screens
+    from yahtzee.rules import rules_named
+    for rules in ("hasbro", "yahtc", "acorn"):
+        game = Game.start([Player("ANNIE")], rules_named(rules), LoadedDice([6] * 15))
+        game.roll()
+        game.post(Category.YAHTZEE)
+        game.roll()
+        prompt = screens.posting_prompt(game, list(Category))
+        assert len(prompt) < 80, prompt

@@ -153,7 +153,7 @@ def test_posting_shows_keys_only_beside_legal_boxes(run_keys, saves):
     _, _, script = run_keys(screens.posting, "4y", table=table)
     first = script.screens[0]
     assert first[4].startswith("4 Fours") and first[1].startswith("  Ones")
-    assert first[-1] == "Post where? 4, R back to the dice, ? advice"
+    assert first[-1] == "Post where? 4, R dice, ? advice"
 
 
 def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(run_keys, saves):

@@ -85,6 +85,7 @@ def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path):
     # With sound ON a roll rings the bell; with it OFF, no bell byte is written.
     rang_before = term.raw.count(BELL)
     assert rang_before >= 1
+    term.wait_for("BOB: press any key to roll")
     term.press("F9")
     term.wait_for("Sound is now OFF.")
     term.press("y")
@@ -134,3 +135,42 @@ def test_a_small_terminal_gets_a_message_not_a_broken_screen(terminal):
     term.wait_for("Quit the game?")
     term.press("y")
     assert term.exit_code() == 0
+
+
+def test_a_pasted_colour_code_is_ignored_not_a_crash(terminal):
+    term = terminal()
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n", "Al", "\x1b[31m", "ex", "Enter")
+    term.wait_for("Player 2 name:")
+    term.press("Enter")
+    term.wait_for("Ready to play? (Y/N)")
+    term.press("y", " ", "\x1b[5m")
+    screen = term.wait_for("Roll 1 of 3")
+    assert "exception" not in screen.lower() and "Traceback" not in screen
+    assert ">Alex" in screen
+
+
+def test_the_screen_is_drawn_again_when_the_window_is_resized(terminal):
+    term = terminal(columns=60, lines=20)
+    term.wait_for("needs 80x24")
+    term.resize(80, 24)
+    term.wait_for("Press any key to begin", timeout=5)
+    term.resize(70, 24)
+    term.wait_for("needs 80x24", timeout=5)
+    term.press("x")  # ignored while the screen is too small
+    term.resize(80, 24)
+    screen = term.wait_for("Press any key to begin", timeout=5)
+    assert "Instructions?" not in screen
+
+
+def test_quitting_while_typing_a_name_shows_the_question(terminal):
+    term = terminal()
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n", "Qvm", "F10")
+    term.wait_for("Quit the game?")
+    term.press("n")
+    term.wait_for("Player 1 name: Qvm")

@@ -79,12 +79,12 @@ def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path, monkeypatch)
     lines, faces = interleave(YAHTC[:3])
     _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y"] + lines + ["f10", "y"],
                            faces, "--rules", "yahtc")
-    assert "(Y: +50 and another turn)" in out and "Take 50 and another turn? (Y/N)" in out
+    assert "(Y: +50, roll again)" in out and "Take 50 and another turn? (Y/N)" in out
     assert "ANN takes 50 for the extra YAHTZEE and another turn!" in out
     lines, faces = interleave(ACORN[:2])
     _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y"] + lines + ["f10", "y"],
                            faces, "--rules", "acorn")
-    assert "Extra YAHTZEE, +100: blank which box?" in out
+    assert "YAHTZEE +100: blank which box?" in out
     assert "ANN blanks ONES. YAHTZEE bonus +100!" in out
 
 

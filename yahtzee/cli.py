@@ -128,6 +128,10 @@ def table_progress(console):
         if step not in shown:
             shown.append(step)
             console.status(f"Working out the best strategy (only once): {progress_bar(done, total, 30)}")
+        if done >= total:
+            if len(shown) > 1:
+                console.discard_typeahead()  # keys pressed during the build answered nothing
+            shown.clear()
 
     return report
 

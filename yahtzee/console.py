@@ -19,6 +19,12 @@ CLEAR = "\x1b[H\x1b[2J"
 CSI_FINAL = set("~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz@`{|}")
 
 
+def ignore_mouse_reports(bindings):
+    """A pasted colour code (ESC [ 3 1 m) looks like a mouse report: drop it, never crash."""
+    from prompt_toolkit.keys import Keys
+    bindings.add(Keys.Vt100MouseEvent)(lambda event: None)
+
+
 class InputClosed(Exception):
     """No more input will come: end of file, or the terminal is gone."""
 
@@ -111,6 +117,9 @@ class PlainConsole:
     def pause(self, seconds):
         """Plain mode never waits."""
 
+    def discard_typeahead(self):
+        """Plain mode reads every line in order: nothing is discarded."""
+
 
 class KeyConsole:
     """A real terminal: single keystrokes through prompt_toolkit, screens redrawn as blocks."""
@@ -131,6 +140,8 @@ class KeyConsole:
         self.pending = []
         self.prompt = ""
         self.stop = None
+        self._drawn_size = None
+        self._notes = []
         self._escape_at = None
         self._in_sequence = False
 
@@ -174,8 +185,9 @@ class KeyConsole:
         if not self._fits():
             size = self.terminal_size()
             lines, notes = too_small_lines(size.columns, size.lines), [self.prompt]
+        self._drawn_size, self._notes = self.terminal_size(), list(notes)
         # The last row stays free for the cursor, so the screen never scrolls.
-        room = max(1, self.terminal_size().lines - 1 - len(lines))
+        room = max(1, self._drawn_size.lines - 1 - len(lines))
         rows = [*lines, *list(notes)[-room:]]
         self._write(CLEAR + "".join(row.rstrip() + "\r\n" for row in rows))
 
@@ -211,6 +223,8 @@ class KeyConsole:
             token = self._run_key_app()
             if token is not None and not self._is_escape_tail(token):
                 return token
+            if self.terminal_size() != self._drawn_size:
+                self._draw(self.lines, self._notes)  # the window was resized
 
     def _is_escape_tail(self, token):
         """Swallow the rest of an F-key sequence that arrived split after a bare Esc."""
@@ -248,10 +262,29 @@ class KeyConsole:
             data = event.key_sequence[0].data
             event.app.exit(result=data.lower() if len(data) == 1 and data.isprintable() else None)
 
+        ignore_mouse_reports(bindings)
         app = Application(layout=Layout(Window(FormattedTextControl(""), height=1)),
                           key_bindings=bindings, input=self.input, output=self.output,
-                          erase_when_done=True)
+                          erase_when_done=True, after_render=self._after_render)
         return self._guarded(lambda: app.run(pre_run=lambda: self._stop_app(app)))
+
+    def _after_render(self, app):
+        """A resized window ends the key read, so that the screen is drawn again at once."""
+        if self.terminal_size() != self._drawn_size and not app.future.done():
+            app.exit(result=None)
+
+    def discard_typeahead(self):
+        """Forget keys pressed while the game was busy: they answered nothing on screen."""
+        from prompt_toolkit.input.typeahead import clear_typeahead
+        clear_typeahead(self.input)
+        try:
+            import termios
+        except ImportError:
+            return  # not POSIX: the typeahead store was all there was
+        try:
+            termios.tcflush(self.input.fileno(), termios.TCIFLUSH)
+        except (termios.error, OSError, ValueError, AttributeError):
+            pass  # not a terminal: nothing waits there
 
     def _guarded(self, run):
         if self.stop:
@@ -275,6 +308,7 @@ class KeyConsole:
         for key, token in {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", "c-c": "F10"}.items():
             bindings.add(key)(lambda event, token=token: event.app.exit(
                 result=(token, event.app.current_buffer.text)))
+        ignore_mouse_reports(bindings)
         session = PromptSession(key_bindings=bindings, input=self.input, output=self.output,
                                 erase_when_done=False)
         result = self._guarded(lambda: session.prompt(

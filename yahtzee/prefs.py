@@ -22,20 +22,20 @@ class Preference:
         return self.choices[(index + 1) % len(self.choices)]
 
 
-SHOWN = {"hint_threshold": "{}% of the box's best", "computer_delay": "{} s",
+SHOWN = {"hint_threshold": "{}% of a box's best", "computer_delay": "{} s",
          "bank": "{} rolls", "marking": "{}"}
 
 PREFERENCES = (
     Preference("verify", "Verify every posting by name (F8)", (True, False)),
     Preference("sound", "Sound: a bell on every roll (F9)", (True, False)),
-    Preference("advisor", "Advisor: say what a choice cost, losses in the recap", (True, False)),
-    Preference("hints", "Hints: what the dice would score in each open box", (False, True)),
+    Preference("advisor", "Advisor: what each choice cost", (True, False)),
+    Preference("hints", "Hints: what the dice score in each open box", (False, True)),
     Preference("hint_threshold", "Hints highlighted from", (60, 70, 80, 90, 30, 40, 50)),
     Preference("computer_delay", "Computer players pause between steps", (0.8, 1.5, 0.0, 0.4)),
     Preference("rules", "Rules (next game)", ("hasbro", "yahtc", "acorn", "fiveoak",
                                               "freejoker", "nobonus")),
     Preference("rolls", "Rolls per turn (next game)", (3, 4)),
-    Preference("bank", "Dice bank: unused rolls carried over, at most", (0, 1, 2, 3)),
+    Preference("bank", "Dice bank: unused rolls carried, at most", (0, 1, 2, 3)),
     Preference("match", "Match (next game)", ("single", "challenge 3", "challenge 5",
                                               "race 300", "race 500", "race 1000",
                                               "first_to 500", "first_to 1000")),

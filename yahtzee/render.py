@@ -181,12 +181,15 @@ def side_by_side(*columns):
             .rstrip() for row in range(height)]
 
 
-def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=None, hints=None):
-    """The play screen: sheet left, hot keys middle, dice right, the status line below."""
+def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=None, hints=None,
+               match=""):
+    """The play screen: sheet left, hot keys middle, dice right (the match under them), the
+    status line below."""
     sheet = sheet_lines(game, paint, keys, hints)
     sheet_width = LABEL_WIDTH + COLUMN_WIDTH * len(game.players) + 1
     middle = ["", ""] + hotkey_lines(verify, sound, paint)
     right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode)
+    right += ["", match] if match else []
     gap = [""] if len(sheet) == 20 else []  # a race's extra row takes the blank line's place
     return side_by_side((sheet, sheet_width), (middle, MIDDLE_WIDTH), (right, 0)) + gap + [status]
 

@@ -127,8 +127,9 @@ def any_key(console, table, prompt, view, brief=None):
 
 
 def sentence(text):
-    """A message as a sentence: capital first, full stop last."""
-    text = text[:1].upper() + text[1:]
+    """A message as a sentence: capital first (a file name keeps its own), full stop last."""
+    if text.split(" ", 1)[0].isalpha():
+        text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
@@ -276,7 +277,8 @@ def names(console, table):
 
     def view(prompt):
         seated = [f"    {i}. {p.name}" for i, p in enumerate(players, start=1)]
-        return ([console.paint("title", "  PLAYERS"), ""] + seated + [""] +
+        question = [f"  {prompt}", ""] if prompt.endswith("(Y/N)") else []
+        return ([console.paint("title", "  PLAYERS"), ""] + seated + [""] + question +
                 ["  Up to four players; names up to six characters.",
                  "  A name starting with * seats a computer player: *thinker, *norisk,",
                  "  *gambler, *yclover or *nowhere, a name may follow (*gambler Zed).",
@@ -333,7 +335,9 @@ def confirm(console, table):
         seated = [f"    {i}. {p.name}{'  (computer, ' + p.mood + ')' if p.is_computer else ''}"
                   for i, p in enumerate(session.players, start=1)]
         return ([console.paint("title", "  PLAYERS"), ""] + seated +
-                ["", "  P changes the preferences.", f"  {prompt}", "", footer_for(console, table)])
+                ["", f"  Rules: {session.rules.describe()}   Match: {session.match.describe()}",
+                 "  P changes them and the other preferences.", f"  {prompt}", "",
+                 footer_for(console, table)])
 
     while True:
         token = ask(console, table, "Ready to play? (Y/N)", view)
@@ -357,10 +361,10 @@ def confirm(console, table):
 
 def settings(console, table):
     """The preferences, remembered between runs: a number changes one, X is done."""
-    choices = preferences.PREFERENCES
+    choices = [p for p in preferences.PREFERENCES if p.key not in ("verify", "sound")]
 
     def view(prompt):
-        rows = [f"  {i}  {p.label:<54} {p.shown(table.pref(p.key))}"
+        rows = [f"  {i}  {p.label:<46} {p.shown(table.pref(p.key))}"
                 for i, p in enumerate(choices, start=1)]
         return ([console.paint("title", "  PREFERENCES"), ""] + rows +
                 ["", f"  {prompt}", "", footer_for(console, table)])
@@ -413,8 +417,10 @@ def start_game(table):
 def play_view(console, table, keys=None):
     """The play screen's lines for a status prompt."""
     session = table.session
+    match = "" if session.match == SINGLE_GAME else session.match.describe().capitalize()
     return lambda prompt: render.play_lines(session.game, session.verify, session.sound, prompt,
-                                            console.paint, console.unicode, keys, hints(table))
+                                            console.paint, console.unicode, keys, hints(table),
+                                            match)
 
 
 def hints(table):
@@ -436,14 +442,16 @@ def turn_brief(table):
     extra = [] if not shown else ["hints: " + ", ".join(
         f"{KEY_OF_BOX[box]} {render.LABELS[box]} {points}{'*' if high else ''}"
         for box, (points, high) in shown.items())]
-    return dice_brief(table.session.game) + extra
+    return dice_brief(table.session.game, table.pref("marking") == "hold") + extra
 
 
-def dice_brief(game):
-    """The dice on one line, for plain mode: 'ANN roll 2 of 3: 3 5 2 2 6   marked: 1 3'."""
-    marked = " ".join(str(i) for i, m in enumerate(game.turn.marked, start=1) if m) or "none"
+def dice_brief(game, hold=False):
+    """The dice on one line, for plain mode: 'ANN roll 2 of 3: 3 5 2 2 6   marked: 1 3'
+    (in hold marking the held dice: 'held: 2 4 5')."""
+    picked = [i for i, m in enumerate(game.turn.marked, start=1) if m != hold]
     dice = " ".join(str(d) for d in game.turn.dice)
-    return [f"{render.turn_heading(game)}: {dice}   marked: {marked}"]
+    return [f"{render.turn_heading(game)}: {dice}   {'held' if hold else 'marked'}: "
+            f"{' '.join(map(str, picked)) or 'none'}"]
 
 
 def roll_dice(console, table):
@@ -576,12 +584,12 @@ def step(console, view, what, pause):
 def posting_prompt(game, legal):
     """What the posting step's keys are, and what an extra Yahtzee offers."""
     keys = " ".join(KEY_OF_BOX[box] for box in legal)
-    back = ", R back to the dice" if game.rolls_left > 0 else ""
+    back = ", R dice" if game.rolls_left > 0 else ""
     bonus = game.rules.extra_yahtzee_bonus
     if game.must_blank:
-        return f"Extra YAHTZEE, +{bonus}: blank which box? {keys}{back}, ? advice"
+        return f"YAHTZEE +{bonus}: blank which box? {keys}{back}, ? advice"
     if game.can_take_extra_turn:
-        return f"Post where? {keys} (Y: +{bonus} and another turn){back}, ? advice"
+        return f"Post where? {keys} (Y: +{bonus}, roll again){back}, ? advice"
     return f"Post where? {keys}{back}, ? advice"
 
 
