@@ -30,8 +30,9 @@ ALL_RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS)}
 
 
 @pytest.fixture(scope="session")
-def cache_dir(tmp_path_factory):
-    return tmp_path_factory.mktemp("strategy-cache")
+def cache_dir(shared_table_cache):
+    """The test run's shared table folder (tests/conftest.py), so each table is built once."""
+    return shared_table_cache
 
 
 @pytest.fixture(scope="session")

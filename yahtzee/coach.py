@@ -21,13 +21,20 @@ class Coach:
         return self._loader
 
     def table(self, rules):
-        """The optimal table for these rules, or None (the reason in `unsupported`)."""
+        """The strategy table for these rules, or None (the reason in `unsupported`). It is
+        exact for every rule set and roll option; with a dice bank it plans approximately
+        (table.exact is False and table.note says so)."""
         from .strategy import UnsupportedRules
         try:
             return self.loader()(rules)
         except UnsupportedRules as error:
             self.unsupported = str(error)
             return None
+
+    def note(self, rules):
+        """One sentence for the player when the advice for these rules is approximate, else ''."""
+        table = self.table(rules)
+        return table.note if table is not None else ""
 
     def options(self, game):
         """Every keep and legal box for the current dice, best first (None if not solvable)."""

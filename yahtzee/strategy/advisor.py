@@ -15,19 +15,26 @@ CACHE_SIZE = 4096
 
 @dataclass(frozen=True)
 class Option:
-    """One choice: keep some dice and reroll the rest, or post in a box."""
+    """One choice: keep some dice and reroll the rest, post in a box, blank a box (Acorn)
+    or take an extra turn (yahtChallenge, which the game takes as posting in YAHTZEE)."""
 
     kind: str                 # "keep" or "box"
     value: float              # the expected final score after this choice
     reroll: tuple = None      # keep: which of the five dice to reroll
     kept: tuple = ()          # keep: the faces kept, sorted
     box: Category = None      # box: where to post
-    points: int = 0           # box: what it scores now, both bonuses included
+    points: int = 0           # box: what it scores now, every bonus included
     best: bool = False
+    blank: bool = False       # box: the box is blanked (an Acorn extra Yahtzee)
+    extra_turn: bool = False  # box: YAHTZEE taken as its bonus and another turn
 
     @property
     def label(self):
-        """'keep 4 4 4' / 'reroll all' / 'FULL HOUSE 25'."""
+        """'keep 4 4 4' / 'reroll all' / 'FULL HOUSE 25' / 'blank ONES +100' / 'extra turn +50'."""
+        if self.extra_turn:
+            return f"extra turn +{self.points}"
+        if self.blank:
+            return f"blank {self.box.title} +{self.points}"
         if self.kind == "box":
             return f"{self.box.title} {self.points}"
         return "keep " + " ".join(map(str, self.kept)) if self.kept else "reroll all"
@@ -36,43 +43,61 @@ class Option:
 def advise(table, game):
     """Every choice open to the current player of `game`, best first."""
     card = game.current.card
-    return advise_position(table, card.boxes, card.yahtzee_bonus, game.turn.dice, game.rolls_left)
+    bonuses = card.yahtzee_bonus + card.roll_bonus + card.banked
+    return advise_position(table, card.boxes, bonuses, game.turn.dice, game.rolls_left, game.turn.rolls)
 
 
-def advise_position(table, boxes, yahtzee_bonus, dice, rolls_left):
-    """Every distinct keep (while rerolls remain) and every legal box, best first, best marked."""
+def advise_position(table, boxes, bonuses, dice, rolls_left, rolls_used=None):
+    """Every distinct keep (while rerolls remain) and every legal box, best first, best marked.
+
+    `bonuses` are the points already earned beside the boxes; `rolls_used` (by default the
+    turn's rolls less `rolls_left`) decides a FiveOAK roll bonus.
+    """
     dice = tuple(dice)
-    already = card_total(boxes, yahtzee_bonus)
-    options = box_options(table, boxes, dice, already)
+    rolls_used = table.rules.rolls_per_turn - rolls_left if rolls_used is None else rolls_used
+    already = card_total(boxes, bonuses)
+    options = box_options(table, boxes, dice, already, rolls_used)
     if rolls_left > 0:
-        options += keep_options(table, boxes, dice, rolls_left, already)
+        options += keep_options(table, boxes, dice, rolls_used, rolls_left, already)
     options.sort(key=lambda option: -option.value)
     options[0] = replace(options[0], best=True)  # there is always a legal box
     return options
 
 
-def box_options(table, boxes, dice, already):
-    """The legal boxes for `dice`, each with its points and expected final score."""
+def box_options(table, boxes, dice, already, rolls_used):
+    """The legal boxes for `dice` (and an extra turn where one is earned), each with its
+    points and expected final score."""
     rules = table.rules
-    mask, up, fifty = card_state(boxes)
-    options = []
-    for box in scoring.legal_boxes(dice, boxes, rules):
-        points = scoring.posting_points(box, dice, boxes, rules)
-        gain = points + scoring.yahtzee_bonus(dice, boxes, rules)
-        next_up, next_fifty = up, fifty
-        if box.is_upper:
-            next_up = min(UP_CAP, up + points)
-            gain += scoring.UPPER_BONUS if up < UP_CAP <= up + points else 0
-        elif box is Category.YAHTZEE:
-            next_fifty = int(points == scoring.YAHTZEE_POINTS)
-        later = table.value(mask | BOX_BIT[box], next_up, next_fifty)
-        options.append(Option("box", already + gain + later, box=box, points=gain))
+    state = card_state(boxes)
+    options = [box_option(table, boxes, dice, already, rolls_used, box)
+               for box in scoring.legal_boxes(dice, boxes, rules)]
+    if scoring.earns_extra_turn(dice, boxes, rules):
+        bonus = scoring.extra_turn_bonus(dice, boxes, rules)
+        options.append(Option("box", already + bonus + table.value(*state), box=Category.YAHTZEE,
+                              points=bonus, extra_turn=True))
     return options
 
 
-def keep_options(table, boxes, dice, rolls_left, already):
+def box_option(table, boxes, dice, already, rolls_used, box):
+    """Posting (or blanking) `box`: its points, every bonus included, and the expected final score."""
+    rules = table.rules
+    mask, up, fifty = card_state(boxes)
+    points = scoring.posting_points(box, dice, boxes, rules)
+    gain = points + scoring.yahtzee_bonus(dice, boxes, rules) + \
+        scoring.roll_bonus_points(box, dice, rolls_used, boxes, rules)
+    if box.is_upper:
+        gain += scoring.UPPER_BONUS if up < UP_CAP <= up + points else 0
+        up = min(UP_CAP, up + points)
+    elif box is Category.YAHTZEE:
+        fifty = int(points == scoring.YAHTZEE_POINTS)
+    later = table.value(mask | BOX_BIT[box], up, fifty)
+    return Option("box", already + gain + later, box=box, points=gain,
+                  blank=scoring.must_blank(dice, boxes, rules))
+
+
+def keep_options(table, boxes, dice, rolls_used, rolls_left, already):
     """Every distinct keep that rerolls at least one die, with its expected final score."""
-    keeps = keep_values(table, card_state(boxes), rolls_left)
+    keeps = keep_values(table, card_state(boxes), rolls_used, rolls_left)
     options = []
     for index in sub_keeps(tuple(sorted(dice))):
         kept = KEEPS[index]
@@ -80,19 +105,16 @@ def keep_options(table, boxes, dice, rolls_left, already):
     return options
 
 
-def keep_values(table, state, rolls_left):
-    """The expected future of every keep with `rolls_left` rolls to come (cached per state)."""
-    memo, key = table.memo, ("keeps", state, rolls_left)
+def keep_values(table, state, rolls_used, rolls_left):
+    """The expected future of every keep rerolled now, after `rolls_used` rolls with
+    `rolls_left` to come (cached per state)."""
+    memo, key = table.memo, ("keeps", state, rolls_used, rolls_left)
     if key in memo:
         return memo[key]
     engine = table.engine
     states = States(*(np.array([part]) for part in state))
     work = Workspace(1)
-    post, _ = engine.post_values(table.values, states, work)
-    offset = engine.to_utility(post)
-    for _ in range(min(rolls_left, engine.rerolls) - 1):
-        engine.keep_values(work)
-        engine.best_reroll(work)
+    offset = engine.roll_values(table.values, states, work, rolls_used + 1, rolls_used + rolls_left)
     values = engine.from_utility(engine.keep_values(work)[:, 0], offset).copy()
     if len(memo) >= CACHE_SIZE:
         memo.clear()

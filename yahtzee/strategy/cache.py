@@ -18,6 +18,7 @@ import numpy as np
 
 from ..game import rules_to_dict
 from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
+from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
 
 FORMAT_VERSION = 1
 MAX_SCORE = 1575  # thirteen Yahtzees: no expectation can exceed it
@@ -25,13 +26,32 @@ MAX_SCORE = 1575  # thirteen Yahtzees: no expectation can exceed it
 
 @dataclass
 class StrategyTable:
-    """The value of every turn-start state for one rule set and objective."""
+    """The value of every turn-start state for one rule set and objective.
+
+    For rules the solver does not solve exactly (a dice bank), `values` are those of
+    `plan_rules`, the nearest rules it does solve, and the advice is a heuristic: see note.
+    """
 
     rules: object
     objective: object
     values: np.ndarray
     _engine: object = field(default=None, repr=False, compare=False)
     memo: dict = field(default_factory=dict, repr=False, compare=False)  # per-state results
+    plan_rules: object = None
+
+    def __post_init__(self):
+        if self.plan_rules is None:
+            self.plan_rules = self.rules
+
+    @property
+    def exact(self):
+        """True when the values are the exact optimum for the rules played."""
+        return self.plan_rules == self.rules
+
+    @property
+    def note(self):
+        """One sentence for the player when the advice is approximate ('' when it is exact)."""
+        return "" if self.exact else heuristic_note(self.rules, self.plan_rules)
 
     @property
     def engine(self):
@@ -48,6 +68,13 @@ class StrategyTable:
     def value(self, mask, up, fifty):
         """The value still to come from a turn-start state."""
         return float(self.values[state_index(mask, up, fifty)])
+
+
+def heuristic_note(rules, plan_rules):
+    """What the approximate advice for `rules` does, in one sentence."""
+    return (f"Advice for {rules.describe()} is approximate: it plans with the exact table for "
+            f"{plan_rules.describe()}, uses banked rolls as extra rerolls and gives rolls saved "
+            f"for later no value.")
 
 
 def table_key(rules, objective):
@@ -133,7 +160,10 @@ def is_sound(values, meta, rules, objective):
 
 
 def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None):
-    """The table from `cache_dir` if it is sound there, else built (and stored when possible)."""
+    """The table from `cache_dir` if it is sound there, else built (and stored when possible);
+    for rules not solved exactly, the nearest exact table, planning for the rules played."""
+    if not is_solved_exactly(rules):
+        return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress))
     if cache_dir is not None:
         table = read_table(rules, objective, cache_dir)
         if table is not None:
@@ -146,6 +176,21 @@ def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None):
     return table
 
 
+def planned_with(rules, plan):
+    """A table for `rules` that plans with the values of the exact table `plan` (the heuristic)."""
+    check_plannable(rules)
+    return StrategyTable(rules, plan.objective, plan.values, plan_rules=plan.rules)
+
+
+def is_solved_exactly(rules):
+    """True when the solver finds the exact optimum for these rules."""
+    try:
+        check_supported(rules)
+    except UnsupportedRules:
+        return False
+    return True
+
+
 def table_loader(cache_dir=None, progress=None):
     """A loader(rules, objective=EXPECTED_SCORE) that builds or reads each table once."""
     loaded = {}
@@ -153,7 +198,10 @@ def table_loader(cache_dir=None, progress=None):
     def loader(rules, objective=EXPECTED_SCORE):
         key = table_key(rules, objective)
         if key not in loaded:
-            loaded[key] = load_table(rules, objective, cache_dir, progress)
+            if is_solved_exactly(rules):
+                loaded[key] = load_table(rules, objective, cache_dir, progress)
+            else:
+                loaded[key] = planned_with(rules, loader(planning_rules(rules), objective))
         return loaded[key]
 
     return loader

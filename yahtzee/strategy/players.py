@@ -2,7 +2,9 @@
 
 thinker maximises expected score; norisk and gambler maximise an exponential utility of
 the final score (disliking or liking spread); yclover counts a Yahtzee as worth more than
-its points; nowhere takes one of those four moods at random each turn.
+its points; nowhere takes one of those four moods at random each turn. Under a dice bank
+they play the heuristic the table's note describes: the turn is planned for every roll it
+may have, banked ones included, on the values of the same rules without a bank.
 """
 import random
 from dataclasses import dataclass
@@ -41,48 +43,60 @@ class Post:
 
 @dataclass(frozen=True)
 class TurnPlan:
-    """One state's decisions: the box for each roll, and per rerolls left the keep or -1."""
+    """One state's decisions for a turn of some number of rolls: per roll number 1, 2, ...
+    the box for each roll and (before the last) the keep or -1 to post."""
 
     boxes: list
     choices: list
 
-    def action(self, dice, rolls_left):
-        """Reroll or Post for these dice with `rolls_left` rolls to come."""
+    def action(self, dice, rolls_used):
+        """Reroll or Post for these dice after `rolls_used` rolls."""
         roll = ROLL_INDEX[tuple(sorted(dice))]
-        if rolls_left > 0:
-            keep = self.choices[min(rolls_left, len(self.choices)) - 1][roll]
+        if rolls_used <= len(self.choices):
+            keep = self.choices[rolls_used - 1][roll]
             if keep >= 0:
                 return Reroll(reroll_marks(dice, KEEPS[keep]))
-        return Post(BOXES[self.boxes[roll]])
+        return Post(BOXES[self.boxes[min(rolls_used, len(self.boxes)) - 1][roll]])
+
+
+def turn_key(game):
+    """(mask, up, fifty, rolls this turn) of the current player: what a TurnPlan is for."""
+    card = game.current.card
+    return card_state(card.boxes) + (game.rules.rolls_per_turn + card.bank,)
 
 
 class Policy:
-    """The decisions of one table, worked out a turn-start state at a time and remembered."""
+    """The decisions of one table, worked out a turn at a time and remembered."""
 
     def __init__(self, table):
         self.table = table
         self.plans = {}
 
-    def plan(self, state):
-        """The TurnPlan of a (mask, up, fifty) state."""
-        plan = self.plans.get(state)
+    def plan(self, key):
+        """The TurnPlan of a (mask, up, fifty, rolls) turn."""
+        plan = self.plans.get(key)
         if plan is None:
-            self.prepare([state])
-            plan = self.plans[state]
+            self.prepare([key])
+            plan = self.plans[key]
         return plan
 
-    def prepare(self, states):
-        """Work out the plans of many states at once (they replace older ones when many)."""
-        todo = sorted(set(states) - self.plans.keys())
+    def prepare(self, keys):
+        """Work out the plans of many turns at once (they replace older ones when many)."""
+        todo = sorted(set(keys) - self.plans.keys())
         if not todo:
             return
         if len(self.plans) + len(todo) > MEMO_LIMIT:
             self.plans.clear()
-        columns = States(*(np.array(part, dtype=np.int64) for part in zip(*todo)))
-        boxes, choices = self.table.engine.turn_plans(self.table.values, columns)
-        boxes, choices = boxes.T.tolist(), choices.transpose(2, 0, 1).tolist()
-        for index, state in enumerate(todo):
-            self.plans[state] = TurnPlan(boxes[index], choices[index])
+        for rolls in sorted({key[3] for key in todo}):
+            self._prepare_turns([key for key in todo if key[3] == rolls], rolls)
+
+    def _prepare_turns(self, keys, rolls):
+        """Work out the plans of turns that have the same number of rolls."""
+        columns = States(*(np.array(part, dtype=np.int64) for part in list(zip(*keys))[:3]))
+        boxes, choices = self.table.engine.turn_plans(self.table.values, columns, rolls)
+        boxes, choices = boxes.transpose(2, 0, 1).tolist(), choices.transpose(2, 0, 1).tolist()
+        for index, key in enumerate(keys):
+            self.plans[key] = TurnPlan(boxes[index], choices[index])
 
 
 class ComputerPlayer:
@@ -96,16 +110,21 @@ class ComputerPlayer:
         self.policies = {m: Policy(table_loader(rules, OBJECTIVES[m])) for m in moods}
         self._turn_moods = {}
 
+    @property
+    def note(self):
+        """'' when the player plays the exact optimum for its mood, else what it does instead."""
+        return next(iter(self.policies.values())).table.note
+
     def next_action(self, game):
         """Reroll(marked) or Post(box) for the current player's rolled dice."""
         policy = self.policies[self.mood_for_turn(game)]
-        return policy.plan(card_state(game.current.card.boxes)).action(game.turn.dice, game.rolls_left)
+        return policy.plan(turn_key(game)).action(game.turn.dice, game.turn.rolls)
 
     def mood_for_turn(self, game):
         """The mood this turn is played in (nowhere settles on one per turn)."""
         if len(self.policies) == 1:
             return self.mood
-        turn = (id(game), game.number, game.round, game.seat)
+        turn = (id(game), game.number, game.round, game.seat, game.turn.extra)
         mood = self._turn_moods.get(turn)
         if mood is None:
             if len(self._turn_moods) > MEMO_LIMIT:
@@ -117,7 +136,7 @@ class ComputerPlayer:
         """Work out, together, the plans for the coming turn of each of these games."""
         states = {mood: [] for mood in self.policies}
         for game in games:
-            states[self.mood_for_turn(game)].append(card_state(game.current.card.boxes))
+            states[self.mood_for_turn(game)].append(turn_key(game))
         for mood, policy in self.policies.items():
             policy.prepare(states[mood])
 

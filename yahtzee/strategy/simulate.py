@@ -14,7 +14,7 @@ BATCH = 10_000  # games played side by side, so each round's plans are worked ou
 
 
 def play_turn(game, player):
-    """Roll, then do what the player says until it posts."""
+    """Roll, then do what the player says until it posts (or takes an extra turn)."""
     game.roll()
     while True:
         action = player.next_action(game)
@@ -27,13 +27,15 @@ def play_turn(game, player):
 
 
 def play_games(count, player, rules, dice_seed):
-    """`count` finished solitaire games, played a round at a time."""
+    """`count` finished solitaire games, played a turn of each at a time."""
     games = [Game.start([Player("CPU", "computer")], rules, RandomDice(random.Random(f"{dice_seed}/{i}")))
              for i in range(count)]
-    while not games[0].is_over:
-        player.prepare(games)
-        for game in games:
+    playing = games
+    while playing:
+        player.prepare(playing)
+        for game in playing:
             play_turn(game, player)
+        playing = [game for game in playing if not game.is_over]
     return games
 
 

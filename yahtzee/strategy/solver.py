@@ -71,17 +71,31 @@ def empty_values():
 
 
 class Engine:
-    """The turn arithmetic for one rule set and objective, over batches of states."""
+    """The turn arithmetic for one rule set and objective, over batches of states.
+
+    A roll bonus (FiveOAK) makes a posting after roll k worth its bonus when the dice fit
+    the box, so the turn is worked out a roll number at a time. A yahtChallenge extra turn
+    is worth its bonus plus the value of the same state, read from `values`.
+    """
 
     def __init__(self, rules, objective=EXPECTED_SCORE):
         self.rules = rules
         self.objective = objective
         self.tables = rule_tables(rules)
-        self.rerolls = rules.rolls_per_turn - 1
+        self.rolls = rules.rolls_per_turn
+        self.rerolls = self.rolls - 1
+        self.extra_turns = bool(self.tables.turn_bonus.any())
         self._plain_points = self.tables.points
         self._distinct = [np.unique(self._plain_points[:, box]) for box in range(BOX_COUNT)]
         self._point_rows = [np.searchsorted(self._distinct[box], self._plain_points[:, box])
                             for box in range(BOX_COUNT)]
+        plain_fits = self.tables.fits.copy()
+        plain_fits[list(YAHTZEE_ROLLS)] = False  # five alike are posted apart
+        self._fit_rows = [np.flatnonzero(plain_fits[:, box]) for box in range(BOX_COUNT)]
+
+    def stage_bonus(self, rolls):
+        """The roll bonus for a fitting posting after `rolls` rolls."""
+        return self.tables.stage_bonus(rolls)
 
     # -- posting ---------------------------------------------------------------------
     def after_posting(self, values, box, points, states):
@@ -99,51 +113,110 @@ class Engine:
         return gain + values[state_index(mask | (1 << box), up, fifty)]
 
     def post_values(self, values, states, work, want_boxes=False):
-        """The best posting value of every roll (rolls x states), and the box when asked."""
-        best = work.post
+        """The best posting value of every roll (rolls x states) into work.base, the best
+        among boxes whose pattern the roll fits into work.fit (for the roll bonus); with
+        want_boxes, the boxes of both."""
+        best, fit = work.base, work.fit
         best.fill(-np.inf)
-        boxes = np.full(best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
+        fit.fill(-np.inf)
+        boxes = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
         for box in range(BOX_COUNT):
             row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
             row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
             candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate)
+            if self.tables.roll_bonus:
+                self._keep_best_fit(box, candidate, fit, boxes)
             if want_boxes:
-                boxes[candidate > best] = box
+                boxes[0][candidate > best] = box
             np.maximum(best, candidate, out=best)
-        self._post_five_alike(values, states, best, boxes)
-        return best, boxes
+        self._post_five_alike(values, states, work, boxes)
+        return boxes
 
-    def _post_five_alike(self, values, states, best, boxes):
-        """Five alike may be a joker: their legal boxes and points depend on the card."""
+    def _keep_best_fit(self, box, candidate, fit, boxes):
+        """Raise work.fit on the rolls that fit `box`."""
+        rows = self._fit_rows[box]
+        if not len(rows):
+            return
+        here = candidate[rows]
+        if boxes is not None:
+            better = here > fit[rows]
+            boxes[1][rows] = np.where(better, box, boxes[1][rows])
+        fit[rows] = np.maximum(fit[rows], here)
+
+    def _post_five_alike(self, values, states, work, boxes):
+        """Five alike may be a joker or earn an extra turn: their boxes and points depend on the card."""
         case, faces = states.case, np.arange(6)[:, None]
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
         matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
-        row_best = np.full(legal.shape, -np.inf)
-        row_box = np.full(legal.shape, NO_BOX, dtype=np.int8)
+        fits = self.tables.fits[list(YAHTZEE_ROLLS)]
+        row_best, row_fit = np.full(legal.shape, -np.inf), np.full(legal.shape, -np.inf)
+        row_box, fit_box = np.full(legal.shape, NO_BOX, dtype=np.int8), np.full(legal.shape, NO_BOX, dtype=np.int8)
         for box in range(BOX_COUNT):
             points = self.tables.five_points[case, matching_filled, faces, box]
             value = self.after_posting(values, box, points, states)
             value[(legal >> box) & 1 == 0] = -np.inf
             row_box[value > row_best] = box
             np.maximum(row_best, value, out=row_best)
+            value[~fits[:, box]] = -np.inf
+            fit_box[value > row_fit] = box
+            np.maximum(row_fit, value, out=row_fit)
         bonus = self.tables.bonus[case, faces]
+        extra = bonus + self.objective.yahtzee_reward * (bonus > 0)
+        if self.extra_turns:
+            self._offer_extra_turn(values, states, row_best, row_box)
         rows = list(YAHTZEE_ROLLS)
-        best[rows] = row_best + bonus + self.objective.yahtzee_reward * (bonus > 0)
+        work.base[rows] = row_best + extra
+        work.fit[rows] = row_fit + extra
         if boxes is not None:
-            boxes[rows] = row_box
+            boxes[0][rows], boxes[1][rows] = row_box, fit_box
+
+    def _offer_extra_turn(self, values, states, row_best, row_box):
+        """yahtChallenge: five alike may instead take their bonus and the same state's turn again
+        (shown as the Yahtzee box, which is how the game takes it)."""
+        turn_bonus = self.tables.turn_bonus[states.case, np.arange(6)[:, None]]
+        again = turn_bonus + self.objective.yahtzee_reward * (turn_bonus > 0) + \
+            values[state_index(states.mask, states.up, states.fifty)]
+        again = np.where(turn_bonus > 0, again, -np.inf)
+        row_box[again > row_best] = YAHTZEE_BIT
+        np.maximum(row_best, again, out=row_best)
+
+    def stage_post(self, work, rolls, offset, out):
+        """The best posting of every roll after `rolls` rolls, roll bonus included, as utilities."""
+        bonus = self.stage_bonus(rolls)
+        if bonus:
+            np.add(work.fit, bonus, out=out)
+            np.maximum(out, work.base, out=out)
+        else:
+            out[...] = work.base
+        self.to_utility(out, offset)
+        return out
+
+    def stage_boxes(self, work, boxes, rolls):
+        """The box of the best posting of every roll after `rolls` rolls."""
+        bonus = self.stage_bonus(rolls)
+        if not bonus:
+            return boxes[0]
+        return np.where(work.fit + bonus > work.base, boxes[1], boxes[0])
 
     # -- utility: expected score, or an exponential utility for a risk-minded player ------
-    def to_utility(self, post):
-        """Turn posting values, in place, into utilities to average and maximise; returns the offset."""
+    def utility_offset(self, work):
+        """A per-state shift that keeps the utilities of the postings in range (None: no risk)."""
+        if not self.objective.risk:
+            return None
+        offset = work.base.max(axis=0)
+        top = max(self.tables.roll_bonus, default=0)
+        return np.maximum(offset, work.fit.max(axis=0) + top) if top else offset
+
+    def to_utility(self, post, offset):
+        """Turn posting values, in place, into utilities to average and maximise."""
         risk = self.objective.risk
         if not risk:
-            return None
-        offset = post.max(axis=0)
+            return post
         np.subtract(post, offset, out=post)
         np.multiply(post, -risk, out=post)
         np.exp(post, out=post)
         np.multiply(post, -np.sign(risk), out=post)
-        return offset
+        return post
 
     def from_utility(self, utility, offset):
         """The certainty equivalent (in points) of a utility."""
@@ -180,36 +253,50 @@ class Engine:
         work.post[...] = best[ROLL_OFFSET:]
         return work.post
 
+    def roll_values(self, values, states, work, first, last):
+        """Each roll's value (as a utility) when it is roll number `first` of a turn that may
+        go on to roll `last`, into work.post; returns the utility offset."""
+        self.post_values(values, states, work)
+        offset = self.utility_offset(work)
+        self.stage_post(work, last, offset, work.post)
+        for rolls in range(last - 1, first - 1, -1):
+            self.keep_values(work)
+            if self.stage_bonus(rolls):
+                # rerolling nothing is no choice; posting now, with this roll's bonus, is
+                np.maximum(work.post, self.stage_post(work, rolls, offset, work.candidate), out=work.post)
+            self.best_reroll(work)
+        return offset
+
     def turn_start_values(self, values, states, work=None):
         """The value of each state at the start of its turn."""
         work = work or Workspace(len(states))
-        post, _ = self.post_values(values, states, work)
-        offset = self.to_utility(post)
-        for _ in range(self.rerolls):
-            self.keep_values(work)
-            self.best_reroll(work)
+        offset = self.roll_values(values, states, work, 1, self.rolls)
         return self.from_utility(ROLL_PROBABILITY @ work.post, offset)
 
     # -- decisions -----------------------------------------------------------------
-    def turn_plans(self, values, states):
-        """The best box for every roll, and for each number of rerolls left (1, 2, ...) the
-        best keep of every roll or -1 to post now: arrays of rolls x states."""
-        boxes = np.empty((len(ROLLS), len(states)), dtype=np.int8)
-        choices = np.empty((self.rerolls, len(ROLLS), len(states)), dtype=np.int16)
+    def turn_plans(self, values, states, rolls=None):
+        """For a turn of `rolls` rolls (the rules' own by default), per roll number 1, 2, ...:
+        the best box of every roll, and the best keep of every roll or -1 to post now
+        (the last roll number has no keeps): arrays of roll numbers x rolls x states."""
+        rolls = rolls or self.rolls
+        boxes = np.empty((rolls, len(ROLLS), len(states)), dtype=np.int8)
+        choices = np.empty((rolls - 1, len(ROLLS), len(states)), dtype=np.int16)
         for start in range(0, len(states), CHUNK):
             cut = slice(start, start + CHUNK)
-            boxes[:, cut], choices[:, :, cut] = self._turn_plans(values, states.part(cut))
+            boxes[:, :, cut], choices[:, :, cut] = self._turn_plans(values, states.part(cut), rolls)
         return boxes, choices
 
-    def _turn_plans(self, values, states):
+    def _turn_plans(self, values, states, last):
         """turn_plans for one batch of at most CHUNK states."""
         work = Workspace(len(states))
-        post, boxes = self.post_values(values, states, work, want_boxes=True)
-        self.to_utility(post)
-        post_now = post.copy()
-        choices = []
-        for _ in range(self.rerolls):
+        found = self.post_values(values, states, work, want_boxes=True)
+        boxes = np.array([self.stage_boxes(work, found, rolls) for rolls in range(1, last + 1)])
+        offset = self.utility_offset(work)
+        self.stage_post(work, last, offset, work.post)
+        choices = [None] * (last - 1)
+        for rolls in range(last - 1, 0, -1):
             keeps = self.keep_values(work)
+            post_now = self.stage_post(work, rolls, offset, np.empty_like(work.candidate))
             # ties go to posting now: a reroll that cannot gain is no reroll
             best = post_now + 1e-9 * (1 + np.abs(post_now))
             choice = np.full(best.shape, -1, dtype=np.int16)
@@ -218,9 +305,10 @@ class Engine:
                 better = candidate > best
                 choice[better] = np.broadcast_to(column[:, None], better.shape)[better]
                 np.maximum(best, candidate, out=best)
-            choices.append(choice)
+            choices[rolls - 1] = choice
+            np.maximum(work.post, post_now, out=work.post)
             self.best_reroll(work)
-        return boxes, np.array(choices)
+        return boxes, np.array(choices).reshape(last - 1, len(ROLLS), len(states))
 
     # -- whole table ---------------------------------------------------------------
     def solve(self, progress=None):
@@ -235,7 +323,7 @@ class Engine:
         def solve_part(part):
             work = workspaces.get()
             try:
-                values[state_index(part.mask, part.up, part.fifty)] = self.turn_start_values(values, part, work)
+                self.solve_states(values, part, work)
             finally:
                 workspaces.put(work)
             return len(part)
@@ -252,6 +340,42 @@ class Engine:
         _fill_unreachable(values)
         return values
 
+    def solve_states(self, values, states, work):
+        """Write the value of a batch of states into `values`; a state that may give itself an
+        extra turn is found as a fixed point (see settle)."""
+        index = state_index(states.mask, states.up, states.fifty)
+        values[index] = self.turn_start_values(values, states, work)
+        if self.extra_turns and (states.case == 2).any():
+            self.settle(values, states, work, index)
+
+    def settle(self, values, states, work, index):
+        """Find value = turn(value) for states whose turn may be taken again. A turn takes the
+        extra turn with a chance below 5%, so turn() is nearly flat and the secant through
+        the last two guesses lands on the fixed point, exactly once the choices stop changing."""
+        before = (np.zeros(len(index)), values[index].copy())  # the first pass valued the state at 0
+        guess = before[1]
+        for _ in range(SETTLE_STEPS):
+            values[index] = guess
+            image = self.turn_start_values(values, states, work)
+            if np.abs(image - guess).max() < SETTLE_TOLERANCE:
+                values[index] = image
+                return
+            guess, before = secant_fixed_point(before, (guess, image)), (guess, image)
+        raise ArithmeticError("the extra-turn values did not settle")
+
+
+SETTLE_STEPS = 40
+SETTLE_TOLERANCE = 1e-10
+
+
+def secant_fixed_point(first, second):
+    """Where the line through (x, f(x)) at two guesses meets f(x) = x (f(x) where it cannot say)."""
+    (x0, f0), (x1, f1) = first, second
+    run = x1 - x0
+    slope = np.divide(f1 - f0, run, out=np.zeros_like(run), where=np.abs(run) > 1e-12)
+    sound = (slope >= 0) & (slope < 0.5)
+    return np.where(sound, (f1 - slope * x1) / (1 - np.where(sound, slope, 0)), f1)
+
 
 def _masks_with(filled):
     """The cards with exactly `filled` boxes filled."""
@@ -264,6 +388,8 @@ class Workspace:
     def __init__(self, width):
         self.keeps = np.empty((len(KEEPS), width))
         self.post = self.keeps[ROLL_OFFSET:]
+        self.base = np.empty((len(ROLLS), width))
+        self.fit = np.empty((len(ROLLS), width))
         self.best = np.empty_like(self.keeps)
         self.candidate = np.empty((len(ROLLS), width))
         self.scratch = np.empty((len(ROLLS), width))
@@ -293,6 +419,8 @@ def level_states(filled):
             ups.append(reachable)
             fifties.append(np.full(len(reachable), fifty))
     states = [np.concatenate(column) for column in (masks, ups, fifties)]
+    order = np.argsort(states[2], kind="stable")  # 'fifty' states together: only they may settle
+    states = [column[order] for column in states]
     padding = -len(states[0]) % CHUNK  # whole batches only: repeat the last state
     return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
 

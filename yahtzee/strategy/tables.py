@@ -1,5 +1,6 @@
 """The rules as arrays, read off yahtzee.scoring so the rules live in one place."""
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -46,18 +47,28 @@ def _example_mask(case):
 
 def _card_mask(boxes):
     """The bit mask of a collection of boxes."""
-    return sum(1 << bit for bit, box in enumerate(BOXES) if box in boxes)
+    return sum(1 << BOXES.index(box) for box in boxes)
+
+
+def check_plannable(rules):
+    """Raise UnsupportedRules for a rule the turn arithmetic cannot follow (a dice bank it can)."""
+    if not 1 <= rules.rolls_per_turn <= 9:
+        raise UnsupportedRules(f"the strategy engine plans for 1 to 9 rolls a turn, not {rules.rolls_per_turn}")
+    bonus = tuple(rules.roll_bonus)
+    if any(later > earlier for earlier, later in zip(bonus, bonus[1:])) or any(b < 0 for b in bonus):
+        raise UnsupportedRules("the strategy engine plans only for roll bonuses that shrink from roll to roll")
 
 
 def check_supported(rules):
-    """Raise UnsupportedRules for a rule the solver does not model."""
-    extras = {"extra_yahtzee_turn": rules.extra_yahtzee_turn, "extra_yahtzee_blank": rules.extra_yahtzee_blank,
-              "roll_bonus": rules.roll_bonus, "dice_bank": rules.dice_bank}
-    for name, value in extras.items():
-        if value:
-            raise UnsupportedRules(f"the strategy engine does not plan for the '{name}' rule")
-    if not 1 <= rules.rolls_per_turn <= 9:
-        raise UnsupportedRules(f"the strategy engine plans for 1 to 9 rolls a turn, not {rules.rolls_per_turn}")
+    """Raise UnsupportedRules unless the solver finds the exact optimum for these rules."""
+    check_plannable(rules)
+    if rules.dice_bank:
+        raise UnsupportedRules("the strategy engine does not solve the dice bank exactly")
+
+
+def planning_rules(rules):
+    """The nearest rules the solver solves exactly: the same rules without a dice bank."""
+    return replace(rules, dice_bank=0)
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,13 @@ class RuleTables:
     five_points: np.ndarray    # (case, matching upper box filled, face, box): of five alike
     bonus: np.ndarray          # (case, face): yahtzee_bonus of five alike
     yahtzee_legal: np.ndarray  # (case, mask, face): legal boxes of five alike, as a bit mask
+    turn_bonus: np.ndarray     # (case, face): extra_turn_bonus of five alike (0: no extra turn)
+    fits: np.ndarray           # (roll, box): the roll makes the box's pattern (the roll bonus's test)
+    roll_bonus: tuple          # the roll bonus for posting after roll 1, 2, ...
+
+    def stage_bonus(self, rolls):
+        """The roll bonus for a fitting posting after `rolls` rolls."""
+        return self.roll_bonus[rolls - 1] if 1 <= rolls <= len(self.roll_bonus) else 0
 
 
 def _example_card(case, face, matching_filled):
@@ -77,17 +95,25 @@ def _example_card(case, face, matching_filled):
 
 
 def _five_alike_tables(rules):
-    """posting_points and yahtzee_bonus of five alike, per case."""
+    """posting_points, yahtzee_bonus and extra_turn_bonus of five alike, per case."""
     points = np.zeros((len(CASES), 2, 6, BOX_COUNT), dtype=np.int64)
     bonus = np.zeros((len(CASES), 6), dtype=np.int64)
+    turn_bonus = np.zeros((len(CASES), 6), dtype=np.int64)
     for case in CASES:
         for face in range(1, 7):
             dice = (face,) * 5
-            bonus[case, face - 1] = scoring.yahtzee_bonus(dice, boxes_of(_example_mask(case), case), rules)
+            card = boxes_of(_example_mask(case), case)
+            bonus[case, face - 1] = scoring.yahtzee_bonus(dice, card, rules)
+            turn_bonus[case, face - 1] = scoring.extra_turn_bonus(dice, card, rules)
             for filled in (0, 1):
                 boxes = _example_card(case, face, filled)
                 points[case, filled, face - 1] = [scoring.posting_points(box, dice, boxes, rules) for box in BOXES]
-    return points, bonus
+    return points, bonus, turn_bonus
+
+
+def _fits(rules):
+    """fits_pattern of every roll in every box."""
+    return np.array([[scoring.fits_pattern(box, roll, rules) for box in BOXES] for roll in ROLLS], dtype=bool)
 
 
 def _plain_points(rules):
@@ -127,10 +153,24 @@ def check_tables(tables, rules, masks=CHECK_MASKS):
                     raise UnsupportedRules(f"legal boxes of {roll} differ from the solver's tables")
                 if scoring.yahtzee_bonus(roll, boxes, rules) != bonus_of(tables, case, r):
                     raise UnsupportedRules(f"the Yahtzee bonus of {roll} differs from the solver's tables")
+                if scoring.extra_turn_bonus(roll, boxes, rules) != turn_bonus_of(tables, case, r):
+                    raise UnsupportedRules(f"the extra turn of {roll} differs from the solver's tables")
+                _check_roll_bonus(tables, rules, boxes, roll, r)
                 for bit, box in enumerate(BOXES):
                     if box not in boxes and scoring.posting_points(box, roll, boxes, rules) != \
                             points_of(tables, mask, case, r, bit):
                         raise UnsupportedRules(f"points of {roll} in {box.title} differ from the solver's tables")
+
+
+def _check_roll_bonus(tables, rules, boxes, roll, r):
+    """Compare roll_bonus_points of a roll in every open box with the tables."""
+    if not tables.roll_bonus:
+        return
+    for rolls in range(1, len(tables.roll_bonus) + 2):
+        for bit, box in enumerate(BOXES):
+            expected = tables.stage_bonus(rolls) * bool(tables.fits[r, bit])
+            if box not in boxes and scoring.roll_bonus_points(box, roll, rolls, boxes, rules) != expected:
+                raise UnsupportedRules(f"the roll bonus of {roll} in {box.title} differs from the solver's tables")
 
 
 def _face_of_five(r):
@@ -150,6 +190,12 @@ def bonus_of(tables, case, r):
     return 0 if face is None else int(tables.bonus[case, face])
 
 
+def turn_bonus_of(tables, case, r):
+    """What taking an extra turn for roll number `r` adds (0: no extra turn)."""
+    face = _face_of_five(r)
+    return 0 if face is None else int(tables.turn_bonus[case, face])
+
+
 def points_of(tables, mask, case, r, bit):
     """The points roll number `r` posts in box `bit` on a card."""
     face = _face_of_five(r)
@@ -158,10 +204,16 @@ def points_of(tables, mask, case, r, bit):
     return int(tables.five_points[case, mask >> UPPER_BITS[face] & 1, face, bit])
 
 
+@lru_cache(maxsize=32)
 def rule_tables(rules):
-    """The arrays the solver plays by, read off yahtzee.scoring for `rules`."""
-    check_supported(rules)
-    five_points, bonus = _five_alike_tables(rules)
-    tables = RuleTables(_plain_points(rules), five_points, bonus, _yahtzee_legal(rules))
+    """The arrays the solver plays by, read off yahtzee.scoring for `rules` (a dice bank apart);
+    worked out once per rules and shared, so never to be written to."""
+    check_plannable(rules)
+    five_points, bonus, turn_bonus = _five_alike_tables(rules)
+    tables = RuleTables(_plain_points(rules), five_points, bonus, _yahtzee_legal(rules), turn_bonus,
+                        _fits(rules), tuple(rules.roll_bonus))
     check_tables(tables, rules)
+    for array in (tables.points, tables.five_points, tables.bonus, tables.yahtzee_legal, tables.turn_bonus,
+                  tables.fits):
+        array.flags.writeable = False
     return tables
