@@ -153,3 +153,17 @@ def test_simulate_text_names_every_figure():
     for word in ("20 games", "mean", "stdev", "median", "lowest", "highest", "upper bonus",
                  "a Yahtzee in", "games a second"):
         assert word in out, word
+
+
+def test_the_advisor_says_when_its_advice_is_approximate(tmp_path, monkeypatch):
+    from test_variant_games import write_prefs
+    write_prefs(tmp_path, bank=2)
+    lines = START + ["ANN", "", "y", "", "?", "x", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
+    advice = out[out.index("ADVICE for ANN"):]
+    assert "approximate" in advice.split("choice")[0]
+    lines = START + ["ANN", "", "y", "", "?", "x", "f10", "y"]
+    (tmp_path / "exact").mkdir()
+    _, exact, _ = play_plain(tmp_path / "exact", monkeypatch, lines, [1, 2, 3, 4, 5],
+                             "--rules", "fiveoak")
+    assert "approximate" not in exact

@@ -1,5 +1,6 @@
 """The PC-SIG screens: each takes the console and the table and returns the next screen."""
 import re
+import textwrap
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -551,7 +552,8 @@ def show_advice(console, table):
         return
     heading = (f"ADVICE for {game.current.name}: dice {' '.join(map(str, game.turn.dice))}, "
                f"{game.rolls_left} roll{'s' if game.rolls_left != 1 else ''} left")
-    page_lines(console, table, [heading, ""] + render.advice_lines(options, console.paint))
+    note = textwrap.wrap(table.coach.note(game.rules), render.SCREEN_WIDTH - 2)
+    page_lines(console, table, [heading, *note, ""] + render.advice_lines(options, console.paint))
 
 
 def computer_turn(console, table):
