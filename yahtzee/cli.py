@@ -124,6 +124,8 @@ def table_progress(console):
     shown = []
 
     def report(done, total):
+        if done >= total and not shown:
+            return  # read from the cache: nothing was worked out
         step = (100 * done // total if total else 100) // (25 if console.plain else 2)
         if step not in shown:
             shown.append(step)
