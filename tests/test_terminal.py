@@ -174,3 +174,13 @@ def test_quitting_while_typing_a_name_shows_the_question(terminal):
     term.wait_for("Quit the game?")
     term.press("n")
     term.wait_for("Player 1 name: Qvm")
+
+
+def test_a_pasted_title_sequence_leaves_nothing_in_a_name(terminal):
+    term = terminal()
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n", "A", "\x1b]0;pwn\x07", "B", "Enter")
+    term.wait_for("Player 2 name:")
+    assert "1. AB" in term.text

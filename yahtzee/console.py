@@ -25,6 +25,25 @@ def ignore_mouse_reports(bindings):
     bindings.add(Keys.Vt100MouseEvent)(lambda event: None)
 
 
+def swallow_title_sequences(bindings):
+    """A pasted ESC ] ... BEL (a window-title sequence) types nothing into a name."""
+    from prompt_toolkit.filters import Condition
+    from prompt_toolkit.keys import Keys
+    inside = {"sequence": False}
+    swallowing = Condition(lambda: inside["sequence"])
+
+    def start(event):
+        inside["sequence"] = True
+
+    def end(event):
+        inside["sequence"] = False
+
+    bindings.add("escape", "]")(start)
+    bindings.add(Keys.Any, filter=swallowing)(lambda event: None)
+    bindings.add("c-g", filter=swallowing)(end)
+    bindings.add("escape", "\\", filter=swallowing)(end)
+
+
 class InputClosed(Exception):
     """No more input will come: end of file, or the terminal is gone."""
 
@@ -309,6 +328,7 @@ class KeyConsole:
             bindings.add(key)(lambda event, token=token: event.app.exit(
                 result=(token, event.app.current_buffer.text)))
         ignore_mouse_reports(bindings)
+        swallow_title_sequences(bindings)
         session = PromptSession(key_bindings=bindings, input=self.input, output=self.output,
                                 erase_when_done=False)
         result = self._guarded(lambda: session.prompt(
