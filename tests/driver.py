@@ -9,7 +9,7 @@ import pexpect
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = re.compile(r"([^\n]*)> $")
-NAMES = {"Player 1 name: ": "ANN", "Player 2 name: ": "BOB"}
+NAMES = {"Player 1 name: ": "ANN", "Player 2 name: ": "BOB", "Player 3 name: ": "*"}
 
 
 def answer(prompt, shown):

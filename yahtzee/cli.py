@@ -214,7 +214,8 @@ def main(argv=None):
                       rules=rules, match=match)
     table = Table(session, local_now, saves, read_manual(), prefs,
                   dice_options=args.seed is not None or args.dice_file is not None,
-                  coach=Coach(cache_dir(saves_dir, os.environ), table_progress(console), args.seed))
+                  coach=Coach(cache_dir(saves_dir, os.environ), table_progress(console), args.seed),
+                  run_settings=run_settings(args))
     catch_stop_signals(console)
     with console.running():
         for notice in saves.take_notices():

@@ -60,6 +60,9 @@ class PlainConsole:
     def __init__(self, stdin=None, stdout=None, ring=False):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        for stream in (self.stdin, self.stdout):
+            if hasattr(stream, "reconfigure"):  # bytes the encoding lacks never stop the game
+                stream.reconfigure(errors="replace")
         self.paint = no_colour
         self.unicode = False
         self.ring = ring
@@ -324,7 +327,8 @@ class KeyConsole:
         from prompt_toolkit.keys import Keys
 
         bindings = KeyBindings()
-        for key, token in {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", "c-c": "F10"}.items():
+        hot = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", "c-c": "F10", "c-d": "F10"}
+        for key, token in hot.items():
             bindings.add(key)(lambda event, token=token: event.app.exit(
                 result=(token, event.app.current_buffer.text)))
         ignore_mouse_reports(bindings)

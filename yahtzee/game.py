@@ -6,12 +6,13 @@ from .dice import RandomDice, dice_from_dict, restore_source
 from .match import SINGLE_GAME, match_from_dict, match_to_dict
 from .rules import HASBRO, RULES, BadOption, Rules, rules_named
 from .scoring import LOWER, UPPER, Category
-from .strategy.moods import MOODS
 
 STATE_VERSION = 1
 DICE_COUNT = 5
 ROUNDS = len(Category)
 KINDS = ("human", "computer")
+# The computer players' ways of playing; yahtzee.strategy plays them.
+MOODS = ("thinker", "norisk", "gambler", "yclover", "nowhere")
 # Bounds for the saved state of games that may run long (races, extra turns).
 MAX_ROUNDS = 10_000
 MAX_POINTS = 1_000_000

@@ -43,6 +43,10 @@ class Table:
     dice_options: bool = False
     coach: object = None
     notices: list = field(default_factory=list)
+    # The last posting's cost against perfect play, taken back if the posting is.
+    last_cost: tuple = None
+    # Game settings given on the command line for this run only (--rules, --match).
+    run_settings: dict = field(default_factory=dict)
 
     def checkpoint(self):
         """Save the session as it stands (after every roll, posting, toggle and screen)."""
@@ -391,8 +395,10 @@ def set_pref(table, key, value):
     if key in ("verify", "sound"):
         setattr(table.session, key, value)
     if key in preferences.GAME_SETTINGS:
-        apply_game_settings(table.session, table.prefs)
+        table.run_settings.pop(key, None)  # a choice made now outranks the command line's
+        apply_game_settings(table.session, {**table.prefs, **table.run_settings})
     table.remember_prefs()
+    table.checkpoint()
 
 
 def game_settings(prefs):
@@ -515,9 +521,12 @@ def dice_prompt(game, hold):
 
 def take_back(console, table):
     """Undo the last posting: its player is back at posting with the same dice."""
-    game = table.session.game
-    player = game.players[(game.seat - 1) % len(game.players)].name
-    game.undo()
+    session = table.session
+    session.game.undo()
+    player = session.game.current.name
+    if table.last_cost and table.last_cost[0] == player:
+        session.losses[player] = round(session.losses.get(player, 0.0) - table.last_cost[1], 3)
+    table.last_cost = None
     console.message(f"{player}'s last posting is taken back.")
     return posting
 
@@ -563,7 +572,8 @@ def computer_turn(console, table):
     brain = table.coach.player(game.current.mood or "thinker", game.rules)
     view = play_view(console, table)
     pause = table.pref("computer_delay")
-    roll_dice(console, table)
+    if not game.turn.has_rolled:  # a resumed game may stand after the computer's roll
+        roll_dice(console, table)
     while True:
         step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
         action = brain.next_action(game)
@@ -621,8 +631,11 @@ def posting(console, table):
     view = play_view(console, table, {box: KEY_OF_BOX[box] for box in legal})
     prompt = posting_prompt(game, legal)
     brief = posting_brief(game, legal)
+    pending = session.screen.partition(" ")[2]  # a saved moment at the verify question
+    session.screen = "posting"
     while True:
-        token = ask(console, table, prompt, view, brief)
+        token = pending or ask(console, table, prompt, view, brief)
+        pending = ""
         brief = []
         if token == "r" and game.rolls_left > 0:
             return play
@@ -641,9 +654,15 @@ def posting(console, table):
         preview = game.preview(box)
         lower_zero = preview.points == 0 and not box.is_upper and not preview.extra_turn
         if session.verify or (lower_zero and not preview.blank):
-            if not ask_yes_no(console, table, posting_question(game, box), view, []):
+            session.screen = f"posting {token}"
+            table.checkpoint()
+            answer = ask_yes_no(console, table, posting_question(game, box), view, [])
+            session.screen = "posting"
+            if not answer:
+                table.checkpoint()
                 continue
         cost = choice_cost(table, lambda coach: coach.cost_of_post(game, box))
+        table.last_cost = (game.current.name, cost) if cost is not None else None
         following = post_score(console, table, box)
         tell_cost(console, cost, "That posting")
         return following
@@ -786,7 +805,8 @@ def resume_screen(session):
     """The screen a saved session stands at, checked against the state it saved."""
     name = session.screen
     if session.game is not None:
-        return posting if name == "posting" and session.game.turn.has_rolled else play
+        at_posting = name.partition(" ")[0] == "posting" and session.game.turn.has_rolled
+        return posting if at_posting else play
     if session.results and name in ("end_of_game", "recap", "recap_then_confirm"):
         return SCREENS[name]
     return confirm if session.players else opening
@@ -799,7 +819,8 @@ SCREENS = {screen.__name__: screen for screen in
 def run(console, table, screen=resume):
     """Show screens one after another until one returns None; each step is saved."""
     while screen is not None:
-        table.session.screen = screen.__name__
+        if table.session.screen.partition(" ")[0] != screen.__name__:
+            table.session.screen = screen.__name__  # (a resumed "posting h" keeps its box)
         table.checkpoint()
         screen = screen(console, table)
 

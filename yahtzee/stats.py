@@ -77,10 +77,15 @@ def yahtzees_in(record, player):
     return (player["scores"][Category.YAHTZEE.value] == YAHTZEE_POINTS) + extra
 
 
+def whole_games(records):
+    """The records of ordinary games: a race's total runs over many rounds and is left out."""
+    return [record for record in records if "race_target" not in record]
+
+
 def hall_of_fame(records, size=HALL_SIZE):
     """The `size` best scores, highest first; equal scores in the order they were made."""
     entries = []
-    for order, record in enumerate(sorted(records, key=moment)):
+    for order, record in enumerate(sorted(whole_games(records), key=moment)):
         when = moment(record)
         for seat, player in enumerate(record["players"]):
             entry = HallEntry(player["name"], player["total"], record["finished"][:10],
@@ -93,7 +98,7 @@ def hall_of_fame(records, size=HALL_SIZE):
 def player_stats(records):
     """{name: PlayerStats} for every player in the records, in order of first appearance."""
     stats = {}
-    for record in sorted(records, key=moment):
+    for record in sorted(whole_games(records), key=moment):
         for player in record["players"]:
             name = player["name"]
             stats[name] = stats.get(name, PlayerStats(name)).plus(record, player)
@@ -101,7 +106,10 @@ def player_stats(records):
 
 
 def game_notices(earlier_records, record, size=HALL_SIZE):
-    """One-line notices for the humans of a just-finished game, against the games before it."""
+    """One-line notices for the humans of a just-finished game, against the games before it
+    (none for a race, whose total is not one game's)."""
+    if "race_target" in record:
+        return []
     earlier = list(earlier_records)
     before = player_stats(earlier)
     after = player_stats(earlier + [record])

@@ -1,6 +1,6 @@
 """The computer players' moods, by name (standard library only, cheap to import)."""
 
-MOODS = ("thinker", "norisk", "gambler", "yclover", "nowhere")
+from ..game import MOODS
 
 MOOD_TRAITS = {
     "thinker": "calculating: always the highest expected score",
