@@ -3,7 +3,6 @@ import argparse
 import os
 import signal
 import sys
-from datetime import datetime
 from pathlib import Path
 
 from . import __version__
@@ -99,11 +98,6 @@ def run_settings(args):
     return {key: value for key, value in chosen.items() if value is not None}
 
 
-def local_now():
-    """The local time, with its offset."""
-    return datetime.now().astimezone()
-
-
 def catch_stop_signals(console):
     """SIGTERM and SIGHUP (where there is one) stop the game at the next safe moment."""
     for name in ("SIGTERM", "SIGHUP"):
@@ -184,7 +178,7 @@ def main(argv=None):
     from .dice import DiceFileError
     from .game import Session
     from .palette import wants_colour
-    from .saves import Saves, choose_saves_dir
+    from .saves import Saves, choose_saves_dir, local_now
     from .screens import QuitGame, Table, game_settings, keep_for_later, run, sentence
 
     saves_dir = choose_saves_dir(args.saves, os.environ, PROJECT_DIR)

@@ -11,6 +11,7 @@ STATE_VERSION = 1
 DICE_COUNT = 5
 ROUNDS = len(Category)
 KINDS = ("human", "computer")
+MAX_PLAYERS = 4
 # The computer players' ways of playing; yahtzee.strategy plays them.
 MOODS = ("thinker", "norisk", "gambler", "yclover", "nowhere")
 # Bounds for the saved state of games that may run long (races, extra turns).
@@ -533,7 +534,7 @@ def _parsed(build, data):
 def _session_from_dict(data):
     _check(isinstance(data, dict) and data.get("version") == STATE_VERSION, "unknown version")
     players = [_player_from_dict({"boxes": {}, **p}) for p in data["players"]]
-    _check(1 <= len(players) <= 4, "the number of players")
+    _check(1 <= len(players) <= MAX_PLAYERS, "the number of players")
     _check(isinstance(data["results"], list) and all(isinstance(r, dict) for r in data["results"]),
            "the finished games")
     source = dice_from_dict(data["dice"])
@@ -701,7 +702,7 @@ def _game_from_dict(data):
     _check(race_target is None or _is_int(race_target, 1, MAX_RACE_TARGET), "the race target")
     race = race_target is not None
     players = [_player_from_dict(p, rules, race) for p in data["players"]]
-    _check(1 <= len(players) <= 4, "the number of players")
+    _check(1 <= len(players) <= MAX_PLAYERS, "the number of players")
     _check(_is_int(data["seat"], 0, len(players) - 1), "whose turn it is")
     turn = _turn_from_dict(data["turn"], rules, players[data["seat"]].card.bank)
     game = Game(players, rules, dice_from_dict(data["dice"]), data["number"], data["seat"],

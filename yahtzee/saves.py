@@ -19,7 +19,7 @@ import unicodedata
 from pathlib import Path
 
 from . import prefs as preferences
-from .game import STATE_VERSION, BadState, KINDS, Session
+from .game import MAX_PLAYERS, STATE_VERSION, BadState, KINDS, Session
 from .scoring import FIXED_POINTS, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category
 
 FILE_VERSION = 1
@@ -33,7 +33,6 @@ MAX_STATE_BYTES = 5 * 1024 * 1024
 MAX_HISTORY_BYTES = 50 * 1024 * 1024
 MAX_RECORD_BYTES = 64 * 1024
 MAX_NAME_CHARS = 40
-MAX_PLAYERS = 4
 MAX_TEXT_CHARS = 40
 DEFAULT_PREFS = preferences.DEFAULTS
 BINARY = getattr(os, "O_BINARY", 0)  # Windows would turn b"\n" into b"\r\n" without it

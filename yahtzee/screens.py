@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from . import prefs as preferences
 from . import render, stats
-from .game import Game, IllegalMove, Player
+from .game import MAX_PLAYERS, Game, IllegalMove, Player
 from .match import SINGLE_GAME, parse_match
 from .rules import rules_named
 from .render import hotkey_footer
@@ -20,7 +20,6 @@ BOX_KEYS = {"1": Category.ONES, "2": Category.TWOS, "3": Category.THREES,
 KEY_OF_BOX = {box: key.upper() for key, box in BOX_KEYS.items()}
 ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
 NAME_LENGTH = 6
-MAX_PLAYERS = 4
 PAGE_LINES = 19
 YAHTZEE_BELLS = 3
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
