@@ -29,29 +29,36 @@ def test_a_posting_that_is_not_best_says_what_it_cost_and_the_recap_adds_it_up(t
     turns = [turn([1, 2, 3, 4, 5], "c")] + [turn([6, 6, 6, 6, 6], box) for box in
                                              ["y", "6", "t", "f", "h", "s", "l", "1", "2", "3", "4", "5"]]
     lines, faces = interleave(turns)
-    lines = START + ["ANN", "", "y"] + lines + ["y", "", "f10", "y"]  # another game: the recap
+    lines = START[:1] + ["p", "1", "x"] + START[1:] + ["ANN", "", "y"] + lines + ["y", "", "f10", "y"]
     code, out, records = play_plain(tmp_path, monkeypatch, lines, faces)
     assert code == 0 and len(records) == 1
+    assert "Cost notes: what each choice gave away: ON." in out
+    assert "ANN posts 15 in CHANCE.\nThat posting cost" in out  # the posting first, then its cost
     costs = [float(line.split(" cost ")[1].split()[0]) for line in out.splitlines()
              if line.startswith("That posting cost")]
     assert costs and costs[0] > 5
-    (lost,) = [line for line in out.splitlines() if line.startswith("Lost")]
-    assert abs(float(lost.split()[1]) - sum(costs)) < 0.2
+    (given,) = [line for line in out.splitlines() if line.startswith("Given away")]
+    assert abs(float(given.split()[2]) - sum(costs)) < 0.2
 
 
 def test_no_cost_is_told_for_the_best_choice(tmp_path, monkeypatch):
-    lines = START + ["ANN", "", "y", "", "r", "l", "y", "f10", "y"]
+    lines = START[:1] + ["p", "1", "x"] + START[1:] + ["ANN", "", "y", "", "r", "l", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
     assert "ANN posts 40 in LARGE STRAIGHT." in out
     assert "cost" not in out
 
 
-def test_the_advisor_can_be_turned_off_in_the_preferences_and_stays_off(tmp_path, monkeypatch):
-    lines = START[:1] + ["p", "1", "x", "n", "ANN", "", "y", "", "r", "c", "y", "f10", "y"]
+def test_cost_notes_start_off_and_the_preferences_turn_them_on_and_off_again(tmp_path, monkeypatch):
+    lines = START + ["ANN", "", "y", "", "r", "c", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
-    assert "Advisor: what each choice cost: OFF." in out
+    assert "ANN posts 15 in CHANCE." in out and "cost" not in out.split("ANN posts")[1]
+    lines = START[:1] + ["p", "1", "1", "x", "n", "ANN", "", "y", "", "r", "c", "y", "f10", "y"]
+    (tmp_path / "again").mkdir()
+    _, out, _ = play_plain(tmp_path / "again", monkeypatch, lines, [1, 2, 3, 4, 5])
+    assert "Cost notes: what each choice gave away: ON." in out
+    assert "Cost notes: what each choice gave away: OFF." in out
     assert "cost" not in out.split("ANN posts")[1]
-    prefs = json.loads((tmp_path / "saves" / "prefs.json").read_text())
+    prefs = json.loads((tmp_path / "again" / "saves" / "prefs.json").read_text())
     assert prefs["advisor"] is False
 
 

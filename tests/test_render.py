@@ -47,7 +47,30 @@ def test_sheet_rows_totals_and_current_player():
     row = {line[:13].strip(): line[13:].split() for line in lines[1:]}
     assert row["Full house"] == ["25"]
     assert row["GRAND TOTAL"] == ["25", "0"]
-    assert row["Upper bonus"] == ["0", "0"]
+    assert row["Upper bonus"] == []  # blank while the bonus is still open
+    assert "Par" not in row  # the par tracker starts off
+
+
+@pytest.mark.parametrize("upper, shown", [
+    ({}, []),                                            # nothing posted: open
+    ({C.ONES: 3}, []),                                   # on par: still open
+    ({C.SIXES: 0, C.FIVES: 0, C.FOURS: 0}, ["0"]),       # 63 is out of reach
+    ({C.SIXES: 30, C.FIVES: 25, C.FOURS: 20}, ["35"]),   # 75: won
+])
+def test_the_upper_bonus_shows_35_once_won_0_once_out_of_reach_else_blank(upper, shown):
+    game = game_with(["ANN"])
+    game.players[0].card.boxes.update(upper)
+    row = {line[:13].strip(): line[13:].split() for line in render.sheet_lines(game)[1:]}
+    assert row["Upper bonus"] == shown
+
+
+def test_the_par_tracker_has_its_own_row_when_it_is_on():
+    game = game_with(["ANN", "BOB"])
+    game.players[0].card.boxes.update({C.SIXES: 24, C.FIVES: 10})
+    lines = render.sheet_lines(game, par=True)
+    row = {line[:13].strip(): line[13:].split() for line in lines[1:]}
+    assert len(lines) == 21 and row["Par"] == ["+1"]
+    assert row["Upper bonus"] == []
 
 
 def test_posting_keys_appear_only_beside_the_given_boxes():
@@ -123,20 +146,36 @@ def test_a_long_session_recap_lists_the_last_ten_games_but_counts_them_all():
     assert lines[-2].split() == ["Total", str(sum(100 + n for n in range(14)))]
 
 
-def test_the_final_sheet_shrinks_to_its_totals_when_notices_need_the_room():
-    game = game_with(["ANN", "BOB"])
-    assert len(render.final_sheet_lines(game, room=20)) == 20
-    short = render.final_sheet_lines(game, room=6)
-    assert len(short) == 5 and short[-1].startswith("GRAND TOTAL") and "ANN" in short[0]
+def test_the_end_screen_keeps_every_box_and_moves_notices_that_do_not_fit_to_a_next_page():
+    game = game_with(["ANN", "BOB", "CID", "DEE"])
+    notices = [f"Notice number {n}: somebody's score is a place in the hall of fame." for n in range(12)]
+    pages = render.end_lines(game, ["ANN wins with 0 points!", *notices], room=22)
+    assert len(pages) == 2
+    for page in pages:
+        assert len(page) <= 22 and all(visible_width(line) <= 80 for line in page)
+        labels = [line[:13].strip() for line in page]
+        assert all(render.LABELS[box] in labels for box in Category)
+        assert "GRAND TOTAL" in labels
+    shown = " ".join(" ".join(line[41:].split()) for page in pages for line in page)
+    assert all(notice in shown for notice in notices)
 
 
 def test_every_posting_prompt_fits_the_status_line():
-    from yahtzee import screens
     from yahtzee.rules import rules_named
+    from yahtzee.screens.turn import posting_prompt
     for rules in ("hasbro", "yahtc", "acorn"):
         game = Game.start([Player("ANNIE")], rules_named(rules), LoadedDice([6] * 15))
         game.roll()
         game.post(Category.YAHTZEE)
         game.roll()
-        prompt = screens.posting_prompt(game, list(Category))
+        prompt = posting_prompt(game, list(Category))
         assert len(prompt) < 80, prompt
+
+
+def test_the_recap_shows_points_given_away_only_when_asked_for():
+    results = [record(("ANN", 200), ("BOB", 150), winners=["ANN"])]
+    assert not any(line.startswith("Given away") for line in render.recap_lines(results))
+    lines = render.recap_lines(results, losses={"ANN": 12.345})
+    (given,) = [line for line in lines if line.startswith("Given away")]
+    assert given.split()[2:] == ["12.3", "-"]
+    assert not any(line.startswith("Lost") for line in lines)

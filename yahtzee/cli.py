@@ -173,13 +173,7 @@ def run_simulation(args, saves_dir):
 def main(argv=None):
     """Run the game; returns the process exit code."""
     args = parse_args(argv)
-    from .coach import Coach
-    from .console import InputClosed, StopRequested
-    from .dice import DiceFileError
-    from .game import Session
-    from .palette import wants_colour
     from .saves import Saves, choose_saves_dir, local_now
-    from .screens import QuitGame, Table, game_settings, keep_for_later, run, sentence
 
     saves_dir = choose_saves_dir(args.saves, os.environ, PROJECT_DIR)
     if args.simulate:
@@ -187,9 +181,17 @@ def main(argv=None):
     saves = Saves(saves_dir, now=local_now)
     if args.stats:
         return show_stats(saves)
+    return play(args, saves, saves_dir)
+
+
+def play(args, saves, saves_dir):
+    """The game itself, at this terminal; returns the exit code."""
+    from .dice import DiceFileError
+    from .palette import wants_colour
     try:
         source = dice_source(args)
-    except DiceFileError as error:
+        ctx = make_context(args, saves, saves_dir, source)
+    except (DiceFileError, ValueError) as error:
         print(f"yahtzee.py: {error}", file=sys.stderr)
         return 2
     plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
@@ -198,32 +200,45 @@ def main(argv=None):
         colorama.just_fix_windows_console()
     colour = not plain and wants_colour(os.environ, sys.stdout.isatty(), args.no_color)
     console = make_console(plain, colour)
+    ctx.services.coach.progress = table_progress(console)
+    catch_stop_signals(console)
+    run_flow(console, ctx)
+    return 0
+
+
+def make_context(args, saves, saves_dir, source):
+    """The screens' context: a new session under the preferences and this run's options."""
+    from .coach import Coach
+    from .game import Session
+    from .saves import local_now
+    from .screens import Context, Services, Settings, game_settings
     prefs = saves.load_prefs()
-    try:
-        rules, match = game_settings({**prefs, **run_settings(args)})
-    except ValueError as error:
-        print(f"yahtzee.py: {error}", file=sys.stderr)
-        return 2
+    rules, match = game_settings({**prefs, **run_settings(args)})
     session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source,
                       rules=rules, match=match)
-    table = Table(session, local_now, saves, read_manual(), prefs,
-                  dice_options=args.seed is not None or args.dice_file is not None,
-                  coach=Coach(cache_dir(saves_dir, os.environ), table_progress(console), args.seed),
-                  run_settings=run_settings(args))
-    catch_stop_signals(console)
+    coach = Coach(cache_dir(saves_dir, os.environ), None, args.seed)
+    services = Services(local_now, saves, coach, read_manual())
+    settings = Settings(prefs, run_settings(args),
+                        dice_options=args.seed is not None or args.dice_file is not None)
+    return Context(session, services, settings)
+
+
+def run_flow(console, ctx):
+    """Run the screens; every way out leaves the game saved or finished."""
+    from .console import InputClosed, StopRequested
+    from .screens import Keeper, QuitGame, finish, keep_for_later, run, sentence
+    saves = ctx.services.saves
+    keeper = Keeper(ctx)
     with console.running():
         for notice in saves.take_notices():
             console.message(sentence(notice))
         saves.notify = lambda line: console.message(sentence(line))
         try:
-            run(console, table)
-            saves.remove_autosave()
+            run(console, ctx, keeper)
+            finish(ctx)
         except (QuitGame, KeyboardInterrupt):
             ignore_stop_signals()
-            keep_for_later(console, table)
-        except InputClosed:
+            keep_for_later(console, ctx, keeper)
+        except (InputClosed, StopRequested):
             ignore_stop_signals()
-            keep_for_later(console, table, quiet=True)
-        except StopRequested:
-            pass  # every roll, toggle and posting is already saved
-    return 0
+            keep_for_later(console, ctx, keeper, quiet=True)

@@ -125,7 +125,10 @@ class PlainConsole:
         lowered = line.lower()
         return PLAIN_WORDS.get(lowered) or lowered or "enter"
 
-    def read_text(self, prompt, default=""):
+    def forget_messages(self):
+        """Lines are printed once: nothing to forget."""
+
+    def read_text(self, prompt, default="", limit=None):
         """A line of free text; returns (hot key or None, text)."""
         line = self._read_line(prompt)
         hot = PLAIN_WORDS.get(line.lower())
@@ -320,7 +323,11 @@ class KeyConsole:
                 raise InputClosed("the terminal is gone") from None
             raise
 
-    def read_text(self, prompt, default=""):
+    def forget_messages(self):
+        """The messages' subject is done with."""
+        self.pending = []
+
+    def read_text(self, prompt, default="", limit=None):
         """A line of text (a name); F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
         from prompt_toolkit import PromptSession
         from prompt_toolkit.key_binding import KeyBindings

@@ -16,6 +16,7 @@ ROLES = {
     "good": Fore.GREEN + Style.BRIGHT,
     "hint": Fore.CYAN,
     "high": Fore.MAGENTA + Style.BRIGHT,
+    "yahtzee": Fore.YELLOW + Style.BRIGHT,
 }
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -60,3 +61,30 @@ def wants_colour(environ, is_tty, disabled=False):
     if environ.get("TERM") == "dumb":
         return False
     return is_tty
+
+
+def cell_width(text):
+    """Terminal cells the text takes (colour codes aside): wide East Asian characters count two."""
+    import unicodedata
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in strip_ansi(text))
+
+
+def cut_to_cells(text, width):
+    """The longest start of `text` that fits in `width` terminal cells."""
+    out = ""
+    for char in text:
+        if cell_width(out + char) > width:
+            break
+        out += char
+    return out
+
+
+_CONTROLS = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
+
+
+def strip_controls(text):
+    """Text without control sequences and without control or format characters."""
+    import unicodedata
+    text = _CONTROLS.sub("", text)
+    return "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))

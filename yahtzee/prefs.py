@@ -28,7 +28,7 @@ SHOWN = {"hint_threshold": "{}% of a box's best", "computer_delay": "{} s",
 PREFERENCES = (
     Preference("verify", "Verify every posting by name (F8)", (True, False)),
     Preference("sound", "Sound: a bell on every roll (F9)", (True, False)),
-    Preference("advisor", "Advisor: what each choice cost", (True, False)),
+    Preference("advisor", "Cost notes: what each choice gave away", (False, True)),
     Preference("hints", "Hints: what the dice score in each open box", (False, True)),
     Preference("hint_threshold", "Hints highlighted from", (60, 70, 80, 90, 30, 40, 50)),
     Preference("computer_delay", "Computer players pause between steps", (0.8, 1.5, 0.0, 0.4)),
@@ -40,6 +40,7 @@ PREFERENCES = (
                                               "race 300", "race 500", "race 1000",
                                               "first_to 500", "first_to 1000")),
     Preference("marking", "Number keys pick the dice to", ("roll", "hold")),
+    Preference("par", "Par tracker: the upper boxes against par", (False, True)),
 )
 GAME_SETTINGS = ("rules", "rolls", "bank", "match")
 BY_KEY = {preference.key: preference for preference in PREFERENCES}

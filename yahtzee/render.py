@@ -1,5 +1,7 @@
 """Pure rendering: game state in, lines of text out (painted through a palette function)."""
-from .palette import no_colour, pad, visible_width
+import textwrap
+
+from .palette import cell_width, no_colour, pad, visible_width
 from .scoring import LOWER, UPPER, Category
 
 SCREEN_WIDTH = 80
@@ -16,6 +18,13 @@ LABELS = {
     Category.LARGE_STRAIGHT: "Lg straight", Category.YAHTZEE: "YAHTZEE",
     Category.CHANCE: "Chance",
 }
+
+BOX_KEYS = {"1": Category.ONES, "2": Category.TWOS, "3": Category.THREES,
+            "4": Category.FOURS, "5": Category.FIVES, "6": Category.SIXES,
+            "t": Category.THREE_OF_A_KIND, "f": Category.FOUR_OF_A_KIND,
+            "h": Category.FULL_HOUSE, "s": Category.SMALL_STRAIGHT,
+            "l": Category.LARGE_STRAIGHT, "y": Category.YAHTZEE, "c": Category.CHANCE}
+KEY_OF_BOX = {box: key.upper() for key, box in BOX_KEYS.items()}
 
 BEST_POINTS = {**{box: 5 * (face + 1) for face, box in enumerate(UPPER)},
                Category.THREE_OF_A_KIND: 30, Category.FOUR_OF_A_KIND: 30,
@@ -73,9 +82,10 @@ def _box_cell(card, box, hint=None, paint=no_colour):
     return paint("high", f"({points})*") if high else paint("hint", f"({points})")
 
 
-def sheet_lines(game, paint=no_colour, keys=None, hints=None):
-    """The scoresheet: a column per player, 20 lines; `keys` labels the open boxes to post in,
-    `hints` ({box: (points, high)}) shows in the current player's open boxes what they would score."""
+def sheet_lines(game, paint=no_colour, keys=None, hints=None, par=False):
+    """The scoresheet: a column per player, 20 lines (a par row and a race's banked row
+    more); `keys` labels the open boxes to post in, `hints` ({box: (points, high)}) shows in
+    the current player's open boxes what they would score."""
     keys = keys or {}
     hints = hints or {}
     cards = [player.card for player in game.players]
@@ -95,6 +105,7 @@ def sheet_lines(game, paint=no_colour, keys=None, hints=None):
         *[box_row(box) for box in UPPER],
         total_row("Upper sum", [c.upper_sum for c in cards]),
         total_row("Upper bonus", [upper_bonus_cell(c) for c in cards]),
+        *([total_row("Par", [par_cell(c) for c in cards])] if par else []),
         total_row("Upper total", [c.upper_total for c in cards]),
         *[box_row(box) for box in LOWER],
         total_row("Lower total", [c.lower_total for c in cards]),
@@ -105,22 +116,17 @@ def sheet_lines(game, paint=no_colour, keys=None, hints=None):
 
 
 def upper_bonus_cell(card):
-    """The upper bonus once decided; until then how far over or under par the player is."""
+    """The upper bonus once won, 0 once out of reach, blank while it is still open."""
+    decided = card.par is None and any(box.is_upper for box in card.boxes)
+    return str(card.upper_bonus) if decided or card.upper_bonus else ""
+
+
+def par_cell(card):
+    """How far over or under par (three of each face) the upper boxes stand, while it matters."""
     par = card.par
     if par is None or not any(box.is_upper for box in card.boxes):
-        return str(card.upper_bonus)
+        return ""
     return f"{par:+d}" if par else "par"
-
-
-def final_sheet_lines(game, paint=no_colour, room=20):
-    """The finished sheet; when announcements leave too little room, only its totals."""
-    sheet = sheet_lines(game, paint)
-    if len(sheet) <= room:
-        return sheet
-    return [sheet[0]] + [line for line in sheet if line.startswith(TOTAL_LABELS)][-room + 1:]
-
-
-TOTAL_LABELS = ("Upper total", "Lower total", "YAHTZEE bonus", "Bonuses", "Banked", "GRAND TOTAL")
 
 
 def on_off(flag, paint=no_colour):
@@ -182,16 +188,33 @@ def side_by_side(*columns):
 
 
 def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=None, hints=None,
-               match=""):
+               match="", par=False):
     """The play screen: sheet left, hot keys middle, dice right (the match under them), the
     status line below."""
-    sheet = sheet_lines(game, paint, keys, hints)
-    sheet_width = LABEL_WIDTH + COLUMN_WIDTH * len(game.players) + 1
+    sheet = sheet_lines(game, paint, keys, hints, par)
     middle = ["", ""] + hotkey_lines(verify, sound, paint)
     right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode)
     right += ["", match] if match else []
-    gap = [""] if len(sheet) == 20 else []  # a race's extra row takes the blank line's place
-    return side_by_side((sheet, sheet_width), (middle, MIDDLE_WIDTH), (right, 0)) + gap + [status]
+    return side_by_side((sheet, sheet_width(game) + 1), (middle, MIDDLE_WIDTH), (right, 0)) + [status]
+
+
+def sheet_width(game):
+    """The columns the scoresheet takes."""
+    return LABEL_WIDTH + COLUMN_WIDTH * len(game.players)
+
+
+def end_lines(game, announce, paint=no_colour, room=SCREEN_HEIGHT - 2):
+    """The end of a game: the whole final sheet, the winner and the notices beside it.
+    Returns pages of lines; notices that do not fit `room` rows go to the next page."""
+    sheet = sheet_lines(game, paint)
+    left = sheet_width(game) + 2
+    wrapped = []
+    for number, text in enumerate(announce):
+        rows = textwrap.wrap(text, SCREEN_WIDTH - left - 1) or [""]
+        wrapped += [paint("good", row) if number == 0 else row for row in rows]
+    height = max(len(sheet), room)
+    chunks = [wrapped[start:start + height] for start in range(0, len(wrapped), height)] or [[]]
+    return [side_by_side((sheet, left), (chunk, 0)) for chunk in chunks]
 
 
 def too_small_lines(columns, lines):
@@ -200,27 +223,53 @@ def too_small_lines(columns, lines):
             "Enlarge the window (F10 or Q quits)."]
 
 
-def advice_lines(options, paint=no_colour):
-    """The advisor's options, best first, each with its expected final score."""
-    lines = ["    choice                       reroll dice    expected final score"]
+def advice_lines(options, turn, at_posting=False, paint=no_colour):
+    """The advisor's options, best first: the choice, the dice it rerolls by face, the keys
+    that do it, and its expected final score."""
+    lines = ["    choice                  reroll            keys            expected final score"]
     for option in options:
-        reroll = " ".join(str(i) for i, r in enumerate(option.reroll or (), start=1) if r)
-        text = f"{'*' if option.best else ' '}   {option.label:<28} {reroll:<14} {option.value:8.2f}"
+        text = (f"{'*' if option.best else ' '}   {option.label:<23} {reroll_text(option, turn):<17} "
+                f"{advice_keys(option, turn, at_posting):<15} {option.value:8.2f}")
         lines.append(paint("good", text) if option.best else text)
     return lines
 
 
+def reroll_text(option, turn):
+    """The faces a keep rerolls, in die order ('reroll 6 3'); blank for a box."""
+    if option.kind != "keep":
+        return ""
+    faces = [str(face) for face, again in zip(turn.dice, option.reroll) if again]
+    return "reroll " + " ".join(faces) if faces else ""
+
+
+def advice_keys(option, turn, at_posting):
+    """The keys that make this choice from where the player stands ('press 2 4 R')."""
+    if option.kind == "keep":
+        toggles = [str(die) for die, (now, wanted) in enumerate(zip(turn.marked, option.reroll), 1)
+                   if bool(now) != bool(wanted)]
+        return "press " + " ".join(toggles + ["R"])
+    box_key = KEY_OF_BOX[option.box or Category.YAHTZEE]
+    if at_posting:
+        return f"press {box_key}"
+    unmark = [str(die) for die, marked in enumerate(turn.marked, 1) if marked]
+    return "press " + " ".join(unmark + ["R", box_key])
+
+
 RECAP_GAMES = 10
+RECAP_LABEL = 11
 
 
 def recap_lines(results, paint=no_colour, losses=None):
     """The session so far: every game's scores and winner (the last ten listed), then totals
-    and games won over all of them."""
+    and games won over all of them, and (with cost notes on) the points given away."""
     names = []
     for record in results:
         names += [p["name"] for p in record["players"] if p["name"] not in names]
-    header = "Game  " + "".join(name.rjust(COLUMN_WIDTH) for name in names) + "   Winner"
-    lines = [paint("title", "RECAP"), "", header]
+
+    def row(label, cells):
+        return pad(label, RECAP_LABEL) + "".join(" " * (COLUMN_WIDTH - cell_width(c)) + c for c in cells)
+
+    lines = [paint("title", "RECAP"), "", row("Game", names) + "   Winner"]
     totals = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
     for number, record in enumerate(results, start=1):
@@ -229,17 +278,14 @@ def recap_lines(results, paint=no_colour, losses=None):
             totals[name] += total
         for name in record["winners"]:
             wins[name] += 1
-        cells = "".join(str(scores[n]).rjust(COLUMN_WIDTH) if n in scores else "-".rjust(COLUMN_WIDTH)
-                        for n in names)
         if number > len(results) - RECAP_GAMES:
-            lines.append(f"{number:<6}{cells}   {', '.join(record['winners'])}")
+            cells = [str(scores[n]) if n in scores else "-" for n in names]
+            lines.append(row(str(number), cells) + f"   {', '.join(record['winners'])}")
     if len(results) > RECAP_GAMES:
         lines.insert(3, f"({len(results) - RECAP_GAMES} earlier games count in the totals)")
-    lines += ["",
-              paint("total", "Total " + "".join(str(totals[n]).rjust(COLUMN_WIDTH) for n in names)),
-              "Won   " + "".join(str(wins[n]).rjust(COLUMN_WIDTH) for n in names)]
-    if losses:
-        lines += ["Lost  " + "".join((f"{losses[n]:.1f}" if n in losses else "-").rjust(COLUMN_WIDTH)
-                                     for n in names),
-                  "      (expected points given away against perfect play)"]
+    lines += ["", paint("total", row("Total", [str(totals[n]) for n in names])),
+              row("Won", [str(wins[n]) for n in names])]
+    if losses is not None:
+        lines += [row("Given away", [f"{losses[n]:.1f}" if n in losses else "-" for n in names]),
+                  " " * RECAP_LABEL + "(expected points given away against perfect play)"]
     return lines

@@ -408,10 +408,12 @@ class Saves:
         """A saved game is waiting in the folder."""
         return (self.folder / AUTOSAVE).exists()
 
-    def save_session(self, session):
+    def save_session(self, session, resume=None):
         """Write the session as autosave.json; False if it was not saved."""
         if not self._may_touch_autosave():
             return False
+        session.screen = (resume or {}).get("screen", "") + (
+            " " + resume["box"] if (resume or {}).get("box") else "")
         data = {**session.to_dict(), "saved": self.timestamp()}
         return self._write_json(AUTOSAVE, data)
 
@@ -421,7 +423,9 @@ class Saves:
         if data is None:
             return None
         try:
-            return session_from_save(data)
+            session = session_from_save(data)
+            screen, _, box = session.screen.partition(" ")
+            return session, ({"screen": screen, **({"box": box} if box else {})} if screen else {})
         except DamagedFile as error:
             self._set_aside(self.folder / AUTOSAVE, str(error))
             return None

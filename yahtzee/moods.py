@@ -1,0 +1,39 @@
+"""The computer players' moods: one table of name, trait and seat name (standard library only)."""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mood:
+    """A computer player's character: what it plays for, and the name it sits down as."""
+
+    name: str
+    trait: str
+    seat_name: str
+
+
+MOOD_TABLE = (
+    Mood("thinker", "calculating: always the highest expected score", "Brainy"),
+    Mood("norisk", "safe and easy: keeps the spread of its scores low", "Steady"),
+    Mood("gambler", "takes risks: a wider spread, for the chance of a big score", "Lucky"),
+    Mood("yclover", "all out for Yahtzees", "Yazzy"),
+    Mood("nowhere", "on the fence: each turn in one of the other moods, at random", "Dither"),
+)
+MOODS = tuple(mood.name for mood in MOOD_TABLE)
+MOOD_NAMED = {mood.name: mood for mood in MOOD_TABLE}
+
+
+class UnknownMood(ValueError):
+    """A mood the computer players do not have."""
+
+
+def mood_named(name: str) -> str:
+    """The mood `name` ('*thinker' or 'thinker'), checked."""
+    mood = name.lstrip("*").lower()
+    if mood not in MOOD_NAMED:
+        raise UnknownMood(f"unknown player '{name}' (known: {mood_list()})")
+    return mood
+
+
+def mood_list() -> str:
+    """The moods as they are typed on the names screen: '*thinker, *norisk, ...'."""
+    return ", ".join("*" + mood for mood in MOODS)

@@ -1,0 +1,121 @@
+"""What the screens share: where the flow stands, the session, the services and the settings."""
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from .. import prefs as preferences
+from ..game import Session
+from ..render import BOX_KEYS, KEY_OF_BOX
+from ..scoring import Category
+
+if TYPE_CHECKING:  # only for the reader: importing these would slow the start
+    from ..coach import Coach
+    from ..saves import Saves
+
+
+
+class Screen(Enum):
+    """The screens of the game, as the flow and the saved game name them."""
+
+    OPENING = "opening"
+    TITLE = "title"
+    NAMES = "names"
+    CONFIRM = "confirm"
+    PLAY = "play"
+    POSTING = "posting"
+    VERIFY = "verify"
+    END_OF_GAME = "end_of_game"
+    RECAP = "recap"
+    RECAP_THEN_CONFIRM = "recap_then_confirm"
+
+
+IN_GAME = (Screen.PLAY, Screen.POSTING, Screen.VERIFY)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """Where the flow goes next, and where a saved game resumes: a screen (and the box whose
+    posting waits for its verify answer)."""
+
+    screen: Screen
+    box: Optional[Category] = None
+
+    def to_dict(self) -> dict:
+        """The moment as the saved game keeps it."""
+        return {"screen": self.screen.value, **({"box": self.box.value} if self.box else {})}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Optional["Moment"]:
+        """The saved moment, or None when it names no screen this game has."""
+        names = {screen.value: screen for screen in Screen}
+        screen = names.get(data.get("screen"))
+        box_name = data.get("box")
+        box = BOX_KEYS.get(box_name) or next((b for b in Category if b.value == box_name), None)
+        if screen is Screen.POSTING and box is not None:
+            screen = Screen.VERIFY  # an older save: "posting h" waited for its verify answer
+        if screen is None or (screen is Screen.VERIFY) != (box is not None):
+            return None
+        return cls(screen, box)
+
+
+@dataclass
+class Services:
+    """What the screens use but do not own: the clock, the saves, the advisor, the manual."""
+
+    clock: Callable[[], datetime.datetime]
+    saves: Optional["Saves"] = None
+    coach: Optional["Coach"] = None
+    manual: list = field(default_factory=list)
+
+
+@dataclass
+class Settings:
+    """The preferences, and what this run's command line chose."""
+
+    prefs: dict = field(default_factory=dict)
+    # Game settings given on the command line for this run only (--rules, --match).
+    run_settings: dict = field(default_factory=dict)
+    # Dice options given on this command line (ignored when a saved game resumes).
+    dice_options: bool = False
+
+    def pref(self, key: str) -> Any:
+        """A preference's value (its default when unset)."""
+        return self.prefs.get(key, preferences.DEFAULTS[key])
+
+
+@dataclass
+class Passing:
+    """What one screen hands the next and nothing keeps."""
+
+    # The end of game's notices (a place in the hall of fame, a personal best...).
+    notices: list = field(default_factory=list)
+    # The last posting's cost against perfect play, taken back if the posting is.
+    last_cost: Optional[tuple] = None
+    # How many finished games the flow has filed in the history (None: not yet looked).
+    filed: Optional[int] = None
+
+
+@dataclass
+class Context:
+    """Everything a screen is given besides the console."""
+
+    session: Session
+    services: Services
+    settings: Settings = field(default_factory=Settings)
+    passing: Passing = field(default_factory=Passing)
+    moment: Moment = Moment(Screen.OPENING)
+
+    def pref(self, key: str) -> Any:
+        """A preference's value (its default when unset)."""
+        return self.settings.pref(key)
+
+    def now(self) -> str:
+        """The current time as ISO-8601 text."""
+        return self.services.clock().isoformat(timespec="seconds")
+
+    def prefs_to_keep(self) -> dict:
+        """The preferences as prefs.json keeps them, verify and sound from the session."""
+        return {**self.settings.prefs, "verify": self.session.verify, "sound": self.session.sound}

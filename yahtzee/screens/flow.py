@@ -1,0 +1,95 @@
+"""The one flow: runs the screens by the moments they return, and is the one place that saves."""
+import json
+from typing import Callable, Dict, Optional
+
+from .. import stats
+from .context import IN_GAME, Context, Moment, Screen
+from .ending import end_of_game, recap, recap_then_confirm
+from .lobby import confirm, names, opening, title
+from .prompts import sentence
+from .resume import resume
+from .turn import play, posting, verify
+
+SCREENS: Dict[Screen, Callable] = {
+    Screen.OPENING: opening, Screen.TITLE: title, Screen.NAMES: names, Screen.CONFIRM: confirm,
+    Screen.PLAY: play, Screen.POSTING: posting, Screen.VERIFY: verify,
+    Screen.END_OF_GAME: end_of_game, Screen.RECAP: recap,
+    Screen.RECAP_THEN_CONFIRM: recap_then_confirm,
+}
+
+
+class Keeper:
+    """Writes the saved game and the preferences when, and only when, they changed."""
+
+    def __init__(self, ctx: Context):
+        self.saves = ctx.services.saves
+        self.saved_state: Optional[str] = None
+        self.saved_prefs = ctx.prefs_to_keep()
+
+    def keep(self, ctx: Context) -> bool:
+        """Save what changed since the last save; whether the game is saved now."""
+        if self.saves is None:
+            return False
+        prefs = ctx.prefs_to_keep()
+        if prefs != self.saved_prefs:
+            self.saves.save_prefs(prefs)
+            self.saved_prefs = prefs
+        if not ctx.session.players:
+            if self.saved_state is not None:
+                self.saves.remove_autosave()  # every name was taken back
+                self.saved_state = None
+            return False
+        state = json.dumps([ctx.session.to_dict(), ctx.moment.to_dict()], sort_keys=True)
+        if state != self.saved_state and self.saves.save_session(ctx.session, ctx.moment.to_dict()):
+            self.saved_state = state
+        return self.saved_state == state
+
+
+def subject(moment: Moment):
+    """What the messages under a screen speak of: the game in play, or the screen."""
+    return "game" if moment.screen in IN_GAME else moment.screen
+
+
+def run(console, ctx: Context, keeper: Keeper) -> None:
+    """Offer the saved game, then run screens until one returns None, saving after each step."""
+    moment = ctx.moment = resume(console, ctx)
+    while moment is not None:
+        if subject(moment) != subject(ctx.moment):
+            console.forget_messages()
+        ctx.moment = moment
+        keeper.keep(ctx)
+        if moment.screen is Screen.END_OF_GAME:
+            file_finished_game(ctx)
+        moment = SCREENS[moment.screen](console, ctx)
+    keeper.keep(ctx)
+
+
+def file_finished_game(ctx: Context) -> None:
+    """File the last finished game in history.jsonl once, gathering the end-of-game notices
+    (after the save that holds it, so a crash here never files it twice)."""
+    saves = ctx.services.saves
+    record = ctx.session.results[-1]
+    if saves is None or ctx.passing.filed == len(ctx.session.results):
+        return
+    ctx.passing.filed = len(ctx.session.results)
+    earlier = saves.read_history()
+    if record in earlier:
+        return
+    if saves.append_history(record):
+        ctx.passing.notices = [sentence(n) for n in stats.game_notices(earlier, record)]
+    else:
+        ctx.passing.notices = ["This game could not be added to the history: saving is off."]
+
+
+def finish(ctx: Context) -> None:
+    """The session ended normally: nothing is left to resume."""
+    if ctx.services.saves is not None:
+        ctx.services.saves.remove_autosave()
+
+
+def keep_for_later(console, ctx: Context, keeper: Keeper, quiet: bool = False) -> None:
+    """The one quit path: save the session as it stands so the next start can resume it."""
+    saved = keeper.keep(ctx)
+    if not quiet:
+        in_game = saved and ctx.session.game is not None
+        console.message("The game is saved: start again to resume it." if in_game else "Goodbye.")

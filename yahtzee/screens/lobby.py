@@ -1,0 +1,268 @@
+"""The lobby: the opening banner, the title, the manual, names, confirm, preferences, statistics."""
+from typing import Optional
+
+from .. import prefs as preferences
+from .. import render, stats
+from ..game import MAX_PLAYERS, Player
+from ..match import parse_match
+from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
+from ..palette import cut_to_cells, strip_controls
+from ..rules import rules_named
+from .context import Context, Moment, Screen
+from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
+
+NAME_LENGTH = 6
+SETTING_KEYS = "1234567890"
+
+BANNER = [
+    "",
+    "      +--------------------------------------------------------------+",
+    "      |                                                              |",
+    "      |          C O M P U T E R     Y A H T Z E E                   |",
+    "      |                                                              |",
+    "      |     five dice, thirteen boxes, one to four players           |",
+    "      |                                                              |",
+    "      +--------------------------------------------------------------+",
+    "",
+]
+
+
+def lobby_ask(console, ctx: Context, question: str, view, keys: str = "sp",
+              brief: Optional[list] = None) -> str:
+    """A lobby Y/N question where S shows the statistics and P (when offered) the preferences."""
+    while True:
+        token = ask_yes_no(console, ctx, question, view, brief, others=keys)
+        brief = []
+        if token == "s":
+            statistics(console, ctx)
+        elif token == "p":
+            settings(console, ctx)
+        else:
+            return token
+
+
+def opening(console, ctx: Context) -> Moment:
+    """The title banner; any key goes on."""
+    paint = console.paint
+    view = lambda prompt: [paint("title", line) for line in BANNER] + [
+        "", f"      {prompt}", "", footer_for(console, ctx)]
+    ask(console, ctx, "Press any key to begin", view)
+    return Moment(Screen.TITLE)
+
+
+def title(console, ctx: Context) -> Moment:
+    """The hot keys explained; instructions? S shows the statistics, P the preferences."""
+    paint = console.paint
+
+    def view(prompt):
+        session = ctx.session
+        return [paint("title", line) for line in BANNER] + [
+            "  Hot keys work on every screen; the letter beside each works too",
+            "  wherever you are not typing a name:",
+            "",
+            f"    F8  or V   verify each posting by name      now {render.on_off(session.verify, paint)}",
+            f"    F9  or M   sound: a bell on every roll      now {render.on_off(session.sound, paint)}",
+            "    F10 or Q   quit (asks first; a game in progress is kept for next time)",
+            "",
+            "  S shows the hall of fame and the players' statistics, P the preferences.",
+            f"  {prompt}",
+        ]
+
+    if lobby_ask(console, ctx, "Instructions?", view) == "y":
+        page_manual(console, ctx)
+    return Moment(Screen.NAMES)
+
+
+def statistics(console, ctx: Context) -> None:
+    """The hall of fame and player tables from history.jsonl; R resets them after asking."""
+    saves = ctx.services.saves
+    records = saves.read_history() if saves is not None else []
+    lines = stats.stats_lines(records, ctx.session.results)
+    while True:
+        token = page_lines(console, ctx, lines, "R reset the statistics")
+        if token != "r" or saves is None:
+            return
+        question = "Reset all statistics? The history is set aside, not deleted."
+        view = lambda prompt: lines[:12] + ["", prompt]
+        if yes(console, ctx, question, view, []):
+            saves.reset_history()
+            console.message("The statistics start afresh.")
+            lines = stats.stats_lines([], ctx.session.results)
+
+
+def page_manual(console, ctx: Context) -> None:
+    """Show YAHTZEE.DOC a page at a time."""
+    lines = ctx.services.manual or ["The manual YAHTZEE.DOC was not found beside the game."]
+    page_lines(console, ctx, lines)
+
+
+def clean_name(text: str) -> str:
+    """A name as stored: control sequences and control or format characters removed."""
+    return " ".join(strip_controls(text).split())
+
+
+def computer_seat(text: str, players: list):
+    """'*', '*gambler' or '*gambler Zed': a computer Player, or why not as a message."""
+    word, _, rest = text[1:].partition(" ")
+    try:
+        mood = mood_named(word or "thinker")
+    except UnknownMood:
+        return f"Computer players: {mood_list()} (a name may follow)."
+    base = cut_to_cells(clean_name(rest) or MOOD_NAMED[mood].seat_name, NAME_LENGTH).rstrip()
+    name, number = base, 1
+    while name_problem(name, players):
+        number += 1
+        name = cut_to_cells(base, NAME_LENGTH - len(str(number))) + str(number)
+    return Player(name, "computer", mood=mood)
+
+
+def name_problem(name: str, players: list) -> str:
+    """Why a cleaned name cannot be seated ('' when it can)."""
+    if any(p.name.casefold() == name.casefold() for p in players):
+        return f"{name} is already playing: choose another name."
+    return ""
+
+
+def names_view(console, ctx: Context):
+    """The names screen's lines for a prompt."""
+    def view(prompt):
+        seated = [f"    {i}. {p.name}" for i, p in enumerate(ctx.session.players, start=1)]
+        question = [f"  {prompt}", ""] if prompt.endswith("(Y/N)") else []
+        return ([console.paint("title", "  PLAYERS"), ""] + seated + [""] + question +
+                ["  Up to four players; names up to six characters.",
+                 "  A name starting with * seats a computer player: *thinker, *norisk,",
+                 "  *gambler, *yclover or *nowhere, a name may follow (*gambler Zed).",
+                 "  Press Enter on an empty name when everyone is in.", "",
+                 footer_for(console, ctx)])
+    return view
+
+
+def names(console, ctx: Context) -> Moment:
+    """One name of at most six characters; an empty name (or the fourth) ends the list."""
+    players = ctx.session.players
+    if len(players) >= MAX_PLAYERS:
+        return Moment(Screen.CONFIRM)
+    view = names_view(console, ctx)
+    typed = ""
+    while True:
+        prompt = f"Player {len(players) + 1} name: "
+        console.show(view(prompt), [])
+        hot, text = console.read_text(prompt, typed, limit=NAME_LENGTH)
+        typed = text if hot else ""
+        if hot in ("F8", "F9"):
+            console.message(toggle_hot_key(ctx, hot))
+        elif hot == "F10":
+            confirm_quit(console, ctx, view)
+        else:
+            following = seat(console, ctx, text)
+            if following is not None:
+                return following
+
+
+def seat(console, ctx: Context, text: str) -> Optional[Moment]:
+    """Seat the player typed; where to go next, or None to ask again."""
+    players = ctx.session.players
+    if text.strip().startswith("*"):
+        seated = computer_seat(text.strip(), players)
+        if isinstance(seated, str):
+            console.message(seated)
+            return None
+        players.append(seated)
+        console.message(f"{seated.name} takes a seat: a computer player, {seated.mood}.")
+        return Moment(Screen.NAMES)
+    name = clean_name(text)
+    if not name:
+        if players and not text.strip():
+            return Moment(Screen.CONFIRM)
+        console.message("That name has no printable letters: type another." if text.strip()
+                        else "At least one player is needed.")
+        return None
+    short = cut_to_cells(name, NAME_LENGTH).rstrip()
+    if short != name:
+        console.message(f"Names are at most six characters: this one is {short}.")
+    problem = name_problem(short, players)
+    if problem:
+        console.message(problem)
+        return None
+    players.append(Player(short))
+    return Moment(Screen.NAMES)
+
+
+def confirm(console, ctx: Context) -> Moment:
+    """Show the players; ready to play? A first game's N re-enters every name."""
+    session = ctx.session
+
+    def view(prompt):
+        seated = [f"    {i}. {p.name}{'  (computer, ' + p.mood + ')' if p.is_computer else ''}"
+                  for i, p in enumerate(session.players, start=1)]
+        return ([console.paint("title", "  PLAYERS"), ""] + seated +
+                ["", f"  Rules: {session.rules.describe()}   Match: {session.match.describe()}",
+                 "  P changes them and the other preferences, S shows the statistics.",
+                 f"  {prompt}", "", footer_for(console, ctx)])
+
+    if lobby_ask(console, ctx, "Ready to play?", view) == "y":
+        return start_game(ctx)
+    if not session.results:
+        session.players.clear()
+        return Moment(Screen.NAMES)
+    if ask_yes_no(console, ctx, "Add players?", view, []) == "y":
+        if len(session.players) < MAX_PLAYERS:
+            return Moment(Screen.NAMES)
+        console.message("Four players are seated: there is no room for more.")
+    return start_game(ctx)
+
+
+def settings(console, ctx: Context) -> None:
+    """The preferences, remembered between runs: a number changes one, X is done."""
+    choices = [p for p in preferences.PREFERENCES if p.key not in ("verify", "sound")]
+
+    def view(prompt):
+        rows = [f"  {i:>2}  {p.label:<46} {p.shown(ctx.pref(p.key))}"
+                for i, p in enumerate(choices, start=1)]
+        return ([console.paint("title", "  PREFERENCES"), ""] + rows +
+                ["", f"  {prompt}", "", footer_for(console, ctx)])
+
+    keys = SETTING_KEYS[:len(choices)]
+    prompt = f"{keys[0]}-{keys[-1]} change a setting, X done"
+    brief = None
+    while True:
+        token = ask(console, ctx, prompt, view, brief)
+        brief = []
+        if token in ("x", "enter", "escape"):
+            return
+        if len(token) == 1 and token in keys:
+            choice = choices[keys.index(token)]
+            set_pref(ctx, choice.key, choice.after(ctx.pref(choice.key)))
+            console.message(f"{choice.label}: {choice.shown(ctx.pref(choice.key))}.")
+        else:
+            console.message(f"Keys here: {prompt}.")
+
+
+def set_pref(ctx: Context, key: str, value) -> None:
+    """Change one preference, verify and sound included (the flow keeps it for the next run)."""
+    ctx.settings.prefs[key] = value
+    if key in ("verify", "sound"):
+        setattr(ctx.session, key, value)
+    if key in preferences.GAME_SETTINGS:
+        ctx.settings.run_settings.pop(key, None)  # a choice made now outranks the command line's
+        apply_game_settings(ctx.session, {**ctx.settings.prefs, **ctx.settings.run_settings})
+
+
+def game_settings(prefs: dict):
+    """The rules (with their options) and the match the preferences choose."""
+    rules = rules_named(prefs.get("rules", "hasbro")).with_options(
+        rolls=prefs.get("rolls", 3), bank=prefs.get("bank", 0))
+    return rules, parse_match(prefs.get("match", "single"))
+
+
+def apply_game_settings(session, prefs: dict) -> None:
+    """Play the chosen rules and match from the next game on."""
+    session.rules, match = game_settings(prefs)
+    if match != session.match:
+        session.start_match(match)
+
+
+def start_game(ctx: Context) -> Moment:
+    """Begin the next game and go to the play screen."""
+    ctx.session.new_game()
+    return Moment(Screen.PLAY)

@@ -1,0 +1,130 @@
+"""Asking the player: a key with the hot keys live, Y/N, any key, the quit question, pages."""
+from typing import Callable, List, Optional
+
+from ..render import hotkey_footer
+from .context import Context
+
+ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
+PAGE_LINES = 19
+LEAVE_PAGES = ("x", "escape")
+
+View = Callable[[str], List[str]]
+
+
+class QuitGame(Exception):
+    """The player asked to quit: the flow's quit path takes over."""
+
+
+def footer_for(console, ctx: Context) -> str:
+    """The hot-key line painted for this console."""
+    return hotkey_footer(ctx.session.verify, ctx.session.sound, console.paint)
+
+
+def toggle_hot_key(ctx: Context, token: str) -> str:
+    """F8 or F9: flip verify or sound; what to tell the player."""
+    session = ctx.session
+    if token == "F8":
+        session.verify = not session.verify
+        word, state = "Verify", session.verify
+    else:
+        session.sound = not session.sound
+        word, state = "Sound", session.sound
+    return f"{word} is now {'ON' if state else 'OFF'}."
+
+
+def ask(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = None) -> str:
+    """Draw the screen and read a token; hot keys act here and the same prompt comes back."""
+    console.show(view(prompt), brief)
+    while True:
+        token = console.read_key(prompt)
+        token = ALIASES.get(token, token)
+        if token in ("F8", "F9"):
+            note = toggle_hot_key(ctx, token)
+        elif token == "F10":
+            confirm_quit(console, ctx, view)
+            note = None
+        else:
+            return token
+        console.show(view(prompt), [])
+        if note:
+            console.message(note)
+
+
+def quit_question(ctx: Context) -> str:
+    """What F10 asks: a game in progress is kept, and the question says so."""
+    if ctx.session.game is not None:
+        return "Quit the game? Your game is kept for next time. (Y/N)"
+    return "Quit Computer Yahtzee? (Y/N)"
+
+
+def confirm_quit(console, ctx: Context, view: View) -> None:
+    """F10: ask, then quit through the flow's one quit path (N plays on)."""
+    question = quit_question(ctx)
+    console.forget_messages()  # they answered another question
+    console.show(view(question), [])
+    while True:
+        token = console.read_key(question)
+        if token in ("y", "F10"):
+            raise QuitGame()
+        if token in ("n", "escape"):
+            return
+        console.message("Please answer Y or N.")
+
+
+def ask_yes_no(console, ctx: Context, question: str, view: View, brief: Optional[list] = None,
+               others: str = "") -> str:
+    """A Y/N question: 'y' or 'n', or one of the `others` keys; any other key gets a reminder."""
+    prompt = f"{question} (Y/N)"
+    while True:
+        token = ask(console, ctx, prompt, view, brief)
+        if token in ("y", "n") or (len(token) == 1 and token in others):
+            return token
+        console.message("Please answer Y or N.")
+        brief = []
+
+
+def yes(console, ctx: Context, question: str, view: View, brief: Optional[list] = None) -> bool:
+    """A Y/N question answered Y."""
+    return ask_yes_no(console, ctx, question, view, brief) == "y"
+
+
+def any_key(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = None) -> str:
+    """Wait for one key (or line); hot keys still act. Returns the key."""
+    return ask(console, ctx, prompt, view, brief)
+
+
+def sentence(text: str) -> str:
+    """A message as a sentence: capital first (a file name keeps its own), full stop last."""
+    if text.split(" ", 1)[0].isalpha():
+        text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def paginate(lines: List[str], size: int = PAGE_LINES) -> List[List[str]]:
+    """Lines cut into pages of at most `size`, each break at a blank line where one is near."""
+    pages, start = [], 0
+    while start < len(lines):
+        end = min(start + size, len(lines))
+        if end < len(lines) and lines[end].strip():
+            blanks = [i for i in range(start + size // 2, end) if not lines[i].strip()]
+            end = blanks[-1] + 1 if blanks else end
+        pages.append(lines[start:end])
+        start = end
+        while start < len(lines) and not lines[start].strip() and pages[-1]:
+            start += 1  # a page never starts with a blank line
+    return pages or [[]]
+
+
+def page_lines(console, ctx: Context, lines: List[str], extra: str = "") -> str:
+    """Page through lines: Enter next, B back, X or Esc done; returns the key that ended it."""
+    pages = paginate(lines)
+    keys = f"Enter next, B back, X done{', ' + extra if extra else ''}"
+    number = 0
+    while 0 <= number < len(pages):
+        prompt = f"Page {number + 1} of {len(pages)}: {keys}"
+        view = lambda prompt, page=pages[number]: page + ["", prompt, footer_for(console, ctx)]
+        token = ask(console, ctx, prompt, view, pages[number])
+        if token in LEAVE_PAGES or (extra and token == extra[0].lower()):
+            return "x" if token == "escape" else token
+        number = max(0, number - 1) if token == "b" else number + 1
+    return "enter"

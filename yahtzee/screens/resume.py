@@ -1,0 +1,56 @@
+"""The saved game offered before the opening screen, and the moment it goes back to."""
+from typing import Optional
+
+from .context import Context, Moment, Screen
+from .prompts import footer_for, yes
+
+AFTER_A_GAME = (Screen.END_OF_GAME, Screen.RECAP, Screen.RECAP_THEN_CONFIRM)
+
+
+def resume(console, ctx: Context) -> Moment:
+    """Offer the saved game: Y goes back to its very moment, N sets it aside."""
+    saves = ctx.services.saves
+    if saves is None or not saves.acquire_lock() or not saves.has_autosave():
+        return Moment(Screen.OPENING)
+    loaded = saves.load_session()
+    if loaded is None or not loaded[0].players:
+        return Moment(Screen.OPENING)
+    saved, moment_data = loaded
+    summary = saved_game_summary(saved)
+    view = lambda prompt: [console.paint("title", "  A SAVED GAME IS WAITING"), ""] + [
+        f"    {line}" for line in summary] + ["", f"  {prompt}", "", footer_for(console, ctx)]
+    if not yes(console, ctx, "Resume the saved game?", view, summary):
+        saves.set_aside_autosave()
+        return Moment(Screen.OPENING)
+    ctx.session = saved
+    if ctx.settings.dice_options:
+        console.message("The saved game keeps its own dice: --seed and --dice-file are ignored.")
+    return resumed_moment(saved, Moment.from_dict(moment_data))
+
+
+def saved_game_summary(session) -> list:
+    """What the saved game is, in a line or two."""
+    names = ", ".join(p.name for p in session.players)
+    game = session.game
+    if game is None:
+        return [f"Players: {names}", f"Games finished: {len(session.results)}"]
+    scores = ", ".join(f"{p.name} {p.card.total}" for p in game.players)
+    return [f"Game {game.number}, round {game.round} of 13: {game.current.name} to play",
+            f"Scores: {scores}"]
+
+
+def resumed_moment(session, saved: Optional[Moment]) -> Moment:
+    """The moment a saved session goes back to, checked against the state it saved."""
+    game = session.game
+    if game is not None:
+        if saved is not None and saved.screen in (Screen.POSTING, Screen.VERIFY) \
+                and game.turn.has_rolled:
+            return saved
+        return Moment(Screen.PLAY)
+    if saved is not None and saved.screen in AFTER_A_GAME and session.results:
+        return saved
+    if saved is not None and saved.screen is Screen.NAMES:
+        return saved
+    if session.players:
+        return Moment(Screen.CONFIRM)
+    return Moment(Screen.OPENING)

@@ -1,0 +1,296 @@
+"""A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo."""
+from typing import Callable, Optional
+
+from .. import render
+from ..game import IllegalMove
+from ..match import SINGLE_GAME
+from ..scoring import Category, is_yahtzee
+from .advice import show_advice
+from .context import BOX_KEYS, KEY_OF_BOX, Context, Moment, Screen
+from .prompts import ask, sentence, yes
+
+YAHTZEE_BELLS = 3
+YAHTZEE_SHOWN = 0.8  # seconds the YAHTZEE! flash stands
+
+
+def play(console, ctx: Context) -> Moment:
+    """One step of a turn: the first roll, or a mark, a reroll, advice; R alone goes to posting."""
+    game = ctx.session.game
+    if game.current.is_computer:
+        return computer_step(console, ctx)
+    view = play_view(console, ctx)
+    if not game.turn.has_rolled:
+        return first_roll(console, ctx, view)
+    if game.rolls_left == 0:
+        return Moment(Screen.POSTING)
+    hold = ctx.pref("marking") == "hold"
+    brief = turn_brief(ctx)
+    while True:
+        token = ask(console, ctx, dice_prompt(game, hold), view, brief)
+        digits = token.replace(" ", "")
+        if digits and all(ch in "12345" for ch in digits):
+            for ch in digits:
+                game.toggle(int(ch) - 1)
+            return Moment(Screen.PLAY)
+        if token == "r" and any(game.turn.marked):
+            cost = choice_cost(ctx, lambda coach: coach.cost_of_reroll(game))
+            roll_dice(console, ctx, view)
+            tell_cost(console, cost, "That reroll")
+            return Moment(Screen.PLAY)
+        if token == "r":
+            return Moment(Screen.POSTING)
+        if token == "?":
+            show_advice(console, ctx)
+            brief = turn_brief(ctx)
+            continue
+        console.message("Keys here: 1-5 hold or free a die, R rolls the others, ? advice." if hold
+                        else "Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
+        brief = []
+
+
+def first_roll(console, ctx: Context, view) -> Moment:
+    """Any key rolls the turn's first dice (U takes back the last posting while it may)."""
+    game = ctx.session.game
+    undo = ", U takes back the last posting" if game.can_undo else ""
+    token = ask(console, ctx, f"{game.current.name}: press any key to roll{undo}", view)
+    if token == "u" and game.can_undo:
+        return take_back(console, ctx)
+    console.forget_messages()  # the last turn's messages are done with
+    roll_dice(console, ctx, view)
+    return Moment(Screen.PLAY)
+
+
+def dice_prompt(game, hold: bool) -> str:
+    """The dice step's keys: which number keys mark, and what R does."""
+    rolls = f"Roll {game.turn.rolls} of {game.turn.rolls + game.rolls_left}"
+    if hold:
+        return f"{rolls}: 1-5 hold dice, R rolls the others, ? advice"
+    return f"{rolls}: 1-5 mark dice, R rolls, ? advice"
+
+
+def take_back(console, ctx: Context) -> Moment:
+    """Undo the last posting: its player is back at posting with the same dice."""
+    session = ctx.session
+    session.game.undo()
+    player = session.game.current.name
+    last = ctx.passing.last_cost
+    if last and last[0] == player:
+        session.losses[player] = round(session.losses.get(player, 0.0) - last[1], 3)
+    ctx.passing.last_cost = None
+    console.message(f"{player}'s last posting is taken back.")
+    return Moment(Screen.POSTING)
+
+
+def choice_cost(ctx: Context, measure: Callable) -> Optional[float]:
+    """What the current human's choice gives away against perfect play, added to their losses
+    (None when cost notes are off or the advisor cannot judge these rules)."""
+    coach = ctx.services.coach
+    if coach is None or not ctx.pref("advisor"):
+        return None
+    cost = measure(coach)
+    losses = ctx.session.losses
+    name = ctx.session.game.current.name
+    losses[name] = round(losses.get(name, 0.0) + cost, 3)
+    return cost
+
+
+def tell_cost(console, cost: Optional[float], what: str) -> None:
+    """Say what a choice cost when it was not the best."""
+    if cost is not None and cost >= 0.05:
+        console.message(f"{what} cost {cost:.1f} points against perfect play.")
+
+
+def computer_step(console, ctx: Context) -> Moment:
+    """One step of a computer player's turn, shown with the preferred pause; no input."""
+    game = ctx.session.game
+    name = game.current.name
+    view = play_view(console, ctx)
+    pause = ctx.pref("computer_delay")
+    if not game.turn.has_rolled:
+        console.forget_messages()
+        roll_dice(console, ctx, view)
+        show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
+        return Moment(Screen.PLAY)
+    brain = ctx.services.coach.player(game.current.mood or "thinker", game.rules)
+    action = brain.next_action(game)
+    if not hasattr(action, "marked"):
+        return post_and_tell(console, ctx, action.box)
+    for die, marked in enumerate(action.marked):
+        if marked:
+            game.toggle(die)
+    kept = [str(d) for d, marked in zip(game.turn.dice, game.turn.marked) if not marked]
+    show_step(console, view, f"{name} keeps {' '.join(kept) or 'nothing'} and rolls again", pause)
+    roll_dice(console, ctx, view)
+    show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
+    return Moment(Screen.PLAY)
+
+
+def show_step(console, view, what: str, pause: float) -> None:
+    """Show one step of a computer's turn and let it stand a moment."""
+    console.show(view(what), [what])
+    console.pause(pause)
+
+
+def roll_dice(console, ctx: Context, view) -> None:
+    """Roll; ring and flash a Yahtzee."""
+    game = ctx.session.game
+    game.roll()
+    if ctx.pref("marking") == "hold" and not game.current.is_computer and game.rolls_left:
+        for die in range(5):
+            game.toggle(die)  # holding picks the dice to keep: the rest roll
+    yahtzee = is_yahtzee(game.turn.dice)
+    if ctx.session.sound:
+        console.bell(YAHTZEE_BELLS if yahtzee else 1)
+    if yahtzee and not console.plain:
+        console.show(view(console.paint("yahtzee", "YAHTZEE!")), [])
+        console.pause(YAHTZEE_SHOWN)
+
+
+def posting_prompt(game, legal) -> str:
+    """What the posting step's keys are, and what an extra Yahtzee offers."""
+    keys = " ".join(KEY_OF_BOX[box] for box in legal)
+    back = ", R dice" if game.rolls_left > 0 else ""
+    bonus = game.rules.extra_yahtzee_bonus
+    if game.must_blank:
+        return f"YAHTZEE +{bonus}: blank which box? {keys}{back}, ? advice"
+    if game.can_take_extra_turn:
+        return f"Post where? {keys} (Y: +{bonus}, roll again){back}, ? advice"
+    return f"Post where? {keys}{back}, ? advice"
+
+
+def posting_question(game, box: Category) -> str:
+    """The verify question for a posting, in the words of what it does."""
+    preview = game.preview(box)
+    if preview.extra_turn:
+        return f"Take {preview.bonus} and another turn?"
+    if preview.blank:
+        return f"Blank {box.title} for the {preview.bonus} bonus?"
+    return f"Post {preview.points} in {box.title}?"
+
+
+def posting_brief(game, legal) -> list:
+    """The open boxes and what each would score, for plain mode."""
+    return [f"{game.current.name} has {' '.join(map(str, game.turn.dice))}; boxes: " +
+            ", ".join(f"{KEY_OF_BOX[b]} {render.LABELS[b]} {game.points_for(b)}" for b in legal)]
+
+
+def posting(console, ctx: Context) -> Moment:
+    """Choose the box; verify ON confirms by name, OFF confirms only a lower-box zero."""
+    game = ctx.session.game
+    if not game.turn.has_rolled:
+        return Moment(Screen.PLAY)
+    legal = game.legal_boxes()
+    view = play_view(console, ctx, {box: KEY_OF_BOX[box] for box in legal})
+    prompt = posting_prompt(game, legal)
+    brief = posting_brief(game, legal)
+    while True:
+        token = ask(console, ctx, prompt, view, brief)
+        brief = []
+        if token == "r" and game.rolls_left > 0:
+            return Moment(Screen.PLAY)
+        if token == "?":
+            show_advice(console, ctx)
+            continue
+        box = BOX_KEYS.get(token)
+        if box is None:
+            console.message(f"Keys here: {prompt.split('? ', 1)[1]}.")
+            continue
+        try:
+            game.check_posting(box)
+        except IllegalMove as refusal:
+            console.message(sentence(str(refusal)))
+            continue
+        preview = game.preview(box)
+        lower_zero = preview.points == 0 and not box.is_upper and not preview.extra_turn
+        if ctx.session.verify or (lower_zero and not preview.blank):
+            return Moment(Screen.VERIFY, box)
+        return post_and_tell(console, ctx, box)
+
+
+def verify(console, ctx: Context) -> Moment:
+    """The verify question for the box chosen: Y posts, N goes back to choosing."""
+    game = ctx.session.game
+    box = ctx.moment.box
+    try:
+        game.check_posting(box)
+    except IllegalMove:
+        return Moment(Screen.POSTING)
+    view = play_view(console, ctx, {b: KEY_OF_BOX[b] for b in game.legal_boxes()})
+    if not yes(console, ctx, posting_question(game, box), view, []):
+        return Moment(Screen.POSTING)
+    return post_and_tell(console, ctx, box)
+
+
+def post_and_tell(console, ctx: Context, box: Category) -> Moment:
+    """Post, say what it scored (and what it cost), then the next turn or the end of the game."""
+    session = ctx.session
+    game = session.game
+    human = not game.current.is_computer
+    cost = choice_cost(ctx, lambda coach: coach.cost_of_post(game, box)) if human else None
+    ctx.passing.last_cost = (game.current.name, cost) if cost is not None else None
+    result = game.post(box)
+    console.message(posting_note(result))
+    tell_cost(console, cost, "That posting")
+    if result.bonus and session.sound:
+        console.bell(YAHTZEE_BELLS)
+    if not game.is_over:
+        return Moment(Screen.PLAY)
+    session.finish_game(ctx.now())
+    return Moment(Screen.END_OF_GAME)
+
+
+def posting_note(result) -> str:
+    """What a posting did, in one line."""
+    if result.extra_turn:
+        return f"{result.player} takes {result.bonus} for the extra YAHTZEE and another turn!"
+    if result.blank:
+        note = f"{result.player} blanks {result.box.title}."
+    else:
+        note = f"{result.player} posts {result.points} in {result.box.title}."
+    if result.bonus:
+        note += f" YAHTZEE bonus +{result.bonus}!"
+    if result.roll_bonus:
+        note += f" Roll bonus +{result.roll_bonus}."
+    if result.reset:
+        note += f" The {' and '.join(result.reset)} column is banked and cleared."
+    return note
+
+
+def play_view(console, ctx: Context, keys: Optional[dict] = None):
+    """The play screen's lines for a status prompt."""
+    session = ctx.session
+    match = "" if session.match == SINGLE_GAME else session.match.describe().capitalize()
+    return lambda prompt: render.play_lines(
+        session.game, session.verify, session.sound, prompt, console.paint, console.unicode,
+        keys, hints(ctx), match, par=ctx.pref("par"))
+
+
+def hints(ctx: Context) -> Optional[dict]:
+    """What the dice would score in each open box, when the hints preference is on."""
+    game = ctx.session.game
+    if not (ctx.pref("hints") and game.turn.has_rolled and not game.current.is_computer):
+        return None
+    threshold = ctx.pref("hint_threshold") / 100
+    shown = {}
+    for box in game.legal_boxes():
+        points = game.points_for(box)
+        shown[box] = (points, points > 0 and points >= threshold * render.BEST_POINTS[box])
+    return shown
+
+
+def turn_brief(ctx: Context) -> list:
+    """Plain mode's view of a turn: the dice line, and the hints when they are on."""
+    shown = hints(ctx)
+    extra = [] if not shown else ["hints: " + ", ".join(
+        f"{KEY_OF_BOX[box]} {render.LABELS[box]} {points}{'*' if high else ''}"
+        for box, (points, high) in shown.items())]
+    return dice_brief(ctx.session.game, ctx.pref("marking") == "hold") + extra
+
+
+def dice_brief(game, hold: bool = False) -> list:
+    """The dice on one line, for plain mode: 'ANN roll 2 of 3: 3 5 2 2 6   marked: 1 3'
+    (in hold marking the held dice: 'held: 2 4 5')."""
+    picked = [i for i, m in enumerate(game.turn.marked, start=1) if m != hold]
+    dice = " ".join(str(d) for d in game.turn.dice)
+    return [f"{render.turn_heading(game)}: {dice}   {'held' if hold else 'marked'}: "
+            f"{' '.join(map(str, picked)) or 'none'}"]
