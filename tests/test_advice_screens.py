@@ -48,19 +48,16 @@ def test_no_cost_is_told_for_the_best_choice(tmp_path, monkeypatch):
     assert "cost" not in out
 
 
-def test_cost_notes_start_off_and_the_preferences_turn_them_on_and_off_again(tmp_path, monkeypatch):
-    lines = START + ["ANN", "", "y", "", "r", "c", "y", "f10", "y"]
-    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
+def test_cost_notes_start_off_and_the_preferences_turn_them_on_for_good(tmp_path, monkeypatch):
+    play = START + ["ANN", "", "y", "", "r", "c", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, play, [1, 2, 3, 4, 5])
     assert "ANN posts 15 in CHANCE." in out and "cost" not in out.split("ANN posts")[1]
-    lines = START[:1] + ["p", "1", "1", "x", "n", "ANN", "", "y", "", "r", "c", "y", "f10", "y"]
-    (tmp_path / "again").mkdir()
-    _, out, _ = play_plain(tmp_path / "again", monkeypatch, lines, [1, 2, 3, 4, 5])
+    lines = ["n"] + START[:1] + ["p", "1", "x", "n", "ANN", "", "y", "", "r", "c", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
     assert "Cost notes: what each choice gave away: ON." in out
-    assert "Cost notes: what each choice gave away: OFF." in out
-    assert "cost" not in out.split("ANN posts")[1]
-    prefs = json.loads((tmp_path / "again" / "saves" / "prefs.json").read_text())
-    assert prefs["advisor"] is False
-
+    assert "That posting cost" in out.split("ANN posts")[1]
+    prefs = json.loads((tmp_path / "saves" / "prefs.json").read_text())
+    assert prefs["advisor"] is True
 
 def test_hints_show_what_the_dice_would_score_in_each_open_box():
     game = Game.start([Player("ANN")], source=LoadedDice([2, 2, 2, 3, 3]))

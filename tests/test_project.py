@@ -30,3 +30,21 @@ def test_the_manual_fits_an_80_column_screen():
     long = [n for n, line in enumerate((ROOT / "YAHTZEE.DOC").read_text().splitlines(), 1)
             if len(line) >= 80]
     assert long == []
+
+
+def test_the_readme_plain_example_leaves_no_saved_game_in_the_players_saves(tmp_path):
+    import os
+    import subprocess
+    import sys
+    (example,) = [line for line in (ROOT / "README.md").read_text().splitlines()
+                  if line.startswith("printf ")]
+    command = example.replace("python yahtzee.py", f"{sys.executable} yahtzee.py")
+    env = {key: value for key, value in os.environ.items() if key != "YAHTZEE_SAVES"}
+    env["TMPDIR"] = str(tmp_path)
+    before = sorted((ROOT / "saves").glob("*")) if (ROOT / "saves").exists() else []
+    done = subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and "ANN posts" in done.stdout
+    after = sorted((ROOT / "saves").glob("*")) if (ROOT / "saves").exists() else []
+    assert after == before
+    assert list(tmp_path.rglob("autosave.json"))  # the example's game was kept in its own folder

@@ -179,3 +179,17 @@ def test_the_recap_shows_points_given_away_only_when_asked_for():
     (given,) = [line for line in lines if line.startswith("Given away")]
     assert given.split()[2:] == ["12.3", "-"]
     assert not any(line.startswith("Lost") for line in lines)
+
+
+def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice():
+    from yahtzee.strategy.advisor import Option
+    game = game_with(["ANN"])
+    game.turn.dice, game.turn.rolls = (4, 6, 4, 3, 4), 1
+    game.turn.marked = [False, False, False, False, True]  # die 5 marked already
+    keep = Option("keep", 200.0, reroll=(False, True, False, True, False), kept=(4, 4, 4), best=True)
+    box = Option("box", 190.0, box=C.FOURS, points=12)
+    keep_row, box_row = render.advice_lines([keep, box], game.turn)[1:]
+    assert "keep 4 4 4" in keep_row and "reroll 6 3" in keep_row
+    assert "press 2 4 5 R" in keep_row  # mark 2 and 4, free 5 again, then roll
+    assert "press 5 R 4" in box_row      # free 5, R to posting, 4 for FOURS
+    assert "press 4" in render.advice_lines([box], game.turn, at_posting=True)[1]

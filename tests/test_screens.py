@@ -6,10 +6,11 @@ import threading
 import pytest
 
 from helpers import KeyScript, loaded_session
-from yahtzee import screens
 from yahtzee.game import Player
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
+from yahtzee.screens import Context, Keeper, Moment, QuitGame, Screen, Services, clean_name, run
+from yahtzee.screens.flow import SCREENS
 
 C = Category
 F8, F9, F10 = "\x1b[19~", "\x1b[20~", "\x1b[21~"
@@ -22,22 +23,36 @@ def saves(tmp_path):
 
 
 def new_table(saves, faces=(), **session_options):
-    """A table over a real saves folder, its dice loaded."""
-    return screens.Table(loaded_session(list(faces), **session_options), CLOCK, saves)
+    """A screens' context over a real saves folder, its dice loaded."""
+    return Context(loaded_session(list(faces), **session_options), Services(CLOCK, saves))
+
+
+def steps(console, ctx, screen, until):
+    """Run the flow's screens from `screen`, saving as the flow does, until one returns a
+    moment on a screen in `until` (or None); returns that moment."""
+    keeper = Keeper(ctx)
+    moment = Moment(screen)
+    while True:
+        ctx.moment = moment
+        keeper.keep(ctx)
+        moment = SCREENS[moment.screen](console, ctx)
+        if moment is None or moment.screen in until:
+            return moment
 
 
 @pytest.fixture
 def run_keys(saves):
     scripts = []
 
-    def run(screen, keys, table=None, faces=(), players=(), **session_options):
+    def run(screen, keys, table=None, faces=(), players=(), until=(), **session_options):
         table = table or new_table(saves, faces, **session_options)
         table.session.players.extend(Player(name) for name in players)
         if players and table.session.game is None:
             table.session.new_game()
         script = KeyScript(keys)
         scripts.append(script)
-        return screen(script.console, table), table, script
+        until = until or [other for other in Screen if other is not screen]
+        return steps(script.console, table, screen, until), table, script
 
     yield run
     for script in scripts:
@@ -45,15 +60,15 @@ def run_keys(saves):
 
 
 def test_names_are_cut_to_six_and_duplicates_refused(run_keys):
-    following, table, script = run_keys(screens.names, "Annabelle\rannabe\rBob\r\r")
-    assert following is screens.confirm
+    following, table, script = run_keys(Screen.NAMES, "Annabelle\rannabe\rBob\r\r")
+    assert following == Moment(Screen.CONFIRM)
     assert [p.name for p in table.session.players] == ["Annabe", "Bob"]
     assert "Names are at most six characters: this one is Annabe." in script.messages
     assert "annabe is already playing: choose another name." in script.messages
 
 
 def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys):
-    _, table, script = run_keys(screens.names, "\rA\rB\rC\rD\r")
+    _, table, script = run_keys(Screen.NAMES, "\rA\rB\rC\rD\r")
     assert [p.name for p in table.session.players] == ["A", "B", "C", "D"]
     assert "At least one player is needed." in script.messages
 
@@ -70,57 +85,57 @@ def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys)
     ("a\u200bb", "ab"),
 ])
 def test_names_lose_escape_sequences_and_control_characters(typed, stored):
-    assert screens.clean_name(typed) == stored
+    assert clean_name(typed) == stored
 
 
 def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys):
-    following, table, _ = run_keys(screens.confirm, "n", players=["ANN", "BOB"])
-    assert following is screens.names and table.session.players == []
+    following, table, _ = run_keys(Screen.CONFIRM, "n", players=["ANN", "BOB"])
+    assert following == Moment(Screen.NAMES) and table.session.players == []
 
 
 def test_later_game_confirm_no_then_add_players(run_keys, saves):
     table = new_table(saves)
     table.session.players.append(Player("ANN"))
     table.session.results.append({"players": [], "winners": []})
-    following, table, _ = run_keys(screens.confirm, "ny", table=table)
-    assert following is screens.names and [p.name for p in table.session.players] == ["ANN"]
-    following, table, _ = run_keys(screens.confirm, "nn", table=table)
-    assert following is screens.play and table.session.game.number == 2
+    following, table, _ = run_keys(Screen.CONFIRM, "ny", table=table)
+    assert following == Moment(Screen.NAMES) and [p.name for p in table.session.players] == ["ANN"]
+    following, table, _ = run_keys(Screen.CONFIRM, "nn", table=table)
+    assert following == Moment(Screen.PLAY) and table.session.game.number == 2
 
 
 def test_a_turn_marks_rolls_and_posts_with_verify(run_keys, saves):
     faces = [2, 3, 2, 6, 1, 3, 3]
-    following, table, script = run_keys(screens.play, " 45rr", faces=faces, players=["ANN"])
+    following, table, script = run_keys(Screen.PLAY, " 45rr", faces=faces, players=["ANN"])
     game = table.session.game
-    assert following is screens.posting and game.turn.dice == (2, 3, 2, 3, 3)
+    assert following == Moment(Screen.POSTING) and game.turn.dice == (2, 3, 2, 3, 3)
     assert game.turn.rolls == 2
-    assert saves.load_session().game == game  # every roll and mark is saved at once
-    following, table, script = run_keys(screens.posting, "hy", table=table)
-    assert following is screens.play
+    assert saves.load_session()[0].game == game  # every roll and mark is saved at once
+    following, table, script = run_keys(Screen.POSTING, "hy", table=table, until=[Screen.PLAY])
+    assert following == Moment(Screen.PLAY)
     assert game.players[0].card.boxes == {C.FULL_HOUSE: 25}
     assert "ANN posts 25 in FULL HOUSE." in script.messages
 
 
 def test_pressing_a_number_twice_locks_the_die_again(run_keys):
-    following, table, _ = run_keys(screens.play, " 11r", faces=[1, 2, 3, 4, 5], players=["ANN"])
-    assert following is screens.posting
+    following, table, _ = run_keys(Screen.PLAY, " 11r", faces=[1, 2, 3, 4, 5], players=["ANN"])
+    assert following == Moment(Screen.POSTING)
     assert table.session.game.turn.rolls == 1
 
 
 def test_the_third_roll_goes_to_posting_by_itself(run_keys):
-    following, table, _ = run_keys(screens.play, " 1r1r", faces=[1] * 7, players=["ANN"])
-    assert following is screens.posting and table.session.game.rolls_left == 0
+    following, table, _ = run_keys(Screen.PLAY, " 1r1r", faces=[1] * 7, players=["ANN"])
+    assert following == Moment(Screen.POSTING) and table.session.game.rolls_left == 0
 
 
 def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys):
-    _, table, script = run_keys(screens.play, " x9r", faces=[1, 2, 3, 4, 5], players=["ANN"])
+    _, table, script = run_keys(Screen.PLAY, " x9r", faces=[1, 2, 3, 4, 5], players=["ANN"])
     assert script.messages.count("Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.") == 2
     assert table.session.game.turn.dice == (1, 2, 3, 4, 5)
 
 
 def test_verify_off_posts_at_once_but_confirms_a_lower_zero(run_keys, saves):
     table = _rolled_table(saves, [1, 2, 3, 4, 6], verify=False)
-    _, table, script = run_keys(screens.posting, "hn6", table=table)
+    _, table, script = run_keys(Screen.POSTING, "hn6", table=table, until=[Screen.PLAY])
     assert table.session.game.players[0].card.boxes == {C.SIXES: 6}
     assert any("Post 0 in FULL HOUSE? (Y/N)" in s[-1] for s in script.screens)
 
@@ -138,7 +153,7 @@ def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(run_keys, saves):
     game = table.session.game
     game.post(C.YAHTZEE)
     game.roll()
-    following, table, script = run_keys(screens.posting, "yc4", table=table)
+    following, table, script = run_keys(Screen.POSTING, "yc4", table=table)
     assert "YAHTZEE is already filled." in script.messages
     assert "A Joker must go in FOURS while it is open." in script.messages
     assert game.players[0].card.boxes[C.FOURS] == 20
@@ -150,7 +165,7 @@ def test_posting_shows_keys_only_beside_legal_boxes(run_keys, saves):
     table = _rolled_table(saves, [4] * 10)
     table.session.game.post(C.YAHTZEE)
     table.session.game.roll()
-    _, _, script = run_keys(screens.posting, "4y", table=table)
+    _, _, script = run_keys(Screen.POSTING, "4y", table=table)
     first = script.screens[0]
     assert first[4].startswith("4 Fours") and first[1].startswith("  Ones")
     assert first[-1] == "Post where? 4, R dice, ? advice"
@@ -158,8 +173,8 @@ def test_posting_shows_keys_only_beside_legal_boxes(run_keys, saves):
 
 def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(run_keys, saves):
     table = _rolled_table(saves, [1, 2, 3, 4, 5])
-    following, _, _ = run_keys(screens.posting, "r", table=table)
-    assert following is screens.play
+    following, _, _ = run_keys(Screen.POSTING, "r", table=table)
+    assert following == Moment(Screen.PLAY)
 
 
 @pytest.mark.parametrize("keys, verify, sound", [
@@ -167,26 +182,26 @@ def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(run_keys, saves
     (F8 + F8, True, True), ("vm", False, False),
 ])
 def test_hot_keys_and_their_aliases_toggle_and_show(run_keys, keys, verify, sound):
-    _, table, script = run_keys(screens.title, keys + "n")
+    _, table, script = run_keys(Screen.TITLE, keys + "n")
     assert (table.session.verify, table.session.sound) == (verify, sound)
     last = "\n".join(script.screens[-1])
     assert f"now {'ON' if verify else 'OFF'}" in last.split("F8  or V")[1].splitlines()[0]
 
 
 def test_f10_asks_and_n_plays_on(run_keys):
-    following, _, script = run_keys(screens.title, F10 + "nn")
-    assert following is screens.names
-    assert any("Quit the game?" in line for line in script.screens[1])
+    following, _, script = run_keys(Screen.TITLE, F10 + "nn")
+    assert following == Moment(Screen.NAMES)
+    assert any("Quit Computer Yahtzee? (Y/N)" in line for line in script.screens[1])
 
 
 @pytest.mark.parametrize("keys", [F10 + "y", "qy", "\x03y", F10 + F10])
 def test_f10_its_alias_and_ctrl_c_quit_after_asking(run_keys, keys):
-    with pytest.raises(screens.QuitGame):
-        run_keys(screens.title, keys)
+    with pytest.raises(QuitGame):
+        run_keys(Screen.TITLE, keys)
 
 
 def test_hot_keys_work_while_typing_a_name(run_keys):
-    _, table, _ = run_keys(screens.names, "Vi" + F8 + "c\r\r")
+    _, table, _ = run_keys(Screen.NAMES, "Vi" + F8 + "c\r\r")
     assert table.session.verify is False
     assert [p.name for p in table.session.players] == ["Vic"]
 
@@ -220,7 +235,7 @@ def test_a_whole_session_of_screens_ends_with_the_recap(saves):
     script = KeyScript(keys)
     table = new_table(saves, [6] * 5 * 13 * 2)
     try:
-        screens.run(script.console, table)
+        run(script.console, table, Keeper(table))
     finally:
         script.close()
     upper, lower, bonus = 30, 50 + 30 + 30 + 25 + 30 + 40 + 30, 12 * 100

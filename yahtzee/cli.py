@@ -242,3 +242,5 @@ def run_flow(console, ctx):
         except (InputClosed, StopRequested):
             ignore_stop_signals()
             keep_for_later(console, ctx, keeper, quiet=True)
+        finally:
+            saves.close()

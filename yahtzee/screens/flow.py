@@ -68,12 +68,14 @@ def file_finished_game(ctx: Context) -> None:
     """File the last finished game in history.jsonl once, gathering the end-of-game notices
     (after the save that holds it, so a crash here never files it twice)."""
     saves = ctx.services.saves
-    record = ctx.session.results[-1]
-    if saves is None or ctx.passing.filed == len(ctx.session.results):
+    finished = len(ctx.session.results)
+    if saves is None or ctx.passing.filed == finished:
         return
-    ctx.passing.filed = len(ctx.session.results)
+    resumed = ctx.passing.filed is None  # a resumed game may have been filed before it stopped
+    ctx.passing.filed = finished
+    record = ctx.session.results[-1]
     earlier = saves.read_history()
-    if record in earlier:
+    if resumed and record in earlier:
         return
     if saves.append_history(record):
         ctx.passing.notices = [sentence(n) for n in stats.game_notices(earlier, record)]

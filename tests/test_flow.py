@@ -1,0 +1,171 @@
+"""The one flow: moments as values, the one save rule, resuming where the game stood, messages."""
+import datetime
+
+import pytest
+
+from helpers import KeyScript, loaded_session
+from yahtzee import render
+from yahtzee.game import Player
+from yahtzee.saves import Saves
+from yahtzee.scoring import Category
+from yahtzee.screens import Context, Keeper, Moment, QuitGame, Screen, Services, run
+from yahtzee.screens.flow import SCREENS
+from yahtzee.screens.prompts import paginate
+from yahtzee.screens.resume import resumed_moment
+
+CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
+
+
+@pytest.fixture
+def saves(tmp_path):
+    return Saves(tmp_path / "saves", now=CLOCK)
+
+
+def context(saves, faces=(), players=(), **options):
+    ctx = Context(loaded_session(list(faces), **options), Services(CLOCK, saves))
+    ctx.session.players.extend(Player(name) for name in players)
+    return ctx
+
+
+def counting(saves):
+    """Record every autosave written, as (moment, session) JSON."""
+    written = []
+    save = saves.save_session
+
+    def recorded(session, resume):
+        written.append(resume)
+        return save(session, resume)
+
+    saves.save_session = recorded
+    return written
+
+
+def run_keys(ctx, keys):
+    """Run the whole flow on these keys until they run out; the script that drew it."""
+    script = KeyScript(keys)
+    try:
+        run(script.console, ctx, Keeper(ctx))
+    except Exception as error:  # the keys ran out (InputClosed) or a quit
+        script.ended = error
+    finally:
+        script.close()
+    return script
+
+
+def test_every_moment_round_trips_through_its_saved_form():
+    for screen in Screen:
+        moment = Moment(screen, Category.FULL_HOUSE if screen is Screen.VERIFY else None)
+        assert Moment.from_dict(moment.to_dict()) == moment
+    assert Moment.from_dict({"screen": "posting", "box": "h"}) == Moment(Screen.VERIFY, Category.FULL_HOUSE)
+    assert Moment.from_dict({"screen": "nowhere"}) is None
+    assert Moment.from_dict({"screen": "verify"}) is None  # a verify question needs its box
+
+
+def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(saves):
+    ctx = context(saves, [2, 2, 2, 3, 3], ["ANN"])
+    ctx.session.new_game()
+    written = counting(saves)
+    script = KeyScript(" rhy")  # roll, go to posting, full house, yes
+    keeper = Keeper(ctx)
+    moment = Moment(Screen.PLAY)
+    try:
+        while moment != Moment(Screen.PLAY) or not ctx.session.game.players[0].card.boxes:
+            ctx.moment = moment
+            keeper.keep(ctx)
+            moment = SCREENS[moment.screen](script.console, ctx)
+        ctx.moment = moment
+        keeper.keep(ctx)
+        keeper.keep(ctx)  # nothing changed: nothing is written
+    finally:
+        script.close()
+    screens = [entry["screen"] for entry in written]
+    assert screens == ["play", "play", "posting", "verify", "play"]
+    assert saves.load_session()[0].game.players[0].card.boxes == {Category.FULL_HOUSE: 25}
+
+
+def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(saves):
+    ctx = context(saves)
+    run_keys(ctx, "\rnANN\r")  # opening, no instructions, ANN; the keys end at "Player 2 name"
+    session, moment = saves.load_session()
+    assert [p.name for p in session.players] == ["ANN"]
+    assert resumed_moment(session, Moment.from_dict(moment)) == Moment(Screen.NAMES)
+
+
+@pytest.mark.parametrize("saved, expected", [
+    (Moment(Screen.VERIFY, Category.CHANCE), Moment(Screen.VERIFY, Category.CHANCE)),
+    (Moment(Screen.POSTING), Moment(Screen.POSTING)),
+    (Moment(Screen.RECAP), Moment(Screen.PLAY)),   # a game in play goes back to it
+    (None, Moment(Screen.PLAY)),
+])
+def test_a_resumed_game_in_play_goes_back_to_its_moment_when_the_state_allows(saves, saved, expected):
+    ctx = context(saves, [1, 2, 3, 4, 5], ["ANN"])
+    ctx.session.new_game().roll()
+    assert resumed_moment(ctx.session, saved) == expected
+
+
+def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(saves):
+    script = run_keys(context(saves), "\rq")
+    assert "Quit Computer Yahtzee? (Y/N)" in "\n".join(script.screens[-1])
+    assert "kept" not in "\n".join(script.screens[-1]).split("Quit Computer")[1]
+    ctx = context(saves, [1, 2, 3, 4, 5], ["ANN"])
+    ctx.session.new_game()
+    script = KeyScript("q")
+    try:
+        ctx.moment = Moment(Screen.PLAY)
+        with pytest.raises(Exception):
+            SCREENS[Screen.PLAY](script.console, ctx)
+    finally:
+        script.close()
+    assert script.screens[-1][-1] == "Quit the game? Your game is kept for next time. (Y/N)"
+
+
+def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_rolls(saves):
+    ctx = context(saves, [2, 2, 2, 3, 3, 1, 1, 1, 1, 2], ["ANN", "BOB"], verify=False)
+    ctx.session.new_game()
+    script = KeyScript(" rh")
+    drawn = []
+    script.console.forget_messages = lambda forget=script.console.forget_messages: (
+        drawn.append("forgotten"), forget())
+    try:
+        ctx.moment = Moment(Screen.PLAY)
+        with pytest.raises(Exception):
+            run_steps(script.console, ctx, Moment(Screen.PLAY))
+    finally:
+        script.close()
+    assert "ANN posts 25 in FULL HOUSE." in script.messages
+    assert script.screens[-1][-1] == "BOB: press any key to roll, U takes back the last posting"
+    assert script.console.pending[-1] == "ANN posts 25 in FULL HOUSE."
+
+
+def run_steps(console, ctx, moment):
+    """The flow's steps without the resume offer, until the keys run out."""
+    keeper = Keeper(ctx)
+    while moment is not None:
+        ctx.moment = moment
+        keeper.keep(ctx)
+        moment = SCREENS[moment.screen](console, ctx)
+
+
+def test_pages_break_at_a_blank_line_never_inside_a_paragraph():
+    text = [f"paragraph {p} line {n}" for p in range(6) for n in range(5)]
+    lines = []
+    for p in range(6):
+        lines += [f"paragraph {p} line {n}" for n in range(5)] + [""]
+    pages = paginate(lines, 12)
+    assert all(len(page) <= 12 for page in pages)
+    assert [line for page in pages for line in page if line] == text
+    for page in pages:
+        assert page[0].endswith("line 0") and page[-1] in ("", "paragraph 5 line 4")
+
+
+def test_a_page_of_one_long_paragraph_still_breaks_at_the_page_size():
+    pages = paginate([f"line {n}" for n in range(30)], 12)
+    assert [len(page) for page in pages] == [12, 12, 6]
+
+
+def test_escape_leaves_the_manual_as_x_does(saves):
+    ctx = context(saves)
+    ctx.services.manual = [f"manual line {n}" for n in range(60)]
+    script = run_keys(ctx, "\ry\x1b")
+    assert any("Page 1 of" in screen[-3] for screen in script.screens)
+    assert script.screens[-1][-1].startswith("Player 1 name") or "PLAYERS" in script.screens[-1][0]
