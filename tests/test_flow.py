@@ -169,3 +169,16 @@ def test_escape_leaves_the_manual_as_x_does(saves):
     script = run_keys(ctx, "\ry\x1b")
     assert any("Page 1 of" in screen[-3] for screen in script.screens)
     assert script.screens[-1][-1].startswith("Player 1 name") or "PLAYERS" in script.screens[-1][0]
+
+
+def test_s_shows_the_statistics_at_every_lobby_question_with_this_sessions_table(tmp_path, monkeypatch):
+    from test_plain import START, interleave, play_plain, turn
+    boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+    lines, faces = interleave([turn([2, 2, 2, 3, 3], box) for box in boxes])
+    script = (START[:1] + ["s", "x", "n", "ANN", "", "s", "x", "y"] + lines +
+              ["s", "", "", "", "x", "y", "s", "x", "", "n"])
+    code, out, records = play_plain(tmp_path, monkeypatch, script, faces)
+    assert code == 0 and len(records) == 1
+    assert out.count("HALL OF FAME") == 4  # title, confirm, another game, recap
+    assert "PLAYERS, THIS SESSION" in out.split("Another game?")[1]
+    assert "Another game? (Y/N)> " in out and "Press any key for the next game (S statistics)" in out

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .moods import MOODS
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 MANUAL = PROJECT_DIR / "YAHTZEE.DOC"
@@ -54,8 +55,7 @@ def parse_args(argv=None):
     parser.add_argument("--simulate", type=positive_int, metavar="N",
                         help="play N solitaire games of a computer player and print its figures")
     parser.add_argument("--player", default="thinker", metavar="MOOD",
-                        help="the computer player for --simulate: thinker, norisk, gambler, "
-                             "yclover or nowhere")
+                        help=f"the computer player for --simulate: {', '.join(MOODS)}")
     parser.add_argument("--json", action="store_true", help="--simulate prints one JSON object")
     parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}")
     return parser.parse_args(argv)
@@ -114,10 +114,13 @@ def ignore_stop_signals():
 
 def table_progress(console):
     """A progress(done, total) callback that shows the strategy table's build on the console."""
+    from .console import StopRequested
     from .strategy import progress_bar
     shown = []
 
     def report(done, total):
+        if console.stop:
+            raise StopRequested(console.stop)  # a stop ends the build at once, nothing half-kept
         if done >= total and not shown:
             return  # read from the cache: nothing was worked out
         step = (100 * done // total if total else 100) // (25 if console.plain else 2)

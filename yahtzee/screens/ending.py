@@ -32,7 +32,7 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
     record = session.results[-1]
     announce = [winner_line(record), *ctx.passing.notices, *match_lines(session)]
     pages = render.end_lines(Game.from_record(record), announce, console.paint,
-                             room=render.SCREEN_HEIGHT - 2)
+                             room=render.SCREEN_HEIGHT - 3)
     for page in pages[:-1]:
         any_key(console, ctx, "More notices: press any key",
                 lambda prompt, page=page: page + ["", prompt], [])

@@ -1,4 +1,5 @@
 """The lobby: the opening banner, the title, the manual, names, confirm, preferences, statistics."""
+import textwrap
 from typing import Optional
 
 from .. import prefs as preferences
@@ -130,8 +131,9 @@ def names_view(console, ctx: Context):
         question = [f"  {prompt}", ""] if prompt.endswith("(Y/N)") else []
         return ([console.paint("title", "  PLAYERS"), ""] + seated + [""] + question +
                 ["  Up to four players; names up to six characters.",
-                 "  A name starting with * seats a computer player: *thinker, *norisk,",
-                 "  *gambler, *yclover or *nowhere, a name may follow (*gambler Zed).",
+                 *textwrap.wrap(f"A name starting with * seats a computer player: {mood_list()}; "
+                                "a name may follow (*gambler Zed).", 72,
+                                initial_indent="  ", subsequent_indent="  "),
                  "  Press Enter on an empty name when everyone is in.", "",
                  footer_for(console, ctx)])
     return view

@@ -1,0 +1,80 @@
+"""The end of a four-player game in a real 80x24 terminal: every box of every player stays on
+screen beside the winner and the notices."""
+import datetime
+
+import pytest
+
+from terminal import Terminal
+from yahtzee.dice import LoadedDice
+from yahtzee.game import Player, Session
+from yahtzee.render import LABELS
+from yahtzee.saves import Saves
+from yahtzee.scoring import Category
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+NAMES = ["ANN", "BOB", "CY", "DEE"]
+BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+
+
+def earlier_games(folder, count=2):
+    """A history in which all four have played before, so the game ends with many notices."""
+    saves = Saves(folder, now=lambda: datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc))
+    for number in range(count):
+        session = Session([Player(name) for name in NAMES], source=LoadedDice([1, 1, 1, 2, 2] * 52))
+        game = session.new_game()
+        for box in list(Category):
+            for _ in NAMES:
+                game.roll()
+                game.post(box)
+        saves.append_history(session.finish_game(f"2026-01-0{number + 1}T12:00:00+00:00"))
+    saves.close()
+
+
+def test_a_four_player_end_screen_shows_every_box_of_every_player_and_all_notices(tmp_path):
+    earlier_games(tmp_path / "saves")
+    dice = tmp_path / "dice.txt"
+    dice.write_text(" ".join(["2 2 2 3 3"] * 52))
+    term = Terminal("--saves", str(tmp_path / "saves"), "--dice-file", str(dice))
+    try:
+        term.wait_for("Press any key to begin")
+        term.press("x")
+        term.wait_for("Instructions? (Y/N)")
+        term.press("n")
+        for name in NAMES:
+            term.wait_for(f"Player {NAMES.index(name) + 1} name")
+            term.press(name, "Enter")
+        term.wait_for("Ready to play? (Y/N)")
+        term.press("y")
+        for box in BOXES:
+            for name in NAMES:
+                term.wait_for(f"{name}: press any key to roll")
+                term.press(" ")
+                term.wait_for("R rolls")
+                term.press("r")
+                term.wait_for("Post where?")
+                term.press(box)
+                term.wait_for("(Y/N)")
+                term.press("y")
+        screens = []
+        while "Another game?" not in term.text:
+            term.wait_for("press any key" if "More notices" in term.text else "?")
+            if "More notices: press any key" in term.text:
+                screens.append(term.text)
+                term.press(" ")
+            term.pump(0.2)
+        screens.append(term.wait_for("Another game? (Y/N)"))
+        for screen in screens:
+            rows = screen.splitlines()
+            labels = [row[:13].strip() for row in rows]
+            assert all(LABELS[box] in labels for box in Category), screen
+            assert "GRAND TOTAL" in labels and "Upper bonus" in labels
+            assert rows[0].split()[:4] == NAMES, screen
+        shown = " ".join(" ".join(row[42:].split()) for screen in screens for row in screen.splitlines())
+        for name in NAMES:
+            assert f"{name} sets a new personal best" in shown
+            assert f"{name}'s all-time average goes up" in shown
+        assert "share the win" in shown
+        term.press("n")
+        assert term.exit_code() == 0
+    finally:
+        term.close()

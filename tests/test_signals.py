@@ -1,0 +1,107 @@
+"""A stop signal at every screen of the flow: the game saves, exits 0, and resumes at the same
+question; a stop during a table build ends the build at once."""
+import json
+import os
+import re
+import signal
+import sys
+import time
+
+import pexpect
+import pytest
+
+from terminal import ROOT, Terminal
+
+PROMPT = re.compile(r"([^\n>]*)> $")
+BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+GAME = [line for box in BOXES for line in ("", "r", box, "y")]
+# Every line of a two-game session, and the screen each prompt belongs to.
+SESSION = ["", "n", "ANN", "", "y", *GAME, "y", "", "y", *GAME, "n", ""]
+STOPS = {  # the line number at whose prompt the signal comes, by screen
+    "opening": 0, "title": 1, "names": 3, "confirm": 4, "play": 5, "dice": 6,
+    "posting": 7, "verify": 8, "end_of_game": 5 + len(GAME), "recap_then_confirm": 6 + len(GAME),
+    "recap": len(SESSION) - 1,
+}
+
+
+def spawn(saves, dice):
+    """The game in plain mode in a pseudo-terminal."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves),
+                                           "--dice-file", str(dice)], cwd=str(ROOT), env=env,
+                          encoding="utf-8", echo=False, dimensions=(24, 80))
+    child.delaybeforesend = None
+    return child
+
+
+def next_prompt(child) -> str:
+    """Wait for the next prompt; its text."""
+    child.expect(PROMPT, timeout=20)
+    return child.match.group(1).strip()
+
+
+@pytest.mark.parametrize("screen", list(STOPS))
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_at_any_screen_saves_and_the_game_resumes_at_the_same_question(
+        tmp_path, screen, signum):
+    dice = tmp_path / "dice.txt"
+    dice.write_text(" ".join(["2 2 2 3 3"] * 26))
+    child = spawn(tmp_path / "saves", dice)
+    for line in SESSION[:STOPS[screen]]:
+        next_prompt(child)
+        child.sendline(line)
+    asked = next_prompt(child)
+    child.kill(signum)
+    child.expect(pexpect.EOF, timeout=20)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in (child.before or "")
+    again = spawn(tmp_path / "saves", dice)
+    try:
+        first = next_prompt(again)
+        if STOPS[screen] < 3:  # nobody was seated yet: nothing to resume
+            assert first == "Press any key to begin"
+            return
+        assert first == "Resume the saved game? (Y/N)"
+        again.sendline("y")
+        assert next_prompt(again) == asked
+    finally:
+        again.terminate(force=True)
+
+
+def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before_it(tmp_path):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "prefs.json").write_text(json.dumps({"version": 1, "advisor": True}))
+    dice = tmp_path / "dice.txt"
+    dice.write_text("1 2 3 4 6 5 5 5 5 5")
+    cache = tmp_path / "cache"
+    term = Terminal("--saves", str(saves), "--dice-file", str(dice), env={"YAHTZEE_CACHE": str(cache)})
+    try:
+        term.wait_for("Press any key to begin")
+        term.press("x")
+        term.wait_for("Instructions? (Y/N)")
+        term.press("n")
+        term.wait_for("Player 1 name")
+        term.press("ANN", "Enter")
+        term.wait_for("Player 2 name")
+        term.press("Enter")
+        term.wait_for("Ready to play? (Y/N)")
+        term.press("y")
+        term.wait_for("ANN: press any key to roll")
+        term.press(" ")
+        term.wait_for("R rolls")
+        term.press("5")
+        term.wait_for("[5]")
+        term.press("r")  # the reroll's cost needs the table: the build starts
+        term.wait_for("Working out the best strategy")
+        asked = time.monotonic()
+        term.child.kill(signal.SIGTERM)
+        code = term.exit_code(timeout=20)
+        waited = time.monotonic() - asked
+    finally:
+        term.close()
+    assert code == 0 and waited < 3, waited
+    saved = json.loads((saves / "autosave.json").read_text())
+    turn = saved["game"]["turn"]
+    assert turn["dice"] == [1, 2, 3, 4, 6] and turn["marked"] == [False] * 4 + [True]
+    assert not [p for p in cache.rglob("*") if p.is_file()]  # no half-built table was kept
