@@ -1,6 +1,7 @@
 """Pure rendering: game state in, lines of text out (painted through a palette function)."""
+from . import records as rec
 from .palette import no_colour, pad, visible_width
-from .scoring import LOWER, UPPER, Category
+from .scoring import BEST_POINTS, LOWER, UPPER, Category  # noqa: F401 (BEST_POINTS: for the screens)
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24
@@ -16,11 +17,6 @@ LABELS = {
     Category.LARGE_STRAIGHT: "Lg straight", Category.YAHTZEE: "YAHTZEE",
     Category.CHANCE: "Chance",
 }
-
-BEST_POINTS = {**{box: 5 * (face + 1) for face, box in enumerate(UPPER)},
-               Category.THREE_OF_A_KIND: 30, Category.FOUR_OF_A_KIND: 30,
-               Category.FULL_HOUSE: 25, Category.SMALL_STRAIGHT: 30,
-               Category.LARGE_STRAIGHT: 40, Category.YAHTZEE: 50, Category.CHANCE: 30}
 
 PIPS = {
     0: ("   ", "   ", "   "),
@@ -218,21 +214,22 @@ def recap_lines(results, paint=no_colour, losses=None):
     and games won over all of them."""
     names = []
     for record in results:
-        names += [p["name"] for p in record["players"] if p["name"] not in names]
+        names += [name for name in rec.totals_of(record) if name not in names]
     header = "Game  " + "".join(name.rjust(COLUMN_WIDTH) for name in names) + "   Winner"
     lines = [paint("title", "RECAP"), "", header]
     totals = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
     for number, record in enumerate(results, start=1):
-        scores = {p["name"]: p["total"] for p in record["players"]}
+        scores = rec.totals_of(record)
+        winners = rec.winners_of(record)
         for name, total in scores.items():
             totals[name] += total
-        for name in record["winners"]:
+        for name in winners:
             wins[name] += 1
         cells = "".join(str(scores[n]).rjust(COLUMN_WIDTH) if n in scores else "-".rjust(COLUMN_WIDTH)
                         for n in names)
         if number > len(results) - RECAP_GAMES:
-            lines.append(f"{number:<6}{cells}   {', '.join(record['winners'])}")
+            lines.append(f"{number:<6}{cells}   {', '.join(winners)}")
     if len(results) > RECAP_GAMES:
         lines.insert(3, f"({len(results) - RECAP_GAMES} earlier games count in the totals)")
     lines += ["",

@@ -46,11 +46,13 @@ class Table:
     last_cost: tuple = None
     # Game settings given on the command line for this run only (--rules, --match).
     run_settings: dict = field(default_factory=dict)
+    # The screen the session stands at ('posting h'), saved as the autosave's resume point.
+    screen: str = ""
 
     def checkpoint(self):
         """Save the session as it stands (after every roll, posting, toggle and screen)."""
         if self.saves is not None and self.session.players:
-            self.saves.save_session(self.session)
+            self.saves.save_session(self.session, resume_point(self.screen))
 
     def pref(self, key):
         """A preference's value (its default when unset)."""
@@ -630,8 +632,8 @@ def posting(console, table):
     view = play_view(console, table, {box: KEY_OF_BOX[box] for box in legal})
     prompt = posting_prompt(game, legal)
     brief = posting_brief(game, legal)
-    pending = session.screen.partition(" ")[2]  # a saved moment at the verify question
-    session.screen = "posting"
+    pending = table.screen.partition(" ")[2]  # a saved moment at the verify question
+    table.screen = "posting"
     while True:
         token = pending or ask(console, table, prompt, view, brief)
         pending = ""
@@ -653,10 +655,10 @@ def posting(console, table):
         preview = game.preview(box)
         lower_zero = preview.points == 0 and not box.is_upper and not preview.extra_turn
         if session.verify or (lower_zero and not preview.blank):
-            session.screen = f"posting {token}"
+            table.screen = f"posting {token}"
             table.checkpoint()
             answer = ask_yes_no(console, table, posting_question(game, box), view, [])
-            session.screen = "posting"
+            table.screen = "posting"
             if not answer:
                 table.checkpoint()
                 continue
@@ -699,7 +701,7 @@ def finish_game(table):
     """File the finished game in the session, then in history.jsonl; gather the notices."""
     session = table.session
     record = session.finish_game(table.now())
-    session.screen = "end_of_game"
+    table.screen = "end_of_game"
     table.checkpoint()  # before the history, so a crash here never files the game twice
     if table.saves is not None:
         earlier = table.saves.read_history()
@@ -765,26 +767,27 @@ def resume(console, table):
     saves = table.saves
     if saves is None or not saves.acquire_lock() or not saves.has_autosave():
         return opening
-    saved = saves.load_session()
-    if saved is None or not saved.players:
+    loaded = saves.load_session()
+    if loaded is None or not loaded[0].players:
         return opening
+    saved, resume = loaded
     summary = saved_game_summary(saved)
     view = lambda prompt: [console.paint("title", "  A SAVED GAME IS WAITING"), ""] + [
         f"    {line}" for line in summary] + ["", f"  {prompt}", "", footer_for(console, table)]
     if not ask_yes_no(console, table, "Resume the saved game?", view, summary):
         saves.set_aside_autosave()
         return opening
-    table.session = saved
+    table.session, table.screen = saved, screen_of(resume)
     file_missing_result(table)
     if table.dice_options:
         console.message("The saved game keeps its own dice: --seed and --dice-file are ignored.")
-    return resume_screen(saved)
+    return resume_screen(saved, table.screen)
 
 
 def file_missing_result(table):
     """A game saved as finished but stopped before reaching history.jsonl is filed now."""
     results = table.session.results
-    if (table.session.screen == "end_of_game" and results
+    if (table.screen == "end_of_game" and results
             and results[-1] not in table.saves.read_history()):
         table.saves.append_history(results[-1])
 
@@ -800,9 +803,19 @@ def saved_game_summary(session):
             f"Scores: {scores}"]
 
 
-def resume_screen(session):
+def resume_point(screen):
+    """The autosave's resume point for a screen name: 'posting h' -> {'screen': 'posting', 'box': 'h'}."""
+    name, _, box = screen.partition(" ")
+    return {"screen": name, "box": box} if box else {"screen": name} if name else {}
+
+
+def screen_of(resume):
+    """The screen name a resume point stands for (resume_point read back)."""
+    return " ".join(value for value in (resume.get("screen"), resume.get("box")) if isinstance(value, str) and value)
+
+
+def resume_screen(session, name):
     """The screen a saved session stands at, checked against the state it saved."""
-    name = session.screen
     if session.game is not None:
         at_posting = name.partition(" ")[0] == "posting" and session.game.turn.has_rolled
         return posting if at_posting else play
@@ -818,14 +831,15 @@ SCREENS = {screen.__name__: screen for screen in
 def run(console, table, screen=resume):
     """Show screens one after another until one returns None; each step is saved."""
     while screen is not None:
-        if table.session.screen.partition(" ")[0] != screen.__name__:
-            table.session.screen = screen.__name__  # (a resumed "posting h" keeps its box)
+        if table.screen.partition(" ")[0] != screen.__name__:
+            table.screen = screen.__name__  # (a resumed "posting h" keeps its box)
         table.checkpoint()
         screen = screen(console, table)
 
 
 def keep_for_later(console, table, quiet=False):
     """The one quit path: save the session as it stands so the next start can resume it."""
-    saved = table.saves is not None and table.session.players and table.saves.save_session(table.session)
+    saved = (table.saves is not None and table.session.players
+             and table.saves.save_session(table.session, resume_point(table.screen)))
     if not quiet:
         console.message("The game is saved: start again to resume it." if saved else "Goodbye.")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game import rules_to_dict
+from ..game_json import rules_to_dict
 from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
 
