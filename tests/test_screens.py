@@ -94,7 +94,7 @@ def test_a_turn_marks_rolls_and_posts_with_verify(run_keys, saves):
     game = table.session.game
     assert following is screens.posting and game.turn.dice == (2, 3, 2, 3, 3)
     assert game.turn.rolls == 2
-    assert saves.load_session().game == game  # every roll and mark is saved at once
+    assert saves.load_session()[0].game == game  # every roll and mark is saved at once
     following, table, script = run_keys(screens.posting, "hy", table=table)
     assert following is screens.play
     assert game.players[0].card.boxes == {C.FULL_HOUSE: 25}

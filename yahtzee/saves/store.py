@@ -40,7 +40,7 @@ SET_ASIDE = "damaged {name} kept as .{suffix}: {detail}"
 NOT_SET_ASIDE = "{name} could not be set aside: {detail}"
 NOT_READ = "{name} could not be read: {detail}"
 NOT_SAVED = "{name} was not saved: {detail}"
-HISTORY_REPAIRED = "{name}: {count} damaged line(s) skipped, the file kept as .{suffix}{detail}"
+HISTORY_REPAIRED = "{name}: {count} damaged line(s) skipped; old file kept as .{suffix}"
 HISTORY_NOT_REPAIRED = "{name}: {count} damaged line(s) skipped; no repair: {detail}"
 NOTICES = (SAVING_OFF, READ_ONLY, BUSY, NOT_IN_HISTORY, SET_ASIDE, NOT_SET_ASIDE, NOT_READ, NOT_SAVED,
            HISTORY_REPAIRED, HISTORY_NOT_REPAIRED)
@@ -283,7 +283,7 @@ class Saves:
         except OSError as error:
             self._notice(HISTORY_NOT_REPAIRED, name=HISTORY, count=bad, detail=describe_os_error(error))
             return
-        self._notice(HISTORY_REPAIRED, name=HISTORY, count=bad, suffix=_suffix(path, copy), detail="")
+        self._notice(HISTORY_REPAIRED, name=HISTORY, count=bad, suffix=_suffix(path, copy))
 
     # Files
 
