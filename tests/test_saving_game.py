@@ -144,7 +144,7 @@ def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_pat
             [sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves)],
             input="\nn\nCID\n\ny\n\n", capture_output=True, text=True, timeout=30)
         assert second.returncode == 0 and second.stderr == ""
-        assert "Another copy of the game is using the saved game" in second.stdout
+        assert "Another copy of the game has the saved game" in second.stdout
         assert "Resume the saved game?" not in second.stdout
         assert (saves / "autosave.json").read_bytes() == kept
         first.child.kill(signal.SIGKILL)  # a crashed copy must not keep the lock
