@@ -207,7 +207,6 @@ def test_a_session_round_trips_with_its_finished_games():
     record = session.finish_game("2026-11-30T10:00:00")
     session.new_game()
     session.game.roll()
-    session.screen = "play"
     restored = Session.from_dict(json.loads(json.dumps(session.to_dict())))
     assert restored == session
     assert restored.results == [record] and restored.game.number == 2

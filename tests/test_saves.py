@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from yahtzee import saves as saves_module
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.game import Player, Session
-from yahtzee.saves import (AUTOSAVE, DEFAULT_PREFS, HISTORY, LOCK, PREFS, InvalidRecord, PidFileLock,
+from yahtzee.saves import (AUTOSAVE, DEFAULT_PREFS, HISTORY, LOCK, PREFS, READ_ONLY, InvalidRecord,
                            Saves, check_record, choose_saves_dir, is_possible_points, is_valid_record)
 from yahtzee.scoring import Category, joker_points, score
 
@@ -71,8 +70,11 @@ def mid_game_session():
     session.new_game()
     session.game.roll()
     session.game.toggle(2)
-    session.verify, session.screen = False, "play"
+    session.verify = False
     return session
+
+
+RESUME = {"screen": "play"}
 
 
 def files_in(folder):
@@ -102,10 +104,11 @@ def test_an_unusable_saves_folder_beside_the_game_falls_back_to_the_user_data_fo
 
 def test_a_real_session_round_trips_through_the_autosave(saves, folder):
     session = mid_game_session()
-    assert saves.save_session(session)
+    assert saves.save_session(session, {"screen": "posting", "box": "h", "turn": 3, "x": None})
     data = json.loads((folder / AUTOSAVE).read_text())
-    assert data["version"] == 1 and data["saved"] == "2024-05-01T12:00:00+00:00"
-    loaded = saves.load_session()
+    assert data["version"] == 2 and data["saved"] == "2024-05-01T12:00:00+00:00"
+    loaded, resume = saves.load_session()
+    assert resume == {"screen": "posting", "box": "h", "turn": 3, "x": None}
     assert loaded.to_dict() == session.to_dict()
     assert loaded.game.turn == session.game.turn and loaded.game.roll() == session.game.roll()
     assert saves.notices == []
@@ -117,7 +120,7 @@ def test_no_autosave_loads_as_none_without_a_notice(saves):
 
 
 def good_autosave():
-    return {**mid_game_session().to_dict(), "saved": "2024-05-01T11:59:00+00:00"}
+    return {**mid_game_session().to_dict(), "saved": "2024-05-01T11:59:00+00:00", "resume": RESUME}
 
 
 def damaged(change):
@@ -133,7 +136,7 @@ DAMAGED_AUTOSAVES = {
     "not an object": b"[1, 2, 3]",
     "NaN": damaged(lambda d: d.update(verify=float("nan"))),
     "deeply nested": b"[" * 100_000 + b"]" * 100_000,
-    "wrong version": damaged(lambda d: d.update(version=2)),
+    "wrong version": damaged(lambda d: d.update(version=3)),
     "version as true": damaged(lambda d: d.update(version=True)),
     "wrong type": damaged(lambda d: d.update(verify="yes")),
     "players not a list": damaged(lambda d: d.update(players=7)),
@@ -164,7 +167,7 @@ def test_an_oversized_autosave_is_set_aside_without_being_read(saves, folder, mo
     with open(folder / AUTOSAVE, "wb") as file:
         file.truncate(50 * MB)
     opened = []
-    monkeypatch.setattr(saves_module, "open", lambda *a, **k: opened.append(a), raising=False)
+    monkeypatch.setattr(os, "fdopen", lambda *a, **k: opened.append(a))
     assert saves.load_session() is None
     assert opened == []
     assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
@@ -193,7 +196,7 @@ def test_setting_aside_never_overwrites_an_earlier_copy(saves, folder):
 
 def test_declining_to_resume_keeps_the_old_autosave_aside(saves, folder):
     session = mid_game_session()
-    saves.save_session(session)
+    saves.save_session(session, RESUME)
     kept = saves.set_aside_autosave()
     assert kept.name == f"{AUTOSAVE}.old-{STAMP}"
     assert not saves.has_autosave()
@@ -202,7 +205,7 @@ def test_declining_to_resume_keeps_the_old_autosave_aside(saves, folder):
 
 
 def test_a_finished_session_removes_its_autosave(saves, folder):
-    saves.save_session(mid_game_session())
+    saves.save_session(mid_game_session(), RESUME)
     assert saves.remove_autosave() and not saves.has_autosave()
     assert saves.remove_autosave()
     assert saves.notices == []
@@ -225,10 +228,10 @@ def raise_error(code):
 def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, folder, monkeypatch, target, code, reason):
     assert saves.save_prefs({"verify": False})
     before = (folder / PREFS).read_bytes()
-    monkeypatch.setattr(saves_module.os, target, raise_error(code))
+    monkeypatch.setattr(os, target, raise_error(code))
     assert not saves.save_prefs({"verify": True})
-    assert not saves.save_session(mid_game_session())
-    assert saves.notices == [f"saving is off: {saves.notices[0][len('saving is off: '):]}"]
+    assert not saves.save_session(mid_game_session(), RESUME)
+    assert saves.notices == [f"saving is off: prefs.json: {saves.notices[0][len('saving is off: prefs.json: '):]}"]
     assert reason in saves.notices[0]
     monkeypatch.undo()
     assert (folder / PREFS).read_bytes() == before
@@ -260,16 +263,16 @@ class HalfWriter:
 
 def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, folder, monkeypatch):
     first = mid_game_session()
-    saves.save_session(first)
+    saves.save_session(first, RESUME)
     before = (folder / AUTOSAVE).read_bytes()
     real_fdopen = os.fdopen
-    monkeypatch.setattr(saves_module.os, "fdopen", lambda *a, **k: HalfWriter(real_fdopen(*a, **k)))
+    monkeypatch.setattr(os, "fdopen", lambda *a, **k: HalfWriter(real_fdopen(*a, **k)))
     first.game.toggle(4)
-    assert not saves.save_session(first)
+    assert not saves.save_session(first, RESUME)
     monkeypatch.undo()
     assert (folder / AUTOSAVE).read_bytes() == before
     assert files_in(folder) == [AUTOSAVE, LOCK]
-    assert saves.notices == ["saving is off: the disk is full"]
+    assert saves.notices == ["saving is off: autosave.json: the disk is full"]
 
 
 def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, folder, monkeypatch):
@@ -280,20 +283,23 @@ def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, fo
     def half_then_full(fd, data):
         real_write(fd, bytes(data[:len(data) // 2]))
         raise OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(saves_module.os, "write", half_then_full)
+    monkeypatch.setattr(os, "write", half_then_full)
     assert not saves.append_history(finished_record(2))
     monkeypatch.undo()
     assert (folder / HISTORY).read_bytes() == before
     assert saves.read_history() == [finished_record(1)]
-    assert saves.notices == ["saving is off: the disk is full"]
+    assert saves.notices == ["saving is off: history.jsonl: the disk is full"]
 
 
-def test_a_really_full_disk_stops_history_appends_with_one_warning(saves, folder):
-    folder.mkdir()
-    (folder / HISTORY).symlink_to("/dev/full")
+def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_game(saves, monkeypatch):
+    monkeypatch.setattr(os, "write", raise_error(errno.ENOSPC))
     assert not saves.append_history(finished_record(1))
+    assert saves.history_problem == "this game was not added to the history: the disk is full"
     assert not saves.append_history(finished_record(2))
-    assert saves.notices == ["saving is off: the disk is full"]
+    assert saves.history_problem == "this game was not added to the history: the disk is full"
+    assert saves.notices == ["saving is off: history.jsonl: the disk is full"]
+    monkeypatch.undo()
+    assert saves.append_history(finished_record(3)) and saves.history_problem == ""
 
 
 def run_unprivileged(action):
@@ -332,7 +338,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
         def play_in_it():
             saves = Saves(folder, now=fixed_clock)
             return {"prefs": saves.load_prefs(), "saved": saves.save_prefs({"verify": True}),
-                    "autosaved": saves.save_session(mid_game_session()),
+                    "autosaved": saves.save_session(mid_game_session(), RESUME),
                     "appended": saves.append_history(finished_record(5)),
                     "history": saves.read_history(), "notices": saves.notices}
         outcome = run_unprivileged(play_in_it)
@@ -344,7 +350,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
     assert outcome["prefs"] == {**DEFAULT_PREFS, "verify": False}
     assert not outcome["saved"] and not outcome["autosaved"]
     assert outcome["history"] == [history]
-    assert outcome["notices"] == ["saving is off: no permission to write in the saves folder"]
+    assert outcome["notices"] == [READ_ONLY]
     assert prefs == '{"version": 1, "verify": false, "sound": true}'
     assert files == [HISTORY, PREFS]
 
@@ -463,7 +469,7 @@ def test_history_appends_and_reads_back_in_order(saves):
 def test_an_invalid_record_is_not_appended(saves, folder):
     assert not saves.append_history(mutated(first_player(name="A\x1bB")))
     assert not (folder / HISTORY).exists()
-    assert len(saves.notices) == 1 and "not added to the history" in saves.notices[0]
+    assert saves.history_problem.startswith("this game was not added to the history: a player name")
 
 
 def test_a_torn_last_line_loses_only_that_game(saves, folder):
@@ -496,7 +502,7 @@ def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, fold
     (folder / HISTORY).write_bytes(content)
     assert saves.read_history() == good
     [notice] = saves.notices
-    assert "5 damaged lines" in notice and f"{HISTORY}.bad-{STAMP}" in notice
+    assert "5 damaged line(s)" in notice and f".bad-{STAMP}" in notice
     assert (folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
     assert saves.read_history() == good
     assert len(saves.notices) == 1
@@ -521,7 +527,7 @@ def test_an_oversized_history_is_set_aside_without_being_read(saves, folder, mon
         file.write(json.dumps(finished_record(1)).encode() + b"\n")
         file.truncate(50 * MB + 1)
     opened = []
-    monkeypatch.setattr(saves_module, "open", lambda *a, **k: opened.append(a), raising=False)
+    monkeypatch.setattr(os, "fdopen", lambda *a, **k: opened.append(a))
     assert saves.read_history() == []
     assert opened == []
     assert files_in(folder) == [f"{HISTORY}.bad-{STAMP}"]
@@ -551,17 +557,17 @@ def test_resetting_the_statistics_keeps_the_old_history(saves, folder):
 def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(folder):
     first, second = Saves(folder, now=fixed_clock), Saves(folder, now=fixed_clock)
     session = mid_game_session()
-    assert first.acquire_lock() and first.save_session(session)
+    assert first.acquire_lock() and first.save_session(session, RESUME)
     before = (folder / AUTOSAVE).read_bytes()
     assert not second.acquire_lock()
     other = Session([Player("EVE")], source=SeededDice(5))
-    assert not second.save_session(other)
+    assert not second.save_session(other, RESUME)
     assert second.set_aside_autosave() is None and not second.remove_autosave()
     assert (folder / AUTOSAVE).read_bytes() == before
     assert len(second.notices) == 1 and "another copy" in second.notices[0]
-    assert second.load_session().to_dict() == session.to_dict()
+    assert second.load_session()[0].to_dict() == session.to_dict()
     first.close()
-    assert second.acquire_lock() and second.save_session(other)
+    assert second.acquire_lock() and second.save_session(other, RESUME)
     assert first.notices == [] and len(second.notices) == 1
     second.close()
 
@@ -589,41 +595,6 @@ def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(folder):
         child.stdout.close()
     with Saves(folder, now=fixed_clock) as after:
         assert after.acquire_lock() and after.notices == []
-
-
-def dead_pid():
-    process = subprocess.Popen([sys.executable, "-c", "pass"])
-    process.wait()
-    return process.pid
-
-
-def test_the_pid_file_lock_refuses_a_live_owner_and_takes_over_from_a_dead_one(folder):
-    folder.mkdir()
-    first, second = PidFileLock(folder / LOCK), PidFileLock(folder / LOCK)
-    assert first.acquire() and not second.acquire()
-    first.release()
-    assert not (folder / LOCK).exists()
-    (folder / LOCK).write_text(f"{dead_pid()}\n")
-    assert second.acquire() and (folder / LOCK).read_text() == f"{os.getpid()}\n"
-    second.release()
-
-
-def test_saves_can_run_on_the_pid_file_lock(folder):
-    first = Saves(folder, now=fixed_clock, lock_factory=PidFileLock)
-    second = Saves(folder, now=fixed_clock, lock_factory=PidFileLock)
-    assert first.save_session(mid_game_session())
-    assert not second.save_session(mid_game_session()) and len(second.notices) == 1
-    first.close()
-    assert second.acquire_lock()
-    second.close()
-
-
-def test_a_pid_file_still_being_written_counts_as_taken(folder):
-    folder.mkdir()
-    (folder / LOCK).write_text("")
-    assert not PidFileLock(folder / LOCK).acquire()
-    os.utime(folder / LOCK, (0, 0))
-    assert PidFileLock(folder / LOCK).acquire()
 
 
 # Notices
@@ -667,8 +638,9 @@ def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path, va
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / AUTOSAVE).write_text(json.dumps(data))
         saves = Saves(folder, now=fixed_clock)
-        session = saves.load_session()
-        if session is None:
+        loaded = saves.load_session()
+        if loaded is None:
             assert files_in(Path(folder)) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(saves.notices) == 1
         else:
+            session = loaded[0]
             assert saves.notices == [] and Session.from_dict(session.to_dict()).to_dict() == session.to_dict()

@@ -191,6 +191,7 @@ def play(args, saves, saves_dir):
     """The game itself, at this terminal; returns the exit code."""
     from .dice import DiceFileError
     from .palette import wants_colour
+    from .screens import sentence
     try:
         source = dice_source(args)
         ctx = make_context(args, saves, saves_dir, source)
@@ -204,6 +205,7 @@ def play(args, saves, saves_dir):
     colour = not plain and wants_colour(os.environ, sys.stdout.isatty(), args.no_color)
     console = make_console(plain, colour)
     ctx.services.coach.progress = table_progress(console)
+    ctx.services.coach.notify = lambda line: console.message(sentence(line))
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0

@@ -5,9 +5,11 @@ import random
 class Coach:
     """Advice, costs and computer players for one session's rules; tables load lazily."""
 
-    def __init__(self, cache_dir, progress=None, seed=None):
+    def __init__(self, cache_dir, progress=None, seed=None, notify=None):
         self.cache_dir = cache_dir
         self.progress = progress
+        # Told in one line when a damaged table is set aside and built again.
+        self.notify = notify
         self.seed = seed
         self._loader = None
         self._players = {}
@@ -17,7 +19,7 @@ class Coach:
         """The table loader (imports numpy the first time a table is wanted)."""
         if self._loader is None:
             from .strategy import table_loader
-            self._loader = table_loader(self.cache_dir, self.progress)
+            self._loader = table_loader(self.cache_dir, self.progress, self.notify)
         return self._loader
 
     def table(self, rules):

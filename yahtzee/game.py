@@ -1,23 +1,19 @@
 """The game model: players, scorecards, the turn and the session's finished games."""
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 from . import scoring
-from .dice import RandomDice, dice_from_dict, restore_source
-from .match import SINGLE_GAME, match_from_dict, match_to_dict
-from .rules import HASBRO, RULES, BadOption, Rules, rules_named
+from .checks import DamagedSave
+from .dice import RandomDice, restore_source
+from .match import SINGLE_GAME
+from .rules import HASBRO, Rules
 from .scoring import LOWER, UPPER, Category
 
-STATE_VERSION = 1
 DICE_COUNT = 5
 ROUNDS = len(Category)
 KINDS = ("human", "computer")
 MAX_PLAYERS = 4
 # The computer players' ways of playing; yahtzee.strategy plays them.
 MOODS = ("thinker", "norisk", "gambler", "yclover", "nowhere")
-# Bounds for the saved state of games that may run long (races, extra turns).
-MAX_ROUNDS = 10_000
-MAX_POINTS = 1_000_000
-MAX_RACE_TARGET = 100_000
 COLUMN_NAMES = {UPPER: "upper", LOWER: "lower"}
 
 
@@ -57,8 +53,8 @@ class CannotUndo(IllegalMove):
     """There is no posting that may be taken back now."""
 
 
-class BadState(ValueError):
-    """Saved game data that does not describe a valid game."""
+# The fault of saved data that does not describe a valid game (see yahtzee.game_json).
+BadState = DamagedSave
 
 
 @dataclass
@@ -394,52 +390,26 @@ class Game:
         return [player.name for player in self.players if player.card.total == best]
 
     def record(self, finished):
-        """The finished game as a history.jsonl record; `finished` is an ISO-8601 time.
-        Options and a race target appear only when there are some."""
-        record = {
-            "version": 1,
-            "finished": finished,
-            "rules": self.rules.name,
-            "seed": self.source.seed,
-            "players": [_player_record(player) for player in self.players],
-            "winners": self.winners(),
-        }
-        if self.rules.options:
-            record["options"] = self.rules.options
-        if self.race_target is not None:
-            record["race_target"] = self.race_target
-        return record
+        """The finished game as a history record (see yahtzee.records); `finished` is an ISO-8601 time."""
+        from .records import build_record
+        return build_record(self, finished)
 
     @classmethod
     def from_record(cls, record):
         """The finished game a history record describes (for showing its sheet)."""
-        players = [Player(p["name"], p["kind"], _card_from_record(p)) for p in record["players"]]
-        rules = RULES.get(record["rules"], HASBRO)
-        try:
-            rules = rules.with_options(**record.get("options", {}))
-        except (BadOption, TypeError):
-            pass  # the sheet is still worth showing under the rule set's own options
-        return cls(players, rules, round=ROUNDS + 1, race_target=record.get("race_target"))
+        from .records import game_from_record
+        return game_from_record(record)
 
     def to_dict(self):
-        """The whole state as JSON data, a game stopped mid-turn included."""
-        return {
-            "version": STATE_VERSION,
-            "rules": rules_to_dict(self.rules),
-            "number": self.number,
-            "seat": self.seat,
-            "round": self.round,
-            "players": [{**_seat_to_dict(p), **_card_to_dict(p.card)} for p in self.players],
-            "turn": _turn_to_dict(self.turn),
-            "dice": self.source.to_dict(),
-            "race_target": self.race_target,
-            "undo": _undo_to_dict(self.undo_point),
-        }
+        """The whole state as JSON data (see yahtzee.game_json)."""
+        from .game_json import game_to_dict
+        return game_to_dict(self)
 
     @classmethod
     def from_dict(cls, data):
-        """Rebuild a game from to_dict's data; BadState says what is wrong with it."""
-        return _parsed(_game_from_dict, data)
+        """Rebuild a game from to_dict's data; DamagedSave (BadState) says what is wrong with it."""
+        from .game_json import game_from_dict
+        return game_from_dict(data)
 
 
 @dataclass
@@ -453,8 +423,6 @@ class Session:
     sound: bool = True
     rules: Rules = HASBRO
     source: object = field(default_factory=RandomDice)
-    # The screen the session stands at, so that a saved session resumes at the same moment.
-    screen: str = ""
     match: object = SINGLE_GAME
     # Where the match's games begin among the results.
     match_start: int = 0
@@ -500,225 +468,12 @@ class Session:
         return record
 
     def to_dict(self):
-        """The whole session as JSON data."""
-        return {
-            "version": STATE_VERSION,
-            "players": [_seat_to_dict(p) for p in self.players],
-            "results": self.results,
-            "game": self.game.to_dict() if self.game else None,
-            "verify": self.verify,
-            "sound": self.sound,
-            "rules": rules_to_dict(self.rules),
-            "dice": self.source.to_dict(),
-            "screen": self.screen,
-            "match": match_to_dict(self.match),
-            "match_start": self.match_start,
-            "losses": self.losses,
-        }
+        """The whole session as JSON data (see yahtzee.game_json)."""
+        from .game_json import session_to_dict
+        return session_to_dict(self)
 
     @classmethod
     def from_dict(cls, data):
-        """Rebuild a session from to_dict's data; BadState says what is wrong with it."""
-        return _parsed(_session_from_dict, data)
-
-
-def _parsed(build, data):
-    try:
-        return build(data)
-    except BadState:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise BadState(f"the saved game is damaged ({error.__class__.__name__}: {error})") from None
-
-
-def _session_from_dict(data):
-    _check(isinstance(data, dict) and data.get("version") == STATE_VERSION, "unknown version")
-    players = [_player_from_dict({"boxes": {}, **p}) for p in data["players"]]
-    _check(1 <= len(players) <= MAX_PLAYERS, "the number of players")
-    _check(isinstance(data["results"], list) and all(isinstance(r, dict) for r in data["results"]),
-           "the finished games")
-    source = dice_from_dict(data["dice"])
-    game = Game.from_dict(data["game"]) if data["game"] is not None else None
-    if game:
-        game.source = source  # one dice stream serves the whole session
-    _check(isinstance(data["verify"], bool) and isinstance(data["sound"], bool), "verify and sound")
-    _check(isinstance(data["screen"], str) and len(data["screen"]) <= 40, "the screen")
-    match = match_from_dict(data.get("match", SINGLE_GAME.to_dict()))
-    match_start = data.get("match_start", 0)
-    _check(_is_int(match_start, 0, len(data["results"])), "where the match begins")
-    losses = data.get("losses", {})
-    _check(isinstance(losses, dict) and all(
-        isinstance(name, str) and isinstance(lost, (int, float)) and not isinstance(lost, bool)
-        and 0 <= lost < 10_000 for name, lost in losses.items()), "the losses")
-    return Session(players, data["results"], game, data["verify"], data["sound"],
-                   rules_from_dict(data["rules"]), source, data["screen"], match, match_start,
-                   losses)
-
-
-def _player_record(player):
-    card = player.card
-    record = {
-        "name": player.name,
-        "kind": player.kind,
-        "scores": {box.value: card.boxes.get(box, 0) for box in Category},
-        "upper_bonus": card.upper_bonus,
-        "yahtzee_bonus": card.yahtzee_bonus,
-        "total": card.total,
-    }
-    # Only the variants that have them add these; total = boxes + every bonus + banked.
-    extras = {"roll_bonus": card.roll_bonus, "banked": card.banked,
-              "blanks": [box.value for box in Category if box in card.blanks]}
-    record.update({key: value for key, value in extras.items() if value})
-    return record
-
-
-def _card_from_record(player):
-    boxes = {Category(box): points for box, points in player["scores"].items()}
-    blanks = {Category(box) for box in player.get("blanks", [])}
-    return Scorecard(boxes, player["yahtzee_bonus"], player.get("roll_bonus", 0), blanks,
-                     banked=player.get("banked", 0))
-
-
-def rules_to_dict(rules):
-    """A rules value as JSON data."""
-    return {f.name: list(v) if isinstance(v := getattr(rules, f.name), tuple) else v
-            for f in fields(rules)}
-
-
-def rules_from_dict(data):
-    """The rules value saved by rules_to_dict: a named rule set with its options, checked
-    field by field."""
-    base = rules_named(data["name"])
-    values = {}
-    for f in fields(Rules):
-        value = data.get(f.name, getattr(base, f.name))
-        default = getattr(base, f.name)
-        if isinstance(default, tuple):
-            value = tuple(value)
-        if type(value) is not type(default):
-            raise BadState(f"the saved rules field '{f.name}' has the wrong type")
-        values[f.name] = value
-    rules = Rules(**values)
-    try:
-        expected = base.with_options(rules.rolls_per_turn, rules.dice_bank)
-    except BadOption as error:
-        raise BadState(f"the saved rules are damaged: {error}") from None
-    _check(rules == expected, f"the saved rules differ from {base.name}'s")
-    return rules
-
-
-def _check(condition, what):
-    if not condition:
-        raise BadState(f"the saved game is damaged: {what}")
-
-
-def _is_int(value, low, high):
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def _card_to_dict(card):
-    return {"boxes": {box.value: points for box, points in card.boxes.items()},
-            "yahtzee_bonus": card.yahtzee_bonus, "roll_bonus": card.roll_bonus,
-            "blanks": [box.value for box in Category if box in card.blanks],
-            "bank": card.bank, "banked": card.banked}
-
-
-def _card_from_dict(data, rules=HASBRO, race=False):
-    boxes = {}
-    for name, points in data["boxes"].items():
-        box = Category(name)
-        _check(_is_int(points, 0, 50), f"{box.title} holds {points!r}")
-        boxes[box] = points
-    long_game = race or rules.extra_yahtzee_turn
-    bonus = data.get("yahtzee_bonus", 0)
-    _check(_is_int(bonus, 0, MAX_POINTS if long_game else 100 * ROUNDS), "the Yahtzee bonus is out of range")
-    roll_bonus = data.get("roll_bonus", 0)
-    _check(_is_int(roll_bonus, 0, MAX_POINTS if rules.roll_bonus else 0), "the roll bonus is out of range")
-    blanks = data.get("blanks", [])
-    _check(isinstance(blanks, list) and len(set(blanks)) == len(blanks), "the blanked boxes")
-    blanks = {Category(name) for name in blanks}
-    _check(not blanks or rules.extra_yahtzee_blank, "blanked boxes under rules without blanks")
-    _check(all(boxes.get(box) == 0 for box in blanks), "a blanked box that does not hold 0")
-    bank = data.get("bank", 0)
-    _check(_is_int(bank, 0, rules.dice_bank), "the rolls in the dice bank")
-    banked = data.get("banked", 0)
-    _check(_is_int(banked, 0, MAX_POINTS if race else 0), "the points banked in the race")
-    return Scorecard(boxes, bonus, roll_bonus, blanks, bank, banked)
-
-
-def _seat_to_dict(player):
-    seat = {"name": player.name, "kind": player.kind}
-    return {**seat, "mood": player.mood} if player.mood else seat
-
-
-def _player_from_dict(data, rules=HASBRO, race=False):
-    name, kind, mood = data["name"], data.get("kind", "human"), data.get("mood", "")
-    _check(isinstance(name, str) and 0 < len(name) <= 40 and name.isprintable(), "a player name")
-    _check(kind in KINDS, "a player kind")
-    _check(mood == "" or kind == "computer" and mood in MOODS, "a computer player's mood")
-    return Player(name, kind, _card_from_dict(data, rules, race), mood)
-
-
-def _turn_to_dict(turn):
-    return {"dice": list(turn.dice), "marked": list(turn.marked), "rolls": turn.rolls, "extra": turn.extra}
-
-
-def _turn_from_dict(data, rules, bank):
-    dice, marked = tuple(data["dice"]), tuple(data["marked"])
-    rolls, extra = data["rolls"], data.get("extra", 0)
-    _check(len(dice) == DICE_COUNT and all(_is_int(d, 0, 6) for d in dice), "the dice")
-    _check(len(marked) == DICE_COUNT and all(isinstance(m, bool) for m in marked), "the marks")
-    _check(_is_int(rolls, 0, rules.rolls_per_turn + bank), "the rolls used")
-    _check(set(dice) == {0} if rolls == 0 else 0 not in dice, "the dice do not match the rolls used")
-    _check(_is_int(extra, 0, MAX_ROUNDS if rules.extra_yahtzee_turn else 0), "the extra turns taken")
-    return Turn(dice, marked, rolls, extra)
-
-
-def _undo_to_dict(point):
-    if point is None:
-        return None
-    return {"seat": point.seat, "round": point.round, "turn": _turn_to_dict(point.turn),
-            "card": _card_to_dict(point.card), "dice": point.dice}
-
-
-def _undo_from_dict(data, game):
-    if data is None:
-        return None
-    seat, round_ = data["seat"], data["round"]
-    _check(_is_int(seat, 0, len(game.players) - 1) and _is_int(round_, 1, game.round),
-           "the posting to take back")
-    card = _card_from_dict(data["card"], game.rules, game.race_target is not None)
-    turn = _turn_from_dict(data["turn"], game.rules, card.bank)
-    _check(turn.has_rolled, "the posting to take back was made before a roll")
-    if data["dice"] is not None:
-        dice_from_dict(data["dice"])
-    return UndoPoint(seat, round_, turn, card, data["dice"])
-
-
-def _game_from_dict(data):
-    _check(isinstance(data, dict) and data.get("version") == STATE_VERSION, "unknown version")
-    rules = rules_from_dict(data["rules"])
-    race_target = data.get("race_target")
-    _check(race_target is None or _is_int(race_target, 1, MAX_RACE_TARGET), "the race target")
-    race = race_target is not None
-    players = [_player_from_dict(p, rules, race) for p in data["players"]]
-    _check(1 <= len(players) <= MAX_PLAYERS, "the number of players")
-    _check(_is_int(data["seat"], 0, len(players) - 1), "whose turn it is")
-    turn = _turn_from_dict(data["turn"], rules, players[data["seat"]].card.bank)
-    game = Game(players, rules, dice_from_dict(data["dice"]), data["number"], data["seat"],
-                data["round"], turn, race_target)
-    _check(_is_int(game.number, 1, 10_000), "the game number")
-    _check(_is_int(game.round, 1, MAX_ROUNDS if race else ROUNDS + 1), "the round")
-    for seat, player in enumerate(players):
-        _check_card_fits_round(game, seat, player)
-    game.undo_point = _undo_from_dict(data.get("undo"), game)
-    return game
-
-
-def _check_card_fits_round(game, seat, player):
-    boxes = player.card.boxes
-    if game.race_target is None:
-        done = game.round - 1 + (seat < game.seat)
-        _check(len(boxes) == min(done, ROUNDS), f"{player.name}'s card and the round")
-    else:
-        _check(not scoring.columns_to_reset(boxes), f"{player.name}'s card has a column to clear")
+        """Rebuild a session from to_dict's data; DamagedSave (BadState) says what is wrong with it."""
+        from .game_json import session_from_dict
+        return session_from_dict(data)

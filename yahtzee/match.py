@@ -3,6 +3,8 @@ first to a total over games. Pure: they read history records (and a race's game 
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .checks import is_int
+
 MAX_CHALLENGE_GAMES = 100
 MAX_RACE_TARGET = 100_000
 MAX_FIRST_TO_TARGET = 1_000_000
@@ -13,16 +15,17 @@ class BadMatch(ValueError):
 
 
 def _require_count(value, low, high, what):
-    if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
+    if not is_int(value, low, high):
         raise BadMatch(f"{what} must be a whole number from {low} to {high}, not {value!r}")
 
 
 def totals(records):
     """Each name's points over the records, in order of first appearance: {name: total}."""
+    from .records import totals_of  # records reads the model, which reads matches
     summed = {}
     for record in records:
-        for player in record["players"]:
-            summed[player["name"]] = summed.get(player["name"], 0) + player["total"]
+        for name, total in totals_of(record).items():
+            summed[name] = summed.get(name, 0) + total
     return summed
 
 
@@ -66,6 +69,11 @@ def score_line(points):
     return ", ".join(f"{name} {value}" for name, value in points.items())
 
 
+def _first_winners(records):
+    from .records import winners_of
+    return winners_of(records[0]) if records else []
+
+
 def _game_totals(game):
     return {player.name: player.card.total for player in game.players}
 
@@ -83,7 +91,7 @@ class SingleGame:
 
     def winners(self, records):
         """The game's winners (none before it is over)."""
-        return list(records[0]["winners"]) if records else []
+        return _first_winners(records)
 
     def standings_lines(self, records, game=None):
         """Nothing to add to the recap of a single game."""
@@ -159,7 +167,7 @@ class Race:
 
     def winners(self, records):
         """The race game's winners (none before it is over)."""
-        return list(records[0]["winners"]) if records else []
+        return _first_winners(records)
 
     def standings_lines(self, records, game=None):
         """The race so far: the scores, who leads, and how far the leader has to go."""
@@ -237,7 +245,7 @@ def match_to_dict(match):
 def match_from_dict(data):
     """The match saved by match_to_dict; BadMatch when the data is not one."""
     kind = data.get("kind") if isinstance(data, dict) else None
-    if kind not in MATCH_KINDS:
+    if not isinstance(kind, str) or kind not in MATCH_KINDS:
         raise BadMatch(f"unknown match kind {kind!r}")
     return MATCH_KINDS[kind](data.get(_COUNT_FIELD.get(kind), 0))
 

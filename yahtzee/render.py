@@ -1,8 +1,9 @@
 """Pure rendering: game state in, lines of text out (painted through a palette function)."""
 import textwrap
 
+from . import records as rec
 from .palette import cell_width, no_colour, pad, visible_width
-from .scoring import LOWER, UPPER, Category
+from .scoring import BEST_POINTS, LOWER, UPPER, Category  # noqa: F401 (BEST_POINTS: for the screens)
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24
@@ -25,11 +26,6 @@ BOX_KEYS = {"1": Category.ONES, "2": Category.TWOS, "3": Category.THREES,
             "h": Category.FULL_HOUSE, "s": Category.SMALL_STRAIGHT,
             "l": Category.LARGE_STRAIGHT, "y": Category.YAHTZEE, "c": Category.CHANCE}
 KEY_OF_BOX = {box: key.upper() for key, box in BOX_KEYS.items()}
-
-BEST_POINTS = {**{box: 5 * (face + 1) for face, box in enumerate(UPPER)},
-               Category.THREE_OF_A_KIND: 30, Category.FOUR_OF_A_KIND: 30,
-               Category.FULL_HOUSE: 25, Category.SMALL_STRAIGHT: 30,
-               Category.LARGE_STRAIGHT: 40, Category.YAHTZEE: 50, Category.CHANCE: 30}
 
 PIPS = {
     0: ("   ", "   ", "   "),
@@ -264,7 +260,7 @@ def recap_lines(results, paint=no_colour, losses=None):
     and games won over all of them, and (with cost notes on) the points given away."""
     names = []
     for record in results:
-        names += [p["name"] for p in record["players"] if p["name"] not in names]
+        names += [name for name in rec.totals_of(record) if name not in names]
 
     def row(label, cells):
         return pad(label, RECAP_LABEL) + "".join(" " * (COLUMN_WIDTH - cell_width(c)) + c for c in cells)
@@ -273,14 +269,15 @@ def recap_lines(results, paint=no_colour, losses=None):
     totals = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
     for number, record in enumerate(results, start=1):
-        scores = {p["name"]: p["total"] for p in record["players"]}
+        scores = rec.totals_of(record)
+        winners = rec.winners_of(record)
         for name, total in scores.items():
             totals[name] += total
-        for name in record["winners"]:
+        for name in winners:
             wins[name] += 1
         if number > len(results) - RECAP_GAMES:
             cells = [str(scores[n]) if n in scores else "-" for n in names]
-            lines.append(row(str(number), cells) + f"   {', '.join(record['winners'])}")
+            lines.append(row(str(number), cells) + f"   {', '.join(winners)}")
     if len(results) > RECAP_GAMES:
         lines.insert(3, f"({len(results) - RECAP_GAMES} earlier games count in the totals)")
     lines += ["", paint("total", row("Total", [str(totals[n]) for n in names])),

@@ -44,6 +44,26 @@ UPPER_BONUS_THRESHOLD = 63
 YAHTZEE_POINTS = 50
 FIXED_POINTS = {Category.FULL_HOUSE: 25, Category.SMALL_STRAIGHT: 30,
                 Category.LARGE_STRAIGHT: 40, Category.YAHTZEE: YAHTZEE_POINTS}
+SUM_BOXES = (Category.THREE_OF_A_KIND, Category.FOUR_OF_A_KIND, Category.CHANCE)
+# The most each box can hold: five of the face, five sixes, or its fixed points.
+BEST_POINTS = {box: 5 * box.face if box.is_upper else 30 if box in SUM_BOXES else FIXED_POINTS[box]
+               for box in Category}
+
+
+def highest_points(box):
+    """The most points `box` can hold in any game."""
+    return BEST_POINTS[box]
+
+
+def is_possible_points(box, points):
+    """Points that the box can hold in some game (a blanked box included)."""
+    if not isinstance(points, int) or isinstance(points, bool):
+        return False
+    if box.is_upper:
+        return 0 <= points <= BEST_POINTS[box] and points % box.face == 0
+    if box in SUM_BOXES:
+        return points == 0 or 5 <= points <= BEST_POINTS[box]
+    return points in (0, BEST_POINTS[box])
 
 
 def upper_box(face):

@@ -1,6 +1,6 @@
 """Hall of fame and player statistics from history records: pure functions, no I/O.
 
-A record is a finished game in the history.jsonl format (see yahtzee.saves.check_record).
+A record is a finished game in the history.jsonl format, read through yahtzee.records.
 Choices made here:
 - The hall of fame holds every player, computer ones included: a computer's score is a fair
   mark to beat. Equal scores are ordered by the earlier game, then by seat.
@@ -9,10 +9,10 @@ Choices made here:
   unless the rules say otherwise). Rule sets that pay no bonus leave the extra ones uncounted.
 - Notices after a game are for human players only: the computer does not chase records.
 """
-import datetime
 import unicodedata
 from dataclasses import dataclass
 
+from . import records as rec
 from .rules import RULES
 from .scoring import YAHTZEE_POINTS, Category
 
@@ -56,30 +56,27 @@ class PlayerStats:
 
     def plus(self, record, player):
         """These statistics with one more game."""
-        total = player["total"]
+        total = rec.total_of(player)
         return PlayerStats(
-            self.name, self.games + 1, self.wins + (self.name in record["winners"]),
+            self.name, self.games + 1, self.wins + (self.name in rec.winners_of(record)),
             max(self.best, total) if self.games else total, self.points + total,
-            self.yahtzees + yahtzees_in(record, player), self.upper_bonuses + (player["upper_bonus"] > 0))
+            self.yahtzees + yahtzees_in(record, player), self.upper_bonuses + rec.won_upper_bonus(player))
 
 
-def moment(record):
-    """When the game finished, as an aware datetime (a time without zone is taken as UTC)."""
-    when = datetime.datetime.fromisoformat(record["finished"])
-    return when if when.tzinfo else when.replace(tzinfo=datetime.timezone.utc)
+moment = rec.finished_at
 
 
 def yahtzees_in(record, player):
     """How many Yahtzees a player scored in a game: the 50 box and the extra ones paid for."""
-    rules = RULES.get(record["rules"])
+    rules = RULES.get(rec.rules_name(record))
     per_extra = rules.extra_yahtzee_bonus if rules else EXTRA_YAHTZEE_BONUS
-    extra = player["yahtzee_bonus"] // per_extra if per_extra else 0
-    return (player["scores"][Category.YAHTZEE.value] == YAHTZEE_POINTS) + extra
+    extra = rec.yahtzee_bonus_of(player) // per_extra if per_extra else 0
+    return (rec.points_in(player, Category.YAHTZEE) == YAHTZEE_POINTS) + extra
 
 
 def whole_games(records):
     """The records of ordinary games: a race's total runs over many rounds and is left out."""
-    return [record for record in records if "race_target" not in record]
+    return [record for record in records if not rec.is_race(record)]
 
 
 def hall_of_fame(records, size=HALL_SIZE):
@@ -87,9 +84,9 @@ def hall_of_fame(records, size=HALL_SIZE):
     entries = []
     for order, record in enumerate(sorted(whole_games(records), key=moment)):
         when = moment(record)
-        for seat, player in enumerate(record["players"]):
-            entry = HallEntry(player["name"], player["total"], record["finished"][:10],
-                              record["rules"], player["kind"], record["finished"])
+        for seat, player in enumerate(rec.players_of(record)):
+            entry = HallEntry(rec.name_of(player), rec.total_of(player), rec.finished_date(record),
+                              rec.rules_name(record), rec.kind_of(player), rec.finished_text(record))
             entries.append(((-entry.score, when, order, seat), entry))
     entries.sort(key=lambda pair: pair[0])
     return [entry for _, entry in entries[:size]]
@@ -99,8 +96,8 @@ def player_stats(records):
     """{name: PlayerStats} for every player in the records, in order of first appearance."""
     stats = {}
     for record in sorted(whole_games(records), key=moment):
-        for player in record["players"]:
-            name = player["name"]
+        for player in rec.players_of(record):
+            name = rec.name_of(player)
             stats[name] = stats.get(name, PlayerStats(name)).plus(record, player)
     return stats
 
@@ -108,25 +105,24 @@ def player_stats(records):
 def game_notices(earlier_records, record, size=HALL_SIZE):
     """One-line notices for the humans of a just-finished game, against the games before it
     (none for a race, whose total is not one game's)."""
-    if "race_target" in record:
+    if rec.is_race(record):
         return []
     earlier = list(earlier_records)
     before = player_stats(earlier)
     after = player_stats(earlier + [record])
     places = _hall_places(hall_of_fame(earlier + [record], size), record)
     notices = []
-    for player in record["players"]:
-        if player["kind"] != "human":
+    for player in rec.players_of(record):
+        if rec.kind_of(player) != "human":
             continue
-        name = player["name"]
-        notices += _player_notices(name, player["total"], before.get(name), after[name], places.get(name))
+        name = rec.name_of(player)
+        notices += _player_notices(name, rec.total_of(player), before.get(name), after[name], places.get(name))
     return notices
 
 
 def _hall_places(hall, record):
     return {entry.name: place for place, entry in enumerate(hall, start=1)
-            if entry.finished == record["finished"]
-            and any(p["name"] == entry.name and p["total"] == entry.score for p in record["players"])}
+            if entry.finished == rec.finished_text(record) and rec.totals_of(record).get(entry.name) == entry.score}
 
 
 def _player_notices(name, total, before, after, place):

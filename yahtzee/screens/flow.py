@@ -80,7 +80,7 @@ def file_finished_game(ctx: Context) -> None:
     if saves.append_history(record):
         ctx.passing.notices = [sentence(n) for n in stats.game_notices(earlier, record)]
     else:
-        ctx.passing.notices = ["This game could not be added to the history: saving is off."]
+        ctx.passing.notices = [sentence(saves.history_problem)]
 
 
 def finish(ctx: Context) -> None:

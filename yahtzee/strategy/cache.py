@@ -4,24 +4,40 @@ A table file is a numpy .npz (never pickle) named after its rule set and objecti
 a key hashed from every field of both. It is written atomically and, when read, trusted
 only if its version, key, shape, dtype, checksum and start value all agree; anything else
 is rebuilt. A folder that cannot be written just means the table lives in memory.
+
+A table file is opened only if it is a regular file (never through a link, never a FIFO that
+would hang), and its size and array header are checked against what the rules need before a
+byte of values is read. A bad table is set aside as NAME.bad-YYYYmmdd-HHMMSS, one line goes to
+`notify`, and the table is rebuilt. Temp files left by a build that was killed are removed
+once they are STALE_SECONDS old.
 """
+import datetime
 import hashlib
 import json
 import os
 import re
 import tempfile
+import time
 import zipfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..game import rules_to_dict
+from ..game_json import rules_to_dict
+from ..saves.atomic import NotAFile, open_file, rename_aside
 from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
 
 FORMAT_VERSION = 1
 MAX_SCORE = 1575  # thirteen Yahtzees: no expectation can exceed it
+MAX_META_BYTES = 64 * 1024
+ZIP_OVERHEAD_BYTES = 64 * 1024
+STALE_SECONDS = 15 * 60  # far longer than any table build takes
+
+
+class BadTable(ValueError):
+    """A table file that cannot be used; the message says why."""
 
 
 @dataclass
@@ -132,16 +148,93 @@ def save_table(table, folder):
 
 def read_table(rules, objective, folder):
     """The table stored in `folder`, or None when it is missing, damaged or for other rules."""
+    try:
+        return checked_table(rules, objective, folder)
+    except BadTable:
+        return None
+
+
+def checked_table(rules, objective, folder):
+    """The table stored in `folder`, None if there is none; BadTable if it cannot be used."""
     path = Path(folder) / table_file_name(rules, objective)
     try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"][()]))
-            values = data["values"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, TypeError):
+        fd = open_file(path, os.O_RDONLY)
+    except FileNotFoundError:
         return None
+    except NotAFile as error:
+        raise BadTable(error.strerror) from None
+    except OSError as error:
+        raise BadTable(error.strerror or "unreadable") from None
+    with os.fdopen(fd, "rb") as file:
+        values, meta = _read_npz(file, os.fstat(file.fileno()).st_size)
     if not is_sound(values, meta, rules, objective):
-        return None
+        raise BadTable("it does not match these rules")
     return StrategyTable(rules, objective, values)
+
+
+def _read_npz(file, size):
+    """(values, meta) of a table file, every size checked before anything large is read."""
+    expected = empty_values()
+    if size > expected.nbytes + MAX_META_BYTES + ZIP_OVERHEAD_BYTES:
+        raise BadTable("it is larger than a table")
+    try:
+        with zipfile.ZipFile(file) as archive:
+            values = _read_array(archive, "values.npy", expected.shape, np.dtype(np.float64))
+            meta = json.loads(str(_read_array(archive, "meta.npy", (), None)[()]))
+    except BadTable:
+        raise
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        raise BadTable(f"it is not a table file ({error.__class__.__name__})") from None
+    return values, meta
+
+
+def _read_array(archive, name, shape, dtype):
+    """One array of the archive, its header checked first: `shape`, and `dtype` unless None
+    (then a short text)."""
+    info = archive.getinfo(name)
+    with archive.open(info) as member:
+        version = np.lib.format.read_magic(member)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        found_shape, fortran, found_dtype = read_header(member)
+        if found_shape != shape or fortran or found_dtype.hasobject:
+            raise BadTable("its header does not describe a table")
+        if dtype is not None and found_dtype != dtype:
+            raise BadTable("its header does not describe a table")
+        count = int(np.prod(shape, dtype=np.int64)) * found_dtype.itemsize
+        if dtype is None and count > MAX_META_BYTES:
+            raise BadTable("its description is too long")
+        data = member.read(count + 1)
+    if len(data) != count:
+        raise BadTable("its values are cut short")
+    return np.frombuffer(data, dtype=found_dtype).reshape(shape).copy()
+
+
+def set_aside_bad_table(rules, objective, folder, reason, notify=None):
+    """Rename a bad table file to NAME.bad-<time> and say so in one line."""
+    path = Path(folder) / table_file_name(rules, objective)
+    try:
+        kept = rename_aside(path, "bad", datetime.datetime.now())
+    except OSError:
+        kept = None
+    if notify:
+        where = f"old file kept as {kept.name[len(path.name):]}" if kept else reason[:30]
+        notify(f"a damaged strategy table is rebuilt ({where})")
+
+
+def remove_stale_temps(folder, now=None):
+    """Remove the temp files of table builds that were killed (older than STALE_SECONDS)."""
+    now = time.time() if now is None else now
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("strategy-") and entry.name.endswith(".tmp"):
+            try:
+                if now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS:
+                    os.unlink(entry.path)
+            except OSError:
+                pass  # another copy removed it, or it cannot be; it is only clutter
 
 
 def is_sound(values, meta, rules, objective):
@@ -159,13 +252,19 @@ def is_sound(values, meta, rules, objective):
     return meta.get("start") == start and 0 < start < MAX_SCORE * 2
 
 
-def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None):
+def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None, notify=None):
     """The table from `cache_dir` if it is sound there, else built (and stored when possible);
-    for rules not solved exactly, the nearest exact table, planning for the rules played."""
+    for rules not solved exactly, the nearest exact table, planning for the rules played.
+    `notify(line)` hears of a bad table set aside."""
     if not is_solved_exactly(rules):
-        return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress))
+        return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify))
     if cache_dir is not None:
-        table = read_table(rules, objective, cache_dir)
+        remove_stale_temps(cache_dir)
+        try:
+            table = checked_table(rules, objective, cache_dir)
+        except BadTable as error:
+            set_aside_bad_table(rules, objective, cache_dir, str(error), notify)
+            table = None
         if table is not None:
             if progress:
                 progress(1, 1)
@@ -191,15 +290,16 @@ def is_solved_exactly(rules):
     return True
 
 
-def table_loader(cache_dir=None, progress=None):
-    """A loader(rules, objective=EXPECTED_SCORE) that builds or reads each table once."""
+def table_loader(cache_dir=None, progress=None, notify=None):
+    """A loader(rules, objective=EXPECTED_SCORE) that builds or reads each table once;
+    `notify(line)` hears of a bad table set aside and rebuilt."""
     loaded = {}
 
     def loader(rules, objective=EXPECTED_SCORE):
         key = table_key(rules, objective)
         if key not in loaded:
             if is_solved_exactly(rules):
-                loaded[key] = load_table(rules, objective, cache_dir, progress)
+                loaded[key] = load_table(rules, objective, cache_dir, progress, notify)
             else:
                 loaded[key] = planned_with(rules, loader(planning_rules(rules), objective))
         return loaded[key]

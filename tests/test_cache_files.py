@@ -1,0 +1,98 @@
+"""Strategy table files: links, FIFOs and lying headers are set aside with one line and the
+table rebuilt; temp files of killed builds are cleared."""
+import json
+import os
+import time
+import zipfile
+
+import numpy as np
+import pytest
+
+from yahtzee.rules import HASBRO
+from yahtzee.strategy import cache
+from yahtzee.strategy.solver import EXPECTED_SCORE
+
+NAME = cache.table_file_name(HASBRO, EXPECTED_SCORE)
+
+
+@pytest.fixture(scope="module")
+def hasbro(shared_table_cache):
+    return cache.table_loader(shared_table_cache)(HASBRO)
+
+
+@pytest.fixture
+def builds(monkeypatch, hasbro):
+    """Table builds, answered with the already built table."""
+    made = []
+
+    def build(rules, objective=EXPECTED_SCORE, progress=None):
+        made.append(rules.name)
+        return cache.StrategyTable(rules, objective, hasbro.values)
+    monkeypatch.setattr(cache, "build_table", build)
+    return made
+
+
+def load(folder):
+    heard = []
+    table = cache.load_table(HASBRO, cache_dir=folder, notify=heard.append)
+    return table, heard
+
+
+def assert_set_aside_and_rebuilt(folder, builds, heard, table, hasbro):
+    assert builds == ["hasbro"] and np.array_equal(table.values, hasbro.values)
+    assert len(heard) == 1 and heard[0].startswith("a damaged strategy table is rebuilt")
+    assert len(heard[0]) < 80
+    assert [p.name for p in folder.glob(NAME + ".bad-*")] and cache.read_table(HASBRO, EXPECTED_SCORE, folder)
+
+
+def write_npz(path, values_header_shape, meta):
+    """A table file whose values.npy header claims `values_header_shape` but holds 8 bytes."""
+    with zipfile.ZipFile(path, "w") as archive:
+        header = {"descr": "<f8", "fortran_order": False, "shape": values_header_shape}
+        with archive.open("values.npy", "w") as member:
+            np.lib.format.write_array_header_1_0(member, header)
+            member.write(b"\0" * 8)
+        with archive.open("meta.npy", "w") as member:
+            np.lib.format.write_array(member, np.array(json.dumps(meta)))
+
+
+def test_a_table_whose_header_claims_a_trillion_values_is_set_aside_not_allocated(tmp_path, builds, hasbro):
+    write_npz(tmp_path / NAME, (10 ** 12,), cache._meta(HASBRO, EXPECTED_SCORE, hasbro.values))
+    table, heard = load(tmp_path)
+    assert_set_aside_and_rebuilt(tmp_path, builds, heard, table, hasbro)
+
+
+def test_a_table_that_is_a_fifo_is_set_aside_without_hanging(tmp_path, builds, hasbro):
+    os.mkfifo(tmp_path / NAME)
+    table, heard = load(tmp_path)
+    assert_set_aside_and_rebuilt(tmp_path, builds, heard, table, hasbro)
+
+
+def test_a_table_that_is_a_link_is_never_followed(tmp_path, builds, hasbro):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cache.save_table(hasbro, elsewhere)
+    (tmp_path / NAME).symlink_to(elsewhere / NAME)
+    before = (elsewhere / NAME).read_bytes()
+    table, heard = load(tmp_path)
+    assert_set_aside_and_rebuilt(tmp_path, builds, heard, table, hasbro)
+    assert (elsewhere / NAME).read_bytes() == before
+
+
+def test_a_file_larger_than_any_table_is_set_aside_unread(tmp_path, builds, hasbro):
+    with open(tmp_path / NAME, "wb") as file:
+        file.truncate(64 * 1024 * 1024)
+    table, heard = load(tmp_path)
+    assert_set_aside_and_rebuilt(tmp_path, builds, heard, table, hasbro)
+
+
+def test_stale_temp_files_of_killed_builds_are_removed_fresh_ones_kept(tmp_path, builds, hasbro):
+    cache.save_table(hasbro, tmp_path)
+    stale, fresh = tmp_path / f"{NAME}abc.tmp", tmp_path / f"{NAME}def.tmp"
+    stale.write_bytes(b"half a table")
+    fresh.write_bytes(b"a table being built now")
+    old = time.time() - cache.STALE_SECONDS - 60
+    os.utime(stale, (old, old))
+    table, heard = load(tmp_path)
+    assert not stale.exists() and fresh.exists()
+    assert builds == [] and heard == []

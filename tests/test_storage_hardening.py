@@ -1,0 +1,135 @@
+"""The saves folder refuses links, FIFOs and folders in a file's place, names the file when
+saving stops, keeps every notice within 80 columns and resumes from a read-only folder."""
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from test_saves import RESUME, STAMP, files_in, finished_record, fixed_clock, mid_game_session, run_unprivileged
+from yahtzee.saves import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
+from yahtzee.screens import sentence
+
+PRECIOUS = b"someone else's file\n"
+
+
+@pytest.fixture
+def outside(tmp_path):
+    """A file outside the saves folder that links will point at."""
+    path = tmp_path / "precious.txt"
+    path.write_bytes(PRECIOUS)
+    return path
+
+
+@pytest.fixture
+def folder(tmp_path):
+    path = tmp_path / "saves"
+    path.mkdir()
+    return path
+
+
+def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside):
+    (folder / LOCK).symlink_to(outside)
+    saves = Saves(folder, now=fixed_clock)
+    assert not saves.acquire_lock()
+    assert not saves.save_session(mid_game_session(), RESUME)
+    assert outside.read_bytes() == PRECIOUS and os.path.islink(folder / LOCK)
+    assert saves.notices == ["saving is off: autosave.lock: a link, not a file"]
+
+
+@pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
+def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, outside, name):
+    (folder / name).symlink_to(outside)
+    saves = Saves(folder, now=fixed_clock)
+    assert saves.load_session() is None and saves.load_prefs()["verify"] is True
+    assert saves.read_history() == []
+    assert outside.read_bytes() == PRECIOUS
+    assert files_in(folder) == [f"{name}.bad-{STAMP}"]
+    assert os.path.islink(folder / f"{name}.bad-{STAMP}")
+    assert saves.notices == [f"damaged {name} kept as .bad-{STAMP}: a link, not a file"]
+
+
+@pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
+def test_writing_never_goes_through_a_link(folder, outside, name):
+    saves = Saves(folder, now=fixed_clock)
+    (folder / name).symlink_to(outside)
+    assert not saves.save_session(mid_game_session(), RESUME) or name != AUTOSAVE
+    assert not saves.save_prefs({"verify": False}) or name != PREFS
+    assert not saves.append_history(finished_record(1)) or name != HISTORY
+    assert outside.read_bytes() == PRECIOUS and os.path.islink(folder / name)
+    assert saves.notices == [f"saving is off: {name}: a link, not a file"]
+
+
+def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder):
+    os.mkfifo(folder / HISTORY)
+    saves = Saves(folder, now=fixed_clock)
+    assert not saves.append_history(finished_record(1))
+    assert saves.history_problem == "this game was not added to the history: not a regular file"
+    assert saves.read_history() == []
+    assert files_in(folder) == [f"{HISTORY}.bad-{STAMP}"]
+    assert saves.append_history(finished_record(1)) and saves.read_history() == [finished_record(1)]
+
+
+def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(folder):
+    (folder / AUTOSAVE).mkdir()
+    saves = Saves(folder, now=fixed_clock)
+    assert not saves.save_session(mid_game_session(), RESUME)
+    assert saves.notices == ["saving is off: autosave.json: a folder, not a file"]
+
+
+WORST_FIELDS = {"name": "history.jsonl", "suffix": "reset-20240501-120000-99", "count": 10 ** 8,
+                "detail": "x" * 500}
+
+
+@pytest.mark.parametrize("template", NOTICES)
+def test_every_notice_fits_80_columns_as_the_screens_show_it(template):
+    notice = fit_notice(template, **WORST_FIELDS)
+    assert len(sentence(notice)) <= 80
+    if "{detail}" in template:
+        assert "x" * 12 in notice  # the cut leaves the reason readable
+
+
+def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
+    saves = Saves(folder, now=fixed_clock)
+    (folder / AUTOSAVE).write_text(json.dumps({"version": 2, "players": "x" * 300}))
+    saves.load_session()
+    (folder / HISTORY).symlink_to(outside)
+    saves.append_history(finished_record(1))
+    saves.append_history({"version": 1, "finished": "never"})
+    other = Saves(folder, now=fixed_clock)
+    assert saves.acquire_lock() and not other.acquire_lock()
+    lines = saves.notices + other.notices + [saves.history_problem]
+    assert len(lines) == 4 and all(len(sentence(line)) <= 80 for line in lines)
+
+
+def test_a_read_only_folder_still_offers_its_saved_game():
+    folder = Path(tempfile.mkdtemp(prefix="yahtzee-read-only-"))
+    try:
+        with Saves(folder, now=fixed_clock) as saves:
+            assert saves.save_session(mid_game_session(), RESUME)
+        (folder / LOCK).unlink()
+        (folder / AUTOSAVE).chmod(0o644)  # the player's own file, readable by the unprivileged child
+        folder.chmod(0o555)
+
+        def start_in_it():
+            saves = Saves(folder, now=fixed_clock)
+            locked = saves.acquire_lock()
+            session, resume = saves.load_session()
+            return {"locked": locked, "read_only": saves.read_only, "resume": resume,
+                    "players": [p.name for p in session.players],
+                    "saved": saves.save_session(session, resume), "notices": saves.notices}
+        outcome = run_unprivileged(start_in_it)
+    finally:
+        folder.chmod(0o755)
+        files = files_in(folder)
+        shutil.rmtree(folder)
+    assert outcome == {"locked": True, "read_only": True, "resume": RESUME, "players": ["ANN", "HAL"],
+                       "saved": False, "notices": [READ_ONLY]}
+    assert files == [AUTOSAVE]
+
+
+def test_a_writable_folder_is_not_read_only(folder):
+    saves = Saves(folder, now=fixed_clock)
+    assert saves.acquire_lock() and not saves.read_only

@@ -1,0 +1,298 @@
+"""The model as JSON data and back: sessions, games, cards, turns, rules.
+
+Decoding trusts nothing: every value is checked for its JSON type and range before use, and
+anything malformed raises DamagedSave, the one fault for a damaged file. Only these checks
+raise it; an error in the game's own code goes on as the error it is.
+"""
+from dataclasses import fields
+
+from . import scoring
+from .checks import DamagedSave, is_int, is_valid_name
+from .dice import dice_from_dict
+from .game import DICE_COUNT, KINDS, MAX_PLAYERS, MOODS, ROUNDS, Game, Player, Scorecard, Session, Turn, UndoPoint
+from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, match_from_dict, match_to_dict
+from .rules import HASBRO, BadOption, Rules, UnknownRules, rules_named
+from .scoring import Category, is_possible_points
+
+__all__ = ["DamagedSave", "session_to_dict", "session_from_dict", "game_to_dict", "game_from_dict",
+           "rules_to_dict", "rules_from_dict", "SESSION_VERSION", "GAME_VERSION"]
+
+# Version 1 of a session held the screen it stood at; 2 leaves that to the autosave's resume point.
+SESSION_VERSION = 2
+OLD_SESSION_VERSIONS = (1,)
+GAME_VERSION = 1
+# Bounds for games that may run long (races, extra turns).
+MAX_ROUNDS = 10_000
+MAX_POINTS = 1_000_000
+MAX_GAMES = 10_000
+MAX_LOSS = 10_000
+MAX_SCREEN_CHARS = 40
+BOX_NAMES = {box.value for box in Category}
+_MISSING = object()
+
+
+# Checks
+
+def _check(condition, what):
+    if not condition:
+        raise DamagedSave(f"the saved game is damaged: {what}")
+
+
+def _object(value, what):
+    _check(isinstance(value, dict), what)
+    return value
+
+
+def _list(value, what):
+    _check(isinstance(value, list), what)
+    return value
+
+
+def _int(data, key, low, high, what, default=_MISSING):
+    value = data.get(key, default)
+    _check(is_int(value, low, high), what)
+    return value
+
+
+def _required(data, key, what):
+    _check(key in data, what)
+    return data[key]
+
+
+def _dice(data):
+    try:
+        return dice_from_dict(data)
+    except ValueError:  # dice_from_dict's way of refusing data
+        raise DamagedSave("the saved game is damaged: the dice") from None
+
+
+# Sessions
+
+def session_to_dict(session):
+    """The whole session as JSON data."""
+    return {
+        "version": SESSION_VERSION,
+        "players": [_seat_to_dict(p) for p in session.players],
+        "results": session.results,
+        "game": game_to_dict(session.game) if session.game else None,
+        "verify": session.verify,
+        "sound": session.sound,
+        "rules": rules_to_dict(session.rules),
+        "dice": session.source.to_dict(),
+        "match": match_to_dict(session.match),
+        "match_start": session.match_start,
+        "losses": session.losses,
+    }
+
+
+def session_from_dict(data):
+    """The session saved by session_to_dict (or by version 1); DamagedSave if it is not one."""
+    data = _object(data, "not a saved session")
+    version = data.get("version")
+    _check(is_int(version) and version in (SESSION_VERSION, *OLD_SESSION_VERSIONS), "unknown version")
+    players = [_seat_from_dict(p) for p in _list(data.get("players"), "the players")]
+    _check(1 <= len(players) <= MAX_PLAYERS, "the number of players")
+    results = _list(data.get("results"), "the finished games")
+    _check(all(isinstance(record, dict) for record in results), "the finished games")
+    source = _dice(data.get("dice"))
+    saved_game = _required(data, "game", "the game in play")
+    game = game_from_dict(saved_game) if saved_game is not None else None
+    if game:
+        game.source = source  # one dice stream serves the whole session
+    verify, sound = data.get("verify"), data.get("sound")
+    _check(isinstance(verify, bool) and isinstance(sound, bool), "verify and sound")
+    if version == 1:
+        old_screen(data)
+    match_start = _int(data, "match_start", 0, len(results), "where the match begins", 0)
+    return Session(players, results, game, verify, sound, rules_from_dict(data.get("rules")), source,
+                   _match(data.get("match", SINGLE_GAME.to_dict())), match_start, _losses(data.get("losses", {})))
+
+
+def old_screen(data):
+    """The screen a version 1 session stood at ('posting h', 'play', '')."""
+    screen = data.get("screen")
+    _check(isinstance(screen, str) and len(screen) <= MAX_SCREEN_CHARS and screen.isprintable(), "the screen")
+    return screen
+
+
+def _match(data):
+    try:
+        return match_from_dict(data)
+    except BadMatch as error:
+        raise DamagedSave(f"the saved game is damaged: {error}") from None
+
+
+def _losses(losses):
+    _check(isinstance(losses, dict) and all(
+        isinstance(lost, (int, float)) and not isinstance(lost, bool) and 0 <= lost < MAX_LOSS
+        for lost in losses.values()), "the losses")
+    return losses
+
+
+def _seat_to_dict(player):
+    seat = {"name": player.name, "kind": player.kind}
+    return {**seat, "mood": player.mood} if player.mood else seat
+
+
+def _seat_from_dict(data):
+    return _player_from_dict({"boxes": {}, **_object(data, "a player")})
+
+
+# Games
+
+def game_to_dict(game):
+    """The whole game as JSON data, a game stopped mid-turn included."""
+    return {
+        "version": GAME_VERSION,
+        "rules": rules_to_dict(game.rules),
+        "number": game.number,
+        "seat": game.seat,
+        "round": game.round,
+        "players": [{**_seat_to_dict(p), **_card_to_dict(p.card)} for p in game.players],
+        "turn": _turn_to_dict(game.turn),
+        "dice": game.source.to_dict(),
+        "race_target": game.race_target,
+        "undo": _undo_to_dict(game.undo_point),
+    }
+
+
+def game_from_dict(data):
+    """The game saved by game_to_dict; DamagedSave if the data is not one."""
+    data = _object(data, "the game in play")
+    _check(is_int(data.get("version")) and data["version"] == GAME_VERSION, "unknown version")
+    rules = rules_from_dict(data.get("rules"))
+    race_target = data.get("race_target")
+    _check(race_target is None or is_int(race_target, 1, MAX_RACE_TARGET), "the race target")
+    race = race_target is not None
+    players = [_player_from_dict(_object(p, "a player"), rules, race)
+               for p in _list(data.get("players"), "the players")]
+    _check(1 <= len(players) <= MAX_PLAYERS, "the number of players")
+    seat = _int(data, "seat", 0, len(players) - 1, "whose turn it is")
+    turn = _turn_from_dict(data.get("turn"), rules, players[seat].card.bank)
+    number = _int(data, "number", 1, MAX_GAMES, "the game number")
+    round_ = _int(data, "round", 1, MAX_ROUNDS if race else ROUNDS + 1, "the round")
+    game = Game(players, rules, _dice(data.get("dice")), number, seat, round_, turn, race_target)
+    for place, player in enumerate(players):
+        _check_card_fits_round(game, place, player)
+    game.undo_point = _undo_from_dict(data.get("undo"), game)
+    return game
+
+
+def _check_card_fits_round(game, seat, player):
+    boxes = player.card.boxes
+    if game.race_target is None:
+        done = game.round - 1 + (seat < game.seat)
+        _check(len(boxes) == min(done, ROUNDS), f"{player.name}'s card and the round")
+    else:
+        _check(not scoring.columns_to_reset(boxes), f"{player.name}'s card has a column to clear")
+
+
+def _player_from_dict(data, rules=HASBRO, race=False):
+    name, kind, mood = data.get("name"), data.get("kind", "human"), data.get("mood", "")
+    _check(is_valid_name(name), "a player name")
+    _check(isinstance(kind, str) and kind in KINDS, "a player kind")
+    _check(mood == "" or kind == "computer" and isinstance(mood, str) and mood in MOODS,
+           "a computer player's mood")
+    return Player(name, kind, _card_from_dict(data, rules, race), mood)
+
+
+def _card_to_dict(card):
+    return {"boxes": {box.value: points for box, points in card.boxes.items()},
+            "yahtzee_bonus": card.yahtzee_bonus, "roll_bonus": card.roll_bonus,
+            "blanks": [box.value for box in Category if box in card.blanks],
+            "bank": card.bank, "banked": card.banked}
+
+
+def _card_from_dict(data, rules, race=False):
+    boxes = {}
+    for name, points in _object(data.get("boxes"), "the boxes").items():
+        _check(name in BOX_NAMES, f"an unknown box {name[:20]!r}")
+        box = Category(name)
+        _check(is_possible_points(box, points), f"{box.title} holds {str(points)[:20]!r}")
+        boxes[box] = points
+    long_game = race or rules.extra_yahtzee_turn
+    bonus = _int(data, "yahtzee_bonus", 0, MAX_POINTS if long_game else 100 * ROUNDS,
+                 "the Yahtzee bonus is out of range", 0)
+    roll_bonus = _int(data, "roll_bonus", 0, MAX_POINTS if rules.roll_bonus else 0,
+                      "the roll bonus is out of range", 0)
+    blanks = _list(data.get("blanks", []), "the blanked boxes")
+    _check(all(isinstance(name, str) and name in BOX_NAMES for name in blanks)
+           and len(set(blanks)) == len(blanks), "the blanked boxes")
+    blanks = {Category(name) for name in blanks}
+    _check(not blanks or rules.extra_yahtzee_blank, "blanked boxes under rules without blanks")
+    _check(all(boxes.get(box) == 0 for box in blanks), "a blanked box that does not hold 0")
+    bank = _int(data, "bank", 0, rules.dice_bank, "the rolls in the dice bank", 0)
+    banked = _int(data, "banked", 0, MAX_POINTS if race else 0, "the points banked in the race", 0)
+    return Scorecard(boxes, bonus, roll_bonus, blanks, bank, banked)
+
+
+def _turn_to_dict(turn):
+    return {"dice": list(turn.dice), "marked": list(turn.marked), "rolls": turn.rolls, "extra": turn.extra}
+
+
+def _turn_from_dict(data, rules, bank):
+    data = _object(data, "the turn")
+    dice = _list(data.get("dice"), "the dice")
+    marked = _list(data.get("marked"), "the marks")
+    _check(len(dice) == DICE_COUNT and all(is_int(d, 0, 6) for d in dice), "the dice")
+    _check(len(marked) == DICE_COUNT and all(isinstance(m, bool) for m in marked), "the marks")
+    rolls = _int(data, "rolls", 0, rules.rolls_per_turn + bank, "the rolls used")
+    _check(set(dice) == {0} if rolls == 0 else 0 not in dice, "the dice do not match the rolls used")
+    extra = _int(data, "extra", 0, MAX_ROUNDS if rules.extra_yahtzee_turn else 0, "the extra turns taken", 0)
+    return Turn(tuple(dice), tuple(marked), rolls, extra)
+
+
+def _undo_to_dict(point):
+    if point is None:
+        return None
+    return {"seat": point.seat, "round": point.round, "turn": _turn_to_dict(point.turn),
+            "card": _card_to_dict(point.card), "dice": point.dice}
+
+
+def _undo_from_dict(data, game):
+    if data is None:
+        return None
+    data = _object(data, "the posting to take back")
+    seat = _int(data, "seat", 0, len(game.players) - 1, "the posting to take back")
+    round_ = _int(data, "round", 1, game.round, "the posting to take back")
+    card = _card_from_dict(_object(data.get("card"), "the card before the posting"), game.rules,
+                           game.race_target is not None)
+    turn = _turn_from_dict(data.get("turn"), game.rules, card.bank)
+    _check(turn.has_rolled, "the posting to take back was made before a roll")
+    dice = data.get("dice")
+    if dice is not None:
+        _dice(dice)
+    return UndoPoint(seat, round_, turn, card, dice)
+
+
+# Rules
+
+def rules_to_dict(rules):
+    """A rules value as JSON data."""
+    return {f.name: list(v) if isinstance(v := getattr(rules, f.name), tuple) else v
+            for f in fields(rules)}
+
+
+def rules_from_dict(data):
+    """The rules saved by rules_to_dict: a named rule set with its options, checked field by field."""
+    data = _object(data, "the rules")
+    try:
+        base = rules_named(data.get("name"))
+    except UnknownRules:
+        raise DamagedSave("the saved game is damaged: unknown rules") from None
+    values = {}
+    for f in fields(Rules):
+        default = getattr(base, f.name)
+        value = data.get(f.name, default)
+        if isinstance(default, tuple):
+            _check(isinstance(value, (list, tuple)), f"the rules field '{f.name}'")
+            value = tuple(value)
+        _check(type(value) is type(default), f"the rules field '{f.name}' has the wrong type")
+        values[f.name] = value
+    rules = Rules(**values)
+    try:
+        expected = base.with_options(rules.rolls_per_turn, rules.dice_bank)
+    except BadOption as error:
+        raise DamagedSave(f"the saved rules are damaged: {error}") from None
+    _check(rules == expected, f"the saved rules differ from {base.name}'s")
+    return rules

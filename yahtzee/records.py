@@ -1,0 +1,225 @@
+"""The history record: one finished game as history.jsonl holds it. Built, checked and read
+here only, so that its shape and version are stated once.
+
+A record: {"version", "finished" (ISO-8601), "rules", "seed", "players": [{"name", "kind",
+"scores" (all 13 boxes), "upper_bonus", "yahtzee_bonus", "total", and where a variant has
+them "roll_bonus", "banked", "blanks"}], "winners", and where there are some "options" and
+"race_target"}.
+"""
+import datetime
+
+from .checks import is_int, is_text, is_valid_name
+from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard
+from .match import MAX_RACE_TARGET
+from .rules import HASBRO, RULES, BadOption
+from .scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, is_possible_points
+
+RECORD_VERSION = 1
+
+
+class InvalidRecord(ValueError):
+    """A history record that does not follow the history.jsonl format."""
+
+
+# Building
+
+def build_record(game, finished):
+    """The finished game as a record; `finished` is an ISO-8601 time. Options and a race
+    target appear only when there are some."""
+    record = {
+        "version": RECORD_VERSION,
+        "finished": finished,
+        "rules": game.rules.name,
+        "seed": game.source.seed,
+        "players": [_player_record(player) for player in game.players],
+        "winners": game.winners(),
+    }
+    if game.rules.options:
+        record["options"] = game.rules.options
+    if game.race_target is not None:
+        record["race_target"] = game.race_target
+    return record
+
+
+def _player_record(player):
+    card = player.card
+    record = {
+        "name": player.name,
+        "kind": player.kind,
+        "scores": {box.value: card.boxes.get(box, 0) for box in Category},
+        "upper_bonus": card.upper_bonus,
+        "yahtzee_bonus": card.yahtzee_bonus,
+        "total": card.total,
+    }
+    # Only the variants that have them add these; total = boxes + every bonus + banked.
+    extras = {"roll_bonus": card.roll_bonus, "banked": card.banked,
+              "blanks": [box.value for box in Category if box in card.blanks]}
+    record.update({key: value for key, value in extras.items() if value})
+    return record
+
+
+# Checking
+
+def check_record(record):
+    """Raise InvalidRecord unless `record` is a valid history.jsonl game record."""
+    _require(isinstance(record, dict), "not an object")
+    _require(is_int(record.get("version")) and record["version"] == RECORD_VERSION, "unknown version")
+    _require(_is_timestamp(record.get("finished")), "'finished' is not an ISO-8601 time")
+    _require(is_text(record.get("rules")), "'rules' is not a rule-set name")
+    _require(record.get("seed") is None or is_int(record.get("seed")), "'seed' is not a number")
+    _require(record.get("race_target") is None or is_int(record["race_target"], 1, MAX_RACE_TARGET),
+             "'race_target' is out of range")
+    players = record.get("players")
+    _require(isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS, "bad 'players'")
+    for player in players:
+        check_player_record(player)
+    names = [player["name"] for player in players]
+    _require(len(set(names)) == len(names), "two players share a name")
+    winners = record.get("winners")
+    _require(isinstance(winners, list) and winners and all(w in names for w in winners)
+             and len(set(winners)) == len(winners), "'winners' are not among the players")
+
+
+def check_player_record(player):
+    """Raise InvalidRecord unless `player` is one valid entry of a record's players."""
+    _require(isinstance(player, dict), "a player is not an object")
+    _require(is_valid_name(player.get("name")), "a player name is missing or not printable")
+    _require(player.get("kind") in KINDS, "a player kind is not human or computer")
+    scores = player.get("scores")
+    _require(isinstance(scores, dict) and set(scores) == {box.value for box in Category},
+             "the scores do not name the 13 boxes")
+    for box in Category:
+        _require(is_possible_points(box, scores[box.value]), f"{box.value} is out of range")
+    upper = sum(scores[box.value] for box in Category if box.is_upper)
+    bonus = player.get("upper_bonus")
+    _require(is_int(bonus) and bonus == (UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0),
+             "the upper bonus does not match the upper boxes")
+    # Variants add these: FiveOAK's roll bonus, a race's banked columns, Acorn's blanks.
+    roll_bonus, banked = player.get("roll_bonus", 0), player.get("banked", 0)
+    _require(is_int(roll_bonus, 0) and roll_bonus % 5 == 0, "the roll bonus is out of range")
+    _require(is_int(banked, 0), "the banked race points are out of range")
+    blanks = player.get("blanks", [])
+    _require(isinstance(blanks, list) and all(isinstance(box, str) and scores.get(box) == 0 for box in blanks),
+             "a blanked box that does not hold 0")
+    extra = player.get("yahtzee_bonus")
+    _require(is_int(extra, 0, 100 * (len(Category) - 1) * (1000 if banked else 1)) and extra % 50 == 0,
+             "the Yahtzee bonus is out of range")
+    _require(extra == 0 or banked or scores[Category.YAHTZEE.value] == YAHTZEE_POINTS,
+             "a Yahtzee bonus without 50 in the Yahtzee box")
+    _require(is_int(player.get("total")) and player["total"] == sum(scores.values()) + bonus + extra
+             + roll_bonus + banked, "the total is not the sum of the boxes and bonuses")
+
+
+def is_valid_record(record):
+    """True when `record` follows the history.jsonl format."""
+    try:
+        check_record(record)
+    except InvalidRecord:
+        return False
+    return True
+
+
+def _require(condition, reason):
+    if not condition:
+        raise InvalidRecord(reason)
+
+
+def _is_timestamp(value):
+    if not is_text(value):
+        return False
+    try:
+        datetime.datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+# Reading (of checked records)
+
+def finished_at(record):
+    """When the game finished, as an aware datetime (a time without zone is taken as UTC)."""
+    when = datetime.datetime.fromisoformat(record["finished"])
+    return when if when.tzinfo else when.replace(tzinfo=datetime.timezone.utc)
+
+
+def finished_text(record):
+    """When the game finished, as the record holds it (ISO-8601)."""
+    return record["finished"]
+
+
+def finished_date(record):
+    """The day the game finished: 'YYYY-MM-DD'."""
+    return record["finished"][:10]
+
+
+def rules_name(record):
+    """The name of the rule set the game was played under."""
+    return record["rules"]
+
+
+def is_race(record):
+    """The game was a race, whose total runs over many rounds."""
+    return "race_target" in record
+
+
+def players_of(record):
+    """The players' entries, in seat order."""
+    return record["players"]
+
+
+def winners_of(record):
+    """The names of the game's winners."""
+    return list(record["winners"])
+
+
+def totals_of(record):
+    """Each player's total, in seat order: {name: total}."""
+    return {player["name"]: player["total"] for player in record["players"]}
+
+
+def name_of(player):
+    """A player entry's name."""
+    return player["name"]
+
+
+def total_of(player):
+    """A player entry's grand total."""
+    return player["total"]
+
+
+def kind_of(player):
+    """'human' or 'computer'."""
+    return player["kind"]
+
+
+def points_in(player, box):
+    """What a player entry holds in `box`."""
+    return player["scores"][box.value]
+
+
+def yahtzee_bonus_of(player):
+    """The extra-Yahtzee bonus points a player entry earned."""
+    return player["yahtzee_bonus"]
+
+
+def won_upper_bonus(player):
+    """The player entry earned the upper bonus."""
+    return player["upper_bonus"] > 0
+
+
+def game_from_record(record):
+    """The finished game a record describes (for showing its sheet)."""
+    players = [Player(p["name"], p["kind"], _card_from_record(p)) for p in record["players"]]
+    rules = RULES.get(record["rules"], HASBRO)
+    try:
+        rules = rules.with_options(**record.get("options", {}))
+    except (BadOption, TypeError):
+        pass  # the sheet is still worth showing under the rule set's own options
+    return Game(players, rules, round=ROUNDS + 1, race_target=record.get("race_target"))
+
+
+def _card_from_record(player):
+    boxes = {Category(box): points for box, points in player["scores"].items()}
+    blanks = {Category(box) for box in player.get("blanks", [])}
+    return Scorecard(boxes, player["yahtzee_bonus"], player.get("roll_bonus", 0), blanks,
+                     banked=player.get("banked", 0))

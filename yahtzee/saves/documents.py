@@ -1,0 +1,127 @@
+"""What the saves files hold: JSON read strictly, the autosave document with its resume point,
+the preferences, the lines of history.jsonl. DamagedSave says what is wrong with a file."""
+import json
+
+from .. import prefs as preferences
+from ..checks import DamagedSave, is_int
+from ..game_json import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
+from ..records import InvalidRecord, check_record, is_valid_record
+
+DamagedFile = DamagedSave  # the name this module used before the one fault type
+AUTOSAVE_VERSION = SESSION_VERSION  # the autosave is the session plus "saved" and "resume"
+PREFS_VERSION = 1
+MAX_RECORD_BYTES = 64 * 1024
+DEFAULT_PREFS = preferences.DEFAULTS
+# The resume point: a small JSON object that only the screens' flow reads.
+MAX_RESUME_ENTRIES = 8
+MAX_RESUME_KEY_CHARS = 20
+MAX_RESUME_TEXT_CHARS = 40
+
+
+def parse_json(raw):
+    """JSON data from bytes; DamagedSave if they are not strict UTF-8 JSON."""
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except UnicodeDecodeError:
+        raise DamagedSave("not UTF-8 text") from None
+    except (ValueError, RecursionError) as error:
+        raise DamagedSave(f"not valid JSON: {error.__class__.__name__}") from None
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not a number")
+
+
+# autosave.json
+
+def autosave_to_dict(session, resume, saved):
+    """The autosave document: the session, when it was saved and where the flow resumes."""
+    if not is_resume_point(resume):
+        raise ValueError(f"not a resume point: {resume!r}")
+    return {**session_to_dict(session), "saved": saved, "resume": resume}
+
+
+def autosave_from_dict(data):
+    """(session, resume point) of an autosave, this version's or an older one's; DamagedSave."""
+    session = session_from_dict(data)
+    if not all(is_valid_record(record) for record in session.results):
+        raise DamagedSave("a finished game in it is not valid")
+    if data["version"] in OLD_SESSION_VERSIONS:
+        return session, resume_from_screen(old_screen(data))
+    resume = data.get("resume")
+    if not is_resume_point(resume):
+        raise DamagedSave("the resume point is damaged")
+    return session, resume
+
+
+def is_resume_point(resume):
+    """A JSON object of at most 8 entries: short string keys; short strings, ints or null."""
+    return (isinstance(resume, dict) and len(resume) <= MAX_RESUME_ENTRIES
+            and all(isinstance(key, str) and len(key) <= MAX_RESUME_KEY_CHARS
+                    and (value is None or is_int(value)
+                         or isinstance(value, str) and len(value) <= MAX_RESUME_TEXT_CHARS)
+                    for key, value in resume.items()))
+
+
+def resume_from_screen(screen):
+    """The resume point of a version 1 screen: 'posting h' -> {'screen': 'posting', 'box': 'h'}."""
+    name, _, box = screen.partition(" ")
+    if not name:
+        return {}
+    return {"screen": name, "box": box} if box else {"screen": name}
+
+
+# prefs.json
+
+def prefs_to_dict(prefs):
+    """The preferences document: defaults, then the given ones, and the version."""
+    return {**DEFAULT_PREFS, **prefs, "version": PREFS_VERSION}
+
+
+def prefs_from_save(data):
+    """The preferences a prefs.json holds; DamagedSave if a known key has the wrong type."""
+    if not isinstance(data, dict) or not is_int(data.get("version")) or data["version"] != PREFS_VERSION:
+        raise DamagedSave("unknown version")
+    for key in DEFAULT_PREFS:
+        if key in data and not preferences.is_allowed(key, data[key]):
+            raise DamagedSave(f"'{key}' holds {str(data[key])[:20]!r}, not one of its choices")
+    # Unknown keys are kept so that a later version's preferences survive this one.
+    return {key: value for key, value in data.items() if key != "version"}
+
+
+# history.jsonl
+
+def history_line(record):
+    """A checked record as one line of history.jsonl; InvalidRecord if it is not valid."""
+    check_record(record)
+    return json.dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii") + b"\n"
+
+
+def scan_history(file):
+    """(records, their raw lines, count of bad lines) of an open history file."""
+    records, good_lines, bad = [], [], 0
+    for raw in bounded_lines(file, MAX_RECORD_BYTES):
+        if not raw.strip():
+            continue
+        try:
+            record = parse_json(raw)
+            check_record(record)
+        except (DamagedSave, InvalidRecord):
+            bad += 1
+            continue
+        records.append(record)
+        good_lines.append(raw.rstrip(b"\r\n") + b"\n")
+    return records, good_lines, bad
+
+
+def bounded_lines(file, limit):
+    """The lines of a binary file; an overlong line comes back cut, so it fails to parse."""
+    while True:
+        line = file.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while (rest := file.readline(limit)) and not rest.endswith(b"\n"):
+                pass
+            line = line[:limit]
+        yield line

@@ -1,0 +1,379 @@
+"""The saves folder: autosave, preferences and history, written atomically, read with care.
+
+This is the only code that touches the saves folder. It never prints: everything the
+player should know becomes a one-line notice of at most 79 characters, collected in
+`Saves.notices` (and passed to `notify` when given).
+
+Damaged files are never deleted. A file that cannot be used is renamed aside as
+NAME.bad-YYYYmmdd-HHMMSS. In history.jsonl the good lines are worth keeping, so a file with
+some bad lines (a torn last line after a crash included) is copied aside whole, then
+rewritten with only its valid records; a file with none is renamed aside.
+"""
+import datetime
+import errno
+import json
+import os
+import unicodedata
+from pathlib import Path
+
+from ..checks import DamagedSave
+from ..records import InvalidRecord
+from . import atomic, documents
+from .folder import is_writable_folder
+from .locks import default_lock
+
+AUTOSAVE = "autosave.json"
+PREFS = "prefs.json"
+HISTORY = "history.jsonl"
+LOCK = "autosave.lock"
+MAX_STATE_BYTES = 5 * 1024 * 1024
+MAX_HISTORY_BYTES = 50 * 1024 * 1024
+NOTICE_CHARS = 79  # the screens add a full stop: 80 columns
+MIN_DETAIL_CHARS = 12
+
+# Every notice the saves folder can give; {detail} is cut to fit, the other fields are short.
+SAVING_OFF = "saving is off: {name}: {detail}"
+READ_ONLY = "the saves folder cannot be written: this game's progress will not be kept"
+BUSY = "another copy of the game has the saved game: this one will not be autosaved"
+NOT_IN_HISTORY = "this game was not added to the history: {detail}"
+SET_ASIDE = "damaged {name} kept as .{suffix}: {detail}"
+NOT_SET_ASIDE = "{name} could not be set aside: {detail}"
+NOT_READ = "{name} could not be read: {detail}"
+NOT_SAVED = "{name} was not saved: {detail}"
+HISTORY_REPAIRED = "{name}: {count} damaged line(s) skipped; old file kept as .{suffix}"
+HISTORY_NOT_REPAIRED = "{name}: {count} damaged line(s) skipped; no repair: {detail}"
+NOTICES = (SAVING_OFF, READ_ONLY, BUSY, NOT_IN_HISTORY, SET_ASIDE, NOT_SET_ASIDE, NOT_READ, NOT_SAVED,
+           HISTORY_REPAIRED, HISTORY_NOT_REPAIRED)
+_NO_WRITE_ERRNOS = (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+def local_now():
+    """The current local time, timezone-aware."""
+    return datetime.datetime.now(datetime.timezone.utc).astimezone()
+
+
+def fit_notice(template, **fields):
+    """The notice with its fields filled in, `detail` cut so that it fits NOTICE_CHARS."""
+    fixed = len(template.format(**{**fields, "detail": ""}))
+    detail = one_line(str(fields.get("detail", "")), max(NOTICE_CHARS - fixed, MIN_DETAIL_CHARS))
+    return one_line(template.format(**{**fields, "detail": detail}), NOTICE_CHARS)
+
+
+class Saves:
+    """The saves folder: every method keeps the game going and leaves notices for the player.
+
+    `read_only` is True once the folder turned out not to be writable: a saved game can
+    still be loaded and resumed, but nothing will be kept. After append_history returns
+    False, `history_problem` is the one line to show at the end of that game."""
+
+    def __init__(self, folder, now=local_now, notify=None, lock_factory=default_lock):
+        self.folder = Path(folder)
+        self.now = now
+        self.notices = []
+        self.notify = notify
+        self.read_only = False
+        self.history_problem = ""
+        self._lock = lock_factory(self.folder / LOCK)
+        self._lock_state = None  # None (not tried), "held", "busy", "unlocked" (read-only) or "error"
+        self._saving_off = False
+
+    # Notices
+
+    def take_notices(self):
+        """The notices gathered so far, forgetting them."""
+        notices, self.notices = self.notices, []
+        return notices
+
+    def _notice(self, template, **fields):
+        line = fit_notice(template, **fields)
+        self.notices.append(line)
+        if self.notify:
+            self.notify(line)
+
+    def _write_failed(self, name, error):
+        """Saving stops being attempted noisily: one notice for the session."""
+        if error.errno in _NO_WRITE_ERRNOS and not is_writable_folder(self.folder):
+            self.read_only = True
+        if not self._saving_off:
+            self._saving_off = True
+            if self.read_only:
+                self._notice(READ_ONLY)
+            else:
+                self._notice(SAVING_OFF, name=name, detail=describe_os_error(error))
+
+    def timestamp(self):
+        """The clock's time as ISO-8601, for a record's 'finished'."""
+        return self.now().isoformat(timespec="seconds")
+
+    # The lock
+
+    def acquire_lock(self):
+        """True if no other copy uses the autosave, so this one may resume and write it (in a
+        read-only folder it may resume it only); else one notice says why not."""
+        if self._lock_state in ("held", "unlocked"):
+            return True
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            held = self._lock.acquire()
+        except OSError as error:
+            if error.errno not in _NO_WRITE_ERRNOS:
+                self._lock_state = "error"
+                self._write_failed(LOCK, error)
+                return False
+            held = self._acquire_read_only(error)
+            if held is None:
+                return True
+        if not held and self._lock_state != "busy":
+            self._notice(BUSY)
+        self._lock_state = "held" if held else "busy"
+        return held
+
+    def _acquire_read_only(self, error):
+        """A folder the player cannot write: lock an existing lock file for reading (None: no
+        lock file, so no other copy can hold one either)."""
+        if not is_writable_folder(self.folder):
+            self._write_failed(LOCK, error)
+        try:
+            return self._lock.acquire(read_only=True)
+        except OSError:
+            self._lock_state = "unlocked"
+            return None
+
+    def release_lock(self):
+        """Let another copy have the autosave."""
+        if self._lock_state == "held":
+            self._lock.release()
+        self._lock_state = None
+
+    @property
+    def has_lock(self):
+        """This copy owns the autosave."""
+        return self._lock_state == "held"
+
+    def close(self):
+        """Release the lock; the object may not write the autosave afterwards."""
+        self.release_lock()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def _may_touch_autosave(self):
+        if self._lock_state == "busy":
+            return False
+        return self.acquire_lock() and not self.read_only
+
+    # autosave.json
+
+    def has_autosave(self):
+        """A saved game is waiting in the folder."""
+        return os.path.lexists(self.folder / AUTOSAVE)
+
+    def save_session(self, session, resume):
+        """Write the session and the flow's resume point (a small JSON object, see
+        documents.is_resume_point) as autosave.json; False if it was not saved."""
+        data = documents.autosave_to_dict(session, resume, self.timestamp())
+        if not self._may_touch_autosave():
+            return False
+        return self._write_json(AUTOSAVE, data)
+
+    def load_session(self):
+        """(session, resume point) of the saved game, or None when there is none or it could
+        not be used (then set aside, with a notice)."""
+        data = self._read_json(AUTOSAVE, MAX_STATE_BYTES)
+        if data is None:
+            return None
+        try:
+            return documents.autosave_from_dict(data)
+        except DamagedSave as error:
+            self._set_aside(self.folder / AUTOSAVE, str(error))
+            return None
+
+    def set_aside_autosave(self):
+        """Keep the saved game the player chose not to resume as autosave.json.old-<time>."""
+        if not self._may_touch_autosave():
+            return None
+        return self._rename_aside(self.folder / AUTOSAVE, "old")
+
+    def remove_autosave(self):
+        """Remove the autosave of a session that ended normally; False if it could not be."""
+        if not self._may_touch_autosave():
+            return False
+        try:
+            (self.folder / AUTOSAVE).unlink(missing_ok=True)
+        except OSError as error:
+            self._write_failed(AUTOSAVE, error)
+            return False
+        return True
+
+    # prefs.json
+
+    def load_prefs(self):
+        """The preferences: defaults, overridden by the file's known keys of the right type."""
+        prefs = dict(documents.DEFAULT_PREFS)
+        data = self._read_json(PREFS, MAX_STATE_BYTES)
+        if data is None:
+            return prefs
+        try:
+            prefs.update(documents.prefs_from_save(data))
+        except DamagedSave as error:
+            self._set_aside(self.folder / PREFS, str(error))
+        return prefs
+
+    def save_prefs(self, prefs):
+        """Write the preferences to prefs.json; False if they were not saved."""
+        return self._write_json(PREFS, documents.prefs_to_dict(prefs))
+
+    # history.jsonl
+
+    def append_history(self, record):
+        """Add one finished game to history.jsonl; False if it was not added, and then
+        `history_problem` is the line to show at the end of that game."""
+        self.history_problem = ""
+        try:
+            line = documents.history_line(record)
+        except InvalidRecord as error:
+            self.history_problem = fit_notice(NOT_IN_HISTORY, detail=str(error))
+            return False
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            atomic.append_line(self.folder / HISTORY, line)
+        except OSError as error:
+            self._write_failed(HISTORY, error)
+            self.history_problem = fit_notice(NOT_IN_HISTORY, detail=describe_os_error(error))
+            return False
+        return True
+
+    def read_history(self):
+        """The valid records of history.jsonl, oldest first; bad lines are skipped and kept aside."""
+        path = self.folder / HISTORY
+        try:
+            opened = atomic.open_for_reading(path, MAX_HISTORY_BYTES, _too_large(MAX_HISTORY_BYTES))
+            if opened is None:
+                return []
+            file, size = opened
+            with file:
+                records, good_lines, bad = documents.scan_history(file)
+        except DamagedSave as error:
+            self._set_aside(path, str(error))
+            return []
+        except OSError as error:
+            self._unreadable(path, error)
+            return []
+        if bad:
+            self._keep_damaged_history(path, size, good_lines, bad)
+        return records
+
+    def reset_history(self):
+        """Start the statistics afresh: history.jsonl is kept as history.jsonl.reset-<time>."""
+        return self._rename_aside(self.folder / HISTORY, "reset")
+
+    def _keep_damaged_history(self, path, size_read, good_lines, bad):
+        if not good_lines:
+            self._set_aside(path, f"{bad} damaged line{'s' * (bad != 1)}")
+            return
+        copy = atomic.aside_name(path, "bad", self.now())
+        try:
+            if os.lstat(path).st_size != size_read:
+                return  # another copy appended meanwhile; leave the file for next time
+            atomic.copy_file(path, copy)
+            atomic.write_atomically(path, b"".join(good_lines))
+        except OSError as error:
+            self._notice(HISTORY_NOT_REPAIRED, name=HISTORY, count=bad, detail=describe_os_error(error))
+            return
+        self._notice(HISTORY_REPAIRED, name=HISTORY, count=bad, suffix=_suffix(path, copy))
+
+    # Files
+
+    def _read_json(self, name, limit):
+        """The JSON data of a file (None if absent); a damaged file is set aside."""
+        path = self.folder / name
+        try:
+            opened = atomic.open_for_reading(path, limit, _too_large(limit))
+            if opened is None:
+                return None
+            file, _ = opened
+            with file:
+                raw = file.read(limit + 1)
+            if len(raw) > limit:
+                raise _too_large(limit)(len(raw))
+            return documents.parse_json(raw)
+        except DamagedSave as error:
+            self._set_aside(path, str(error))
+        except OSError as error:
+            self._unreadable(path, error)
+        return None
+
+    def _unreadable(self, path, error):
+        """A file that cannot be read: set aside if it is no file at all, else a notice."""
+        if isinstance(error, atomic.NotAFile):
+            self._set_aside(path, describe_os_error(error))
+        else:
+            self._notice(NOT_READ, name=path.name, detail=describe_os_error(error))
+
+    def _write_json(self, name, data):
+        try:
+            text = json.dumps(data, ensure_ascii=True, allow_nan=False, indent=1)
+        except (TypeError, ValueError) as error:
+            self._notice(NOT_SAVED, name=name, detail=str(error))
+            return False
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            atomic.write_atomically(self.folder / name, text.encode("ascii") + b"\n")
+        except OSError as error:
+            self._write_failed(name, error)
+            return False
+        return True
+
+    def _set_aside(self, path, reason):
+        """Rename a damaged file to NAME.bad-<time> and tell the player in one line."""
+        kept = self._rename_aside(path, "bad")
+        if kept:
+            self._notice(SET_ASIDE, name=path.name, suffix=_suffix(path, kept), detail=reason)
+
+    def _rename_aside(self, path, label):
+        """Rename `path` to NAME.<label>-<time> (unique); the new Path, or None."""
+        try:
+            return atomic.rename_aside(path, label, self.now())
+        except OSError as error:
+            self._notice(NOT_SET_ASIDE, name=path.name, detail=describe_os_error(error))
+            return None
+
+
+def _too_large(limit):
+    """The fault of a file over `limit` bytes, made from its size."""
+    return lambda size: DamagedSave(f"larger than {limit // (1024 * 1024)} MB")
+
+
+def _suffix(path, kept):
+    """What setting aside added to the name: 'bad-20240501-120000'."""
+    return kept.name[len(path.name) + 1:]
+
+
+# Words for the player
+
+_ERRNO_WORDS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the saves folder is on a read-only disk",
+    errno.EACCES: "no permission to write in the saves folder",
+    errno.EPERM: "no permission to write in the saves folder",
+    errno.ENOTDIR: "the saves folder is not a folder",
+    errno.EEXIST: "the saves folder is not a folder",
+}
+
+
+def describe_os_error(error):
+    """A short reason a player understands for an OSError."""
+    return _ERRNO_WORDS.get(error.errno) or error.strerror or error.__class__.__name__
+
+
+def one_line(text, limit):
+    """Text safe to show: control characters replaced, cut to `limit` characters."""
+    clean = "".join(c if c.isprintable() and unicodedata.category(c) != "Cf" else "?" for c in text)
+    return clean if len(clean) <= limit else clean[:limit - 3] + "..."
+
+
+_one_line = one_line
