@@ -1,7 +1,6 @@
 """Screens driven by scripted keystrokes through prompt_toolkit's pipe input."""
 import datetime
 import os
-import threading
 
 import pytest
 
@@ -189,17 +188,6 @@ def test_hot_keys_work_while_typing_a_name(run_keys):
     _, table, _ = run_keys(screens.names, "Vi" + F8 + "c\r\r")
     assert table.session.verify is False
     assert [p.name for p in table.session.players] == ["Vic"]
-
-
-def test_a_split_function_key_never_becomes_a_die_choice():
-    script = KeyScript("\x1b", more_to_come=True)
-    try:
-        later = threading.Timer(0.8, lambda: script.pipe.send_text("[19~2"))
-        later.start()
-        assert script.console.read_key() == "2"
-        later.join()
-    finally:
-        script.close()
 
 
 def test_a_too_small_terminal_ignores_keys_but_f10():

@@ -18,7 +18,15 @@ ROLES = {
     "high": Fore.MAGENTA + Style.BRIGHT,
 }
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Every terminal control sequence, in the order a terminal would read them: strings (OSC, DCS,
+# SOS, PM, APC) up to their terminator, CSI up to its final byte, any other ESC sequence, and
+# the lone C0 and C1 controls (tab, newline and carriage return are text).
+_STRING_END = r"(?:\x07|\x1b\\|\x9c)"
+_CONTROLS = re.compile(
+    r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*" + _STRING_END + "?"
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|\x1b[ -/]*[0-~]?"
+    r"|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def colour(role, text):
@@ -36,14 +44,18 @@ def painter(enabled):
     return colour if enabled else no_colour
 
 
-def strip_ansi(text):
-    """Text without colour codes."""
-    return _ANSI.sub("", text)
+def strip_controls(text):
+    """Text without any terminal control sequence or control character: what a screen shows."""
+    return _CONTROLS.sub("", text)
+
+
+strip_ansi = strip_controls  # the older name, one implementation
 
 
 def visible_width(text):
-    """How many columns text takes on screen, colour codes aside."""
-    return len(strip_ansi(text))
+    """How many terminal cells text takes on screen, colour codes aside."""
+    from prompt_toolkit.utils import get_cwidth
+    return get_cwidth(strip_controls(text))
 
 
 def pad(text, width):
