@@ -11,11 +11,21 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent
 MANUAL = PROJECT_DIR / "YAHTZEE.DOC"
 
 
+def usage_error(message) -> int:
+    """Say what was wrong on stderr; the exit code for a usage error (2), whatever stderr is."""
+    try:
+        sys.stderr.write(f"yahtzee.py: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # a full or closed stderr must not turn a usage error into a crash
+    return 2
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a bad option in one line."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: {message} (try --help)\n")
+        sys.exit(usage_error(f"{message} (try --help)"))
 
 
 def positive_int(text):
@@ -98,16 +108,22 @@ def run_settings(args):
     return {key: value for key, value in chosen.items() if value is not None}
 
 
+def stop_signal_names(console) -> tuple:
+    """The signals that stop the game at a safe moment: in key mode a SIGINT from outside too
+    (Ctrl-C at the keyboard arrives there as a key, and asks first)."""
+    return ("SIGTERM", "SIGHUP") + (() if console.plain else ("SIGINT",))
+
+
 def catch_stop_signals(console):
-    """SIGTERM and SIGHUP (where there is one) stop the game at the next safe moment."""
-    for name in ("SIGTERM", "SIGHUP"):
+    """SIGTERM, SIGHUP (where there is one) and, in key mode, SIGINT stop the game safely."""
+    for name in stop_signal_names(console):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), lambda signum, frame: console.request_stop(signum))
 
 
 def ignore_stop_signals():
-    """While the last save runs, a late SIGHUP or SIGTERM must not cut it short."""
-    for name in ("SIGTERM", "SIGHUP"):
+    """While the last save runs, a late SIGHUP, SIGTERM or SIGINT must not cut it short."""
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
 
@@ -158,8 +174,7 @@ def run_simulation(args, saves_dir):
     try:
         mood = mood_named(args.player)
     except UnknownMood as error:
-        print(f"yahtzee.py: {error}", file=sys.stderr)
-        return 2
+        return usage_error(error)
     progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
     stats = simulate(args.simulate, mood, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
                      build_progress=progress)
@@ -190,8 +205,7 @@ def main(argv=None):
     try:
         source = dice_source(args)
     except DiceFileError as error:
-        print(f"yahtzee.py: {error}", file=sys.stderr)
-        return 2
+        return usage_error(error)
     plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
     if not plain:
         import colorama
@@ -202,8 +216,7 @@ def main(argv=None):
     try:
         rules, match = game_settings({**prefs, **run_settings(args)})
     except ValueError as error:
-        print(f"yahtzee.py: {error}", file=sys.stderr)
-        return 2
+        return usage_error(error)
     session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source,
                       rules=rules, match=match)
     table = Table(session, local_now, saves, read_manual(), prefs,
