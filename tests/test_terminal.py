@@ -265,3 +265,11 @@ def test_control_sequences_never_reach_a_name_being_typed(terminal):
     term.press("Enter")
     screen = term.wait_for("Player 2 name:")
     assert "1. AB" in screen
+
+
+def test_keys_typed_ahead_in_one_burst_are_never_dropped_between_screens(terminal):
+    term = terminal()
+    term.wait_for("Press any key to begin")
+    term.press("xnANN\rBOB\r\ry 1")
+    screen = term.wait_for("[1]")
+    assert ">ANN" in screen and "BOB" in screen
