@@ -232,11 +232,19 @@ def main(argv=None):
             run(console, table)
             saves.remove_autosave()
         except (QuitGame, KeyboardInterrupt):
-            ignore_stop_signals()
-            keep_for_later(console, table)
+            leave_saved(console, table, keep_for_later)
         except InputClosed:
-            ignore_stop_signals()
-            keep_for_later(console, table, quiet=True)
+            leave_saved(console, table, keep_for_later, quiet=True)
         except StopRequested:
             pass  # every roll, toggle and posting is already saved
     return 0
+
+
+def leave_saved(console, table, keep_for_later, quiet=False):
+    """Save on the way out; a terminal lost while saying goodbye is a normal way to leave too."""
+    from .console import InputClosed
+    ignore_stop_signals()
+    try:
+        keep_for_later(console, table, quiet=quiet)
+    except InputClosed:
+        pass  # saved before the goodbye was written

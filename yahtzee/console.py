@@ -1,7 +1,8 @@
 """The only door to the terminal: keys through prompt_toolkit, colours, the bell, plain mode.
 
-Screens talk to a console in tokens: "F8", "F9", "F10", "enter", or the lower-cased key or
-input line ("r", "135", "y").  Key mode reads one keystroke a token; plain mode one line.
+Screens talk to a console in tokens: "F8", "F9", "F10", "enter", "escape", or the lower-cased
+key or input line ("r", "135", "y").  Key mode reads one keystroke a token, all through one
+key reader for the whole game (yahtzee.keyreader); plain mode reads one line a token.
 """
 import codecs
 import contextlib
@@ -11,20 +12,17 @@ import signal
 import sys
 import time
 
-from .keyreader import InputClosed, KeyReader
-from .lineedit import LineEditor
 from .palette import no_colour
 from .render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
+from .stops import InputClosed, StopRequested
+
+__all__ = ["InputClosed", "KeyConsole", "PlainConsole", "StopRequested"]
 
 PLAIN_WORDS = {"f8": "F8", "verify": "F8", "f9": "F9", "sound": "F9", "f10": "F10", "quit": "F10"}
 BELL = "\a"
 CLEAR = "\x1b[H\x1b[2J"
 CLEAR_TO_END = "\x1b[K"
 MESSAGES_KEPT = 3
-
-
-class StopRequested(BaseException):
-    """SIGTERM or SIGHUP arrived: stop at the next safe moment (the last save stands)."""
 
 
 class PlainConsole:
@@ -152,6 +150,8 @@ class KeyConsole:
                  terminal_size=None, sleep=time.sleep):
         from prompt_toolkit.input import create_input
         from prompt_toolkit.output import create_output
+
+        from .keyreader import KeyReader
         self.input = input or create_input()
         self.output = output or create_output()
         self.reader = KeyReader(self.input.fileno())
@@ -290,6 +290,8 @@ class KeyConsole:
     def read_text(self, prompt, default="", limit=None):
         """A line of text (a name); F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
         from prompt_toolkit.utils import get_cwidth
+
+        from .lineedit import LineEditor
         room = self.terminal_size().columns - 1 - get_cwidth(self._shown(prompt))
         line = LineEditor(default, limit, cells=max(1, room))
         self._editing = (prompt, line)

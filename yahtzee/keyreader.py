@@ -15,14 +15,12 @@ from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
 
+from .stops import InputClosed
+
 ESCAPE_TIMEOUT = 0.5  # prompt_toolkit's ttimeoutlen: a lone Esc is a key after this long
 SEQUENCE_GAP = 1.0  # a control sequence split by a longer silence is over
 UNWANTED = {Keys.Vt100MouseEvent, Keys.CPRResponse, Keys.Ignore, Keys.BracketedPaste}
 GONE = (errno.EIO, errno.EBADF, errno.ENXIO)
-
-
-class InputClosed(Exception):
-    """No more input will come: end of file, or the terminal is gone."""
 
 
 class _Parser(Vt100Parser):
