@@ -32,6 +32,7 @@ class KeyScript:
         self.console.message = lambda text: (self.messages.append(text), message(text))
 
     def close(self):
+        self.console.reader.close()
         self._pipe.__exit__(None, None, None)
 
 

@@ -14,11 +14,15 @@ KEYS = {"F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "C
 class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
-    def __init__(self, *args, env=None, columns=80, lines=24):
+    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None):
         environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
                        "PYTHONUNBUFFERED": "1", **(env or {})}
         environment.pop("NO_COLOR", None)
-        self.child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), *args], cwd=str(ROOT),
+        command = [sys.executable, str(ROOT / "yahtzee.py"), *args]
+        if stderr is not None:  # the game's stderr to a file, so it outlives the terminal
+            command = ["/bin/sh", "-c", 'exec "$@" 2>"$GAME_STDERR"', "sh", *command]
+            environment["GAME_STDERR"] = str(stderr)
+        self.child = pexpect.spawn(command[0], command[1:], cwd=str(ROOT),
                                    env=environment, dimensions=(lines, columns))
         self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
         self.screen = pyte.Screen(columns, lines)
@@ -71,6 +75,14 @@ class Terminal:
                 break
         self.child.close()
         return self.child.exitstatus
+
+    def hang_up(self, timeout=15):
+        """Close the terminal under the game, as a player closing the window; its exit status."""
+        self.child.ptyproc.fileobj.close()  # the master end: the kernel hangs up the terminal
+        deadline = time.monotonic() + timeout
+        while self.child.ptyproc.isalive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.child.ptyproc.exitstatus
 
     def close(self):
         """Make sure the game is gone."""

@@ -1,7 +1,6 @@
 """Screens driven by scripted keystrokes through prompt_toolkit's pipe input."""
 import datetime
 import os
-import threading
 
 import pytest
 
@@ -59,12 +58,29 @@ def run_keys(saves):
         script.close()
 
 
-def test_names_are_cut_to_six_and_duplicates_refused(run_keys):
-    following, table, script = run_keys(Screen.NAMES, "Annabelle\rannabe\rBob\r\r")
+def test_typing_stops_at_six_characters_and_duplicates_are_refused(run_keys):
+    following, table, script = run_keys(Screen.NAMES, "Annabelle\rannabe\rBob\r\r",
+                                        until=[Screen.CONFIRM])
     assert following == Moment(Screen.CONFIRM)
     assert [p.name for p in table.session.players] == ["Annabe", "Bob"]
-    assert "Names are at most six characters: this one is Annabe." in script.messages
     assert "annabe is already playing: choose another name." in script.messages
+
+
+@pytest.mark.parametrize("typed, seated, told", [
+    ("名前名前名前\r", "名前名", "Names are at most six characters: this one is 名前名."),
+    ("Zoë\r", "Zoë", None),
+])
+def test_wide_names_are_cut_to_six_terminal_cells_so_the_sheet_stays_aligned(run_keys, typed, seated, told):
+    _, table, script = run_keys(Screen.NAMES, typed + "\r", until=[Screen.CONFIRM])
+    assert [p.name for p in table.session.players] == [seated]
+    assert (told in script.messages) if told else not script.messages
+    table.session.players.append(Player("BOB"))
+    table.session.new_game()
+    from yahtzee import render
+    from yahtzee.palette import visible_width
+    sheet = render.sheet_lines(table.session.game)
+    assert len({visible_width(line) for line in sheet[1:] if not line.startswith(" ")}) <= 2
+    assert visible_width(sheet[0]) == render.sheet_width(table.session.game)
 
 
 def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys):
@@ -204,17 +220,6 @@ def test_hot_keys_work_while_typing_a_name(run_keys):
     _, table, _ = run_keys(Screen.NAMES, "Vi" + F8 + "c\r\r")
     assert table.session.verify is False
     assert [p.name for p in table.session.players] == ["Vic"]
-
-
-def test_a_split_function_key_never_becomes_a_die_choice():
-    script = KeyScript("\x1b", more_to_come=True)
-    try:
-        later = threading.Timer(0.8, lambda: script.pipe.send_text("[19~2"))
-        later.start()
-        assert script.console.read_key() == "2"
-        later.join()
-    finally:
-        script.close()
 
 
 def test_a_too_small_terminal_ignores_keys_but_f10():

@@ -1,4 +1,8 @@
 """Whole games in a real pseudo-terminal: keys in, the 80x24 screen and raw bytes out."""
+import json
+import signal
+import time
+
 import pytest
 
 from terminal import Terminal
@@ -186,3 +190,86 @@ def test_a_pasted_title_sequence_leaves_nothing_in_a_name(terminal):
     term.press("n", "A", "\x1b]0;pwn\x07", "B", "Enter")
     term.wait_for("Player 2 name:")
     assert "1. AB" in term.text
+
+
+def to_the_name_prompt(term):
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n")
+    term.wait_for("Player 1 name:")
+
+
+def to_the_roll_screen(term):
+    to_the_name_prompt(term)
+    term.press("ANN", "Enter", "Enter")
+    term.wait_for("Ready to play? (Y/N)")
+    term.press("y", " ")
+    term.wait_for("Roll 1 of 3")
+
+
+MOMENTS = {"opening": lambda term: term.wait_for("Press any key to begin"),
+           "typing a name": lambda term: (to_the_name_prompt(term), term.press("Zed")),
+           "rolling": to_the_roll_screen}
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_closing_the_terminal_window_is_a_quiet_way_to_leave(terminal, tmp_path, moment):
+    stderr = tmp_path / "stderr.txt"
+    term = terminal(stderr=stderr)
+    MOMENTS[moment](term)
+    assert term.hang_up() == 0
+    assert stderr.read_text() == ""
+    if moment == "rolling":
+        assert (tmp_path / "saves" / "autosave.json").exists()
+
+
+def test_sigint_from_outside_a_key_mode_game_stops_it_saved(terminal, tmp_path):
+    term = terminal()
+    to_the_roll_screen(term)
+    term.child.kill(signal.SIGINT)
+    assert term.exit_code(timeout=5) == 0
+    assert b"Traceback" not in term.raw
+    assert (tmp_path / "saves" / "autosave.json").exists()
+
+
+@pytest.mark.parametrize("locale", [{"LANG": "C", "LC_ALL": "C"},
+                                    {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0"}])
+def test_names_typed_in_utf8_keep_their_letters_whatever_the_locale(terminal, tmp_path, locale):
+    term = terminal(env=locale)
+    to_the_name_prompt(term)
+    term.press("Zoë", "Enter")
+    term.wait_for("Player 2 name:")
+    term.press("名前", "Enter", "Enter")
+    screen = term.wait_for("Ready to play? (Y/N)")
+    term.press("y")
+    term.wait_for("press any key to roll")
+    saved = json.loads((tmp_path / "saves" / "autosave.json").read_text(encoding="utf-8"))
+    assert [player["name"] for player in saved["players"]] == ["Zoë", "名前"]
+    # What the terminal's encoding lacks is shown as '?', never dropped.
+    assert ("1. Zoë" in screen and "2. 名前" in screen) or ("1. Zo?" in screen and "2. ??" in screen)
+
+
+def test_control_sequences_never_reach_a_name_being_typed(terminal):
+    term = terminal()
+    to_the_name_prompt(term)
+    term.press("A", "\x1b[12;")  # a cursor report arriving in two pieces
+    time.sleep(0.2)
+    term.press("40R", "\x1b[2J\x07\x1b]0;t\x07", "\x1b4", "B", "\x1b[2")  # paste, ESC 4, F10 split
+    time.sleep(0.2)
+    term.press("1~")
+    term.wait_for("Quit the game?")
+    term.press("n")
+    screen = term.wait_for("Player 1 name: AB")
+    assert "arg" not in screen and "^[" not in screen and "40R" not in screen
+    term.press("Enter")
+    screen = term.wait_for("Player 2 name:")
+    assert "1. AB" in screen
+
+
+def test_keys_typed_ahead_in_one_burst_are_never_dropped_between_screens(terminal):
+    term = terminal()
+    term.wait_for("Press any key to begin")
+    term.press("xnANN\rBOB\r\ry 1")
+    screen = term.wait_for("[1]")
+    assert ">ANN" in screen and "BOB" in screen

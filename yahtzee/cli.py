@@ -12,11 +12,21 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent
 MANUAL = PROJECT_DIR / "YAHTZEE.DOC"
 
 
+def usage_error(message) -> int:
+    """Say what was wrong on stderr; the exit code for a usage error (2), whatever stderr is."""
+    try:
+        sys.stderr.write(f"yahtzee.py: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # a full or closed stderr must not turn a usage error into a crash
+    return 2
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a bad option in one line."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: {message} (try --help)\n")
+        sys.exit(usage_error(f"{message} (try --help)"))
 
 
 def positive_int(text):
@@ -98,16 +108,22 @@ def run_settings(args):
     return {key: value for key, value in chosen.items() if value is not None}
 
 
+def stop_signal_names(console) -> tuple:
+    """The signals that stop the game at a safe moment: in key mode a SIGINT from outside too
+    (Ctrl-C at the keyboard arrives there as a key, and asks first)."""
+    return ("SIGTERM", "SIGHUP") + (() if console.plain else ("SIGINT",))
+
+
 def catch_stop_signals(console):
-    """SIGTERM and SIGHUP (where there is one) stop the game at the next safe moment."""
-    for name in ("SIGTERM", "SIGHUP"):
+    """SIGTERM, SIGHUP (where there is one) and, in key mode, SIGINT stop the game safely."""
+    for name in stop_signal_names(console):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), lambda signum, frame: console.request_stop(signum))
 
 
 def ignore_stop_signals():
-    """While the last save runs, a late SIGHUP or SIGTERM must not cut it short."""
-    for name in ("SIGTERM", "SIGHUP"):
+    """While the last save runs, a late SIGHUP, SIGTERM or SIGINT must not cut it short."""
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
 
@@ -161,8 +177,7 @@ def run_simulation(args, saves_dir):
     try:
         mood = mood_named(args.player)
     except UnknownMood as error:
-        print(f"yahtzee.py: {error}", file=sys.stderr)
-        return 2
+        return usage_error(error)
     progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
     stats = simulate(args.simulate, mood, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
                      build_progress=progress)
@@ -196,8 +211,7 @@ def play(args, saves, saves_dir):
         source = dice_source(args)
         ctx = make_context(args, saves, saves_dir, source)
     except (DiceFileError, ValueError) as error:
-        print(f"yahtzee.py: {error}", file=sys.stderr)
-        return 2
+        return usage_error(error)
     plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
     if not plain:
         import colorama
@@ -231,7 +245,7 @@ def make_context(args, saves, saves_dir, source):
 def run_flow(console, ctx):
     """Run the screens; every way out leaves the game saved or finished."""
     from .console import InputClosed, StopRequested
-    from .screens import Keeper, QuitGame, finish, keep_for_later, run, sentence
+    from .screens import Keeper, QuitGame, finish, run, sentence
     saves = ctx.services.saves
     keeper = Keeper(ctx)
     with console.running():
@@ -242,10 +256,19 @@ def run_flow(console, ctx):
             run(console, ctx, keeper)
             finish(ctx)
         except (QuitGame, KeyboardInterrupt):
-            ignore_stop_signals()
-            keep_for_later(console, ctx, keeper)
+            leave_saved(console, ctx, keeper)
         except (InputClosed, StopRequested):
-            ignore_stop_signals()
-            keep_for_later(console, ctx, keeper, quiet=True)
+            leave_saved(console, ctx, keeper, quiet=True)
         finally:
             saves.close()
+
+
+def leave_saved(console, ctx, keeper, quiet=False):
+    """Save on the way out; a terminal lost while saying goodbye is a normal way to leave too."""
+    from .console import InputClosed
+    from .screens import keep_for_later
+    ignore_stop_signals()
+    try:
+        keep_for_later(console, ctx, keeper, quiet=quiet)
+    except InputClosed:
+        pass  # saved before the goodbye was written

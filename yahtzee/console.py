@@ -1,55 +1,28 @@
 """The only door to the terminal: keys through prompt_toolkit, colours, the bell, plain mode.
 
-Screens talk to a console in tokens: "F8", "F9", "F10", "enter", or the lower-cased key or
-input line ("r", "135", "y").  Key mode reads one keystroke a token; plain mode one line.
+Screens talk to a console in tokens: "F8", "F9", "F10", "enter", "escape", or the lower-cased
+key or input line ("r", "135", "y").  Key mode reads one keystroke a token, all through one
+key reader for the whole game (yahtzee.keyreader); plain mode reads one line a token.
 """
+import codecs
 import contextlib
 import errno
 import shutil
+import signal
 import sys
 import time
 
 from .palette import no_colour
 from .render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
+from .stops import InputClosed, StopRequested
 
-HOT_KEYS = ("F8", "F9", "F10")
+__all__ = ["InputClosed", "KeyConsole", "PlainConsole", "StopRequested"]
+
 PLAIN_WORDS = {"f8": "F8", "verify": "F8", "f9": "F9", "sound": "F9", "f10": "F10", "quit": "F10"}
 BELL = "\a"
 CLEAR = "\x1b[H\x1b[2J"
-CSI_FINAL = set("~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz@`{|}")
-
-
-def ignore_mouse_reports(bindings):
-    """A pasted colour code (ESC [ 3 1 m) looks like a mouse report: drop it, never crash."""
-    from prompt_toolkit.keys import Keys
-    bindings.add(Keys.Vt100MouseEvent)(lambda event: None)
-
-
-def swallow_title_sequences(bindings):
-    """A pasted ESC ] ... BEL (a window-title sequence) types nothing into a name."""
-    from prompt_toolkit.filters import Condition
-    from prompt_toolkit.keys import Keys
-    inside = {"sequence": False}
-    swallowing = Condition(lambda: inside["sequence"])
-
-    def start(event):
-        inside["sequence"] = True
-
-    def end(event):
-        inside["sequence"] = False
-
-    bindings.add("escape", "]")(start)
-    bindings.add(Keys.Any, filter=swallowing)(lambda event: None)
-    bindings.add("c-g", filter=swallowing)(end)
-    bindings.add("escape", "\\", filter=swallowing)(end)
-
-
-class InputClosed(Exception):
-    """No more input will come: end of file, or the terminal is gone."""
-
-
-class StopRequested(BaseException):
-    """SIGTERM or SIGHUP arrived: stop at the next safe moment (the last save stands)."""
+CLEAR_TO_END = "\x1b[K"
+MESSAGES_KEPT = 3
 
 
 class PlainConsole:
@@ -96,6 +69,9 @@ class PlainConsole:
         """A one-line message for the player."""
         self._write(text + "\n")
 
+    def forget_messages(self):
+        """Printed messages stay where they are: nothing to forget."""
+
     def status(self, text):
         """A passing line (a progress bar): printed like a message."""
         self.message(text)
@@ -125,11 +101,8 @@ class PlainConsole:
         lowered = line.lower()
         return PLAIN_WORDS.get(lowered) or lowered or "enter"
 
-    def forget_messages(self):
-        """Lines are printed once: nothing to forget."""
-
     def read_text(self, prompt, default="", limit=None):
-        """A line of free text; returns (hot key or None, text)."""
+        """A line of free text; returns (hot key or None, text). A longer line is the screens' to cut."""
         line = self._read_line(prompt)
         hot = PLAIN_WORDS.get(line.lower())
         return (hot, "") if hot else (None, line)
@@ -146,8 +119,30 @@ class PlainConsole:
         """Plain mode reads every line in order: nothing is discarded."""
 
 
+def key_token(press) -> "str | None":
+    """A key press as a screen's token, or None for a key that means nothing to the screens."""
+    from prompt_toolkit.keys import Keys
+    named = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10",
+             Keys.ControlM: "enter", Keys.ControlJ: "enter", Keys.Escape: "escape"}
+    if press.key in named:
+        return named[press.key]
+    data = press.data
+    if isinstance(press.key, Keys) or len(data) != 1 or not data.isprintable():
+        return None
+    return data.lower()
+
+
+def can_encode(char: str, encoding: str) -> bool:
+    """Whether the terminal's encoding has this character."""
+    try:
+        char.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 class KeyConsole:
-    """A real terminal: single keystrokes through prompt_toolkit, screens redrawn as blocks."""
+    """A real terminal: one key reader for the whole game, screens redrawn as blocks."""
 
     plain = False
 
@@ -155,196 +150,188 @@ class KeyConsole:
                  terminal_size=None, sleep=time.sleep):
         from prompt_toolkit.input import create_input
         from prompt_toolkit.output import create_output
+
+        from .keyreader import KeyReader
         self.input = input or create_input()
         self.output = output or create_output()
+        self.reader = KeyReader(self.input.fileno())
         self.paint = paint
         self.unicode = unicode
         self.terminal_size = terminal_size or (lambda: shutil.get_terminal_size((80, 24)))
         self.sleep = sleep
+        self.encoding = codecs.lookup(self.output.encoding() or "utf-8").name
         self.lines = []
-        self.pending = []
+        self.messages = []
         self.prompt = ""
         self.stop = None
+        self.lost = False
+        self._passing = None
+        self._editing = None
         self._drawn_size = None
-        self._notes = []
-        self._escape_at = None
-        self._in_sequence = False
 
     def request_stop(self, signum):
-        """From a signal handler: end the key read under way, or the next one, with StopRequested.
-        The running application is told through its event loop, never by raising here."""
-        from prompt_toolkit.application import get_app_or_none
+        """From a signal handler: the read under way, or the next one, raises StopRequested."""
         self.stop = signum
-        app = get_app_or_none()
-        if app is not None and app.is_running and app.loop is not None:
-            app.loop.call_soon_threadsafe(lambda: self._stop_app(app))
-
-    def _stop_app(self, app):
-        """End a running key read if a stop was asked for (run inside its event loop)."""
-        if self.stop and app.is_running and app.future is not None and not app.future.done():
-            app.exit(exception=StopRequested(self.stop))
+        self.reader.wake()
 
     @contextlib.contextmanager
     def running(self):
-        """Keep the terminal in raw mode for the whole game, so keys never echo between reads."""
-        with self.input.raw_mode():
+        """Raw mode for the whole game, so keys never echo; a resized window wakes the reader."""
+        with self._raw_mode(), self._watching_resizes():
             try:
                 yield self
             finally:
-                self._write("\r\n")
+                with contextlib.suppress(InputClosed):
+                    self._write("\r\n")
+
+    @contextlib.contextmanager
+    def _raw_mode(self):
+        mode = self.input.raw_mode()
+        mode.__enter__()
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):  # a terminal that is gone keeps no mode
+                mode.__exit__(None, None, None)
+
+    @contextlib.contextmanager
+    def _watching_resizes(self):
+        winch = getattr(signal, "SIGWINCH", None)
+        try:
+            previous = signal.signal(winch, lambda signum, frame: self.reader.wake())
+        except (TypeError, ValueError):  # no SIGWINCH here, or not the main thread
+            previous = None
+        try:
+            yield
+        finally:
+            if previous is not None:
+                signal.signal(winch, previous)
 
     def _write(self, text):
+        """Write to the terminal; the first write to a lost terminal raises, later ones do nothing."""
+        if self.lost:
+            return
         try:
             self.output.write_raw(text)
             self.output.flush()
         except OSError as error:
-            if error.errno in (errno.EIO, errno.EPIPE, errno.EBADF):
+            if error.errno in (errno.EIO, errno.EPIPE, errno.EBADF, errno.ENXIO):
+                self.lost = True
                 raise InputClosed("the terminal is gone") from None
             raise
 
-    def _fits(self):
-        size = self.terminal_size()
+    def _fits(self, size=None):
+        size = size or self.terminal_size()
         return size.columns >= SCREEN_WIDTH and size.lines >= SCREEN_HEIGHT
 
-    def _draw(self, lines, notes=()):
-        if not self._fits():
-            size = self.terminal_size()
+    def _draw(self):
+        """The screen, the messages under it, a passing line, and the line being typed."""
+        size = self._drawn_size = self.terminal_size()
+        lines = self.lines
+        notes = [*self.messages, *([self._passing] if self._passing else [])]
+        if not self._fits(size):
             lines, notes = too_small_lines(size.columns, size.lines), [self.prompt]
-        self._drawn_size, self._notes = self.terminal_size(), list(notes)
         # The last row stays free for the cursor, so the screen never scrolls.
-        room = max(1, self._drawn_size.lines - 1 - len(lines))
-        rows = [*lines, *list(notes)[-room:]]
-        self._write(CLEAR + "".join(row.rstrip() + "\r\n" for row in rows))
+        room = max(1, size.lines - 1 - len(lines))
+        rows = [*lines, *notes[max(0, len(notes) - room):]]
+        self._write(CLEAR + "".join(row.rstrip() + "\r\n" for row in rows) + self._edit_line())
 
     def show(self, lines, brief=None):
-        """Redraw the whole screen, with the messages given since the last one."""
+        """Redraw the whole screen; the kept messages stay under it."""
         self.lines = list(lines)
-        self._draw(self.lines, self.pending)
-        self.pending = []
+        self._draw()
 
     def message(self, text):
-        """Show a one-line message under the screen now (it stays for the next screen)."""
-        self.pending.append(text)
-        self._draw(self.lines, self.pending)
+        """Add a one-line message under the screen now; the last three stay until forgotten."""
+        self.messages = [*self.messages, text][-MESSAGES_KEPT:]
+        self._draw()
+
+    def forget_messages(self):
+        """The screen's subject changed: its messages go at the next draw."""
+        self.messages = []
 
     def status(self, text):
         """Show a passing line under the screen (a progress bar) that the next draw replaces."""
-        self._draw(self.lines, [*self.pending, text])
+        self._passing = text
+        try:
+            self._draw()
+        finally:
+            self._passing = None
 
     def read_key(self, prompt=""):
         """The next keystroke as a token; a too-small terminal waits to be enlarged."""
         self.prompt = prompt
         if not self._fits():
-            self._draw(self.lines)
+            self._draw()
         while True:
-            token = self._read_one_key()
+            token = self._next_token()
             # A question shown with the too-small message may still be answered.
             if self._fits() or token == "F10" or prompt.endswith("(Y/N)"):
                 return token
-            self._draw(self.lines)
+            self._draw()
 
-    def _read_one_key(self):
+    def _next_token(self):
         while True:
-            token = self._run_key_app()
-            if token is not None and not self._is_escape_tail(token):
+            token = key_token(self._next_press())
+            if token is not None:
                 return token
-            if self.terminal_size() != self._drawn_size:
-                self._draw(self.lines, self._notes)  # the window was resized
 
-    def _is_escape_tail(self, token):
-        """Swallow the rest of an F-key sequence that arrived split after a bare Esc."""
-        if token == "escape":
-            self._escape_at, self._in_sequence = time.monotonic(), False
-            return True
-        if self._escape_at is None or time.monotonic() - self._escape_at > 1.0:
-            self._escape_at = None
-            return False
-        if not self._in_sequence and token in ("[", "o", "O"):
-            self._in_sequence = True
-            return True
-        if self._in_sequence:
-            if token in CSI_FINAL or token.upper() in CSI_FINAL:
-                self._escape_at = None
-            return True
-        self._escape_at = None
-        return False
+    def _next_press(self):
+        """The next key press; a resized window is drawn again; a stop request raises."""
+        while True:
+            if self.stop:
+                raise StopRequested(self.stop)
+            press = self.reader.next_press()
+            if press is not None:
+                return press
+            if not self.stop and self.terminal_size() != self._drawn_size:
+                self._draw()
 
-    def _run_key_app(self):
-        from prompt_toolkit.application import Application
-        from prompt_toolkit.key_binding import KeyBindings
-        from prompt_toolkit.keys import Keys
-        from prompt_toolkit.layout import Layout, Window
-        from prompt_toolkit.layout.controls import FormattedTextControl
+    def read_text(self, prompt, default="", limit=None):
+        """A line of text (a name); F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
+        from prompt_toolkit.utils import get_cwidth
 
-        bindings = KeyBindings()
-        named = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", "c-c": "F10",
-                 "enter": "enter", "escape": "escape"}
-        for key, token in named.items():
-            bindings.add(key)(lambda event, token=token: event.app.exit(result=token))
+        from .lineedit import LineEditor
+        room = self.terminal_size().columns - 1 - get_cwidth(self._shown(prompt))
+        line = LineEditor(default, limit, cells=max(1, room))
+        self._editing = (prompt, line)
+        try:
+            self._write(self._edit_line())
+            while True:
+                done = line.press(self._next_press())
+                if done:
+                    return (None if done == "enter" else done), line.text
+                self._write(self._edit_line())
+        finally:
+            self._editing = None
 
-        @bindings.add(Keys.Any)
-        def any_key(event):
-            data = event.key_sequence[0].data
-            event.app.exit(result=data.lower() if len(data) == 1 and data.isprintable() else None)
+    def _edit_line(self):
+        """The line being typed, drawn in place with the cursor where it edits."""
+        if self._editing is None:
+            return ""
+        from prompt_toolkit.utils import get_cwidth
+        prompt, line = self._editing
+        column = get_cwidth(self._shown(prompt + line.text[:line.cursor]))
+        return (f"\r{self._shown(prompt + line.text)}{CLEAR_TO_END}\r"
+                + (f"\x1b[{column}C" if column else ""))
 
-        ignore_mouse_reports(bindings)
-        app = Application(layout=Layout(Window(FormattedTextControl(""), height=1)),
-                          key_bindings=bindings, input=self.input, output=self.output,
-                          erase_when_done=True, after_render=self._after_render)
-        return self._guarded(lambda: app.run(pre_run=lambda: self._stop_app(app)))
-
-    def _after_render(self, app):
-        """A resized window ends the key read, so that the screen is drawn again at once."""
-        if self.terminal_size() != self._drawn_size and not app.future.done():
-            app.exit(result=None)
+    def _shown(self, text):
+        """Text as this terminal can show it: '?' for a character its encoding lacks."""
+        if can_encode(text, self.encoding):
+            return text
+        return "".join(char if can_encode(char, self.encoding) else "?" for char in text)
 
     def discard_typeahead(self):
         """Forget keys pressed while the game was busy: they answered nothing on screen."""
-        from prompt_toolkit.input.typeahead import clear_typeahead
-        clear_typeahead(self.input)
+        self.reader.discard()
         try:
             import termios
         except ImportError:
-            return  # not POSIX: the typeahead store was all there was
+            return  # not POSIX: the reader's store was all there was
         try:
             termios.tcflush(self.input.fileno(), termios.TCIFLUSH)
         except (termios.error, OSError, ValueError, AttributeError):
             pass  # not a terminal: nothing waits there
-
-    def _guarded(self, run):
-        if self.stop:
-            raise StopRequested(self.stop)
-        try:
-            return run()
-        except EOFError:
-            raise InputClosed("the terminal is closed") from None
-        except OSError as error:
-            if error.errno in (errno.EIO, errno.EBADF, errno.ENXIO):
-                raise InputClosed("the terminal is gone") from None
-            raise
-
-    def forget_messages(self):
-        """The messages' subject is done with."""
-        self.pending = []
-
-    def read_text(self, prompt, default="", limit=None):
-        """A line of text (a name); F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.key_binding import KeyBindings
-        from prompt_toolkit.keys import Keys
-
-        bindings = KeyBindings()
-        hot = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", "c-c": "F10", "c-d": "F10"}
-        for key, token in hot.items():
-            bindings.add(key)(lambda event, token=token: event.app.exit(
-                result=(token, event.app.current_buffer.text)))
-        ignore_mouse_reports(bindings)
-        swallow_title_sequences(bindings)
-        session = PromptSession(key_bindings=bindings, input=self.input, output=self.output,
-                                erase_when_done=False)
-        result = self._guarded(lambda: session.prompt(
-            prompt, default=default, pre_run=lambda: self._stop_app(session.app)))
-        return result if isinstance(result, tuple) else (None, result)
 
     def bell(self, count=1):
         """Ring the terminal bell, a short pattern for more than one."""

@@ -19,7 +19,15 @@ ROLES = {
     "yahtzee": Fore.YELLOW + Style.BRIGHT,
 }
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Every terminal control sequence, in the order a terminal would read them: strings (OSC, DCS,
+# SOS, PM, APC) up to their terminator, CSI up to its final byte, any other ESC sequence, and
+# the lone C0 and C1 controls (tab, newline and carriage return are text).
+_STRING_END = r"(?:\x07|\x1b\\|\x9c)"
+_CONTROLS = re.compile(
+    r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*" + _STRING_END + "?"
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|\x1b[ -/]*[0-~]?"
+    r"|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def colour(role, text):
@@ -37,14 +45,18 @@ def painter(enabled):
     return colour if enabled else no_colour
 
 
-def strip_ansi(text):
-    """Text without colour codes."""
-    return _ANSI.sub("", text)
+def strip_controls(text):
+    """Text without any terminal control sequence or control character: what a screen shows."""
+    return _CONTROLS.sub("", text)
+
+
+strip_ansi = strip_controls  # the older name, one implementation
 
 
 def visible_width(text):
-    """How many columns text takes on screen, colour codes aside."""
-    return len(strip_ansi(text))
+    """How many terminal cells text takes on screen, colour codes aside."""
+    from prompt_toolkit.utils import get_cwidth
+    return get_cwidth(strip_controls(text))
 
 
 def pad(text, width):
@@ -63,28 +75,11 @@ def wants_colour(environ, is_tty, disabled=False):
     return is_tty
 
 
-def cell_width(text):
-    """Terminal cells the text takes (colour codes aside): wide East Asian characters count two."""
-    import unicodedata
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-               for c in strip_ansi(text))
-
-
 def cut_to_cells(text, width):
     """The longest start of `text` that fits in `width` terminal cells."""
     out = ""
     for char in text:
-        if cell_width(out + char) > width:
+        if visible_width(out + char) > width:
             break
         out += char
     return out
-
-
-_CONTROLS = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
-
-
-def strip_controls(text):
-    """Text without control sequences and without control or format characters."""
-    import unicodedata
-    text = _CONTROLS.sub("", text)
-    return "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))

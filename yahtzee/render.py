@@ -2,7 +2,7 @@
 import textwrap
 
 from . import records as rec
-from .palette import cell_width, no_colour, pad, visible_width
+from .palette import no_colour, pad, visible_width
 from .scoring import BEST_POINTS, LOWER, UPPER, Category  # noqa: F401 (BEST_POINTS: for the screens)
 
 SCREEN_WIDTH = 80
@@ -53,18 +53,23 @@ def can_draw_unicode(encoding):
 def _row(label, cells, key=None, paint=no_colour, role=None):
     """A sheet row: a box is keyed and indented, a total starts at the margin."""
     text = pad(label if key is None else key + " " + label, LABEL_WIDTH)
-    body = "".join(" " * (COLUMN_WIDTH - visible_width(cell)) + cell for cell in cells)
+    body = "".join(right_aligned(cell, COLUMN_WIDTH) for cell in cells)
     return text + (paint(role, body) if role else body)
 
 
 def _header(game, paint):
+    """The players' names over their columns, the current player marked."""
     cells = []
     for seat, player in enumerate(game.players):
-        if seat == game.seat and not game.is_over:
-            cells.append(paint("current", (">" + player.name).rjust(COLUMN_WIDTH)))
-        else:
-            cells.append(player.name.rjust(COLUMN_WIDTH))
+        current = seat == game.seat and not game.is_over
+        name = right_aligned(">" * current + player.name, COLUMN_WIDTH)
+        cells.append(paint("current", name) if current else name)
     return " " * LABEL_WIDTH + "".join(cells)
+
+
+def right_aligned(text, width):
+    """Text pushed right within `width` terminal cells."""
+    return " " * max(0, width - visible_width(text)) + text
 
 
 def _box_cell(card, box, hint=None, paint=no_colour):
@@ -263,7 +268,7 @@ def recap_lines(results, paint=no_colour, losses=None):
         names += [name for name in rec.totals_of(record) if name not in names]
 
     def row(label, cells):
-        return pad(label, RECAP_LABEL) + "".join(" " * (COLUMN_WIDTH - cell_width(c)) + c for c in cells)
+        return pad(label, RECAP_LABEL) + "".join(right_aligned(cell, COLUMN_WIDTH) for cell in cells)
 
     lines = [paint("title", "RECAP"), "", row("Game", names) + "   Winner"]
     totals = dict.fromkeys(names, 0)

@@ -1,5 +1,6 @@
 """The lobby: the opening banner, the title, the manual, names, confirm, preferences, statistics."""
 import textwrap
+import unicodedata
 from typing import Optional
 
 from .. import prefs as preferences
@@ -99,7 +100,8 @@ def page_manual(console, ctx: Context) -> None:
 
 def clean_name(text: str) -> str:
     """A name as stored: control sequences and control or format characters removed."""
-    return " ".join(strip_controls(text).split())
+    shown = strip_controls(text)
+    return " ".join("".join(ch for ch in shown if not unicodedata.category(ch).startswith("C")).split())
 
 
 def computer_seat(text: str, players: list):

@@ -1,0 +1,109 @@
+"""Key-to-redraw latency of the real game in a pseudo-terminal, next to a raw read's.
+
+The game is started at its roll screen; each sample writes "1" (mark or free die 1) to the
+terminal and times until the whole redrawn screen has arrived. The raw figure times a child
+that only echoes one byte per key in raw mode. Prints figures; asserts nothing. The last line
+is one JSON object.
+"""
+import json
+import os
+import select
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ptyprocess import PtyProcess
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = 200
+RAW_ECHO = ("import os, tty\ntty.setraw(0)\nos.write(1, b'ready')\n"
+            "while os.read(0, 1) != b'q':\n    os.write(1, b'x')\n")
+
+
+def spawn(argv, env=None):
+    """A child in an 80x24 pseudo-terminal."""
+    environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm", "NO_COLOR": "1",
+                   **(env or {})}
+    return PtyProcess.spawn(argv, cwd=str(ROOT), env=environment, dimensions=(24, 80))
+
+
+def read_until(child, marker: bytes, timeout=20.0) -> bytes:
+    """Everything the child writes until `marker` has arrived."""
+    data, deadline = b"", time.monotonic() + timeout
+    while marker not in data:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"never saw {marker!r}; last output: {data[-300:]!r}")
+        if select.select([child.fd], [], [], 0.5)[0]:
+            data += os.read(child.fd, 65536)
+    return data
+
+
+def timed_keys(child, key: bytes, marker: bytes, samples=SAMPLES):
+    """Milliseconds from writing each key until `marker` (the end of the answer) arrives."""
+    times = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        os.write(child.fd, key)
+        read_until(child, marker)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def game_at_roll_screen(saves):
+    """The game in a pseudo-terminal, one player at the first roll."""
+    child = spawn([sys.executable, str(ROOT / "yahtzee.py"), "--seed", "1", "--saves", saves])
+    read_until(child, b"Press any key to begin")
+    for key, words in ((b"x", b"Instructions?"), (b"n", b"Player 1 name"), (b"ANN\r", b"Player 2"),
+                       (b"\r", b"Ready to play"), (b"y", b"press any key to roll"),
+                       (b" ", b"Roll 1 of 3")):
+        os.write(child.fd, key)
+        read_until(child, words)
+    time.sleep(0.3)
+    while select.select([child.fd], [], [], 0.2)[0]:
+        os.read(child.fd, 65536)  # the rest of the first draw
+    return child
+
+
+def screen_end(child) -> bytes:
+    """The last row of text in the redraw the game sends for a key (so the whole screen has come)."""
+    os.write(child.fd, b"1")
+    time.sleep(0.5)
+    data = b""
+    while select.select([child.fd], [], [], 0.2)[0]:
+        data += os.read(child.fd, 65536)
+    rows = [row.strip() for row in data.split(b"\n") if any(c.isalnum() for c in row.decode())]
+    return rows[-1]
+
+
+def summary(times):
+    """Median and 90th percentile, in milliseconds."""
+    ordered = sorted(times)
+    return {"median_ms": round(statistics.median(ordered), 2),
+            "p90_ms": round(ordered[int(0.9 * (len(ordered) - 1))], 2)}
+
+
+def main():
+    with tempfile.TemporaryDirectory() as saves:
+        child = game_at_roll_screen(saves)
+        try:
+            marker = screen_end(child)
+            game = summary(timed_keys(child, b"1", marker))
+        finally:
+            child.terminate(force=True)
+    raw_child = spawn([sys.executable, "-c", RAW_ECHO])
+    try:
+        read_until(raw_child, b"ready")
+        raw = summary(timed_keys(raw_child, b"k", b"x"))
+    finally:
+        raw_child.terminate(force=True)
+    print(f"key to redraw, real game ({SAMPLES} keys): median {game['median_ms']} ms, "
+          f"p90 {game['p90_ms']} ms")
+    print(f"raw read and echo ({SAMPLES} keys):       median {raw['median_ms']} ms, "
+          f"p90 {raw['p90_ms']} ms")
+    print(json.dumps({"game": game, "raw": raw, "samples": SAMPLES}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""The console layer on its own: the one key reader, names typed, messages, control sequences."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from helpers import KeyScript, plain_console
+from yahtzee.console import StopRequested
+from yahtzee.keyreader import ESCAPE_TIMEOUT
+from yahtzee.palette import strip_ansi, strip_controls, visible_width
+from yahtzee.render import SCREEN_HEIGHT
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+F8, F10 = "\x1b[19~", "\x1b[21~"
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("plain", "plain"),
+    ("\x1b[1;31mred\x1b[0m", "red"),                     # CSI colour codes
+    ("a\x1b[2Jb\x1b[?25lc", "abc"),                      # CSI with private parameters
+    ("a\x1b]0;title\x07b", "ab"),                        # OSC ended by BEL
+    ("a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b", "alinkb"),  # OSC ended by ESC \
+    ("a\x1bP1$r0m\x1b\\b", "ab"),                        # DCS
+    ("a\x1bXsos\x1b\\b\x1b^pm\x1b\\c\x1b_apc\x1b\\d", "abcd"),  # SOS, PM, APC
+    ("a\x9b31mb\x9d0;t\x9cc", "abc"),                    # C1 CSI and OSC
+    ("a\x1b7b\x1b(Bc\x1b4d", "abcd"),                    # other ESC sequences
+    ("a\x1b", "a"), ("a\x1b[12", "a"), ("a\x1b]0;unended", "a"),  # cut short
+    ("a\x07\x00\x85b\tc\n", "ab\tc\n"),                  # lone C0/C1 controls; tab, newline stay
+    ("Zoë 名前", "Zoë 名前"),
+])
+def test_strip_controls_leaves_only_what_a_screen_shows(text, shown):
+    assert strip_controls(text) == shown
+    assert strip_ansi(text) == shown
+
+
+def test_widths_are_terminal_cells():
+    assert visible_width("\x1b[31m名前\x1b[0m") == 4
+    assert visible_width("Zoë") == 3
+
+
+@pytest.fixture
+def script():
+    scripts = []
+
+    def start(keys="", **options):
+        scripts.append(KeyScript(keys, **options))
+        return scripts[-1]
+
+    yield start
+    for each in scripts:
+        each.close()
+
+
+def read_keys(console, count):
+    return [console.read_key() for _ in range(count)]
+
+
+def test_keys_become_tokens(script):
+    console = script("R1\r\x1b[19~\x1b[20~\x1b[21~\x03 ?\x1b[A\t2").console
+    assert read_keys(console, 10) == ["r", "1", "enter", "F8", "F9", "F10", "F10", " ", "?", "2"]
+
+
+def test_a_lone_esc_is_a_key_of_its_own(script):
+    keys = script("\x1b", more_to_come=True)
+    later = threading.Timer(ESCAPE_TIMEOUT + 0.3, lambda: keys.pipe.send_text("2"))
+    later.start()
+    assert read_keys(keys.console, 2) == ["escape", "2"]
+    later.join()
+
+
+def test_an_f_key_split_inside_the_escape_timeout_is_still_the_f_key(script):
+    keys = script("\x1b[1", more_to_come=True)
+    later = threading.Timer(ESCAPE_TIMEOUT / 3, lambda: keys.pipe.send_text("9~2"))
+    later.start()
+    assert read_keys(keys.console, 2) == ["F8", "2"]
+    later.join()
+
+
+def test_an_f_key_split_after_its_esc_never_becomes_a_die_choice(script):
+    keys = script("\x1b", more_to_come=True)
+    later = threading.Timer(ESCAPE_TIMEOUT + 0.3, lambda: keys.pipe.send_text("[19~2"))
+    later.start()
+    assert read_keys(keys.console, 2) == ["escape", "2"]
+    later.join()
+
+
+@pytest.mark.parametrize("noise", ["\x1b[31m", "\x1b[<0;12;4M", "\x1b[2J\x07\x1b]0;t\x07",
+                                   "\x1bP1$r\x1b\\", "\x1b[12;40R", "\x1b4", "\x1b[200~"])
+def test_control_sequences_type_nothing(script, noise):
+    console = script(f"a{noise}b").console
+    assert read_keys(console, 2) == ["a", "b"]
+
+
+def test_keys_typed_ahead_survive_every_kind_of_read(script):
+    console = script(f"xAnn{F8}Bo\rny").console
+    assert console.read_key() == "x"
+    assert console.read_text("Name: ") == ("F8", "Ann")
+    assert console.read_text("Name: ", "Ann") == (None, "AnnBo")
+    assert read_keys(console, 2) == ["n", "y"]
+
+
+def test_a_name_stops_at_its_limit_and_is_edited_in_place(script):
+    console = script("Annabelle\r" + "Bob\x1b[D\x1b[Dx\x7f\x7fZ\x1b[Fy\r" + "\x1b4C\r").console
+    assert console.read_text("Name: ", limit=6) == (None, "Annabe")
+    assert console.read_text("Name: ") == (None, "Zoby")
+    assert console.read_text("Name: ") == (None, "C")  # ESC 4 is no numeric argument
+
+
+def test_a_name_never_grows_past_the_screen_width(script):
+    console = script("名" * 60 + "\r").console
+    _, text = console.read_text("Player 1 name: ")
+    assert visible_width("Player 1 name: " + text) <= 79
+
+
+def test_the_last_three_messages_stay_until_forgotten(script):
+    keys = script()
+    console = keys.console
+    drawn = []
+    console._write = drawn.append
+    console.show(["SCREEN"])
+    for text in ("one", "two", "three", "four"):
+        console.message(text)
+    console.show(["NEXT SCREEN"])
+    assert drawn[-1].split("\r\n")[1:4] == ["two", "three", "four"]
+    console.forget_messages()
+    console.show(["NEXT SCREEN"])
+    assert "four" not in drawn[-1]
+
+
+def test_messages_that_do_not_fit_drop_the_oldest(script):
+    console = script().console
+    drawn = []
+    console._write = drawn.append
+    console.show([f"row {n}" for n in range(SCREEN_HEIGHT - 2)])
+    console.message("old")
+    console.message("new")
+    rows = drawn[-1].split("\r\n")
+    assert "new" in rows and "old" not in rows
+
+
+def test_a_stop_request_ends_the_read_under_way(script):
+    keys = script(more_to_come=True)
+    later = threading.Timer(0.2, lambda: keys.console.request_stop(signal.SIGTERM))
+    later.start()
+    with pytest.raises(StopRequested):
+        keys.console.read_key()
+    later.join()
+
+
+def test_plain_mode_keeps_step():
+    console = plain_console(["Annabelle"])
+    console.message("shown at once")
+    console.forget_messages()
+    assert console.read_text("Name", limit=6) == (None, "Annabelle")
+    assert "shown at once" in console.stdout.getvalue()
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["--rules", "nope"], ["--simulate", "0"]])
+def test_a_usage_error_exits_2_even_when_stderr_is_full(args):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "yahtzee.py", *args], cwd=ROOT, stderr=full,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2

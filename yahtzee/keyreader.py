@@ -1,0 +1,176 @@
+"""The one reader of the terminal's keys for a whole game: bytes in, prompt_toolkit key presses out.
+
+prompt_toolkit's own Vt100 parser turns the bytes into keys (F-keys, Esc after its timeout);
+what is left of a control sequence the parser does not know (a pasted colour code, a window
+title, a cursor report in pieces) is dropped here, so it never types anything.
+"""
+import codecs
+import collections
+import errno
+import os
+import select
+import time
+
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.key_binding import KeyPress
+from prompt_toolkit.keys import Keys
+
+from .stops import InputClosed
+
+ESCAPE_TIMEOUT = 0.5  # prompt_toolkit's ttimeoutlen: a lone Esc is a key after this long
+SEQUENCE_GAP = 1.0  # a control sequence split by a longer silence is over
+UNWANTED = {Keys.Vt100MouseEvent, Keys.CPRResponse, Keys.Ignore, Keys.BracketedPaste}
+GONE = (errno.EIO, errno.EBADF, errno.ENXIO)
+
+
+class _Parser(Vt100Parser):
+    """The Vt100 parser, except that a stray bracketed-paste mark (never asked for) does nothing."""
+
+    def _call_handler(self, key, insert_text):
+        if key != Keys.BracketedPaste:
+            super()._call_handler(key, insert_text)
+
+
+def _char(press: KeyPress):
+    """The character a plain key press carries, or '' for a named key (F8, Enter, a control)."""
+    return "" if isinstance(press.key, Keys) else press.data
+
+
+class SequenceFilter:
+    """Drops the rest of a control sequence that the parser handed on as Esc and characters."""
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self.state = "text"
+        self.last = 0.0
+
+    def accepts(self, press: KeyPress, bare_escape: bool) -> bool:
+        """Whether a key press is the player's, not part of a control sequence."""
+        now = self.clock()
+        if self.state != "text" and now - self.last > SEQUENCE_GAP:
+            self.state = "text"
+        self.last = now
+        return getattr(self, f"_in_{self.state}")(press, bare_escape)
+
+    def _in_text(self, press, bare_escape):
+        if press.key == Keys.Escape:
+            self.state = "after_escape" if bare_escape else "escape"
+            return bare_escape
+        return press.key not in UNWANTED
+
+    def _in_after_escape(self, press, bare_escape):
+        """Right after a lone Esc, '[' or 'O' is the tail of an F-key that arrived split."""
+        self.state = "text"
+        if _char(press) in ("[", "O"):
+            self.state = "csi"
+            return False
+        return self._in_text(press, bare_escape)
+
+    def _in_escape(self, press, bare_escape):
+        char = _char(press)
+        if press.key == Keys.Escape:
+            return False
+        if not char:
+            self.state = "text"
+            return self._in_text(press, bare_escape)
+        if char in "[]PX^_":
+            self.state = "csi" if char == "[" else "string"
+        elif not " " <= char <= "/":
+            self.state = "text"  # the final character of a short sequence (ESC 7, ESC 4)
+        return False
+
+    def _in_csi(self, press, bare_escape):
+        char = _char(press)
+        if char and " " <= char <= "?":
+            return False
+        self.state = "text"
+        return False if char and "@" <= char <= "~" else self._in_text(press, bare_escape)
+
+    def _in_string(self, press, bare_escape):
+        if press.key == Keys.ControlG:
+            self.state = "text"
+        elif press.key == Keys.Escape:
+            self.state = "escape"  # ESC \ ends the string
+        return False
+
+
+class KeyReader:
+    """Reads one file descriptor for the whole game, so keys typed ahead are never lost."""
+
+    def __init__(self, fileno: int, clock=time.monotonic):
+        self.fd = fileno
+        self.presses = collections.deque()
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")  # any locale
+        self._parser = _Parser(self._parsed)
+        self._filter = SequenceFilter(clock)
+        self._flushed = None
+        self._unflushed = False
+        self._wake_read, self._wake_write = os.pipe()
+        for end in (self._wake_read, self._wake_write):
+            os.set_blocking(end, False)
+
+    def close(self):
+        """Let the wake-up pipe go."""
+        for end in (self._wake_read, self._wake_write):
+            os.close(end)
+
+    def wake(self):
+        """End the wait under way (safe from a signal handler)."""
+        try:
+            os.write(self._wake_write, b".")
+        except OSError:
+            pass  # already woken: the pipe is full
+
+    def next_press(self) -> "KeyPress | None":
+        """The next key press; None when woken (a resize, a stop request) before one came."""
+        while not self.presses:
+            timeout = ESCAPE_TIMEOUT if self._unflushed else None
+            ready, _, _ = select.select([self.fd, self._wake_read], [], [], timeout)
+            if not ready:
+                self._flush()
+            elif self._wake_read in ready:
+                self._drain_wake()
+                return None
+            else:
+                self._parser.feed(self._decoder.decode(self._read()))
+                self._unflushed = True
+        return self.presses.popleft()
+
+    def discard(self):
+        """Forget every key read but not yet taken."""
+        self.presses.clear()
+
+    def _read(self) -> bytes:
+        try:
+            data = os.read(self.fd, 4096)
+        except BlockingIOError:
+            return b""
+        except OSError as error:
+            if error.errno in GONE:
+                raise InputClosed("the terminal is gone") from None
+            raise
+        if not data:
+            raise InputClosed("end of input")
+        return data
+
+    def _drain_wake(self):
+        try:
+            while os.read(self._wake_read, 64):
+                pass
+        except BlockingIOError:
+            pass
+
+    def _parsed(self, press: KeyPress):
+        if self._flushed is not None:
+            self._flushed.append(press)
+        elif self._filter.accepts(press, bare_escape=False):
+            self.presses.append(press)
+
+    def _flush(self):
+        """After the escape timeout: what the parser held is keys as they are (a lone Esc)."""
+        self._unflushed, self._flushed = False, []
+        self._parser.flush()
+        flushed, self._flushed = self._flushed, None
+        for index, press in enumerate(flushed):
+            if self._filter.accepts(press, bare_escape=index == len(flushed) - 1):
+                self.presses.append(press)

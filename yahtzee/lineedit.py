@@ -1,0 +1,82 @@
+"""A line of free text being typed (a name): characters, a cursor, and the keys that edit them."""
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.utils import get_cwidth
+
+HOT_KEYS = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10",
+            Keys.ControlD: "F10"}
+ENTER_KEYS = (Keys.ControlM, Keys.ControlJ)
+
+
+class LineEditor:
+    """The text typed so far and where the cursor stands; `limit` characters, `cells` cells at most."""
+
+    def __init__(self, text: str = "", limit: "int | None" = None, cells: "int | None" = None):
+        self.text = ""
+        self.cursor = 0
+        self.limit = limit
+        self.cells = cells
+        self.insert(text)
+
+    def press(self, press) -> "str | None":
+        """Apply a key press; 'enter' or a hot key when the line is done, else None."""
+        if press.key in HOT_KEYS:
+            return HOT_KEYS[press.key]
+        if press.key in ENTER_KEYS:
+            return "enter"
+        edit = EDITS.get(press.key)
+        if edit is not None:
+            edit(self)
+        elif not isinstance(press.key, Keys):
+            self.insert(press.data)
+        return None
+
+    def insert(self, typed: str):
+        """Type characters at the cursor while they fit; anything unprintable types nothing."""
+        for char in typed:
+            if char.isprintable() and self._fits(char):
+                self.text = self.text[:self.cursor] + char + self.text[self.cursor:]
+                self.cursor += 1
+
+    def _fits(self, char: str) -> bool:
+        if self.limit is not None and len(self.text) >= self.limit:
+            return False
+        return self.cells is None or get_cwidth(self.text + char) <= self.cells
+
+    def _cut(self, start: int, end: int):
+        self.text = self.text[:start] + self.text[end:]
+        self.cursor = start
+
+    def backspace(self):
+        """Delete the character before the cursor."""
+        if self.cursor:
+            self._cut(self.cursor - 1, self.cursor)
+
+    def delete(self):
+        """Delete the character under the cursor."""
+        self._cut(self.cursor, min(len(self.text), self.cursor + 1))
+
+    def delete_word(self):
+        """Delete the word before the cursor (Ctrl-W)."""
+        start = len(self.text[:self.cursor].rstrip().rpartition(" ")[0])
+        self._cut(start + (1 if start else 0), self.cursor)
+
+    def move(self, to: int):
+        """Put the cursor at a position within the text."""
+        self.cursor = max(0, min(len(self.text), to))
+
+
+EDITS = {
+    Keys.ControlH: LineEditor.backspace,
+    Keys.Delete: LineEditor.delete,
+    Keys.ControlW: LineEditor.delete_word,
+    Keys.ControlU: lambda line: line._cut(0, line.cursor),
+    Keys.ControlK: lambda line: line._cut(line.cursor, len(line.text)),
+    Keys.Left: lambda line: line.move(line.cursor - 1),
+    Keys.ControlB: lambda line: line.move(line.cursor - 1),
+    Keys.Right: lambda line: line.move(line.cursor + 1),
+    Keys.ControlF: lambda line: line.move(line.cursor + 1),
+    Keys.Home: lambda line: line.move(0),
+    Keys.ControlA: lambda line: line.move(0),
+    Keys.End: lambda line: line.move(len(line.text)),
+    Keys.ControlE: lambda line: line.move(len(line.text)),
+}
