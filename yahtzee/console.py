@@ -231,10 +231,12 @@ class KeyConsole:
         notes = [*self.messages, *([self._passing] if self._passing else [])]
         if not self._fits(size):
             lines, notes = too_small_lines(size.columns, size.lines), [self.prompt]
-        # The last row stays free for the cursor, so the screen never scrolls.
-        room = max(1, size.lines - 1 - len(lines))
-        rows = [*lines, *notes[max(0, len(notes) - room):]]
-        self._write(CLEAR + "".join(row.rstrip() + "\r\n" for row in rows) + self._edit_line())
+        # No newline after the last row, so a full screen never scrolls; a line being typed
+        # takes a row of its own.
+        editing = self._editing is not None
+        room = max(1, size.lines - editing - len(lines))
+        rows = [row.rstrip() for row in [*lines, *notes[max(0, len(notes) - room):]]]
+        self._write(CLEAR + "\r\n".join(rows) + ("\r\n" + self._edit_line() if editing else ""))
 
     def show(self, lines, brief=None):
         """Redraw the whole screen; the kept messages stay under it."""

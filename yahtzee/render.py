@@ -224,13 +224,19 @@ def too_small_lines(columns, lines):
             "Enlarge the window (F10 or Q quits)."]
 
 
+ADVICE_COLUMNS = "{mark}   {choice:<22} {reroll:<17} {keys:<17} {value:>8}"
+
+
 def advice_lines(options, turn, at_posting=False, paint=no_colour):
     """The advisor's options, best first: the choice, the dice it rerolls by face, the keys
-    that do it, and its expected final score."""
-    lines = ["    choice                  reroll            keys            expected final score"]
+    that do it, and the final score it expects."""
+    lines = [ADVICE_COLUMNS.format(mark=" ", choice="choice", reroll="reroll", keys="keys",
+                                   value="expects")]
     for option in options:
-        text = (f"{'*' if option.best else ' '}   {option.label:<23} {reroll_text(option, turn):<17} "
-                f"{advice_keys(option, turn, at_posting):<15} {option.value:8.2f}")
+        text = ADVICE_COLUMNS.format(mark="*" if option.best else " ", choice=option.label,
+                                     reroll=reroll_text(option, turn),
+                                     keys=advice_keys(option, turn, at_posting),
+                                     value=f"{option.value:.2f}")
         lines.append(paint("good", text) if option.best else text)
     return lines
 
