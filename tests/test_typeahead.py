@@ -1,0 +1,49 @@
+"""Keys typed ahead are never lost: a whole two-player game sent in one burst ends exactly as
+the same game typed key by key."""
+import json
+import time
+
+import pytest
+
+from terminal import Terminal
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+# Roll, mark dice 1 and 2, reroll them, R to posting, the box, yes to verify.
+TURN = " 12rr{box}y"
+KEYS = "xnANN\rBOB\r\ry" + "".join(TURN.format(box=box) * 2 for box in BOXES) + "n"
+
+
+def play(tmp_path, name, send):
+    """Play the scripted game in a real terminal; its history record, less its finishing time."""
+    dice = tmp_path / "dice.txt"
+    dice.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
+    saves = tmp_path / name
+    term = Terminal("--saves", str(saves), "--dice-file", str(dice))
+    try:
+        term.wait_for("Press any key to begin")
+        send(term)
+        assert term.exit_code(timeout=60) == 0, term.text
+    finally:
+        term.close()
+    (line,) = (saves / "history.jsonl").read_text().splitlines()
+    record = json.loads(line)
+    record.pop("finished")
+    return record
+
+
+def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
+    def slowly(term):
+        for key in KEYS:
+            term.press(key)
+            time.sleep(0.03)
+            term.pump(0.01)
+
+    def at_once(term):
+        term.press(KEYS)
+
+    slow = play(tmp_path, "slow", slowly)
+    fast = play(tmp_path, "fast", at_once)
+    assert fast == slow
+    assert [p["name"] for p in slow["players"]] == ["ANN", "BOB"]
+    assert all(len(p["scores"]) == 13 for p in slow["players"])
