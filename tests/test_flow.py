@@ -4,11 +4,10 @@ import datetime
 import pytest
 
 from helpers import KeyScript, loaded_session
-from yahtzee import render
 from yahtzee.game import Player
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
-from yahtzee.screens import Context, Keeper, Moment, QuitGame, Screen, Services, run
+from yahtzee.screens import Context, Keeper, Moment, Screen, Services, run
 from yahtzee.screens.flow import SCREENS
 from yahtzee.screens.prompts import paginate
 from yahtzee.screens.resume import resumed_moment

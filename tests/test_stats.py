@@ -6,7 +6,8 @@ import pytest
 
 from yahtzee.saves import HISTORY, Saves, check_record
 from yahtzee.scoring import Category
-from yahtzee.stats import (HallEntry, display_width, game_notices, hall_of_fame, ordinal,
+from yahtzee.palette import visible_width as display_width
+from yahtzee.stats import (HallEntry, game_notices, hall_of_fame, ordinal,
                            player_stats, stats_lines)
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)

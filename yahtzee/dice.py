@@ -1,5 +1,6 @@
 """Where the dice come from: true randomness, a seed reseeded every turn, or a loaded file."""
 import random
+from .checks import is_int
 
 FACES = range(1, 7)
 MAX_DICE_FILE_BYTES = 1_000_000
@@ -95,18 +96,16 @@ def dice_from_dict(data):
         return RandomDice()
     if kind == "seeded":
         seed, turn, drawn = data.get("seed"), data.get("turn"), data.get("drawn")
-        if (_is_int(seed) and isinstance(turn, list) and len(turn) == 3
-                and all(_is_int(t) and t >= 0 for t in turn) and _is_int(drawn) and 0 <= drawn <= 1000):
+        if (is_int(seed) and isinstance(turn, list) and len(turn) == 3
+                and all(is_int(t) and t >= 0 for t in turn) and is_int(drawn) and 0 <= drawn <= 1000):
             return SeededDice(seed, tuple(turn), drawn)
     if kind == "loaded":
         faces = data.get("faces")
-        if isinstance(faces, list) and all(_is_int(f) and f in FACES for f in faces):
+        if isinstance(faces, list) and all(is_int(f) and f in FACES for f in faces):
             return LoadedDice(faces, dice_from_dict(data.get("fallback")))
     raise ValueError("the saved dice source is not valid")
 
 
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_faces(text, origin="dice file"):

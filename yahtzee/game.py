@@ -13,7 +13,6 @@ ROUNDS = len(Category)
 KINDS = ("human", "computer")
 MAX_PLAYERS = 4
 # The computer players' ways of playing; yahtzee.strategy plays them.
-MOODS = ("thinker", "norisk", "gambler", "yclover", "nowhere")
 COLUMN_NAMES = {UPPER: "upper", LOWER: "lower"}
 
 

@@ -9,8 +9,9 @@ from dataclasses import fields
 from . import scoring
 from .checks import DamagedSave, is_int, is_valid_name
 from .dice import dice_from_dict
-from .game import DICE_COUNT, KINDS, MAX_PLAYERS, MOODS, ROUNDS, Game, Player, Scorecard, Session, Turn, UndoPoint
+from .game import DICE_COUNT, KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard, Session, Turn, UndoPoint
 from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, match_from_dict, match_to_dict
+from .moods import MOODS
 from .rules import HASBRO, BadOption, Rules, UnknownRules, rules_named
 from .scoring import Category, is_possible_points
 

@@ -3,7 +3,7 @@ import textwrap
 
 from . import records as rec
 from .palette import no_colour, pad, visible_width
-from .scoring import BEST_POINTS, LOWER, UPPER, Category  # noqa: F401 (BEST_POINTS: for the screens)
+from .scoring import LOWER, UPPER, Category
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24

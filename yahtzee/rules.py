@@ -1,5 +1,6 @@
 """Rule sets as values: the default `hasbro` and the variants, each plain data."""
 from dataclasses import dataclass, field, replace
+from .checks import is_int
 
 # The options a player may add to any rule set: rolls a turn, and rolls carried over.
 ROLL_CHOICES = (3, 4)
@@ -39,7 +40,7 @@ class Rules:
         bank = self.dice_bank if bank is None else bank
         if rolls not in ROLL_CHOICES or isinstance(rolls, bool):
             raise BadOption(f"rolls a turn must be {' or '.join(map(str, ROLL_CHOICES))}, not {rolls}")
-        if not (isinstance(bank, int) and not isinstance(bank, bool) and 0 <= bank <= MAX_DICE_BANK):
+        if not is_int(bank, 0, MAX_DICE_BANK):
             raise BadOption(f"the dice bank holds 0 to {MAX_DICE_BANK} rolls, not {bank}")
         return replace(self, rolls_per_turn=rolls, dice_bank=bank)
 

@@ -2,6 +2,8 @@
 from collections import Counter
 from enum import Enum
 
+from .checks import is_int
+
 
 class Category(Enum):
     """A box of the scorecard; its value is the name used in files and plain mode."""
@@ -57,7 +59,7 @@ def highest_points(box):
 
 def is_possible_points(box, points):
     """Points that the box can hold in some game (a blanked box included)."""
-    if not isinstance(points, int) or isinstance(points, bool):
+    if not is_int(points):
         return False
     if box.is_upper:
         return 0 <= points <= BEST_POINTS[box] and points % box.face == 0

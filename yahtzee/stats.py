@@ -9,10 +9,10 @@ Choices made here:
   unless the rules say otherwise). Rule sets that pay no bonus leave the extra ones uncounted.
 - Notices after a game are for human players only: the computer does not chase records.
 """
-import unicodedata
 from dataclasses import dataclass
 
 from . import records as rec
+from .palette import cut_to_cells, pad, visible_width
 from .rules import RULES
 from .scoring import YAHTZEE_POINTS, Category
 
@@ -194,25 +194,13 @@ NAME_COLUMN = (4, 12)
 
 def _name_width(names):
     low, high = NAME_COLUMN
-    return max(low, min(high, max((display_width(n) for n in names), default=low)))
-
-
-def display_width(text):
-    """Terminal columns the text takes: wide East Asian characters count two."""
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-               for c in text)
+    return max(low, min(high, max((visible_width(n) for n in names), default=low)))
 
 
 def _cell(text, width):
-    """Text cut or padded to exactly `width` columns."""
-    out, used = "", 0
-    for char in text:
-        size = display_width(char)
-        if used + size > width:
-            break
-        out, used = out + char, used + size
-    return out + " " * (width - used)
+    """Text cut or padded to exactly `width` terminal cells."""
+    return pad(cut_to_cells(text, width), width)
 
 
 def _fitted(lines, width):
-    return [_cell(line, width).rstrip() if display_width(line) > width else line for line in lines]
+    return [_cell(line, width).rstrip() if visible_width(line) > width else line for line in lines]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .. import prefs as preferences
 from ..game import Session
-from ..render import BOX_KEYS, KEY_OF_BOX
+from ..render import BOX_KEYS
 from ..scoring import Category
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start

@@ -4,9 +4,10 @@ from typing import Callable, Optional
 from .. import render
 from ..game import IllegalMove
 from ..match import SINGLE_GAME
-from ..scoring import Category, is_yahtzee
+from ..render import BOX_KEYS, KEY_OF_BOX
+from ..scoring import BEST_POINTS, Category, is_yahtzee
 from .advice import show_advice
-from .context import BOX_KEYS, KEY_OF_BOX, Context, Moment, Screen
+from .context import Context, Moment, Screen
 from .prompts import ask, sentence, yes
 
 YAHTZEE_BELLS = 3
@@ -274,7 +275,7 @@ def hints(ctx: Context) -> Optional[dict]:
     shown = {}
     for box in game.legal_boxes():
         points = game.points_for(box)
-        shown[box] = (points, points > 0 and points >= threshold * render.BEST_POINTS[box])
+        shown[box] = (points, points > 0 and points >= threshold * BEST_POINTS[box])
     return shown
 
 
