@@ -8,7 +8,8 @@ from yahtzee.game import Player
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, Screen, Services, run
-from yahtzee.screens.flow import SCREENS
+from yahtzee.screens.flow import SCREENS, run_from
+from yahtzee.stops import InputClosed
 from yahtzee.screens.prompts import paginate
 from yahtzee.screens.resume import resumed_moment
 
@@ -127,8 +128,7 @@ def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_roll
         drawn.append("forgotten"), forget())
     try:
         ctx.moment = Moment(Screen.PLAY)
-        with pytest.raises(Exception):
-            run_steps(script.console, ctx, Moment(Screen.PLAY))
+        run_steps(script.console, ctx, Moment(Screen.PLAY))
     finally:
         script.close()
     assert "ANN posts 25 in FULL HOUSE." in script.messages
@@ -137,12 +137,11 @@ def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_roll
 
 
 def run_steps(console, ctx, moment):
-    """The flow's steps without the resume offer, until the keys run out."""
-    keeper = Keeper(ctx)
-    while moment is not None:
-        ctx.moment = moment
-        keeper.keep(ctx)
-        moment = SCREENS[moment.screen](console, ctx)
+    """The flow's steps from `moment`, without the resume offer, until the keys run out."""
+    try:
+        run_from(console, ctx, Keeper(ctx), moment)
+    except InputClosed:
+        pass
 
 
 def test_pages_break_at_a_blank_line_never_inside_a_paragraph():
@@ -191,3 +190,26 @@ def test_s_shows_the_statistics_at_every_lobby_question_with_this_sessions_table
     assert out.count("HALL OF FAME") == 4  # title, confirm, another game, recap
     assert "PLAYERS, THIS SESSION" in out.split("Another game?")[1]
     assert "Another game? (Y/N)> " in out and "Press any key for the next game (S statistics)" in out
+
+
+def test_a_game_that_could_not_join_the_history_says_so_at_its_end(saves):
+    ctx = context(saves, [2, 2, 2, 3, 3] * 13, ["ANN"], verify=False)
+    game = ctx.session.new_game()
+    for box in list(Category)[:-1]:
+        game.roll()
+        game.post(box)
+    game.roll()
+
+    def disk_full(record):
+        saves.history_problem = "this game was not added to the history: the disk is full"
+        return False
+
+    saves.append_history = disk_full
+    script = KeyScript("cn")  # CHANCE, the last box; no other game
+    try:
+        ctx.moment = Moment(Screen.POSTING)
+        run_steps(script.console, ctx, Moment(Screen.POSTING))
+    finally:
+        script.close()
+    beside_the_sheet = " ".join(" ".join(row[22:].split()) for row in script.screens[-1])
+    assert "This game was not added to the history: the disk is full." in beside_the_sheet

@@ -51,8 +51,13 @@ def subject(moment: Moment):
 
 
 def run(console, ctx: Context, keeper: Keeper) -> None:
-    """Offer the saved game, then run screens until one returns None, saving after each step."""
-    moment = ctx.moment = resume(console, ctx)
+    """Offer the saved game, then run the screens from where it stood (or the opening)."""
+    run_from(console, ctx, keeper, resume(console, ctx))
+
+
+def run_from(console, ctx: Context, keeper: Keeper, moment: Optional[Moment]) -> None:
+    """Run screens from `moment` until one returns None, saving after each step."""
+    ctx.moment = moment or ctx.moment
     while moment is not None:
         if subject(moment) != subject(ctx.moment):
             console.forget_messages()
