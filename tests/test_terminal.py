@@ -112,11 +112,12 @@ def test_f10_its_alias_and_ctrl_c_ask_then_quit_with_code_0(terminal, quit_key):
     term = terminal()
     term.wait_for("Press any key to begin")
     term.press(quit_key)
-    term.wait_for("Quit the game?")
+    term.wait_for("Quit Computer Yahtzee? (Y/N)")
     term.press("n")
-    term.wait_for("Play on.")
+    screen = term.wait_for("Press any key to begin")
+    assert "Quit Computer" not in screen  # N plays on: the question is gone
     term.press(quit_key)
-    term.wait_for("Quit the game?")
+    term.wait_for("Quit Computer Yahtzee? (Y/N)")
     term.press("y")
     assert term.exit_code() == 0
 
@@ -136,7 +137,7 @@ def test_a_small_terminal_gets_a_message_not_a_broken_screen(terminal):
     screen = term.wait_for("needs 80x24")
     assert "60x20" in screen
     term.press("F10")
-    term.wait_for("Quit the game?")
+    term.wait_for("Quit Computer Yahtzee? (Y/N)")
     term.press("y")
     assert term.exit_code() == 0
 
@@ -164,7 +165,7 @@ def test_the_screen_is_drawn_again_when_the_window_is_resized(terminal):
     term.resize(70, 24)
     term.wait_for("needs 80x24", timeout=5)
     term.press("x", "F10")  # x is ignored while the screen is too small; F10 still asks
-    term.wait_for("Quit the game?")
+    term.wait_for("Quit Computer Yahtzee? (Y/N)")
     term.press("n")
     term.resize(80, 24)
     screen = term.wait_for("Press any key to begin", timeout=5)
@@ -177,7 +178,7 @@ def test_quitting_while_typing_a_name_shows_the_question(terminal):
     term.press("x")
     term.wait_for("Instructions? (Y/N)")
     term.press("n", "Qvm", "F10")
-    term.wait_for("Quit the game?")
+    term.wait_for("Quit Computer Yahtzee? (Y/N)")
     term.press("n")
     term.wait_for("Player 1 name: Qvm")
 
@@ -258,7 +259,7 @@ def test_control_sequences_never_reach_a_name_being_typed(terminal):
     term.press("40R", "\x1b[2J\x07\x1b]0;t\x07", "\x1b4", "B", "\x1b[2")  # paste, ESC 4, F10 split
     time.sleep(0.2)
     term.press("1~")
-    term.wait_for("Quit the game?")
+    term.wait_for("Quit Computer Yahtzee? (Y/N)")
     term.press("n")
     screen = term.wait_for("Player 1 name: AB")
     assert "arg" not in screen and "^[" not in screen and "40R" not in screen

@@ -81,7 +81,8 @@ def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path, monkeypatch)
     assert "(Y: +50, roll again)" in out and "Take 50 and another turn? (Y/N)" in out
     assert "ANN takes 50 for the extra YAHTZEE and another turn!" in out
     lines, faces = interleave(ACORN[:2])
-    _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y"] + lines + ["f10", "y"],
+    (tmp_path / "acorn").mkdir()
+    _, out, _ = play_plain(tmp_path / "acorn", monkeypatch, START + ["ANN", "", "y"] + lines + ["f10", "y"],
                            faces, "--rules", "acorn")
     assert "YAHTZEE +100: blank which box?" in out
     assert "ANN blanks ONES. YAHTZEE bonus +100!" in out
