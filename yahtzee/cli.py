@@ -129,26 +129,29 @@ def ignore_stop_signals():
 
 
 def table_progress(console):
-    """A progress(done, total) callback that shows the strategy table's build on the console."""
-    from .console import StopRequested
+    """A progress(done, total) callback that shows a strategy table's build over the screen
+    while the game waits for it (keys pressed meanwhile wait for the question on screen)."""
     from .strategy import progress_bar
-    shown = []
+    shown = [-1]
 
     def report(done, total):
-        if console.stop:
-            raise StopRequested(console.stop)  # a stop ends the build at once, nothing half-kept
-        if done >= total and not shown:
-            return  # read from the cache: nothing was worked out
-        step = (100 * done // total if total else 100) // (25 if console.plain else 2)
-        if step not in shown:
-            shown.append(step)
+        step = (100 * done // total) // (25 if console.plain else 2)
+        if step != shown[0]:
+            shown[0] = step
             console.status(f"Working out the best strategy (only once): {progress_bar(done, total, 30)}")
-        if done >= total:
-            if len(shown) > 1:
-                console.discard_typeahead()  # keys pressed during the build answered nothing
-            shown.clear()
 
     return report
+
+
+def stop_check(console):
+    """Raises StopRequested once a stop signal has come: a wait for a table ends at once."""
+    from .console import StopRequested
+
+    def stopping():
+        if console.stop:
+            raise StopRequested(console.stop)
+
+    return stopping
 
 
 def cache_dir(saves_dir, environ):
@@ -218,8 +221,9 @@ def play(args, saves, saves_dir):
         colorama.just_fix_windows_console()
     colour = not plain and wants_colour(os.environ, sys.stdout.isatty(), args.no_color)
     console = make_console(plain, colour)
-    ctx.services.coach.progress = table_progress(console)
-    ctx.services.coach.notify = lambda line: console.message(sentence(line))
+    coach = ctx.services.coach
+    coach.progress, coach.stopping = table_progress(console), stop_check(console)
+    coach.notify = lambda line: console.message(sentence(line))
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
@@ -253,6 +257,7 @@ def run_flow(console, ctx):
             console.message(sentence(notice))
         saves.notify = lambda line: console.message(sentence(line))
         try:
+            ctx.prepare_tables()
             run(console, ctx, keeper)
             finish(ctx)
         except (QuitGame, KeyboardInterrupt):
@@ -260,6 +265,7 @@ def run_flow(console, ctx):
         except (InputClosed, StopRequested):
             leave_saved(console, ctx, keeper, quiet=True)
         finally:
+            ctx.services.coach.close()
             saves.close()
 
 

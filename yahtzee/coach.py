@@ -1,26 +1,56 @@
-"""The strategy engine as the screens use it: loaded on first need, never at start-up."""
+"""The strategy engine as the screens use it: tables made ready in the background, numpy
+loaded there and never at start-up."""
 import random
 
 
 class Coach:
-    """Advice, costs and computer players for one session's rules; tables load lazily."""
+    """Advice, costs and computer players for one session; tables come from a background builder."""
 
     def __init__(self, cache_dir, progress=None, seed=None, notify=None):
         self.cache_dir = cache_dir
+        # progress(done, total): shown while the game waits for a table that is not ready.
         self.progress = progress
+        self.seed = seed
         # Told in one line when a damaged table is set aside and built again.
         self.notify = notify
-        self.seed = seed
-        self._loader = None
+        # Called while waiting for a table; raises to stop the wait (a stop signal).
+        self.stopping = lambda: None
+        self._builder = None
+        self._planned = {}
         self._players = {}
         self.unsupported = ""
 
-    def loader(self):
-        """The table loader (imports numpy the first time a table is wanted)."""
-        if self._loader is None:
-            from .strategy import table_loader
-            self._loader = table_loader(self.cache_dir, self.progress, self.notify)
-        return self._loader
+    def builder(self):
+        """The background builder (started on first use; cheap: numpy loads in its thread)."""
+        if self._builder is None:
+            from .strategy.builder import TableBuilder
+            self._builder = TableBuilder(self.cache_dir, self.notify)
+        return self._builder
+
+    def prepare(self, rules, moods=()) -> None:
+        """Start making ready the tables these rules and computer moods will need."""
+        self.builder().prepare(rules, moods)
+
+    def close(self) -> None:
+        """The game is ending: stop any build under way at once."""
+        if self._builder is not None:
+            self._builder.close()
+
+    def load(self, rules, objective=None):
+        """The table for these rules and objective, waiting for it if it is not ready yet; for
+        rules not solved exactly, the nearest exact table, planning for the rules played."""
+        from .strategy import EXPECTED_SCORE
+        from .strategy.builder import wait_for
+        from .strategy.cache import is_solved_exactly, planned_with
+        from .strategy.tables import planning_rules
+        objective = objective or EXPECTED_SCORE
+        if not is_solved_exactly(rules):
+            key = (rules, objective)
+            if key not in self._planned:
+                self._planned[key] = planned_with(rules, self.load(planning_rules(rules), objective))
+            return self._planned[key]
+        job = self.builder().table(rules, objective)
+        return wait_for(job, self.builder(), self.progress, self.stopping)
 
     def table(self, rules):
         """The strategy table for these rules, or None (the reason in `unsupported`). It is
@@ -28,7 +58,7 @@ class Coach:
         (table.exact is False and table.note says so)."""
         from .strategy import UnsupportedRules
         try:
-            return self.loader()(rules)
+            return self.load(rules)
         except UnsupportedRules as error:
             self.unsupported = str(error)
             return None
@@ -62,5 +92,5 @@ class Coach:
         key = (mood, rules)
         if key not in self._players:
             rng = random.Random(f"{self.seed}/{mood}") if self.seed is not None else None
-            self._players[key] = computer_player(mood, rules, self.loader(), rng)
+            self._players[key] = computer_player(mood, rules, self.load, rng)
         return self._players[key]

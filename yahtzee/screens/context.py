@@ -116,6 +116,12 @@ class Context:
         """The current time as ISO-8601 text."""
         return self.services.clock().isoformat(timespec="seconds")
 
+    def prepare_tables(self) -> None:
+        """Have the strategy tables this session may need made ready in the background."""
+        coach = self.services.coach
+        if coach is not None:
+            coach.prepare(self.session.rules, [p.mood for p in self.session.players if p.is_computer])
+
     def prefs_to_keep(self) -> dict:
         """The preferences as prefs.json keeps them, verify and sound from the session."""
         return {**self.settings.prefs, "verify": self.session.verify, "sound": self.session.sound}

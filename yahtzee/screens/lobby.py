@@ -172,6 +172,7 @@ def seat(console, ctx: Context, text: str) -> Optional[Moment]:
             console.message(seated)
             return None
         players.append(seated)
+        ctx.prepare_tables()  # its table is built while the others type their names
         console.message(f"{seated.name} takes a seat: a computer player, {seated.mood}.")
         return Moment(Screen.NAMES)
     name = clean_name(text)
@@ -250,6 +251,7 @@ def set_pref(ctx: Context, key: str, value) -> None:
     if key in preferences.GAME_SETTINGS:
         ctx.settings.run_settings.pop(key, None)  # a choice made now outranks the command line's
         apply_game_settings(ctx.session, {**ctx.settings.prefs, **ctx.settings.run_settings})
+        ctx.prepare_tables()
 
 
 def game_settings(prefs: dict):

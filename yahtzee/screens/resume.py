@@ -23,6 +23,7 @@ def resume(console, ctx: Context) -> Moment:
         saves.set_aside_autosave()
         return Moment(Screen.OPENING)
     ctx.session = saved
+    ctx.prepare_tables()
     if ctx.settings.dice_options:
         console.message("The saved game keeps its own dice: --seed and --dice-file are ignored.")
     return resumed_moment(saved, Moment.from_dict(moment_data))
