@@ -134,7 +134,7 @@ def test_messages_that_do_not_fit_drop_the_oldest(script):
     console = script().console
     drawn = []
     console._write = drawn.append
-    console.show([f"row {n}" for n in range(SCREEN_HEIGHT - 2)])
+    console.show([f"row {n}" for n in range(SCREEN_HEIGHT - 1)])
     console.message("old")
     console.message("new")
     rows = drawn[-1].split("\r\n")

@@ -249,3 +249,9 @@ def test_a_whole_session_of_screens_ends_with_the_recap(saves):
     assert history[0]["players"][0]["scores"]["ones"] == 0
     recap = "\n".join(script.screens[-1])
     assert "RECAP" in recap and recap.count("1465") == 2 and "2930" in recap
+
+
+def test_a_computer_seat_is_typed_in_full_though_names_stop_at_six(run_keys):
+    _, table, script = run_keys(Screen.NAMES, "*gambler Zed\r\r", until=[Screen.CONFIRM])
+    (seated,) = table.session.players
+    assert (seated.name, seated.mood) == ("Zed", "gambler")

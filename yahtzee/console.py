@@ -101,7 +101,7 @@ class PlainConsole:
         lowered = line.lower()
         return PLAIN_WORDS.get(lowered) or lowered or "enter"
 
-    def read_text(self, prompt, default="", limit=None):
+    def read_text(self, prompt, default="", limit=None, unlimited=""):
         """A line of free text; returns (hot key or None, text). A longer line is the screens' to cut."""
         line = self._read_line(prompt)
         hot = PLAIN_WORDS.get(line.lower())
@@ -289,13 +289,14 @@ class KeyConsole:
             if not self.stop and self.terminal_size() != self._drawn_size:
                 self._draw()
 
-    def read_text(self, prompt, default="", limit=None):
-        """A line of text (a name); F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
+    def read_text(self, prompt, default="", limit=None, unlimited=""):
+        """A line of text (a name) of `limit` characters at most, unless it starts with
+        `unlimited`; F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
         from prompt_toolkit.utils import get_cwidth
 
         from .lineedit import LineEditor
         room = self.terminal_size().columns - 1 - get_cwidth(self._shown(prompt))
-        line = LineEditor(default, limit, cells=max(1, room))
+        line = LineEditor(default, limit, cells=max(1, room), unlimited=unlimited)
         self._editing = (prompt, line)
         try:
             self._write(self._edit_line())

@@ -8,13 +8,16 @@ ENTER_KEYS = (Keys.ControlM, Keys.ControlJ)
 
 
 class LineEditor:
-    """The text typed so far and where the cursor stands; `limit` characters, `cells` cells at most."""
+    """The text typed so far and where the cursor stands; `limit` characters (unless the line
+    starts with `unlimited`, as a computer seat's '*gambler Zed' does), `cells` cells at most."""
 
-    def __init__(self, text: str = "", limit: "int | None" = None, cells: "int | None" = None):
+    def __init__(self, text: str = "", limit: "int | None" = None, cells: "int | None" = None,
+                 unlimited: str = ""):
         self.text = ""
         self.cursor = 0
         self.limit = limit
         self.cells = cells
+        self.unlimited = unlimited
         self.insert(text)
 
     def press(self, press) -> "str | None":
@@ -38,7 +41,8 @@ class LineEditor:
                 self.cursor += 1
 
     def _fits(self, char: str) -> bool:
-        if self.limit is not None and len(self.text) >= self.limit:
+        limited = not (self.unlimited and self.text.startswith(self.unlimited))
+        if limited and self.limit is not None and len(self.text) >= self.limit:
             return False
         return self.cells is None or get_cwidth(self.text + char) <= self.cells
 

@@ -14,6 +14,7 @@ from .context import Context, Moment, Screen
 from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
 
 NAME_LENGTH = 6
+COMPUTER_MARK = "*"  # a name starting with it seats a computer player
 SETTING_KEYS = "1234567890"
 
 BANNER = [
@@ -151,7 +152,7 @@ def names(console, ctx: Context) -> Moment:
     while True:
         prompt = f"Player {len(players) + 1} name: "
         console.show(view(prompt), [])
-        hot, text = console.read_text(prompt, typed, limit=NAME_LENGTH)
+        hot, text = console.read_text(prompt, typed, limit=NAME_LENGTH, unlimited=COMPUTER_MARK)
         typed = text if hot else ""
         if hot in ("F8", "F9"):
             console.message(toggle_hot_key(ctx, hot))
@@ -166,7 +167,7 @@ def names(console, ctx: Context) -> Moment:
 def seat(console, ctx: Context, text: str) -> Optional[Moment]:
     """Seat the player typed; where to go next, or None to ask again."""
     players = ctx.session.players
-    if text.strip().startswith("*"):
+    if text.strip().startswith(COMPUTER_MARK):
         seated = computer_seat(text.strip(), players)
         if isinstance(seated, str):
             console.message(seated)

@@ -1,22 +1,26 @@
 """Strategy tables made ready ahead of need: read from the cache, or built in a process of
-their own, in the background, while the game goes on.
+their own (build_cache), in the background, while the game goes on.
 
-One worker thread does the work, a table at a time, in the order it was asked for; numpy is
-imported there, never on the game's start-up path. A build runs in a separate process, so
+One worker thread does the work, a table at a time: a table the game waits for first, then
+those asked for ahead, in order; numpy is imported there, never on the game's start-up path. A build runs in a separate process, so
 that the game's own process stays free for the keys and quitting ends the build at once: a
 killed build has written nothing (a table file is written whole, at its end, under a
 temporary name). The game waits for a table only when it needs it, showing the progress of
 the work ahead of it.
 """
-import multiprocessing
-import signal
+import itertools
+import os
+import queue
+import subprocess
+import sys
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as StillWaiting
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Optional
 
 POLL_SECONDS = 0.05
+NEEDED, AHEAD = 0, 1  # a table the game waits for goes before those made ready ahead
 # Tables made ready in this process, by (rules, objective): a table is read or built once per
 # process, however many sessions (or tests) ask for it.
 READY: Dict[tuple, object] = {}
@@ -24,26 +28,6 @@ READY: Dict[tuple, object] = {}
 
 class BuildCancelled(Exception):
     """The game is ending: the build stops, keeping nothing."""
-
-
-def build_into_cache(rules, objective, cache_dir: str, progress_pipe) -> None:
-    """In the build process: build the table into the cache, telling the parent how far it is.
-    It never writes to the player's terminal: a failure only ends the pipe."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
-    from .cache import load_table
-    last = [-1]
-
-    def report(done, total):
-        step = 100 * done // total if total else 100
-        if step != last[0]:
-            last[0] = step
-            progress_pipe.send((done, total))
-
-    try:
-        load_table(rules, objective, cache_dir, report)
-        progress_pipe.send("built")
-    except Exception:  # noqa: BLE001 (the parent builds the table itself when this one fails)
-        pass
 
 
 class TableBuilder:
@@ -54,27 +38,46 @@ class TableBuilder:
         self.notify = notify
         self.done, self.total = 0, 0  # the progress of the build under way
         self.cancelled = threading.Event()
-        self.process: Optional[multiprocessing.Process] = None
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="tables")
+        self.process: Optional[subprocess.Popen] = None
+        self.work: queue.PriorityQueue = queue.PriorityQueue()
+        self.order = itertools.count()
+        self.worker = threading.Thread(target=self._work, name="tables", daemon=True)
+        self.worker.start()
 
     def prepare(self, rules, moods: Iterable[str]) -> Future:
         """Start making ready the tables that these rules and computer moods need."""
-        return self.pool.submit(self._prepare, rules, tuple(moods))
+        return self._submit(AHEAD, self._prepare, rules, tuple(moods))
 
     def table(self, rules, objective) -> Future:
         """The table for exactly solved rules and an objective, when it is ready."""
-        return self.pool.submit(self._table, rules, objective)
+        return self._submit(NEEDED, self._table, rules, objective)
+
+    def _submit(self, priority: int, work: Callable, *args) -> Future:
+        future: Future = Future()
+        self.work.put((priority, next(self.order), future, work, args))
+        return future
+
+    def _work(self) -> None:
+        """The worker thread: one piece of work at a time, the most needed first."""
+        while not self.cancelled.is_set():
+            _, _, future, work, args = self.work.get()
+            if future is None or not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(work(*args))
+            except BaseException as error:  # handed to whoever waits for the table
+                future.set_exception(error)
 
     def _prepare(self, rules, moods) -> None:
-        """In the worker: every table the moods play with, the advisor's first."""
+        """In the worker: ask, ahead, for every table the moods play with, the advisor's first."""
+        from .cache import is_solved_exactly
         from .players import OBJECTIVES
         from .solver import EXPECTED_SCORE
         from .tables import planning_rules
-        from .cache import is_solved_exactly
         exact = rules if is_solved_exactly(rules) else planning_rules(rules)
         wanted = [EXPECTED_SCORE] + [OBJECTIVES[mood] for mood in moods_played(moods, OBJECTIVES)]
         for objective in dict.fromkeys(wanted):
-            self._table(exact, objective)
+            self._submit(AHEAD, self._table, exact, objective)
 
     def _table(self, rules, objective):
         """In the worker: the table from memory, the cache, or a build; its arithmetic warmed."""
@@ -103,23 +106,21 @@ class TableBuilder:
         return load_table(rules, objective, self.cache_dir, self._progress, self.notify)
 
     def _build_apart(self, rules, objective) -> None:
-        """Run build_into_cache in a child process, keeping its progress."""
+        """Run the build in a process of its own, keeping its progress."""
+        from .build_cache import request
         self._check_cancelled()
-        context = multiprocessing.get_context("spawn")
-        receiving, sending = context.Pipe(duplex=False)
         self.done, self.total = 0, 0
-        self.process = context.Process(target=build_into_cache, daemon=True,
-                                       args=(rules, objective, str(self.cache_dir), sending))
-        self.process.start()
-        sending.close()
-        try:
-            while (message := receiving.recv()) != "built":
-                self.done, self.total = message
-        except EOFError:
-            pass  # the process ended early: cancelled, or failed (then it is built here)
-        finally:
-            receiving.close()
-            self.process.join()
+        package_home = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            filter(None, [package_home, os.environ.get("PYTHONPATH")]))}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "yahtzee.strategy.build_cache", request(rules, objective, self.cache_dir)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+            text=True)
+        with self.process.stdout:
+            for line in self.process.stdout:
+                self.done, self.total = map(int, line.split())
+        self.process.wait()
 
     def _progress(self, done: int, total: int) -> None:
         """An in-process build's progress; it stops here when the game is ending."""
@@ -134,9 +135,9 @@ class TableBuilder:
         """The game is ending: stop the work under way at once and forget the rest."""
         self.cancelled.set()
         process = self.process
-        if process is not None and process.is_alive():
+        if process is not None and process.poll() is None:
             process.kill()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.work.put((NEEDED, -1, None, None, ()))  # wakes the worker to see it is over
 
 
 def moods_played(moods: Iterable[str], objectives: dict) -> list:

@@ -1,0 +1,43 @@
+"""A table build in a process of its own: `python -m yahtzee.strategy.build_cache JSON`.
+
+The JSON names the rules (as the saved game writes them), the objective and the cache folder.
+The process writes its progress to stdout as lines of 'done total' and the table into the
+cache; it says nothing else and leaves nothing half-written when it is killed.
+"""
+import json
+import signal
+import sys
+from dataclasses import asdict
+
+
+def request(rules, objective, cache_dir) -> str:
+    """The command-line argument that asks for this table."""
+    from ..game_json import rules_to_dict
+    return json.dumps({"rules": rules_to_dict(rules), "objective": asdict(objective),
+                       "cache": str(cache_dir)})
+
+
+def main(argument: str) -> int:
+    """Build the table the argument asks for into its cache; 0 once it is there."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
+    from ..game_json import rules_from_dict
+    from .cache import load_table
+    from .solver import Objective
+    asked = json.loads(argument)
+    shown = [-1]
+
+    def report(done, total):
+        step = 100 * done // total if total else 100
+        if step != shown[0]:
+            shown[0] = step
+            print(done, total, flush=True)
+
+    load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1]))
+    except Exception:  # noqa: BLE001 (the game builds the table itself when this one fails)
+        sys.exit(1)
