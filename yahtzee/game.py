@@ -6,14 +6,13 @@ from .checks import DamagedSave
 from .dice import RandomDice, restore_source
 from .match import SINGLE_GAME
 from .rules import HASBRO, Rules
-from .scoring import LOWER, UPPER, Category
+from .scorecard import Scorecard
+from .scoring import Category
 
 DICE_COUNT = 5
 ROUNDS = len(Category)
 KINDS = ("human", "computer")
 MAX_PLAYERS = 4
-# The computer players' ways of playing; yahtzee.strategy plays them.
-COLUMN_NAMES = {UPPER: "upper", LOWER: "lower"}
 
 
 class IllegalMove(ValueError):
@@ -54,86 +53,6 @@ class CannotUndo(IllegalMove):
 
 # The fault of saved data that does not describe a valid game (see yahtzee.game_json).
 BadState = DamagedSave
-
-
-@dataclass
-class Scorecard:
-    """One player's filled boxes, the bonus points earned beside them, and the rolls banked."""
-
-    boxes: dict = field(default_factory=dict)
-    yahtzee_bonus: int = 0
-    # FiveOAK: points for postings made in fewer rolls, kept as they were earned.
-    roll_bonus: int = 0
-    # Acorn: the boxes an extra Yahtzee blanked (each also holds 0 in `boxes`).
-    blanks: set = field(default_factory=set)
-    # Dice bank: unused rolls carried into this player's next turn.
-    bank: int = 0
-    # Race: the points of the columns already completed and cleared.
-    banked: int = 0
-
-    @property
-    def upper_sum(self):
-        """The upper boxes added up."""
-        return scoring.upper_sum(self.boxes)
-
-    @property
-    def upper_bonus(self):
-        """35 for an upper sum of 63 or more."""
-        return scoring.upper_bonus(self.boxes)
-
-    @property
-    def upper_total(self):
-        """Upper sum plus its bonus."""
-        return self.upper_sum + self.upper_bonus
-
-    @property
-    def lower_total(self):
-        """The lower boxes added up."""
-        return scoring.lower_sum(self.boxes)
-
-    @property
-    def total(self):
-        """The grand total."""
-        return self.upper_total + self.lower_total + self.yahtzee_bonus + self.roll_bonus + self.banked
-
-    @property
-    def is_full(self):
-        """All thirteen boxes filled."""
-        return len(self.boxes) == len(Category)
-
-    @property
-    def par(self):
-        """FiveOAK's tracker: over (+) or under (-) three of each face so far, or None once
-        the upper bonus is won or lost."""
-        return scoring.par(self.boxes)
-
-    def is_blank(self, box):
-        """The box was blanked by an extra Yahtzee (Acorn), shown as '-'."""
-        return box in self.blanks
-
-    def enter(self, posting):
-        """Write a posting's points and bonuses on the card."""
-        self.boxes[posting.box] = posting.points
-        self.yahtzee_bonus += posting.bonus
-        self.roll_bonus += posting.roll_bonus
-        if posting.blank:
-            self.blanks.add(posting.box)
-
-    def reset_full_columns(self):
-        """Race: bank and clear the columns due for it; returns their names."""
-        columns = scoring.columns_to_reset(self.boxes)
-        for column in columns:
-            self.banked += sum(self.boxes[box] for box in column)
-            self.banked += self.upper_bonus if column is UPPER else 0
-        for column in columns:
-            for box in column:
-                del self.boxes[box]
-                self.blanks.discard(box)
-        return tuple(COLUMN_NAMES[column] for column in columns)
-
-    def copy(self):
-        """An independent copy of the card."""
-        return replace(self, boxes=dict(self.boxes), blanks=set(self.blanks))
 
 
 @dataclass
