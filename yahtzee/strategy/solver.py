@@ -283,32 +283,29 @@ class Engine:
         choices = np.empty((rolls - 1, len(ROLLS), len(states)), dtype=np.int16)
         for start in range(0, len(states), CHUNK):
             cut = slice(start, start + CHUNK)
-            boxes[:, :, cut], choices[:, :, cut] = self._turn_plans(values, states.part(cut), rolls)
+            stages = self.turn_stages(values, states.part(cut), rolls)
+            boxes[:, :, cut] = stages.boxes
+            for stage in range(rolls - 1):
+                choices[stage, :, cut] = stages.plan_keeps(stage)
         return boxes, choices
 
-    def _turn_plans(self, values, states, last):
-        """turn_plans for one batch of at most CHUNK states."""
+    def turn_stages(self, values, states, last=None):
+        """The whole turn of a batch of states, roll number by roll number (see TurnStages)."""
+        last = last or self.rolls
         work = Workspace(len(states))
         found = self.post_values(values, states, work, want_boxes=True)
         boxes = np.array([self.stage_boxes(work, found, rolls) for rolls in range(1, last + 1)])
         offset = self.utility_offset(work)
+        posts = np.empty((last,) + work.post.shape)
+        keeps = np.empty((last - 1, ROLL_OFFSET, len(states)))
         self.stage_post(work, last, offset, work.post)
-        choices = [None] * (last - 1)
+        posts[-1] = work.post
         for rolls in range(last - 1, 0, -1):
-            keeps = self.keep_values(work)
-            post_now = self.stage_post(work, rolls, offset, np.empty_like(work.candidate))
-            # ties go to posting now: a reroll that cannot gain is no reroll
-            best = post_now + 1e-9 * (1 + np.abs(post_now))
-            choice = np.full(best.shape, -1, dtype=np.int16)
-            for column in SUB_KEEPS.T:
-                candidate = np.take(keeps, column, axis=0, out=work.candidate)
-                better = candidate > best
-                choice[better] = np.broadcast_to(column[:, None], better.shape)[better]
-                np.maximum(best, candidate, out=best)
-            choices[rolls - 1] = choice
-            np.maximum(work.post, post_now, out=work.post)
+            keeps[rolls - 1] = self.keep_values(work)[:ROLL_OFFSET]
+            self.stage_post(work, rolls, offset, posts[rolls - 1])
+            np.maximum(work.post, posts[rolls - 1], out=work.post)
             self.best_reroll(work)
-        return boxes, np.array(choices).reshape(last - 1, len(ROLLS), len(states))
+        return TurnStages(posts, boxes, keeps)
 
     # -- whole table ---------------------------------------------------------------
     def solve(self, progress=None):
@@ -393,6 +390,36 @@ class Workspace:
         self.best = np.empty_like(self.keeps)
         self.candidate = np.empty((len(ROLLS), width))
         self.scratch = np.empty((len(ROLLS), width))
+
+
+@dataclass(frozen=True)
+class TurnStages:
+    """A batch of states' turn, per roll number 1, 2, ...: each roll's posting utility and
+    best box (roll numbers x rolls x states), and before the last roll number the utility
+    of every keep that rerolls at least one die (roll numbers x keeps of 0-4 dice x states)."""
+
+    posts: np.ndarray
+    boxes: np.ndarray
+    keeps: np.ndarray
+
+    def choose_keeps(self, stage, rolls, columns):
+        """The best keep (or -1: post now) of roll `rolls[i]` of state `columns[i]` after roll
+        number stage + 1."""
+        options = SUB_KEEPS[rolls]
+        return best_keeps(self.keeps[stage][options, columns[:, None]], options, self.posts[stage][rolls, columns])
+
+    def plan_keeps(self, stage):
+        """The best keep (or -1) of every roll of every state after roll number stage + 1."""
+        return best_keeps(self.keeps[stage][SUB_KEEPS], SUB_KEEPS[:, :, None], self.posts[stage])
+
+
+def best_keeps(utility, options, post_now):
+    """The keep of `options` with the highest `utility` (both along axis 1), or -1 where it
+    is no better than posting now: a reroll that cannot gain is no reroll."""
+    pick = utility.argmax(axis=1)[:, None]
+    best = np.take_along_axis(utility, pick, axis=1)[:, 0]
+    chosen = np.take_along_axis(options, pick, axis=1)[:, 0]
+    return np.where(best > post_now + 1e-9 * (1 + np.abs(post_now)), chosen, -1)
 
 
 def _reachable_ups(upper_mask):
