@@ -60,6 +60,12 @@ class States:
         return States(self.mask[cut], self.up[cut], self.fifty[cut])
 
 
+def open_boxes(states):
+    """The boxes open in at least one of the states (the others need no look)."""
+    open_anywhere = int(np.bitwise_or.reduce(FULL_CARD ^ states.mask))
+    return [box for box in range(BOX_COUNT) if open_anywhere >> box & 1]
+
+
 def state_index(mask, up, fifty):
     """The flat index of states in a value table."""
     return (mask * UP_STATES + up) * 2 + fifty
@@ -120,10 +126,10 @@ class Engine:
         best.fill(-np.inf)
         fit.fill(-np.inf)
         boxes = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
-        for box in range(BOX_COUNT):
+        for box in open_boxes(states):
             row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
             row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
-            candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate)
+            candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
             if self.tables.roll_bonus:
                 self._keep_best_fit(box, candidate, fit, boxes)
             if want_boxes:
@@ -151,7 +157,7 @@ class Engine:
         fits = self.tables.fits[list(YAHTZEE_ROLLS)]
         row_best, row_fit = np.full(legal.shape, -np.inf), np.full(legal.shape, -np.inf)
         row_box, fit_box = np.full(legal.shape, NO_BOX, dtype=np.int8), np.full(legal.shape, NO_BOX, dtype=np.int8)
-        for box in range(BOX_COUNT):
+        for box in open_boxes(states):
             points = self.tables.five_points[case, matching_filled, faces, box]
             value = self.after_posting(values, box, points, states)
             value[(legal >> box) & 1 == 0] = -np.inf
@@ -233,9 +239,9 @@ class Engine:
         for size in range(DICE - 1, -1, -1):
             children = CHILDREN[size]
             total, scratch = keeps[size_rows(size)], work.scratch[:len(children)]
-            np.take(keeps, children[:, 0], axis=0, out=total)
+            np.take(keeps, children[:, 0], axis=0, out=total, mode="clip")
             for face in range(1, 6):
-                np.add(total, np.take(keeps, children[:, face], axis=0, out=scratch), out=total)
+                np.add(total, np.take(keeps, children[:, face], axis=0, out=scratch, mode="clip"), out=total)
             total *= 1 / 6
         return keeps
 
@@ -249,7 +255,7 @@ class Engine:
             acc, scratch = best[rows], work.scratch[:rows.stop - rows.start]
             acc[...] = keeps[rows]
             for column in PARENTS[size].T:
-                np.maximum(acc, np.take(best, column, axis=0, out=scratch), out=acc)
+                np.maximum(acc, np.take(best, column, axis=0, out=scratch, mode="clip"), out=acc)
         work.post[...] = best[ROLL_OFFSET:]
         return work.post
 
