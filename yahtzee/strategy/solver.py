@@ -18,6 +18,7 @@ from .dicemath import (CHILDREN, DICE, KEEPS, PARENTS, ROLL_OFFSET, ROLL_PROBABI
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
 CHUNK = 512
+FIVE_ALIKE = list(YAHTZEE_ROLLS)
 THREADS = min(2, os.cpu_count() or 1)
 NO_BOX = -1
 
@@ -96,7 +97,7 @@ class Engine:
         self._point_rows = [np.searchsorted(self._distinct[box], self._plain_points[:, box])
                             for box in range(BOX_COUNT)]
         plain_fits = self.tables.fits.copy()
-        plain_fits[list(YAHTZEE_ROLLS)] = False  # five alike are posted apart
+        plain_fits[FIVE_ALIKE] = False  # five alike are posted apart
         self._fit_rows = [np.flatnonzero(plain_fits[:, box]) for box in range(BOX_COUNT)]
 
     def stage_bonus(self, rolls):
@@ -122,6 +123,14 @@ class Engine:
         """The best posting value of every roll (rolls x states) into work.base, the best
         among boxes whose pattern the roll fits into work.fit (for the roll bonus); with
         want_boxes, the boxes of both."""
+        boxes = self.plain_post_values(values, states, work, want_boxes)
+        if self.extra_turns:
+            self.offer_extra_turn(values, states, work, boxes)
+        return boxes
+
+    def plain_post_values(self, values, states, work, want_boxes=False):
+        """post_values without a yahtChallenge extra turn (the part that does not depend on
+        the state's own value)."""
         best, fit = work.base, work.fit
         best.fill(-np.inf)
         fit.fill(-np.inf)
@@ -154,7 +163,7 @@ class Engine:
         case, faces = states.case, np.arange(6)[:, None]
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
         matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
-        fits = self.tables.fits[list(YAHTZEE_ROLLS)]
+        fits = self.tables.fits[FIVE_ALIKE]
         row_best, row_fit = np.full(legal.shape, -np.inf), np.full(legal.shape, -np.inf)
         row_box, fit_box = np.full(legal.shape, NO_BOX, dtype=np.int8), np.full(legal.shape, NO_BOX, dtype=np.int8)
         for box in open_boxes(states):
@@ -166,25 +175,28 @@ class Engine:
             value[~fits[:, box]] = -np.inf
             fit_box[value > row_fit] = box
             np.maximum(row_fit, value, out=row_fit)
-        bonus = self.tables.bonus[case, faces]
-        extra = bonus + self.objective.yahtzee_reward * (bonus > 0)
-        if self.extra_turns:
-            self._offer_extra_turn(values, states, row_best, row_box)
-        rows = list(YAHTZEE_ROLLS)
-        work.base[rows] = row_best + extra
-        work.fit[rows] = row_fit + extra
+        extra = self._five_alike_extra(case)
+        work.base[FIVE_ALIKE] = row_best + extra
+        work.fit[FIVE_ALIKE] = row_fit + extra
         if boxes is not None:
-            boxes[0][rows], boxes[1][rows] = row_box, fit_box
+            boxes[0][FIVE_ALIKE], boxes[1][FIVE_ALIKE] = row_box, fit_box
 
-    def _offer_extra_turn(self, values, states, row_best, row_box):
+    def _five_alike_extra(self, case):
+        """What five alike add beside the box: the Yahtzee bonus (and delight in it)."""
+        bonus = self.tables.bonus[case, np.arange(6)[:, None]]
+        return bonus + self.objective.yahtzee_reward * (bonus > 0)
+
+    def offer_extra_turn(self, values, states, work, boxes=None):
         """yahtChallenge: five alike may instead take their bonus and the same state's turn again
         (shown as the Yahtzee box, which is how the game takes it)."""
-        turn_bonus = self.tables.turn_bonus[states.case, np.arange(6)[:, None]]
+        case = states.case
+        turn_bonus = self.tables.turn_bonus[case, np.arange(6)[:, None]]
         again = turn_bonus + self.objective.yahtzee_reward * (turn_bonus > 0) + \
-            values[state_index(states.mask, states.up, states.fifty)]
+            values[state_index(states.mask, states.up, states.fifty)] + self._five_alike_extra(case)
         again = np.where(turn_bonus > 0, again, -np.inf)
-        row_box[again > row_best] = YAHTZEE_BIT
-        np.maximum(row_best, again, out=row_best)
+        if boxes is not None:
+            boxes[0][FIVE_ALIKE] = np.where(again > work.base[FIVE_ALIKE], YAHTZEE_BIT, boxes[0][FIVE_ALIKE])
+        work.base[FIVE_ALIKE] = np.maximum(work.base[FIVE_ALIKE], again)
 
     def stage_post(self, work, rolls, offset, out):
         """The best posting of every roll after `rolls` rolls, roll bonus included, as utilities."""
@@ -263,6 +275,10 @@ class Engine:
         """Each roll's value (as a utility) when it is roll number `first` of a turn that may
         go on to roll `last`, into work.post; returns the utility offset."""
         self.post_values(values, states, work)
+        return self.values_from_postings(work, first, last)
+
+    def values_from_postings(self, work, first, last):
+        """roll_values once the postings are in work.base and work.fit."""
         offset = self.utility_offset(work)
         self.stage_post(work, last, offset, work.post)
         for rolls in range(last - 1, first - 1, -1):
@@ -276,7 +292,12 @@ class Engine:
     def turn_start_values(self, values, states, work=None):
         """The value of each state at the start of its turn."""
         work = work or Workspace(len(states))
-        offset = self.roll_values(values, states, work, 1, self.rolls)
+        self.post_values(values, states, work)
+        return self.start_from_postings(work)
+
+    def start_from_postings(self, work):
+        """turn_start_values once the postings are in work.base and work.fit."""
+        offset = self.values_from_postings(work, 1, self.rolls)
         return self.from_utility(ROLL_PROBABILITY @ work.post, offset)
 
     # -- decisions -----------------------------------------------------------------
@@ -352,18 +373,37 @@ class Engine:
             self.settle(values, states, work, index)
 
     def settle(self, values, states, work, index):
-        """Find value = turn(value) for states whose turn may be taken again. A turn takes the
-        extra turn with a chance below 5%, so turn() is nearly flat and the secant through
-        the last two guesses lands on the fixed point, exactly once the choices stop changing."""
-        before = (np.zeros(len(index)), values[index].copy())  # the first pass valued the state at 0
-        guess = before[1]
+        """Find value = turn(value) for states whose turn may be taken again, each on its own.
+
+        A turn takes the extra turn with a chance below 5%, so turn() is nearly flat: a plain
+        step from the first pass (which valued the state at 0) lands close, and from there
+        the secant through the last two guesses meets the fixed point, exactly once the
+        choices stop changing. The postings other than the extra turn do not depend on the
+        guess: they are worked out once. Settled states are left out once they are many."""
+        settling = np.flatnonzero(states.case == 2)
+        if len(settling) < len(states):
+            states, index, work = states.part(settling), index[settling], Workspace(len(settling))
+        self.plain_post_values(values, states, work)
+        plain = (work.base.copy(), work.fit.copy())
+        before, guess = None, values[index]
         for _ in range(SETTLE_STEPS):
             values[index] = guess
-            image = self.turn_start_values(values, states, work)
-            if np.abs(image - guess).max() < SETTLE_TOLERANCE:
+            work.base[...], work.fit[...] = plain
+            self.offer_extra_turn(values, states, work)
+            image = self.start_from_postings(work)
+            settled = np.abs(image - guess) < SETTLE_TOLERANCE
+            if settled.all():
                 values[index] = image
                 return
-            guess, before = secant_fixed_point(before, (guess, image)), (guess, image)
+            point = (guess, image)
+            guess = np.where(settled, image, point[1] if before is None else secant_fixed_point(before, point))
+            before = point
+            if settled.mean() > 0.5:
+                going = np.flatnonzero(~settled)
+                values[index[settled]] = image[settled]
+                states, index, guess, work = states.part(going), index[going], guess[going], Workspace(len(going))
+                before = tuple(part[going] for part in before)
+                plain = tuple(part[:, going] for part in plain)
         raise ArithmeticError("the extra-turn values did not settle")
 
 
