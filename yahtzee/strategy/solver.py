@@ -266,8 +266,10 @@ class Engine:
             rows = size_rows(size)
             acc, scratch = best[rows], work.scratch[:rows.stop - rows.start]
             acc[...] = keeps[rows]
-            for column in PARENTS[size].T:
-                np.maximum(acc, np.take(best, column, axis=0, out=scratch, mode="clip"), out=acc)
+            parents, counts = PARENTS[size]
+            for column, count in zip(parents.T, counts):
+                part = acc[:count]
+                np.maximum(part, np.take(best, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
         work.post[...] = best[ROLL_OFFSET:]
         return work.post
 
