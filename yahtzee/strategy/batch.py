@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import scoring
 from .dicemath import DICE, KEEPS, ROLLS, YAHTZEE_ROLLS
-from .solver import States, state_index
+from .statespace import States
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT
 
 STATES_AT_ONCE = 1024  # distinct states whose turn is worked out together
@@ -131,7 +131,7 @@ def play_games(count, tables, rng, dice=None):
 
 def play_turns(table, cards, games, dice):
     """Play the current turn of each of `games` with one table's plans."""
-    index = state_index(*_columns(cards.states(games)))
+    index = cards.states(games).index
     order = np.argsort(index, kind="stable")
     games, index = games[order], index[order]
     distinct, first, inverse = np.unique(index, return_index=True, return_inverse=True)
@@ -140,10 +140,6 @@ def play_turns(table, cards, games, dice):
         stages = table.engine.turn_stages(table.values, states.part(slice(start, start + STATES_AT_ONCE)))
         low, high = np.searchsorted(inverse, [start, start + STATES_AT_ONCE])
         play_turn(table.engine, stages, cards, games[low:high], inverse[low:high] - start, dice)
-
-
-def _columns(states):
-    return states.mask, states.up, states.fifty
 
 
 def play_turn(engine, stages, cards, games, columns, dice):

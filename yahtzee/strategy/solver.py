@@ -13,11 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import scoring
-from .dicemath import (CHILDREN, DICE, KEEPS, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, SUB_KEEPS,
-                       YAHTZEE_ROLLS, size_rows)
-from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT, rule_tables
+from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, YAHTZEE_ROLLS, size_rows
+from .stages import CHUNK, Workspace, turn_plans, turn_stages
+from .statespace import (States, empty_values, fill_unreachable, level_states, start_value,  # noqa: F401
+                         state_index)
+from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
-CHUNK = 512
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 THREADS = min(2, os.cpu_count() or 1)
 NO_BOX = -1
@@ -39,42 +40,10 @@ class Objective:
 EXPECTED_SCORE = Objective()
 
 
-@dataclass(frozen=True)
-class States:
-    """A batch of turn-start states, one per column."""
-
-    mask: np.ndarray
-    up: np.ndarray
-    fifty: np.ndarray
-
-    @property
-    def case(self):
-        """The Yahtzee-box case of each state."""
-        filled = (self.mask >> YAHTZEE_BIT) & 1
-        return np.where(filled == 0, 0, 1 + self.fifty)
-
-    def __len__(self):
-        return len(self.mask)
-
-    def part(self, cut):
-        """The states in slice `cut`."""
-        return States(self.mask[cut], self.up[cut], self.fifty[cut])
-
-
 def open_boxes(states):
     """The boxes open in at least one of the states (the others need no look)."""
     open_anywhere = int(np.bitwise_or.reduce(FULL_CARD ^ states.mask))
     return [box for box in range(BOX_COUNT) if open_anywhere >> box & 1]
-
-
-def state_index(mask, up, fifty):
-    """The flat index of states in a value table."""
-    return (mask * UP_STATES + up) * 2 + fifty
-
-
-def empty_values():
-    """A value table for every state, all zero (the value of a full card)."""
-    return np.zeros((FULL_CARD + 1) * UP_STATES * 2)
 
 
 class Engine:
@@ -304,43 +273,18 @@ class Engine:
 
     # -- decisions -----------------------------------------------------------------
     def turn_plans(self, values, states, rolls=None):
-        """For a turn of `rolls` rolls (the rules' own by default), per roll number 1, 2, ...:
-        the best box of every roll, and the best keep of every roll or -1 to post now
-        (the last roll number has no keeps): arrays of roll numbers x rolls x states."""
-        rolls = rolls or self.rolls
-        boxes = np.empty((rolls, len(ROLLS), len(states)), dtype=np.int8)
-        choices = np.empty((rolls - 1, len(ROLLS), len(states)), dtype=np.int16)
-        for start in range(0, len(states), CHUNK):
-            cut = slice(start, start + CHUNK)
-            stages = self.turn_stages(values, states.part(cut), rolls)
-            boxes[:, :, cut] = stages.boxes
-            for stage in range(rolls - 1):
-                choices[stage, :, cut] = stages.plan_keeps(stage)
-        return boxes, choices
+        """Every decision of a turn for each state (see stages.turn_plans)."""
+        return turn_plans(self, values, states, rolls or self.rolls)
 
     def turn_stages(self, values, states, last=None):
-        """The whole turn of a batch of states, roll number by roll number (see TurnStages)."""
-        last = last or self.rolls
-        work = Workspace(len(states))
-        found = self.post_values(values, states, work, want_boxes=True)
-        boxes = np.array([self.stage_boxes(work, found, rolls) for rolls in range(1, last + 1)])
-        offset = self.utility_offset(work)
-        posts = np.empty((last,) + work.post.shape)
-        keeps = np.empty((last - 1, ROLL_OFFSET, len(states)))
-        self.stage_post(work, last, offset, work.post)
-        posts[-1] = work.post
-        for rolls in range(last - 1, 0, -1):
-            keeps[rolls - 1] = self.keep_values(work)[:ROLL_OFFSET]
-            self.stage_post(work, rolls, offset, posts[rolls - 1])
-            np.maximum(work.post, posts[rolls - 1], out=work.post)
-            self.best_reroll(work)
-        return TurnStages(posts, boxes, keeps)
+        """The whole turn of a batch of states (see stages.turn_stages)."""
+        return turn_stages(self, values, states, last or self.rolls)
 
     # -- whole table ---------------------------------------------------------------
     def solve(self, progress=None):
         """The value of every turn-start state; `progress(done, total)` is told as it goes."""
         values = empty_values()
-        levels = [level_states(filled) for filled in range(BOX_COUNT - 1, -1, -1)]
+        levels = [level_states(filled, CHUNK) for filled in range(BOX_COUNT - 1, -1, -1)]
         total, done = sum(len(s) for s in levels), 0
         workspaces = queue.SimpleQueue()
         for _ in range(THREADS):
@@ -362,8 +306,7 @@ class Engine:
                     done += solved
                     if progress:
                         progress(done, total)
-        _copy_to_unused_fifty(values)
-        _fill_unreachable(values)
+        fill_unreachable(values)
         return values
 
     def solve_states(self, values, states, work):
@@ -420,108 +363,3 @@ def secant_fixed_point(first, second):
     slope = np.divide(f1 - f0, run, out=np.zeros_like(run), where=np.abs(run) > 1e-12)
     sound = (slope >= 0) & (slope < 0.5)
     return np.where(sound, (f1 - slope * x1) / (1 - np.where(sound, slope, 0)), f1)
-
-
-def _masks_with(filled):
-    """The cards with exactly `filled` boxes filled."""
-    return [mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled]
-
-
-class Workspace:
-    """Reused arrays for a batch of `width` states (fresh arrays each time cost page faults)."""
-
-    def __init__(self, width):
-        self.keeps = np.empty((len(KEEPS), width))
-        self.post = self.keeps[ROLL_OFFSET:]
-        self.base = np.empty((len(ROLLS), width))
-        self.fit = np.empty((len(ROLLS), width))
-        self.best = np.empty_like(self.keeps)
-        self.candidate = np.empty((len(ROLLS), width))
-        self.scratch = np.empty((len(ROLLS), width))
-
-
-@dataclass(frozen=True)
-class TurnStages:
-    """A batch of states' turn, per roll number 1, 2, ...: each roll's posting utility and
-    best box (roll numbers x rolls x states), and before the last roll number the utility
-    of every keep that rerolls at least one die (roll numbers x keeps of 0-4 dice x states)."""
-
-    posts: np.ndarray
-    boxes: np.ndarray
-    keeps: np.ndarray
-
-    def choose_keeps(self, stage, rolls, columns):
-        """The best keep (or -1: post now) of roll `rolls[i]` of state `columns[i]` after roll
-        number stage + 1."""
-        options = SUB_KEEPS[rolls]
-        return best_keeps(self.keeps[stage][options, columns[:, None]], options, self.posts[stage][rolls, columns])
-
-    def plan_keeps(self, stage):
-        """The best keep (or -1) of every roll of every state after roll number stage + 1."""
-        return best_keeps(self.keeps[stage][SUB_KEEPS], SUB_KEEPS[:, :, None], self.posts[stage])
-
-
-def best_keeps(utility, options, post_now):
-    """The keep of `options` with the highest `utility` (both along axis 1), or -1 where it
-    is no better than posting now: a reroll that cannot gain is no reroll."""
-    pick = utility.argmax(axis=1)[:, None]
-    best = np.take_along_axis(utility, pick, axis=1)[:, 0]
-    chosen = np.take_along_axis(options, pick, axis=1)[:, 0]
-    return np.where(best > post_now + 1e-9 * (1 + np.abs(post_now)), chosen, -1)
-
-
-def _reachable_ups(upper_mask):
-    """The capped upper sums that the filled upper boxes of `upper_mask` can add up to."""
-    sums = {0}
-    for bit in UPPER_BITS:
-        if upper_mask >> bit & 1:
-            face = bit + 1
-            sums = {min(UP_CAP, total + count * face) for total in sums for count in range(DICE + 1)}
-    return np.array(sorted(sums))
-
-
-UPPER_MASK = sum(1 << bit for bit in UPPER_BITS)
-REACHABLE_UPS = [_reachable_ups(upper) for upper in range(UPPER_MASK + 1)]
-
-
-def level_states(filled):
-    """Every reachable state with `filled` boxes filled (Yahtzee box open: only 'not fifty')."""
-    masks, ups, fifties = [], [], []
-    for mask in _masks_with(filled):
-        reachable = REACHABLE_UPS[mask & UPPER_MASK]
-        for fifty in (0, 1) if mask >> YAHTZEE_BIT & 1 else (0,):
-            masks.append(np.full(len(reachable), mask))
-            ups.append(reachable)
-            fifties.append(np.full(len(reachable), fifty))
-    states = [np.concatenate(column) for column in (masks, ups, fifties)]
-    order = np.argsort(states[2], kind="stable")  # 'fifty' states together: only they may settle
-    states = [column[order] for column in states]
-    padding = -len(states[0]) % CHUNK  # whole batches only: repeat the last state
-    return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
-
-
-def _copy_to_unused_fifty(values):
-    """With the Yahtzee box open the flag means nothing: give both flags the same value."""
-    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
-    open_masks = [m for m in range(FULL_CARD + 1) if not m >> YAHTZEE_BIT & 1]
-    table[open_masks, :, 1] = table[open_masks, :, 0]
-
-
-def _nearest_reachable_below():
-    """For every (upper mask, upper sum), the largest reachable sum not above it."""
-    table = np.zeros((UPPER_MASK + 1, UP_STATES), dtype=np.intp)
-    for upper, reachable in enumerate(REACHABLE_UPS):
-        table[upper] = reachable[np.searchsorted(reachable, np.arange(UP_STATES), side="right") - 1]
-    return table
-
-
-def _fill_unreachable(values):
-    """Sums no card can have get the value of the nearest reachable sum below, never garbage."""
-    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
-    masks = np.arange(FULL_CARD + 1)
-    table[...] = table[masks[:, None], _nearest_reachable_below()[masks & UPPER_MASK]]
-
-
-def start_value(values):
-    """The expected score of a new game."""
-    return float(values[state_index(0, 0, 0)])
