@@ -98,7 +98,7 @@ class Cards:
         bonus = np.where(five, tables.bonus[case, face], 0)
         turn_bonus = np.where(five, tables.turn_bonus[case, face], 0)
         extra = (turn_bonus > 0) & (boxes == YAHTZEE_BIT)
-        stage_bonus = np.array([tables.stage_bonus(rolls) for rolls in range(rolls_used.max() + 1)])
+        stage_bonus = np.array([tables.stage_bonus(used) for used in range(rolls_used.max() + 1)])
         roll_bonus = stage_bonus[rolls_used] * tables.fits[rolls, boxes]
         self.yahtzee_bonus[games] += np.where(extra, turn_bonus, bonus)
         posted = ~extra
