@@ -312,24 +312,29 @@ class Engine:
     def solve_states(self, values, states, work):
         """Write the value of a batch of states into `values`; a state that may give itself an
         extra turn is found as a fixed point (see settle)."""
-        index = state_index(states.mask, states.up, states.fifty)
-        values[index] = self.turn_start_values(values, states, work)
-        if self.extra_turns and (states.case == 2).any():
-            self.settle(values, states, work, index)
+        index = states.index
+        if not (self.extra_turns and (states.case == 2).any()):
+            values[index] = self.turn_start_values(values, states, work)
+            return
+        self.plain_post_values(values, states, work)
+        plain = (work.base.copy(), work.fit.copy())
+        self.offer_extra_turn(values, states, work)
+        values[index] = self.start_from_postings(work)
+        self.settle(values, states, work, index, plain)
 
-    def settle(self, values, states, work, index):
+    def settle(self, values, states, work, index, plain):
         """Find value = turn(value) for states whose turn may be taken again, each on its own.
 
         A turn takes the extra turn with a chance below 5%, so turn() is nearly flat: a plain
         step from the first pass (which valued the state at 0) lands close, and from there
         the secant through the last two guesses meets the fixed point, exactly once the
         choices stop changing. The postings other than the extra turn do not depend on the
-        guess: they are worked out once. Settled states are left out once they are many."""
+        guess: they come in `plain` (work.base and work.fit as plain_post_values left them).
+        Settled states are left out once they are many."""
         settling = np.flatnonzero(states.case == 2)
         if len(settling) < len(states):
             states, index, work = states.part(settling), index[settling], Workspace(len(settling))
-        self.plain_post_values(values, states, work)
-        plain = (work.base.copy(), work.fit.copy())
+            plain = tuple(part[:, settling] for part in plain)
         before, guess = None, values[index]
         for _ in range(SETTLE_STEPS):
             values[index] = guess
