@@ -10,10 +10,10 @@ import numpy as np
 
 from .. import scoring
 from .dicemath import DICE, KEEPS, ROLLS, YAHTZEE_ROLLS
+from .stages import CHUNK
 from .statespace import States
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT
 
-STATES_AT_ONCE = 1024  # distinct states whose turn is worked out together
 FACES = 6
 _CODE_BASE = FACES + 1
 
@@ -136,9 +136,9 @@ def play_turns(table, cards, games, dice):
     games, index = games[order], index[order]
     distinct, first, inverse = np.unique(index, return_index=True, return_inverse=True)
     states = cards.states(games[first])
-    for start in range(0, len(distinct), STATES_AT_ONCE):
-        stages = table.engine.turn_stages(table.values, states.part(slice(start, start + STATES_AT_ONCE)))
-        low, high = np.searchsorted(inverse, [start, start + STATES_AT_ONCE])
+    for start in range(0, len(distinct), CHUNK):
+        stages = table.engine.turn_stages(table.values, states.part(slice(start, start + CHUNK)))
+        low, high = np.searchsorted(inverse, [start, start + CHUNK])
         play_turn(table.engine, stages, cards, games[low:high], inverse[low:high] - start, dice)
 
 
