@@ -235,13 +235,13 @@ def test_simulations_are_reproducible_with_a_seed(cache_dir):
 
 
 def test_the_moods_play_visibly_differently(cache_dir):
-    stats = {mood: simulate(1500, mood, seed=7, cache_dir=cache_dir) for mood in MOODS}
+    stats = {mood: simulate(20_000, mood, seed=7, cache_dir=cache_dir) for mood in MOODS}
     assert max(stats, key=lambda m: stats[m]["mean"]) == "thinker"
     assert stats["norisk"]["stdev"] < stats["thinker"]["stdev"] < stats["gambler"]["stdev"]
     assert max(stats, key=lambda m: stats[m]["yahtzee_rate"]) == "yclover"
     assert min(stats, key=lambda m: stats[m]["stdev"]) == "norisk"
     lines = format_simulation(stats["thinker"], "thinker")
-    assert lines[0].startswith("1,500 games of *thinker") and all(isinstance(line, str) for line in lines)
+    assert lines[0].startswith("20,000 games of *thinker") and all(isinstance(line, str) for line in lines)
 
 
 # -- the table cache -------------------------------------------------------------------

@@ -63,7 +63,7 @@ def parse_args(argv=None):
     parser.add_argument("--stats", action="store_true",
                         help="show the hall of fame and the players' statistics, then exit")
     parser.add_argument("--simulate", type=positive_int, metavar="N",
-                        help="play N solitaire games of a computer player and print its figures")
+                        help="play N solitaire games of a computer player under --rules and print its figures")
     parser.add_argument("--player", default="thinker", metavar="MOOD",
                         help=f"the computer player for --simulate: {', '.join(MOODS)}")
     parser.add_argument("--json", action="store_true", help="--simulate prints one JSON object")
@@ -173,17 +173,21 @@ SIMULATION_KEYS = ("games", "mean", "stdev", "median", "min", "max", "upper_bonu
 
 
 def run_simulation(args, saves_dir):
-    """--simulate: headless games of one computer player; their figures as text or JSON."""
+    """--simulate: headless games of one computer player under --rules; their figures as
+    text or JSON, with progress bars on stderr when it is a terminal."""
     import json
+    from .rules import UnknownRules, rules_named
     from .strategy import UnknownMood, mood_named, text_progress
     from .strategy.simulate import format_simulation, simulate
     try:
         mood = mood_named(args.player)
-    except UnknownMood as error:
+        rules = rules_named(args.rules or "hasbro")
+    except (UnknownMood, UnknownRules) as error:
         return usage_error(error)
-    progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
-    stats = simulate(args.simulate, mood, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
-                     build_progress=progress)
+    shown = sys.stderr.isatty()
+    stats = simulate(args.simulate, mood, rules, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
+                     progress=text_progress(sys.stderr, f"Playing {args.simulate:,} games") if shown else None,
+                     build_progress=text_progress(sys.stderr) if shown else None)
     if args.json:
         print(json.dumps({key: stats[key] for key in SIMULATION_KEYS}))
     else:

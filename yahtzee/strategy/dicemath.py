@@ -8,8 +8,9 @@ DICE = 5
 
 
 def _multisets(size):
-    """Every sorted multiset of `size` faces."""
-    return list(combinations_with_replacement(FACES, size))
+    """Every sorted multiset of `size` faces, those with more different faces first (so the
+    keeps with at least n smaller keeps inside them come first: see PARENTS)."""
+    return sorted(combinations_with_replacement(FACES, size), key=lambda keep: -len(set(keep)))
 
 
 # Every keep (a sorted multiset of 0-5 faces), smallest first; the 252 rolls come last.
@@ -38,10 +39,13 @@ def _drop_one(keep):
 
 
 def _parents(size):
-    """For each keep of `size` dice, the keeps one die smaller, padded by repetition."""
+    """For each keep of `size` dice, the keeps one die smaller, padded by repetition; and
+    for each column, how many keeps have a parent of their own there (a leading run)."""
     rows = [_drop_one(keep) for keep in KEEPS[size_rows(size)]]
     width = max(len(row) for row in rows)
-    return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp)
+    counts = [sum(1 for row in rows if len(row) > column) for column in range(width)]
+    assert all(len(row) > column for column, count in enumerate(counts) for row in rows[:count])
+    return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp), counts
 
 
 def sub_keeps(roll):
@@ -66,7 +70,7 @@ def _roll_probabilities():
 
 
 CHILDREN = tuple(_children(size) for size in range(DICE))
-PARENTS = (None,) + tuple(_parents(size) for size in range(1, DICE + 1))
+PARENTS = (None,) + tuple(_parents(size) for size in range(1, DICE + 1))  # (parents, run lengths)
 SUB_KEEPS = _sub_keep_table()
 ROLL_PROBABILITY = _roll_probabilities()
 FACE_COUNTS = np.array([[roll.count(face) for face in FACES] for roll in ROLLS], dtype=np.intp)

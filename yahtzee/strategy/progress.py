@@ -10,10 +10,15 @@ def progress_bar(done, total, width=40):
 
 
 def text_progress(stream=None, label="Working out the best strategy", width=40):
-    """A progress(done, total) callback that redraws one line of `stream` (stderr by default)."""
+    """A progress(done, total) callback that redraws one line of `stream` (stderr by default);
+    work done at once (a table read from the cache) shows nothing."""
     stream = stream or sys.stderr
+    shown = []
 
     def report(done, total):
+        if done >= total and not shown:
+            return
+        shown.append(done)
         stream.write(f"\r{label} {progress_bar(done, total, width)}")
         if done >= total:
             stream.write("\n")

@@ -1,18 +1,111 @@
-"""Headless games of one computer player, for its average, spread and rates."""
+"""Headless games of one computer player, for its average, spread and rates.
+
+Games are played side by side as arrays (see batch), in batches of BATCH games spread over
+every core. Each batch has its own seed drawn from the simulation's, so a seed gives the
+same games on any number of cores. Rules the solver plans for only approximately (a dice
+bank) are played one game at a time through the game itself.
+"""
 import contextlib
 import gc
+import multiprocessing
+import os
 import random
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
 
 from ..dice import RandomDice
 from ..game import Game, Player
 from ..rules import HASBRO
 from ..scoring import YAHTZEE_POINTS, Category
+from .batch import play_games as play_batch_games
 from .cache import table_loader
-from .players import Post, computer_player
+from .moods import mood_named
+from .players import OBJECTIVES, Post, computer_player
+from .tables import YAHTZEE_BIT
 
-BATCH = 10_000  # games played side by side, so each round's plans are worked out together
+BATCH = 25_000  # games played side by side: more share more turn-start states
+ONE_BY_ONE_BATCH = 10_000
+_WORKER_TABLES = []  # a worker process's tables, handed over when it starts
+
+
+def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, build_progress=None,
+             workers=None):
+    """Play `n` solitaire games of a computer player; returns their statistics.
+
+    `progress(done, n)` hears of the games as they finish, `build_progress` of any table
+    build; `workers` processes play (every core by default)."""
+    mood = mood_named(mood)
+    moods = [mood] if mood in OBJECTIVES else sorted(OBJECTIVES)
+    loader = table_loader(cache_dir, build_progress)
+    tables = [loader(rules, OBJECTIVES[m]) for m in moods]
+    if not all(table.exact for table in tables):
+        return simulate_one_by_one(n, mood, rules, seed, loader, progress)
+    for table in tables:
+        table.engine  # the rule tables are worked out here, once, not in every worker
+    sizes = [min(BATCH, n - start) for start in range(0, n, BATCH)]
+    seeds = np.random.SeedSequence(None if seed is None else seed % 2 ** 63).spawn(len(sizes))
+    started, figures = time.perf_counter(), []
+    for batch in played_batches(tables, sizes, seeds, workers):
+        figures.append(batch)
+        if progress:
+            progress(sum(len(f["total"]) for f in figures), n)
+    joined = {key: np.concatenate([f[key] for f in figures]) for key in figures[0]}
+    return game_statistics(joined, time.perf_counter() - started)
+
+
+def played_batches(tables, sizes, seeds, workers=None):
+    """The figures of each batch of games, in order, played by up to `workers` processes."""
+    workers = min(workers or os.cpu_count() or 1, len(sizes))
+    if workers <= 1:
+        for size, seed in zip(sizes, seeds):
+            yield play_batch(tables, size, seed)
+        return
+    with ProcessPoolExecutor(workers, mp_context=_process_context(), initializer=_adopt_tables,
+                             initargs=(tables,)) as pool:
+        yield from pool.map(_play_batch_in_worker, sizes, seeds)
+
+
+def _process_context():
+    """fork where there is one: the workers share the parent's tables without copying them."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else methods[0])
+
+
+def _adopt_tables(tables):
+    """Worker start-up: keep the tables (inherited with fork, else sent once)."""
+    _WORKER_TABLES[:] = tables
+
+
+def _play_batch_in_worker(size, seed):
+    return play_batch(_WORKER_TABLES, size, seed)
+
+
+def play_batch(tables, size, seed):
+    """Play `size` games side by side; their figures as arrays."""
+    cards = play_batch_games(size, tables, np.random.default_rng(seed))
+    return {"total": cards.totals, "upper_bonus": cards.upper_bonus > 0,
+            "yahtzee": cards.points[:, YAHTZEE_BIT] == YAHTZEE_POINTS, "extra_yahtzee": cards.yahtzee_bonus > 0}
+
+
+# -- one game at a time, through the game itself (a dice bank) ---------------------------
+
+def simulate_one_by_one(n, mood, rules, seed, loader, progress=None):
+    """Play `n` games one turn of each at a time with the computer player of the game."""
+    rng = random.Random(seed)
+    player = computer_player(mood, rules, loader, random.Random(rng.random()))
+    started = time.perf_counter()
+    cards = []
+    with cyclic_gc_paused():
+        for start in range(0, n, ONE_BY_ONE_BATCH):
+            count = min(ONE_BY_ONE_BATCH, n - start)
+            games = play_games(count, player, rules, f"{seed if seed is not None else rng.random()}/{start}")
+            cards += [game.players[0].card for game in games]
+            if progress:
+                progress(len(cards), n)
+    return game_statistics(card_figures(cards), time.perf_counter() - started)
 
 
 def play_turn(game, player):
@@ -41,23 +134,6 @@ def play_games(count, player, rules, dice_seed):
     return games
 
 
-def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, build_progress=None):
-    """Play `n` solitaire games of a computer player; returns their statistics."""
-    rng = random.Random(seed)
-    player = computer_player(mood, rules, table_loader(cache_dir, build_progress), random.Random(rng.random()))
-    started = time.perf_counter()
-    cards = []
-    with cyclic_gc_paused():
-        for start in range(0, n, BATCH):
-            count = min(BATCH, n - start)
-            games = play_games(count, player, rules,
-                               f"{seed if seed is not None else rng.random()}/{start}")
-            cards += [game.players[0].card for game in games]
-            if progress:
-                progress(len(cards), n)
-    return game_statistics(cards, time.perf_counter() - started)
-
-
 @contextlib.contextmanager
 def cyclic_gc_paused():
     """Games make no reference cycles, but the collector would keep rescanning the large
@@ -71,20 +147,28 @@ def cyclic_gc_paused():
             gc.enable()
 
 
-def game_statistics(cards, seconds):
-    """Mean, spread and rates of finished scorecards."""
-    totals = [card.total for card in cards]
+def card_figures(cards):
+    """The figures of finished Scorecards, as play_batch gives them."""
+    return {"total": np.array([card.total for card in cards]),
+            "upper_bonus": np.array([card.upper_bonus > 0 for card in cards]),
+            "yahtzee": np.array([card.boxes.get(Category.YAHTZEE) == YAHTZEE_POINTS for card in cards]),
+            "extra_yahtzee": np.array([card.yahtzee_bonus > 0 for card in cards])}
+
+
+def game_statistics(figures, seconds):
+    """Mean, spread and rates of finished games' figures."""
+    totals = figures["total"]
     games = len(totals)
     return {
         "games": games,
-        "mean": statistics.fmean(totals),
-        "stdev": statistics.stdev(totals) if games > 1 else 0.0,
-        "median": statistics.median(totals),
-        "min": min(totals),
-        "max": max(totals),
-        "upper_bonus_rate": sum(card.upper_bonus > 0 for card in cards) / games,
-        "yahtzee_rate": sum(card.boxes.get(Category.YAHTZEE) == YAHTZEE_POINTS for card in cards) / games,
-        "extra_yahtzee_rate": sum(card.yahtzee_bonus > 0 for card in cards) / games,
+        "mean": float(totals.mean()),
+        "stdev": float(totals.std(ddof=1)) if games > 1 else 0.0,
+        "median": statistics.median(totals.tolist()),
+        "min": int(totals.min()),
+        "max": int(totals.max()),
+        "upper_bonus_rate": float(figures["upper_bonus"].mean()),
+        "yahtzee_rate": float(figures["yahtzee"].mean()),
+        "extra_yahtzee_rate": float(figures["extra_yahtzee"].mean()),
         "seconds": seconds,
         "games_per_second": games / seconds if seconds else 0.0,
     }

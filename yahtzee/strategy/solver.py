@@ -13,11 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import scoring
-from .dicemath import (CHILDREN, DICE, KEEPS, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, SUB_KEEPS,
-                       YAHTZEE_ROLLS, size_rows)
-from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT, rule_tables
+from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, YAHTZEE_ROLLS, size_rows
+from .stages import CHUNK, Workspace, turn_plans, turn_stages
+from .statespace import (States, empty_values, fill_unreachable, level_states, start_value,  # noqa: F401
+                         state_index)
+from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
-CHUNK = 512
+FIVE_ALIKE = list(YAHTZEE_ROLLS)
 THREADS = min(2, os.cpu_count() or 1)
 NO_BOX = -1
 
@@ -38,36 +40,10 @@ class Objective:
 EXPECTED_SCORE = Objective()
 
 
-@dataclass(frozen=True)
-class States:
-    """A batch of turn-start states, one per column."""
-
-    mask: np.ndarray
-    up: np.ndarray
-    fifty: np.ndarray
-
-    @property
-    def case(self):
-        """The Yahtzee-box case of each state."""
-        filled = (self.mask >> YAHTZEE_BIT) & 1
-        return np.where(filled == 0, 0, 1 + self.fifty)
-
-    def __len__(self):
-        return len(self.mask)
-
-    def part(self, cut):
-        """The states in slice `cut`."""
-        return States(self.mask[cut], self.up[cut], self.fifty[cut])
-
-
-def state_index(mask, up, fifty):
-    """The flat index of states in a value table."""
-    return (mask * UP_STATES + up) * 2 + fifty
-
-
-def empty_values():
-    """A value table for every state, all zero (the value of a full card)."""
-    return np.zeros((FULL_CARD + 1) * UP_STATES * 2)
+def open_boxes(states):
+    """The boxes open in at least one of the states (the others need no look)."""
+    open_anywhere = int(np.bitwise_or.reduce(FULL_CARD ^ states.mask))
+    return [box for box in range(BOX_COUNT) if open_anywhere >> box & 1]
 
 
 class Engine:
@@ -90,7 +66,7 @@ class Engine:
         self._point_rows = [np.searchsorted(self._distinct[box], self._plain_points[:, box])
                             for box in range(BOX_COUNT)]
         plain_fits = self.tables.fits.copy()
-        plain_fits[list(YAHTZEE_ROLLS)] = False  # five alike are posted apart
+        plain_fits[FIVE_ALIKE] = False  # five alike are posted apart
         self._fit_rows = [np.flatnonzero(plain_fits[:, box]) for box in range(BOX_COUNT)]
 
     def stage_bonus(self, rolls):
@@ -116,14 +92,22 @@ class Engine:
         """The best posting value of every roll (rolls x states) into work.base, the best
         among boxes whose pattern the roll fits into work.fit (for the roll bonus); with
         want_boxes, the boxes of both."""
+        boxes = self.plain_post_values(values, states, work, want_boxes)
+        if self.extra_turns:
+            self.offer_extra_turn(values, states, work, boxes)
+        return boxes
+
+    def plain_post_values(self, values, states, work, want_boxes=False):
+        """post_values without a yahtChallenge extra turn (the part that does not depend on
+        the state's own value)."""
         best, fit = work.base, work.fit
         best.fill(-np.inf)
         fit.fill(-np.inf)
         boxes = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
-        for box in range(BOX_COUNT):
+        for box in open_boxes(states):
             row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
             row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
-            candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate)
+            candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
             if self.tables.roll_bonus:
                 self._keep_best_fit(box, candidate, fit, boxes)
             if want_boxes:
@@ -148,10 +132,10 @@ class Engine:
         case, faces = states.case, np.arange(6)[:, None]
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
         matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
-        fits = self.tables.fits[list(YAHTZEE_ROLLS)]
+        fits = self.tables.fits[FIVE_ALIKE]
         row_best, row_fit = np.full(legal.shape, -np.inf), np.full(legal.shape, -np.inf)
         row_box, fit_box = np.full(legal.shape, NO_BOX, dtype=np.int8), np.full(legal.shape, NO_BOX, dtype=np.int8)
-        for box in range(BOX_COUNT):
+        for box in open_boxes(states):
             points = self.tables.five_points[case, matching_filled, faces, box]
             value = self.after_posting(values, box, points, states)
             value[(legal >> box) & 1 == 0] = -np.inf
@@ -160,25 +144,28 @@ class Engine:
             value[~fits[:, box]] = -np.inf
             fit_box[value > row_fit] = box
             np.maximum(row_fit, value, out=row_fit)
-        bonus = self.tables.bonus[case, faces]
-        extra = bonus + self.objective.yahtzee_reward * (bonus > 0)
-        if self.extra_turns:
-            self._offer_extra_turn(values, states, row_best, row_box)
-        rows = list(YAHTZEE_ROLLS)
-        work.base[rows] = row_best + extra
-        work.fit[rows] = row_fit + extra
+        extra = self._five_alike_extra(case)
+        work.base[FIVE_ALIKE] = row_best + extra
+        work.fit[FIVE_ALIKE] = row_fit + extra
         if boxes is not None:
-            boxes[0][rows], boxes[1][rows] = row_box, fit_box
+            boxes[0][FIVE_ALIKE], boxes[1][FIVE_ALIKE] = row_box, fit_box
 
-    def _offer_extra_turn(self, values, states, row_best, row_box):
+    def _five_alike_extra(self, case):
+        """What five alike add beside the box: the Yahtzee bonus (and delight in it)."""
+        bonus = self.tables.bonus[case, np.arange(6)[:, None]]
+        return bonus + self.objective.yahtzee_reward * (bonus > 0)
+
+    def offer_extra_turn(self, values, states, work, boxes=None):
         """yahtChallenge: five alike may instead take their bonus and the same state's turn again
         (shown as the Yahtzee box, which is how the game takes it)."""
-        turn_bonus = self.tables.turn_bonus[states.case, np.arange(6)[:, None]]
+        case = states.case
+        turn_bonus = self.tables.turn_bonus[case, np.arange(6)[:, None]]
         again = turn_bonus + self.objective.yahtzee_reward * (turn_bonus > 0) + \
-            values[state_index(states.mask, states.up, states.fifty)]
+            values[state_index(states.mask, states.up, states.fifty)] + self._five_alike_extra(case)
         again = np.where(turn_bonus > 0, again, -np.inf)
-        row_box[again > row_best] = YAHTZEE_BIT
-        np.maximum(row_best, again, out=row_best)
+        if boxes is not None:
+            boxes[0][FIVE_ALIKE] = np.where(again > work.base[FIVE_ALIKE], YAHTZEE_BIT, boxes[0][FIVE_ALIKE])
+        work.base[FIVE_ALIKE] = np.maximum(work.base[FIVE_ALIKE], again)
 
     def stage_post(self, work, rolls, offset, out):
         """The best posting of every roll after `rolls` rolls, roll bonus included, as utilities."""
@@ -233,9 +220,9 @@ class Engine:
         for size in range(DICE - 1, -1, -1):
             children = CHILDREN[size]
             total, scratch = keeps[size_rows(size)], work.scratch[:len(children)]
-            np.take(keeps, children[:, 0], axis=0, out=total)
+            np.take(keeps, children[:, 0], axis=0, out=total, mode="clip")
             for face in range(1, 6):
-                np.add(total, np.take(keeps, children[:, face], axis=0, out=scratch), out=total)
+                np.add(total, np.take(keeps, children[:, face], axis=0, out=scratch, mode="clip"), out=total)
             total *= 1 / 6
         return keeps
 
@@ -248,8 +235,10 @@ class Engine:
             rows = size_rows(size)
             acc, scratch = best[rows], work.scratch[:rows.stop - rows.start]
             acc[...] = keeps[rows]
-            for column in PARENTS[size].T:
-                np.maximum(acc, np.take(best, column, axis=0, out=scratch), out=acc)
+            parents, counts = PARENTS[size]
+            for column, count in zip(parents.T, counts):
+                part = acc[:count]
+                np.maximum(part, np.take(best, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
         work.post[...] = best[ROLL_OFFSET:]
         return work.post
 
@@ -257,6 +246,10 @@ class Engine:
         """Each roll's value (as a utility) when it is roll number `first` of a turn that may
         go on to roll `last`, into work.post; returns the utility offset."""
         self.post_values(values, states, work)
+        return self.values_from_postings(work, first, last)
+
+    def values_from_postings(self, work, first, last):
+        """roll_values once the postings are in work.base and work.fit."""
         offset = self.utility_offset(work)
         self.stage_post(work, last, offset, work.post)
         for rolls in range(last - 1, first - 1, -1):
@@ -270,51 +263,28 @@ class Engine:
     def turn_start_values(self, values, states, work=None):
         """The value of each state at the start of its turn."""
         work = work or Workspace(len(states))
-        offset = self.roll_values(values, states, work, 1, self.rolls)
+        self.post_values(values, states, work)
+        return self.start_from_postings(work)
+
+    def start_from_postings(self, work):
+        """turn_start_values once the postings are in work.base and work.fit."""
+        offset = self.values_from_postings(work, 1, self.rolls)
         return self.from_utility(ROLL_PROBABILITY @ work.post, offset)
 
     # -- decisions -----------------------------------------------------------------
     def turn_plans(self, values, states, rolls=None):
-        """For a turn of `rolls` rolls (the rules' own by default), per roll number 1, 2, ...:
-        the best box of every roll, and the best keep of every roll or -1 to post now
-        (the last roll number has no keeps): arrays of roll numbers x rolls x states."""
-        rolls = rolls or self.rolls
-        boxes = np.empty((rolls, len(ROLLS), len(states)), dtype=np.int8)
-        choices = np.empty((rolls - 1, len(ROLLS), len(states)), dtype=np.int16)
-        for start in range(0, len(states), CHUNK):
-            cut = slice(start, start + CHUNK)
-            boxes[:, :, cut], choices[:, :, cut] = self._turn_plans(values, states.part(cut), rolls)
-        return boxes, choices
+        """Every decision of a turn for each state (see stages.turn_plans)."""
+        return turn_plans(self, values, states, rolls or self.rolls)
 
-    def _turn_plans(self, values, states, last):
-        """turn_plans for one batch of at most CHUNK states."""
-        work = Workspace(len(states))
-        found = self.post_values(values, states, work, want_boxes=True)
-        boxes = np.array([self.stage_boxes(work, found, rolls) for rolls in range(1, last + 1)])
-        offset = self.utility_offset(work)
-        self.stage_post(work, last, offset, work.post)
-        choices = [None] * (last - 1)
-        for rolls in range(last - 1, 0, -1):
-            keeps = self.keep_values(work)
-            post_now = self.stage_post(work, rolls, offset, np.empty_like(work.candidate))
-            # ties go to posting now: a reroll that cannot gain is no reroll
-            best = post_now + 1e-9 * (1 + np.abs(post_now))
-            choice = np.full(best.shape, -1, dtype=np.int16)
-            for column in SUB_KEEPS.T:
-                candidate = np.take(keeps, column, axis=0, out=work.candidate)
-                better = candidate > best
-                choice[better] = np.broadcast_to(column[:, None], better.shape)[better]
-                np.maximum(best, candidate, out=best)
-            choices[rolls - 1] = choice
-            np.maximum(work.post, post_now, out=work.post)
-            self.best_reroll(work)
-        return boxes, np.array(choices).reshape(last - 1, len(ROLLS), len(states))
+    def turn_stages(self, values, states, last=None):
+        """The whole turn of a batch of states (see stages.turn_stages)."""
+        return turn_stages(self, values, states, last or self.rolls)
 
     # -- whole table ---------------------------------------------------------------
     def solve(self, progress=None):
         """The value of every turn-start state; `progress(done, total)` is told as it goes."""
         values = empty_values()
-        levels = [level_states(filled) for filled in range(BOX_COUNT - 1, -1, -1)]
+        levels = [level_states(filled, CHUNK) for filled in range(BOX_COUNT - 1, -1, -1)]
         total, done = sum(len(s) for s in levels), 0
         workspaces = queue.SimpleQueue()
         for _ in range(THREADS):
@@ -336,31 +306,54 @@ class Engine:
                     done += solved
                     if progress:
                         progress(done, total)
-        _copy_to_unused_fifty(values)
-        _fill_unreachable(values)
+        fill_unreachable(values)
         return values
 
     def solve_states(self, values, states, work):
         """Write the value of a batch of states into `values`; a state that may give itself an
         extra turn is found as a fixed point (see settle)."""
-        index = state_index(states.mask, states.up, states.fifty)
-        values[index] = self.turn_start_values(values, states, work)
-        if self.extra_turns and (states.case == 2).any():
-            self.settle(values, states, work, index)
+        index = states.index
+        if not (self.extra_turns and (states.case == 2).any()):
+            values[index] = self.turn_start_values(values, states, work)
+            return
+        self.plain_post_values(values, states, work)
+        plain = (work.base.copy(), work.fit.copy())
+        self.offer_extra_turn(values, states, work)
+        values[index] = self.start_from_postings(work)
+        self.settle(values, states, work, index, plain)
 
-    def settle(self, values, states, work, index):
-        """Find value = turn(value) for states whose turn may be taken again. A turn takes the
-        extra turn with a chance below 5%, so turn() is nearly flat and the secant through
-        the last two guesses lands on the fixed point, exactly once the choices stop changing."""
-        before = (np.zeros(len(index)), values[index].copy())  # the first pass valued the state at 0
-        guess = before[1]
+    def settle(self, values, states, work, index, plain):
+        """Find value = turn(value) for states whose turn may be taken again, each on its own.
+
+        A turn takes the extra turn with a chance below 5%, so turn() is nearly flat: a plain
+        step from the first pass (which valued the state at 0) lands close, and from there
+        the secant through the last two guesses meets the fixed point, exactly once the
+        choices stop changing. The postings other than the extra turn do not depend on the
+        guess: they come in `plain` (work.base and work.fit as plain_post_values left them).
+        Settled states are left out once they are many."""
+        settling = np.flatnonzero(states.case == 2)
+        if len(settling) < len(states):
+            states, index, work = states.part(settling), index[settling], Workspace(len(settling))
+            plain = tuple(part[:, settling] for part in plain)
+        before, guess = None, values[index]
         for _ in range(SETTLE_STEPS):
             values[index] = guess
-            image = self.turn_start_values(values, states, work)
-            if np.abs(image - guess).max() < SETTLE_TOLERANCE:
+            work.base[...], work.fit[...] = plain
+            self.offer_extra_turn(values, states, work)
+            image = self.start_from_postings(work)
+            settled = np.abs(image - guess) < SETTLE_TOLERANCE
+            if settled.all():
                 values[index] = image
                 return
-            guess, before = secant_fixed_point(before, (guess, image)), (guess, image)
+            point = (guess, image)
+            guess = np.where(settled, image, point[1] if before is None else secant_fixed_point(before, point))
+            before = point
+            if settled.mean() > 0.5:
+                going = np.flatnonzero(~settled)
+                values[index[settled]] = image[settled]
+                states, index, guess, work = states.part(going), index[going], guess[going], Workspace(len(going))
+                before = tuple(part[going] for part in before)
+                plain = tuple(part[:, going] for part in plain)
         raise ArithmeticError("the extra-turn values did not settle")
 
 
@@ -375,78 +368,3 @@ def secant_fixed_point(first, second):
     slope = np.divide(f1 - f0, run, out=np.zeros_like(run), where=np.abs(run) > 1e-12)
     sound = (slope >= 0) & (slope < 0.5)
     return np.where(sound, (f1 - slope * x1) / (1 - np.where(sound, slope, 0)), f1)
-
-
-def _masks_with(filled):
-    """The cards with exactly `filled` boxes filled."""
-    return [mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled]
-
-
-class Workspace:
-    """Reused arrays for a batch of `width` states (fresh arrays each time cost page faults)."""
-
-    def __init__(self, width):
-        self.keeps = np.empty((len(KEEPS), width))
-        self.post = self.keeps[ROLL_OFFSET:]
-        self.base = np.empty((len(ROLLS), width))
-        self.fit = np.empty((len(ROLLS), width))
-        self.best = np.empty_like(self.keeps)
-        self.candidate = np.empty((len(ROLLS), width))
-        self.scratch = np.empty((len(ROLLS), width))
-
-
-def _reachable_ups(upper_mask):
-    """The capped upper sums that the filled upper boxes of `upper_mask` can add up to."""
-    sums = {0}
-    for bit in UPPER_BITS:
-        if upper_mask >> bit & 1:
-            face = bit + 1
-            sums = {min(UP_CAP, total + count * face) for total in sums for count in range(DICE + 1)}
-    return np.array(sorted(sums))
-
-
-UPPER_MASK = sum(1 << bit for bit in UPPER_BITS)
-REACHABLE_UPS = [_reachable_ups(upper) for upper in range(UPPER_MASK + 1)]
-
-
-def level_states(filled):
-    """Every reachable state with `filled` boxes filled (Yahtzee box open: only 'not fifty')."""
-    masks, ups, fifties = [], [], []
-    for mask in _masks_with(filled):
-        reachable = REACHABLE_UPS[mask & UPPER_MASK]
-        for fifty in (0, 1) if mask >> YAHTZEE_BIT & 1 else (0,):
-            masks.append(np.full(len(reachable), mask))
-            ups.append(reachable)
-            fifties.append(np.full(len(reachable), fifty))
-    states = [np.concatenate(column) for column in (masks, ups, fifties)]
-    order = np.argsort(states[2], kind="stable")  # 'fifty' states together: only they may settle
-    states = [column[order] for column in states]
-    padding = -len(states[0]) % CHUNK  # whole batches only: repeat the last state
-    return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
-
-
-def _copy_to_unused_fifty(values):
-    """With the Yahtzee box open the flag means nothing: give both flags the same value."""
-    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
-    open_masks = [m for m in range(FULL_CARD + 1) if not m >> YAHTZEE_BIT & 1]
-    table[open_masks, :, 1] = table[open_masks, :, 0]
-
-
-def _nearest_reachable_below():
-    """For every (upper mask, upper sum), the largest reachable sum not above it."""
-    table = np.zeros((UPPER_MASK + 1, UP_STATES), dtype=np.intp)
-    for upper, reachable in enumerate(REACHABLE_UPS):
-        table[upper] = reachable[np.searchsorted(reachable, np.arange(UP_STATES), side="right") - 1]
-    return table
-
-
-def _fill_unreachable(values):
-    """Sums no card can have get the value of the nearest reachable sum below, never garbage."""
-    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
-    masks = np.arange(FULL_CARD + 1)
-    table[...] = table[masks[:, None], _nearest_reachable_below()[masks & UPPER_MASK]]
-
-
-def start_value(values):
-    """The expected score of a new game."""
-    return float(values[state_index(0, 0, 0)])

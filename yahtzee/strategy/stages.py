@@ -1,0 +1,87 @@
+"""A batch of states' whole turn worked out roll number by roll number, and the decisions
+read from it: the best box of a roll, the best keep or none (for the computer players and
+the simulation)."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dicemath import KEEPS, ROLL_OFFSET, ROLLS, SUB_KEEPS
+
+CHUNK = 512  # states worked out together: their rows stay in the processor's cache
+
+
+class Workspace:
+    """Reused arrays for a batch of `width` states (fresh arrays each time cost page faults)."""
+
+    def __init__(self, width):
+        self.keeps = np.empty((len(KEEPS), width))
+        self.post = self.keeps[ROLL_OFFSET:]
+        self.base = np.empty((len(ROLLS), width))
+        self.fit = np.empty((len(ROLLS), width))
+        self.best = np.empty_like(self.keeps)
+        self.candidate = np.empty((len(ROLLS), width))
+        self.scratch = np.empty((len(ROLLS), width))
+
+
+@dataclass(frozen=True)
+class TurnStages:
+    """A batch of states' turn, per roll number 1, 2, ...: each roll's posting utility and
+    best box (roll numbers x rolls x states), and before the last roll number the utility
+    of every keep that rerolls at least one die (roll numbers x keeps of 0-4 dice x states)."""
+
+    posts: np.ndarray
+    boxes: np.ndarray
+    keeps: np.ndarray
+
+    def choose_keeps(self, stage, rolls, columns):
+        """The best keep (or -1: post now) of roll `rolls[i]` of state `columns[i]` after roll
+        number stage + 1."""
+        options = SUB_KEEPS[rolls]
+        return best_keeps(self.keeps[stage][options, columns[:, None]], options, self.posts[stage][rolls, columns])
+
+    def plan_keeps(self, stage):
+        """The best keep (or -1) of every roll of every state after roll number stage + 1."""
+        return best_keeps(self.keeps[stage][SUB_KEEPS], SUB_KEEPS[:, :, None], self.posts[stage])
+
+
+def best_keeps(utility, options, post_now):
+    """The keep of `options` with the highest `utility` (both along axis 1), or -1 where it
+    is no better than posting now: a reroll that cannot gain is no reroll."""
+    pick = utility.argmax(axis=1)[:, None]
+    best = np.take_along_axis(utility, pick, axis=1)[:, 0]
+    chosen = np.take_along_axis(options, pick, axis=1)[:, 0]
+    return np.where(best > post_now + 1e-9 * (1 + np.abs(post_now)), chosen, -1)
+
+
+def turn_plans(engine, values, states, rolls):
+    """For a turn of `rolls` rolls, per roll number 1, 2, ...: the best box of every roll,
+    and the best keep of every roll or -1 to post now (the last roll number has no keeps):
+    arrays of roll numbers x rolls x states."""
+    boxes = np.empty((rolls, len(ROLLS), len(states)), dtype=np.int8)
+    choices = np.empty((rolls - 1, len(ROLLS), len(states)), dtype=np.int16)
+    for start in range(0, len(states), CHUNK):
+        cut = slice(start, start + CHUNK)
+        stages = turn_stages(engine, values, states.part(cut), rolls)
+        boxes[:, :, cut] = stages.boxes
+        for stage in range(rolls - 1):
+            choices[stage, :, cut] = stages.plan_keeps(stage)
+    return boxes, choices
+
+
+def turn_stages(engine, values, states, last):
+    """The whole turn of a batch of states, roll number by roll number (see TurnStages)."""
+    work = Workspace(len(states))
+    found = engine.post_values(values, states, work, want_boxes=True)
+    boxes = np.array([engine.stage_boxes(work, found, rolls) for rolls in range(1, last + 1)])
+    offset = engine.utility_offset(work)
+    posts = np.empty((last,) + work.post.shape)
+    keeps = np.empty((last - 1, ROLL_OFFSET, len(states)))
+    engine.stage_post(work, last, offset, work.post)
+    posts[-1] = work.post
+    for rolls in range(last - 1, 0, -1):
+        keeps[rolls - 1] = engine.keep_values(work)[:ROLL_OFFSET]
+        engine.stage_post(work, rolls, offset, posts[rolls - 1])
+        np.maximum(work.post, posts[rolls - 1], out=work.post)
+        engine.best_reroll(work)
+    return TurnStages(posts, boxes, keeps)
+

@@ -1,0 +1,110 @@
+"""The turn-start states: (filled boxes as a 13-bit mask, upper sum capped at 63, whether
+the Yahtzee box holds 50), where each lives in a value table, and which can happen."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dicemath import DICE
+from .tables import FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
+
+
+@dataclass(frozen=True)
+class States:
+    """A batch of turn-start states, one per column."""
+
+    mask: np.ndarray
+    up: np.ndarray
+    fifty: np.ndarray
+
+    @property
+    def case(self):
+        """The Yahtzee-box case of each state."""
+        filled = (self.mask >> YAHTZEE_BIT) & 1
+        return np.where(filled == 0, 0, 1 + self.fifty)
+
+    @property
+    def index(self):
+        """Where each state lives in a value table."""
+        return state_index(self.mask, self.up, self.fifty)
+
+    def __len__(self):
+        return len(self.mask)
+
+    def part(self, cut):
+        """The states in slice `cut`."""
+        return States(self.mask[cut], self.up[cut], self.fifty[cut])
+
+
+def state_index(mask, up, fifty):
+    """The flat index of states in a value table."""
+    return (mask * UP_STATES + up) * 2 + fifty
+
+
+def empty_values():
+    """A value table for every state, all zero (the value of a full card)."""
+    return np.zeros((FULL_CARD + 1) * UP_STATES * 2)
+
+
+def _masks_with(filled):
+    """The cards with exactly `filled` boxes filled."""
+    return [mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled]
+
+
+def _reachable_ups(upper_mask):
+    """The capped upper sums that the filled upper boxes of `upper_mask` can add up to."""
+    sums = {0}
+    for bit in UPPER_BITS:
+        if upper_mask >> bit & 1:
+            face = bit + 1
+            sums = {min(UP_CAP, total + count * face) for total in sums for count in range(DICE + 1)}
+    return np.array(sorted(sums))
+
+
+UPPER_MASK = sum(1 << bit for bit in UPPER_BITS)
+REACHABLE_UPS = [_reachable_ups(upper) for upper in range(UPPER_MASK + 1)]
+
+
+def level_states(filled, batch):
+    """Every reachable state with `filled` boxes filled (Yahtzee box open: only 'not fifty')."""
+    masks, ups, fifties = [], [], []
+    for mask in _masks_with(filled):
+        reachable = REACHABLE_UPS[mask & UPPER_MASK]
+        for fifty in (0, 1) if mask >> YAHTZEE_BIT & 1 else (0,):
+            masks.append(np.full(len(reachable), mask))
+            ups.append(reachable)
+            fifties.append(np.full(len(reachable), fifty))
+    states = [np.concatenate(column) for column in (masks, ups, fifties)]
+    # the 'fifty' states together and first: only they may settle, which takes longest
+    order = np.argsort(-states[2], kind="stable")
+    states = [column[order] for column in states]
+    padding = -len(states[0]) % batch  # whole batches only: repeat the last state
+    return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
+
+
+def _copy_to_unused_fifty(values):
+    """With the Yahtzee box open the flag means nothing: give both flags the same value."""
+    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
+    open_masks = [m for m in range(FULL_CARD + 1) if not m >> YAHTZEE_BIT & 1]
+    table[open_masks, :, 1] = table[open_masks, :, 0]
+
+
+def _nearest_reachable_below():
+    """For every (upper mask, upper sum), the largest reachable sum not above it."""
+    table = np.zeros((UPPER_MASK + 1, UP_STATES), dtype=np.intp)
+    for upper, reachable in enumerate(REACHABLE_UPS):
+        table[upper] = reachable[np.searchsorted(reachable, np.arange(UP_STATES), side="right") - 1]
+    return table
+
+
+def fill_unreachable(values):
+    """States no game reaches get values too, never garbage: with the Yahtzee box open both
+    flags the same, and a sum no card can have that of the nearest reachable sum below."""
+    _copy_to_unused_fifty(values)
+    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
+    masks = np.arange(FULL_CARD + 1)
+    table[...] = table[masks[:, None], _nearest_reachable_below()[masks & UPPER_MASK]]
+
+
+def start_value(values):
+    """The expected score of a new game."""
+    return float(values[state_index(0, 0, 0)])
