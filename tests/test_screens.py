@@ -255,3 +255,12 @@ def test_a_computer_seat_is_typed_in_full_though_names_stop_at_six(run_keys):
     _, table, script = run_keys(Screen.NAMES, "*gambler Zed\r\r", until=[Screen.CONFIRM])
     (seated,) = table.session.players
     assert (seated.name, seated.mood) == ("Zed", "gambler")
+
+
+def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys):
+    _, table, script = run_keys(Screen.PLAY, " ", faces=[4] * 5, players=["ANN"], sound=False,
+                                until=[Screen.PLAY])
+    assert "YAHTZEE!" in script.messages
+    _, table, script = run_keys(Screen.PLAY, " ", faces=[4, 4, 4, 4, 5], players=["BOB"], sound=False,
+                                until=[Screen.PLAY])
+    assert "YAHTZEE!" not in script.messages

@@ -40,8 +40,8 @@ def next_prompt(child) -> str:
     return child.match.group(1).strip()
 
 
-@pytest.mark.parametrize("screen", list(STOPS))
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("screen, signum", [(screen, signal.SIGTERM) for screen in STOPS] +
+                         [("names", signal.SIGHUP), ("dice", signal.SIGHUP), ("recap", signal.SIGHUP)])
 def test_a_stop_signal_at_any_screen_saves_and_the_game_resumes_at_the_same_question(
         tmp_path, screen, signum):
     dice = tmp_path / "dice.txt"

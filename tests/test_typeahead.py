@@ -36,7 +36,7 @@ def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
     def slowly(term):
         for key in KEYS:
             term.press(key)
-            time.sleep(0.03)
+            time.sleep(0.01)
             term.pump(0.01)
 
     def at_once(term):

@@ -11,7 +11,6 @@ from .context import Context, Moment, Screen
 from .prompts import ask, sentence, yes
 
 YAHTZEE_BELLS = 3
-YAHTZEE_SHOWN = 0.8  # seconds the YAHTZEE! flash stands
 
 
 def play(console, ctx: Context) -> Moment:
@@ -35,7 +34,7 @@ def play(console, ctx: Context) -> Moment:
             return Moment(Screen.PLAY)
         if token == "r" and any(game.turn.marked):
             cost = choice_cost(ctx, lambda coach: coach.cost_of_reroll(game))
-            roll_dice(console, ctx, view)
+            roll_dice(console, ctx)
             tell_cost(console, cost, "That reroll")
             return Moment(Screen.PLAY)
         if token == "r":
@@ -57,7 +56,7 @@ def first_roll(console, ctx: Context, view) -> Moment:
     if token == "u" and game.can_undo:
         return take_back(console, ctx)
     console.forget_messages()  # the last turn's messages are done with
-    roll_dice(console, ctx, view)
+    roll_dice(console, ctx)
     return Moment(Screen.PLAY)
 
 
@@ -109,7 +108,7 @@ def computer_step(console, ctx: Context) -> Moment:
     pause = ctx.pref("computer_delay")
     if not game.turn.has_rolled:
         console.forget_messages()
-        roll_dice(console, ctx, view)
+        roll_dice(console, ctx)
         show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
         return Moment(Screen.PLAY)
     brain = ctx.services.coach.player(game.current.mood or "thinker", game.rules)
@@ -121,7 +120,7 @@ def computer_step(console, ctx: Context) -> Moment:
             game.toggle(die)
     kept = [str(d) for d, marked in zip(game.turn.dice, game.turn.marked) if not marked]
     show_step(console, view, f"{name} keeps {' '.join(kept) or 'nothing'} and rolls again", pause)
-    roll_dice(console, ctx, view)
+    roll_dice(console, ctx)
     show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
     return Moment(Screen.PLAY)
 
@@ -132,8 +131,8 @@ def show_step(console, view, what: str, pause: float) -> None:
     console.pause(pause)
 
 
-def roll_dice(console, ctx: Context, view) -> None:
-    """Roll; ring and flash a Yahtzee."""
+def roll_dice(console, ctx: Context) -> None:
+    """Roll; ring, and show a Yahtzee in bold under the screen."""
     game = ctx.session.game
     game.roll()
     if ctx.pref("marking") == "hold" and not game.current.is_computer and game.rolls_left:
@@ -143,8 +142,7 @@ def roll_dice(console, ctx: Context, view) -> None:
     if ctx.session.sound:
         console.bell(YAHTZEE_BELLS if yahtzee else 1)
     if yahtzee and not console.plain:
-        console.show(view(console.paint("yahtzee", "YAHTZEE!")), [])
-        console.pause(YAHTZEE_SHOWN)
+        console.message(console.paint("yahtzee", "YAHTZEE!"))
 
 
 def posting_prompt(game, legal) -> str:
