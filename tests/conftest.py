@@ -1,4 +1,5 @@
-"""Test-wide setup: one strategy-table cache for the whole run, so tables build once."""
+"""Test-wide setup: one strategy-table cache for the whole run, so tables build once (also
+across parallel test workers, which share it: a table is built by one copy at a time)."""
 import os
 import sys
 from pathlib import Path
@@ -9,9 +10,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture(scope="session", autouse=True)
-def shared_table_cache(tmp_path_factory):
+def shared_table_cache(tmp_path_factory, worker_id):
     """Every game started by the tests (in-process or not) keeps its tables in one folder."""
-    folder = tmp_path_factory.mktemp("table-cache")
+    root = tmp_path_factory.getbasetemp()
+    folder = (root.parent if worker_id != "master" else root) / "table-cache"
+    folder.mkdir(exist_ok=True)
     os.environ["YAHTZEE_CACHE"] = str(folder)
     yield folder
     os.environ.pop("YAHTZEE_CACHE", None)

@@ -17,7 +17,8 @@ class Terminal:
     def __init__(self, *args, env=None, columns=80, lines=24, stderr=None):
         environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
                        "PYTHONUNBUFFERED": "1", **(env or {})}
-        environment.pop("NO_COLOR", None)
+        for stale in ("NO_COLOR", "COLUMNS", "LINES"):
+            environment.pop(stale, None)
         command = [sys.executable, str(ROOT / "yahtzee.py"), *args]
         if stderr is not None:  # the game's stderr to a file, so it outlives the terminal
             command = ["/bin/sh", "-c", 'exec "$@" 2>"$GAME_STDERR"', "sh", *command]

@@ -7,6 +7,7 @@ key reader for the whole game (yahtzee.keyreader); plain mode reads one line a t
 import codecs
 import contextlib
 import errno
+import os
 import shutil
 import signal
 import sys
@@ -119,6 +120,17 @@ class PlainConsole:
         """Plain mode reads every line in order: nothing is discarded."""
 
 
+def window_size() -> os.terminal_size:
+    """The terminal window's size as it is now (COLUMNS and LINES in the environment may be
+    stale; the terminal itself is asked first)."""
+    for stream in (sys.stdout, sys.stdin):
+        try:
+            return os.get_terminal_size(stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            continue
+    return shutil.get_terminal_size((80, 24))
+
+
 def key_token(press) -> "str | None":
     """A key press as a screen's token, or None for a key that means nothing to the screens."""
     from prompt_toolkit.keys import Keys
@@ -157,7 +169,7 @@ class KeyConsole:
         self.reader = KeyReader(self.input.fileno())
         self.paint = paint
         self.unicode = unicode
-        self.terminal_size = terminal_size or (lambda: shutil.get_terminal_size((80, 24)))
+        self.terminal_size = terminal_size or window_size
         self.sleep = sleep
         self.encoding = codecs.lookup(self.output.encoding() or "utf-8").name
         self.lines = []

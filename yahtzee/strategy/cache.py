@@ -11,6 +11,7 @@ byte of values is read. A bad table is set aside as NAME.bad-YYYYmmdd-HHMMSS, on
 `notify`, and the table is rebuilt. Temp files left by a build that was killed are removed
 once they are STALE_SECONDS old.
 """
+import contextlib
 import datetime
 import hashlib
 import json
@@ -34,6 +35,7 @@ MAX_SCORE = 1575  # thirteen Yahtzees: no expectation can exceed it
 MAX_META_BYTES = 64 * 1024
 ZIP_OVERHEAD_BYTES = 64 * 1024
 STALE_SECONDS = 15 * 60  # far longer than any table build takes
+LOCK_POLL_SECONDS = 0.1
 
 
 class BadTable(ValueError):
@@ -258,21 +260,51 @@ def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None, n
     `notify(line)` hears of a bad table set aside."""
     if not is_solved_exactly(rules):
         return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify))
-    if cache_dir is not None:
-        remove_stale_temps(cache_dir)
-        try:
-            table = checked_table(rules, objective, cache_dir)
-        except BadTable as error:
-            set_aside_bad_table(rules, objective, cache_dir, str(error), notify)
-            table = None
-        if table is not None:
-            if progress:
-                progress(1, 1)
-            return table
-    table = build_table(rules, objective, progress)
-    if cache_dir is not None:
-        save_table(table, cache_dir)
+    if cache_dir is None:
+        return build_table(rules, objective, progress)
+    remove_stale_temps(cache_dir)
+    table = cached_table(rules, objective, cache_dir, notify)
+    if table is None:
+        with build_lock(rules, objective, cache_dir, progress):
+            # Another copy of the game may have built it while this one waited.
+            table = cached_table(rules, objective, cache_dir, notify)
+            if table is None:
+                table = build_table(rules, objective, progress)
+                save_table(table, cache_dir)
+                return table
+    if progress:
+        progress(1, 1)
     return table
+
+
+def cached_table(rules, objective, cache_dir, notify=None):
+    """The sound table in the cache, or None (a bad one is set aside, with a line to `notify`)."""
+    try:
+        return checked_table(rules, objective, cache_dir)
+    except BadTable as error:
+        set_aside_bad_table(rules, objective, cache_dir, str(error), notify)
+        return None
+
+
+@contextlib.contextmanager
+def build_lock(rules, objective, cache_dir, progress=None):
+    """One build of a table at a time across every copy of the game sharing the cache; while
+    waiting, `progress(0, 1)` is told (and may raise to stop waiting). A cache that cannot
+    hold the lock builds without it."""
+    from ..saves.locks import default_lock
+    lock = default_lock(Path(cache_dir) / (table_file_name(rules, objective) + ".lock"))
+    try:
+        Path(cache_dir).mkdir(parents=True, exist_ok=True)
+        while not lock.acquire():
+            if progress:
+                progress(0, 1)
+            time.sleep(LOCK_POLL_SECONDS)
+    except OSError:
+        pass  # a read-only or odd cache folder: build anyway, it just will not be kept
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def planned_with(rules, plan):
