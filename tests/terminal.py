@@ -66,6 +66,19 @@ class Terminal:
         for key in keys:
             self.child.send(KEYS.get(key, key))
 
+    def turn(self, name, box, answer="y"):
+        """One turn in key mode: any key rolls, R goes to posting, the box, then `answer` to
+        the question that follows (none when None)."""
+        self.wait_for(f"{name}: press any key to roll")
+        self.press(" ")
+        self.wait_for("R rolls")
+        self.press("r")
+        self.wait_for("Post where?")
+        self.press(box)
+        if answer:
+            self.wait_for("(Y/N)")
+            self.press(answer)
+
     def exit_code(self, timeout=15):
         """Wait for the game to end; its exit status."""
         deadline = time.monotonic() + timeout

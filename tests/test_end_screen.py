@@ -47,14 +47,7 @@ def test_a_four_player_end_screen_shows_every_box_of_every_player_and_all_notice
         term.press("y")
         for box in BOXES:
             for name in NAMES:
-                term.wait_for(f"{name}: press any key to roll")
-                term.press(" ")
-                term.wait_for("R rolls")
-                term.press("r")
-                term.wait_for("Post where?")
-                term.press(box)
-                term.wait_for("(Y/N)")
-                term.press("y")
+                term.turn(name, box)
         screens = []
         while "Another game?" not in term.text:
             term.wait_for("press any key" if "More notices" in term.text else "?")

@@ -29,18 +29,6 @@ def terminal(tmp_path):
         term.close()
 
 
-def play_turn(term, box, name):
-    """First roll with any key, straight to posting, the box, and yes to verify."""
-    term.wait_for(f"{name}: press any key to roll")
-    term.press(" ")
-    term.wait_for("1-5 mark dice, R rolls")
-    term.press("r")
-    term.wait_for("Post where?")
-    term.press(box)
-    term.wait_for("(Y/N)")
-    term.press("y")
-
-
 def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path):
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
     term = terminal(faces=[2, 2, 2, 3, 3] * 26)
@@ -97,7 +85,7 @@ def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path):
     for round_number in range(13):
         for name in ("ANN", "BOB"):
             if round_number or name == "BOB":
-                play_turn(term, boxes[round_number], name)
+                term.turn(name, boxes[round_number])
     term.wait_for("Another game? (Y/N)")
     assert BELL not in term.raw[quiet_from:]
     assert "ANN and BOB share the win" in term.text

@@ -138,19 +138,6 @@ def test_a_computers_posting_cannot_be_taken_back(tmp_path, monkeypatch):
     assert "U takes back" not in out and "taken back" not in out
 
 
-def key_turn(term, name, box, answer="y"):
-    """One key-mode turn: any key, straight to posting, the box, yes."""
-    term.wait_for(f"{name}: press any key to roll")
-    term.press(" ")
-    term.wait_for("R rolls")
-    term.press("r")
-    term.wait_for("Post where?")
-    term.press(box)
-    if answer:
-        term.wait_for("(Y/N)")
-        term.press(answer)
-
-
 def start_key_game(term, names):
     term.wait_for("Press any key to begin")
     term.press("x")
@@ -181,8 +168,8 @@ def test_a_race_runs_to_its_end_in_key_mode(tmp_path):
     try:
         start_key_game(term, ["ANN", "BOB"])
         for (_, ann_box), (_, bob_box) in zip(RACE["ANN"], RACE["BOB"]):
-            key_turn(term, "ANN", ann_box)
-            key_turn(term, "BOB", bob_box)
+            term.turn("ANN", ann_box)
+            term.turn("BOB", bob_box)
         screen = term.wait_for("Another game? (Y/N)")
         assert "BOB wins with 168 points!" in screen
         assert "Race to 140" in screen
@@ -205,7 +192,7 @@ def test_a_challenge_runs_to_its_end_in_key_mode(tmp_path):
         for game in range(2):
             for box in boxes:
                 zero_lower = box in "tfhy" if game == 0 else box in "hsl"
-                key_turn(term, "ANN", box, "y" if zero_lower else None)
+                term.turn("ANN", box, "y" if zero_lower else None)
             screen = term.wait_for("Another game? (Y/N)")
             if game == 0:
                 assert "game 1 of 2" in screen.lower()
