@@ -6,6 +6,7 @@ import re
 import signal
 import sys
 import time
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -105,3 +106,38 @@ def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before
     turn = saved["game"]["turn"]
     assert turn["dice"] == [1, 2, 3, 4, 6] and turn["marked"] == [False] * 4 + [True]
     assert not list(cache.glob("*.npz")) + list(cache.glob("*.tmp"))  # no half-built table was kept
+
+
+def test_quitting_while_a_table_is_built_in_the_background_is_immediate_and_keeps_nothing(tmp_path):
+    cache = tmp_path / "cache"
+    term = Terminal("--saves", str(tmp_path / "saves"), env={"YAHTZEE_CACHE": str(cache)})
+    try:
+        term.wait_for("Press any key to begin")
+        deadline = time.monotonic() + 10
+        while not list(cache.glob("*.lock")) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the background build has begun
+        assert list(cache.glob("*.lock")), "no build was started at start-up"
+        term.press("q")
+        term.wait_for("Quit Computer Yahtzee? (Y/N)")
+        asked = time.monotonic()
+        term.press("y")
+        code = term.exit_code(timeout=20)
+        waited = time.monotonic() - asked
+    finally:
+        term.close()
+    assert code == 0 and waited < 3, waited
+    assert not processes_naming(cache)  # the build process ended with the game
+    assert not list(cache.glob("*.npz")) + list(cache.glob("*.tmp"))
+
+
+def processes_naming(path) -> list:
+    """The command lines of running processes that name `path`."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # the process ended meanwhile
+        if str(path) in text:
+            found.append(text)
+    return found
