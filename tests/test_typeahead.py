@@ -47,3 +47,28 @@ def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
     assert fast == slow
     assert [p["name"] for p in slow["players"]] == ["ANN", "BOB"]
     assert all(len(p["scores"]) == 13 for p in slow["players"])
+
+
+def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_it(tmp_path):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "prefs.json").write_text('{"version": 1, "advisor": true}')  # a reroll's cost needs the table
+    dice = tmp_path / "dice.txt"
+    dice.write_text("1 2 3 4 6 5 6 6 6 6")
+    term = Terminal("--saves", str(saves), "--dice-file", str(dice),
+                    env={"YAHTZEE_CACHE": str(tmp_path / "cache")})
+    try:
+        term.wait_for("Press any key to begin")
+        term.press("xnANN\r\ry 1r2")  # mark die 1, reroll it (the wait), then mark die 2
+        term.wait_for("Working out the best strategy")
+        screen = term.wait_for("Roll 2 of 3", timeout=60)
+        term.wait_for("[2]")
+        term.press("q")
+        term.wait_for("Quit the game?")
+        term.press("y")
+        assert term.exit_code() == 0, screen
+    finally:
+        term.close()
+    turn = json.loads((saves / "autosave.json").read_text())["game"]["turn"]
+    assert turn["rolls"] == 2 and turn["dice"] == [5, 2, 3, 4, 6]
+    assert turn["marked"] == [False, True, False, False, False]
