@@ -60,6 +60,8 @@ def parse_args(argv=None):
                              "freejoker or nobonus (the preferences keep a lasting choice)")
     parser.add_argument("--match", metavar="KIND",
                         help="'single', 'challenge N', 'race N' or 'first_to N' for this run")
+    parser.add_argument("--duplicate", action="store_true",
+                        help="duplicate dice for this run: every player rolls the same dice")
     parser.add_argument("--stats", action="store_true",
                         help="show the hall of fame and the players' statistics, then exit")
     parser.add_argument("--simulate", type=positive_int, metavar="N",
@@ -80,6 +82,8 @@ def is_plain(args, stdin, stdout, environ):
 def dice_source(args):
     """The dice the options ask for: loaded, seeded or truly random."""
     from .dice import LoadedDice, RandomDice, SeededDice, read_dice_file
+    if args.duplicate and args.dice_file:
+        raise ValueError("--duplicate cannot be used with --dice-file: loaded dice come in file order")
     base = SeededDice(args.seed) if args.seed is not None else RandomDice()
     return LoadedDice(read_dice_file(args.dice_file), base) if args.dice_file else base
 
@@ -104,7 +108,7 @@ def make_console(plain, colour):
 
 def run_settings(args):
     """The game settings the command line chooses for this run only."""
-    chosen = {"rules": args.rules, "match": args.match}
+    chosen = {"rules": args.rules, "match": args.match, "duplicate": args.duplicate or None}
     return {key: value for key, value in chosen.items() if value is not None}
 
 
@@ -236,11 +240,14 @@ def play(args, saves, saves_dir):
 def make_context(args, saves, saves_dir, source):
     """The screens' context: a new session under the preferences and this run's options."""
     from .coach import Coach
+    from .dice import with_duplicate
     from .game import Session
     from .saves import local_now
     from .screens import Context, Services, Settings, game_settings
     prefs = saves.load_prefs()
-    rules, match = game_settings({**prefs, **run_settings(args)})
+    chosen = {**prefs, **run_settings(args)}
+    rules, match = game_settings(chosen)
+    source = with_duplicate(source, chosen.get("duplicate", False))
     session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source,
                       rules=rules, match=match)
     coach = Coach(cache_dir(saves_dir, os.environ), None, args.seed)

@@ -1,9 +1,14 @@
-"""Where the dice come from: true randomness, a seed reseeded every turn, or a loaded file."""
+"""Where the dice come from: true randomness, a seed reseeded every turn, duplicate dice
+shared by every seat, or a loaded file."""
 import random
 from .checks import is_int
 
 FACES = range(1, 7)
 MAX_DICE_FILE_BYTES = 1_000_000
+DIE_PLACES = 5
+MAX_DRAWN_SEED = 10 ** 9
+MAX_THROWS = 10_000  # throws of one die in one round (extra turns may add many)
+DUPLICATE_LINE = "Dice: duplicate, every player rolls the same dice"
 
 
 class DiceFileError(ValueError):
@@ -60,6 +65,49 @@ class SeededDice:
         return isinstance(other, SeededDice) and self.to_dict() == other.to_dict()
 
 
+class DuplicateDice:
+    """Duplicate dice: the k-th throw of die i in a round shows the same face for every seat,
+    so the same choices give the same results."""
+
+    def __init__(self, seed, turn=(1, 1, 0), thrown=(0,) * DIE_PLACES, random_seed=False):
+        self.seed = seed
+        self.turn = tuple(turn)
+        self.thrown = list(thrown)
+        # The seed was drawn for this session rather than given with --seed.
+        self.random_seed = random_seed
+
+    @classmethod
+    def drawn(cls, rng=None):
+        """Duplicate dice from a seed of their own, drawn at random (saved with the game)."""
+        return cls((rng or random.SystemRandom()).randrange(1, MAX_DRAWN_SEED), random_seed=True)
+
+    def start_turn(self, game, round_, seat):
+        """A new player's turn: each die's throws in this round are counted from the first."""
+        self.turn = (game, round_, seat)
+        self.thrown = [0] * DIE_PLACES
+
+    def roll_places(self, places):
+        """The faces of the dice at `places` (0-4), each the next throw of its own stream."""
+        faces = []
+        for place in places:
+            self.thrown[place] += 1
+            faces.append(self.face(place, self.thrown[place]))
+        return faces
+
+    def face(self, place, throw):
+        """The face of die `place`'s `throw`-th throw (from 1) in this round, for every seat."""
+        game, round_, _ = self.turn
+        return random.Random(f"duplicate/{self.seed}/{game}/{round_}/{place}/{throw}").randint(1, 6)
+
+    def to_dict(self):
+        """The seed, the turn and how often each die has been thrown in it."""
+        return {"kind": "duplicate", "seed": self.seed, "turn": list(self.turn),
+                "thrown": list(self.thrown), "random_seed": self.random_seed}
+
+    def __eq__(self, other):
+        return isinstance(other, DuplicateDice) and self.to_dict() == other.to_dict()
+
+
 class LoadedDice:
     """Faces read from a file, one per rolled die; then another source takes over."""
 
@@ -99,6 +147,8 @@ def dice_from_dict(data):
         if (is_int(seed) and isinstance(turn, list) and len(turn) == 3
                 and all(is_int(t) and t >= 0 for t in turn) and is_int(drawn) and 0 <= drawn <= 1000):
             return SeededDice(seed, tuple(turn), drawn)
+    if kind == "duplicate":
+        return _duplicate_from_dict(data)
     if kind == "loaded":
         faces = data.get("faces")
         if isinstance(faces, list) and all(is_int(f) and f in FACES for f in faces):
@@ -106,6 +156,34 @@ def dice_from_dict(data):
     raise ValueError("the saved dice source is not valid")
 
 
+def _duplicate_from_dict(data):
+    seed, turn, thrown, drawn = (data.get(key) for key in ("seed", "turn", "thrown", "random_seed"))
+    if (is_int(seed) and isinstance(turn, list) and len(turn) == 3 and all(is_int(t, 0) for t in turn)
+            and isinstance(thrown, list) and len(thrown) == DIE_PLACES
+            and all(is_int(k, 0, MAX_THROWS) for k in thrown) and isinstance(drawn, bool)):
+        return DuplicateDice(seed, tuple(turn), thrown, drawn)
+    raise ValueError("the saved duplicate dice are not valid")
+
+
+def throw(source, places):
+    """The faces for the dice at `places`: duplicate dice are told which dice they are."""
+    by_place = getattr(source, "roll_places", None)
+    return by_place(places) if by_place else source.roll(len(places))
+
+
+def is_duplicate(source):
+    """Every seat rolls the same dice."""
+    return isinstance(source, DuplicateDice)
+
+
+def with_duplicate(source, duplicate):
+    """The session's source with duplicate dice turned on or off: the seed stays where there
+    is one; loaded dice stay as they are (their faces come in file order)."""
+    if isinstance(source, LoadedDice) or duplicate == is_duplicate(source):
+        return source
+    if duplicate:
+        return DuplicateDice(source.seed) if source.seed is not None else DuplicateDice.drawn()
+    return RandomDice() if source.random_seed else SeededDice(source.seed)
 
 
 def parse_faces(text, origin="dice file"):

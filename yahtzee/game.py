@@ -3,7 +3,7 @@ from dataclasses import dataclass, field, replace
 
 from . import scoring
 from .checks import DamagedSave
-from .dice import RandomDice, restore_source
+from .dice import RandomDice, restore_source, throw
 from .match import SINGLE_GAME
 from .rules import HASBRO, Rules
 from .scorecard import Scorecard
@@ -210,7 +210,7 @@ class Game:
             i for i, marked in enumerate(self.turn.marked) if marked]
         if not places:
             raise NothingMarked("no dice are marked for the reroll")
-        faces = iter(self.source.roll(len(places)))
+        faces = iter(throw(self.source, places))
         dice = list(self.turn.dice)
         for place in places:
             dice[place] = next(faces)

@@ -41,8 +41,9 @@ PREFERENCES = (
                                               "first_to 500", "first_to 1000")),
     Preference("marking", "Number keys pick the dice to", ("roll", "hold")),
     Preference("par", "Par tracker: the upper boxes against par", (False, True)),
+    Preference("duplicate", "Duplicate dice: all roll the same (next game)", (False, True)),
 )
-GAME_SETTINGS = ("rules", "rolls", "bank", "match")
+GAME_SETTINGS = ("rules", "rolls", "bank", "match", "duplicate")
 BY_KEY = {preference.key: preference for preference in PREFERENCES}
 DEFAULTS = {preference.key: preference.choices[0] for preference in PREFERENCES}
 

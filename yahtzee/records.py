@@ -4,11 +4,12 @@ here only, so that its shape and version are stated once.
 A record: {"version", "finished" (ISO-8601), "rules", "seed", "players": [{"name", "kind",
 "scores" (all 13 boxes), "upper_bonus", "yahtzee_bonus", "total", and where a variant has
 them "roll_bonus", "banked", "blanks"}], "winners", and where there are some "options" and
-"race_target"}.
+"race_target", and "duplicate": true for a game of duplicate dice}.
 """
 import datetime
 
 from .checks import is_int, is_text, is_valid_name
+from .dice import is_duplicate
 from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard
 from .match import MAX_RACE_TARGET
 from .rules import HASBRO, RULES, BadOption
@@ -38,6 +39,8 @@ def build_record(game, finished):
         record["options"] = game.rules.options
     if game.race_target is not None:
         record["race_target"] = game.race_target
+    if is_duplicate(game.source):
+        record["duplicate"] = True
     return record
 
 
@@ -67,6 +70,7 @@ def check_record(record):
     _require(_is_timestamp(record.get("finished")), "'finished' is not an ISO-8601 time")
     _require(is_text(record.get("rules")), "'rules' is not a rule-set name")
     _require(record.get("seed") is None or is_int(record.get("seed")), "'seed' is not a number")
+    _require(record.get("duplicate", True) is True, "'duplicate' is not true")
     _require(record.get("race_target") is None or is_int(record["race_target"], 1, MAX_RACE_TARGET),
              "'race_target' is out of range")
     players = record.get("players")

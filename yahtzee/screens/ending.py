@@ -2,6 +2,7 @@
 from typing import Optional
 
 from .. import render
+from ..dice import DUPLICATE_LINE, is_duplicate
 from ..game import Game
 from ..match import SINGLE_GAME
 from .context import Context, Moment, Screen
@@ -50,7 +51,8 @@ def show_recap(console, ctx: Context, prompt: str) -> None:
     session = ctx.session
     losses = session.losses if ctx.pref("advisor") else None
     lines = render.recap_lines(session.results, console.paint, losses)
-    lines += ["", f"Rules: {session.rules.describe()}", *match_lines(session)]
+    lines += ["", f"Rules: {session.rules.describe()}",
+              *([DUPLICATE_LINE] if is_duplicate(session.source) else []), *match_lines(session)]
     prompt = f"{prompt} (S statistics)"
     view = lambda prompt: lines + ["", prompt, footer_for(console, ctx)]
     while any_key(console, ctx, prompt, view) == "s":

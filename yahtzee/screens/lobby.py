@@ -5,6 +5,7 @@ from typing import Optional
 
 from .. import prefs as preferences
 from .. import render, stats
+from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
 from ..game import MAX_PLAYERS, Player
 from ..match import parse_match
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
@@ -15,7 +16,7 @@ from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, togg
 
 NAME_LENGTH = 6
 COMPUTER_MARK = "*"  # a name starting with it seats a computer player
-SETTING_KEYS = "1234567890"
+SETTING_KEYS = "1234567890abcdefg"  # V, M and Q stay hot keys
 
 BANNER = [
     "",
@@ -203,6 +204,7 @@ def confirm(console, ctx: Context) -> Moment:
                   for i, p in enumerate(session.players, start=1)]
         return ([console.paint("title", "  PLAYERS"), ""] + seated +
                 ["", f"  Rules: {session.rules.describe()}   Match: {session.match.describe()}",
+                 *dice_lines(ctx),
                  "  P changes them and the other preferences, S shows the statistics.",
                  f"  {prompt}", "", footer_for(console, ctx)])
 
@@ -218,18 +220,28 @@ def confirm(console, ctx: Context) -> Moment:
     return start_game(ctx)
 
 
+def dice_lines(ctx: Context) -> list:
+    """The confirm screen's word on duplicate dice: on, or asked for but loaded from a file."""
+    source = ctx.session.source
+    if is_duplicate(source):
+        return [f"  {DUPLICATE_LINE}"]
+    if ctx.pref("duplicate") and isinstance(source, LoadedDice):
+        return ["  Dice: loaded from the dice file, so not duplicate"]
+    return []
+
+
 def settings(console, ctx: Context) -> None:
     """The preferences, remembered between runs: a number changes one, X is done."""
     choices = [p for p in preferences.PREFERENCES if p.key not in ("verify", "sound")]
 
     def view(prompt):
-        rows = [f"  {i:>2}  {p.label:<46} {p.shown(ctx.pref(p.key))}"
-                for i, p in enumerate(choices, start=1)]
+        rows = [f"  {key.upper():>2}  {p.label:<46} {p.shown(ctx.pref(p.key))}"
+                for key, p in zip(SETTING_KEYS, choices)]
         return ([console.paint("title", "  PREFERENCES"), ""] + rows +
                 ["", f"  {prompt}", "", footer_for(console, ctx)])
 
     keys = SETTING_KEYS[:len(choices)]
-    prompt = f"{keys[0]}-{keys[-1]} change a setting, X done"
+    prompt = f"{keys_text(keys)} change a setting, X done"
     brief = None
     while True:
         token = ask(console, ctx, prompt, view, brief)
@@ -242,6 +254,11 @@ def settings(console, ctx: Context) -> None:
             console.message(f"{choice.label}: {choice.shown(ctx.pref(choice.key))}.")
         else:
             console.message(f"Keys here: {prompt}.")
+
+
+def keys_text(keys: str) -> str:
+    """The settings keys as the prompt names them: '1-9, 0, A'."""
+    return ", ".join([f"{keys[0]}-{keys[:9][-1]}", *keys[9:].upper()])
 
 
 def set_pref(ctx: Context, key: str, value) -> None:
@@ -265,6 +282,7 @@ def game_settings(prefs: dict):
 def apply_game_settings(session, prefs: dict) -> None:
     """Play the chosen rules and match from the next game on."""
     session.rules, match = game_settings(prefs)
+    session.source = with_duplicate(session.source, prefs.get("duplicate", False))
     if match != session.match:
         session.start_match(match)
 
