@@ -6,7 +6,8 @@ LABEL_WIDTH = 24
 
 def review_lines(review: Review, title: str = "") -> list:
     """The whole review: the note, then each player's figures, costliest and every decision."""
-    lines = [title or "Review of the game: expected points given away against perfect play"]
+    lines = [title or "Review of the game",
+             "Given away: the expected final score each choice lost against the best one."]
     if review.note:
         lines.append(review.note)
     for name in review.players:
