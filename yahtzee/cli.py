@@ -210,7 +210,8 @@ def show_review(args, saves, saves_dir):
         games = f"{len(records)} game{'' if len(records) == 1 else 's'}"
         return usage_error(f"--review {args.review}: the history holds {games}")
     record = records[-args.review]
-    coach = Coach(cache_dir(saves_dir, os.environ), text_progress(sys.stderr) if sys.stderr.isatty() else None)
+    progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
+    coach = Coach(cache_dir(saves_dir, os.environ), progress)
     try:
         review = coach.review(record)
     except CannotReview as error:

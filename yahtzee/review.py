@@ -114,7 +114,8 @@ def _step(table, game: Game, move: Move):
     from .strategy import advise, cost_of_post
     options = advise(table, game)
     chosen = next((o for o in options if o.kind == "box" and o.box is box), None)
-    _require(chosen is not None and chosen.extra_turn == (move.kind == "extra"))
+    _require(chosen is not None and chosen.extra_turn == (move.kind == "extra")
+             and chosen.blank == (move.kind == "blank"))
     decision = _decision(game, "post", options, chosen, cost_of_post(options, box))
     game.post(box)
     return decision
