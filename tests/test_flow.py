@@ -189,7 +189,7 @@ def test_s_shows_the_statistics_at_every_lobby_question_with_this_sessions_table
     assert code == 0 and len(records) == 1
     assert out.count("HALL OF FAME") == 4  # title, confirm, another game, recap
     assert "PLAYERS, THIS SESSION" in out.split("Another game?")[1]
-    assert "Another game? (Y/N)> " in out and "Press any key for the next game (S statistics)" in out
+    assert "Another game? (Y/N) or R review> " in out and "Press any key for the next game (S statistics)" in out
 
 
 def test_a_game_that_could_not_join_the_history_says_so_at_its_end(saves):

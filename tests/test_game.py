@@ -220,7 +220,7 @@ def test_history_record_has_the_spec_shape():
     game = loaded_game([3, 3, 3, 3, 3], names=("ANN", "BOB"))
     play_randomly(game, random.Random(2))
     record = game.record("2026-11-30T10:00:00+00:00")
-    assert set(record) == {"version", "finished", "rules", "seed", "players", "winners"}
+    assert set(record) == {"version", "finished", "rules", "seed", "players", "winners", "moves"}
     assert record["rules"] == "hasbro" and record["seed"] == 0
     for player in record["players"]:
         assert set(player) == {"name", "kind", "scores", "upper_bonus", "yahtzee_bonus", "total"}

@@ -68,7 +68,9 @@ def parse_args(argv=None):
                         help="play N solitaire games of a computer player under --rules and print its figures")
     parser.add_argument("--player", default="thinker", metavar="MOOD",
                         help=f"the computer player for --simulate: {', '.join(MOODS)}")
-    parser.add_argument("--json", action="store_true", help="--simulate prints one JSON object")
+    parser.add_argument("--review", type=positive_int, nargs="?", const=1, metavar="N",
+                        help="review the N-th most recent game of the history (default 1, the last), then exit")
+    parser.add_argument("--json", action="store_true", help="--simulate or --review prints one JSON object")
     parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}")
     return parser.parse_args(argv)
 
@@ -199,6 +201,35 @@ def run_simulation(args, saves_dir):
     return 0
 
 
+def show_review(args, saves, saves_dir):
+    """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
+    a game that cannot be reviewed is a one-line usage error."""
+    import json
+    from .coach import Coach
+    from .review import CannotReview, record_rules, review_to_json
+    from .review_lines import review_lines
+    from .strategy import text_progress
+    records = saves.read_history()
+    if args.review > len(records):
+        games = f"{len(records)} game{'' if len(records) == 1 else 's'}"
+        return usage_error(f"--review {args.review}: the history holds {games}")
+    record = records[-args.review]
+    progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
+    coach = Coach(cache_dir(saves_dir, os.environ), progress)
+    try:
+        review = coach.review(record)
+    except CannotReview as error:
+        return usage_error(error)
+    finally:
+        coach.close()
+    if args.json:
+        print(json.dumps(review_to_json(review)))
+    else:
+        title = f"Review of the game finished {record['finished']}, rules: {record_rules(record).describe()}"
+        print("\n".join(review_lines(review, title)))
+    return 0
+
+
 def main(argv=None):
     """Run the game; returns the process exit code."""
     args = parse_args(argv)
@@ -210,6 +241,8 @@ def main(argv=None):
     saves = Saves(saves_dir, now=local_now)
     if args.stats:
         return show_stats(saves)
+    if args.review:
+        return show_review(args, saves, saves_dir)
     return play(args, saves, saves_dir)
 
 

@@ -86,6 +86,16 @@ class Coach:
         options = self.options(game)
         return cost_of_post(options, box) if options else 0.0
 
+    def review(self, record):
+        """The post-game review of a history record (yahtzee.review), judged by the table of
+        its rules; CannotReview says in one line why a game cannot be judged."""
+        from .review import CannotReview, record_rules, require_moves, review_game
+        require_moves(record)
+        table = self.table(record_rules(record))
+        if table is None:
+            raise CannotReview(f"the review cannot judge these rules: {self.unsupported}")
+        return review_game(record, table)
+
     def player(self, mood, rules):
         """The computer player of a mood (one per mood and rules)."""
         from .strategy import computer_player

@@ -4,7 +4,11 @@ from dataclasses import dataclass, field, replace
 from . import scoring
 from .checks import DamagedSave
 from .dice import RandomDice, restore_source, throw
+# The model's refusals live in yahtzee.illegal; the screens import them from here.
+from .illegal import (BoxFilled, CannotUndo, GameOver, IllegalMove, JokerRuleError,  # noqa: F401
+                      NoExtraTurn, NoRollsLeft, NotRolledYet, NothingMarked)
 from .match import SINGLE_GAME
+from .moves import Move, take_back
 from .rules import HASBRO, Rules
 from .scorecard import Scorecard
 from .scoring import Category
@@ -13,42 +17,6 @@ DICE_COUNT = 5
 ROUNDS = len(Category)
 KINDS = ("human", "computer")
 MAX_PLAYERS = 4
-
-
-class IllegalMove(ValueError):
-    """An action the rules do not allow now; its message is for the player."""
-
-
-class BoxFilled(IllegalMove):
-    """The chosen box already holds a score."""
-
-
-class JokerRuleError(IllegalMove):
-    """The joker rule sends this Yahtzee to another box."""
-
-
-class NotRolledYet(IllegalMove):
-    """Nothing can be posted or marked before the first roll."""
-
-
-class NoRollsLeft(IllegalMove):
-    """The turn's rolls are used up."""
-
-
-class NothingMarked(IllegalMove):
-    """A reroll with no die marked."""
-
-
-class GameOver(IllegalMove):
-    """Every box of every card is filled."""
-
-
-class NoExtraTurn(IllegalMove):
-    """Another turn is earned only by an extra Yahtzee, where the rules give one."""
-
-
-class CannotUndo(IllegalMove):
-    """There is no posting that may be taken back now."""
 
 
 # The fault of saved data that does not describe a valid game (see yahtzee.game_json).
@@ -127,6 +95,8 @@ class Game:
     # Race: the score to reach; the game then ends with the round. None: thirteen rounds.
     race_target: object = None
     undo_point: object = None
+    # Every decision so far (yahtzee.moves); None for a game resumed from a save without one.
+    moves: object = field(default_factory=list)
 
     @classmethod
     def start(cls, players, rules=HASBRO, source=None, number=1, race_target=None):
@@ -215,6 +185,7 @@ class Game:
         for place in places:
             dice[place] = next(faces)
         self.turn = Turn(tuple(dice), (False,) * DICE_COUNT, self.turn.rolls + 1, self.turn.extra)
+        self._log("roll", tuple(places))
         return self.turn.dice
 
     def check_posting(self, box):
@@ -243,6 +214,7 @@ class Game:
         self._bank_unused_rolls()
         if self.race_target is not None:
             posting = replace(posting, reset=card.reset_full_columns())
+        self._log("blank" if posting.blank else "post", box)
         self._next_turn()
         return posting
 
@@ -255,6 +227,7 @@ class Game:
         self._keep_undo_point()
         self.current.card.yahtzee_bonus += posting.bonus
         self._bank_unused_rolls()
+        self._log("extra", None)
         # The dice stream goes on from this turn's: reseeding for the same seat and round
         # would deal the same Yahtzee again.
         self.turn = Turn(extra=self.turn.extra + 1)
@@ -266,6 +239,7 @@ class Game:
         if refusal:
             raise CannotUndo(refusal)
         point, self.undo_point = self.undo_point, None
+        take_back(self.moves)
         self.seat, self.round, self.turn = point.seat, point.round, point.turn
         self.players[point.seat].card = point.card.copy()
         if point.dice is not None:
@@ -286,6 +260,10 @@ class Game:
         # A source that cannot describe itself (a test's scripted dice) is simply not rewound.
         describe = getattr(self.source, "to_dict", lambda: None)
         self.undo_point = UndoPoint(self.seat, self.round, self.turn, self.current.card.copy(), describe())
+
+    def _log(self, kind, detail):
+        if self.moves is not None:
+            self.moves.append(Move(self.seat, self.round, kind, self.turn.dice, detail))
 
     def _bank_unused_rolls(self):
         self.current.card.bank = min(self.rules.dice_bank, self.rolls_left)

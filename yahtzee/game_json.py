@@ -12,6 +12,7 @@ from .dice import dice_from_dict
 from .game import DICE_COUNT, KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard, Session, Turn, UndoPoint
 from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, match_from_dict, match_to_dict
 from .moods import MOODS
+from .moves import BadMoves, moves_from_json, moves_to_json
 from .rules import HASBRO, BadOption, Rules, UnknownRules, rules_named
 from .scoring import Category, is_possible_points
 
@@ -154,6 +155,7 @@ def game_to_dict(game):
         "dice": game.source.to_dict(),
         "race_target": game.race_target,
         "undo": _undo_to_dict(game.undo_point),
+        **({"moves": moves_to_json(game.moves)} if game.moves is not None else {}),
     }
 
 
@@ -176,7 +178,18 @@ def game_from_dict(data):
     for place, player in enumerate(players):
         _check_card_fits_round(game, place, player)
     game.undo_point = _undo_from_dict(data.get("undo"), game)
+    game.moves = _moves(data["moves"], game) if "moves" in data else None
     return game
+
+
+def _moves(data, game):
+    """The game's move log, checked against its seats and round."""
+    try:
+        moves = moves_from_json(data, len(game.players), game.round)
+    except BadMoves as error:
+        raise DamagedSave(f"the saved game is damaged: {error}") from None
+    _check(not moves or (moves[-1].round, moves[-1].seat) <= (game.round, game.seat), "the moves")
+    return moves
 
 
 def _check_card_fits_round(game, seat, player):

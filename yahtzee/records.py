@@ -4,14 +4,17 @@ here only, so that its shape and version are stated once.
 A record: {"version", "finished" (ISO-8601), "rules", "seed", "players": [{"name", "kind",
 "scores" (all 13 boxes), "upper_bonus", "yahtzee_bonus", "total", and where a variant has
 them "roll_bonus", "banked", "blanks"}], "winners", and where there are some "options" and
-"race_target", and "duplicate": true for a game of duplicate dice}.
+"race_target", and "duplicate": true for a game of duplicate dice}, and in records since the
+move log (yahtzee.moves) "moves": every decision.
 """
 import datetime
 
 from .checks import is_int, is_text, is_valid_name
 from .dice import is_duplicate
 from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard
+from .game_json import MAX_ROUNDS
 from .match import MAX_RACE_TARGET
+from .moves import BadMoves, moves_from_json, moves_to_json
 from .rules import HASBRO, RULES, BadOption
 from .scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, is_possible_points
 
@@ -41,6 +44,8 @@ def build_record(game, finished):
         record["race_target"] = game.race_target
     if is_duplicate(game.source):
         record["duplicate"] = True
+    if game.moves is not None:
+        record["moves"] = moves_to_json(game.moves)
     return record
 
 
@@ -82,6 +87,15 @@ def check_record(record):
     winners = record.get("winners")
     _require(isinstance(winners, list) and winners and all(w in names for w in winners)
              and len(set(winners)) == len(winners), "'winners' are not among the players")
+    if "moves" in record:
+        _check_moves(record["moves"], len(players), MAX_ROUNDS if is_race(record) else ROUNDS)
+
+
+def _check_moves(moves, seats, rounds):
+    try:
+        moves_from_json(moves, seats, rounds)
+    except BadMoves as error:
+        raise InvalidRecord(f"'moves': {error}") from None
 
 
 def check_player_record(player):
@@ -164,6 +178,11 @@ def rules_name(record):
 def is_race(record):
     """The game was a race, whose total runs over many rounds."""
     return "race_target" in record
+
+
+def moves_of(record):
+    """The game's move log (yahtzee.moves), or None for a record from before it was kept."""
+    return moves_from_json(record["moves"], len(record["players"]), MAX_ROUNDS) if "moves" in record else None
 
 
 def players_of(record):

@@ -5,9 +5,13 @@ from .. import render
 from ..dice import DUPLICATE_LINE, is_duplicate
 from ..game import Game
 from ..match import SINGLE_GAME
+from ..review import CannotReview
+from ..review_lines import review_lines
 from .context import Context, Moment, Screen
-from .lobby import lobby_ask, statistics
-from .prompts import any_key, footer_for
+from .lobby import statistics
+from .prompts import any_key, ask, footer_for, page_lines, sentence
+
+ANOTHER_GAME = "Another game? (Y/N) or R review"
 
 
 def winner_line(record: dict) -> str:
@@ -38,11 +42,42 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
         any_key(console, ctx, "More notices: press any key",
                 lambda prompt, page=page: page + ["", prompt], [])
     view = lambda prompt: pages[-1] + ["", prompt]
-    another = lobby_ask(console, ctx, "Another game?", view, keys="s", brief=announce)
+    another = another_game(console, ctx, view, announce)
     ctx.passing.notices = []
     if another == "y":
         return Moment(Screen.RECAP_THEN_CONFIRM)
     return Moment(Screen.RECAP) if len(session.results) >= 2 else None
+
+
+def another_game(console, ctx: Context, view, brief: list) -> str:
+    """Another game? 'y' or 'n'; R shows the review of the game, S the statistics."""
+    while True:
+        token = ask(console, ctx, ANOTHER_GAME, view, brief)
+        brief = []
+        if token in ("y", "n"):
+            return token
+        if token == "r":
+            show_review(console, ctx)
+        elif token == "s":
+            statistics(console, ctx)
+        else:
+            console.message("Please answer Y or N (R shows the review, S the statistics).")
+
+
+def show_review(console, ctx: Context) -> None:
+    """The review of the game just finished: paged in key mode, printed in plain mode."""
+    coach = ctx.services.coach
+    try:
+        if coach is None:
+            raise CannotReview("the review needs the strategy engine, which is not here")
+        lines = review_lines(coach.review(ctx.session.results[-1]))
+    except CannotReview as refusal:
+        console.message(sentence(str(refusal)))
+        return
+    if console.plain:
+        console.show(lines, lines)
+    else:
+        page_lines(console, ctx, lines)
 
 
 def show_recap(console, ctx: Context, prompt: str) -> None:

@@ -1,0 +1,176 @@
+"""The move log: every decision of every player kept by the model, in the autosave and in each
+history record; older saves and records without it still read everywhere."""
+import copy
+import json
+import random
+
+import pytest
+
+from yahtzee import render
+from yahtzee.checks import DamagedSave
+from yahtzee.dice import LoadedDice, SeededDice
+from yahtzee.game import Game, Player, Session
+from yahtzee.match import parse_match
+from yahtzee.moves import Move, moves_from_json, moves_to_json
+from yahtzee.records import InvalidRecord, check_record, is_valid_record, moves_of
+from yahtzee.rules import ACORN, YAHTC
+from yahtzee.scoring import Category
+from yahtzee.stats import stats_lines
+
+FINISHED = "2026-11-30T10:00:00+00:00"
+
+
+def loaded(faces, names=("ANN",), rules=None, kinds=None):
+    players = [Player(n, (kinds or {}).get(n, "human")) for n in names]
+    return Game.start(players, *([rules] if rules else []), source=LoadedDice(faces, SeededDice(0)))
+
+
+def random_game(seed=2, names=("ANN", "BOB")):
+    """A finished game of random legal choices, rerolls included."""
+    game = Game.start([Player(n) for n in names], source=SeededDice(seed))
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.roll()
+        while game.rolls_left and rng.random() < 0.6:
+            for die in rng.sample(range(5), rng.randint(1, 5)):
+                game.toggle(die)
+            game.roll()
+        game.post(rng.choice(game.legal_boxes()))
+    return game
+
+
+def test_a_roll_a_reroll_and_a_posting_are_logged_with_seat_round_and_dice():
+    game = loaded([2, 2, 3, 4, 6, 1, 5, 6, 6, 6, 6, 6], names=("ANN", "BOB"))
+    game.roll()
+    game.toggle(0)
+    game.toggle(4)
+    game.roll()
+    game.post(Category.SMALL_STRAIGHT)
+    game.roll()
+    assert game.moves == [
+        Move(0, 1, "roll", (2, 2, 3, 4, 6), (0, 1, 2, 3, 4)),
+        Move(0, 1, "roll", (1, 2, 3, 4, 5), (0, 4)),
+        Move(0, 1, "post", (1, 2, 3, 4, 5), Category.SMALL_STRAIGHT),
+        Move(1, 1, "roll", (6, 6, 6, 6, 6), (0, 1, 2, 3, 4)),
+    ]
+
+
+def test_an_extra_turn_and_a_blank_are_logged_where_the_rules_have_them():
+    game = loaded([6] * 15, rules=YAHTC)
+    game.roll()
+    game.post(Category.YAHTZEE)
+    game.roll()
+    game.post(Category.YAHTZEE)  # another Yahtzee: its bonus and another turn
+    assert [m.kind for m in game.moves] == ["roll", "post", "roll", "extra"]
+    assert game.moves[-1].detail is None
+    game = loaded([5] * 10, rules=ACORN)
+    game.roll()
+    game.post(Category.YAHTZEE)
+    game.roll()
+    game.post(Category.ONES)
+    assert game.moves[-1] == Move(0, 2, "blank", (5,) * 5, Category.ONES)
+
+
+def test_an_undo_takes_its_posting_out_of_the_log_and_the_turn_goes_on():
+    game = loaded([1, 2, 3, 4, 5], names=("ANN", "BOB"))
+    game.roll()
+    game.post(Category.CHANCE)
+    game.undo()
+    assert [m.kind for m in game.moves] == ["roll"]
+    game.post(Category.LARGE_STRAIGHT)
+    assert game.moves[-1].detail is Category.LARGE_STRAIGHT and len(game.moves) == 2
+
+
+def test_every_decision_of_every_player_is_logged_in_a_whole_game():
+    game = random_game()
+    postings = [m for m in game.moves if m.is_posting]
+    assert [(m.seat, m.round) for m in postings] == [(s, r) for r in range(1, 14) for s in (0, 1)]
+    assert sum(m.kind == "roll" for m in game.moves) >= 26
+
+
+def test_the_log_round_trips_through_the_autosave_and_the_record():
+    game = random_game()
+    data = json.loads(json.dumps(game.to_dict()))
+    assert Game.from_dict(data).moves == game.moves
+    record = json.loads(json.dumps(game.record(FINISHED)))
+    check_record(record)
+    assert moves_of(record) == game.moves
+    assert moves_from_json(moves_to_json(game.moves), 2, 13) == game.moves
+
+
+def test_a_game_resumed_mid_turn_keeps_its_whole_log():
+    game = loaded([3, 3, 3, 1, 2, 3, 3], names=("ANN", "BOB"))
+    game.roll()
+    game.toggle(3)
+    game.toggle(4)
+    resumed = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    resumed.source = game.source
+    resumed.roll()
+    resumed.post(Category.THREES)
+    assert [m.kind for m in resumed.moves] == ["roll", "roll", "post"]
+    assert resumed.moves[1] == Move(0, 1, "roll", (3, 3, 3, 3, 3), (3, 4))
+
+
+def test_an_older_save_without_a_log_loads_and_its_record_has_no_moves():
+    game = random_game()
+    data = game.to_dict()
+    del data["moves"]
+    older = Game.from_dict(data)
+    assert older.moves is None
+    record = older.record(FINISHED)
+    assert "moves" not in record and is_valid_record(record) and moves_of(record) is None
+
+
+DAMAGES = [
+    lambda m: m.append("roll"),
+    lambda m: m.append([0, 1, "roll", "12345"]),
+    lambda m: m.__setitem__(0, [7, 1, "roll", "12345", "01234"]),
+    lambda m: m.__setitem__(0, [0, 99, "roll", "12345", "01234"]),
+    lambda m: m.__setitem__(0, [0, 1, "shake", "12345", "01234"]),
+    lambda m: m.__setitem__(0, [0, 1, "roll", "12347", "01234"]),
+    lambda m: m.__setitem__(0, [0, 1, "roll", "1234", "01234"]),
+    lambda m: m.__setitem__(0, [0, 1, "roll", "12345", "00"]),
+    lambda m: m.__setitem__(0, [0, 1, "roll", "12345", "9"]),
+    lambda m: m.__setitem__(0, [0, 1, "roll", "12345", ""]),
+    lambda m: m.__setitem__(0, [0, 1, "post", "12345", "sevens"]),
+    lambda m: m.__setitem__(0, [0, 1, "extra", "66666", "chance"]),
+    lambda m: m.__setitem__(0, [0, 1, "post", 12345, "chance"]),
+    lambda m: m.__setitem__(0, [0, True, "post", "12345", "chance"]),
+    lambda m: m.reverse(),
+]
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_a_damaged_log_is_a_damaged_save_and_an_invalid_record(damage):
+    game = random_game()
+    data = json.loads(json.dumps(game.to_dict()))
+    damage(data["moves"])
+    with pytest.raises(DamagedSave):
+        Game.from_dict(data)
+    record = json.loads(json.dumps(game.record(FINISHED)))
+    damage(record["moves"])
+    with pytest.raises(InvalidRecord):
+        check_record(record)
+
+
+def test_a_log_that_is_not_a_list_is_a_damaged_save():
+    data = random_game().to_dict()
+    for bad in ("moves", {"a": 1}, 3):
+        with pytest.raises(DamagedSave):
+            Game.from_dict({**data, "moves": bad})
+
+
+def test_an_old_record_without_moves_still_reads_everywhere():
+    session = Session([Player("ANN"), Player("BOB")], source=SeededDice(4))
+    new = random_game(4)
+    old = copy.deepcopy(new.record(FINISHED))
+    del old["moves"]
+    records = [old, new.record(FINISHED)]
+    assert all(is_valid_record(r) for r in records)
+    assert any("ANN" in line for line in stats_lines(records))
+    assert any(line.startswith("ANN") or "ANN" in line for line in render.recap_lines(records))
+    match = parse_match("challenge 3")
+    assert match.standings_lines(records, None)
+    assert Game.from_record(old).players[0].card.total == old["players"][0]["total"]
+    session.results = records
+    assert Session.from_dict(json.loads(json.dumps(session.to_dict()))).results == records

@@ -1,0 +1,207 @@
+"""The post-game review: every decision of every player judged by the exact table, the same
+figures as the play screen's "Given away", on the end screen and from --review."""
+import datetime
+import json
+import os
+import random
+
+import pytest
+
+from helpers import KeyScript, plain_console
+from yahtzee import cli
+from yahtzee.coach import Coach
+from yahtzee.dice import LoadedDice, SeededDice
+from yahtzee.game import Game, Player, Session
+from yahtzee.review import CannotReview, review_game, review_to_json
+from yahtzee.review_lines import review_lines
+from yahtzee.rules import HASBRO
+from yahtzee.saves import Saves
+from yahtzee.screens import Context, Keeper, Services, run
+from yahtzee.screens.context import Settings
+from yahtzee.screens.ending import ANOTHER_GAME, show_review
+from yahtzee.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, posting_points
+from yahtzee.strategy.position import BOX_BIT
+
+CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
+BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+FINISHED = "2026-11-30T10:00:00+00:00"
+
+
+@pytest.fixture(scope="module")
+def coach():
+    made = Coach(os.environ["YAHTZEE_CACHE"])
+    yield made
+    made.close()
+
+
+def finish_randomly(game, rng):
+    """Play the rest of the game with random legal choices."""
+    while not game.is_over:
+        game.roll()
+        while game.rolls_left and rng.random() < 0.5:
+            game.toggle(rng.randrange(5))
+            game.roll()
+        game.post(rng.choice(game.legal_boxes()))
+    return game
+
+
+def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(coach):
+    table = coach.load(HASBRO)
+    game = Game.start([Player("ANN")], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)))
+    game.roll()
+    game.toggle(0)
+    game.roll()
+    game.toggle(4)
+    game.roll()
+    game.post(Category.CHANCE)  # 1 2 3 4 5 after the last roll: 15 where LARGE STRAIGHT has 40
+    review = review_game(finish_randomly(game, random.Random(5)).record(FINISHED), table)
+
+    def after_posting(box):
+        points = posting_points(box, (1, 2, 3, 4, 5), {}, HASBRO)
+        up = min(points, UPPER_BONUS_THRESHOLD) if box.is_upper else 0
+        bonus = UPPER_BONUS if up >= UPPER_BONUS_THRESHOLD else 0
+        return points + bonus + table.value(BOX_BIT[box], up, int(box is Category.YAHTZEE and points == 50))
+
+    best = max(after_posting(box) for box in Category)
+    posting = [d for d in review.decisions if d.kind == "post"][0]
+    assert (posting.dice, posting.done, posting.best) == ((1, 2, 3, 4, 5), "CHANCE 15", "LARGE STRAIGHT 40")
+    assert posting.cost == pytest.approx(best - after_posting(Category.CHANCE), abs=1e-6)
+    assert posting.cost > 10 and review.costliest["ANN"][0] == posting
+
+
+def test_the_rerolls_judged_are_the_two_of_the_first_turn(coach):
+    game = Game.start([Player("ANN")], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)))
+    game.roll()
+    game.toggle(0)
+    game.roll()
+    game.toggle(4)
+    game.roll()
+    game.post(Category.LARGE_STRAIGHT)
+    review = review_game(finish_randomly(game, random.Random(5)).record(FINISHED), coach.load(HASBRO))
+    first = review.decisions[:3]
+    assert [(d.kind, d.roll, d.dice, d.done) for d in first] == [
+        ("reroll", 1, (2, 2, 3, 4, 6), "keep 2 3 4 6"), ("reroll", 2, (1, 2, 3, 4, 6), "keep 1 2 3 4"),
+        ("post", 3, (1, 2, 3, 4, 5), "LARGE STRAIGHT 40")]
+    assert first[2].cost == 0.0 and first[2].best == first[2].done
+
+
+def play_plain_game(tmp_path, seed=1):
+    """ANN (rerolling dice 1 and 2 every turn, boxes in order) against a computer, cost notes
+    on, in plain mode; R at the end prints the review. Returns (context, output)."""
+    lines = ["", "n", "ANN", "*", "", "y"]
+    for box in BOXES:
+        lines += ["", "12", "r", "r", box, "y"]
+    console = plain_console(lines + ["r", "n"])
+    saves = Saves(tmp_path / "saves", now=CLOCK)
+    game_coach = Coach(os.environ["YAHTZEE_CACHE"], seed=seed)
+    ctx = Context(Session([], source=SeededDice(seed)), Services(CLOCK, saves, game_coach),
+                  Settings(prefs={"advisor": True, "computer_delay": 0}))
+    try:
+        run(console, ctx, Keeper(ctx))
+    finally:
+        game_coach.close()
+        saves.close()
+    return ctx, console.stdout.getvalue()
+
+
+def test_a_plain_games_review_lists_every_decision_and_its_totals_match_given_away(tmp_path, capsys):
+    ctx, out = play_plain_game(tmp_path)
+    (record,) = ctx.session.results
+    assert f"{ANOTHER_GAME}> " in out and "ANN: gave away" in out.split(ANOTHER_GAME)[1]
+    assert cli.main(["--saves", str(tmp_path / "saves"), "--review", "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    computer = record["players"][1]["name"]
+    assert review["players"] == ["ANN", computer]
+    decisions = review["decisions"]
+    moves = record["moves"]
+    for seat, name in enumerate(review["players"]):
+        own = [d for d in decisions if d["player"] == name]
+        rolls = [m for m in moves if m[0] == seat and m[2] == "roll"]
+        assert sum(d["kind"] == "post" for d in own) == 13
+        assert sum(d["kind"] == "reroll" for d in own) == len(rolls) - 13
+    assert sum(d["kind"] == "reroll" for d in decisions if d["player"] == "ANN") == 13
+    assert review["totals"]["ANN"] == ctx.session.losses["ANN"] > 0
+    assert review["totals"][computer] == pytest.approx(0.0, abs=0.01)  # the computer plays the table
+    assert 0 <= review["accuracy"]["ANN"] < review["accuracy"][computer] == 100.0
+    costly = review["costliest"]["ANN"]
+    assert len(costly) == 3 and [d["cost"] for d in costly] == sorted((d["cost"] for d in costly), reverse=True)
+    assert costly[0]["cost"] == max(d["cost"] for d in decisions)
+    assert all(d["cost"] >= 0 for d in decisions) and review["note"] == ""
+
+
+def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path, capsys):
+    play_plain_game(tmp_path, seed=1)
+    assert cli.main(["--saves", str(tmp_path / "saves"), "--review", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Review of the game finished") and max(map(len, lines)) <= 80
+    ann = lines.index(next(line for line in lines if line.startswith("ANN: gave away")))
+    assert lines[ann + 1] == "  Costliest:" and lines[ann + 5] == "  Every decision:"
+
+
+def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors(tmp_path, capsys):
+    saves = Saves(tmp_path / "saves", now=CLOCK)
+    game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
+    record = game.record(FINISHED)
+    del record["moves"]
+    saves.append_history(record)
+    saves.close()
+    folder = str(tmp_path / "saves")
+    assert cli.main(["--saves", folder, "--stats"]) == 0
+    assert "ANN" in capsys.readouterr().out
+    assert cli.main(["--saves", folder, "--review"]) == 2
+    err = capsys.readouterr().err
+    assert err == "yahtzee.py: this game was played before moves were kept: there is nothing to review\n"
+    assert cli.main(["--saves", folder, "--review", "2", "--json"]) == 2
+    assert capsys.readouterr().err == "yahtzee.py: --review 2: the history holds 1 game\n"
+
+
+def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(coach):
+    game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
+    record = game.record(FINISHED)
+    record["players"][0]["total"] += 1
+    with pytest.raises(CannotReview, match="do not replay"):
+        coach.review(record)
+    record = game.record(FINISHED)
+    record["moves"] = record["moves"][:-1]
+    with pytest.raises(CannotReview, match="do not replay"):
+        coach.review(record)
+
+
+def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(coach):
+    rules = HASBRO.with_options(bank=2)
+    game = Game.start([Player("ANN")], rules, SeededDice(6))
+    record = finish_randomly(game, random.Random(6)).record(FINISHED)
+    review = coach.review(record)
+    assert review.note and "approximate" in review.note
+    assert review.note in review_lines(review) and review_to_json(review)["note"] == review.note
+
+
+def session_with_game(record):
+    session = Session([Player("ANN")])
+    session.results.append(record)
+    return session
+
+
+def test_r_on_the_end_screen_pages_the_review_in_key_mode(coach):
+    game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
+    script = KeyScript("x")
+    try:
+        ctx = Context(session_with_game(game.record(FINISHED)), Services(CLOCK, None, coach))
+        show_review(script.console, ctx)
+    finally:
+        script.close()
+    assert script.screens[-1][0] == "Review of the game"
+    assert script.screens[-1][-2].startswith("Page 1 of ") and len(script.screens[-1]) <= 24
+
+
+def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(coach):
+    game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
+    record = game.record(FINISHED)
+    console = plain_console([])
+    show_review(console, Context(session_with_game(record), Services(CLOCK, None, coach)))
+    assert console.stdout.getvalue().splitlines() == review_lines(coach.review(record))
+    del record["moves"]
+    console = plain_console([])
+    show_review(console, Context(session_with_game(record), Services(CLOCK, None, coach)))
+    assert console.stdout.getvalue() == (
+        "This game was played before moves were kept: there is nothing to review.\n")

@@ -1,0 +1,91 @@
+"""The move log: every decision of a game, compact enough for each history record.
+
+A move is (seat, round, kind, dice, detail). Kinds: "roll" (the dice after a roll; detail:
+the places rolled, 0-4, all five on a turn's first roll), "post" and "blank" (the dice posted;
+detail: the box), "extra" (an extra Yahtzee taken as its bonus and another turn; detail:
+None). As JSON a move is a list: [seat, round, kind, "35226", "024" | box name | ""].
+"""
+from typing import NamedTuple, Optional
+
+from .checks import is_int
+from .scoring import Category
+
+DICE_COUNT = 5
+KINDS = ("roll", "post", "blank", "extra")
+POSTINGS = ("post", "blank", "extra")
+MAX_MOVES = 1_000_000
+
+
+class BadMoves(ValueError):
+    """Move-log data that does not describe moves; the message names what is wrong."""
+
+
+class Move(NamedTuple):
+    """One step of a game: a roll, or a posting that ends a turn."""
+
+    seat: int
+    round: int
+    kind: str
+    dice: tuple
+    detail: object = None  # roll: the places rolled; post/blank: the box; extra: None
+
+    @property
+    def is_posting(self) -> bool:
+        """A posting, a blank or an extra turn: the end of a turn's decisions."""
+        return self.kind in POSTINGS
+
+
+def take_back(moves: Optional[list]) -> None:
+    """Undo: drop the posting just taken back (the turn's rolls stay: the turn goes on)."""
+    if moves and moves[-1].is_posting:
+        moves.pop()
+
+
+def moves_to_json(moves: list) -> list:
+    """The log as JSON data: one short list per move."""
+    return [[m.seat, m.round, m.kind, "".join(map(str, m.dice)), _detail_to_json(m)] for m in moves]
+
+
+def _detail_to_json(move: Move) -> str:
+    if move.kind == "roll":
+        return "".join(map(str, move.detail))
+    return move.detail.value if move.detail is not None else ""
+
+
+def moves_from_json(data, seats: int, rounds: int) -> list:
+    """The log moves_to_json wrote, checked for `seats` players and at most `rounds` rounds;
+    BadMoves if it is not one."""
+    _require(isinstance(data, list) and len(data) <= MAX_MOVES, "the moves are not a list")
+    moves = [_move_from_json(item, seats, rounds) for item in data]
+    _require(all(a.round <= b.round for a, b in zip(moves, moves[1:])), "the moves go back in rounds")
+    return moves
+
+
+def _move_from_json(item, seats, rounds) -> Move:
+    _require(isinstance(item, list) and len(item) == 5, "a move is not a list of five")
+    seat, round_, kind, dice, detail = item
+    _require(is_int(seat, 0, seats - 1), "a move's seat is out of range")
+    _require(is_int(round_, 1, rounds), "a move's round is out of range")
+    _require(kind in KINDS, "a move of an unknown kind")
+    _require(isinstance(dice, str) and len(dice) == DICE_COUNT and set(dice) <= set("123456"),
+             "a move's dice")
+    _require(isinstance(detail, str), "a move's detail")
+    return Move(seat, round_, kind, tuple(map(int, dice)), _detail_from_json(kind, detail))
+
+
+def _detail_from_json(kind: str, detail: str):
+    if kind == "roll":
+        places = tuple(int(c) for c in detail if c in "01234")
+        _require(places and len(places) == len(detail) == len(set(places)) and list(places) == sorted(places),
+                 "the dice a roll rolled")
+        return places
+    if kind == "extra":
+        _require(detail == "", "an extra turn names a box")
+        return None
+    _require(detail in {box.value for box in Category}, "a posting's box")
+    return Category(detail)
+
+
+def _require(condition, reason: str) -> None:
+    if not condition:
+        raise BadMoves(reason)

@@ -1,0 +1,178 @@
+"""The post-game review: a finished game replayed from its move log, every decision of every
+player judged by the strategy table of the game's rules, as the advisor judges it in play.
+
+Pure: it takes a history record and a strategy table (coach.load(rules)) and returns values.
+The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
+"""
+from dataclasses import dataclass
+
+from .game import Game, IllegalMove, Player
+from .moves import BadMoves, Move
+from .records import game_from_record, moves_of, players_of, totals_of
+from .scoring import Category
+
+# A decision within this many expected points of the best counts as accurate (YAHTZEE.DOC).
+ACCURATE = 0.5
+# The least cost a costliest decision has: the play screen's cost notes start here too.
+COSTLY = 0.05
+COSTLIEST = 3
+DICE = range(5)
+
+
+class CannotReview(ValueError):
+    """A game the review cannot judge; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One choice of one player: the dice, what was done, the best choice, the points given away."""
+
+    player: str
+    round: int
+    roll: int    # the turn's roll the choice followed (1 = the first)
+    kind: str    # "reroll" or "post"
+    dice: tuple
+    done: str    # the choice as the advisor words it: 'keep 4 4', 'FULL HOUSE 25'
+    best: str
+    cost: float  # expected points given away against the best choice (0.0 for the best)
+
+
+@dataclass(frozen=True)
+class Review:
+    """Every decision in play order; each player's total given away, accuracy (percent) and
+    costliest decisions; a note where the table plans approximately."""
+
+    players: tuple
+    decisions: tuple
+    totals: dict
+    accuracy: dict
+    costliest: dict
+    note: str = ""
+
+
+class LogDice:
+    """Dice that deal the faces the move log recorded, roll by roll."""
+
+    seed = None
+
+    def __init__(self):
+        self.faces = []
+
+    def start_turn(self, game, round_, seat):
+        """Nothing to reseed: the log says what came."""
+
+    def roll(self, count):
+        """The next `count` faces of the log."""
+        faces, self.faces = self.faces[:count], self.faces[count:]
+        return faces
+
+
+def require_moves(record: dict) -> list:
+    """The record's move log; CannotReview when it has none or a damaged one."""
+    try:
+        moves = moves_of(record)
+    except BadMoves as error:
+        raise CannotReview(f"the game's moves are damaged ({error})") from None
+    if moves is None:
+        raise CannotReview("this game was played before moves were kept: there is nothing to review")
+    return moves
+
+
+def record_rules(record: dict):
+    """The rules (with their options) the record's game was played under."""
+    return game_from_record(record).rules
+
+
+def review_game(record: dict, table) -> Review:
+    """Replay the record's game and judge every decision by `table`."""
+    moves = require_moves(record)
+    finished = game_from_record(record)
+    game = Game.start([Player(p.name, p.kind) for p in finished.players], finished.rules, LogDice(),
+                      race_target=finished.race_target)
+    decisions = []
+    try:
+        for move in moves:
+            _require(not game.is_over and (move.seat, move.round) == (game.seat, game.round))
+            decision = _step(table, game, move)
+            decisions += [decision] if decision else []
+    except IllegalMove:
+        raise CannotReview("the game's moves do not replay to its scores") from None
+    _require(game.is_over and {p.name: p.card.total for p in game.players} == totals_of(record))
+    return summary(tuple(p["name"] for p in players_of(record)), decisions, table.note)
+
+
+def _require(condition) -> None:
+    if not condition:
+        raise CannotReview("the game's moves do not replay to its scores")
+
+
+def _step(table, game: Game, move: Move):
+    """Replay one move; the Decision it was (None for a turn's first roll)."""
+    if move.kind == "roll":
+        return _roll(table, game, move)
+    box = Category.YAHTZEE if move.kind == "extra" else move.detail
+    from .strategy import advise, cost_of_post
+    options = advise(table, game)
+    chosen = next((o for o in options if o.kind == "box" and o.box is box), None)
+    _require(chosen is not None and chosen.extra_turn == (move.kind == "extra")
+             and chosen.blank == (move.kind == "blank"))
+    decision = _decision(game, "post", options, chosen, cost_of_post(options, box))
+    game.post(box)
+    return decision
+
+
+def _roll(table, game: Game, move: Move):
+    """Replay a roll; a reroll is judged first."""
+    decision = None
+    if game.turn.has_rolled:
+        from .strategy import advise, cost_of_reroll
+        game.turn.marked = tuple(die in move.detail for die in DICE)
+        options = advise(table, game)
+        kept = tuple(sorted(d for d, marked in zip(game.turn.dice, game.turn.marked) if not marked))
+        chosen = next(o for o in options if o.kind == "keep" and o.kept == kept)
+        cost = cost_of_reroll(options, game.turn.dice, game.turn.marked)
+        decision = _decision(game, "reroll", options, chosen, cost)
+    else:
+        _require(move.detail == tuple(DICE))
+    game.source.faces = [move.dice[die] for die in move.detail]
+    game.roll()
+    _require(game.turn.dice == move.dice)
+    return decision
+
+
+def _decision(game: Game, kind: str, options: list, chosen, cost: float) -> Decision:
+    return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
+                    chosen.label, options[0].label, max(0.0, cost))
+
+
+def summary(players: tuple, decisions: list, note: str = "") -> Review:
+    """Each player's total given away, accuracy and costliest decisions, from the decisions."""
+    totals, accuracy, costliest = {}, {}, {}
+    for name in players:
+        own = [d for d in decisions if d.player == name]
+        total = 0.0
+        for decision in own:  # added up as the play screen adds up "Given away"
+            total = round(total + decision.cost, 3)
+        totals[name] = total
+        accurate = sum(decision.cost < ACCURATE for decision in own)
+        accuracy[name] = round(100 * accurate / len(own), 1) if own else 100.0
+        costly = sorted((d for d in own if d.cost >= COSTLY), key=lambda d: -d.cost)
+        costliest[name] = tuple(costly[:COSTLIEST])
+    return Review(players, tuple(decisions), totals, accuracy, costliest, note)
+
+
+def decision_to_json(decision: Decision) -> dict:
+    """A decision as JSON data."""
+    return {"player": decision.player, "round": decision.round, "roll": decision.roll,
+            "kind": decision.kind, "dice": list(decision.dice), "done": decision.done,
+            "best": decision.best, "cost": round(decision.cost, 3)}
+
+
+def review_to_json(review: Review) -> dict:
+    """The review as one JSON object."""
+    return {"players": list(review.players),
+            "decisions": [decision_to_json(d) for d in review.decisions],
+            "totals": review.totals, "accuracy": review.accuracy,
+            "costliest": {name: [decision_to_json(d) for d in costly]
+                          for name, costly in review.costliest.items()},
+            "note": review.note}
