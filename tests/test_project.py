@@ -48,3 +48,13 @@ def test_the_readme_plain_example_leaves_no_saved_game_in_the_players_saves(tmp_
     after = sorted((ROOT / "saves").glob("*")) if (ROOT / "saves").exists() else []
     assert after == before
     assert list(tmp_path.rglob("autosave.json"))  # the example's game was kept in its own folder
+
+
+def test_printing_to_a_reader_that_stops_early_is_no_error(tmp_path):
+    import subprocess
+    import sys
+    child = subprocess.Popen([sys.executable, str(ROOT / "yahtzee.py"), "--stats", "--saves", str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    child.stdout.close()  # as `| head -1` does once it has its line
+    assert child.wait(timeout=60) == 0
+    assert child.stderr.read() == b""

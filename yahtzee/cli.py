@@ -237,13 +237,22 @@ def main(argv=None):
 
     saves_dir = choose_saves_dir(args.saves, os.environ, PROJECT_DIR)
     if args.simulate:
-        return run_simulation(args, saves_dir)
+        return printing(run_simulation, args, saves_dir)
     saves = Saves(saves_dir, now=local_now)
     if args.stats:
-        return show_stats(saves)
+        return printing(show_stats, saves)
     if args.review:
-        return show_review(args, saves, saves_dir)
+        return printing(show_review, args, saves, saves_dir)
     return play(args, saves, saves_dir)
+
+
+def printing(command, *args) -> int:
+    """Run a command that prints; a reader that stops early (`| head`) is no error."""
+    try:
+        return command(*args)
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")  # what is still buffered goes nowhere, quietly
+        return 0
 
 
 def play(args, saves, saves_dir):
