@@ -136,6 +136,14 @@ class KeyReader:
                 self._unflushed = True
         return self.presses.popleft()
 
+    def has_press(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for a key press (or a wake-up) without taking it:
+        True as soon as one is waiting, False when the time ran out."""
+        if self.presses:
+            return True
+        ready, _, _ = select.select([self.fd, self._wake_read], [], [], max(0.0, timeout))
+        return bool(ready)
+
     def discard(self):
         """Forget every key read but not yet taken."""
         self.presses.clear()

@@ -41,6 +41,9 @@ PREFERENCES = (
                                               "first_to 500", "first_to 1000")),
     Preference("marking", "Number keys pick the dice to", ("roll", "hold")),
     Preference("par", "Par tracker: the upper boxes against par", (False, True)),
+    Preference("dice_roll", "Rolling dice (any key skips them)", ("fast", "slow", "off")),
+    Preference("theme", "Colour theme (from the next start)", ("classic", "light", "mono")),
+    Preference("keep_marks", "Keep the last roll's marks after a reroll", (False, True)),
 )
 GAME_SETTINGS = ("rules", "rolls", "bank", "match")
 BY_KEY = {preference.key: preference for preference in PREFERENCES}

@@ -15,7 +15,7 @@ from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, togg
 
 NAME_LENGTH = 6
 COMPUTER_MARK = "*"  # a name starting with it seats a computer player
-SETTING_KEYS = "1234567890"
+SETTING_KEYS = "1234567890abc"  # letters after 0 for the eleventh setting on
 
 BANNER = [
     "",
@@ -223,13 +223,13 @@ def settings(console, ctx: Context) -> None:
     choices = [p for p in preferences.PREFERENCES if p.key not in ("verify", "sound")]
 
     def view(prompt):
-        rows = [f"  {i:>2}  {p.label:<46} {p.shown(ctx.pref(p.key))}"
-                for i, p in enumerate(choices, start=1)]
+        rows = [f"  {key.upper():>2}  {p.label:<46} {p.shown(ctx.pref(p.key))}"
+                for key, p in zip(SETTING_KEYS, choices)]
         return ([console.paint("title", "  PREFERENCES"), ""] + rows +
                 ["", f"  {prompt}", "", footer_for(console, ctx)])
 
     keys = SETTING_KEYS[:len(choices)]
-    prompt = f"{keys[0]}-{keys[-1]} change a setting, X done"
+    prompt = f"{keys[0]}-{keys[-1].upper()} change a setting, X done"
     brief = None
     while True:
         token = ask(console, ctx, prompt, view, brief)
