@@ -16,9 +16,10 @@ class Terminal:
 
     def __init__(self, *args, env=None, columns=80, lines=24, stderr=None):
         environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
-                       "PYTHONUNBUFFERED": "1", **(env or {})}
+                       "PYTHONUNBUFFERED": "1"}
         for stale in ("NO_COLOR", "COLUMNS", "LINES"):
             environment.pop(stale, None)
+        environment.update(env or {})  # a test's own NO_COLOR stays
         command = [sys.executable, str(ROOT / "yahtzee.py"), *args]
         if stderr is not None:  # the game's stderr to a file, so it outlives the terminal
             command = ["/bin/sh", "-c", 'exec "$@" 2>"$GAME_STDERR"', "sh", *command]

@@ -2,6 +2,7 @@
 import datetime
 import json
 import random
+import re
 
 import pytest
 
@@ -207,3 +208,44 @@ def test_kept_marks_in_hold_marking_keep_the_held_dice_held(tmp_path, monkeypatc
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5, 6, 6, 1, 1])
     assert "ANN  roll 2 of 3: 6 2 6 4 5   held: 2 4 5" in out
     assert "ANN posts 13 in CHANCE." in out  # dice 1 and 3 rolled again: 1 2 1 4 5
+
+
+# Match totals under the dice.
+
+def match_screen(match, results=(), names=("ANN", "BOB")):
+    """The play screen's lines in a match, ANN having rolled 2 2 2 3 3 and posted a full house."""
+    from yahtzee.dice import LoadedDice
+    from yahtzee.game import Player
+    from yahtzee.palette import visible_width
+    from yahtzee.scoring import Category
+    from yahtzee.screens.turn import play_view
+    session = Session([Player(name) for name in names], results=list(results), match=match,
+                      source=LoadedDice([2, 2, 2, 3, 3] * 4, SeededDice(1)))
+    session.new_game()
+    session.game.roll()
+    session.game.post(Category.FULL_HOUSE)
+    ctx = Context(session, Services(CLOCK))
+    lines = play_view(plain_console([]), ctx)("BOB: press any key to roll")
+    assert len(lines) <= 23 and max(visible_width(line) for line in lines) < 80
+    return [line.strip() for line in lines]
+
+
+def test_a_challenge_shows_each_players_match_total_so_far_under_the_dice():
+    from test_match import record
+    from yahtzee.match import Challenge
+    lines = "\n".join(match_screen(Challenge(3), [record(ANN=250, BOB=230)]))
+    assert "A challenge of 3 games" in lines and "Match totals" in lines
+    assert re.search(r"ANN +275$", lines, re.M) and re.search(r"BOB +230$", lines, re.M)
+
+
+def test_a_race_shows_the_race_totals_and_a_single_game_none():
+    from yahtzee.match import SINGLE_GAME, Race
+    lines = "\n".join(match_screen(Race(300)))
+    assert "A race to 300" in lines and re.search(r"ANN +25$", lines, re.M)
+    assert "Match totals" not in "\n".join(match_screen(SINGLE_GAME))
+
+
+def test_four_players_in_the_longest_challenge_still_fit():
+    from yahtzee.match import Challenge
+    lines = match_screen(Challenge(100), names=("ANNIE1", "BOBBY1", "CAROL1", "DAVID1"))
+    assert "A challenge of 100 games" in "\n".join(lines)
