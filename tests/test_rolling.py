@@ -249,3 +249,29 @@ def test_four_players_in_the_longest_challenge_still_fit():
     from yahtzee.match import Challenge
     lines = match_screen(Challenge(100), names=("ANNIE1", "BOBBY1", "CAROL1", "DAVID1"))
     assert "A challenge of 100 games" in "\n".join(lines)
+
+
+def test_a_stop_request_ends_the_tumble_and_the_next_read_stops():
+    from yahtzee.stops import StopRequested
+    script = KeyScript("", more_to_come=True)
+    console = script.console
+    draw = console._draw
+    console._draw = lambda: (draw(), console.request_stop(15))  # a signal while frame 0 shows
+    try:
+        assert console.animate([[f"frame {n}"] for n in range(10)], 60.0) is False
+        assert console.lines == ["frame 0"]
+        with pytest.raises(StopRequested):
+            console.read_key()
+    finally:
+        script.close()
+
+
+def test_the_settings_after_the_tenth_take_letters(tmp_path, monkeypatch):
+    lines = START[:1] + ["p", "a", "b", "c", "x", "n", "ANN", "", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1])
+    assert "A  Rolling dice (any key skips them)" in out and "1-C change a setting" in out
+    for said in ("Rolling dice (any key skips them): slow.", "Colour theme (from the next start): light.",
+                 "Keep the last roll's marks after a reroll: ON."):
+        assert said in out
+    prefs = json.loads((tmp_path / "saves" / "prefs.json").read_text())
+    assert (prefs["dice_roll"], prefs["theme"], prefs["keep_marks"]) == ("slow", "light", True)
