@@ -289,10 +289,10 @@ def posting_note(result) -> str:
 def play_view(console, ctx: Context, keys: Optional[dict] = None, dice: Optional[tuple] = None):
     """The play screen's lines for a status prompt (showing `dice` while they tumble)."""
     session = ctx.session
-    shown_hints = hints(ctx) if dice is None else None
     return lambda prompt: render.play_lines(
         session.game, session.verify, session.sound, prompt, console.paint, console.unicode,
-        keys, shown_hints, match_view(console, session), par=ctx.pref("par"), dice=dice)
+        keys, hints(ctx) if dice is None else None, match_view(console, session),
+        par=ctx.pref("par"), dice=dice)
 
 
 def match_view(console, session) -> list:
