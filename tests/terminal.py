@@ -1,4 +1,5 @@
 """A real pseudo-terminal for whole-game tests: pexpect runs the game, pyte draws its screen."""
+import json
 import os
 import sys
 import time
@@ -11,14 +12,28 @@ ROOT = Path(__file__).resolve().parent.parent
 KEYS = {"F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "C-c": "\x03"}
 
 
+def still_dice(args, speed):
+    """A new saves folder (--saves DIR) starts with the dice tumbling at `speed`."""
+    if "--saves" not in args:
+        return
+    prefs = Path(args[args.index("--saves") + 1]) / "prefs.json"
+    if not prefs.exists():
+        prefs.parent.mkdir(parents=True, exist_ok=True)
+        prefs.write_text(json.dumps({"version": 1, "dice_roll": speed}))
+
+
 class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
-    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None):
+    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None, dice_roll="off"):
+        """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
+        prefs.json yet (off by default, so whole games run at the speed keys are sent)."""
+        still_dice(args, dice_roll)
         environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
-                       "PYTHONUNBUFFERED": "1", **(env or {})}
+                       "PYTHONUNBUFFERED": "1"}
         for stale in ("NO_COLOR", "COLUMNS", "LINES"):
             environment.pop(stale, None)
+        environment.update(env or {})  # a test's own NO_COLOR stays
         command = [sys.executable, str(ROOT / "yahtzee.py"), *args]
         if stderr is not None:  # the game's stderr to a file, so it outlives the terminal
             command = ["/bin/sh", "-c", 'exec "$@" 2>"$GAME_STDERR"', "sh", *command]

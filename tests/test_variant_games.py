@@ -91,7 +91,7 @@ def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path, monkeypatch)
 def write_prefs(tmp_path, **prefs):
     saves = tmp_path / "saves"
     saves.mkdir(exist_ok=True)
-    (saves / "prefs.json").write_text(json.dumps({"version": 1, **prefs}))
+    (saves / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": "off", **prefs}))
 
 
 def test_four_rolls_and_a_dice_bank_carry_unused_rolls_into_the_next_turn(tmp_path, monkeypatch):

@@ -40,6 +40,14 @@ def positive_int(text):
     return value
 
 
+def theme_name(text):
+    """A colour theme's name, for --theme."""
+    from .palette import THEMES
+    if text not in THEMES:
+        raise argparse.ArgumentTypeError(f"unknown theme '{text}' (known: {', '.join(THEMES)})")
+    return text
+
+
 def parse_args(argv=None):
     """The options from the command line; a bad value exits with a one-line error."""
     parser = OneLineParser(
@@ -50,6 +58,9 @@ def parse_args(argv=None):
     parser.add_argument("--plain", action="store_true",
                         help="one command per line, no colours (automatic when not on a terminal)")
     parser.add_argument("--no-color", action="store_true", help="no colours")
+    parser.add_argument("--theme", type=theme_name, metavar="NAME",
+                        help="colours: classic (the 1987 look), light (for a light background) "
+                             "or mono (bold and reverse only)")
     parser.add_argument("--seed", type=int, metavar="N", help="reproducible dice from this seed")
     parser.add_argument("--dice-file", metavar="PATH",
                         help="loaded dice: faces 1-6 separated by spaces, used in order")
@@ -98,14 +109,15 @@ def read_manual():
         return []
 
 
-def make_console(plain, colour):
-    """The console for this terminal: plain lines or single keys."""
+def make_console(plain, colour, theme="classic"):
+    """The console for this terminal: plain lines or single keys (in `theme`'s colours
+    when colour is on)."""
     from .console import KeyConsole, PlainConsole
     from .palette import painter
     from .render import can_draw_unicode
     if plain:
         return PlainConsole(ring=sys.stdout.isatty())
-    return KeyConsole(paint=painter(colour), unicode=can_draw_unicode(sys.stdout.encoding))
+    return KeyConsole(paint=painter(colour and theme), unicode=can_draw_unicode(sys.stdout.encoding))
 
 
 def run_settings(args):
@@ -270,7 +282,7 @@ def play(args, saves, saves_dir):
         import colorama
         colorama.just_fix_windows_console()
     colour = not plain and wants_colour(os.environ, sys.stdout.isatty(), args.no_color)
-    console = make_console(plain, colour)
+    console = make_console(plain, colour, args.theme or ctx.pref("theme"))
     coach = ctx.services.coach
     coach.progress, coach.stopping = table_progress(console), stop_check(console)
     coach.notify = lambda line: console.message(sentence(line))

@@ -116,6 +116,10 @@ class PlainConsole:
     def pause(self, seconds):
         """Plain mode never waits."""
 
+    def animate(self, frames, seconds_per_frame) -> bool:
+        """Plain mode never animates: the dice are said once they settle."""
+        return True
+
     def discard_typeahead(self):
         """Plain mode reads every line in order: nothing is discarded."""
 
@@ -359,3 +363,15 @@ class KeyConsole:
         """Let the player see a step before the next one."""
         if seconds > 0:
             self.sleep(seconds)
+
+    def animate(self, frames, seconds_per_frame) -> bool:
+        """Draw each frame (a whole screen) in turn; False as soon as a key press is waiting,
+        which is left for the next read, True when every frame was shown."""
+        for frame in frames:
+            if self.stop or self.reader.has_press(0):
+                return False
+            self.lines = list(frame)
+            self._draw()
+            if self.reader.has_press(seconds_per_frame):
+                return False
+        return True

@@ -136,6 +136,17 @@ class KeyReader:
                 self._unflushed = True
         return self.presses.popleft()
 
+    def has_press(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for a key press without taking it: True as soon as
+        one is waiting (or the wait is woken: a resize, a stop request), False when the time
+        ran out."""
+        if self.presses:
+            return True
+        ready, _, _ = select.select([self.fd, self._wake_read], [], [], max(0.0, timeout))
+        if self._wake_read in ready:
+            self._drain_wake()  # a stop request is seen by the console; a resize by its next draw
+        return bool(ready)
+
     def discard(self):
         """Forget every key read but not yet taken."""
         self.presses.clear()

@@ -3,7 +3,10 @@ import re
 
 from colorama import Fore, Style
 
-ROLES = {
+REVERSE = "\x1b[7m"  # colorama names no reverse video
+
+# The 1987 look: the PC-SIG colours on black.
+CLASSIC = {
     "on": Fore.GREEN + Style.BRIGHT,
     "off": Fore.RED + Style.BRIGHT,
     "marked": Fore.RED + Style.BRIGHT,
@@ -18,6 +21,40 @@ ROLES = {
     "high": Fore.MAGENTA + Style.BRIGHT,
     "yahtzee": Fore.YELLOW + Style.BRIGHT,
 }
+# Dark colours for a light background: no yellow or cyan, which fade on white.
+LIGHT = {
+    "on": Fore.GREEN + Style.BRIGHT,
+    "off": Fore.RED + Style.BRIGHT,
+    "marked": Fore.RED + Style.BRIGHT,
+    "locked": Fore.GREEN + Style.BRIGHT,
+    "current": Fore.BLUE + Style.BRIGHT,
+    "title": Fore.BLUE + Style.BRIGHT,
+    "key": Fore.MAGENTA + Style.BRIGHT,
+    "total": Style.BRIGHT,
+    "error": Fore.RED + Style.BRIGHT,
+    "good": Fore.GREEN + Style.BRIGHT,
+    "hint": Fore.BLUE,
+    "high": Fore.MAGENTA + Style.BRIGHT,
+    "yahtzee": Fore.RED + Style.BRIGHT + REVERSE,
+}
+# Bold and reverse video only, for a terminal without colours or a player who wants none.
+MONO = {
+    "on": Style.BRIGHT,
+    "off": "",
+    "marked": REVERSE,
+    "locked": Style.BRIGHT,
+    "current": REVERSE,
+    "title": Style.BRIGHT,
+    "key": Style.BRIGHT,
+    "total": Style.BRIGHT,
+    "error": Style.BRIGHT,
+    "good": Style.BRIGHT,
+    "hint": "",
+    "high": REVERSE,
+    "yahtzee": Style.BRIGHT + REVERSE,
+}
+THEMES = {"classic": CLASSIC, "light": LIGHT, "mono": MONO}
+DEFAULT_THEME = "classic"
 
 # Every terminal control sequence, in the order a terminal would read them: strings (OSC, DCS,
 # SOS, PM, APC) up to their terminator, CSI up to its final byte, any other ESC sequence, and
@@ -30,9 +67,19 @@ _CONTROLS = re.compile(
     r"|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def colour(role, text):
-    """Text in its role's colour."""
-    return f"{ROLES[role]}{text}{Style.RESET_ALL}"
+class UnknownTheme(ValueError):
+    """A colour theme the game does not have."""
+
+
+def themed(roles: dict):
+    """The painter for one theme: text in its role's colour (as it is, for a role without one)."""
+    def paint(role, text):
+        code = roles[role]
+        return f"{code}{text}{Style.RESET_ALL}" if code else text
+    return paint
+
+
+colour = themed(CLASSIC)
 
 
 def no_colour(role, text):
@@ -40,9 +87,15 @@ def no_colour(role, text):
     return text
 
 
-def painter(enabled):
-    """The function that paints text by role, or leaves it plain."""
-    return colour if enabled else no_colour
+def painter(theme):
+    """The function that paints text by role in `theme` (a name; True is the classic theme),
+    or leaves it plain (None or False)."""
+    if not theme:
+        return no_colour
+    name = DEFAULT_THEME if theme is True else theme
+    if name not in THEMES:
+        raise UnknownTheme(f"unknown theme '{name}' (known: {', '.join(THEMES)})")
+    return themed(THEMES[name])
 
 
 def strip_controls(text):

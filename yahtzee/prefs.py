@@ -42,6 +42,9 @@ PREFERENCES = (
     Preference("marking", "Number keys pick the dice to", ("roll", "hold")),
     Preference("par", "Par tracker: the upper boxes against par", (False, True)),
     Preference("duplicate", "Duplicate dice: all roll the same (next game)", (False, True)),
+    Preference("dice_roll", "Rolling dice (any key skips them)", ("fast", "slow", "off")),
+    Preference("theme", "Colour theme (from the next start)", ("classic", "light", "mono")),
+    Preference("keep_marks", "Keep the last roll's marks after a reroll", (False, True)),
 )
 GAME_SETTINGS = ("rules", "rolls", "bank", "match", "duplicate")
 BY_KEY = {preference.key: preference for preference in PREFERENCES}

@@ -156,10 +156,11 @@ def die_lines(face, glyphs):
             glyphs["bottom"]]
 
 
-def dice_lines(turn, paint=no_colour, unicode=True):
-    """The five dice side by side, their numbers under them: [n] red to reroll, n green kept."""
+def dice_lines(turn, paint=no_colour, unicode=True, dice=None):
+    """The five dice side by side (the turn's, or `dice` while they tumble), their numbers
+    under them: [n] red to reroll, n green kept."""
     glyphs = UNICODE_DIE if unicode else ASCII_DIE
-    drawn = [die_lines(face, glyphs) for face in turn.dice]
+    drawn = [die_lines(face, glyphs) for face in (turn.dice if dice is None else dice)]
     rows = [" ".join(die[row] for die in drawn) for row in range(5)]
     numbers = []
     for place, marked in enumerate(turn.marked, start=1):
@@ -189,14 +190,21 @@ def side_by_side(*columns):
 
 
 def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=None, hints=None,
-               match="", par=False):
-    """The play screen: sheet left, hot keys middle, dice right (the match under them), the
-    status line below."""
+               match=(), par=False, dice=None):
+    """The play screen: sheet left, hot keys middle, dice right (`dice` while they tumble;
+    the match's lines under them), the status line below."""
     sheet = sheet_lines(game, paint, keys, hints, par)
     middle = ["", ""] + hotkey_lines(verify, sound, paint)
-    right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode)
-    right += ["", match] if match else []
+    right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode, dice)
+    right += ["", *match] if match else []
     return side_by_side((sheet, sheet_width(game) + 1), (middle, MIDDLE_WIDTH), (right, 0)) + [status]
+
+
+def match_lines(describe, points, paint=no_colour):
+    """Under the dice in a match: what it is, then each player's match total so far."""
+    return [describe, paint("total", "Match totals"),
+            *[f"  {pad(name, COLUMN_WIDTH)}{right_aligned(str(total), 6)}"
+              for name, total in points.items()]]
 
 
 def sheet_width(game):

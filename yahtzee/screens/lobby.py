@@ -257,8 +257,12 @@ def settings(console, ctx: Context) -> None:
 
 
 def keys_text(keys: str) -> str:
-    """The settings keys as the prompt names them: '1-9, 0, A'."""
-    return ", ".join([f"{keys[0]}-{keys[:9][-1]}", *keys[9:].upper()])
+    """The settings keys as the prompt names them: '1-9, 0, A-D'."""
+    digits, letters = keys[:10], keys[10:].upper()
+    parts = [f"{digits[0]}-{digits[:9][-1]}", *digits[9:]]
+    if letters:
+        parts.append(letters if len(letters) == 1 else f"{letters[0]}-{letters[-1]}")
+    return ", ".join(parts)
 
 
 def set_pref(ctx: Context, key: str, value) -> None:

@@ -1,16 +1,19 @@
 """A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo."""
+import random
 from typing import Callable, Optional
 
 from .. import render
 from ..game import IllegalMove
-from ..match import SINGLE_GAME
+from ..match import SINGLE_GAME, totals
 from ..render import BOX_KEYS, KEY_OF_BOX
 from ..scoring import BEST_POINTS, Category, is_yahtzee
+from ..tumble import SPEEDS, tumbling_dice
 from .advice import show_advice
 from .context import Context, Moment, Screen
 from .prompts import ask, sentence, yes
 
 YAHTZEE_BELLS = 3
+TUMBLE_FACES = random.Random()  # the tumbling faces' own source: never the game's dice
 
 
 def play(console, ctx: Context) -> Moment:
@@ -132,17 +135,45 @@ def show_step(console, view, what: str, pause: float) -> None:
 
 
 def roll_dice(console, ctx: Context) -> None:
-    """Roll; ring, and show a Yahtzee in bold under the screen."""
+    """Roll, then let the rolled dice tumble a moment (the dice are already decided); set
+    the marks for the next roll; ring, and show a Yahtzee in bold under the screen."""
     game = ctx.session.game
+    before = game.turn
     game.roll()
-    if ctx.pref("marking") == "hold" and not game.current.is_computer and game.rolls_left:
-        for die in range(5):
-            game.toggle(die)  # holding picks the dice to keep: the rest roll
+    tumble(console, ctx, [die for die, marked in enumerate(before.marked)
+                          if marked or not before.has_rolled])
+    set_marks(ctx, before)
     yahtzee = is_yahtzee(game.turn.dice)
     if ctx.session.sound:
         console.bell(YAHTZEE_BELLS if yahtzee else 1)
     if yahtzee and not console.plain:
         console.message(console.paint("yahtzee", "YAHTZEE!"))
+
+
+def tumble(console, ctx: Context, rolled: list) -> None:
+    """In key mode, the rolled dice tumble at the preferred speed; any key cuts it short
+    and is left to act on the settled dice."""
+    frames, seconds = SPEEDS[ctx.pref("dice_roll")]
+    if console.plain or not frames:
+        return
+    status = f"{ctx.session.game.current.name} rolls..."
+    console.animate((play_view(console, ctx, dice=dice)(status) for dice in tumbling_dice(
+        ctx.session.game.turn.dice, rolled, frames, TUMBLE_FACES)), seconds)
+
+
+def set_marks(ctx: Context, before) -> None:
+    """A human's dice after a roll: all locked (in hold marking all to roll, as holding picks
+    the dice to keep), or with the keep-marks preference marked as they were for this roll."""
+    game = ctx.session.game
+    if game.current.is_computer or not game.rolls_left:
+        return
+    if ctx.pref("keep_marks") and before.has_rolled:
+        wanted = before.marked
+    else:
+        wanted = (ctx.pref("marking") == "hold",) * len(before.marked)
+    for die, (now, want) in enumerate(zip(game.turn.marked, wanted)):
+        if now != want:
+            game.toggle(die)
 
 
 def posting_prompt(game, legal) -> str:
@@ -255,13 +286,23 @@ def posting_note(result) -> str:
     return note
 
 
-def play_view(console, ctx: Context, keys: Optional[dict] = None):
-    """The play screen's lines for a status prompt."""
+def play_view(console, ctx: Context, keys: Optional[dict] = None, dice: Optional[tuple] = None):
+    """The play screen's lines for a status prompt (showing `dice` while they tumble)."""
     session = ctx.session
-    match = "" if session.match == SINGLE_GAME else session.match.describe().capitalize()
     return lambda prompt: render.play_lines(
         session.game, session.verify, session.sound, prompt, console.paint, console.unicode,
-        keys, hints(ctx), match, par=ctx.pref("par"))
+        keys, hints(ctx) if dice is None else None, match_view(console, session),
+        par=ctx.pref("par"), dice=dice)
+
+
+def match_view(console, session) -> list:
+    """In a match, what it is and each player's match total so far (this game included)."""
+    if session.match == SINGLE_GAME:
+        return []
+    points = totals(session.match_records)
+    for player in session.game.players:
+        points[player.name] = points.get(player.name, 0) + player.card.total
+    return render.match_lines(session.match.describe().capitalize(), points, console.paint)
 
 
 def hints(ctx: Context) -> Optional[dict]:

@@ -1,0 +1,277 @@
+"""Rolling dice: decided first, then tumbling in key mode; any key skips and still acts."""
+import datetime
+import json
+import random
+import re
+
+import pytest
+
+from helpers import KeyScript, plain_console
+from terminal import Terminal
+from test_plain import START, play_plain
+from yahtzee import tumble
+from yahtzee.dice import SeededDice
+from yahtzee.game import Session
+from yahtzee.saves import Saves
+from yahtzee.screens import Context, Keeper, Services, Settings, run
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+CLEAR = b"\x1b[H\x1b[2J"
+CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
+
+
+@pytest.mark.parametrize("rolled", [[0, 1, 2, 3, 4], [1, 3], [4]])
+def test_only_the_rolled_dice_tumble_and_the_last_frame_shows_them_settled(rolled):
+    dice = (6, 5, 4, 3, 2)
+    frames = list(tumble.tumbling_dice(dice, rolled, 10, random.Random(1)))
+    assert len(frames) == 10 and frames[-1] == dice
+    for frame in frames:
+        assert all(frame[die] == dice[die] for die in range(5) if die not in rolled)
+        assert all(1 <= face <= 6 for face in frame)
+    assert any(frame[die] != dice[die] for frame in frames for die in rolled)
+
+
+def test_no_frames_when_the_rolling_is_off():
+    assert list(tumble.tumbling_dice((1, 2, 3, 4, 5), [0], 0, random.Random())) == []
+
+
+def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read():
+    script = KeyScript("", more_to_come=True)
+    console = script.console
+    draw = console._draw
+
+    def drawn_then_pressed():
+        draw()
+        if console.lines == ["frame 2"]:
+            script.pipe.send_text("1")  # the player presses a key while frame 2 shows
+
+    console._draw = drawn_then_pressed
+    made = []
+    frames = (made.append(number) or [f"frame {number}"] for number in range(10))
+    try:
+        assert console.animate(frames, 0.01) is False
+        assert made == [0, 1, 2] and console.lines == ["frame 2"]
+        assert console.read_key() == "1"
+    finally:
+        script.close()
+
+
+def test_a_tumble_with_no_key_shows_every_frame():
+    script = KeyScript("", more_to_come=True)
+    try:
+        assert script.console.animate([["a"], ["b"], ["c"]], 0.0) is True
+        assert script.console.lines == ["c"]
+    finally:
+        script.close()
+
+
+def test_plain_consoles_draw_no_frames():
+    console = plain_console([])
+    assert console.animate([["a"], ["b"]], 1.0) is True and console.stdout.getvalue() == ""
+
+
+# A one-player game in key mode: mark two dice and reroll them, then post; thirteen turns.
+GAME_KEYS = "xnANN\r\ry" + "".join(f" 25rr{box}y" for box in "123456tfhslyc")
+
+
+def play_key_game(speed, monkeypatch, tmp_path):
+    """A seeded game through the flow at this rolling speed, every frame drawn without a wait;
+    the session as JSON and how many frames were drawn."""
+    ctx = Context(Session([], source=SeededDice(11)), Services(CLOCK, Saves(tmp_path / speed, now=CLOCK)),
+                  Settings({"dice_roll": speed}))
+    script = KeyScript(GAME_KEYS)
+    script.console.reader.has_press = lambda timeout: False  # no key ever cuts a tumble short
+    drawn = []
+    animate = script.console.animate
+    script.console.animate = lambda frames, seconds: animate(
+        (drawn.append(frame) or frame for frame in frames), seconds)
+    try:
+        run(script.console, ctx, Keeper(ctx))
+    except Exception:  # the keys ran out
+        pass
+    finally:
+        script.close()
+    return ctx.session.to_dict(), drawn
+
+
+def test_a_seeded_game_gets_the_same_dice_at_every_rolling_speed(monkeypatch, tmp_path):
+    games = {speed: play_key_game(speed, monkeypatch, tmp_path) for speed in tumble.SPEEDS}
+    assert len(games["off"][0]["results"]) == 1  # the whole game was played
+    assert games["fast"][0] == games["slow"][0] == games["off"][0]
+    rolls = 13 * 2
+    assert len(games["fast"][1]) == rolls * tumble.SPEEDS["fast"][0]
+    assert len(games["slow"][1]) == rolls * tumble.SPEEDS["slow"][0]
+    assert games["off"][1] == []
+
+
+def test_plain_mode_never_animates(tmp_path, monkeypatch):
+    outputs = []
+    for speed in ("slow", "off"):
+        folder = tmp_path / speed
+        (folder / "saves").mkdir(parents=True)
+        (folder / "saves" / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": speed}))
+        lines = START + ["ANN", "", "y", "", "12", "r", "f10", "y"]
+        _, out, _ = play_plain(folder, monkeypatch, lines, [1, 2, 3, 4, 5, 6, 6])
+        outputs.append(out)
+    assert outputs[0] == outputs[1] and "rolls..." not in outputs[0]
+
+
+# In a real terminal.
+
+def start_game(tmp_path, speed, name):
+    """The game at the first roll of ANN's turn, seeded, rolling at `speed`."""
+    saves = tmp_path / name
+    saves.mkdir()
+    (saves / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": speed}))
+    term = Terminal("--saves", str(saves), "--seed", "4")
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n", "ANN", "Enter", "Enter")
+    term.wait_for("Ready to play? (Y/N)")
+    term.press("y")
+    term.wait_for("ANN: press any key to roll")
+    return term, saves
+
+
+def saved_turn(saves, marked):
+    """The turn in the saved game once its marks are `marked`."""
+    term_turn = None
+    for _ in range(200):
+        try:
+            term_turn = json.loads((saves / "autosave.json").read_text())["game"]["turn"]
+        except (OSError, ValueError, KeyError):
+            pass
+        if term_turn and term_turn["marked"] == marked:
+            return term_turn
+        import time
+        time.sleep(0.05)
+    raise AssertionError(f"the saved turn never had marks {marked}: {term_turn}")
+
+
+def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path):
+    marked = [True, False, False, False, False]
+    term, saves = start_game(tmp_path, "slow", "slow")
+    try:
+        term.press(" ")
+        while b"ANN rolls..." not in term.raw:  # the tumble has begun
+            term.pump()
+        term.press("1")
+        term.wait_for("Roll 1 of 3: 1-5 mark dice")
+        term.wait_for("[1]")
+        tumbled = saved_turn(saves, marked)
+    finally:
+        term.close()
+    term, saves = start_game(tmp_path, "off", "off")
+    try:
+        term.press(" ", "1")
+        term.wait_for("[1]")
+        still = saved_turn(saves, marked)
+        assert b"ANN rolls..." not in term.raw
+    finally:
+        term.close()
+    assert tumbled["dice"] == still["dice"] and tumbled["rolls"] == still["rolls"] == 1
+
+
+def test_the_dice_are_seen_tumbling_in_several_frames(tmp_path):
+    term, _ = start_game(tmp_path, "fast", "fast")
+    try:
+        term.press(" ")
+        term.wait_for("Roll 1 of 3: 1-5 mark dice")
+        assert term.raw.count(b"ANN rolls...") == tumble.SPEEDS["fast"][0]
+        assert term.raw.count(CLEAR) > tumble.SPEEDS["fast"][0]  # frames, then the settled screen
+    finally:
+        term.close()
+
+
+def test_a_kept_mark_rolls_the_same_dice_again_with_one_key(tmp_path, monkeypatch):
+    (tmp_path / "saves").mkdir()
+    (tmp_path / "saves" / "prefs.json").write_text(json.dumps({"version": 1, "keep_marks": True}))
+    lines = START + ["ANN", "", "y", "", "13", "r", "r", "c", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5, 6, 6, 5, 5])
+    assert "ANN  roll 2 of 3: 6 2 6 4 5   marked: 1 3" in out
+    assert "ANN posts 21 in CHANCE." in out  # the third roll rolled dice 1 and 3 again: 5 2 5 4 5
+
+
+def test_without_kept_marks_every_die_starts_locked_after_a_roll(tmp_path, monkeypatch):
+    lines = START + ["ANN", "", "y", "", "13", "r", "r", "c", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5, 6, 6])
+    assert "ANN  roll 2 of 3: 6 2 6 4 5   marked: none" in out
+    assert "ANN posts 23 in CHANCE." in out
+
+
+def test_kept_marks_in_hold_marking_keep_the_held_dice_held(tmp_path, monkeypatch):
+    (tmp_path / "saves").mkdir()
+    (tmp_path / "saves" / "prefs.json").write_text(
+        json.dumps({"version": 1, "keep_marks": True, "marking": "hold"}))
+    lines = START + ["ANN", "", "y", "", "245", "r", "r", "c", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5, 6, 6, 1, 1])
+    assert "ANN  roll 2 of 3: 6 2 6 4 5   held: 2 4 5" in out
+    assert "ANN posts 13 in CHANCE." in out  # dice 1 and 3 rolled again: 1 2 1 4 5
+
+
+# Match totals under the dice.
+
+def match_screen(match, results=(), names=("ANN", "BOB")):
+    """The play screen's lines in a match, ANN having rolled 2 2 2 3 3 and posted a full house."""
+    from yahtzee.dice import LoadedDice
+    from yahtzee.game import Player
+    from yahtzee.palette import visible_width
+    from yahtzee.scoring import Category
+    from yahtzee.screens.turn import play_view
+    session = Session([Player(name) for name in names], results=list(results), match=match,
+                      source=LoadedDice([2, 2, 2, 3, 3] * 4, SeededDice(1)))
+    session.new_game()
+    session.game.roll()
+    session.game.post(Category.FULL_HOUSE)
+    ctx = Context(session, Services(CLOCK))
+    lines = play_view(plain_console([]), ctx)("BOB: press any key to roll")
+    assert len(lines) <= 23 and max(visible_width(line) for line in lines) < 80
+    return [line.strip() for line in lines]
+
+
+def test_a_challenge_shows_each_players_match_total_so_far_under_the_dice():
+    from test_match import record
+    from yahtzee.match import Challenge
+    lines = "\n".join(match_screen(Challenge(3), [record(ANN=250, BOB=230)]))
+    assert "A challenge of 3 games" in lines and "Match totals" in lines
+    assert re.search(r"ANN +275$", lines, re.M) and re.search(r"BOB +230$", lines, re.M)
+
+
+def test_a_race_shows_the_race_totals_and_a_single_game_none():
+    from yahtzee.match import SINGLE_GAME, Race
+    lines = "\n".join(match_screen(Race(300)))
+    assert "A race to 300" in lines and re.search(r"ANN +25$", lines, re.M)
+    assert "Match totals" not in "\n".join(match_screen(SINGLE_GAME))
+
+
+def test_four_players_in_the_longest_challenge_still_fit():
+    from yahtzee.match import Challenge
+    lines = match_screen(Challenge(100), names=("ANNIE1", "BOBBY1", "CAROL1", "DAVID1"))
+    assert "A challenge of 100 games" in "\n".join(lines)
+
+
+def test_a_stop_request_ends_the_tumble_and_the_next_read_stops():
+    from yahtzee.stops import StopRequested
+    script = KeyScript("", more_to_come=True)
+    console = script.console
+    draw = console._draw
+    console._draw = lambda: (draw(), console.request_stop(15))  # a signal while frame 0 shows
+    try:
+        assert console.animate([[f"frame {n}"] for n in range(10)], 60.0) is False
+        assert console.lines == ["frame 0"]
+        with pytest.raises(StopRequested):
+            console.read_key()
+    finally:
+        script.close()
+
+
+def test_the_settings_after_the_tenth_take_letters(tmp_path, monkeypatch):
+    lines = START[:1] + ["p", "b", "c", "d", "x", "n", "ANN", "", "y", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1])
+    assert "B  Rolling dice (any key skips them)" in out and "1-9, 0, A-D change a setting" in out
+    for said in ("Rolling dice (any key skips them): slow.", "Colour theme (from the next start): light.",
+                 "Keep the last roll's marks after a reroll: ON."):
+        assert said in out
+    prefs = json.loads((tmp_path / "saves" / "prefs.json").read_text())
+    assert (prefs["dice_roll"], prefs["theme"], prefs["keep_marks"]) == ("slow", "light", True)
