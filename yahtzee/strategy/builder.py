@@ -49,7 +49,13 @@ class TableBuilder:
         return self._submit(AHEAD, self._prepare, rules, tuple(moods))
 
     def table(self, rules, objective) -> Future:
-        """The table for exactly solved rules and an objective, when it is ready."""
+        """The table for exactly solved rules and an objective, when it is ready (at once
+        when it is, never behind a build of another table)."""
+        ready = READY.get((rules, objective))
+        if ready is not None:
+            done: Future = Future()
+            done.set_result(ready)
+            return done
         return self._submit(NEEDED, self._table, rules, objective)
 
     def _submit(self, priority: int, work: Callable, *args) -> Future:
