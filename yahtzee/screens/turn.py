@@ -2,7 +2,7 @@
 import random
 from typing import Callable, Optional
 
-from .. import render
+from .. import render, spoken
 from ..game import IllegalMove
 from ..match import SINGLE_GAME, totals
 from ..render import BOX_KEYS, KEY_OF_BOX
@@ -13,6 +13,7 @@ from .context import Context, Moment, Screen
 from .prompts import ask, sentence, yes
 
 YAHTZEE_BELLS = 3
+SHEET_KEY = ", B sheet"  # plain mode only: key mode shows the sheet all the time
 TUMBLE_FACES = random.Random()  # the tumbling faces' own source: never the game's dice
 
 
@@ -29,7 +30,7 @@ def play(console, ctx: Context) -> Moment:
     hold = ctx.pref("marking") == "hold"
     brief = turn_brief(ctx)
     while True:
-        token = ask(console, ctx, dice_prompt(game, hold), view, brief)
+        token = ask(console, ctx, dice_prompt(game, hold, console.plain), view, brief)
         digits = token.replace(" ", "")
         if digits and all(ch in "12345" for ch in digits):
             for ch in digits:
@@ -46,16 +47,19 @@ def play(console, ctx: Context) -> Moment:
             show_advice(console, ctx)
             brief = turn_brief(ctx)
             continue
-        console.message("Keys here: 1-5 hold or free a die, R rolls the others, ? advice." if hold
-                        else "Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
         brief = []
+        if token == "b" and console.plain:
+            read_sheet(console, game)
+            continue
+        console.message(dice_keys_note(hold, console.plain))
 
 
 def first_roll(console, ctx: Context, view) -> Moment:
     """Any key rolls the turn's first dice (U takes back the last posting while it may)."""
     game = ctx.session.game
     undo = ", U takes back the last posting" if game.can_undo else ""
-    token = ask(console, ctx, f"{game.current.name}: press any key to roll{undo}", view)
+    token = ask(console, ctx, f"{game.current.name}: press any key to roll{undo}", view,
+                [spoken.turn_sentence(game)])
     if token == "u" and game.can_undo:
         return take_back(console, ctx)
     console.forget_messages()  # the last turn's messages are done with
@@ -63,12 +67,27 @@ def first_roll(console, ctx: Context, view) -> Moment:
     return Moment(Screen.PLAY)
 
 
-def dice_prompt(game, hold: bool) -> str:
-    """The dice step's keys: which number keys mark, and what R does."""
+def dice_prompt(game, hold: bool, plain: bool = False) -> str:
+    """The dice step's keys: which number keys mark, and what R does (in plain mode, B
+    reads the sheet)."""
     rolls = f"Roll {game.turn.rolls} of {game.turn.rolls + game.rolls_left}"
+    sheet = SHEET_KEY if plain else ""
     if hold:
-        return f"{rolls}: 1-5 hold dice, R rolls the others, ? advice"
-    return f"{rolls}: 1-5 mark dice, R rolls, ? advice"
+        return f"{rolls}: 1-5 hold dice, R rolls the others, ? advice{sheet}"
+    return f"{rolls}: 1-5 mark dice, R rolls, ? advice{sheet}"
+
+
+def dice_keys_note(hold: bool, plain: bool) -> str:
+    """The dice step's keys in a sentence, for a key that does nothing there."""
+    note = ("Keys here: 1-5 hold or free a die, R rolls the others, ? advice." if hold
+            else "Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
+    return note + (" B reads the sheet." if plain else "")
+
+
+def read_sheet(console, game) -> None:
+    """B in plain mode: the whole score sheet, a sentence a player."""
+    for line in spoken.sheet_sentences(game):
+        console.message(line)
 
 
 def take_back(console, ctx: Context) -> Moment:
@@ -176,10 +195,12 @@ def set_marks(ctx: Context, before) -> None:
             game.toggle(die)
 
 
-def posting_prompt(game, legal) -> str:
-    """What the posting step's keys are, and what an extra Yahtzee offers."""
+def posting_prompt(game, legal, plain: bool = False) -> str:
+    """What the posting step's keys are, and what an extra Yahtzee offers (in plain mode,
+    B reads the sheet)."""
     keys = " ".join(KEY_OF_BOX[box] for box in legal)
     back = ", R dice" if game.rolls_left > 0 else ""
+    back += SHEET_KEY if plain else ""
     bonus = game.rules.extra_yahtzee_bonus
     if game.must_blank:
         return f"YAHTZEE +{bonus}: blank which box? {keys}{back}, ? advice"
@@ -211,7 +232,7 @@ def posting(console, ctx: Context) -> Moment:
         return Moment(Screen.PLAY)
     legal = game.legal_boxes()
     view = play_view(console, ctx, {box: KEY_OF_BOX[box] for box in legal})
-    prompt = posting_prompt(game, legal)
+    prompt = posting_prompt(game, legal, console.plain)
     brief = posting_brief(game, legal)
     while True:
         token = ask(console, ctx, prompt, view, brief)
@@ -220,6 +241,9 @@ def posting(console, ctx: Context) -> Moment:
             return Moment(Screen.PLAY)
         if token == "?":
             show_advice(console, ctx)
+            continue
+        if token == "b" and console.plain:
+            read_sheet(console, game)
             continue
         box = BOX_KEYS.get(token)
         if box is None:
@@ -260,6 +284,8 @@ def post_and_tell(console, ctx: Context, box: Category) -> Moment:
     ctx.passing.last_cost = (game.current.name, cost) if cost is not None else None
     result = game.post(box)
     console.message(posting_note(result))
+    if console.plain:  # key mode shows the new total on the sheet
+        console.message(total_note(game, result.player))
     tell_cost(console, cost, "That posting")
     if result.bonus and session.sound:
         console.bell(YAHTZEE_BELLS)
@@ -267,6 +293,12 @@ def post_and_tell(console, ctx: Context, box: Category) -> Moment:
         return Moment(Screen.PLAY)
     session.finish_game(ctx.now())
     return Moment(Screen.END_OF_GAME)
+
+
+def total_note(game, name: str) -> str:
+    """A player's total after a posting, in words."""
+    total = next(p.card.total for p in game.players if p.name == name)
+    return f"{name}'s total is now {total}."
 
 
 def posting_note(result) -> str:
