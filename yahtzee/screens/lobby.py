@@ -51,7 +51,7 @@ def opening(console, ctx: Context) -> Moment:
     paint = console.paint
     view = lambda prompt: [paint("title", line) for line in BANNER] + [
         "", f"      {prompt}", "", footer_for(console, ctx)]
-    ask(console, ctx, "Press any key to begin", view, [BANNER_WORDS])
+    ask(console, ctx, "Press any key to begin", view, [BANNER_WORDS, footer_for(console, ctx)])
     return Moment(Screen.TITLE)
 
 

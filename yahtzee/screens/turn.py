@@ -284,9 +284,9 @@ def post_and_tell(console, ctx: Context, box: Category) -> Moment:
     ctx.passing.last_cost = (game.current.name, cost) if cost is not None else None
     result = game.post(box)
     console.message(posting_note(result))
+    tell_cost(console, cost, "That posting")
     if console.plain:  # key mode shows the new total on the sheet
         console.message(total_note(game, result.player))
-    tell_cost(console, cost, "That posting")
     if result.bonus and session.sound:
         console.bell(YAHTZEE_BELLS)
     if not game.is_over:
