@@ -167,3 +167,14 @@ def test_the_advice_reads_as_sentences():
     faces = " ".join(str(face) for face, again in zip(turn.dice, keep.reroll) if again)
     assert first == f"Best: keep 4 4 4, reroll {faces} (press 2 4 R), expects 254.9."
     assert second == "Next: CHANCE 21 (press R C), expects 250.0."
+
+
+def test_a_computer_players_turns_are_said_step_by_step(tmp_path):
+    run = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--accessible", "--seed", "1",
+                          "--saves", str(tmp_path / "saves")], input="\nn\n*\n\ny\nn\n",
+                         capture_output=True, text=True, cwd=str(ROOT), timeout=120)
+    out = run.stdout
+    assert run.returncode == 0, run.stderr
+    assert_words_only(out)
+    assert "Brainy's turn, round 1 of 13; Brainy has 0 points.\nBrainy rolls " in out
+    assert len(re.findall(r"^Brainy posts \d+ in [A-Z ]+\.$", out, re.MULTILINE)) == 13

@@ -130,8 +130,9 @@ def computer_step(console, ctx: Context) -> Moment:
     pause = ctx.pref("computer_delay")
     if not game.turn.has_rolled:
         console.forget_messages()
+        whose = spoken.turn_sentence(game)
         roll_dice(console, ctx)
-        show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
+        show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause, [whose])
         return Moment(Screen.PLAY)
     brain = ctx.services.coach.player(game.current.mood or "thinker", game.rules)
     action = brain.next_action(game)
@@ -147,9 +148,10 @@ def computer_step(console, ctx: Context) -> Moment:
     return Moment(Screen.PLAY)
 
 
-def show_step(console, view, what: str, pause: float) -> None:
-    """Show one step of a computer's turn and let it stand a moment."""
-    console.show(view(what), [what])
+def show_step(console, view, what: str, pause: float, before: tuple = ()) -> None:
+    """Show one step of a computer's turn (plain mode says `before` first) and let it stand
+    a moment."""
+    console.show(view(what), [*before, what])
     console.pause(pause)
 
 
