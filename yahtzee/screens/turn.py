@@ -224,7 +224,7 @@ def posting_question(game, box: Category) -> str:
 def posting_brief(game, legal) -> list:
     """The open boxes and what each would score, for plain mode."""
     return [f"{game.current.name} has {' '.join(map(str, game.turn.dice))}; boxes: " +
-            ", ".join(f"{KEY_OF_BOX[b]} {render.LABELS[b]} {game.points_for(b)}" for b in legal)]
+            ", ".join(f"{KEY_OF_BOX[b]} {spoken.SPOKEN_LABELS[b]} {game.points_for(b)}" for b in legal)]
 
 
 def posting(console, ctx: Context) -> Moment:
@@ -356,7 +356,7 @@ def turn_brief(ctx: Context) -> list:
     """Plain mode's view of a turn: the dice line, and the hints when they are on."""
     shown = hints(ctx)
     extra = [] if not shown else ["hints: " + ", ".join(
-        f"{KEY_OF_BOX[box]} {render.LABELS[box]} {points}{'*' if high else ''}"
+        f"{KEY_OF_BOX[box]} {spoken.SPOKEN_LABELS[box]} {points}{'*' if high else ''}"
         for box, (points, high) in shown.items())]
     return dice_brief(ctx.session.game, ctx.pref("marking") == "hold") + extra
 
