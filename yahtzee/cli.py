@@ -57,6 +57,8 @@ def parse_args(argv=None):
                     "(also shown from the title screen).")
     parser.add_argument("--plain", action="store_true",
                         help="one command per line, no colours (automatic when not on a terminal)")
+    parser.add_argument("--accessible", action="store_true",
+                        help="for a screen reader: every change said once in words, as lines")
     parser.add_argument("--no-color", action="store_true", help="no colours")
     parser.add_argument("--theme", type=theme_name, metavar="NAME",
                         help="colours: classic (the 1987 look), light (for a light background) "
@@ -109,14 +111,17 @@ def read_manual():
         return []
 
 
-def make_console(plain, colour, theme="classic"):
-    """The console for this terminal: plain lines or single keys (in `theme`'s colours
-    when colour is on)."""
+def make_console(plain, colour, theme="classic", accessible=False):
+    """The console for this terminal: plain lines, single keys said as lines for a screen
+    reader, or single keys (in `theme`'s colours when colour is on)."""
     from .console import KeyConsole, PlainConsole
     from .palette import painter
     from .render import can_draw_unicode
     if plain:
         return PlainConsole(ring=sys.stdout.isatty())
+    if accessible:
+        from .accessible import AccessibleConsole
+        return AccessibleConsole()
     return KeyConsole(paint=painter(colour and theme), unicode=can_draw_unicode(sys.stdout.encoding))
 
 
@@ -156,7 +161,8 @@ def table_progress(console):
         step = (100 * done // total) // (25 if console.plain else 2)
         if step != shown[0]:
             shown[0] = step
-            console.status(f"Working out the best strategy (only once): {progress_bar(done, total, 30)}")
+            shown_done = f"{100 * done // total}%" if console.plain else progress_bar(done, total, 30)
+            console.status(f"Working out the best strategy (only once): {shown_done}")
 
     return report
 
@@ -281,8 +287,9 @@ def play(args, saves, saves_dir):
     if not plain:
         import colorama
         colorama.just_fix_windows_console()
-    colour = not plain and wants_colour(os.environ, sys.stdout.isatty(), args.no_color)
-    console = make_console(plain, colour, args.theme or ctx.pref("theme"))
+    colour = not (plain or args.accessible) and wants_colour(os.environ, sys.stdout.isatty(),
+                                                             args.no_color)
+    console = make_console(plain, colour, args.theme or ctx.pref("theme"), args.accessible)
     coach = ctx.services.coach
     coach.progress, coach.stopping = table_progress(console), stop_check(console)
     coach.notify = lambda line: console.message(sentence(line))

@@ -1,7 +1,7 @@
 """The advice page: every keep and box for the dice, best first, with the keys that do it."""
 import textwrap
 
-from .. import render
+from .. import render, spoken
 from .context import Context, Screen
 from .prompts import page_lines
 
@@ -21,5 +21,8 @@ def show_advice(console, ctx: Context) -> None:
                f"{game.rolls_left} roll{'s' if game.rolls_left != 1 else ''} left")
     note = textwrap.wrap(coach.note(game.rules), render.SCREEN_WIDTH - 2)
     at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
-    rows = render.advice_lines(options, game.turn, at_posting, console.paint)
+    if console.plain:  # sentences, not a table, for lines read one by one
+        rows = spoken.advice_sentences(options, game.turn, at_posting)
+    else:
+        rows = render.advice_lines(options, game.turn, at_posting, console.paint)
     page_lines(console, ctx, [heading, *note, ""] + rows)

@@ -1,7 +1,7 @@
 """The end of a game and of a session: the final sheet with the winner and notices, the recap."""
 from typing import Optional
 
-from .. import render
+from .. import render, spoken
 from ..dice import DUPLICATE_LINE, is_duplicate
 from ..game import Game
 from ..match import SINGLE_GAME
@@ -42,7 +42,8 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
         any_key(console, ctx, "More notices: press any key",
                 lambda prompt, page=page: page + ["", prompt], [])
     view = lambda prompt: pages[-1] + ["", prompt]
-    another = another_game(console, ctx, view, announce)
+    brief = [*announce, *spoken.sheet_sentences(Game.from_record(record))]
+    another = another_game(console, ctx, view, brief)
     ctx.passing.notices = []
     if another == "y":
         return Moment(Screen.RECAP_THEN_CONFIRM)

@@ -29,6 +29,7 @@ BANNER = [
     "      +--------------------------------------------------------------+",
     "",
 ]
+BANNER_WORDS = "Computer Yahtzee: five dice, thirteen boxes, one to four players."
 
 
 def lobby_ask(console, ctx: Context, question: str, view, keys: str = "sp",
@@ -50,7 +51,7 @@ def opening(console, ctx: Context) -> Moment:
     paint = console.paint
     view = lambda prompt: [paint("title", line) for line in BANNER] + [
         "", f"      {prompt}", "", footer_for(console, ctx)]
-    ask(console, ctx, "Press any key to begin", view)
+    ask(console, ctx, "Press any key to begin", view, [BANNER_WORDS, footer_for(console, ctx)])
     return Moment(Screen.TITLE)
 
 
@@ -58,9 +59,9 @@ def title(console, ctx: Context) -> Moment:
     """The hot keys explained; instructions? S shows the statistics, P the preferences."""
     paint = console.paint
 
-    def view(prompt):
+    def words(prompt):
         session = ctx.session
-        return [paint("title", line) for line in BANNER] + [
+        return [
             "  Hot keys work on every screen; the letter beside each works too",
             "  wherever you are not typing a name:",
             "",
@@ -72,7 +73,8 @@ def title(console, ctx: Context) -> Moment:
             f"  {prompt}",
         ]
 
-    if lobby_ask(console, ctx, "Instructions?", view) == "y":
+    view = lambda prompt: [paint("title", line) for line in BANNER] + words(prompt)
+    if lobby_ask(console, ctx, "Instructions?", view, brief=words("")[:-1]) == "y":
         page_manual(console, ctx)
     return Moment(Screen.NAMES)
 
@@ -199,16 +201,16 @@ def confirm(console, ctx: Context) -> Moment:
     """Show the players; ready to play? A first game's N re-enters every name."""
     session = ctx.session
 
-    def view(prompt):
+    def words():
         seated = [f"    {i}. {p.name}{'  (computer, ' + p.mood + ')' if p.is_computer else ''}"
                   for i, p in enumerate(session.players, start=1)]
         return ([console.paint("title", "  PLAYERS"), ""] + seated +
                 ["", f"  Rules: {session.rules.describe()}   Match: {session.match.describe()}",
                  *dice_lines(ctx),
-                 "  P changes them and the other preferences, S shows the statistics.",
-                 f"  {prompt}", "", footer_for(console, ctx)])
+                 "  P changes them and the other preferences, S shows the statistics."])
 
-    if lobby_ask(console, ctx, "Ready to play?", view) == "y":
+    view = lambda prompt: [*words(), f"  {prompt}", "", footer_for(console, ctx)]
+    if lobby_ask(console, ctx, "Ready to play?", view, brief=words()) == "y":
         return start_game(ctx)
     if not session.results:
         session.players.clear()

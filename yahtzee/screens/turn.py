@@ -2,7 +2,7 @@
 import random
 from typing import Callable, Optional
 
-from .. import render
+from .. import render, spoken
 from ..game import IllegalMove
 from ..match import SINGLE_GAME, totals
 from ..render import BOX_KEYS, KEY_OF_BOX
@@ -13,6 +13,7 @@ from .context import Context, Moment, Screen
 from .prompts import ask, sentence, yes
 
 YAHTZEE_BELLS = 3
+SHEET_KEY = ", B sheet"  # plain mode only: key mode shows the sheet all the time
 TUMBLE_FACES = random.Random()  # the tumbling faces' own source: never the game's dice
 
 
@@ -29,7 +30,7 @@ def play(console, ctx: Context) -> Moment:
     hold = ctx.pref("marking") == "hold"
     brief = turn_brief(ctx)
     while True:
-        token = ask(console, ctx, dice_prompt(game, hold), view, brief)
+        token = ask(console, ctx, dice_prompt(game, hold, console.plain), view, brief)
         digits = token.replace(" ", "")
         if digits and all(ch in "12345" for ch in digits):
             for ch in digits:
@@ -46,16 +47,19 @@ def play(console, ctx: Context) -> Moment:
             show_advice(console, ctx)
             brief = turn_brief(ctx)
             continue
-        console.message("Keys here: 1-5 hold or free a die, R rolls the others, ? advice." if hold
-                        else "Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
         brief = []
+        if token == "b" and console.plain:
+            read_sheet(console, game)
+            continue
+        console.message(dice_keys_note(hold, console.plain))
 
 
 def first_roll(console, ctx: Context, view) -> Moment:
     """Any key rolls the turn's first dice (U takes back the last posting while it may)."""
     game = ctx.session.game
     undo = ", U takes back the last posting" if game.can_undo else ""
-    token = ask(console, ctx, f"{game.current.name}: press any key to roll{undo}", view)
+    token = ask(console, ctx, f"{game.current.name}: press any key to roll{undo}", view,
+                [spoken.turn_sentence(game)])
     if token == "u" and game.can_undo:
         return take_back(console, ctx)
     console.forget_messages()  # the last turn's messages are done with
@@ -63,12 +67,27 @@ def first_roll(console, ctx: Context, view) -> Moment:
     return Moment(Screen.PLAY)
 
 
-def dice_prompt(game, hold: bool) -> str:
-    """The dice step's keys: which number keys mark, and what R does."""
+def dice_prompt(game, hold: bool, plain: bool = False) -> str:
+    """The dice step's keys: which number keys mark, and what R does (in plain mode, B
+    reads the sheet)."""
     rolls = f"Roll {game.turn.rolls} of {game.turn.rolls + game.rolls_left}"
+    sheet = SHEET_KEY if plain else ""
     if hold:
-        return f"{rolls}: 1-5 hold dice, R rolls the others, ? advice"
-    return f"{rolls}: 1-5 mark dice, R rolls, ? advice"
+        return f"{rolls}: 1-5 hold dice, R rolls the others, ? advice{sheet}"
+    return f"{rolls}: 1-5 mark dice, R rolls, ? advice{sheet}"
+
+
+def dice_keys_note(hold: bool, plain: bool) -> str:
+    """The dice step's keys in a sentence, for a key that does nothing there."""
+    note = ("Keys here: 1-5 hold or free a die, R rolls the others, ? advice." if hold
+            else "Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
+    return note + (" B reads the sheet." if plain else "")
+
+
+def read_sheet(console, game) -> None:
+    """B in plain mode: the whole score sheet, a sentence a player."""
+    for line in spoken.sheet_sentences(game):
+        console.message(line)
 
 
 def take_back(console, ctx: Context) -> Moment:
@@ -111,8 +130,9 @@ def computer_step(console, ctx: Context) -> Moment:
     pause = ctx.pref("computer_delay")
     if not game.turn.has_rolled:
         console.forget_messages()
+        whose = spoken.turn_sentence(game)
         roll_dice(console, ctx)
-        show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
+        show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause, [whose])
         return Moment(Screen.PLAY)
     brain = ctx.services.coach.player(game.current.mood or "thinker", game.rules)
     action = brain.next_action(game)
@@ -128,9 +148,10 @@ def computer_step(console, ctx: Context) -> Moment:
     return Moment(Screen.PLAY)
 
 
-def show_step(console, view, what: str, pause: float) -> None:
-    """Show one step of a computer's turn and let it stand a moment."""
-    console.show(view(what), [what])
+def show_step(console, view, what: str, pause: float, before: tuple = ()) -> None:
+    """Show one step of a computer's turn (plain mode says `before` first) and let it stand
+    a moment."""
+    console.show(view(what), [*before, what])
     console.pause(pause)
 
 
@@ -176,10 +197,12 @@ def set_marks(ctx: Context, before) -> None:
             game.toggle(die)
 
 
-def posting_prompt(game, legal) -> str:
-    """What the posting step's keys are, and what an extra Yahtzee offers."""
+def posting_prompt(game, legal, plain: bool = False) -> str:
+    """What the posting step's keys are, and what an extra Yahtzee offers (in plain mode,
+    B reads the sheet)."""
     keys = " ".join(KEY_OF_BOX[box] for box in legal)
     back = ", R dice" if game.rolls_left > 0 else ""
+    back += SHEET_KEY if plain else ""
     bonus = game.rules.extra_yahtzee_bonus
     if game.must_blank:
         return f"YAHTZEE +{bonus}: blank which box? {keys}{back}, ? advice"
@@ -201,7 +224,7 @@ def posting_question(game, box: Category) -> str:
 def posting_brief(game, legal) -> list:
     """The open boxes and what each would score, for plain mode."""
     return [f"{game.current.name} has {' '.join(map(str, game.turn.dice))}; boxes: " +
-            ", ".join(f"{KEY_OF_BOX[b]} {render.LABELS[b]} {game.points_for(b)}" for b in legal)]
+            ", ".join(f"{KEY_OF_BOX[b]} {spoken.SPOKEN_LABELS[b]} {game.points_for(b)}" for b in legal)]
 
 
 def posting(console, ctx: Context) -> Moment:
@@ -211,7 +234,7 @@ def posting(console, ctx: Context) -> Moment:
         return Moment(Screen.PLAY)
     legal = game.legal_boxes()
     view = play_view(console, ctx, {box: KEY_OF_BOX[box] for box in legal})
-    prompt = posting_prompt(game, legal)
+    prompt = posting_prompt(game, legal, console.plain)
     brief = posting_brief(game, legal)
     while True:
         token = ask(console, ctx, prompt, view, brief)
@@ -220,6 +243,9 @@ def posting(console, ctx: Context) -> Moment:
             return Moment(Screen.PLAY)
         if token == "?":
             show_advice(console, ctx)
+            continue
+        if token == "b" and console.plain:
+            read_sheet(console, game)
             continue
         box = BOX_KEYS.get(token)
         if box is None:
@@ -261,12 +287,20 @@ def post_and_tell(console, ctx: Context, box: Category) -> Moment:
     result = game.post(box)
     console.message(posting_note(result))
     tell_cost(console, cost, "That posting")
+    if console.plain:  # key mode shows the new total on the sheet
+        console.message(total_note(game, result.player))
     if result.bonus and session.sound:
         console.bell(YAHTZEE_BELLS)
     if not game.is_over:
         return Moment(Screen.PLAY)
     session.finish_game(ctx.now())
     return Moment(Screen.END_OF_GAME)
+
+
+def total_note(game, name: str) -> str:
+    """A player's total after a posting, in words."""
+    total = next(p.card.total for p in game.players if p.name == name)
+    return f"{name}'s total is now {total}."
 
 
 def posting_note(result) -> str:
@@ -322,7 +356,7 @@ def turn_brief(ctx: Context) -> list:
     """Plain mode's view of a turn: the dice line, and the hints when they are on."""
     shown = hints(ctx)
     extra = [] if not shown else ["hints: " + ", ".join(
-        f"{KEY_OF_BOX[box]} {render.LABELS[box]} {points}{'*' if high else ''}"
+        f"{KEY_OF_BOX[box]} {spoken.SPOKEN_LABELS[box]} {points}{'*' if high else ''}"
         for box, (points, high) in shown.items())]
     return dice_brief(ctx.session.game, ctx.pref("marking") == "hold") + extra
 

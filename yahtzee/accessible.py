@@ -1,0 +1,87 @@
+"""The screen-reader console: single keys through the one key reader, words out a line at a time.
+
+It draws no screen: it says the brief lines each screen gives for plain mode, its messages
+and its prompts, once each, with no colours, cursor movement or screen clearing.
+"""
+from .console import KeyConsole
+
+ERASE = "\b \b"  # what a terminal's own line editing sends for a backspace
+
+
+class AccessibleConsole(KeyConsole):
+    """Keys as in key mode; what changed, in words, as new lines (the wording of plain mode)."""
+
+    plain = True
+
+    def __init__(self, **options):
+        super().__init__(unicode=False, **options)
+        self.said = []  # the lines of the last brief: an unchanged line is not said again
+        self.asked = None  # the last prompt said
+        self.passing = None  # the last passing line said
+
+    def _say(self, lines) -> None:
+        """Write whole lines (the terminal turns each newline into a new line)."""
+        text = "".join(line.rstrip() + "\n" for line in lines if line.strip())
+        if text:
+            self._write(text)
+
+    def _draw(self):
+        """Nothing is ever redrawn."""
+
+    def show(self, lines, brief=None):
+        """Say the lines of the brief (the screen's own lines when it has none) not said
+        just before; an empty brief says nothing."""
+        words = list(lines if brief is None else brief)
+        if not words:
+            return
+        self._say([line for line in words if line not in self.said])
+        self.said = words
+
+    def message(self, text):
+        """Say a message."""
+        self._say([text])
+
+    def forget_messages(self):
+        """Said messages stay said."""
+
+    def status(self, text):
+        """Say a passing line (a progress bar) when it changed."""
+        if text != self.passing:
+            self.passing = text
+            self._say([text])
+
+    def read_key(self, prompt=""):
+        """Say the prompt unless it was the last thing said; the next keystroke as a token."""
+        if prompt and prompt != self.asked:
+            self._say([prompt])
+            self.asked = prompt
+        return self._next_token()
+
+    def read_text(self, prompt, default="", limit=None, unlimited=""):
+        """A line of text typed after the prompt, echoed as it is typed."""
+        from .lineedit import LineEditor
+        line = LineEditor(default, limit, unlimited=unlimited)
+        self._write(self._shown(prompt + line.text))
+        try:
+            while True:
+                before = line.text
+                done = line.press(self._next_press())
+                if done:
+                    return (None if done == "enter" else done), line.text
+                self._write(self._shown(echo(before, line.text, prompt)))
+        finally:
+            self._write("\n")
+            self.asked = None
+
+    def animate(self, frames, seconds_per_frame) -> bool:
+        """Dice never tumble here: they are said once they settle."""
+        return True
+
+
+def echo(before: str, after: str, prompt: str) -> str:
+    """What to write for an edit: the typed character, an erase, or the line said anew."""
+    if after.startswith(before):
+        return after[len(before):]
+    if before.startswith(after):
+        return ERASE * (len(before) - len(after))
+    return f"\n{prompt}{after}"
