@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, Optional
 
 POLL_SECONDS = 0.05
+CLOSE_SECONDS = 3.0
 NEEDED, AHEAD = 0, 1  # a table the game waits for goes before those made ready ahead
 # Tables made ready in this process, by (rules, objective): a table is read or built once per
 # process, however many sessions (or tests) ask for it.
@@ -144,6 +145,9 @@ class TableBuilder:
         if process is not None and process.poll() is None:
             process.kill()
         self.work.put((NEEDED, -1, None, None, ()))  # wakes the worker to see it is over
+        # Let a step under way (a table read, its arithmetic) finish before the game exits:
+        # numpy stopped halfway by the interpreter's exit could end the process abruptly.
+        self.worker.join(timeout=CLOSE_SECONDS)
 
 
 def moods_played(moods: Iterable[str], objectives: dict) -> list:
