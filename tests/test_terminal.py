@@ -70,8 +70,8 @@ def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path):
     term.wait_for("[2]")
     term.press("2")
     term.wait_for("  2  ")
-    term.press("r", "1")
-    term.wait_for("Post where?")
+    term.press("r", "1")  # typed ahead: R goes to posting and 1 picks ONES at once
+    term.wait_for("Post 0 in ONES? (Y/N)")
     term.press("y")
 
     # With sound ON a roll rings the bell; with it OFF, no bell byte is written.
