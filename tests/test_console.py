@@ -58,33 +58,32 @@ def read_keys(console, count):
     return [console.read_key() for _ in range(count)]
 
 
+def keys_split(script, first, rest, delay):
+    """The two tokens read when `rest` arrives `delay` seconds after `first`."""
+    keys = script(first, more_to_come=True)
+    later = threading.Timer(delay, lambda: keys.pipe.send_text(rest))
+    later.start()
+    try:
+        return read_keys(keys.console, 2)
+    finally:
+        later.join()
+
+
 def test_keys_become_tokens(script):
     console = script("R1\r\x1b[19~\x1b[20~\x1b[21~\x03 ?\x1b[A\t2").console
     assert read_keys(console, 10) == ["r", "1", "enter", "F8", "F9", "F10", "F10", " ", "?", "2"]
 
 
 def test_a_lone_esc_is_a_key_of_its_own(script):
-    keys = script("\x1b", more_to_come=True)
-    later = threading.Timer(ESCAPE_TIMEOUT + 0.3, lambda: keys.pipe.send_text("2"))
-    later.start()
-    assert read_keys(keys.console, 2) == ["escape", "2"]
-    later.join()
+    assert keys_split(script, "\x1b", "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
 def test_an_f_key_split_inside_the_escape_timeout_is_still_the_f_key(script):
-    keys = script("\x1b[1", more_to_come=True)
-    later = threading.Timer(ESCAPE_TIMEOUT / 3, lambda: keys.pipe.send_text("9~2"))
-    later.start()
-    assert read_keys(keys.console, 2) == ["F8", "2"]
-    later.join()
+    assert keys_split(script, "\x1b[1", "9~2", ESCAPE_TIMEOUT / 3) == ["F8", "2"]
 
 
 def test_an_f_key_split_after_its_esc_never_becomes_a_die_choice(script):
-    keys = script("\x1b", more_to_come=True)
-    later = threading.Timer(ESCAPE_TIMEOUT + 0.3, lambda: keys.pipe.send_text("[19~2"))
-    later.start()
-    assert read_keys(keys.console, 2) == ["escape", "2"]
-    later.join()
+    assert keys_split(script, "\x1b", "[19~2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
 @pytest.mark.parametrize("noise", ["\x1b[31m", "\x1b[<0;12;4M", "\x1b[2J\x07\x1b]0;t\x07",

@@ -45,14 +45,20 @@ def finish_randomly(game, rng):
     return game
 
 
-def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(coach):
-    table = coach.load(HASBRO)
+def first_turn_to_a_straight():
+    """ANN's first turn: 2 2 3 4 6, reroll die 1, then die 5, ending on 1 2 3 4 5."""
     game = Game.start([Player("ANN")], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)))
     game.roll()
     game.toggle(0)
     game.roll()
     game.toggle(4)
     game.roll()
+    return game
+
+
+def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(coach):
+    table = coach.load(HASBRO)
+    game = first_turn_to_a_straight()
     game.post(Category.CHANCE)  # 1 2 3 4 5 after the last roll: 15 where LARGE STRAIGHT has 40
     review = review_game(finish_randomly(game, random.Random(5)).record(FINISHED), table)
 
@@ -70,12 +76,7 @@ def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(coa
 
 
 def test_the_rerolls_judged_are_the_two_of_the_first_turn(coach):
-    game = Game.start([Player("ANN")], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)))
-    game.roll()
-    game.toggle(0)
-    game.roll()
-    game.toggle(4)
-    game.roll()
+    game = first_turn_to_a_straight()
     game.post(Category.LARGE_STRAIGHT)
     review = review_game(finish_randomly(game, random.Random(5)).record(FINISHED), coach.load(HASBRO))
     first = review.decisions[:3]

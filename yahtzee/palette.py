@@ -22,21 +22,12 @@ CLASSIC = {
     "yahtzee": Fore.YELLOW + Style.BRIGHT,
 }
 # Dark colours for a light background: no yellow or cyan, which fade on white.
-LIGHT = {
-    "on": Fore.GREEN + Style.BRIGHT,
-    "off": Fore.RED + Style.BRIGHT,
-    "marked": Fore.RED + Style.BRIGHT,
-    "locked": Fore.GREEN + Style.BRIGHT,
-    "current": Fore.BLUE + Style.BRIGHT,
-    "title": Fore.BLUE + Style.BRIGHT,
-    "key": Fore.MAGENTA + Style.BRIGHT,
-    "total": Style.BRIGHT,
-    "error": Fore.RED + Style.BRIGHT,
-    "good": Fore.GREEN + Style.BRIGHT,
-    "hint": Fore.BLUE,
-    "high": Fore.MAGENTA + Style.BRIGHT,
-    "yahtzee": Fore.RED + Style.BRIGHT + REVERSE,
-}
+LIGHT = {**CLASSIC,
+         "current": Fore.BLUE + Style.BRIGHT,
+         "title": Fore.BLUE + Style.BRIGHT,
+         "key": Fore.MAGENTA + Style.BRIGHT,
+         "hint": Fore.BLUE,
+         "yahtzee": Fore.RED + Style.BRIGHT + REVERSE}
 # Bold and reverse video only, for a terminal without colours or a player who wants none.
 MONO = {
     "on": Style.BRIGHT,

@@ -36,13 +36,13 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
     session = ctx.session
     record = session.results[-1]
     announce = [winner_line(record), *ctx.passing.notices, *match_lines(session)]
-    pages = render.end_lines(Game.from_record(record), announce, console.paint,
-                             room=render.SCREEN_HEIGHT - 3)
+    final = Game.from_record(record)
+    pages = render.end_lines(final, announce, console.paint, room=render.SCREEN_HEIGHT - 3)
     for page in pages[:-1]:
         any_key(console, ctx, "More notices: press any key",
                 lambda prompt, page=page: page + ["", prompt], [])
     view = lambda prompt: pages[-1] + ["", prompt]
-    brief = [*announce, *spoken.sheet_sentences(Game.from_record(record))]
+    brief = [*announce, *spoken.sheet_sentences(final)]
     another = another_game(console, ctx, view, brief)
     ctx.passing.notices = []
     if another == "y":
