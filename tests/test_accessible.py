@@ -163,7 +163,7 @@ def test_the_advice_reads_as_sentences():
     keep = Option("keep", 254.91, reroll=(False, True, False, True, False), kept=(4, 4, 4),
                   best=True)
     box = Option("box", 250.0, box=Category.CHANCE, points=21)
-    first, second = spoken.advice_sentences([keep, box], turn)
+    first, second = spoken.advice_sentences([(keep, None), (box, None)], turn)
     faces = " ".join(str(face) for face, again in zip(turn.dice, keep.reroll) if again)
     assert first == f"Best: keep 4 4 4, reroll {faces} (press 2 4 R), expects 254.9."
     assert second == "Next: CHANCE 21 (press R C), expects 250.0."

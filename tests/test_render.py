@@ -188,8 +188,8 @@ def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice()
     game.turn.marked = [False, False, False, False, True]  # die 5 marked already
     keep = Option("keep", 200.0, reroll=(False, True, False, True, False), kept=(4, 4, 4), best=True)
     box = Option("box", 190.0, box=C.FOURS, points=12)
-    keep_row, box_row = render.advice_lines([keep, box], game.turn)[1:]
+    keep_row, box_row = render.advice_lines([(keep, None), (box, None)], game.turn)[1:]
     assert "keep 4 4 4" in keep_row and "reroll 6 3" in keep_row
     assert "press 2 4 5 R" in keep_row  # mark 2 and 4, free 5 again, then roll
     assert "press 5 R 4" in box_row      # free 5, R to posting, 4 for FOURS
-    assert "press 4" in render.advice_lines([box], game.turn, at_posting=True)[1]
+    assert "press 4" in render.advice_lines([(box, None)], game.turn, at_posting=True)[1]

@@ -194,6 +194,7 @@ def show_stats(saves):
 
 SIMULATION_KEYS = ("games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
                    "yahtzee_rate", "seconds")
+RIVALRY_KEYS = ("win_share", "win_interval", "opponent_mean")
 
 
 def run_simulation(args, saves_dir):
@@ -201,7 +202,7 @@ def run_simulation(args, saves_dir):
     text or JSON, with progress bars on stderr when it is a terminal."""
     import json
     from .rules import UnknownRules, rules_named
-    from .strategy import UnknownMood, mood_named, text_progress
+    from .strategy import UnknownMood, UnsupportedRules, mood_named, text_progress
     from .strategy.simulate import format_simulation, simulate
     try:
         mood = mood_named(args.player)
@@ -209,11 +210,14 @@ def run_simulation(args, saves_dir):
     except (UnknownMood, UnknownRules) as error:
         return usage_error(error)
     shown = sys.stderr.isatty()
-    stats = simulate(args.simulate, mood, rules, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
-                     progress=text_progress(sys.stderr, f"Playing {args.simulate:,} games") if shown else None,
-                     build_progress=text_progress(sys.stderr) if shown else None)
+    try:
+        stats = simulate(args.simulate, mood, rules, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
+                         progress=text_progress(sys.stderr, f"Playing {args.simulate:,} games") if shown else None,
+                         build_progress=text_progress(sys.stderr) if shown else None)
+    except UnsupportedRules as error:
+        return usage_error(error)
     if args.json:
-        print(json.dumps({key: stats[key] for key in SIMULATION_KEYS}))
+        print(json.dumps({key: stats[key] for key in SIMULATION_KEYS + RIVALRY_KEYS if key in stats}))
     else:
         print("\n".join(format_simulation(stats, mood)))
     return 0

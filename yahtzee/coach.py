@@ -74,6 +74,15 @@ class Coach:
         table = self.table(game.rules)
         return advise(table, game) if table is not None else None
 
+    def win_chances(self, game, options):
+        """Each option's chance to finish ahead of every other player, or None: alone at the
+        table, in a race, or with rules the tables plan only approximately (a dice bank)."""
+        from .strategy.winchance import option_chances
+        table = self.table(game.rules)
+        if len(game.players) < 2 or game.race_target is not None or table is None or not table.exact:
+            return None
+        return option_chances(table, game, options)
+
     def cost_of_reroll(self, game):
         """Expected points the marked reroll gives away against perfect play."""
         from .strategy import cost_of_reroll

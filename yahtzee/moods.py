@@ -17,6 +17,7 @@ MOOD_TABLE = (
     Mood("gambler", "takes risks: a wider spread, for the chance of a big score", "Lucky"),
     Mood("yclover", "all out for Yahtzees", "Yazzy"),
     Mood("nowhere", "on the fence: each turn in one of the other moods, at random", "Dither"),
+    Mood("rival", "plays to win: the best chance of finishing first at the table", "Victor"),
 )
 MOODS = tuple(mood.name for mood in MOOD_TABLE)
 MOOD_NAMED = {mood.name: mood for mood in MOOD_TABLE}

@@ -233,20 +233,34 @@ def too_small_lines(columns, lines):
 
 
 ADVICE_COLUMNS = "{mark}   {choice:<22} {reroll:<17} {keys:<17} {value:>8}"
+WIN_COLUMN = " {chance:>6}"
 
 
-def advice_lines(options, turn, at_posting=False, paint=no_colour):
-    """The advisor's options, best first: the choice, the dice it rerolls by face, the keys
-    that do it, and the final score it expects."""
-    lines = [ADVICE_COLUMNS.format(mark=" ", choice="choice", reroll="reroll", keys="keys",
-                                   value="expects")]
-    for option in options:
+def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
+    """The advisor's (option, chance to win or None) pairs in their order: the choice, the
+    dice it rerolls by face, the keys that do it, the final score it expects and, in a game
+    with others, its chance to win."""
+    with_chances = any(chance is not None for _, chance in ranked)
+    lines = [ADVICE_COLUMNS.format(mark=" ", choice="choice", reroll="reroll", keys="keys", value="expects")
+             + (WIN_COLUMN.format(chance="win %") if with_chances else "")]
+    for option, chance in ranked:
         text = ADVICE_COLUMNS.format(mark="*" if option.best else " ", choice=option.label,
                                      reroll=reroll_text(option, turn),
                                      keys=advice_keys(option, turn, at_posting),
                                      value=f"{option.value:.2f}")
+        if with_chances:
+            text += WIN_COLUMN.format(chance=percent(chance))
         lines.append(paint("good", text) if option.best else text)
     return lines
+
+
+def percent(chance: float) -> str:
+    """A chance as a player reads it: '48.3%', '<0.1%' and '>99.9%' near the ends."""
+    if 0 < chance < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= chance < 1:
+        return ">99.9%"
+    return f"{chance:.1%}"
 
 
 def reroll_text(option, turn):

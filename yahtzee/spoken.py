@@ -1,7 +1,7 @@
 """Pure: the game in sentences for plain mode and a screen reader (no tables, no art)."""
 import textwrap
 
-from .render import LABELS, SCREEN_WIDTH, advice_keys, reroll_text
+from .render import LABELS, SCREEN_WIDTH, advice_keys, percent, reroll_text
 from .scoring import LOWER, UPPER, Category
 
 SPOKEN_LABELS = {**LABELS, Category.SMALL_STRAIGHT: "Small straight",
@@ -46,14 +46,16 @@ def turn_sentence(game) -> str:
             f"{player.name} has {player.card.total} points.")
 
 
-def option_sentence(option, turn, at_posting: bool) -> str:
-    """One choice of the advisor: 'keep 4 4 4, reroll 6 3 (press 2 4 R), expects 254.9'."""
+def option_sentence(option, turn, at_posting: bool, chance=None) -> str:
+    """One choice of the advisor: 'keep 4 4 4, reroll 6 3 (press 2 4 R), expects 254.9'
+    (and ', win chance 48.3%' in a game with others)."""
     reroll = reroll_text(option, turn) if option.kept else ""  # 'reroll all' says it already
     choice = f"{option.label}, {reroll}" if reroll else option.label
-    return f"{choice} ({advice_keys(option, turn, at_posting)}), expects {option.value:.1f}."
+    win = f", win chance {percent(chance)}" if chance is not None else ""
+    return f"{choice} ({advice_keys(option, turn, at_posting)}), expects {option.value:.1f}{win}."
 
 
-def advice_sentences(options, turn, at_posting: bool = False) -> list:
-    """The advisor's choices, best first, a sentence each: 'Best: ...', then 'Next: ...'."""
-    return [f"{'Best' if number == 0 else 'Next'}: {option_sentence(option, turn, at_posting)}"
-            for number, option in enumerate(options)]
+def advice_sentences(ranked, turn, at_posting: bool = False) -> list:
+    """The advisor's (option, chance) pairs in order, a sentence each: 'Best: ...', then 'Next: ...'."""
+    return [f"{'Best' if number == 0 else 'Next'}: {option_sentence(option, turn, at_posting, chance)}"
+            for number, (option, chance) in enumerate(ranked)]

@@ -1,5 +1,6 @@
 """The advice page: every keep and box for the dice, best first, with the keys that do it."""
 import textwrap
+from dataclasses import replace
 
 from .. import render, spoken
 from .context import Context, Screen
@@ -7,7 +8,8 @@ from .prompts import page_lines
 
 
 def show_advice(console, ctx: Context) -> None:
-    """Page through the advisor's options for the current dice."""
+    """Page through the advisor's options for the current dice; in a game with others, W
+    ranks them by the chance to win instead of the expected score, and back."""
     game = ctx.session.game
     coach = ctx.services.coach
     if coach is None:
@@ -17,12 +19,34 @@ def show_advice(console, ctx: Context) -> None:
     if options is None:
         console.message(f"No exact advice for these rules: {coach.unsupported}.")
         return
+    chances = coach.win_chances(game, options)
     heading = (f"ADVICE for {game.current.name}: dice {' '.join(map(str, game.turn.dice))}, "
                f"{game.rolls_left} roll{'s' if game.rolls_left != 1 else ''} left")
     note = textwrap.wrap(coach.note(game.rules), render.SCREEN_WIDTH - 2)
     at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
-    if console.plain:  # sentences, not a table, for lines read one by one
-        rows = spoken.advice_sentences(options, game.turn, at_posting)
+    while True:
+        by_win = chances is not None and ctx.passing.rank_by_win
+        ranked = ranked_options(options, chances, by_win)
+        if console.plain:  # sentences, not a table, for lines read one by one
+            rows = spoken.advice_sentences(ranked, game.turn, at_posting)
+        else:
+            rows = render.advice_lines(ranked, game.turn, at_posting, console.paint)
+        if chances is None:
+            page_lines(console, ctx, [heading, *note, ""] + rows)
+            return
+        ranking = f"Ranked by {'the chance to win' if by_win else 'the expected final score'}."
+        toggle = f"W ranks by {'expected score' if by_win else 'win %'}"
+        if page_lines(console, ctx, [heading, *note, ranking, ""] + rows, toggle) != "w":
+            return
+        ctx.passing.rank_by_win = not by_win
+
+
+def ranked_options(options, chances, by_win: bool) -> list:
+    """(option, chance or None) pairs, best first by the chance to win or the expected
+    score; the first is marked best."""
+    pairs = list(zip(options, chances if chances is not None else [None] * len(options)))
+    if by_win:
+        pairs.sort(key=lambda pair: (-pair[1], -pair[0].value))
     else:
-        rows = render.advice_lines(options, game.turn, at_posting, console.paint)
-    page_lines(console, ctx, [heading, *note, ""] + rows)
+        pairs.sort(key=lambda pair: -pair[0].value)
+    return [(replace(option, best=number == 0), chance) for number, (option, chance) in enumerate(pairs)]

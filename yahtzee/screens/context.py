@@ -96,6 +96,8 @@ class Passing:
     last_cost: Optional[tuple] = None
     # How many finished games the flow has filed in the history (None: not yet looked).
     filed: Optional[int] = None
+    # The advice page ranks by the chance to win (W toggles it) rather than the expected score.
+    rank_by_win: bool = False
 
 
 @dataclass

@@ -78,11 +78,11 @@ class TableBuilder:
     def _prepare(self, rules, moods) -> None:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's first."""
         from .cache import is_solved_exactly
-        from .players import OBJECTIVES
+        from .players import mood_objectives
         from .solver import EXPECTED_SCORE
         from .tables import planning_rules
         exact = rules if is_solved_exactly(rules) else planning_rules(rules)
-        wanted = [EXPECTED_SCORE] + [OBJECTIVES[mood] for mood in moods_played(moods, OBJECTIVES)]
+        wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in mood_objectives(mood)]
         for objective in dict.fromkeys(wanted):
             self._submit(AHEAD, self._table, exact, objective)
 
@@ -92,6 +92,10 @@ class TableBuilder:
         if key not in READY:
             table = self._cached(rules, objective) or self._built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
+            from .solver import EXPECTED_SCORE
+            if objective == EXPECTED_SCORE:
+                from .winchance import remaining_spreads
+                remaining_spreads(table)  # measured here, off the advice page's path
             READY[key] = table
         return READY[key]
 
@@ -148,14 +152,6 @@ class TableBuilder:
         # Let a step under way (a table read, its arithmetic) finish before the game exits:
         # numpy stopped halfway by the interpreter's exit could end the process abruptly.
         self.worker.join(timeout=CLOSE_SECONDS)
-
-
-def moods_played(moods: Iterable[str], objectives: dict) -> list:
-    """The moods whose tables a set of computer players use (nowhere plays the other four)."""
-    played = []
-    for mood in moods:
-        played += list(objectives) if mood not in objectives else [mood]
-    return played
 
 
 def wait_for(job: Future, builder: TableBuilder, progress: Optional[Callable],

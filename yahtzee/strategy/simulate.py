@@ -7,6 +7,7 @@ bank) are played one game at a time through the game itself.
 """
 import contextlib
 import gc
+import itertools
 import multiprocessing
 import os
 import random
@@ -38,34 +39,53 @@ def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, bu
     `progress(done, n)` hears of the games as they finish, `build_progress` of any table
     build; `workers` processes play (every core by default)."""
     mood = mood_named(mood)
-    moods = [mood] if mood in OBJECTIVES else sorted(OBJECTIVES)
     loader = table_loader(cache_dir, build_progress)
+    if mood == "rival":
+        from .rivalry import simulate_rivalry
+        return simulate_rivalry(n, rules, seed, loader, progress, workers)
+    moods = [mood] if mood in OBJECTIVES else sorted(OBJECTIVES)
     tables = [loader(rules, OBJECTIVES[m]) for m in moods]
     if not all(table.exact for table in tables):
         return simulate_one_by_one(n, mood, rules, seed, loader, progress)
     for table in tables:
         table.engine  # the rule tables are worked out here, once, not in every worker
-    sizes = [min(BATCH, n - start) for start in range(0, n, BATCH)]
-    seeds = np.random.SeedSequence(None if seed is None else seed % 2 ** 63).spawn(len(sizes))
+    sizes, seeds = batch_sizes(n, BATCH), batch_seeds(n, BATCH, seed)
+    return batch_statistics(tables, sizes, seeds, workers, play_batch, progress)
+
+
+def batch_statistics(tables, sizes, seeds, workers, play, progress=None):
+    """The statistics of every batch's games played with `play(tables, size, seed)`."""
     started, figures = time.perf_counter(), []
-    for batch in played_batches(tables, sizes, seeds, workers):
+    for batch in played_batches(tables, sizes, seeds, workers, play):
         figures.append(batch)
         if progress:
-            progress(sum(len(f["total"]) for f in figures), n)
+            progress(sum(len(f["total"]) for f in figures), sum(sizes))
     joined = {key: np.concatenate([f[key] for f in figures]) for key in figures[0]}
     return game_statistics(joined, time.perf_counter() - started)
 
 
-def played_batches(tables, sizes, seeds, workers=None):
-    """The figures of each batch of games, in order, played by up to `workers` processes."""
+def batch_sizes(n, batch):
+    """The sizes of the batches `n` games are played in."""
+    return [min(batch, n - start) for start in range(0, n, batch)]
+
+
+def batch_seeds(n, batch, seed):
+    """One seed a batch, drawn from the simulation's (None: fresh)."""
+    return np.random.SeedSequence(None if seed is None else seed % 2 ** 63).spawn(len(batch_sizes(n, batch)))
+
+
+def played_batches(tables, sizes, seeds, workers=None, play=None):
+    """The figures of each batch of games, in order, played by up to `workers` processes
+    with `play(tables, size, seed)` (solitaire games by default)."""
+    play = play or play_batch
     workers = min(workers or os.cpu_count() or 1, len(sizes))
     if workers <= 1:
         for size, seed in zip(sizes, seeds):
-            yield play_batch(tables, size, seed)
+            yield play(tables, size, seed)
         return
     with ProcessPoolExecutor(workers, mp_context=_process_context(), initializer=_adopt_tables,
                              initargs=(tables,)) as pool:
-        yield from pool.map(_play_batch_in_worker, sizes, seeds)
+        yield from pool.map(_play_in_worker, itertools.repeat(play), sizes, seeds)
 
 
 def _process_context():
@@ -79,13 +99,17 @@ def _adopt_tables(tables):
     _WORKER_TABLES[:] = tables
 
 
-def _play_batch_in_worker(size, seed):
-    return play_batch(_WORKER_TABLES, size, seed)
+def _play_in_worker(play, size, seed):
+    return play(_WORKER_TABLES, size, seed)
 
 
 def play_batch(tables, size, seed):
     """Play `size` games side by side; their figures as arrays."""
-    cards = play_batch_games(size, tables, np.random.default_rng(seed))
+    return batch_figures(play_batch_games(size, tables, np.random.default_rng(seed)))
+
+
+def batch_figures(cards):
+    """The figures of a batch's finished Cards."""
     return {"total": cards.totals, "upper_bonus": cards.upper_bonus > 0,
             "yahtzee": cards.points[:, YAHTZEE_BIT] == YAHTZEE_POINTS, "extra_yahtzee": cards.yahtzee_bonus > 0}
 
@@ -169,6 +193,9 @@ def game_statistics(figures, seconds):
         "upper_bonus_rate": float(figures["upper_bonus"].mean()),
         "yahtzee_rate": float(figures["yahtzee"].mean()),
         "extra_yahtzee_rate": float(figures["extra_yahtzee"].mean()),
+        **({"win_share": float(figures["won"].mean()),
+            "win_interval": float(1.96 * figures["won"].std(ddof=1) / games ** 0.5) if games > 1 else 0.0,
+            "opponent_mean": float(figures["opponent"].mean())} if "won" in figures else {}),
         "seconds": seconds,
         "games_per_second": games / seconds if seconds else 0.0,
     }
@@ -183,5 +210,8 @@ def format_simulation(stats, mood=None):
         f"  lowest {stats['min']}   highest {stats['max']}",
         f"  upper bonus in {stats['upper_bonus_rate']:.1%} of games, "
         f"a Yahtzee in {stats['yahtzee_rate']:.1%}, a Yahtzee bonus in {stats['extra_yahtzee_rate']:.1%}",
+        *([f"  won {stats['win_share']:.2%} ± {stats['win_interval']:.2%} (95%) of its two-player games "
+           f"against *thinker", f"  (ties count half; *thinker averaged {stats['opponent_mean']:.2f})"]
+          if "win_share" in stats else []),
         f"  {stats['seconds']:.1f} s, {stats['games_per_second']:,.0f} games a second",
     ]

@@ -1,0 +1,166 @@
+"""The chance to win: exact on a last turn (checked by brute force over the remaining
+rolls through the game model), an estimate before it, the advice page's column and its
+ranking key, and *rival, who plays by it."""
+import copy
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+
+from test_plain import START, play_plain
+from yahtzee.dice import RandomDice
+from yahtzee.game import Game, Player, Turn
+from yahtzee.scorecard import Scorecard
+from yahtzee.scoring import Category
+from yahtzee.strategy import advise, computer_player
+from yahtzee.strategy.cache import table_loader
+from yahtzee.strategy.players import Post, Reroll
+from yahtzee.strategy.winchance import Final, ahead_chances, option_chances
+
+C = Category
+FULL_CARD = {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 12, C.FIVES: 15, C.SIXES: 18,
+             C.THREE_OF_A_KIND: 20, C.FOUR_OF_A_KIND: 0, C.FULL_HOUSE: 25, C.SMALL_STRAIGHT: 30,
+             C.LARGE_STRAIGHT: 40, C.YAHTZEE: 0, C.CHANCE: 22}
+
+
+@pytest.fixture(scope="module")
+def loader(shared_table_cache):
+    return table_loader(shared_table_cache)
+
+
+@pytest.fixture(scope="module")
+def table(loader):
+    from yahtzee.rules import HASBRO
+    return loader(HASBRO)
+
+
+def last_turn(open_box, dice, rolls, other_total):
+    """ANN's last turn (one box open) after BOB, who has finished with `other_total`."""
+    game = Game.start([Player("BOB"), Player("ANN")], source=RandomDice(random.Random(1)))
+    bob = dict.fromkeys(Category, 0)
+    game.players[0].card = Scorecard(boxes=bob, yahtzee_bonus=other_total)  # any total will do
+    game.players[1].card = Scorecard(boxes={box: points for box, points in FULL_CARD.items() if box is not open_box})
+    game.seat, game.round = 1, 13
+    game.turn = Turn(dice=tuple(dice), rolls=rolls)
+    assert game.players[0].card.total == other_total
+    return game
+
+
+def brute_force(game):
+    """Each reroll's and box's exact chance to win, by trying every throw through the model."""
+    target = game.players[0].card.total
+    finals = {}
+
+    def won(dice):
+        key = tuple(sorted(dice))
+        if key not in finals:
+            trial = copy.deepcopy(game)
+            trial.turn = Turn(dice=key, rolls=1)
+            trial.post(trial.legal_boxes()[0])
+            total = trial.players[1].card.total
+            finals[key] = Fraction(1) if total > target else Fraction(1, 2) if total == target else Fraction(0)
+        return finals[key]
+
+    def reroll(dice, marks, rolls_left):
+        places = [die for die, mark in enumerate(marks) if mark]
+        outcomes = []
+        for faces in itertools.product(range(1, 7), repeat=len(places)):
+            new = list(dice)
+            for place, face in zip(places, faces):
+                new[place] = face
+            outcomes.append(best(tuple(new), rolls_left - 1))
+        return sum(outcomes) / len(outcomes)
+
+    def best(dice, rolls_left):
+        choices = [won(dice)]
+        if rolls_left:
+            choices += [reroll(dice, marks, rolls_left) for marks in itertools.product((False, True), repeat=5)
+                        if any(marks)]
+        return max(choices)
+
+    return won, reroll
+
+
+@pytest.mark.parametrize("open_box, dice, other", [
+    (C.THREE_OF_A_KIND, (6, 6, 2, 5, 1), 220),
+    (C.CHANCE, (6, 3, 5, 1, 2), 222),
+    (C.SIXES, (6, 6, 1, 2, 3), 200),  # 18 or more in SIXES also brings the upper bonus
+])
+def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(table, open_box, dice, other):
+    game = last_turn(open_box, dice, rolls=2, other_total=other)
+    options = advise(table, game)
+    chances = option_chances(table, game, options)
+    won, reroll = brute_force(game)
+    for option, chance in zip(options, chances):
+        exact = won(dice) if option.kind == "box" else reroll(dice, option.reroll, 1)
+        assert chance == pytest.approx(float(exact), abs=1e-9), option.label
+    assert len({round(chance, 6) for chance in chances}) > 2  # the case tells choices apart
+
+
+def test_with_two_rolls_left_the_later_keeps_are_played_for_the_win(table):
+    game = last_turn(C.FULL_HOUSE, (2, 2, 2, 5, 6), rolls=1, other_total=230)
+    options = [o for o in advise(table, game) if o.kind == "keep" and sum(o.reroll) <= 2]
+    chances = option_chances(table, game, options)
+    _, reroll = brute_force(game)
+    for option, chance in zip(options, chances):
+        assert chance == pytest.approx(float(reroll(game.turn.dice, option.reroll, 2)), abs=1e-9)
+
+
+def test_a_lead_no_roll_can_lose_or_win_is_certain(table):
+    game = last_turn(C.ONES, (1, 1, 1, 2, 3), rolls=2, other_total=100)
+    assert set(option_chances(table, game, advise(table, game))) == {1.0}
+    game = last_turn(C.ONES, (1, 1, 1, 2, 3), rolls=2, other_total=400)
+    assert set(option_chances(table, game, advise(table, game))) == {0.0}
+
+
+def test_before_the_end_the_chance_is_an_estimate_between_zero_and_one(table):
+    game = Game.start([Player("ANN"), Player("BOB")])
+    game.turn = Turn(dice=(5, 5, 5, 2, 1), rolls=1)
+    chances = option_chances(table, game, advise(table, game))
+    assert all(0.3 < chance < 0.7 for chance in chances[:5])
+    game.players[1].card = Scorecard(boxes={C.YAHTZEE: 50, C.LARGE_STRAIGHT: 40})
+    behind = option_chances(table, game, advise(table, game))
+    assert max(behind) < min(chances[:5])
+
+
+def test_a_tie_for_first_counts_half():
+    ahead = ahead_chances([Final(200), Final(180)])
+    assert (ahead[199], ahead[200], ahead[201]) == (0.0, 0.5, 1.0)
+    spread = ahead_chances([Final(200, 30.0)])
+    assert spread[200] == pytest.approx(0.5, abs=0.01) and spread[150] < 0.1 < 0.9 < spread[250]
+
+
+def test_the_rival_plays_its_last_turn_for_the_win(table, loader):
+    rival = computer_player("*rival", table.rules, loader)
+    for open_box, dice, other in [(C.CHANCE, (6, 3, 5, 1, 2), 222), (C.THREE_OF_A_KIND, (6, 6, 2, 5, 1), 220)]:
+        game = last_turn(open_box, dice, rolls=1, other_total=other)
+        game.players[1] = Player("Victor", "computer", game.players[1].card, mood="rival")
+        options = advise(table, game)
+        chances = option_chances(table, game, options)
+        best = max(range(len(options)), key=lambda i: (chances[i], options[i].value))
+        action = rival.next_action(game)
+        wanted = Post(options[best].box) if options[best].kind == "box" else Reroll(options[best].reroll)
+        assert action == wanted
+
+
+def test_the_advice_page_shows_the_win_chance_and_w_ranks_by_it(tmp_path, monkeypatch):
+    lines = START + ["ANN", "BOB", "", "y", "", "?", "w", "x", "?", "w", "x", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 6])
+    pages = out.split("ADVICE for ANN")[1:]
+    by_score, by_win, kept, by_score_again = pages
+    assert "Ranked by the expected final score." in by_score and "W ranks by win %" in by_score
+    assert "Ranked by the chance to win." in by_win and "W ranks by expected score" in by_win
+    assert "Ranked by the chance to win." in kept  # the next look keeps the ranking chosen
+    assert "Ranked by the expected final score." in by_score_again
+
+    def chances(page):
+        return [float(line.rsplit("win chance ", 1)[1].rstrip(".%")) for line in page.splitlines()
+                if line.startswith(("Best: ", "Next: "))]
+    assert chances(by_win) == sorted(chances(by_win), reverse=True)
+    assert sorted(chances(by_win)) == sorted(chances(by_score))
+
+
+def test_alone_at_the_table_the_advice_has_no_win_chance(tmp_path, monkeypatch):
+    _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y", "", "?", "x", "f10", "y"], [1, 2, 3, 4, 6])
+    assert "win chance" not in out and "W ranks" not in out

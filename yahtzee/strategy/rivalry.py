@@ -1,0 +1,153 @@
+"""Two-player games of *rival against *thinker, played side by side as arrays with duplicate
+dice: in each round both players draw from the same throws (the first roll takes the
+round's first five, each reroll the next ones), so the same choices give the same dice.
+The first seat alternates from game to game."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .batch import DICE, Cards, play_turn, play_turns
+from .dicemath import SUB_KEEPS
+from .rival import EVEN, RIVAL_OBJECTIVES, situation_of
+from .tables import BOX_COUNT, BOXES, UnsupportedRules
+from .winchance import Final, ahead_chances, postings, remaining_spreads, turn_stages
+
+
+class RoundDice:
+    """The duplicate dice of a batch of two-player games: one stream of throws a game and
+    round; each player's turn starts at its beginning."""
+
+    def __init__(self, rng, count, rolls):
+        self.rng, self.count, self.width = rng, count, DICE * (rolls + 1)
+        self.throws = self.used = None
+
+    def new_round(self):
+        """Fresh throws for every game's round."""
+        self.throws = self.rng.integers(1, 7, size=(self.count, self.width))
+
+    def new_turn(self):
+        """The next player starts from the round's first throw."""
+        self.used = np.zeros(self.count, dtype=np.int64)
+
+    def roll(self, games, counts):
+        """The next throws of `games` (row i's first counts[i] are used)."""
+        faces = np.take_along_axis(self.throws[games], self.used[games, None] + np.arange(DICE), axis=1)
+        self.used[games] += counts
+        return faces
+
+
+@dataclass(frozen=True)
+class PlannedStages:
+    """Turn decisions worked out elsewhere, in the shape batch.play_turn reads: per roll
+    number, the box of each roll and (before the last) its keep or -1, for each column."""
+
+    boxes: np.ndarray  # roll numbers x rolls x columns
+    keeps: np.ndarray  # roll numbers - 1 x rolls x columns
+
+    def choose_keeps(self, stage, rolls, columns):
+        """The keep (or -1) of roll `rolls[i]` in column `columns[i]` after roll number stage + 1."""
+        return self.keeps[stage, rolls, columns]
+
+
+def win_plan(table, boxes, total, ahead, rolls, spreads):
+    """The decisions (boxes, keeps per roll number and roll) of a turn played for the win."""
+    posts, keeps = turn_stages(lambda used: postings(table, boxes, used, spreads).chances(total, ahead), 1, rolls)
+    box_plan = np.array([posts[used][:, :BOX_COUNT].argmax(axis=1) for used in range(1, rolls + 1)])
+    keep_plan = []
+    for used in range(1, rolls):
+        options = keeps[used][SUB_KEEPS]
+        pick = options.argmax(axis=1)
+        better = options.max(axis=1) > posts[used].max(axis=1) + 1e-12
+        keep_plan.append(np.where(better, SUB_KEEPS[np.arange(len(SUB_KEEPS)), pick], -1))
+    return box_plan, np.array(keep_plan).reshape(rolls - 1, -1)
+
+
+def play_rivalries(count, tables, rng):
+    """`count` two-player games of *rival (tables: chase, even, guard) against *thinker
+    (the even table); the rival sits first in the even-numbered games. Returns both Cards."""
+    rival, thinker = Cards.empty(count), Cards.empty(count)
+    thinker_table = tables[EVEN]
+    dice = RoundDice(rng, count, thinker_table.engine.rolls)
+    spreads = np.array(remaining_spreads(thinker_table))
+    rival_first = np.arange(count) % 2 == 0
+    games = np.arange(count)
+    plans = {}
+    while not (rival.is_full.all() and thinker.is_full.all()):
+        dice.new_round()
+        for seat_first in (True, False):
+            dice.new_turn()
+            turn = games[~thinker.is_full & (rival_first != seat_first)]
+            play_turns(thinker_table, thinker, turn, dice)
+            turn = games[~rival.is_full & (rival_first == seat_first)]
+            play_rival_turns(tables, rival, thinker, turn, dice, spreads, plans)
+    return rival, thinker
+
+
+def open_counts(cards, games):
+    """How many boxes are open on each of these games' cards."""
+    return BOX_COUNT - np.array([bin(int(mask)).count("1") for mask in cards.mask[games]], dtype=np.int64)
+
+
+def expected_finals(table, cards, games, spreads):
+    """The mean and spread of each card's final score (the table's play from here on)."""
+    mean = cards.totals[games] + table.values[cards.states(games).index]
+    return mean, spreads[open_counts(cards, games)]
+
+
+def play_rival_turns(tables, rival, other, games, dice, spreads, plans):
+    """Play the rival's turn in each of `games`: by situation, or for the win when it is the last."""
+    last = open_counts(rival, games) == 1
+    mine, my_spread = expected_finals(tables[EVEN], rival, games[~last], spreads)
+    theirs, their_spread = expected_finals(tables[EVEN], other, games[~last], spreads)
+    situation = situation_of(mine - theirs, np.hypot(my_spread, their_spread))
+    for kind, table in enumerate(tables):
+        play_turns(table, rival, games[~last][situation == kind], dice)
+    play_last_turns(tables[EVEN], rival, other, games[last], dice, spreads, plans)
+
+
+def play_last_turns(table, rival, other, games, dice, spreads, plans):
+    """Play the rival's last turn in each of `games` for the win against the other card."""
+    if not len(games):
+        return
+    mean, spread = expected_finals(table, other, games, spreads)
+    columns, keys = [], {}
+    for game, their_mean, their_spread in zip(games, mean, spread):
+        key = (int(rival.mask[game]), int(min(rival.upper[game], 63)), int(rival.fifty[game]),
+               int(rival.totals[game]), round(float(their_mean), 1), float(their_spread))
+        if key not in plans:
+            plans[key] = last_turn_plan(table, rival, game, Final(key[4], key[5]), spreads)
+        columns.append(keys.setdefault(key, len(keys)))
+    boxes = np.stack([plans[key][0] for key in keys], axis=-1)
+    keeps = np.stack([plans[key][1] for key in keys], axis=-1)
+    play_turn(table.engine, PlannedStages(boxes, keeps), rival, games, np.array(columns), dice)
+
+
+def last_turn_plan(table, cards, game, their_final, spreads):
+    """The win plan of the last turn of one game's card against one final score."""
+    boxes = {BOXES[bit]: int(cards.points[game, bit]) for bit in range(BOX_COUNT) if cards.mask[game] >> bit & 1}
+    return win_plan(table, boxes, int(cards.totals[game]), ahead_chances([their_final]),
+                    table.engine.rolls, spreads)
+
+
+RIVALRY_BATCH = 5_000  # plans of last turns are remembered per batch
+
+
+def simulate_rivalry(n, rules, seed, loader, progress=None, workers=None):
+    """Play `n` two-player games of *rival against *thinker with duplicate dice, the first
+    seat alternating; the rival's statistics with its share of wins (ties half)."""
+    from .simulate import batch_seeds, batch_sizes, batch_statistics
+    tables = [loader(rules, objective) for objective in RIVAL_OBJECTIVES]
+    if not all(table.exact for table in tables):
+        raise UnsupportedRules(f"*rival's games are not simulated for {rules.describe()}")
+    for table in tables:
+        table.engine  # worked out once, not in every worker
+    return batch_statistics(tables, batch_sizes(n, RIVALRY_BATCH), batch_seeds(n, RIVALRY_BATCH, seed), workers,
+                            play_rivalry_batch, progress)
+
+
+def play_rivalry_batch(tables, size, seed):
+    """Play `size` rivalries side by side; the rival's figures, its results and the other's totals."""
+    from .simulate import batch_figures
+    rival, thinker = play_rivalries(size, tables, np.random.default_rng(seed))
+    mine, theirs = rival.totals, thinker.totals
+    return {**batch_figures(rival), "won": (mine > theirs) + 0.5 * (mine == theirs), "opponent": theirs}
