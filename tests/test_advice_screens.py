@@ -106,6 +106,7 @@ def test_a_computer_seat_plays_its_turns_alone_in_a_scripted_game(tmp_path, monk
 @pytest.mark.parametrize("typed, name, mood", [
     ("*", "Brainy", "thinker"), ("*thinker", "Brainy", "thinker"), ("*NoRisk", "Steady", "norisk"),
     ("*yclover Yvonne99", "Yvonne", "yclover"), ("*nowhere \x1b[31mX", "X", "nowhere"),
+    ("*rival", "Victor", "rival"),
 ])
 def test_star_names_seat_computer_players(typed, name, mood):
     from yahtzee.screens import computer_seat

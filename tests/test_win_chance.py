@@ -164,3 +164,43 @@ def test_the_advice_page_shows_the_win_chance_and_w_ranks_by_it(tmp_path, monkey
 def test_alone_at_the_table_the_advice_has_no_win_chance(tmp_path, monkeypatch):
     _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y", "", "?", "x", "f10", "y"], [1, 2, 3, 4, 6])
     assert "win chance" not in out and "W ranks" not in out
+
+
+def test_a_rival_and_a_thinker_play_a_whole_game_by_themselves(tmp_path, monkeypatch):
+    lines = START + ["*rival", "*", "", "y", "n"]
+    code, out, records = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5], "--seed", "8")
+    assert code == 0, out
+    (record,) = records
+    names = [(player["name"], player["kind"]) for player in record["players"]]
+    assert names == [("Victor", "computer"), ("Brainy", "computer")]
+    assert out.count("Victor posts") == 13 and out.count("Brainy posts") == 13
+    assert "Victor takes a seat: a computer player, rival." in out
+
+
+def test_duplicate_dice_of_the_rivalry_give_the_same_throws_for_the_same_choices():
+    import numpy as np
+    from yahtzee.strategy.rivalry import RoundDice
+    dice = RoundDice(np.random.default_rng(3), 2, 3)
+    dice.new_round()
+    turns = []
+    for rerolled in ([5, 2, 1], [5, 2, 1], [5, 3, 1]):
+        dice.new_turn()
+        turns.append([dice.roll(np.array([0]), np.array([count]))[0, :count].tolist() for count in rerolled])
+    assert turns[0] == turns[1]
+    # Each player's turn takes the round's throws in order: a different choice, a later throw.
+    assert turns[2][0] == turns[0][0] and turns[2][1][:2] == turns[0][1]
+    assert (turns[0][2][0], turns[2][2][0]) == (dice.throws[0, 7], dice.throws[0, 8])
+
+
+def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
+    import json
+    import subprocess
+    import sys
+    from test_plain import ROOT
+    done = subprocess.run([sys.executable, "yahtzee.py", "--simulate", "300", "--player", "*rival", "--seed", "4",
+                           "--json"], capture_output=True, text=True, timeout=300, cwd=str(ROOT))
+    stats = json.loads(done.stdout)
+    assert stats["games"] == 300 and 0.3 < stats["win_share"] < 0.7 and 0 < stats["win_interval"] < 0.05
+    text = subprocess.run([sys.executable, "yahtzee.py", "--simulate", "40", "--player", "rival", "--seed", "4"],
+                          capture_output=True, text=True, timeout=300, cwd=str(ROOT)).stdout
+    assert "of its two-player games against *thinker" in text and "ties count half" in text
