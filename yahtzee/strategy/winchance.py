@@ -2,7 +2,7 @@
 
 A final score is either known (a finished card) or taken as normal: its mean is the total
 so far plus the exact table's expected remainder, its spread the measured spread of a
-thinker's remaining score with that many boxes open (see spreads). This player's turn is
+thinker's remaining score with that many boxes open (see remaining_spreads). This player's turn is
 worked out exactly, every roll and keep, played from each choice on for the win; only the
 turns after it are estimated. When every other card is full and this turn fills the last
 box, nothing is estimated: the chance is an exact count over the remaining rolls. A tie
@@ -25,6 +25,8 @@ SCORES = np.arange(SCORE_LIMIT + 1)
 NORMAL_STEPS = np.linspace(-4.0, 4.0, 33)
 NORMAL_WEIGHTS = np.exp(-NORMAL_STEPS ** 2 / 2) / np.exp(-NORMAL_STEPS ** 2 / 2).sum()
 SPREAD_GAMES = 4000
+# (rules, objective, games, seed) -> spreads; apart from a table's memo, which is emptied when full.
+MEASURED_SPREADS = {}
 NOT_LEGAL = -1.0
 BOX_INDEX = {box: index for index, box in enumerate(Category)}
 
@@ -131,8 +133,8 @@ def turn_stages(post_chances, first_used: int, last_used: int):
 def remaining_spreads(table, games: int = SPREAD_GAMES, seed: int = 0) -> List[float]:
     """The spread of a player's remaining score by boxes open (0-13), measured over `games`
     seeded games of the table's own play (remembered per table)."""
-    key = ("spreads", games, seed)
-    if key not in table.memo:
+    key = (table.rules, table.objective, games, seed)
+    if key not in MEASURED_SPREADS:
         cards = Cards.empty(games)
         dice, playing = NumpyDice(np.random.default_rng(seed)), np.arange(games)
         starts = []
@@ -145,8 +147,8 @@ def remaining_spreads(table, games: int = SPREAD_GAMES, seed: int = 0) -> List[f
         for open_count in range(1, BOX_COUNT + 1):
             rest = np.concatenate([finals[g][o == open_count] - t[o == open_count] for g, o, t in starts])
             spreads[open_count] = float(rest.std()) if len(rest) > 1 else 0.0
-        table.memo[key] = spreads
-    return table.memo[key]
+        MEASURED_SPREADS[key] = spreads
+    return MEASURED_SPREADS[key]
 
 
 def _filled(masks: np.ndarray) -> np.ndarray:
