@@ -204,3 +204,30 @@ def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
     text = subprocess.run([sys.executable, "yahtzee.py", "--simulate", "40", "--player", "rival", "--seed", "4"],
                           capture_output=True, text=True, timeout=300, cwd=str(ROOT)).stdout
     assert "of its two-player games against *thinker" in text and "ties count half" in text
+
+
+def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path, shared_table_cache):
+    from helpers import KeyScript, loaded_session
+    from yahtzee.coach import Coach
+    from yahtzee.saves import Saves
+    from yahtzee.screens import Context, Moment, Screen, Services
+    from yahtzee.screens.advice import show_advice
+    session = loaded_session([6, 6, 2, 5, 1])
+    session.players.extend([Player("ANN"), Player("BOB")])
+    session.new_game()
+    session.game.roll()
+    coach = Coach(shared_table_cache)
+    ctx = Context(session, Services(lambda: None, Saves(tmp_path / "saves"), coach))
+    ctx.moment = Moment(Screen.PLAY)
+    script = KeyScript("wx")
+    try:
+        show_advice(script.console, ctx)
+    finally:
+        script.close()
+        coach.close()
+    first, second = script.screens[0], script.screens[1]
+    assert first[3].endswith("win %") and all(len(line) <= 80 for line in first + second)
+    assert "Ranked by the expected final score." in first and "Ranked by the chance to win." in second
+    chances = [float(line.split()[-1].rstrip("%")) for line in second[4:] if line.endswith("%")]
+    assert len(chances) > 10 and chances == sorted(chances, reverse=True)
+    assert ctx.passing.rank_by_win
