@@ -90,11 +90,11 @@ class TableBuilder:
         """In the worker: the table from memory, the cache, or a build; its arithmetic warmed."""
         key = (rules, objective)
         if key not in READY:
+            from .solver import EXPECTED_SCORE
+            from .winchance import remaining_spreads
             table = self._cached(rules, objective) or self._built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
-            from .solver import EXPECTED_SCORE
             if objective == EXPECTED_SCORE:
-                from .winchance import remaining_spreads
                 remaining_spreads(table)  # measured here, off the advice page's path
             READY[key] = table
         return READY[key]
