@@ -48,6 +48,28 @@ def theme_name(text):
     return text
 
 
+def language_code(text):
+    """A language the game speaks, for --lang."""
+    from .language import UnknownLanguage, checked
+    try:
+        return checked(text)
+    except UnknownLanguage as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def early_language(argv):
+    """The language for --help and usage errors, before the preferences are read: --lang
+    when it names one, else the environment's."""
+    from .language import UnknownLanguage, choose
+    words = list(sys.argv[1:] if argv is None else argv)
+    given = [word.partition("=")[2] for word in words if word.startswith("--lang=")]
+    given += [words[n + 1] for n, word in enumerate(words[:-1]) if word == "--lang"]
+    try:
+        return choose(given[-1] if given else None, None)
+    except UnknownLanguage:
+        return choose(None, None)
+
+
 def parse_args(argv=None):
     """The options from the command line; a bad value exits with a one-line error."""
     parser = OneLineParser(
@@ -57,6 +79,9 @@ def parse_args(argv=None):
                     "(also shown from the title screen).")
     parser.add_argument("--plain", action="store_true",
                         help="one command per line, no colours (automatic when not on a terminal)")
+    parser.add_argument("--lang", type=language_code, metavar="CODE",
+                        help="the language for this run: en or de (default: the preference, "
+                             "else LANGUAGE, LC_ALL, LC_MESSAGES or LANG)")
     parser.add_argument("--accessible", action="store_true",
                         help="for a screen reader: every change said once in words, as lines")
     parser.add_argument("--no-color", action="store_true", help="no colours")
@@ -250,6 +275,8 @@ def show_review(args, saves, saves_dir):
 
 def main(argv=None):
     """Run the game; returns the process exit code."""
+    from . import language
+    language.install(early_language(argv))
     args = parse_args(argv)
     from .saves import Saves, choose_saves_dir, local_now
 
@@ -257,6 +284,7 @@ def main(argv=None):
     if args.simulate:
         return printing(run_simulation, args, saves_dir)
     saves = Saves(saves_dir, now=local_now)
+    language.install(language.choose(args.lang, saves.load_prefs()["language"]))
     if args.stats:
         return printing(show_stats, saves)
     if args.review:

@@ -23,7 +23,7 @@ class Preference:
 
 
 SHOWN = {"hint_threshold": "{}% of a box's best", "computer_delay": "{} s",
-         "bank": "{} rolls", "marking": "{}"}
+         "bank": "{} rolls", "marking": "{}", "language": "{}"}
 
 PREFERENCES = (
     Preference("verify", "Verify every posting by name (F8)", (True, False)),
@@ -45,6 +45,7 @@ PREFERENCES = (
     Preference("dice_roll", "Rolling dice (any key skips them)", ("fast", "slow", "off")),
     Preference("theme", "Colour theme (from the next start)", ("classic", "light", "mono")),
     Preference("keep_marks", "Keep the last roll's marks after a reroll", (False, True)),
+    Preference("language", "Language (auto: as the system's)", ("auto", "en", "de")),
 )
 GAME_SETTINGS = ("rules", "rolls", "bank", "match", "duplicate")
 BY_KEY = {preference.key: preference for preference in PREFERENCES}

@@ -7,6 +7,7 @@ from .. import prefs as preferences
 from .. import render, stats
 from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
 from ..game import MAX_PLAYERS, Player
+from ..language import choose, install
 from ..match import parse_match
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..palette import cut_to_cells, strip_controls
@@ -276,6 +277,8 @@ def set_pref(ctx: Context, key: str, value) -> None:
         ctx.settings.run_settings.pop(key, None)  # a choice made now outranks the command line's
         apply_game_settings(ctx.session, {**ctx.settings.prefs, **ctx.settings.run_settings})
         ctx.prepare_tables()
+    if key == "language":
+        install(choose(None, value))  # a choice made now outranks --lang, as for the rules
 
 
 def game_settings(prefs: dict):
