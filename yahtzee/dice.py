@@ -2,13 +2,14 @@
 shared by every seat, or a loaded file."""
 import random
 from .checks import is_int
+from .language import N_, _
 
 FACES = range(1, 7)
 MAX_DICE_FILE_BYTES = 1_000_000
 DIE_PLACES = 5
 MAX_DRAWN_SEED = 10 ** 9
 MAX_THROWS = 10_000  # throws of one die in one round (extra turns may add many)
-DUPLICATE_LINE = "Dice: duplicate, every player rolls the same dice"
+DUPLICATE_LINE = N_("Dice: duplicate, every player rolls the same dice")
 
 
 class DiceFileError(ValueError):
