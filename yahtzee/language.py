@@ -38,7 +38,8 @@ def checked(code):
     """A --lang code as given, or UnknownLanguage."""
     text = (code or "").strip().lower()
     if text not in LANGUAGES:
-        raise UnknownLanguage(f"unknown language '{code}' (known: {', '.join(LANGUAGES)})")
+        raise UnknownLanguage(_("unknown language '{code}' (known: {known})").format(
+            code=code, known=", ".join(LANGUAGES)))
     return text
 
 

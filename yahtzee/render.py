@@ -4,7 +4,7 @@ import textwrap
 from . import records as rec
 from .language import N_, _, ngettext
 from .palette import no_colour, pad, visible_width
-from .scoring import LOWER, UPPER, Category
+from .scoring import LOWER, TITLES, UPPER, Category
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24
@@ -245,12 +245,30 @@ def advice_lines(options, turn, at_posting=False, paint=no_colour):
     lines = [ADVICE_COLUMNS.format(mark=" ", choice=_("choice"), reroll=_("reroll"), keys=_("keys"),
                                    value=_("expects"))]
     for option in options:
-        text = ADVICE_COLUMNS.format(mark="*" if option.best else " ", choice=option.label,
+        text = ADVICE_COLUMNS.format(mark="*" if option.best else " ", choice=shown_choice(option.label),
                                      reroll=reroll_text(option, turn),
                                      keys=advice_keys(option, turn, at_posting),
                                      value=f"{option.value:.2f}")
         lines.append(paint("good", text) if option.best else text)
     return lines
+
+
+BOX_OF_TITLE = {title: box for box, title in TITLES.items()}
+
+
+def shown_choice(label: str) -> str:
+    """An advisor's choice ('keep 4 4', 'FULL HOUSE 25', 'blank ONES +100' as the review
+    keeps them, in English) in the player's language."""
+    head, _space, points = label.rpartition(" ")
+    if label == "reroll all":
+        return _("reroll all")
+    if label.startswith("keep "):
+        return _("keep {dice}").format(dice=label[5:])
+    if head == "extra turn":
+        return _("extra turn {points}").format(points=points)
+    if head.startswith("blank ") and head[6:] in BOX_OF_TITLE:
+        return _("blank {box} {points}").format(box=BOX_OF_TITLE[head[6:]].title, points=points)
+    return f"{BOX_OF_TITLE[head].title} {points}" if head in BOX_OF_TITLE else label
 
 
 def reroll_text(option, turn):

@@ -2,7 +2,7 @@
 import textwrap
 
 from .language import N_, _
-from .render import LABELS, SCREEN_WIDTH, advice_keys, reroll_text
+from .render import LABELS, SCREEN_WIDTH, advice_keys, reroll_text, shown_choice
 from .scoring import LOWER, UPPER, Category
 
 SPOKEN_LABELS = {**LABELS, Category.SMALL_STRAIGHT: N_("Small straight"),
@@ -61,7 +61,8 @@ def turn_sentence(game) -> str:
 def option_sentence(option, turn, at_posting: bool) -> str:
     """One choice of the advisor: 'keep 4 4 4, reroll 6 3 (press 2 4 R), expects 254.9'."""
     reroll = reroll_text(option, turn) if option.kept else ""  # 'reroll all' says it already
-    choice = f"{option.label}, {reroll}" if reroll else option.label
+    label = shown_choice(option.label)
+    choice = f"{label}, {reroll}" if reroll else label
     return _("{choice} ({keys}), expects {value}.").format(
         choice=choice, keys=advice_keys(option, turn, at_posting), value=f"{option.value:.1f}")
 

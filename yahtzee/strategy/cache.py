@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game_json import rules_to_dict
+from ..language import _
 from ..saves.atomic import NotAFile, open_file, rename_aside
 from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
@@ -90,9 +91,9 @@ class StrategyTable:
 
 def heuristic_note(rules, plan_rules):
     """What the approximate advice for `rules` does, in one sentence."""
-    return (f"Advice for {rules.describe()} is approximate: it plans with the exact table for "
-            f"{plan_rules.describe()}, uses banked rolls as extra rerolls and gives rolls saved "
-            f"for later no value.")
+    return _("Advice for {rules} is approximate: it plans with the exact table for {plan}, uses "
+             "banked rolls as extra rerolls and gives rolls saved for later no value.").format(
+        rules=rules.describe(), plan=plan_rules.describe())
 
 
 def table_key(rules, objective):
@@ -219,8 +220,9 @@ def set_aside_bad_table(rules, objective, folder, reason, notify=None):
     except OSError:
         kept = None
     if notify:
-        where = f"old file kept as {kept.name[len(path.name):]}" if kept else reason[:30]
-        notify(f"a damaged strategy table is rebuilt ({where})")
+        where = (_("old file kept as {name}").format(name=kept.name[len(path.name):]) if kept
+                 else reason[:30])
+        notify(_("a damaged strategy table is rebuilt ({where})").format(where=where))
 
 
 def remove_stale_temps(folder, now=None):
