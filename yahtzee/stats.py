@@ -130,7 +130,7 @@ def _player_notices(name, total, before, after, place):
     notices = []
     if place:
         notices.append(_("{name} enters the hall of fame at {place} place with {total}").format(
-            name=name, place=ordinal(place), number=place, total=total))
+            name=name, place=ordinal(place), total=total))
     if before and total > before.best:
         notices.append(_("{name} sets a new personal best: {total} (the old one was {old})").format(
             name=name, total=total, old=before.best))
@@ -147,9 +147,9 @@ def _player_notices(name, total, before, after, place):
 def ordinal(number):
     """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
     if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+        return _("{number}th").format(number=number)
+    suffix = {1: N_("{number}st"), 2: N_("{number}nd"), 3: N_("{number}rd")}
+    return _(suffix.get(number % 10, "{number}th")).format(number=number)
 
 
 # Text for --stats and the title screen
