@@ -2,6 +2,7 @@
 every string shown comes from the catalog, and no English is left on a German screen."""
 import ast
 import gettext
+import io
 import os
 import re
 import subprocess
@@ -271,3 +272,31 @@ def test_the_german_help_is_german(tmp_path):
     done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--help"], capture_output=True,
                           text=True, env=env, cwd=ROOT, timeout=60)
     assert "die Bestenliste und die Spielerstatistik zeigen" in done.stdout
+
+
+def test_files_and_json_are_the_same_in_either_language(tmp_path, monkeypatch):
+    from test_plain import interleave, play_plain, turn
+    boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+    lines, faces = interleave([turn([2, 2, 2, 3, 3], box) for box in boxes])
+    kept = {}
+    for code in ("en", "de"):
+        folder = tmp_path / code
+        folder.mkdir()
+        script = ["", "n", "ANN", "", "y"] + lines + ["n"]
+        _, _, records = play_plain(folder, monkeypatch, script, faces, "--lang", code)
+        output = io.StringIO()
+        monkeypatch.setattr(sys, "stdout", output)
+        assert cli.main(["--review", "--json", "--lang", code, "--saves", str(folder / "saves")]) == 0
+        kept[code] = ([{k: v for k, v in r.items() if k != "finished"} for r in records],
+                      output.getvalue())
+    language.install("en")
+    assert kept["de"] == kept["en"]
+    assert "CHANCE 12" in kept["de"][1]  # the advisor's labels as files keep them
+
+
+def test_source_strings_are_english_for_a_while_whatever_is_installed(speaking):
+    speaking("de")
+    assert language._("Game over") == "Spiel vorbei"
+    with language.source_strings():
+        assert language._("Game over") == "Game over"
+    assert language._("Game over") == "Spiel vorbei"

@@ -1,6 +1,8 @@
 """The language the player reads: chosen from --lang, the preference or the environment, and
 the gettext catalog that translates every player-visible string (English is the source)."""
+import contextlib
 import gettext
+import os
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -45,7 +47,6 @@ def checked(code):
 
 def choose(cli_code, pref_code, environ=None):
     """--lang first, then the preference (auto follows the environment), then the environment."""
-    import os
     if cli_code:
         return checked(cli_code)
     if pref_code and pref_code != "auto":
@@ -60,6 +61,17 @@ def install(code):
     _catalog = gettext.translation("yahtzee", localedir=str(LOCALE_DIR), languages=[code],
                                    fallback=True)
     return _catalog
+
+
+@contextlib.contextmanager
+def source_strings():
+    """For a while, the English source strings: text that files and --json keep."""
+    global _catalog
+    kept, _catalog = _catalog, gettext.NullTranslations()
+    try:
+        yield
+    finally:
+        _catalog = kept
 
 
 def current():

@@ -11,7 +11,7 @@ def review_lines(review: Review, title: str = "") -> list:
     lines = [title or _("Review of the game"),
              _("Given away: the expected final score each choice lost against the best one.")]
     if review.note:
-        lines.append(review.note)
+        lines.append(review.shown_note or review.note)
     for name in review.players:
         lines += ["", *player_lines(review, name)]
     return lines
