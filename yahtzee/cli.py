@@ -6,11 +6,13 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .language import _, ngettext
+from .language import N_, _, ngettext
 from .moods import MOODS
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 MANUAL = PROJECT_DIR / "YAHTZEE.DOC"
+DESCRIPTION = N_("Computer Yahtzee for 1-4 players at one keyboard. The full manual is "
+                 "YAHTZEE.DOC beside yahtzee.py (also shown from the title screen).")
 
 
 def usage_error(message) -> int:
@@ -23,8 +25,20 @@ def usage_error(message) -> int:
     return 2
 
 
+class TranslatedHelp(argparse.HelpFormatter):
+    """argparse's help, its own words in the player's language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, prefix or _("usage: "))
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """argparse that reports a bad option in one line."""
+    """argparse that reports a bad option in one line, its help in the player's language."""
+
+    def __init__(self, **options):
+        super().__init__(add_help=False, formatter_class=TranslatedHelp, **options)
+        self._optionals.title = _("options")
+        self.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
 
     def error(self, message):
         sys.exit(usage_error(_("{message} (try --help)").format(message=message)))
@@ -76,14 +90,11 @@ def parse_args(argv=None):
     """The options from the command line; a bad value exits with a one-line error."""
     parser = OneLineParser(
         prog="yahtzee.py",
-        description=_("Computer Yahtzee for 1-4 players at one keyboard. "
-                      "The full manual is YAHTZEE.DOC beside yahtzee.py "
-                      "(also shown from the title screen)."))
+        description=_(DESCRIPTION))
     parser.add_argument("--plain", action="store_true",
                         help=_("one command per line, no colours (automatic when not on a terminal)"))
     parser.add_argument("--lang", type=language_code, metavar="CODE",
-                        help=_("the language for this run: en or de (default: the preference, "
-                               "else LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"))
+                        help=_("the language for this run: en or de (else the preference's)"))
     parser.add_argument("--accessible", action="store_true",
                         help=_("for a screen reader: every change said once in words, as lines"))
     parser.add_argument("--no-color", action="store_true", help=_("no colours"))
@@ -111,7 +122,8 @@ def parse_args(argv=None):
     parser.add_argument("--review", type=positive_int, nargs="?", const=1, metavar="N",
                         help=_("review the N-th most recent game of the history (default 1, the last), then exit"))
     parser.add_argument("--json", action="store_true", help=_("--simulate or --review prints one JSON object"))
-    parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}")
+    parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}",
+                        help=_("show the version and exit"))
     return parser.parse_args(argv)
 
 
