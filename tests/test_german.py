@@ -169,6 +169,8 @@ def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_o
                     isinstance(key, tuple) and not all(GERMAN[key])]
     assert untranslated == []
     assert set(GERMAN) - {""} - marked == set()
+    english = msgfmt.read_po((PACKAGE / "locale" / "en" / "LC_MESSAGES" / "yahtzee.po").read_text("utf-8"))
+    assert set(english) - {""} == marked  # the source strings themselves: every msgstr empty
 
 
 def test_the_german_placeholders_are_the_english_ones():
@@ -300,3 +302,30 @@ def test_source_strings_are_english_for_a_while_whatever_is_installed(speaking):
     with language.source_strings():
         assert language._("Game over") == "Game over"
     assert language._("Game over") == "Spiel vorbei"
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
+    from helpers import loaded_session
+    from yahtzee import render
+    from yahtzee.game import Player
+    from yahtzee.match import parse_match
+    from yahtzee.rules import rules_named
+    from yahtzee.screens import turn
+    speaking(code)
+    session = loaded_session([6] * 5, rules=rules_named("yahtc").with_options(rolls=4, bank=3),
+                             match=parse_match("race 300"))
+    session.players.extend(Player(name) for name in ("ANNIKA", "BERTHA", "CLAUDE", "DOMINI"))
+    game = session.new_game()
+    game.roll()
+    legal = game.legal_boxes()
+    hints = {box: (game.points_for(box), True) for box in legal}
+    match = render.match_lines(turn.capital(session.match.describe()),
+                               {p.name: 1000 for p in game.players})
+    prompts = [turn.dice_prompt(game, hold) for hold in (True, False)] + [
+        turn.posting_prompt(game, legal), turn.posting_question(game, legal[0]),
+        *turn.dice_brief(game), turn.posting_note(game.post(legal[0]))]
+    for prompt in prompts:
+        lines = render.play_lines(game, True, True, prompt, keys={b: "X" for b in legal},
+                                  hints=hints, match=match, par=True)
+        assert len(lines) <= 24 and max(visible_width(line) for line in lines) <= 80, prompt

@@ -357,7 +357,7 @@ def match_view(console, session) -> list:
     points = totals(session.match_records)
     for player in session.game.players:
         points[player.name] = points.get(player.name, 0) + player.card.total
-    return render.match_lines(session.match.describe().capitalize(), points, console.paint)
+    return render.match_lines(capital(session.match.describe()), points, console.paint)
 
 
 def hints(ctx: Context) -> Optional[dict]:
@@ -391,3 +391,8 @@ def dice_brief(game, hold: bool = False) -> list:
         else _("{heading}: {dice}   marked: {dice_picked}")
     return [text.format(heading=render.turn_heading(game), dice=dice,
                         dice_picked=" ".join(map(str, picked)) or _("none"))]
+
+
+def capital(text: str) -> str:
+    """The first letter made a capital, the rest as it is (German nouns keep theirs)."""
+    return text[:1].upper() + text[1:]
