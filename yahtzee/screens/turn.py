@@ -4,7 +4,7 @@ from typing import Callable, Optional
 
 from .. import render, spoken
 from ..game import IllegalMove
-from ..language import _
+from ..language import N_, _
 from ..match import SINGLE_GAME, totals
 from ..render import BOX_KEYS, KEY_OF_BOX
 from ..scoring import BEST_POINTS, Category, is_yahtzee
@@ -15,6 +15,9 @@ from .prompts import ask, sentence, yes
 
 YAHTZEE_BELLS = 3
 TUMBLE_FACES = random.Random()  # the tumbling faces' own source: never the game's dice
+COLUMN_NOTES = {("upper",): N_(" The upper column is banked and cleared."),
+                ("lower",): N_(" The lower column is banked and cleared."),
+                ("upper", "lower"): N_(" The upper and lower column is banked and cleared.")}
 
 
 def play(console, ctx: Context) -> Moment:
@@ -336,8 +339,7 @@ def posting_note(result) -> str:
     if result.roll_bonus:
         note += _(" Roll bonus +{points}.").format(points=result.roll_bonus)
     if result.reset:
-        note += _(" The {names} column is banked and cleared.").format(
-            names=_(" and ").join(result.reset))
+        note += _(COLUMN_NOTES[tuple(result.reset)])
     return note
 
 
