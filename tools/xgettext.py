@@ -20,12 +20,13 @@ def literal(node):
 
 
 def messages(package=PACKAGE):
-    """{msgid or (singular, plural): [places]} in the order the package first uses them."""
+    """{msgid or (singular, plural): [files]} in the order the package first uses them."""
     found = {}
     for path in sorted(Path(package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+        for node in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
+            if not isinstance(node.func, ast.Name):
                 continue
             args = [literal(arg) for arg in node.args]
             if node.func.id in ("_", "N_") and len(args) == 1 and args[0] is not None:
@@ -34,8 +35,9 @@ def messages(package=PACKAGE):
                 key = (args[0], args[1])
             else:
                 continue
-            place = f"{path.relative_to(package.parent)}:{node.lineno}"
-            found.setdefault(key, []).append(place)
+            places = found.setdefault(key, [])
+            place = str(path.relative_to(package.parent))  # no line numbers: fewer merge conflicts
+            places += [] if place in places else [place]
     return found
 
 
