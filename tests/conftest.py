@@ -8,6 +8,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# The suite reads English whatever the machine's locale (in-process and in child processes);
+# the tests of the German translation ask for it themselves.
+os.environ.update(LANGUAGE="en", LC_ALL="C.UTF-8", LANG="C.UTF-8")
+os.environ.pop("LC_MESSAGES", None)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def shared_table_cache(tmp_path_factory, worker_id):

@@ -260,7 +260,7 @@ def test_the_duplicate_preference_round_trips_through_prefs_json(tmp_path, monke
     lines = ["", "p", "a", "x", "n", "ANN", "BOB", "", "f10", "y"]
     code, out, _ = run_plain(tmp_path / "run", monkeypatch, lines)
     assert "Duplicate dice: all roll the same (next game): ON." in out
-    assert "1-9, 0, A-D change a setting, X done" in out
+    assert "1-9, 0, A-E change a setting, X done" in out
     assert DUPLICATE_LINE in out.split("Ready to play?")[0]
     prefs = json.loads((tmp_path / "run" / "saves" / "prefs.json").read_text())
     assert prefs["duplicate"] is True

@@ -269,7 +269,7 @@ def test_a_stop_request_ends_the_tumble_and_the_next_read_stops():
 def test_the_settings_after_the_tenth_take_letters(tmp_path, monkeypatch):
     lines = START[:1] + ["p", "b", "c", "d", "x", "n", "ANN", "", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1])
-    assert "B  Rolling dice (any key skips them)" in out and "1-9, 0, A-D change a setting" in out
+    assert "B  Rolling dice (any key skips them)" in out and "1-9, 0, A-E change a setting" in out
     for said in ("Rolling dice (any key skips them): slow.", "Colour theme (from the next start): light.",
                  "Keep the last roll's marks after a reroll: ON."):
         assert said in out

@@ -6,10 +6,13 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .language import N_, _, ngettext
 from .moods import MOODS
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 MANUAL = PROJECT_DIR / "YAHTZEE.DOC"
+DESCRIPTION = N_("Computer Yahtzee for 1-4 players at one keyboard. The full manual is "
+                 "YAHTZEE.DOC beside yahtzee.py (also shown from the title screen).")
 
 
 def usage_error(message) -> int:
@@ -22,11 +25,23 @@ def usage_error(message) -> int:
     return 2
 
 
+class TranslatedHelp(argparse.HelpFormatter):
+    """argparse's help, its own words in the player's language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, prefix or _("usage: "))
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """argparse that reports a bad option in one line."""
+    """argparse that reports a bad option in one line, its help in the player's language."""
+
+    def __init__(self, **options):
+        super().__init__(add_help=False, formatter_class=TranslatedHelp, **options)
+        self._optionals.title = _("options")
+        self.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
 
     def error(self, message):
-        sys.exit(usage_error(f"{message} (try --help)"))
+        sys.exit(usage_error(_("{message} (try --help)").format(message=message)))
 
 
 def positive_int(text):
@@ -34,9 +49,9 @@ def positive_int(text):
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid whole number: '{text}'") from None
+        raise argparse.ArgumentTypeError(_("invalid whole number: '{text}'").format(text=text)) from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+        raise argparse.ArgumentTypeError(_("must be at least 1, not {value}").format(value=value))
     return value
 
 
@@ -44,47 +59,71 @@ def theme_name(text):
     """A colour theme's name, for --theme."""
     from .palette import THEMES
     if text not in THEMES:
-        raise argparse.ArgumentTypeError(f"unknown theme '{text}' (known: {', '.join(THEMES)})")
+        raise argparse.ArgumentTypeError(_("unknown theme '{name}' (known: {known})").format(
+            name=text, known=", ".join(THEMES)))
     return text
+
+
+def language_code(text):
+    """A language the game speaks, for --lang."""
+    from .language import UnknownLanguage, checked
+    try:
+        return checked(text)
+    except UnknownLanguage as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def early_language(argv):
+    """The language for --help and usage errors, before the preferences are read: --lang
+    when it names one, else the environment's."""
+    from .language import UnknownLanguage, choose
+    words = list(sys.argv[1:] if argv is None else argv)
+    given = [word.partition("=")[2] for word in words if word.startswith("--lang=")]
+    given += [words[n + 1] for n, word in enumerate(words[:-1]) if word == "--lang"]
+    try:
+        return choose(given[-1] if given else None, None)
+    except UnknownLanguage:
+        return choose(None, None)
 
 
 def parse_args(argv=None):
     """The options from the command line; a bad value exits with a one-line error."""
     parser = OneLineParser(
         prog="yahtzee.py",
-        description="Computer Yahtzee for 1-4 players at one keyboard. "
-                    "The full manual is YAHTZEE.DOC beside yahtzee.py "
-                    "(also shown from the title screen).")
+        description=_(DESCRIPTION))
     parser.add_argument("--plain", action="store_true",
-                        help="one command per line, no colours (automatic when not on a terminal)")
+                        help=_("one command per line, no colours (automatic when not on a terminal)"))
+    parser.add_argument("--lang", type=language_code, metavar="CODE",
+                        help=_("the language for this run: en or de (else the preference's)"))
     parser.add_argument("--accessible", action="store_true",
-                        help="for a screen reader: every change said once in words, as lines")
-    parser.add_argument("--no-color", action="store_true", help="no colours")
+                        help=_("for a screen reader: every change said once in words, as lines"))
+    parser.add_argument("--no-color", action="store_true", help=_("no colours"))
     parser.add_argument("--theme", type=theme_name, metavar="NAME",
-                        help="colours: classic (the 1987 look), light (for a light background) "
-                             "or mono (bold and reverse only)")
-    parser.add_argument("--seed", type=int, metavar="N", help="reproducible dice from this seed")
+                        help=_("colours: classic (the 1987 look), light (for a light background) "
+                               "or mono (bold and reverse only)"))
+    parser.add_argument("--seed", type=int, metavar="N", help=_("reproducible dice from this seed"))
     parser.add_argument("--dice-file", metavar="PATH",
-                        help="loaded dice: faces 1-6 separated by spaces, used in order")
+                        help=_("loaded dice: faces 1-6 separated by spaces, used in order"))
     parser.add_argument("--saves", metavar="DIR",
-                        help="where saves live (default: saves/ beside yahtzee.py, or $YAHTZEE_SAVES)")
+                        help=_("where saves live (default: saves/ beside yahtzee.py, or $YAHTZEE_SAVES)"))
     parser.add_argument("--rules", metavar="NAME",
-                        help="the rules for this run: hasbro (default), yahtc, acorn, fiveoak, "
-                             "freejoker or nobonus (the preferences keep a lasting choice)")
+                        help=_("the rules for this run: hasbro (default), yahtc, acorn, fiveoak, "
+                               "freejoker or nobonus (the preferences keep a lasting choice)"))
     parser.add_argument("--match", metavar="KIND",
-                        help="'single', 'challenge N', 'race N' or 'first_to N' for this run")
+                        help=_("'single', 'challenge N', 'race N' or 'first_to N' for this run"))
     parser.add_argument("--duplicate", action="store_true",
-                        help="duplicate dice for this run: every player rolls the same dice")
+                        help=_("duplicate dice for this run: every player rolls the same dice"))
     parser.add_argument("--stats", action="store_true",
-                        help="show the hall of fame and the players' statistics, then exit")
+                        help=_("show the hall of fame and the players' statistics, then exit"))
     parser.add_argument("--simulate", type=positive_int, metavar="N",
-                        help="play N solitaire games of a computer player under --rules and print its figures")
+                        help=_("play N solitaire games of a computer player under --rules and print its figures"))
     parser.add_argument("--player", default="thinker", metavar="MOOD",
-                        help=f"the computer player for --simulate: {', '.join(MOODS)}")
+                        help=_("the computer player for --simulate: {moods}").format(moods=", ".join(MOODS)))
     parser.add_argument("--review", type=positive_int, nargs="?", const=1, metavar="N",
-                        help="review the N-th most recent game of the history (default 1, the last), then exit")
-    parser.add_argument("--json", action="store_true", help="--simulate or --review prints one JSON object")
-    parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}")
+                        help=_("review the N-th most recent game of the history (default 1, the last), then exit"))
+    parser.add_argument("--json", action="store_true", help=_("--simulate or --review prints one JSON object"))
+    parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}",
+                        help=_("show the version and exit"))
     return parser.parse_args(argv)
 
 
@@ -98,7 +137,7 @@ def dice_source(args):
     """The dice the options ask for: loaded, seeded or truly random."""
     from .dice import LoadedDice, RandomDice, SeededDice, read_dice_file
     if args.duplicate and args.dice_file:
-        raise ValueError("--duplicate cannot be used with --dice-file: loaded dice come in file order")
+        raise ValueError(_("--duplicate cannot be used with --dice-file: loaded dice come in file order"))
     base = SeededDice(args.seed) if args.seed is not None else RandomDice()
     return LoadedDice(read_dice_file(args.dice_file), base) if args.dice_file else base
 
@@ -162,7 +201,7 @@ def table_progress(console):
         if step != shown[0]:
             shown[0] = step
             shown_done = f"{100 * done // total}%" if console.plain else progress_bar(done, total, 30)
-            console.status(f"Working out the best strategy (only once): {shown_done}")
+            console.status(_("Working out the best strategy (only once): {done}").format(done=shown_done))
 
     return report
 
@@ -212,7 +251,8 @@ def run_simulation(args, saves_dir):
     shown = sys.stderr.isatty()
     try:
         stats = simulate(args.simulate, mood, rules, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
-                         progress=text_progress(sys.stderr, f"Playing {args.simulate:,} games") if shown else None,
+                         progress=text_progress(sys.stderr, _("Playing {count} games").format(
+                             count=f"{args.simulate:,}")) if shown else None,
                          build_progress=text_progress(sys.stderr) if shown else None)
     except UnsupportedRules as error:
         return usage_error(error)
@@ -233,8 +273,9 @@ def show_review(args, saves, saves_dir):
     from .strategy import text_progress
     records = saves.read_history()
     if args.review > len(records):
-        games = f"{len(records)} game{'' if len(records) == 1 else 's'}"
-        return usage_error(f"--review {args.review}: the history holds {games}")
+        return usage_error(ngettext("--review {number}: the history holds {count} game",
+                                    "--review {number}: the history holds {count} games",
+                                    len(records)).format(number=args.review, count=len(records)))
     record = records[-args.review]
     progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
     coach = Coach(cache_dir(saves_dir, os.environ), progress)
@@ -247,13 +288,16 @@ def show_review(args, saves, saves_dir):
     if args.json:
         print(json.dumps(review_to_json(review)))
     else:
-        title = f"Review of the game finished {record['finished']}, rules: {record_rules(record).describe()}"
+        title = _("Review of the game finished {finished}, rules: {rules}").format(
+            finished=record["finished"], rules=record_rules(record).describe())
         print("\n".join(review_lines(review, title)))
     return 0
 
 
 def main(argv=None):
     """Run the game; returns the process exit code."""
+    from . import language
+    language.install(early_language(argv))
     args = parse_args(argv)
     from .saves import Saves, choose_saves_dir, local_now
 
@@ -261,6 +305,7 @@ def main(argv=None):
     if args.simulate:
         return printing(run_simulation, args, saves_dir)
     saves = Saves(saves_dir, now=local_now)
+    language.install(language.choose(args.lang, saves.load_prefs()["language"]))
     if args.stats:
         return printing(show_stats, saves)
     if args.review:

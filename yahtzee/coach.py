@@ -2,6 +2,8 @@
 loaded there and never at start-up."""
 import random
 
+from .language import _
+
 
 class Coach:
     """Advice, costs and computer players for one session; tables come from a background builder."""
@@ -102,7 +104,8 @@ class Coach:
         require_moves(record)
         table = self.table(record_rules(record))
         if table is None:
-            raise CannotReview(f"the review cannot judge these rules: {self.unsupported}")
+            raise CannotReview(_("the review cannot judge these rules: {reason}").format(
+                reason=self.unsupported))
         return review_game(record, table)
 
     def player(self, mood, rules):

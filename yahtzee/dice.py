@@ -2,13 +2,14 @@
 shared by every seat, or a loaded file."""
 import random
 from .checks import is_int
+from .language import N_, _
 
 FACES = range(1, 7)
 MAX_DICE_FILE_BYTES = 1_000_000
 DIE_PLACES = 5
 MAX_DRAWN_SEED = 10 ** 9
 MAX_THROWS = 10_000  # throws of one die in one round (extra turns may add many)
-DUPLICATE_LINE = "Dice: duplicate, every player rolls the same dice"
+DUPLICATE_LINE = N_("Dice: duplicate, every player rolls the same dice")
 
 
 class DiceFileError(ValueError):
@@ -186,16 +187,17 @@ def with_duplicate(source, duplicate):
     return RandomDice() if source.random_seed else SeededDice(source.seed)
 
 
-def parse_faces(text, origin="dice file"):
+def parse_faces(text, origin=None):
     """The faces in a whitespace-separated text; DiceFileError names the first bad one."""
     faces = []
     for position, word in enumerate(text.split(), start=1):
         if word not in ("1", "2", "3", "4", "5", "6"):
             shown = word if len(word) <= 12 and word.isprintable() else word[:12].encode("unicode_escape").decode()
-            raise DiceFileError(f"{origin}: '{shown}' (entry {position}) is not a die face 1-6")
+            raise DiceFileError(_("{origin}: '{word}' (entry {position}) is not a die face 1-6").format(
+                origin=origin or _("dice file"), word=shown, position=position))
         faces.append(int(word))
     if not faces:
-        raise DiceFileError(f"{origin}: holds no dice faces")
+        raise DiceFileError(_("{origin}: holds no dice faces").format(origin=origin or _("dice file")))
     return faces
 
 
@@ -205,14 +207,17 @@ def read_dice_file(path):
         with open(path, "rb") as file:
             data = file.read(MAX_DICE_FILE_BYTES + 1)
     except OSError as error:
-        raise DiceFileError(f"dice file {path}: {error.strerror or error}") from None
+        raise DiceFileError(_("dice file {path}: {error}").format(
+            path=path, error=error.strerror or error)) from None
     if len(data) > MAX_DICE_FILE_BYTES:
-        raise DiceFileError(f"dice file {path}: larger than {MAX_DICE_FILE_BYTES} bytes")
+        raise DiceFileError(_("dice file {path}: larger than {size} bytes").format(
+            path=path, size=MAX_DICE_FILE_BYTES))
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
-        raise DiceFileError(f"dice file {path}: holds characters other than faces and spaces") from None
-    return parse_faces(text, f"dice file {path}")
+        raise DiceFileError(_("dice file {path}: holds characters other than faces and spaces").format(
+            path=path)) from None
+    return parse_faces(text, _("dice file {path}").format(path=path))
 
 
 def restore_source(source, data):

@@ -5,6 +5,7 @@ from . import scoring
 from .checks import DamagedSave
 from .dice import RandomDice, restore_source, throw
 # The model's refusals live in yahtzee.illegal; the screens import them from here.
+from .language import _
 from .illegal import (BoxFilled, CannotUndo, GameOver, IllegalMove, JokerRuleError,  # noqa: F401
                       NoExtraTurn, NoRollsLeft, NotRolledYet, NothingMarked)
 from .match import SINGLE_GAME
@@ -165,7 +166,7 @@ class Game:
         """Mark die 0-4 for the reroll, or lock it again."""
         self._require_rolled()
         if self.rolls_left <= 0:
-            raise NoRollsLeft("no rolls are left: choose a box")
+            raise NoRollsLeft(_("no rolls are left: choose a box"))
         marked = list(self.turn.marked)
         marked[die] = not marked[die]
         self.turn.marked = tuple(marked)
@@ -173,13 +174,13 @@ class Game:
     def roll(self):
         """Roll all dice on the first roll, else the marked ones; all start locked again."""
         if self.is_over:
-            raise GameOver("the game is over")
+            raise GameOver(_("the game is over"))
         if self.rolls_left <= 0:
-            raise NoRollsLeft("no rolls are left: choose a box")
+            raise NoRollsLeft(_("no rolls are left: choose a box"))
         places = range(DICE_COUNT) if not self.turn.has_rolled else [
             i for i, marked in enumerate(self.turn.marked) if marked]
         if not places:
-            raise NothingMarked("no dice are marked for the reroll")
+            raise NothingMarked(_("no dice are marked for the reroll"))
         faces = iter(throw(self.source, places))
         dice = list(self.turn.dice)
         for place in places:
@@ -191,13 +192,13 @@ class Game:
     def check_posting(self, box):
         """Raise the IllegalMove that posting in `box` now would meet, if any."""
         if self.is_over:
-            raise GameOver("the game is over")
+            raise GameOver(_("the game is over"))
         self._require_rolled()
         boxes = self.current.card.boxes
         if box is Category.YAHTZEE and self.can_take_extra_turn:
             return
         if box in boxes:
-            raise BoxFilled(f"{box.title} is already filled")
+            raise BoxFilled(_("{box} is already filled").format(box=box.title))
         if box not in self.legal_boxes():
             raise JokerRuleError(scoring.joker_requirement(self.turn.dice, boxes, self.rules))
 
@@ -222,7 +223,7 @@ class Game:
         """yahtChallenge: add an extra Yahtzee's bonus and start the same player's turn again,
         no box filled; returns the Posting (extra_turn=True)."""
         if not self.can_take_extra_turn:
-            raise NoExtraTurn("only another Yahtzee, with 50 in YAHTZEE, earns another turn")
+            raise NoExtraTurn(_("only another Yahtzee, with 50 in YAHTZEE, earns another turn"))
         posting = self.preview(Category.YAHTZEE)
         self._keep_undo_point()
         self.current.card.yahtzee_bonus += posting.bonus
@@ -247,13 +248,13 @@ class Game:
 
     def _undo_refusal(self):
         if self.undo_point is None:
-            return "there is no posting to take back"
+            return _("there is no posting to take back")
         if self.is_over:
-            return "the game is over"
+            return _("the game is over")
         if self.turn.has_rolled:
-            return "the dice have been rolled since that posting"
+            return _("the dice have been rolled since that posting")
         if self.players[self.undo_point.seat].is_computer:
-            return "a computer's posting cannot be taken back"
+            return _("a computer's posting cannot be taken back")
         return ""
 
     def _keep_undo_point(self):
@@ -270,7 +271,7 @@ class Game:
 
     def _require_rolled(self):
         if not self.turn.has_rolled:
-            raise NotRolledYet("roll the dice first")
+            raise NotRolledYet(_("roll the dice first"))
 
     def _next_turn(self):
         self.seat += 1

@@ -9,6 +9,7 @@ from dataclasses import fields
 from . import scoring
 from .checks import DamagedSave, is_int, is_valid_name
 from .dice import dice_from_dict
+from .language import N_, _
 from .game import DICE_COUNT, KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard, Session, Turn, UndoPoint
 from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, match_from_dict, match_to_dict
 from .moods import MOODS
@@ -37,7 +38,7 @@ _MISSING = object()
 
 def _check(condition, what):
     if not condition:
-        raise DamagedSave(f"the saved game is damaged: {what}")
+        raise DamagedSave(_("the saved game is damaged: {what}").format(what=_(what)))
 
 
 def _object(value, what):
@@ -65,7 +66,7 @@ def _dice(data):
     try:
         return dice_from_dict(data)
     except ValueError:  # dice_from_dict's way of refusing data
-        raise DamagedSave("the saved game is damaged: the dice") from None
+        raise DamagedSave(_("the saved game is damaged: {what}").format(what=_("the dice"))) from None
 
 
 # Sessions
@@ -89,23 +90,23 @@ def session_to_dict(session):
 
 def session_from_dict(data):
     """The session saved by session_to_dict (or by version 1); DamagedSave if it is not one."""
-    data = _object(data, "not a saved session")
+    data = _object(data, N_("not a saved session"))
     version = data.get("version")
-    _check(is_int(version) and version in (SESSION_VERSION, *OLD_SESSION_VERSIONS), "unknown version")
-    players = [_seat_from_dict(p) for p in _list(data.get("players"), "the players")]
-    _check(1 <= len(players) <= MAX_PLAYERS, "the number of players")
-    results = _list(data.get("results"), "the finished games")
-    _check(all(isinstance(record, dict) for record in results), "the finished games")
+    _check(is_int(version) and version in (SESSION_VERSION, *OLD_SESSION_VERSIONS), _("unknown version"))
+    players = [_seat_from_dict(p) for p in _list(data.get("players"), N_("the players"))]
+    _check(1 <= len(players) <= MAX_PLAYERS, _("the number of players"))
+    results = _list(data.get("results"), N_("the finished games"))
+    _check(all(isinstance(record, dict) for record in results), N_("the finished games"))
     source = _dice(data.get("dice"))
-    saved_game = _required(data, "game", "the game in play")
+    saved_game = _required(data, "game", N_("the game in play"))
     game = game_from_dict(saved_game) if saved_game is not None else None
     if game:
         game.source = source  # one dice stream serves the whole session
     verify, sound = data.get("verify"), data.get("sound")
-    _check(isinstance(verify, bool) and isinstance(sound, bool), "verify and sound")
+    _check(isinstance(verify, bool) and isinstance(sound, bool), _("verify and sound"))
     if version == 1:
         old_screen(data)
-    match_start = _int(data, "match_start", 0, len(results), "where the match begins", 0)
+    match_start = _int(data, "match_start", 0, len(results), N_("where the match begins"), 0)
     return Session(players, results, game, verify, sound, rules_from_dict(data.get("rules")), source,
                    _match(data.get("match", SINGLE_GAME.to_dict())), match_start, _losses(data.get("losses", {})))
 
@@ -113,7 +114,7 @@ def session_from_dict(data):
 def old_screen(data):
     """The screen a version 1 session stood at ('posting h', 'play', '')."""
     screen = data.get("screen")
-    _check(isinstance(screen, str) and len(screen) <= MAX_SCREEN_CHARS and screen.isprintable(), "the screen")
+    _check(isinstance(screen, str) and len(screen) <= MAX_SCREEN_CHARS and screen.isprintable(), _("the screen"))
     return screen
 
 
@@ -121,13 +122,13 @@ def _match(data):
     try:
         return match_from_dict(data)
     except BadMatch as error:
-        raise DamagedSave(f"the saved game is damaged: {error}") from None
+        raise DamagedSave(_("the saved game is damaged: {what}").format(what=error)) from None
 
 
 def _losses(losses):
     _check(isinstance(losses, dict) and all(
         isinstance(lost, (int, float)) and not isinstance(lost, bool) and 0 <= lost < MAX_LOSS
-        for lost in losses.values()), "the losses")
+        for lost in losses.values()), N_("the losses"))
     return losses
 
 
@@ -137,7 +138,7 @@ def _seat_to_dict(player):
 
 
 def _seat_from_dict(data):
-    return _player_from_dict({"boxes": {}, **_object(data, "a player")})
+    return _player_from_dict({"boxes": {}, **_object(data, N_("a player"))})
 
 
 # Games
@@ -161,19 +162,19 @@ def game_to_dict(game):
 
 def game_from_dict(data):
     """The game saved by game_to_dict; DamagedSave if the data is not one."""
-    data = _object(data, "the game in play")
-    _check(is_int(data.get("version")) and data["version"] == GAME_VERSION, "unknown version")
+    data = _object(data, N_("the game in play"))
+    _check(is_int(data.get("version")) and data["version"] == GAME_VERSION, N_("unknown version"))
     rules = rules_from_dict(data.get("rules"))
     race_target = data.get("race_target")
-    _check(race_target is None or is_int(race_target, 1, MAX_RACE_TARGET), "the race target")
+    _check(race_target is None or is_int(race_target, 1, MAX_RACE_TARGET), _("the race target"))
     race = race_target is not None
-    players = [_player_from_dict(_object(p, "a player"), rules, race)
-               for p in _list(data.get("players"), "the players")]
-    _check(1 <= len(players) <= MAX_PLAYERS, "the number of players")
-    seat = _int(data, "seat", 0, len(players) - 1, "whose turn it is")
+    players = [_player_from_dict(_object(p, N_("a player")), rules, race)
+               for p in _list(data.get("players"), N_("the players"))]
+    _check(1 <= len(players) <= MAX_PLAYERS, _("the number of players"))
+    seat = _int(data, "seat", 0, len(players) - 1, N_("whose turn it is"))
     turn = _turn_from_dict(data.get("turn"), rules, players[seat].card.bank)
-    number = _int(data, "number", 1, MAX_GAMES, "the game number")
-    round_ = _int(data, "round", 1, MAX_ROUNDS if race else ROUNDS + 1, "the round")
+    number = _int(data, "number", 1, MAX_GAMES, N_("the game number"))
+    round_ = _int(data, "round", 1, MAX_ROUNDS if race else ROUNDS + 1, N_("the round"))
     game = Game(players, rules, _dice(data.get("dice")), number, seat, round_, turn, race_target)
     for place, player in enumerate(players):
         _check_card_fits_round(game, place, player)
@@ -187,8 +188,8 @@ def _moves(data, game):
     try:
         moves = moves_from_json(data, len(game.players), game.round)
     except BadMoves as error:
-        raise DamagedSave(f"the saved game is damaged: {error}") from None
-    _check(not moves or (moves[-1].round, moves[-1].seat) <= (game.round, game.seat), "the moves")
+        raise DamagedSave(_("the saved game is damaged: {what}").format(what=error)) from None
+    _check(not moves or (moves[-1].round, moves[-1].seat) <= (game.round, game.seat), _("the moves"))
     return moves
 
 
@@ -196,17 +197,17 @@ def _check_card_fits_round(game, seat, player):
     boxes = player.card.boxes
     if game.race_target is None:
         done = game.round - 1 + (seat < game.seat)
-        _check(len(boxes) == min(done, ROUNDS), f"{player.name}'s card and the round")
+        _check(len(boxes) == min(done, ROUNDS), _("{name}'s card and the round").format(name=player.name))
     else:
-        _check(not scoring.columns_to_reset(boxes), f"{player.name}'s card has a column to clear")
+        _check(not scoring.columns_to_reset(boxes), _("{name}'s card has a column to clear").format(name=player.name))
 
 
 def _player_from_dict(data, rules=HASBRO, race=False):
     name, kind, mood = data.get("name"), data.get("kind", "human"), data.get("mood", "")
-    _check(is_valid_name(name), "a player name")
-    _check(isinstance(kind, str) and kind in KINDS, "a player kind")
+    _check(is_valid_name(name), _("a player name"))
+    _check(isinstance(kind, str) and kind in KINDS, _("a player kind"))
     _check(mood == "" or kind == "computer" and isinstance(mood, str) and mood in MOODS,
-           "a computer player's mood")
+           N_("a computer player's mood"))
     return Player(name, kind, _card_from_dict(data, rules, race), mood)
 
 
@@ -219,24 +220,24 @@ def _card_to_dict(card):
 
 def _card_from_dict(data, rules, race=False):
     boxes = {}
-    for name, points in _object(data.get("boxes"), "the boxes").items():
-        _check(name in BOX_NAMES, f"an unknown box {name[:20]!r}")
+    for name, points in _object(data.get("boxes"), N_("the boxes")).items():
+        _check(name in BOX_NAMES, _("an unknown box {name}").format(name=repr(name[:20])))
         box = Category(name)
-        _check(is_possible_points(box, points), f"{box.title} holds {str(points)[:20]!r}")
+        _check(is_possible_points(box, points), _("{box} holds {points}").format(box=box.title, points=repr(str(points)[:20])))
         boxes[box] = points
     long_game = race or rules.extra_yahtzee_turn
     bonus = _int(data, "yahtzee_bonus", 0, MAX_POINTS if long_game else 100 * ROUNDS,
-                 "the Yahtzee bonus is out of range", 0)
+                 N_("the Yahtzee bonus is out of range"), 0)
     roll_bonus = _int(data, "roll_bonus", 0, MAX_POINTS if rules.roll_bonus else 0,
-                      "the roll bonus is out of range", 0)
-    blanks = _list(data.get("blanks", []), "the blanked boxes")
+                      N_("the roll bonus is out of range"), 0)
+    blanks = _list(data.get("blanks", []), N_("the blanked boxes"))
     _check(all(isinstance(name, str) and name in BOX_NAMES for name in blanks)
-           and len(set(blanks)) == len(blanks), "the blanked boxes")
+           and len(set(blanks)) == len(blanks), N_("the blanked boxes"))
     blanks = {Category(name) for name in blanks}
-    _check(not blanks or rules.extra_yahtzee_blank, "blanked boxes under rules without blanks")
-    _check(all(boxes.get(box) == 0 for box in blanks), "a blanked box that does not hold 0")
-    bank = _int(data, "bank", 0, rules.dice_bank, "the rolls in the dice bank", 0)
-    banked = _int(data, "banked", 0, MAX_POINTS if race else 0, "the points banked in the race", 0)
+    _check(not blanks or rules.extra_yahtzee_blank, _("blanked boxes under rules without blanks"))
+    _check(all(boxes.get(box) == 0 for box in blanks), N_("a blanked box that does not hold 0"))
+    bank = _int(data, "bank", 0, rules.dice_bank, N_("the rolls in the dice bank"), 0)
+    banked = _int(data, "banked", 0, MAX_POINTS if race else 0, N_("the points banked in the race"), 0)
     return Scorecard(boxes, bonus, roll_bonus, blanks, bank, banked)
 
 
@@ -245,14 +246,14 @@ def _turn_to_dict(turn):
 
 
 def _turn_from_dict(data, rules, bank):
-    data = _object(data, "the turn")
-    dice = _list(data.get("dice"), "the dice")
-    marked = _list(data.get("marked"), "the marks")
-    _check(len(dice) == DICE_COUNT and all(is_int(d, 0, 6) for d in dice), "the dice")
-    _check(len(marked) == DICE_COUNT and all(isinstance(m, bool) for m in marked), "the marks")
-    rolls = _int(data, "rolls", 0, rules.rolls_per_turn + bank, "the rolls used")
-    _check(set(dice) == {0} if rolls == 0 else 0 not in dice, "the dice do not match the rolls used")
-    extra = _int(data, "extra", 0, MAX_ROUNDS if rules.extra_yahtzee_turn else 0, "the extra turns taken", 0)
+    data = _object(data, N_("the turn"))
+    dice = _list(data.get("dice"), N_("the dice"))
+    marked = _list(data.get("marked"), N_("the marks"))
+    _check(len(dice) == DICE_COUNT and all(is_int(d, 0, 6) for d in dice), N_("the dice"))
+    _check(len(marked) == DICE_COUNT and all(isinstance(m, bool) for m in marked), N_("the marks"))
+    rolls = _int(data, "rolls", 0, rules.rolls_per_turn + bank, N_("the rolls used"))
+    _check(set(dice) == {0} if rolls == 0 else 0 not in dice, _("the dice do not match the rolls used"))
+    extra = _int(data, "extra", 0, MAX_ROUNDS if rules.extra_yahtzee_turn else 0, N_("the extra turns taken"), 0)
     return Turn(tuple(dice), tuple(marked), rolls, extra)
 
 
@@ -266,13 +267,13 @@ def _undo_to_dict(point):
 def _undo_from_dict(data, game):
     if data is None:
         return None
-    data = _object(data, "the posting to take back")
-    seat = _int(data, "seat", 0, len(game.players) - 1, "the posting to take back")
-    round_ = _int(data, "round", 1, game.round, "the posting to take back")
-    card = _card_from_dict(_object(data.get("card"), "the card before the posting"), game.rules,
+    data = _object(data, N_("the posting to take back"))
+    seat = _int(data, "seat", 0, len(game.players) - 1, N_("the posting to take back"))
+    round_ = _int(data, "round", 1, game.round, N_("the posting to take back"))
+    card = _card_from_dict(_object(data.get("card"), N_("the card before the posting")), game.rules,
                            game.race_target is not None)
     turn = _turn_from_dict(data.get("turn"), game.rules, card.bank)
-    _check(turn.has_rolled, "the posting to take back was made before a roll")
+    _check(turn.has_rolled, _("the posting to take back was made before a roll"))
     dice = data.get("dice")
     if dice is not None:
         _dice(dice)
@@ -289,24 +290,24 @@ def rules_to_dict(rules):
 
 def rules_from_dict(data):
     """The rules saved by rules_to_dict: a named rule set with its options, checked field by field."""
-    data = _object(data, "the rules")
+    data = _object(data, N_("the rules"))
     try:
         base = rules_named(data.get("name"))
     except UnknownRules:
-        raise DamagedSave("the saved game is damaged: unknown rules") from None
+        raise DamagedSave(_("the saved game is damaged: {what}").format(what=_("unknown rules"))) from None
     values = {}
     for f in fields(Rules):
         default = getattr(base, f.name)
         value = data.get(f.name, default)
         if isinstance(default, tuple):
-            _check(isinstance(value, (list, tuple)), f"the rules field '{f.name}'")
+            _check(isinstance(value, (list, tuple)), _("the rules field '{name}'").format(name=f.name))
             value = tuple(value)
-        _check(type(value) is type(default), f"the rules field '{f.name}' has the wrong type")
+        _check(type(value) is type(default), _("the rules field '{name}' has the wrong type").format(name=f.name))
         values[f.name] = value
     rules = Rules(**values)
     try:
         expected = base.with_options(rules.rolls_per_turn, rules.dice_bank)
     except BadOption as error:
-        raise DamagedSave(f"the saved rules are damaged: {error}") from None
-    _check(rules == expected, f"the saved rules differ from {base.name}'s")
+        raise DamagedSave(_("the saved rules are damaged: {what}").format(what=error)) from None
+    _check(rules == expected, _("the saved rules differ from {name}'s").format(name=base.name))
     return rules

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .checks import is_int
+from .language import N_, _, ngettext
 
 MAX_CHALLENGE_GAMES = 100
 MAX_RACE_TARGET = 100_000
@@ -16,7 +17,8 @@ class BadMatch(ValueError):
 
 def _require_count(value, low, high, what):
     if not is_int(value, low, high):
-        raise BadMatch(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+        raise BadMatch(_("{what} must be a whole number from {low} to {high}, not {value}").format(
+            what=_(what), low=low, high=high, value=repr(value)))
 
 
 def totals(records):
@@ -38,7 +40,7 @@ def leaders(points):
 
 
 def _names(names):
-    return " and ".join([", ".join(names[:-1])] + names[-1:]) if len(names) > 1 else names[0]
+    return _(" and ").join([", ".join(names[:-1])] + names[-1:]) if len(names) > 1 else names[0]
 
 
 def lead_phrase(points):
@@ -46,11 +48,12 @@ def lead_phrase(points):
     ranked = sorted(points.items(), key=lambda item: -item[1])
     top = leaders(points)
     if len(ranked) == 1:
-        return f"{ranked[0][0]} has {ranked[0][1]}"
+        return _("{name} has {points}").format(name=ranked[0][0], points=ranked[0][1])
     if len(top) > 1:
-        return f"{_names(top)} are level on {ranked[0][1]}"
+        return _("{names} are level on {points}").format(names=_names(top), points=ranked[0][1])
     (first, best), (second, next_best) = ranked[:2]
-    return f"{first} leads {second} by {best - next_best}"
+    return _("{first} leads {second} by {points}").format(first=first, second=second,
+                                                         points=best - next_best)
 
 
 def win_phrase(points):
@@ -58,10 +61,10 @@ def win_phrase(points):
     top = leaders(points)
     ranked = sorted(points.values(), reverse=True)
     if len(ranked) == 1:
-        return f"{top[0]} finishes with {ranked[0]}"
+        return _("{name} finishes with {points}").format(name=top[0], points=ranked[0])
     if len(top) > 1:
-        return f"{_names(top)} share the win on {ranked[0]}"
-    return f"{top[0]} wins by {ranked[0] - ranked[1]}"
+        return _("{names} share the win on {points}").format(names=_names(top), points=ranked[0])
+    return _("{name} wins by {points}").format(name=top[0], points=ranked[0] - ranked[1])
 
 
 def score_line(points):
@@ -99,7 +102,7 @@ class SingleGame:
 
     def describe(self):
         """The match in a few words."""
-        return "a single game"
+        return _("a single game")
 
     def to_dict(self):
         """The match as JSON data."""
@@ -115,7 +118,7 @@ class Challenge:
     race_target: ClassVar[None] = None
 
     def __post_init__(self):
-        _require_count(self.games, 1, MAX_CHALLENGE_GAMES, "the games of a challenge")
+        _require_count(self.games, 1, MAX_CHALLENGE_GAMES, N_("the games of a challenge"))
 
     def is_over(self, records, game=None):
         """Over once all its games are filed."""
@@ -128,17 +131,20 @@ class Challenge:
     def standings_lines(self, records, game=None):
         """Where the challenge stands: after which game, who leads, the totals."""
         if not records:
-            return [f"Challenge of {self.games} games: none played yet"]
+            return [_("Challenge of {games} games: none played yet").format(games=self.games)]
         points = totals(records)
         if self.is_over(records):
-            return [f"Challenge of {self.games} games: {win_phrase(points)}", score_line(points)]
+            return [_("Challenge of {games} games: {result}").format(
+                games=self.games, result=win_phrase(points)), score_line(points)]
         left = self.games - len(records)
-        return [f"Challenge: after game {len(records)} of {self.games}, {lead_phrase(points)}",
-                f"{score_line(points)}; {left} game{'s' if left > 1 else ''} to go"]
+        return [_("Challenge: after game {game} of {games}, {lead}").format(
+                    game=len(records), games=self.games, lead=lead_phrase(points)),
+                ngettext("{scores}; {count} game to go", "{scores}; {count} games to go",
+                         left).format(scores=score_line(points), count=left)]
 
     def describe(self):
         """The match in a few words."""
-        return f"a challenge of {self.games} games"
+        return _("a challenge of {games} games").format(games=self.games)
 
     def to_dict(self):
         """The match as JSON data."""
@@ -154,7 +160,7 @@ class Race:
     kind: ClassVar[str] = "race"
 
     def __post_init__(self):
-        _require_count(self.target, 1, MAX_RACE_TARGET, "the target of a race")
+        _require_count(self.target, 1, MAX_RACE_TARGET, N_("the target of a race"))
 
     @property
     def race_target(self):
@@ -173,18 +179,22 @@ class Race:
         """The race so far: the scores, who leads, and how far the leader has to go."""
         points = totals(records[:1]) if records else _game_totals(game) if game else {}
         if not points:
-            return [f"Race to {self.target}: not started"]
+            return [_("Race to {target}: not started").format(target=self.target)]
         if records or game.is_over:
-            return [f"Race to {self.target}: {win_phrase(points)}", score_line(points)]
+            return [_("Race to {target}: {result}").format(target=self.target,
+                                                          result=win_phrase(points)),
+                    score_line(points)]
         best = max(points.values())
-        to_go = (f"{_names(leaders(points))} need{'s' if len(leaders(points)) == 1 else ''} "
-                 f"{self.target - best} more" if best < self.target else "the target is reached: "
-                 "the race ends with this round")
-        return [f"Race to {self.target}: {lead_phrase(points)}", f"{score_line(points)}; {to_go}"]
+        to_go = (ngettext("{names} needs {points} more", "{names} need {points} more",
+                          len(leaders(points))).format(names=_names(leaders(points)),
+                                                      points=self.target - best)
+                 if best < self.target else _("the target is reached: the race ends with this round"))
+        return [_("Race to {target}: {lead}").format(target=self.target, lead=lead_phrase(points)),
+                f"{score_line(points)}; {to_go}"]
 
     def describe(self):
         """The match in a few words."""
-        return f"a race to {self.target}"
+        return _("a race to {target}").format(target=self.target)
 
     def to_dict(self):
         """The match as JSON data."""
@@ -201,7 +211,7 @@ class FirstTo:
     race_target: ClassVar[None] = None
 
     def __post_init__(self):
-        _require_count(self.target, 1, MAX_FIRST_TO_TARGET, "the target total")
+        _require_count(self.target, 1, MAX_FIRST_TO_TARGET, N_("the target total"))
 
     def is_over(self, records, game=None):
         """Over once a filed game brings someone's total to the target."""
@@ -214,18 +224,23 @@ class FirstTo:
     def standings_lines(self, records, game=None):
         """The totals so far, who leads, and how far the leader has to go."""
         if not records:
-            return [f"First to {self.target}: no game played yet"]
+            return [_("First to {target}: no game played yet").format(target=self.target)]
         points = totals(records)
-        played = f"{len(records)} game{'s' if len(records) > 1 else ''}"
+        played = len(records)
         if self.is_over(records):
-            return [f"First to {self.target}: {win_phrase(points)} after {played}", score_line(points)]
+            return [ngettext("First to {target}: {result} after {count} game",
+                             "First to {target}: {result} after {count} games", played).format(
+                target=self.target, result=win_phrase(points), count=played), score_line(points)]
         best = max(points.values())
-        return [f"First to {self.target}: after {played}, {lead_phrase(points)}",
-                f"{score_line(points)}; {self.target - best} more needed"]
+        return [ngettext("First to {target}: after {count} game, {lead}",
+                         "First to {target}: after {count} games, {lead}", played).format(
+                    target=self.target, count=played, lead=lead_phrase(points)),
+                _("{scores}; {points} more needed").format(scores=score_line(points),
+                                                          points=self.target - best)]
 
     def describe(self):
         """The match in a few words."""
-        return f"first to {self.target}"
+        return _("first to {target}").format(target=self.target)
 
     def to_dict(self):
         """The match as JSON data."""
@@ -246,7 +261,7 @@ def match_from_dict(data):
     """The match saved by match_to_dict; BadMatch when the data is not one."""
     kind = data.get("kind") if isinstance(data, dict) else None
     if not isinstance(kind, str) or kind not in MATCH_KINDS:
-        raise BadMatch(f"unknown match kind {kind!r}")
+        raise BadMatch(_("unknown match kind {kind}").format(kind=repr(kind)))
     return MATCH_KINDS[kind](data.get(_COUNT_FIELD.get(kind), 0))
 
 
@@ -255,11 +270,13 @@ def parse_match(text):
     words = text.replace(":", " ").replace("-", "_").split()
     kind = words[0].lower() if words else ""
     if kind not in MATCH_KINDS:
-        raise BadMatch(f"unknown match '{text}' (known: single, challenge N, race N, first_to N)")
+        raise BadMatch(_("unknown match '{text}' (known: single, challenge N, race N, first_to N)")
+                       .format(text=text))
     if kind == "single":
         return SINGLE_GAME
     if len(words) != 2 or not words[1].isdigit():
-        raise BadMatch(f"'{kind}' needs one number, as in '{kind} {3 if kind == 'challenge' else 500}'")
+        raise BadMatch(_("'{kind}' needs one number, as in '{kind} {number}'").format(
+            kind=kind, number=3 if kind == "challenge" else 500))
     return MATCH_KINDS[kind](int(words[1]))
 
 

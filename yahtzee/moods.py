@@ -1,6 +1,8 @@
 """The computer players' moods: one table of name, trait and seat name (standard library only)."""
 from dataclasses import dataclass
 
+from .language import N_, _
+
 
 @dataclass(frozen=True)
 class Mood:
@@ -12,12 +14,12 @@ class Mood:
 
 
 MOOD_TABLE = (
-    Mood("thinker", "calculating: always the highest expected score", "Brainy"),
-    Mood("norisk", "safe and easy: keeps the spread of its scores low", "Steady"),
-    Mood("gambler", "takes risks: a wider spread, for the chance of a big score", "Lucky"),
-    Mood("yclover", "all out for Yahtzees", "Yazzy"),
-    Mood("nowhere", "on the fence: each turn in one of the other moods, at random", "Dither"),
-    Mood("rival", "plays to win: the best chance of finishing first at the table", "Victor"),
+    Mood("thinker", N_("calculating: always the highest expected score"), "Brainy"),
+    Mood("norisk", N_("safe and easy: keeps the spread of its scores low"), "Steady"),
+    Mood("gambler", N_("takes risks: a wider spread, for the chance of a big score"), "Lucky"),
+    Mood("yclover", N_("all out for Yahtzees"), "Yazzy"),
+    Mood("nowhere", N_("on the fence: each turn in one of the other moods, at random"), "Dither"),
+    Mood("rival", N_("plays to win: the best chance of finishing first at the table"), "Victor"),
 )
 MOODS = tuple(mood.name for mood in MOOD_TABLE)
 MOOD_NAMED = {mood.name: mood for mood in MOOD_TABLE}
@@ -31,7 +33,8 @@ def mood_named(name: str) -> str:
     """The mood `name` ('*thinker' or 'thinker'), checked."""
     mood = name.lstrip("*").lower()
     if mood not in MOOD_NAMED:
-        raise UnknownMood(f"unknown player '{name}' (known: {mood_list()})")
+        raise UnknownMood(_("unknown player '{name}' (known: {moods})").format(
+            name=name, moods=mood_list()))
     return mood
 
 

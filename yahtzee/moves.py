@@ -8,6 +8,7 @@ None). As JSON a move is a list: [seat, round, kind, "35226", "024" | box name |
 from typing import NamedTuple, Optional
 
 from .checks import is_int
+from .language import N_, _
 from .scoring import Category
 
 DICE_COUNT = 5
@@ -55,21 +56,21 @@ def _detail_to_json(move: Move) -> str:
 def moves_from_json(data, seats: int, rounds: int) -> list:
     """The log moves_to_json wrote, checked for `seats` players and at most `rounds` rounds;
     BadMoves if it is not one."""
-    _require(isinstance(data, list) and len(data) <= MAX_MOVES, "the moves are not a list")
+    _require(isinstance(data, list) and len(data) <= MAX_MOVES, N_("the moves are not a list"))
     moves = [_move_from_json(item, seats, rounds) for item in data]
-    _require(all(a.round <= b.round for a, b in zip(moves, moves[1:])), "the moves go back in rounds")
+    _require(all(a.round <= b.round for a, b in zip(moves, moves[1:])), N_("the moves go back in rounds"))
     return moves
 
 
 def _move_from_json(item, seats, rounds) -> Move:
-    _require(isinstance(item, list) and len(item) == 5, "a move is not a list of five")
+    _require(isinstance(item, list) and len(item) == 5, N_("a move is not a list of five"))
     seat, round_, kind, dice, detail = item
-    _require(is_int(seat, 0, seats - 1), "a move's seat is out of range")
-    _require(is_int(round_, 1, rounds), "a move's round is out of range")
-    _require(kind in KINDS, "a move of an unknown kind")
+    _require(is_int(seat, 0, seats - 1), N_("a move's seat is out of range"))
+    _require(is_int(round_, 1, rounds), N_("a move's round is out of range"))
+    _require(kind in KINDS, N_("a move of an unknown kind"))
     _require(isinstance(dice, str) and len(dice) == DICE_COUNT and set(dice) <= set("123456"),
-             "a move's dice")
-    _require(isinstance(detail, str), "a move's detail")
+             N_("a move's dice"))
+    _require(isinstance(detail, str), N_("a move's detail"))
     return Move(seat, round_, kind, tuple(map(int, dice)), _detail_from_json(kind, detail))
 
 
@@ -77,15 +78,15 @@ def _detail_from_json(kind: str, detail: str):
     if kind == "roll":
         places = tuple(int(c) for c in detail if c in "01234")
         _require(places and len(places) == len(detail) == len(set(places)) and list(places) == sorted(places),
-                 "the dice a roll rolled")
+                 N_("the dice a roll rolled"))
         return places
     if kind == "extra":
-        _require(detail == "", "an extra turn names a box")
+        _require(detail == "", N_("an extra turn names a box"))
         return None
-    _require(detail in {box.value for box in Category}, "a posting's box")
+    _require(detail in {box.value for box in Category}, N_("a posting's box"))
     return Category(detail)
 
 
 def _require(condition, reason: str) -> None:
     if not condition:
-        raise BadMoves(reason)
+        raise BadMoves(_(reason))

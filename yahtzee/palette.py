@@ -3,6 +3,8 @@ import re
 
 from colorama import Fore, Style
 
+from .language import _
+
 REVERSE = "\x1b[7m"  # colorama names no reverse video
 
 # The 1987 look: the PC-SIG colours on black.
@@ -85,7 +87,8 @@ def painter(theme):
         return no_colour
     name = DEFAULT_THEME if theme is True else theme
     if name not in THEMES:
-        raise UnknownTheme(f"unknown theme '{name}' (known: {', '.join(THEMES)})")
+        raise UnknownTheme(_("unknown theme '{name}' (known: {known})").format(
+            name=name, known=", ".join(THEMES)))
     return themed(THEMES[name])
 
 

@@ -1,6 +1,8 @@
 """The player's preferences: each with its choices, the first of them the default."""
 from dataclasses import dataclass
 
+from .language import N_, _
+
 
 @dataclass(frozen=True)
 class Preference:
@@ -13,8 +15,9 @@ class Preference:
     def shown(self, value):
         """The value as the settings screen shows it."""
         if isinstance(value, bool):
-            return "ON" if value else "OFF"
-        return SHOWN.get(self.key, "{}").format(value)
+            return _("ON") if value else _("OFF")
+        word = _(WORDS[value]) if value in WORDS else value
+        return _(SHOWN[self.key]).format(word) if self.key in SHOWN else str(word)
 
     def after(self, value):
         """The next choice, as a key press cycles through them."""
@@ -22,29 +25,33 @@ class Preference:
         return self.choices[(index + 1) % len(self.choices)]
 
 
-SHOWN = {"hint_threshold": "{}% of a box's best", "computer_delay": "{} s",
-         "bank": "{} rolls", "marking": "{}"}
+SHOWN = {"hint_threshold": N_("{}% of a box's best"), "computer_delay": N_("{} s"),
+         "bank": N_("{} rolls")}
+# The choices shown in words of the player's language (the others are names or numbers).
+WORDS = {"roll": N_("roll"), "hold": N_("hold"), "fast": N_("fast"), "slow": N_("slow"),
+         "off": N_("off"), "auto": N_("auto"), "single": N_("single")}
 
 PREFERENCES = (
-    Preference("verify", "Verify every posting by name (F8)", (True, False)),
-    Preference("sound", "Sound: a bell on every roll (F9)", (True, False)),
-    Preference("advisor", "Cost notes: what each choice gave away", (False, True)),
-    Preference("hints", "Hints: what the dice score in each open box", (False, True)),
-    Preference("hint_threshold", "Hints highlighted from", (60, 70, 80, 90, 30, 40, 50)),
-    Preference("computer_delay", "Computer players pause between steps", (0.8, 1.5, 0.0, 0.4)),
-    Preference("rules", "Rules (next game)", ("hasbro", "yahtc", "acorn", "fiveoak",
-                                              "freejoker", "nobonus")),
-    Preference("rolls", "Rolls per turn (next game)", (3, 4)),
-    Preference("bank", "Dice bank: unused rolls carried, at most", (0, 1, 2, 3)),
-    Preference("match", "Match (next game)", ("single", "challenge 3", "challenge 5",
-                                              "race 300", "race 500", "race 1000",
-                                              "first_to 500", "first_to 1000")),
-    Preference("marking", "Number keys pick the dice to", ("roll", "hold")),
-    Preference("par", "Par tracker: the upper boxes against par", (False, True)),
-    Preference("duplicate", "Duplicate dice: all roll the same (next game)", (False, True)),
-    Preference("dice_roll", "Rolling dice (any key skips them)", ("fast", "slow", "off")),
-    Preference("theme", "Colour theme (from the next start)", ("classic", "light", "mono")),
-    Preference("keep_marks", "Keep the last roll's marks after a reroll", (False, True)),
+    Preference("verify", N_("Verify every posting by name (F8)"), (True, False)),
+    Preference("sound", N_("Sound: a bell on every roll (F9)"), (True, False)),
+    Preference("advisor", N_("Cost notes: what each choice gave away"), (False, True)),
+    Preference("hints", N_("Hints: what the dice score in each open box"), (False, True)),
+    Preference("hint_threshold", N_("Hints highlighted from"), (60, 70, 80, 90, 30, 40, 50)),
+    Preference("computer_delay", N_("Computer players pause between steps"), (0.8, 1.5, 0.0, 0.4)),
+    Preference("rules", N_("Rules (next game)"), ("hasbro", "yahtc", "acorn", "fiveoak",
+                                                  "freejoker", "nobonus")),
+    Preference("rolls", N_("Rolls per turn (next game)"), (3, 4)),
+    Preference("bank", N_("Dice bank: unused rolls carried, at most"), (0, 1, 2, 3)),
+    Preference("match", N_("Match (next game)"), ("single", "challenge 3", "challenge 5",
+                                                  "race 300", "race 500", "race 1000",
+                                                  "first_to 500", "first_to 1000")),
+    Preference("marking", N_("Number keys pick the dice to"), ("roll", "hold")),
+    Preference("par", N_("Par tracker: the upper boxes against par"), (False, True)),
+    Preference("duplicate", N_("Duplicate dice: all roll the same (next game)"), (False, True)),
+    Preference("dice_roll", N_("Rolling dice (any key skips them)"), ("fast", "slow", "off")),
+    Preference("theme", N_("Colour theme (from the next start)"), ("classic", "light", "mono")),
+    Preference("keep_marks", N_("Keep the last roll's marks after a reroll"), (False, True)),
+    Preference("language", N_("Language (auto: as the system's)"), ("auto", "en", "de")),
 )
 GAME_SETTINGS = ("rules", "rolls", "bank", "match", "duplicate")
 BY_KEY = {preference.key: preference for preference in PREFERENCES}

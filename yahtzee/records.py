@@ -13,6 +13,7 @@ from .checks import is_int, is_text, is_valid_name
 from .dice import is_duplicate
 from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard
 from .game_json import MAX_ROUNDS
+from .language import N_, _
 from .match import MAX_RACE_TARGET
 from .moves import BadMoves, moves_from_json, moves_to_json
 from .rules import HASBRO, RULES, BadOption
@@ -70,23 +71,23 @@ def _player_record(player):
 
 def check_record(record):
     """Raise InvalidRecord unless `record` is a valid history.jsonl game record."""
-    _require(isinstance(record, dict), "not an object")
-    _require(is_int(record.get("version")) and record["version"] == RECORD_VERSION, "unknown version")
-    _require(_is_timestamp(record.get("finished")), "'finished' is not an ISO-8601 time")
-    _require(is_text(record.get("rules")), "'rules' is not a rule-set name")
-    _require(record.get("seed") is None or is_int(record.get("seed")), "'seed' is not a number")
-    _require(record.get("duplicate", True) is True, "'duplicate' is not true")
+    _require(isinstance(record, dict), N_("not an object"))
+    _require(is_int(record.get("version")) and record["version"] == RECORD_VERSION, N_("unknown version"))
+    _require(_is_timestamp(record.get("finished")), N_("'finished' is not an ISO-8601 time"))
+    _require(is_text(record.get("rules")), N_("'rules' is not a rule-set name"))
+    _require(record.get("seed") is None or is_int(record.get("seed")), N_("'seed' is not a number"))
+    _require(record.get("duplicate", True) is True, N_("'duplicate' is not true"))
     _require(record.get("race_target") is None or is_int(record["race_target"], 1, MAX_RACE_TARGET),
-             "'race_target' is out of range")
+             N_("'race_target' is out of range"))
     players = record.get("players")
-    _require(isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS, "bad 'players'")
+    _require(isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS, N_("bad 'players'"))
     for player in players:
         check_player_record(player)
     names = [player["name"] for player in players]
-    _require(len(set(names)) == len(names), "two players share a name")
+    _require(len(set(names)) == len(names), N_("two players share a name"))
     winners = record.get("winners")
     _require(isinstance(winners, list) and winners and all(w in names for w in winners)
-             and len(set(winners)) == len(winners), "'winners' are not among the players")
+             and len(set(winners)) == len(winners), N_("'winners' are not among the players"))
     if "moves" in record:
         _check_moves(record["moves"], len(players), MAX_ROUNDS if is_race(record) else ROUNDS)
 
@@ -100,32 +101,33 @@ def _check_moves(moves, seats, rounds):
 
 def check_player_record(player):
     """Raise InvalidRecord unless `player` is one valid entry of a record's players."""
-    _require(isinstance(player, dict), "a player is not an object")
-    _require(is_valid_name(player.get("name")), "a player name is missing or not printable")
-    _require(player.get("kind") in KINDS, "a player kind is not human or computer")
+    _require(isinstance(player, dict), N_("a player is not an object"))
+    _require(is_valid_name(player.get("name")), N_("a player name is missing or not printable"))
+    _require(player.get("kind") in KINDS, N_("a player kind is not human or computer"))
     scores = player.get("scores")
     _require(isinstance(scores, dict) and set(scores) == {box.value for box in Category},
-             "the scores do not name the 13 boxes")
+             N_("the scores do not name the 13 boxes"))
     for box in Category:
-        _require(is_possible_points(box, scores[box.value]), f"{box.value} is out of range")
+        _require(is_possible_points(box, scores[box.value]),
+                 _("{box} is out of range").format(box=box.value))
     upper = sum(scores[box.value] for box in Category if box.is_upper)
     bonus = player.get("upper_bonus")
     _require(is_int(bonus) and bonus == (UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0),
-             "the upper bonus does not match the upper boxes")
+             N_("the upper bonus does not match the upper boxes"))
     # Variants add these: FiveOAK's roll bonus, a race's banked columns, Acorn's blanks.
     roll_bonus, banked = player.get("roll_bonus", 0), player.get("banked", 0)
-    _require(is_int(roll_bonus, 0) and roll_bonus % 5 == 0, "the roll bonus is out of range")
-    _require(is_int(banked, 0), "the banked race points are out of range")
+    _require(is_int(roll_bonus, 0) and roll_bonus % 5 == 0, N_("the roll bonus is out of range"))
+    _require(is_int(banked, 0), N_("the banked race points are out of range"))
     blanks = player.get("blanks", [])
     _require(isinstance(blanks, list) and all(isinstance(box, str) and scores.get(box) == 0 for box in blanks),
-             "a blanked box that does not hold 0")
+             N_("a blanked box that does not hold 0"))
     extra = player.get("yahtzee_bonus")
     _require(is_int(extra, 0, 100 * (len(Category) - 1) * (1000 if banked else 1)) and extra % 50 == 0,
-             "the Yahtzee bonus is out of range")
+             N_("the Yahtzee bonus is out of range"))
     _require(extra == 0 or banked or scores[Category.YAHTZEE.value] == YAHTZEE_POINTS,
-             "a Yahtzee bonus without 50 in the Yahtzee box")
+             N_("a Yahtzee bonus without 50 in the Yahtzee box"))
     _require(is_int(player.get("total")) and player["total"] == sum(scores.values()) + bonus + extra
-             + roll_bonus + banked, "the total is not the sum of the boxes and bonuses")
+             + roll_bonus + banked, N_("the total is not the sum of the boxes and bonuses"))
 
 
 def is_valid_record(record):
@@ -139,7 +141,7 @@ def is_valid_record(record):
 
 def _require(condition, reason):
     if not condition:
-        raise InvalidRecord(reason)
+        raise InvalidRecord(_(reason))
 
 
 def _is_timestamp(value):

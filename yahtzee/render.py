@@ -2,8 +2,9 @@
 import textwrap
 
 from . import records as rec
+from .language import N_, _, ngettext
 from .palette import no_colour, pad, visible_width
-from .scoring import LOWER, UPPER, Category
+from .scoring import LOWER, TITLES, UPPER, Category
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24
@@ -12,12 +13,12 @@ COLUMN_WIDTH = 7
 MIDDLE_WIDTH = 8
 
 LABELS = {
-    Category.ONES: "Ones", Category.TWOS: "Twos", Category.THREES: "Threes",
-    Category.FOURS: "Fours", Category.FIVES: "Fives", Category.SIXES: "Sixes",
-    Category.THREE_OF_A_KIND: "3 of a kind", Category.FOUR_OF_A_KIND: "4 of a kind",
-    Category.FULL_HOUSE: "Full house", Category.SMALL_STRAIGHT: "Sm straight",
-    Category.LARGE_STRAIGHT: "Lg straight", Category.YAHTZEE: "YAHTZEE",
-    Category.CHANCE: "Chance",
+    Category.ONES: N_("Ones"), Category.TWOS: N_("Twos"), Category.THREES: N_("Threes"),
+    Category.FOURS: N_("Fours"), Category.FIVES: N_("Fives"), Category.SIXES: N_("Sixes"),
+    Category.THREE_OF_A_KIND: N_("3 of a kind"), Category.FOUR_OF_A_KIND: N_("4 of a kind"),
+    Category.FULL_HOUSE: N_("Full house"), Category.SMALL_STRAIGHT: N_("Sm straight"),
+    Category.LARGE_STRAIGHT: N_("Lg straight"), Category.YAHTZEE: N_("YAHTZEE"),
+    Category.CHANCE: N_("Chance"),
 }
 
 BOX_KEYS = {"1": Category.ONES, "2": Category.TWOS, "3": Category.THREES,
@@ -95,24 +96,24 @@ def sheet_lines(game, paint=no_colour, keys=None, hints=None, par=False):
         key = paint("key", keys[box]) if box in keys else " "
         cells = [_box_cell(card, box, hints.get(box) if seat == game.seat else None, paint)
                  for seat, card in enumerate(cards)]
-        return _row(LABELS[box], cells, key)
+        return _row(_(LABELS[box]), cells, key)
 
     def total_row(label, values):
         return _row(label, [str(v) for v in values], paint=paint, role="total")
 
-    bonus_label = "Bonuses" if game.rules.roll_bonus else "YAHTZEE bonus"
+    bonus_label = _("Bonuses") if game.rules.roll_bonus else _("YAHTZEE bonus")
     return [
         _header(game, paint),
         *[box_row(box) for box in UPPER],
-        total_row("Upper sum", [c.upper_sum for c in cards]),
-        total_row("Upper bonus", [upper_bonus_cell(c) for c in cards]),
-        *([total_row("Par", [par_cell(c) for c in cards])] if par else []),
-        total_row("Upper total", [c.upper_total for c in cards]),
+        total_row(_("Upper sum"), [c.upper_sum for c in cards]),
+        total_row(_("Upper bonus"), [upper_bonus_cell(c) for c in cards]),
+        *([total_row(_("Par"), [par_cell(c) for c in cards])] if par else []),
+        total_row(_("Upper total"), [c.upper_total for c in cards]),
         *[box_row(box) for box in LOWER],
-        total_row("Lower total", [c.lower_total for c in cards]),
+        total_row(_("Lower total"), [c.lower_total for c in cards]),
         total_row(bonus_label, [c.yahtzee_bonus + c.roll_bonus for c in cards]),
-        *([total_row("Banked", [c.banked for c in cards])] if game.race_target else []),
-        total_row("GRAND TOTAL", [c.total for c in cards]),
+        *([total_row(_("Banked"), [c.banked for c in cards])] if game.race_target else []),
+        total_row(_("GRAND TOTAL"), [c.total for c in cards]),
     ]
 
 
@@ -127,25 +128,25 @@ def par_cell(card):
     par = card.par
     if par is None or not any(box.is_upper for box in card.boxes):
         return ""
-    return f"{par:+d}" if par else "par"
+    return f"{par:+d}" if par else _("par")
 
 
 def on_off(flag, paint=no_colour):
     """ON in green or OFF in red."""
-    return paint("on", "ON") if flag else paint("off", "OFF")
+    return paint("on", _("ON")) if flag else paint("off", _("OFF"))
 
 
 def hotkey_lines(verify, sound, paint=no_colour):
     """The middle column: the hot keys, their letter aliases and their state."""
-    return ["F8/V", "Verify", on_off(verify, paint), "",
-            "F9/M", "Sound", on_off(sound, paint), "",
-            "F10/Q", "Quit"]
+    return ["F8/V", _("Verify"), on_off(verify, paint), "",
+            "F9/M", _("Sound"), on_off(sound, paint), "",
+            "F10/Q", _("Quit")]
 
 
 def hotkey_footer(verify, sound, paint=no_colour):
     """The hot keys on one line, for the screens without a scoresheet."""
-    return (f"F8/V verify {on_off(verify, paint)}   F9/M sound {on_off(sound, paint)}"
-            "   F10/Q quit")
+    return _("F8/V verify {verify}   F9/M sound {sound}   F10/Q quit").format(
+        verify=on_off(verify, paint), sound=on_off(sound, paint))
 
 
 def die_lines(face, glyphs):
@@ -176,10 +177,12 @@ def dice_lines(turn, paint=no_colour, unicode=True, dice=None):
 def turn_heading(game):
     """Whose turn, which roll: 'ANN  roll 2 of 3'."""
     if game.is_over:
-        return "Game over"
+        return _("Game over")
     rolls = game.turn.rolls
-    return f"{game.current.name}  roll {rolls} of {rolls + game.rolls_left}" if rolls \
-        else f"{game.current.name}  to roll"
+    if not rolls:
+        return _("{name}  to roll").format(name=game.current.name)
+    return _("{name}  roll {roll} of {rolls}").format(name=game.current.name, roll=rolls,
+                                                     rolls=rolls + game.rolls_left)
 
 
 def side_by_side(*columns):
@@ -202,7 +205,7 @@ def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=
 
 def match_lines(describe, points, paint=no_colour):
     """Under the dice in a match: what it is, then each player's match total so far."""
-    return [describe, paint("total", "Match totals"),
+    return [describe, paint("total", _("Match totals")),
             *[f"  {pad(name, COLUMN_WIDTH)}{right_aligned(str(total), 6)}"
               for name, total in points.items()]]
 
@@ -228,8 +231,9 @@ def end_lines(game, announce, paint=no_colour, room=SCREEN_HEIGHT - 2):
 
 def too_small_lines(columns, lines):
     """What a terminal smaller than 80x24 shows instead of a broken screen."""
-    return [f"The terminal is {columns}x{lines}; Computer Yahtzee needs {SCREEN_WIDTH}x{SCREEN_HEIGHT}.",
-            "Enlarge the window (F10 or Q quits)."]
+    return [_("The terminal is {size}; Computer Yahtzee needs {needed}.").format(
+                size=f"{columns}x{lines}", needed=f"{SCREEN_WIDTH}x{SCREEN_HEIGHT}"),
+            _("Enlarge the window (F10 or Q quits).")]
 
 
 ADVICE_COLUMNS = "{mark}   {choice:<22} {reroll:<17} {keys:<17} {value:>8}"
@@ -240,11 +244,12 @@ def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
     """The advisor's (option, chance to win or None) pairs in their order: the choice, the
     dice it rerolls by face, the keys that do it, the final score it expects and, in a game
     with others, its chance to win."""
-    with_chances = any(chance is not None for _, chance in ranked)
-    lines = [ADVICE_COLUMNS.format(mark=" ", choice="choice", reroll="reroll", keys="keys", value="expects")
-             + (WIN_COLUMN.format(chance="win %") if with_chances else "")]
+    with_chances = any(chance is not None for _option, chance in ranked)
+    heading = ADVICE_COLUMNS.format(mark=" ", choice=_("choice"), reroll=_("reroll"), keys=_("keys"),
+                                    value=_("expects"))
+    lines = [heading + (WIN_COLUMN.format(chance=_("win %")) if with_chances else "")]
     for option, chance in ranked:
-        text = ADVICE_COLUMNS.format(mark="*" if option.best else " ", choice=option.label,
+        text = ADVICE_COLUMNS.format(mark="*" if option.best else " ", choice=shown_choice(option.label),
                                      reroll=reroll_text(option, turn),
                                      keys=advice_keys(option, turn, at_posting),
                                      value=f"{option.value:.2f}")
@@ -263,12 +268,30 @@ def percent(chance: float) -> str:
     return f"{chance:.1%}"
 
 
+BOX_OF_TITLE = {title: box for box, title in TITLES.items()}
+
+
+def shown_choice(label: str) -> str:
+    """An advisor's choice ('keep 4 4', 'FULL HOUSE 25', 'blank ONES +100' as the review
+    keeps them, in English) in the player's language."""
+    head, _space, points = label.rpartition(" ")
+    if label == "reroll all":
+        return _("reroll all")
+    if label.startswith("keep "):
+        return _("keep {dice}").format(dice=label[5:])
+    if head == "extra turn":
+        return _("extra turn {points}").format(points=points)
+    if head.startswith("blank ") and head[6:] in BOX_OF_TITLE:
+        return _("blank {box} {points}").format(box=BOX_OF_TITLE[head[6:]].title, points=points)
+    return f"{BOX_OF_TITLE[head].title} {points}" if head in BOX_OF_TITLE else label
+
+
 def reroll_text(option, turn):
     """The faces a keep rerolls, in die order ('reroll 6 3'); blank for a box."""
     if option.kind != "keep":
         return ""
     faces = [str(face) for face, again in zip(turn.dice, option.reroll) if again]
-    return "reroll " + " ".join(faces) if faces else ""
+    return _("reroll {faces}").format(faces=" ".join(faces)) if faces else ""
 
 
 def advice_keys(option, turn, at_posting):
@@ -276,12 +299,12 @@ def advice_keys(option, turn, at_posting):
     if option.kind == "keep":
         toggles = [str(die) for die, (now, wanted) in enumerate(zip(turn.marked, option.reroll), 1)
                    if bool(now) != bool(wanted)]
-        return "press " + " ".join(toggles + ["R"])
+        return _("press {keys}").format(keys=" ".join(toggles + ["R"]))
     box_key = KEY_OF_BOX[option.box or Category.YAHTZEE]
     if at_posting:
-        return f"press {box_key}"
+        return _("press {keys}").format(keys=box_key)
     unmark = [str(die) for die, marked in enumerate(turn.marked, 1) if marked]
-    return "press " + " ".join(unmark + ["R", box_key])
+    return _("press {keys}").format(keys=" ".join(unmark + ["R", box_key]))
 
 
 RECAP_GAMES = 10
@@ -298,7 +321,7 @@ def recap_lines(results, paint=no_colour, losses=None):
     def row(label, cells):
         return pad(label, RECAP_LABEL) + "".join(right_aligned(cell, COLUMN_WIDTH) for cell in cells)
 
-    lines = [paint("title", "RECAP"), "", row("Game", names) + "   Winner"]
+    lines = [paint("title", _("RECAP")), "", row(_("Game"), names) + "   " + _("Winner")]
     totals = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
     for number, record in enumerate(results, start=1):
@@ -312,10 +335,13 @@ def recap_lines(results, paint=no_colour, losses=None):
             cells = [str(scores[n]) if n in scores else "-" for n in names]
             lines.append(row(str(number), cells) + f"   {', '.join(winners)}")
     if len(results) > RECAP_GAMES:
-        lines.insert(3, f"({len(results) - RECAP_GAMES} earlier games count in the totals)")
-    lines += ["", paint("total", row("Total", [str(totals[n]) for n in names])),
-              row("Won", [str(wins[n]) for n in names])]
+        earlier = len(results) - RECAP_GAMES
+        lines.insert(3, ngettext("({count} earlier game counts in the totals)",
+                                 "({count} earlier games count in the totals)",
+                                 earlier).format(count=earlier))
+    lines += ["", paint("total", row(_("Total"), [str(totals[n]) for n in names])),
+              row(_("Won"), [str(wins[n]) for n in names])]
     if losses is not None:
-        lines += [row("Given away", [f"{losses[n]:.1f}" if n in losses else "-" for n in names]),
-                  " " * RECAP_LABEL + "(expected points given away against perfect play)"]
+        lines += [row(_("Given away"), [f"{losses[n]:.1f}" if n in losses else "-" for n in names]),
+                  " " * RECAP_LABEL + _("(expected points given away against perfect play)")]
     return lines

@@ -4,9 +4,10 @@ player judged by the strategy table of the game's rules, as the advisor judges i
 Pure: it takes a history record and a strategy table (coach.load(rules)) and returns values.
 The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .game import Game, IllegalMove, Player
+from .language import _, source_strings
 from .moves import BadMoves, Move
 from .records import game_from_record, moves_of, players_of, totals_of
 from .scoring import Category
@@ -47,7 +48,8 @@ class Review:
     totals: dict
     accuracy: dict
     costliest: dict
-    note: str = ""
+    note: str = ""  # in English, as --json gives it
+    shown_note: str = ""  # in the player's language
 
 
 class LogDice:
@@ -72,9 +74,9 @@ def require_moves(record: dict) -> list:
     try:
         moves = moves_of(record)
     except BadMoves as error:
-        raise CannotReview(f"the game's moves are damaged ({error})") from None
+        raise CannotReview(_("the game's moves are damaged ({error})").format(error=error)) from None
     if moves is None:
-        raise CannotReview("this game was played before moves were kept: there is nothing to review")
+        raise CannotReview(_("this game was played before moves were kept: there is nothing to review"))
     return moves
 
 
@@ -96,14 +98,17 @@ def review_game(record: dict, table) -> Review:
             decision = _step(table, game, move)
             decisions += [decision] if decision else []
     except IllegalMove:
-        raise CannotReview("the game's moves do not replay to its scores") from None
+        raise CannotReview(_("the game's moves do not replay to its scores")) from None
     _require(game.is_over and {p.name: p.card.total for p in game.players} == totals_of(record))
-    return summary(tuple(p["name"] for p in players_of(record)), decisions, table.note)
+    with source_strings():
+        note = table.note
+    review = summary(tuple(p["name"] for p in players_of(record)), decisions, note)
+    return replace(review, shown_note=table.note)
 
 
 def _require(condition) -> None:
     if not condition:
-        raise CannotReview("the game's moves do not replay to its scores")
+        raise CannotReview(_("the game's moves do not replay to its scores"))
 
 
 def _step(table, game: Game, move: Move):

@@ -1,4 +1,6 @@
 """The post-game review as lines of text (see yahtzee.review): pure, 80 columns at most."""
+from .language import _
+from .render import shown_choice
 from .review import ACCURATE, Decision, Review
 
 LABEL_WIDTH = 24
@@ -6,10 +8,10 @@ LABEL_WIDTH = 24
 
 def review_lines(review: Review, title: str = "") -> list:
     """The whole review: the note, then each player's figures, costliest and every decision."""
-    lines = [title or "Review of the game",
-             "Given away: the expected final score each choice lost against the best one."]
+    lines = [title or _("Review of the game"),
+             _("Given away: the expected final score each choice lost against the best one.")]
     if review.note:
-        lines.append(review.note)
+        lines.append(review.shown_note or review.note)
     for name in review.players:
         lines += ["", *player_lines(review, name)]
     return lines
@@ -19,20 +21,23 @@ def player_lines(review: Review, name: str) -> list:
     """One player's total given away, accuracy, costliest decisions and every decision."""
     own = [d for d in review.decisions if d.player == name]
     accurate = sum(d.cost < ACCURATE for d in own)
-    lines = [f"{name}: gave away {review.totals[name]:.1f} points; accuracy "
-             f"{review.accuracy[name]:.0f}% ({accurate} of {len(own)} within {ACCURATE} of the best)"]
+    lines = [_("{name}: gave away {points} points; accuracy {accuracy}% ({accurate} of {count} "
+               "within {within} of the best)").format(
+        name=name, points=f"{review.totals[name]:.1f}", accuracy=f"{review.accuracy[name]:.0f}",
+        accurate=accurate, count=len(own), within=ACCURATE)]
     costly = review.costliest[name]
     if costly:
-        lines += ["  Costliest:", *(decision_line(d) for d in costly)]
+        lines += ["  " + _("Costliest:"), *(decision_line(d) for d in costly)]
     else:
-        lines.append("  No decision gave anything away.")
-    lines += ["  Every decision:", heading(), *(decision_line(d) for d in own)]
+        lines.append("  " + _("No decision gave anything away."))
+    lines += ["  " + _("Every decision:"), heading(), *(decision_line(d) for d in own)]
     return lines
 
 
 def heading() -> str:
     """The column titles of the decision lines."""
-    return f"  {'Round':<8} {'Dice':<9} {'Done':<{LABEL_WIDTH}} {'Best':<{LABEL_WIDTH}} {'Cost':>5}"
+    return (f"  {_('Round'):<8} {_('Dice'):<9} {_('Done'):<{LABEL_WIDTH}} "
+            f"{_('Best'):<{LABEL_WIDTH}} {_('Cost'):>5}")
 
 
 def decision_line(decision: Decision) -> str:
@@ -40,7 +45,8 @@ def decision_line(decision: Decision) -> str:
     that was it), the points given away."""
     where = f"{decision.round:>2} r{decision.roll}"
     dice = " ".join(map(str, decision.dice))
-    best = "=" if decision.best == decision.done else decision.best
-    return (f"  {where:<8} {dice:<9} {decision.done[:LABEL_WIDTH]:<{LABEL_WIDTH}} "
+    best = "=" if decision.best == decision.done else shown_choice(decision.best)
+    done = shown_choice(decision.done)
+    return (f"  {where:<8} {dice:<9} {done[:LABEL_WIDTH]:<{LABEL_WIDTH}} "
             f"{best[:LABEL_WIDTH]:<{LABEL_WIDTH}} {decision.cost:5.1f}")
 

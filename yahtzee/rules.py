@@ -1,6 +1,7 @@
 """Rule sets as values: the default `hasbro` and the variants, each plain data."""
 from dataclasses import dataclass, field, replace
 from .checks import is_int
+from .language import N_, _
 
 # The options a player may add to any rule set: rolls a turn, and rolls carried over.
 ROLL_CHOICES = (3, 4)
@@ -39,9 +40,11 @@ class Rules:
         rolls = self.rolls_per_turn if rolls is None else rolls
         bank = self.dice_bank if bank is None else bank
         if rolls not in ROLL_CHOICES or isinstance(rolls, bool):
-            raise BadOption(f"rolls a turn must be {' or '.join(map(str, ROLL_CHOICES))}, not {rolls}")
+            raise BadOption(_("rolls a turn must be {choices}, not {rolls}").format(
+                choices=_(" or ").join(map(str, ROLL_CHOICES)), rolls=rolls))
         if not is_int(bank, 0, MAX_DICE_BANK):
-            raise BadOption(f"the dice bank holds 0 to {MAX_DICE_BANK} rolls, not {bank}")
+            raise BadOption(_("the dice bank holds 0 to {most} rolls, not {bank}").format(
+                most=MAX_DICE_BANK, bank=bank))
         return replace(self, rolls_per_turn=rolls, dice_bank=bank)
 
     @property
@@ -54,8 +57,9 @@ class Rules:
 
     def describe(self):
         """The rules in a few words for the recap: 'hasbro, 4 rolls, bank 2'."""
-        words = {"rolls": "{} rolls", "bank": "bank {}"}
-        return ", ".join([self.name] + [words[key].format(value) for key, value in self.options.items()])
+        words = {"rolls": N_("{} rolls"), "bank": N_("bank {}")}
+        return ", ".join([self.name] + [_(words[key]).format(value)
+                                        for key, value in self.options.items()])
 
 
 HASBRO = Rules()
@@ -82,4 +86,5 @@ def rules_named(name):
         return RULES[name]
     except (KeyError, TypeError):
         known = ", ".join(sorted(RULES))
-        raise UnknownRules(f"unknown rules '{name}' (known: {known})") from None
+        raise UnknownRules(_("unknown rules '{name}' (known: {known})").format(
+            name=name, known=known)) from None

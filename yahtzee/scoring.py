@@ -3,6 +3,7 @@ from collections import Counter
 from enum import Enum
 
 from .checks import is_int
+from .language import N_, _
 
 
 class Category(Enum):
@@ -35,11 +36,18 @@ class Category(Enum):
     @property
     def title(self):
         """The box's name as a player reads it: 'FULL HOUSE'."""
-        return self.value.replace("_", " ").upper()
+        return _(TITLES[self])
 
 
 UPPER = tuple(Category)[:6]
 LOWER = tuple(Category)[6:]
+TITLES = {Category.ONES: N_("ONES"), Category.TWOS: N_("TWOS"), Category.THREES: N_("THREES"),
+          Category.FOURS: N_("FOURS"), Category.FIVES: N_("FIVES"), Category.SIXES: N_("SIXES"),
+          Category.THREE_OF_A_KIND: N_("THREE OF A KIND"),
+          Category.FOUR_OF_A_KIND: N_("FOUR OF A KIND"), Category.FULL_HOUSE: N_("FULL HOUSE"),
+          Category.SMALL_STRAIGHT: N_("SMALL STRAIGHT"),
+          Category.LARGE_STRAIGHT: N_("LARGE STRAIGHT"), Category.YAHTZEE: N_("YAHTZEE"),
+          Category.CHANCE: N_("CHANCE")}
 
 UPPER_BONUS = 35
 UPPER_BONUS_THRESHOLD = 63
@@ -173,9 +181,9 @@ def joker_requirement(dice, boxes, rules):
         return ""
     matching = upper_box(dice[0])
     if matching not in boxes:
-        return f"a Joker must go in {matching.title} while it is open"
+        return _("a Joker must go in {box} while it is open").format(box=matching.title)
     if any(box not in boxes for box in LOWER):
-        return "a Joker must go in an open lower box while there is one"
+        return _("a Joker must go in an open lower box while there is one")
     return ""
 
 

@@ -12,6 +12,7 @@ Choices made here:
 from dataclasses import dataclass
 
 from . import records as rec
+from .language import N_, _
 from .palette import cut_to_cells, pad, visible_width
 from .rules import RULES
 from .scoring import YAHTZEE_POINTS, Category
@@ -128,23 +129,27 @@ def _hall_places(hall, record):
 def _player_notices(name, total, before, after, place):
     notices = []
     if place:
-        notices.append(f"{name} enters the hall of fame at {ordinal(place)} place with {total}")
+        notices.append(_("{name} enters the hall of fame at {place} place with {total}").format(
+            name=name, place=ordinal(place), total=total))
     if before and total > before.best:
-        notices.append(f"{name} sets a new personal best: {total} (the old one was {before.best})")
+        notices.append(_("{name} sets a new personal best: {total} (the old one was {old})").format(
+            name=name, total=total, old=before.best))
     if before:
         old, new = f"{before.average:.1f}", f"{after.average:.1f}"
         if old != new:
-            way = "up" if after.average > before.average else "down"
-            notices.append(f"{name}'s all-time average goes {way} from {old} to {new}")
+            way = (_("{name}'s all-time average goes up from {old} to {new}")
+                   if after.average > before.average
+                   else _("{name}'s all-time average goes down from {old} to {new}"))
+            notices.append(way.format(name=name, old=old, new=new))
     return notices
 
 
 def ordinal(number):
     """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
     if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+        return _("{number}th").format(number=number)
+    suffix = {1: N_("{number}st"), 2: N_("{number}nd"), 3: N_("{number}rd")}
+    return _(suffix.get(number % 10, "{number}th")).format(number=number)
 
 
 # Text for --stats and the title screen
@@ -152,26 +157,30 @@ def ordinal(number):
 def stats_lines(records, session_records=(), width=80, names=None, size=HALL_SIZE):
     """The hall of fame and the player tables (all-time, this session) as plain lines."""
     records, session_records = list(records), list(session_records)
-    lines = ["HALL OF FAME", ""] + hall_lines(hall_of_fame(records, size))
+    lines = [_("HALL OF FAME"), ""] + hall_lines(hall_of_fame(records, size))
     if records:
-        lines += ["", "PLAYERS, ALL-TIME", ""] + player_lines(player_stats(records), names)
+        lines += ["", _("PLAYERS, ALL-TIME"), ""] + player_lines(player_stats(records), names)
     if session_records:
-        lines += ["", "PLAYERS, THIS SESSION", ""] + player_lines(player_stats(session_records), names)
+        lines += ["", _("PLAYERS, THIS SESSION"), ""] + player_lines(player_stats(session_records),
+                                                                    names)
     return _fitted(lines, width)
 
 
 def hall_lines(hall):
     """The hall of fame as a table, one line per place."""
     if not hall:
-        return ["No finished games yet."]
+        return [_("No finished games yet.")]
     marks = ["*" if entry.kind == "computer" else "" for entry in hall]
     name_width = _name_width(entry.name + mark for entry, mark in zip(hall, marks))
     shown = [_cell(entry.name, name_width - len(mark)).rstrip() + mark for entry, mark in zip(hall, marks)]
-    lines = [f"{'#':>2}  {_cell('NAME', name_width)}  {'SCORE':>5}  {'DATE':<10}  RULES"]
+    score = max(5, len(_("SCORE")))
+    lines = [f"{'#':>2}  {_cell(_('NAME'), name_width)}  {_('SCORE'):>{score}}  {_('DATE'):<10}  "
+             + _("RULES")]
     for place, (who, entry) in enumerate(zip(shown, hall), start=1):
-        lines.append(f"{place:>2}  {_cell(who, name_width)}  {entry.score:>5}  {entry.date:<10}  {entry.rules}")
+        lines.append(f"{place:>2}  {_cell(who, name_width)}  {entry.score:>{score}}  {entry.date:<10}  "
+                     f"{entry.rules}")
     if any(entry.kind == "computer" for entry in hall):
-        lines.append("* played by the computer")
+        lines.append(_("* played by the computer"))
     return lines
 
 
@@ -179,17 +188,21 @@ def player_lines(stats, names=None):
     """The player table: most games first; only `names` when given."""
     shown = [s for s in stats.values() if names is None or s.name in names]
     if not shown:
-        return ["No games for these players."]
+        return [_("No games for these players.")]
     shown.sort(key=lambda s: (-s.games, s.name))
     name_width = _name_width(s.name for s in shown)
-    lines = [f"{_cell('NAME', name_width)}  GAMES  WINS  BEST  AVERAGE  YAHTZEES  BONUS"]
+    titles = [_(title) for title in PLAYER_COLUMNS]
+    widths = [max(len(title), least) for title, least in zip(titles, PLAYER_WIDTHS)]
+    lines = [_cell(_("NAME"), name_width) + "".join(f"  {t:>{w}}" for t, w in zip(titles, widths))]
     for s in shown:
-        lines.append(f"{_cell(s.name, name_width)}  {s.games:>5}  {s.wins:>4}  {s.best:>4}  "
-                     f"{s.average:>7.1f}  {s.yahtzees:>8}  {s.upper_bonus_rate:>5.0%}")
+        cells = (s.games, s.wins, s.best, f"{s.average:.1f}", s.yahtzees, f"{s.upper_bonus_rate:.0%}")
+        lines.append(_cell(s.name, name_width) + "".join(f"  {c:>{w}}" for c, w in zip(cells, widths)))
     return lines
 
 
 NAME_COLUMN = (4, 12)
+PLAYER_COLUMNS = (N_("GAMES"), N_("WINS"), N_("BEST"), N_("AVERAGE"), N_("YAHTZEES"), N_("BONUS"))
+PLAYER_WIDTHS = (5, 4, 4, 7, 8, 5)
 
 
 def _name_width(names):

@@ -9,6 +9,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from ..language import _
+
 BINARY = getattr(os, "O_BINARY", 0)  # Windows would turn b"\n" into b"\r\n" without it
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO then opens (or fails) at once instead of waiting
@@ -19,8 +21,8 @@ _NOT_A_FILE_ERRORS = {errno.ELOOP, errno.EMLINK, errno.ENXIO, errno.EISDIR}
 class NotAFile(OSError):
     """Something other than a regular file stands where the game keeps one."""
 
-    def __init__(self, path, what="not a regular file"):
-        super().__init__(None, what, str(path))
+    def __init__(self, path, what=None):
+        super().__init__(None, what or _("not a regular file"), str(path))
 
 
 def open_file(path, flags, mode=0o644):
@@ -58,12 +60,12 @@ def _what_stands_at(path):
     try:
         mode = os.lstat(path).st_mode
     except OSError:
-        return "not a regular file"
+        return _("not a regular file")
     if stat.S_ISLNK(mode):
-        return "a link, not a file"
+        return _("a link, not a file")
     if stat.S_ISDIR(mode):
-        return "a folder, not a file"
-    return "not a regular file"
+        return _("a folder, not a file")
+    return _("not a regular file")
 
 
 def open_for_reading(path, limit, too_large):

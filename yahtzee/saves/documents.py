@@ -4,6 +4,7 @@ import json
 
 from .. import prefs as preferences
 from ..checks import DamagedSave, is_int
+from ..language import _
 from ..game_json import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
 from ..records import InvalidRecord, check_record, is_valid_record
 
@@ -23,9 +24,9 @@ def parse_json(raw):
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:
-        raise DamagedSave("not UTF-8 text") from None
+        raise DamagedSave(_("not UTF-8 text")) from None
     except (ValueError, RecursionError) as error:
-        raise DamagedSave(f"not valid JSON: {error.__class__.__name__}") from None
+        raise DamagedSave(_("not valid JSON: {error}").format(error=error.__class__.__name__)) from None
 
 
 def _refuse_constant(name):
@@ -45,12 +46,12 @@ def autosave_from_dict(data):
     """(session, resume point) of an autosave, this version's or an older one's; DamagedSave."""
     session = session_from_dict(data)
     if not all(is_valid_record(record) for record in session.results):
-        raise DamagedSave("a finished game in it is not valid")
+        raise DamagedSave(_("a finished game in it is not valid"))
     if data["version"] in OLD_SESSION_VERSIONS:
         return session, resume_from_screen(old_screen(data))
     resume = data.get("resume")
     if not is_resume_point(resume):
-        raise DamagedSave("the resume point is damaged")
+        raise DamagedSave(_("the resume point is damaged"))
     return session, resume
 
 
@@ -81,10 +82,11 @@ def prefs_to_dict(prefs):
 def prefs_from_save(data):
     """The preferences a prefs.json holds; DamagedSave if a known key has the wrong type."""
     if not isinstance(data, dict) or not is_int(data.get("version")) or data["version"] != PREFS_VERSION:
-        raise DamagedSave("unknown version")
+        raise DamagedSave(_("unknown version"))
     for key in DEFAULT_PREFS:
         if key in data and not preferences.is_allowed(key, data[key]):
-            raise DamagedSave(f"'{key}' holds {str(data[key])[:20]!r}, not one of its choices")
+            raise DamagedSave(_("'{key}' holds {value}, not one of its choices").format(
+                key=key, value=repr(str(data[key])[:20])))
     # Unknown keys are kept so that a later version's preferences survive this one.
     return {key: value for key, value in data.items() if key != "version"}
 

@@ -17,6 +17,7 @@ import unicodedata
 from pathlib import Path
 
 from ..checks import DamagedSave
+from ..language import N_, _, ngettext
 from ..records import InvalidRecord
 from . import atomic, documents
 from .folder import is_writable_folder
@@ -32,16 +33,16 @@ NOTICE_CHARS = 79  # the screens add a full stop: 80 columns
 MIN_DETAIL_CHARS = 12
 
 # Every notice the saves folder can give; {detail} is cut to fit, the other fields are short.
-SAVING_OFF = "saving is off: {name}: {detail}"
-READ_ONLY = "the saves folder cannot be written: this game's progress will not be kept"
-BUSY = "another copy of the game has the saved game: this one will not be autosaved"
-NOT_IN_HISTORY = "this game was not added to the history: {detail}"
-SET_ASIDE = "damaged {name} kept as .{suffix}: {detail}"
-NOT_SET_ASIDE = "{name} could not be set aside: {detail}"
-NOT_READ = "{name} could not be read: {detail}"
-NOT_SAVED = "{name} was not saved: {detail}"
-HISTORY_REPAIRED = "{name}: {count} damaged line(s) skipped; old file kept as .{suffix}"
-HISTORY_NOT_REPAIRED = "{name}: {count} damaged line(s) skipped; no repair: {detail}"
+SAVING_OFF = N_("saving is off: {name}: {detail}")
+READ_ONLY = N_("the saves folder cannot be written: this game's progress will not be kept")
+BUSY = N_("another copy of the game has the saved game: this one will not be autosaved")
+NOT_IN_HISTORY = N_("this game was not added to the history: {detail}")
+SET_ASIDE = N_("damaged {name} kept as .{suffix}: {detail}")
+NOT_SET_ASIDE = N_("{name} could not be set aside: {detail}")
+NOT_READ = N_("{name} could not be read: {detail}")
+NOT_SAVED = N_("{name} was not saved: {detail}")
+HISTORY_REPAIRED = N_("{name}: {count} damaged line(s) skipped; old file kept as .{suffix}")
+HISTORY_NOT_REPAIRED = N_("{name}: {count} damaged line(s) skipped; no repair: {detail}")
 NOTICES = (SAVING_OFF, READ_ONLY, BUSY, NOT_IN_HISTORY, SET_ASIDE, NOT_SET_ASIDE, NOT_READ, NOT_SAVED,
            HISTORY_REPAIRED, HISTORY_NOT_REPAIRED)
 _NO_WRITE_ERRNOS = (errno.EACCES, errno.EPERM, errno.EROFS)
@@ -54,6 +55,7 @@ def local_now():
 
 def fit_notice(template, **fields):
     """The notice with its fields filled in, `detail` cut so that it fits NOTICE_CHARS."""
+    template = _(template)
     fixed = len(template.format(**{**fields, "detail": ""}))
     detail = one_line(str(fields.get("detail", "")), max(NOTICE_CHARS - fixed, MIN_DETAIL_CHARS))
     return one_line(template.format(**{**fields, "detail": detail}), NOTICE_CHARS)
@@ -272,7 +274,7 @@ class Saves:
 
     def _keep_damaged_history(self, path, size_read, good_lines, bad):
         if not good_lines:
-            self._set_aside(path, f"{bad} damaged line{'s' * (bad != 1)}")
+            self._set_aside(path, ngettext("{count} damaged line", "{count} damaged lines", bad).format(count=bad))
             return
         copy = atomic.aside_name(path, "bad", self.now())
         try:
@@ -344,7 +346,7 @@ class Saves:
 
 def _too_large(limit):
     """The fault of a file over `limit` bytes, made from its size."""
-    return lambda size: DamagedSave(f"larger than {limit // (1024 * 1024)} MB")
+    return lambda size: DamagedSave(_("larger than {size} MB").format(size=limit // (1024 * 1024)))
 
 
 def _suffix(path, kept):
@@ -355,19 +357,20 @@ def _suffix(path, kept):
 # Words for the player
 
 _ERRNO_WORDS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is used up",
-    errno.EROFS: "the saves folder is on a read-only disk",
-    errno.EACCES: "no permission to write in the saves folder",
-    errno.EPERM: "no permission to write in the saves folder",
-    errno.ENOTDIR: "the saves folder is not a folder",
-    errno.EEXIST: "the saves folder is not a folder",
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EROFS: N_("the saves folder is on a read-only disk"),
+    errno.EACCES: N_("no permission to write in the saves folder"),
+    errno.EPERM: N_("no permission to write in the saves folder"),
+    errno.ENOTDIR: N_("the saves folder is not a folder"),
+    errno.EEXIST: N_("the saves folder is not a folder"),
 }
 
 
 def describe_os_error(error):
     """A short reason a player understands for an OSError."""
-    return _ERRNO_WORDS.get(error.errno) or error.strerror or error.__class__.__name__
+    words = _ERRNO_WORDS.get(error.errno)
+    return _(words) if words else error.strerror or error.__class__.__name__
 
 
 def one_line(text, limit):

@@ -3,6 +3,7 @@ import textwrap
 from dataclasses import replace
 
 from .. import render, spoken
+from ..language import _, ngettext
 from .context import Context, Screen
 from .prompts import page_lines
 
@@ -13,15 +14,16 @@ def show_advice(console, ctx: Context) -> None:
     game = ctx.session.game
     coach = ctx.services.coach
     if coach is None:
-        console.message("The advisor is not available.")
+        console.message(_("The advisor is not available."))
         return
     options = coach.options(game)
     if options is None:
-        console.message(f"No exact advice for these rules: {coach.unsupported}.")
+        console.message(_("No exact advice for these rules: {reason}.").format(reason=coach.unsupported))
         return
     chances = coach.win_chances(game, options)
-    heading = (f"ADVICE for {game.current.name}: dice {' '.join(map(str, game.turn.dice))}, "
-               f"{game.rolls_left} roll{'s' if game.rolls_left != 1 else ''} left")
+    heading = ngettext("ADVICE for {name}: dice {dice}, {count} roll left",
+                       "ADVICE for {name}: dice {dice}, {count} rolls left", game.rolls_left).format(
+        name=game.current.name, dice=" ".join(map(str, game.turn.dice)), count=game.rolls_left)
     note = textwrap.wrap(coach.note(game.rules), render.SCREEN_WIDTH - 2)
     at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
     while True:
@@ -34,8 +36,8 @@ def show_advice(console, ctx: Context) -> None:
         if chances is None:
             page_lines(console, ctx, [heading, *note, ""] + rows)
             return
-        ranking = f"Ranked by {'the chance to win' if by_win else 'the expected final score'}."
-        toggle = f"W ranks by {'expected score' if by_win else 'win %'}"
+        ranking = _("Ranked by the chance to win.") if by_win else _("Ranked by the expected final score.")
+        toggle = _("W ranks by expected score") if by_win else _("W ranks by win %")
         if page_lines(console, ctx, [heading, *note, ranking, ""] + rows, toggle) != "w":
             return
         ctx.passing.rank_by_win = not by_win

@@ -4,6 +4,7 @@ from typing import Optional
 from .. import render, spoken
 from ..dice import DUPLICATE_LINE, is_duplicate
 from ..game import Game
+from ..language import N_, _
 from ..match import SINGLE_GAME
 from ..review import CannotReview
 from ..review_lines import review_lines
@@ -11,7 +12,7 @@ from .context import Context, Moment, Screen
 from .lobby import statistics
 from .prompts import any_key, ask, footer_for, page_lines, sentence
 
-ANOTHER_GAME = "Another game? (Y/N) or R review"
+ANOTHER_GAME = N_("Another game? (Y/N) or R review")
 
 
 def winner_line(record: dict) -> str:
@@ -20,10 +21,11 @@ def winner_line(record: dict) -> str:
     winners = record["winners"]
     best = totals[winners[0]]
     if len(record["players"]) == 1:
-        return f"{winners[0]} finishes with {best} points."
+        return _("{name} finishes with {points} points.").format(name=winners[0], points=best)
     if len(winners) == 1:
-        return f"{winners[0]} wins with {best} points!"
-    return f"{' and '.join(winners)} share the win with {best} points each!"
+        return _("{name} wins with {points} points!").format(name=winners[0], points=best)
+    return _("{names} share the win with {points} points each!").format(
+        names=_(" and ").join(winners), points=best)
 
 
 def match_lines(session) -> list:
@@ -39,7 +41,7 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
     final = Game.from_record(record)
     pages = render.end_lines(final, announce, console.paint, room=render.SCREEN_HEIGHT - 3)
     for page in pages[:-1]:
-        any_key(console, ctx, "More notices: press any key",
+        any_key(console, ctx, _("More notices: press any key"),
                 lambda prompt, page=page: page + ["", prompt], [])
     view = lambda prompt: pages[-1] + ["", prompt]
     brief = [*announce, *spoken.sheet_sentences(final)]
@@ -53,7 +55,7 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
 def another_game(console, ctx: Context, view, brief: list) -> str:
     """Another game? 'y' or 'n'; R shows the review of the game, S the statistics."""
     while True:
-        token = ask(console, ctx, ANOTHER_GAME, view, brief)
+        token = ask(console, ctx, _(ANOTHER_GAME), view, brief)
         brief = []
         if token in ("y", "n"):
             return token
@@ -62,7 +64,7 @@ def another_game(console, ctx: Context, view, brief: list) -> str:
         elif token == "s":
             statistics(console, ctx)
         else:
-            console.message("Please answer Y or N (R shows the review, S the statistics).")
+            console.message(_("Please answer Y or N (R shows the review, S the statistics)."))
 
 
 def show_review(console, ctx: Context) -> None:
@@ -70,7 +72,7 @@ def show_review(console, ctx: Context) -> None:
     coach = ctx.services.coach
     try:
         if coach is None:
-            raise CannotReview("the review needs the strategy engine, which is not here")
+            raise CannotReview(_("the review needs the strategy engine, which is not here"))
         lines = review_lines(coach.review(ctx.session.results[-1]))
     except CannotReview as refusal:
         console.message(sentence(str(refusal)))
@@ -87,9 +89,9 @@ def show_recap(console, ctx: Context, prompt: str) -> None:
     session = ctx.session
     losses = session.losses if ctx.pref("advisor") else None
     lines = render.recap_lines(session.results, console.paint, losses)
-    lines += ["", f"Rules: {session.rules.describe()}",
-              *([DUPLICATE_LINE] if is_duplicate(session.source) else []), *match_lines(session)]
-    prompt = f"{prompt} (S statistics)"
+    lines += ["", _("Rules: {rules}").format(rules=session.rules.describe()),
+              *([_(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
+    prompt = _("{prompt} (S statistics)").format(prompt=prompt)
     view = lambda prompt: lines + ["", prompt, footer_for(console, ctx)]
     while any_key(console, ctx, prompt, view) == "s":
         statistics(console, ctx)
@@ -97,10 +99,10 @@ def show_recap(console, ctx: Context, prompt: str) -> None:
 
 def recap(console, ctx: Context) -> None:
     """The recap as the session ends."""
-    show_recap(console, ctx, "Press any key to finish")
+    show_recap(console, ctx, _("Press any key to finish"))
 
 
 def recap_then_confirm(console, ctx: Context) -> Moment:
     """The recap between games, then the confirm screen."""
-    show_recap(console, ctx, "Press any key for the next game")
+    show_recap(console, ctx, _("Press any key for the next game"))
     return Moment(Screen.CONFIRM)

@@ -3,6 +3,7 @@ import json
 from typing import Callable, Dict, Optional
 
 from .. import stats
+from ..language import _
 from .context import IN_GAME, Context, Moment, Screen
 from .ending import end_of_game, recap, recap_then_confirm
 from .lobby import confirm, names, opening, title
@@ -99,4 +100,4 @@ def keep_for_later(console, ctx: Context, keeper: Keeper, quiet: bool = False) -
     saved = keeper.keep(ctx)
     if not quiet:
         in_game = saved and ctx.session.game is not None
-        console.message("The game is saved: start again to resume it." if in_game else "Goodbye.")
+        console.message(_("The game is saved: start again to resume it.") if in_game else _("Goodbye."))

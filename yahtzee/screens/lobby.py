@@ -7,9 +7,10 @@ from .. import prefs as preferences
 from .. import render, stats
 from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
 from ..game import MAX_PLAYERS, Player
+from ..language import N_, _, choose, install
 from ..match import parse_match
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
-from ..palette import cut_to_cells, strip_controls
+from ..palette import cut_to_cells, pad, strip_controls
 from ..rules import rules_named
 from .context import Context, Moment, Screen
 from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
@@ -18,18 +19,18 @@ NAME_LENGTH = 6
 COMPUTER_MARK = "*"  # a name starting with it seats a computer player
 SETTING_KEYS = "1234567890abcdefg"  # V, M and Q stay hot keys
 
-BANNER = [
-    "",
-    "      +--------------------------------------------------------------+",
-    "      |                                                              |",
-    "      |          C O M P U T E R     Y A H T Z E E                   |",
-    "      |                                                              |",
-    "      |     five dice, thirteen boxes, one to four players           |",
-    "      |                                                              |",
-    "      +--------------------------------------------------------------+",
-    "",
-]
-BANNER_WORDS = "Computer Yahtzee: five dice, thirteen boxes, one to four players."
+BANNER_NAME = N_("C O M P U T E R     Y A H T Z E E")
+BANNER_LINE = N_("five dice, thirteen boxes, one to four players")
+BANNER_WORDS = N_("Computer Yahtzee: five dice, thirteen boxes, one to four players.")
+BANNER_WIDTH = 62
+
+
+def banner() -> list:
+    """The title banner, its words in the player's language."""
+    edge = "      +" + "-" * BANNER_WIDTH + "+"
+    inside = lambda text: "      |" + f"{text:<{BANNER_WIDTH}}" + "|"
+    return ["", edge, inside(""), inside(" " * 10 + _(BANNER_NAME)), inside(""),
+            inside(" " * 5 + _(BANNER_LINE)), inside(""), edge, ""]
 
 
 def lobby_ask(console, ctx: Context, question: str, view, keys: str = "sp",
@@ -49,9 +50,9 @@ def lobby_ask(console, ctx: Context, question: str, view, keys: str = "sp",
 def opening(console, ctx: Context) -> Moment:
     """The title banner; any key goes on."""
     paint = console.paint
-    view = lambda prompt: [paint("title", line) for line in BANNER] + [
+    view = lambda prompt: [paint("title", line) for line in banner()] + [
         "", f"      {prompt}", "", footer_for(console, ctx)]
-    ask(console, ctx, "Press any key to begin", view, [BANNER_WORDS, footer_for(console, ctx)])
+    ask(console, ctx, _("Press any key to begin"), view, [_(BANNER_WORDS), footer_for(console, ctx)])
     return Moment(Screen.TITLE)
 
 
@@ -62,19 +63,21 @@ def title(console, ctx: Context) -> Moment:
     def words(prompt):
         session = ctx.session
         return [
-            "  Hot keys work on every screen; the letter beside each works too",
-            "  wherever you are not typing a name:",
+            "  " + _("Hot keys work on every screen; the letter beside each works too"),
+            "  " + _("wherever you are not typing a name:"),
             "",
-            f"    F8  or V   verify each posting by name      now {render.on_off(session.verify, paint)}",
-            f"    F9  or M   sound: a bell on every roll      now {render.on_off(session.sound, paint)}",
-            "    F10 or Q   quit (asks first; a game in progress is kept for next time)",
+            "    " + _("F8  or V   verify each posting by name      now {state}").format(
+                state=render.on_off(session.verify, paint)),
+            "    " + _("F9  or M   sound: a bell on every roll      now {state}").format(
+                state=render.on_off(session.sound, paint)),
+            "    " + _("F10 or Q   quit (asks first; a game in progress is kept for next time)"),
             "",
-            "  S shows the hall of fame and the players' statistics, P the preferences.",
+            "  " + _("S shows the hall of fame and the players' statistics, P the preferences."),
             f"  {prompt}",
         ]
 
-    view = lambda prompt: [paint("title", line) for line in BANNER] + words(prompt)
-    if lobby_ask(console, ctx, "Instructions?", view, brief=words("")[:-1]) == "y":
+    view = lambda prompt: [paint("title", line) for line in banner()] + words(prompt)
+    if lobby_ask(console, ctx, _("Instructions?"), view, brief=words("")[:-1]) == "y":
         page_manual(console, ctx)
     return Moment(Screen.NAMES)
 
@@ -85,20 +88,20 @@ def statistics(console, ctx: Context) -> None:
     records = saves.read_history() if saves is not None else []
     lines = stats.stats_lines(records, ctx.session.results)
     while True:
-        token = page_lines(console, ctx, lines, "R reset the statistics")
+        token = page_lines(console, ctx, lines, _("R reset the statistics"))
         if token != "r" or saves is None:
             return
-        question = "Reset all statistics? The history is set aside, not deleted."
+        question = _("Reset all statistics? The history is set aside, not deleted.")
         view = lambda prompt: lines[:12] + ["", prompt]
         if yes(console, ctx, question, view, []):
             saves.reset_history()
-            console.message("The statistics start afresh.")
+            console.message(_("The statistics start afresh."))
             lines = stats.stats_lines([], ctx.session.results)
 
 
 def page_manual(console, ctx: Context) -> None:
     """Show YAHTZEE.DOC a page at a time."""
-    lines = ctx.services.manual or ["The manual YAHTZEE.DOC was not found beside the game."]
+    lines = ctx.services.manual or [_("The manual YAHTZEE.DOC was not found beside the game.")]
     page_lines(console, ctx, lines)
 
 
@@ -110,11 +113,11 @@ def clean_name(text: str) -> str:
 
 def computer_seat(text: str, players: list):
     """'*', '*gambler' or '*gambler Zed': a computer Player, or why not as a message."""
-    word, _, rest = text[1:].partition(" ")
+    word, _space, rest = text[1:].partition(" ")
     try:
         mood = mood_named(word or "thinker")
     except UnknownMood:
-        return f"Computer players: {mood_list()} (a name may follow)."
+        return _("Computer players: {moods} (a name may follow).").format(moods=mood_list())
     base = cut_to_cells(clean_name(rest) or MOOD_NAMED[mood].seat_name, NAME_LENGTH).rstrip()
     name, number = base, 1
     while name_problem(name, players):
@@ -126,7 +129,7 @@ def computer_seat(text: str, players: list):
 def name_problem(name: str, players: list) -> str:
     """Why a cleaned name cannot be seated ('' when it can)."""
     if any(p.name.casefold() == name.casefold() for p in players):
-        return f"{name} is already playing: choose another name."
+        return _("{name} is already playing: choose another name.").format(name=name)
     return ""
 
 
@@ -135,12 +138,12 @@ def names_view(console, ctx: Context):
     def view(prompt):
         seated = [f"    {i}. {p.name}" for i, p in enumerate(ctx.session.players, start=1)]
         question = [f"  {prompt}", ""] if prompt.endswith("(Y/N)") else []
-        return ([console.paint("title", "  PLAYERS"), ""] + seated + [""] + question +
-                ["  Up to four players; names up to six characters.",
-                 *textwrap.wrap(f"A name starting with * seats a computer player: {mood_list()}; "
-                                "a name may follow (*gambler Zed).", 72,
+        return ([console.paint("title", "  " + _("PLAYERS")), ""] + seated + [""] + question +
+                ["  " + _("Up to four players; names up to six characters."),
+                 *textwrap.wrap(_("A name starting with * seats a computer player: {moods}; "
+                                  "a name may follow (*gambler Zed).").format(moods=mood_list()), 72,
                                 initial_indent="  ", subsequent_indent="  "),
-                 "  Press Enter on an empty name when everyone is in.", "",
+                 "  " + _("Press Enter on an empty name when everyone is in."), "",
                  footer_for(console, ctx)])
     return view
 
@@ -153,7 +156,7 @@ def names(console, ctx: Context) -> Moment:
     view = names_view(console, ctx)
     typed = ""
     while True:
-        prompt = f"Player {len(players) + 1} name: "
+        prompt = _("Player {number} name: ").format(number=len(players) + 1)
         console.show(view(prompt), [])
         hot, text = console.read_text(prompt, typed, limit=NAME_LENGTH, unlimited=COMPUTER_MARK)
         typed = text if hot else ""
@@ -177,18 +180,19 @@ def seat(console, ctx: Context, text: str) -> Optional[Moment]:
             return None
         players.append(seated)
         ctx.prepare_tables()  # its table is built while the others type their names
-        console.message(f"{seated.name} takes a seat: a computer player, {seated.mood}.")
+        console.message(_("{name} takes a seat: a computer player, {mood}.").format(
+            name=seated.name, mood=seated.mood))
         return Moment(Screen.NAMES)
     name = clean_name(text)
     if not name:
         if players and not text.strip():
             return Moment(Screen.CONFIRM)
-        console.message("That name has no printable letters: type another." if text.strip()
-                        else "At least one player is needed.")
+        console.message(_("That name has no printable letters: type another.") if text.strip()
+                        else _("At least one player is needed."))
         return None
     short = cut_to_cells(name, NAME_LENGTH).rstrip()
     if short != name:
-        console.message(f"Names are at most six characters: this one is {short}.")
+        console.message(_("Names are at most six characters: this one is {name}.").format(name=short))
     problem = name_problem(short, players)
     if problem:
         console.message(problem)
@@ -202,23 +206,25 @@ def confirm(console, ctx: Context) -> Moment:
     session = ctx.session
 
     def words():
-        seated = [f"    {i}. {p.name}{'  (computer, ' + p.mood + ')' if p.is_computer else ''}"
+        seated = [f"    {i}. {p.name}" + (_("  (computer, {mood})").format(mood=p.mood)
+                                           if p.is_computer else "")
                   for i, p in enumerate(session.players, start=1)]
-        return ([console.paint("title", "  PLAYERS"), ""] + seated +
-                ["", f"  Rules: {session.rules.describe()}   Match: {session.match.describe()}",
+        return ([console.paint("title", "  " + _("PLAYERS")), ""] + seated +
+                ["", "  " + _("Rules: {rules}   Match: {match}").format(
+                    rules=session.rules.describe(), match=session.match.describe()),
                  *dice_lines(ctx),
-                 "  P changes them and the other preferences, S shows the statistics."])
+                 "  " + _("P changes them and the other preferences, S shows the statistics.")])
 
     view = lambda prompt: [*words(), f"  {prompt}", "", footer_for(console, ctx)]
-    if lobby_ask(console, ctx, "Ready to play?", view, brief=words()) == "y":
+    if lobby_ask(console, ctx, _("Ready to play?"), view, brief=words()) == "y":
         return start_game(ctx)
     if not session.results:
         session.players.clear()
         return Moment(Screen.NAMES)
-    if ask_yes_no(console, ctx, "Add players?", view, []) == "y":
+    if ask_yes_no(console, ctx, _("Add players?"), view, []) == "y":
         if len(session.players) < MAX_PLAYERS:
             return Moment(Screen.NAMES)
-        console.message("Four players are seated: there is no room for more.")
+        console.message(_("Four players are seated: there is no room for more."))
     return start_game(ctx)
 
 
@@ -226,9 +232,9 @@ def dice_lines(ctx: Context) -> list:
     """The confirm screen's word on duplicate dice: on, or asked for but loaded from a file."""
     source = ctx.session.source
     if is_duplicate(source):
-        return [f"  {DUPLICATE_LINE}"]
+        return ["  " + _(DUPLICATE_LINE)]
     if ctx.pref("duplicate") and isinstance(source, LoadedDice):
-        return ["  Dice: loaded from the dice file, so not duplicate"]
+        return ["  " + _("Dice: loaded from the dice file, so not duplicate")]
     return []
 
 
@@ -237,13 +243,13 @@ def settings(console, ctx: Context) -> None:
     choices = [p for p in preferences.PREFERENCES if p.key not in ("verify", "sound")]
 
     def view(prompt):
-        rows = [f"  {key.upper():>2}  {p.label:<46} {p.shown(ctx.pref(p.key))}"
+        rows = [f"  {key.upper():>2}  {pad(_(p.label), 46)} {p.shown(ctx.pref(p.key))}"
                 for key, p in zip(SETTING_KEYS, choices)]
-        return ([console.paint("title", "  PREFERENCES"), ""] + rows +
+        return ([console.paint("title", "  " + _("PREFERENCES")), ""] + rows +
                 ["", f"  {prompt}", "", footer_for(console, ctx)])
 
     keys = SETTING_KEYS[:len(choices)]
-    prompt = f"{keys_text(keys)} change a setting, X done"
+    prompt = _("{keys} change a setting, X done").format(keys=keys_text(keys))
     brief = None
     while True:
         token = ask(console, ctx, prompt, view, brief)
@@ -253,9 +259,9 @@ def settings(console, ctx: Context) -> None:
         if len(token) == 1 and token in keys:
             choice = choices[keys.index(token)]
             set_pref(ctx, choice.key, choice.after(ctx.pref(choice.key)))
-            console.message(f"{choice.label}: {choice.shown(ctx.pref(choice.key))}.")
+            console.message(f"{_(choice.label)}: {choice.shown(ctx.pref(choice.key))}.")
         else:
-            console.message(f"Keys here: {prompt}.")
+            console.message(_("Keys here: {keys}.").format(keys=prompt))
 
 
 def keys_text(keys: str) -> str:
@@ -276,6 +282,8 @@ def set_pref(ctx: Context, key: str, value) -> None:
         ctx.settings.run_settings.pop(key, None)  # a choice made now outranks the command line's
         apply_game_settings(ctx.session, {**ctx.settings.prefs, **ctx.settings.run_settings})
         ctx.prepare_tables()
+    if key == "language":
+        install(choose(None, value))  # a choice made now outranks --lang, as for the rules
 
 
 def game_settings(prefs: dict):

@@ -1,7 +1,8 @@
 """Asking the player: a key with the hot keys live, Y/N, any key, the quit question, pages."""
 from typing import Callable, List, Optional
 
-from ..render import hotkey_footer
+from ..language import _
+from ..render import hotkey_footer, on_off
 from .context import Context
 
 ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
@@ -25,11 +26,9 @@ def toggle_hot_key(ctx: Context, token: str) -> str:
     session = ctx.session
     if token == "F8":
         session.verify = not session.verify
-        word, state = "Verify", session.verify
-    else:
-        session.sound = not session.sound
-        word, state = "Sound", session.sound
-    return f"{word} is now {'ON' if state else 'OFF'}."
+        return _("Verify is now {state}.").format(state=on_off(session.verify))
+    session.sound = not session.sound
+    return _("Sound is now {state}.").format(state=on_off(session.sound))
 
 
 def ask(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = None) -> str:
@@ -53,8 +52,8 @@ def ask(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = 
 def quit_question(ctx: Context) -> str:
     """What F10 asks: a game in progress is kept, and the question says so."""
     if ctx.session.game is not None:
-        return "Quit the game? Your game is kept for next time. (Y/N)"
-    return "Quit Computer Yahtzee? (Y/N)"
+        return _("Quit the game? Your game is kept for next time. (Y/N)")
+    return _("Quit Computer Yahtzee? (Y/N)")
 
 
 def confirm_quit(console, ctx: Context, view: View) -> None:
@@ -68,18 +67,18 @@ def confirm_quit(console, ctx: Context, view: View) -> None:
             raise QuitGame()
         if token in ("n", "escape"):
             return
-        console.message("Please answer Y or N.")
+        console.message(_("Please answer Y or N."))
 
 
 def ask_yes_no(console, ctx: Context, question: str, view: View, brief: Optional[list] = None,
                others: str = "") -> str:
     """A Y/N question: 'y' or 'n', or one of the `others` keys; any other key gets a reminder."""
-    prompt = f"{question} (Y/N)"
+    prompt = _("{question} (Y/N)").format(question=question)
     while True:
         token = ask(console, ctx, prompt, view, brief)
         if token in ("y", "n") or (len(token) == 1 and token in others):
             return token
-        console.message("Please answer Y or N.")
+        console.message(_("Please answer Y or N."))
         brief = []
 
 
@@ -118,10 +117,10 @@ def paginate(lines: List[str], size: int = PAGE_LINES) -> List[List[str]]:
 def page_lines(console, ctx: Context, lines: List[str], extra: str = "") -> str:
     """Page through lines: Enter next, B back, X or Esc done; returns the key that ended it."""
     pages = paginate(lines)
-    keys = f"Enter next, B back, X done{', ' + extra if extra else ''}"
+    keys = _("Enter next, B back, X done") + (", " + extra if extra else "")
     number = 0
     while 0 <= number < len(pages):
-        prompt = f"Page {number + 1} of {len(pages)}: {keys}"
+        prompt = _("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages), keys=keys)
         view = lambda prompt, page=pages[number]: page + ["", prompt, footer_for(console, ctx)]
         token = ask(console, ctx, prompt, view, pages[number])
         if token in LEAVE_PAGES or (extra and token == extra[0].lower()):

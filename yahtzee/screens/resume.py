@@ -1,6 +1,7 @@
 """The saved game offered before the opening screen, and the moment it goes back to."""
 from typing import Optional
 
+from ..language import _
 from .context import Context, Moment, Screen
 from .prompts import footer_for, yes
 
@@ -17,15 +18,15 @@ def resume(console, ctx: Context) -> Moment:
         return Moment(Screen.OPENING)
     saved, moment_data = loaded
     summary = saved_game_summary(saved)
-    view = lambda prompt: [console.paint("title", "  A SAVED GAME IS WAITING"), ""] + [
+    view = lambda prompt: [console.paint("title", "  " + _("A SAVED GAME IS WAITING")), ""] + [
         f"    {line}" for line in summary] + ["", f"  {prompt}", "", footer_for(console, ctx)]
-    if not yes(console, ctx, "Resume the saved game?", view, summary):
+    if not yes(console, ctx, _("Resume the saved game?"), view, summary):
         saves.set_aside_autosave()
         return Moment(Screen.OPENING)
     ctx.session = saved
     ctx.prepare_tables()
     if ctx.settings.dice_options:
-        console.message("The saved game keeps its own dice: --seed and --dice-file are ignored.")
+        console.message(_("The saved game keeps its own dice: --seed and --dice-file are ignored."))
     return resumed_moment(saved, Moment.from_dict(moment_data))
 
 
@@ -34,10 +35,12 @@ def saved_game_summary(session) -> list:
     names = ", ".join(p.name for p in session.players)
     game = session.game
     if game is None:
-        return [f"Players: {names}", f"Games finished: {len(session.results)}"]
+        return [_("Players: {names}").format(names=names),
+                _("Games finished: {count}").format(count=len(session.results))]
     scores = ", ".join(f"{p.name} {p.card.total}" for p in game.players)
-    return [f"Game {game.number}, round {game.round} of 13: {game.current.name} to play",
-            f"Scores: {scores}"]
+    return [_("Game {game}, round {round} of 13: {name} to play").format(
+                game=game.number, round=game.round, name=game.current.name),
+            _("Scores: {scores}").format(scores=scores)]
 
 
 def resumed_moment(session, saved: Optional[Moment]) -> Moment:

@@ -4,6 +4,7 @@ from typing import Callable, Optional
 
 from .. import render, spoken
 from ..game import IllegalMove
+from ..language import N_, _
 from ..match import SINGLE_GAME, totals
 from ..render import BOX_KEYS, KEY_OF_BOX
 from ..scoring import BEST_POINTS, Category, is_yahtzee
@@ -13,8 +14,10 @@ from .context import Context, Moment, Screen
 from .prompts import ask, sentence, yes
 
 YAHTZEE_BELLS = 3
-SHEET_KEY = ", B sheet"  # plain mode only: key mode shows the sheet all the time
 TUMBLE_FACES = random.Random()  # the tumbling faces' own source: never the game's dice
+COLUMN_NOTES = {("upper",): N_(" The upper column is banked and cleared."),
+                ("lower",): N_(" The lower column is banked and cleared."),
+                ("upper", "lower"): N_(" The upper and lower column is banked and cleared.")}
 
 
 def play(console, ctx: Context) -> Moment:
@@ -39,7 +42,7 @@ def play(console, ctx: Context) -> Moment:
         if token == "r" and any(game.turn.marked):
             cost = choice_cost(ctx, lambda coach: coach.cost_of_reroll(game))
             roll_dice(console, ctx)
-            tell_cost(console, cost, "That reroll")
+            tell_cost(console, cost, _("That reroll cost {points} points against perfect play."))
             return Moment(Screen.PLAY)
         if token == "r":
             return Moment(Screen.POSTING)
@@ -57,8 +60,9 @@ def play(console, ctx: Context) -> Moment:
 def first_roll(console, ctx: Context, view) -> Moment:
     """Any key rolls the turn's first dice (U takes back the last posting while it may)."""
     game = ctx.session.game
-    undo = ", U takes back the last posting" if game.can_undo else ""
-    token = ask(console, ctx, f"{game.current.name}: press any key to roll{undo}", view,
+    prompt = (_("{name}: press any key to roll, U takes back the last posting") if game.can_undo
+              else _("{name}: press any key to roll"))
+    token = ask(console, ctx, prompt.format(name=game.current.name), view,
                 [spoken.turn_sentence(game)])
     if token == "u" and game.can_undo:
         return take_back(console, ctx)
@@ -70,18 +74,24 @@ def first_roll(console, ctx: Context, view) -> Moment:
 def dice_prompt(game, hold: bool, plain: bool = False) -> str:
     """The dice step's keys: which number keys mark, and what R does (in plain mode, B
     reads the sheet)."""
-    rolls = f"Roll {game.turn.rolls} of {game.turn.rolls + game.rolls_left}"
-    sheet = SHEET_KEY if plain else ""
+    rolls = _("Roll {roll} of {rolls}").format(roll=game.turn.rolls,
+                                              rolls=game.turn.rolls + game.rolls_left)
+    sheet = sheet_key(plain)
     if hold:
-        return f"{rolls}: 1-5 hold dice, R rolls the others, ? advice{sheet}"
-    return f"{rolls}: 1-5 mark dice, R rolls, ? advice{sheet}"
+        return _("{rolls}: 1-5 hold dice, R rolls the others, ? advice").format(rolls=rolls) + sheet
+    return _("{rolls}: 1-5 mark dice, R rolls, ? advice").format(rolls=rolls) + sheet
+
+
+def sheet_key(plain: bool) -> str:
+    """Plain mode's B key on a prompt (key mode shows the sheet all the time)."""
+    return _(", B sheet") if plain else ""
 
 
 def dice_keys_note(hold: bool, plain: bool) -> str:
     """The dice step's keys in a sentence, for a key that does nothing there."""
-    note = ("Keys here: 1-5 hold or free a die, R rolls the others, ? advice." if hold
-            else "Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.")
-    return note + (" B reads the sheet." if plain else "")
+    note = (_("Keys here: 1-5 hold or free a die, R rolls the others, ? advice.") if hold
+            else _("Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice."))
+    return note + (_(" B reads the sheet.") if plain else "")
 
 
 def read_sheet(console, game) -> None:
@@ -99,7 +109,7 @@ def take_back(console, ctx: Context) -> Moment:
     if last and last[0] == player:
         session.losses[player] = round(session.losses.get(player, 0.0) - last[1], 3)
     ctx.passing.last_cost = None
-    console.message(f"{player}'s last posting is taken back.")
+    console.message(_("{name}'s last posting is taken back.").format(name=player))
     return Moment(Screen.POSTING)
 
 
@@ -116,10 +126,10 @@ def choice_cost(ctx: Context, measure: Callable) -> Optional[float]:
     return cost
 
 
-def tell_cost(console, cost: Optional[float], what: str) -> None:
-    """Say what a choice cost when it was not the best."""
+def tell_cost(console, cost: Optional[float], sentence_: str) -> None:
+    """Say what a choice cost when it was not the best (`sentence_` has the {points})."""
     if cost is not None and cost >= 0.05:
-        console.message(f"{what} cost {cost:.1f} points against perfect play.")
+        console.message(sentence_.format(points=f"{cost:.1f}"))
 
 
 def computer_step(console, ctx: Context) -> Moment:
@@ -132,7 +142,7 @@ def computer_step(console, ctx: Context) -> Moment:
         console.forget_messages()
         whose = spoken.turn_sentence(game)
         roll_dice(console, ctx)
-        show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause, [whose])
+        show_step(console, view, rolls_note(game), pause, [whose])
         return Moment(Screen.PLAY)
     brain = ctx.services.coach.player(game.current.mood or "thinker", game.rules)
     action = brain.next_action(game)
@@ -142,10 +152,18 @@ def computer_step(console, ctx: Context) -> Moment:
         if marked:
             game.toggle(die)
     kept = [str(d) for d, marked in zip(game.turn.dice, game.turn.marked) if not marked]
-    show_step(console, view, f"{name} keeps {' '.join(kept) or 'nothing'} and rolls again", pause)
+    keeps = (_("{name} keeps {dice} and rolls again") if kept
+             else _("{name} keeps nothing and rolls again"))
+    show_step(console, view, keeps.format(name=name, dice=" ".join(kept)), pause)
     roll_dice(console, ctx)
-    show_step(console, view, f"{name} rolls {' '.join(map(str, game.turn.dice))}", pause)
+    show_step(console, view, rolls_note(game), pause)
     return Moment(Screen.PLAY)
+
+
+def rolls_note(game) -> str:
+    """What the current player rolled: 'ANN rolls 3 5 2 2 6'."""
+    return _("{name} rolls {dice}").format(name=game.current.name,
+                                           dice=" ".join(map(str, game.turn.dice)))
 
 
 def show_step(console, view, what: str, pause: float, before: tuple = ()) -> None:
@@ -168,7 +186,7 @@ def roll_dice(console, ctx: Context) -> None:
     if ctx.session.sound:
         console.bell(YAHTZEE_BELLS if yahtzee else 1)
     if yahtzee and not console.plain:
-        console.message(console.paint("yahtzee", "YAHTZEE!"))
+        console.message(console.paint("yahtzee", _("YAHTZEE!")))
 
 
 def tumble(console, ctx: Context, rolled: list) -> None:
@@ -177,7 +195,7 @@ def tumble(console, ctx: Context, rolled: list) -> None:
     frames, seconds = SPEEDS[ctx.pref("dice_roll")]
     if console.plain or not frames:
         return
-    status = f"{ctx.session.game.current.name} rolls..."
+    status = _("{name} rolls...").format(name=ctx.session.game.current.name)
     console.animate((play_view(console, ctx, dice=dice)(status) for dice in tumbling_dice(
         ctx.session.game.turn.dice, rolled, frames, TUMBLE_FACES)), seconds)
 
@@ -201,30 +219,33 @@ def posting_prompt(game, legal, plain: bool = False) -> str:
     """What the posting step's keys are, and what an extra Yahtzee offers (in plain mode,
     B reads the sheet)."""
     keys = " ".join(KEY_OF_BOX[box] for box in legal)
-    back = ", R dice" if game.rolls_left > 0 else ""
-    back += SHEET_KEY if plain else ""
+    back = _(", R dice") if game.rolls_left > 0 else ""
+    back += sheet_key(plain)
     bonus = game.rules.extra_yahtzee_bonus
     if game.must_blank:
-        return f"YAHTZEE +{bonus}: blank which box? {keys}{back}, ? advice"
-    if game.can_take_extra_turn:
-        return f"Post where? {keys} (Y: +{bonus}, roll again){back}, ? advice"
-    return f"Post where? {keys}{back}, ? advice"
+        text = _("YAHTZEE +{bonus}: blank which box? {keys}{back}, ? advice")
+    elif game.can_take_extra_turn:
+        text = _("Post where? {keys} (Y: +{bonus}, roll again){back}, ? advice")
+    else:
+        text = _("Post where? {keys}{back}, ? advice")
+    return text.format(bonus=bonus, keys=keys, back=back)
 
 
 def posting_question(game, box: Category) -> str:
     """The verify question for a posting, in the words of what it does."""
     preview = game.preview(box)
     if preview.extra_turn:
-        return f"Take {preview.bonus} and another turn?"
+        return _("Take {bonus} and another turn?").format(bonus=preview.bonus)
     if preview.blank:
-        return f"Blank {box.title} for the {preview.bonus} bonus?"
-    return f"Post {preview.points} in {box.title}?"
+        return _("Blank {box} for the {bonus} bonus?").format(box=box.title, bonus=preview.bonus)
+    return _("Post {points} in {box}?").format(points=preview.points, box=box.title)
 
 
 def posting_brief(game, legal) -> list:
     """The open boxes and what each would score, for plain mode."""
-    return [f"{game.current.name} has {' '.join(map(str, game.turn.dice))}; boxes: " +
-            ", ".join(f"{KEY_OF_BOX[b]} {spoken.SPOKEN_LABELS[b]} {game.points_for(b)}" for b in legal)]
+    boxes = ", ".join(f"{KEY_OF_BOX[b]} {spoken.spoken_label(b)} {game.points_for(b)}" for b in legal)
+    return [_("{name} has {dice}; boxes: {boxes}").format(
+        name=game.current.name, dice=" ".join(map(str, game.turn.dice)), boxes=boxes)]
 
 
 def posting(console, ctx: Context) -> Moment:
@@ -249,7 +270,7 @@ def posting(console, ctx: Context) -> Moment:
             continue
         box = BOX_KEYS.get(token)
         if box is None:
-            console.message(f"Keys here: {prompt.split('? ', 1)[1]}.")
+            console.message(_("Keys here: {keys}.").format(keys=prompt.split("? ", 1)[1]))
             continue
         try:
             game.check_posting(box)
@@ -286,7 +307,7 @@ def post_and_tell(console, ctx: Context, box: Category) -> Moment:
     ctx.passing.last_cost = (game.current.name, cost) if cost is not None else None
     result = game.post(box)
     console.message(posting_note(result))
-    tell_cost(console, cost, "That posting")
+    tell_cost(console, cost, _("That posting cost {points} points against perfect play."))
     if console.plain:  # key mode shows the new total on the sheet
         console.message(total_note(game, result.player))
     if result.bonus and session.sound:
@@ -300,23 +321,25 @@ def post_and_tell(console, ctx: Context, box: Category) -> Moment:
 def total_note(game, name: str) -> str:
     """A player's total after a posting, in words."""
     total = next(p.card.total for p in game.players if p.name == name)
-    return f"{name}'s total is now {total}."
+    return _("{name}'s total is now {total}.").format(name=name, total=total)
 
 
 def posting_note(result) -> str:
     """What a posting did, in one line."""
     if result.extra_turn:
-        return f"{result.player} takes {result.bonus} for the extra YAHTZEE and another turn!"
+        return _("{name} takes {bonus} for the extra YAHTZEE and another turn!").format(
+            name=result.player, bonus=result.bonus)
     if result.blank:
-        note = f"{result.player} blanks {result.box.title}."
+        note = _("{name} blanks {box}.").format(name=result.player, box=result.box.title)
     else:
-        note = f"{result.player} posts {result.points} in {result.box.title}."
+        note = _("{name} posts {points} in {box}.").format(name=result.player, points=result.points,
+                                                          box=result.box.title)
     if result.bonus:
-        note += f" YAHTZEE bonus +{result.bonus}!"
+        note += _(" YAHTZEE bonus +{points}!").format(points=result.bonus)
     if result.roll_bonus:
-        note += f" Roll bonus +{result.roll_bonus}."
+        note += _(" Roll bonus +{points}.").format(points=result.roll_bonus)
     if result.reset:
-        note += f" The {' and '.join(result.reset)} column is banked and cleared."
+        note += _(COLUMN_NOTES[tuple(result.reset)])
     return note
 
 
@@ -336,7 +359,7 @@ def match_view(console, session) -> list:
     points = totals(session.match_records)
     for player in session.game.players:
         points[player.name] = points.get(player.name, 0) + player.card.total
-    return render.match_lines(session.match.describe().capitalize(), points, console.paint)
+    return render.match_lines(capital(session.match.describe()), points, console.paint)
 
 
 def hints(ctx: Context) -> Optional[dict]:
@@ -355,9 +378,9 @@ def hints(ctx: Context) -> Optional[dict]:
 def turn_brief(ctx: Context) -> list:
     """Plain mode's view of a turn: the dice line, and the hints when they are on."""
     shown = hints(ctx)
-    extra = [] if not shown else ["hints: " + ", ".join(
-        f"{KEY_OF_BOX[box]} {spoken.SPOKEN_LABELS[box]} {points}{'*' if high else ''}"
-        for box, (points, high) in shown.items())]
+    extra = [] if not shown else [_("hints: {boxes}").format(boxes=", ".join(
+        f"{KEY_OF_BOX[box]} {spoken.spoken_label(box)} {points}{'*' if high else ''}"
+        for box, (points, high) in shown.items()))]
     return dice_brief(ctx.session.game, ctx.pref("marking") == "hold") + extra
 
 
@@ -366,5 +389,12 @@ def dice_brief(game, hold: bool = False) -> list:
     (in hold marking the held dice: 'held: 2 4 5')."""
     picked = [i for i, m in enumerate(game.turn.marked, start=1) if m != hold]
     dice = " ".join(str(d) for d in game.turn.dice)
-    return [f"{render.turn_heading(game)}: {dice}   {'held' if hold else 'marked'}: "
-            f"{' '.join(map(str, picked)) or 'none'}"]
+    text = _("{heading}: {dice}   held: {dice_picked}") if hold \
+        else _("{heading}: {dice}   marked: {dice_picked}")
+    return [text.format(heading=render.turn_heading(game), dice=dice,
+                        dice_picked=" ".join(map(str, picked)) or _("none"))]
+
+
+def capital(text: str) -> str:
+    """The first letter made a capital, the rest as it is (German nouns keep theirs)."""
+    return text[:1].upper() + text[1:]

@@ -4,7 +4,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .. import scoring
-from ..scoring import Category
+from ..scoring import TITLES, Category  # TITLES: the English box names a label keeps
 from .dicemath import KEEPS, sub_keeps
 from .position import BOX_BIT, card_state, card_total, kept_faces, reroll_marks
 from .solver import States, Workspace
@@ -34,9 +34,9 @@ class Option:
         if self.extra_turn:
             return f"extra turn +{self.points}"
         if self.blank:
-            return f"blank {self.box.title} +{self.points}"
+            return f"blank {TITLES[self.box]} +{self.points}"
         if self.kind == "box":
-            return f"{self.box.title} {self.points}"
+            return f"{TITLES[self.box]} {self.points}"
         return "keep " + " ".join(map(str, self.kept)) if self.kept else "reroll all"
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game_json import rules_to_dict
+from ..language import _
 from ..saves.atomic import NotAFile, open_file, rename_aside
 from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
@@ -90,9 +91,9 @@ class StrategyTable:
 
 def heuristic_note(rules, plan_rules):
     """What the approximate advice for `rules` does, in one sentence."""
-    return (f"Advice for {rules.describe()} is approximate: it plans with the exact table for "
-            f"{plan_rules.describe()}, uses banked rolls as extra rerolls and gives rolls saved "
-            f"for later no value.")
+    return _("Advice for {rules} is approximate: it plans with the exact table for {plan}, uses "
+             "banked rolls as extra rerolls and gives rolls saved for later no value.").format(
+        rules=rules.describe(), plan=plan_rules.describe())
 
 
 def table_key(rules, objective):
@@ -170,7 +171,7 @@ def checked_table(rules, objective, folder):
     with os.fdopen(fd, "rb") as file:
         values, meta = _read_npz(file, os.fstat(file.fileno()).st_size)
     if not is_sound(values, meta, rules, objective):
-        raise BadTable("it does not match these rules")
+        raise BadTable(_("it does not match these rules"))
     return StrategyTable(rules, objective, values)
 
 
@@ -178,7 +179,7 @@ def _read_npz(file, size):
     """(values, meta) of a table file, every size checked before anything large is read."""
     expected = empty_values()
     if size > expected.nbytes + MAX_META_BYTES + ZIP_OVERHEAD_BYTES:
-        raise BadTable("it is larger than a table")
+        raise BadTable(_("it is larger than a table"))
     try:
         with zipfile.ZipFile(file) as archive:
             values = _read_array(archive, "values.npy", expected.shape, np.dtype(np.float64))
@@ -186,7 +187,7 @@ def _read_npz(file, size):
     except BadTable:
         raise
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise BadTable(f"it is not a table file ({error.__class__.__name__})") from None
+        raise BadTable(_("it is not a table file ({error})").format(error=error.__class__.__name__)) from None
     return values, meta
 
 
@@ -199,15 +200,15 @@ def _read_array(archive, name, shape, dtype):
         read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         found_shape, fortran, found_dtype = read_header(member)
         if found_shape != shape or fortran or found_dtype.hasobject:
-            raise BadTable("its header does not describe a table")
+            raise BadTable(_("its header does not describe a table"))
         if dtype is not None and found_dtype != dtype:
-            raise BadTable("its header does not describe a table")
+            raise BadTable(_("its header does not describe a table"))
         count = int(np.prod(shape, dtype=np.int64)) * found_dtype.itemsize
         if dtype is None and count > MAX_META_BYTES:
-            raise BadTable("its description is too long")
+            raise BadTable(_("its description is too long"))
         data = member.read(count + 1)
     if len(data) != count:
-        raise BadTable("its values are cut short")
+        raise BadTable(_("its values are cut short"))
     return np.frombuffer(data, dtype=found_dtype).reshape(shape).copy()
 
 
@@ -219,8 +220,9 @@ def set_aside_bad_table(rules, objective, folder, reason, notify=None):
     except OSError:
         kept = None
     if notify:
-        where = f"old file kept as {kept.name[len(path.name):]}" if kept else reason[:30]
-        notify(f"a damaged strategy table is rebuilt ({where})")
+        where = (_("old file kept as {name}").format(name=kept.name[len(path.name):]) if kept
+                 else reason[:30])
+        notify(_("a damaged strategy table is rebuilt ({where})").format(where=where))
 
 
 def remove_stale_temps(folder, now=None):

@@ -1,6 +1,8 @@
 """A text progress bar for the table build (standard library only)."""
 import sys
 
+from ..language import _
+
 
 def progress_bar(done, total, width=40):
     """'[#########...........]  45%' for `done` of `total`."""
@@ -9,10 +11,11 @@ def progress_bar(done, total, width=40):
     return f"[{'#' * filled}{'.' * (width - filled)}] {share:4.0%}"
 
 
-def text_progress(stream=None, label="Working out the best strategy", width=40):
+def text_progress(stream=None, label=None, width=40):
     """A progress(done, total) callback that redraws one line of `stream` (stderr by default);
     work done at once (a table read from the cache) shows nothing."""
     stream = stream or sys.stderr
+    label = label or _("Working out the best strategy")
     shown = []
 
     def report(done, total):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..language import _
 from .batch import DICE, Cards, play_turn, play_turns
 from .dicemath import SUB_KEEPS
 from .rival import EVEN, RIVAL_OBJECTIVES, situation_of
@@ -138,7 +139,7 @@ def simulate_rivalry(n, rules, seed, loader, progress=None, workers=None):
     from .simulate import batch_seeds, batch_sizes, batch_statistics
     tables = [loader(rules, objective) for objective in RIVAL_OBJECTIVES]
     if not all(table.exact for table in tables):
-        raise UnsupportedRules(f"*rival's games are not simulated for {rules.describe()}")
+        raise UnsupportedRules(_("*rival's games are not simulated for {rules}").format(rules=rules.describe()))
     for table in tables:
         table.engine  # worked out once, not in every worker
     return batch_statistics(tables, batch_sizes(n, RIVALRY_BATCH), batch_seeds(n, RIVALRY_BATCH, seed), workers,

@@ -1,0 +1,331 @@
+"""The German translation as a player meets it: every screen fits 80x24 in both languages,
+every string shown comes from the catalog, and no English is left on a German screen."""
+import ast
+import gettext
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import KeyScript
+from yahtzee import cli, language
+from yahtzee.dice import LoadedDice, SeededDice
+from yahtzee.palette import visible_width
+from yahtzee.saves import Saves
+from yahtzee.screens import Keeper, QuitGame, run
+from yahtzee.stops import InputClosed
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "yahtzee"
+sys.path.insert(0, str(ROOT / "tools"))
+import msgfmt  # noqa: E402
+import xgettext  # noqa: E402
+
+GERMAN = msgfmt.read_po((PACKAGE / "locale" / "de" / "LC_MESSAGES" / "yahtzee.po").read_text("utf-8"))
+BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y"]
+# Every screen of a game: the preferences and statistics from the title, the manual, the names,
+# the advice page, the quit question, a reroll, thirteen postings with their verify question,
+# the review and statistics after the game, the recap, a second game and quitting it.
+TOUR = ("k" "p" "x" "s" "x" "y" "\r" "x" "ANN\r" "\r" "y"
+        "k" "?" "x" "q" "n" "1" "r" "r" "c" "y"
+        + "".join(f"kr{box}y" for box in BOXES)
+        + "r" "x" "s" "x" "y" "k" "n" "n" "q" "y")
+FACES = [2, 2, 2, 3, 3, 2] + [2, 2, 2, 3, 3] * 12
+MANUAL = [f"Zeile {number}" for number in range(60)]  # the manual itself stays English
+# Words of the English screens that a German screen never shows.
+ENGLISH_WORDS = ("Roll", "Press", "Verify", "Quit", "Sound", "Post", "Player", "Keys", "Please",
+                 "Another", "game", "advice", "rolls", "Ready", "Instructions", "Resume", "Page",
+                 "statistics", "the", "and", "with", "points", "Upper", "Lower", "total", "turn")
+
+
+class Recording(gettext.NullTranslations):
+    """The German catalog, noting every string asked for that it does not hold."""
+
+    def __init__(self):
+        super().__init__()
+        with open(PACKAGE / "locale" / "de" / "LC_MESSAGES" / "yahtzee.mo", "rb") as file:
+            self.german = gettext.GNUTranslations(file)
+        self.missing = set()
+
+    def gettext(self, message):
+        if message not in GERMAN and message not in GERMAN.values():
+            self.missing.add(message)
+        return self.german.gettext(message)
+
+    def ngettext(self, singular, plural, count):
+        if (singular, plural) not in GERMAN:
+            self.missing.add(singular)
+        return self.german.ngettext(singular, plural, count)
+
+
+@pytest.fixture
+def speaking(monkeypatch):
+    """Install a language for one test (a recording catalog for German); English after."""
+    def install(code):
+        if code == "de":
+            recording = Recording()
+            monkeypatch.setattr(language, "_catalog", recording)
+            monkeypatch.setattr(language, "_current", "de")
+            return recording
+        language.install(code)
+        return None
+    yield install
+    language.install("en")
+
+
+def tour(tmp_path, keys, faces=FACES):
+    """Run the flow in-process with a real advisor on these keys; every screen drawn."""
+    saves = Saves(tmp_path / "saves")
+    args = cli.parse_args(["--saves", str(tmp_path / "saves")])
+    ctx = cli.make_context(args, saves, tmp_path / "saves", LoadedDice(faces, SeededDice(1)))
+    ctx.services.manual = MANUAL
+    script = KeyScript(keys)
+    try:
+        run(script.console, ctx, Keeper(ctx))
+    except (QuitGame, InputClosed):
+        pass
+    finally:
+        script.close()
+        ctx.services.coach.close()
+        saves.close()
+    return script.screens
+
+
+def screens_of_a_whole_tour(tmp_path):
+    """A game's every screen, then the resume question and the quit question of the next start."""
+    screens = tour(tmp_path, TOUR)
+    return screens + tour(tmp_path, "y" "q" "y")
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_every_screen_fits_80x24_in_both_languages(tmp_path, speaking, code):
+    speaking(code)
+    screens = screens_of_a_whole_tour(tmp_path)
+    text = "\n".join("\n".join(screen) for screen in screens)
+    heading = {"en": ("ADVICE for ANN", "Review of the game", "RECAP", "A SAVED GAME IS WAITING",
+                      "PREFERENCES", "HALL OF FAME", "Quit the game?", "Post 12 in CHANCE?"),
+               "de": ("TIPPS für ANN", "Rückblick auf das Spiel", "ÜBERSICHT",
+                      "EIN GESPEICHERTES SPIEL WARTET", "EINSTELLUNGEN", "BESTENLISTE",
+                      "Spiel beenden?", "12 in CHANCE eintragen?")}[code]
+    assert all(words in text for words in heading)
+    too_big = [(number, line) for number, screen in enumerate(screens) for line in screen
+               if visible_width(line) > 80] + [(number, len(screen)) for number, screen
+                                                in enumerate(screens) if len(screen) > 24]
+    assert too_big == []
+
+
+def placeholders_split(message):
+    """The words of a message between its {placeholders}."""
+    return [part.strip() for part in re.split(r"\{\w*\}", message)]
+
+
+def english_left_over(text):
+    """English words and untranslated catalog messages on a German screen."""
+    found = [word for word in ENGLISH_WORDS if re.search(rf"\b{word}\b", text)]
+    for message, german in GERMAN.items():
+        if isinstance(message, tuple) or not message or message == german:
+            continue
+        found += [part for part in placeholders_split(message)
+                  if len(part.split()) >= 2 and len(part) >= 10 and part not in german
+                  and part in text]
+    return found
+
+
+def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path, speaking):
+    recording = speaking("de")
+    screens = screens_of_a_whole_tour(tmp_path)
+    assert recording.missing == set()
+    german = "\n".join("\n".join(screen) for screen in screens)
+    assert english_left_over(german) == []
+    assert "KNIFFEL" in german and "Dreierpasch" in german and "Endsumme".upper() in german
+
+
+def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path, speaking, monkeypatch):
+    from test_plain import interleave, play_plain, turn
+    recording = speaking("de")
+    boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+    lines, faces = interleave([turn([2, 2, 2, 3, 3], box, extra=["?", "x", "b"]) for box in boxes])
+    script = ["", "s", "x", "n", "ANN", "", "y"] + lines + ["r", "x", "y", "", "y", "q", "y"]
+    monkeypatch.setattr(language, "install", lambda code: None)  # keep the recording catalog
+    code, out, records = play_plain(tmp_path, monkeypatch, script, faces)
+    assert code == 0 and len(records) == 1
+    assert recording.missing == set()
+    assert english_left_over(out) == []
+    assert "ANN trägt 12 in CHANCE ein." in out and "Noch ein Spiel? (Y/N) oder R Rückblick" in out
+
+
+def marked_messages():
+    """Every literal the package passes to _(), N_() or ngettext()."""
+    return set(xgettext.messages(PACKAGE))
+
+
+def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_one():
+    marked = marked_messages()
+    untranslated = [key for key in marked if not GERMAN.get(key) or
+                    isinstance(key, tuple) and not all(GERMAN[key])]
+    assert untranslated == []
+    assert set(GERMAN) - {""} - marked == set()
+    english = msgfmt.read_po((PACKAGE / "locale" / "en" / "LC_MESSAGES" / "yahtzee.po").read_text("utf-8"))
+    assert set(english) - {""} == marked  # the source strings themselves: every msgstr empty
+
+
+def test_the_german_placeholders_are_the_english_ones():
+    fields = lambda text: set(re.findall(r"\{(\w*)\}", text))
+    wrong = [key for key in marked_messages()
+             if (fields("".join(key)) if isinstance(key, tuple) else fields(key))
+             != fields("".join(GERMAN[key]) if isinstance(key, tuple) else GERMAN[key])]
+    assert wrong == []
+
+
+# Strings in the package that are not for a player: messages of faults that never reach the
+# screen, type hints, the dice's pip patterns and the advisor's labels as files keep them.
+INTERNAL = {"end of input", "the output is gone", "the input is gone", "the terminal is gone",
+            "the saved dice source is not valid", "the saved duplicate dice are not valid",
+            "str | None", "int | None", "KeyPress | None", "o o", "reroll all", "extra turn",
+            "extra turn +", "Computer Yahtzee ", " is not a number", "not a resume point: ",
+            "module  has no attribute "}
+SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.py", "stages.py",
+          "dicemath.py", "position.py")
+
+
+def unmarked_strings(path):
+    """String literals of two words or more that are neither marked nor docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("_", "N_", "ngettext"):
+            skip.update(id(arg) for arg in node.args)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body and \
+                isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
+            skip.add(id(node.body[0].value))
+        if isinstance(node, ast.JoinedStr):
+            skip.update(id(value) for value in node.values)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if sum(word.isalpha() for word in text.split()) >= 2 and text not in INTERNAL:
+            yield f"{path.relative_to(ROOT)}:{node.lineno}: {text!r}"
+
+
+def test_no_sentence_for_a_player_is_left_out_of_the_catalog():
+    paths = [path for path in sorted(PACKAGE.rglob("*.py")) if path.name not in SOLVER]
+    assert [line for path in paths for line in unmarked_strings(path)] == []
+
+
+def test_no_module_that_translates_binds_the_name_of_the_translator():
+    bound = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == "_"
+                     and isinstance(n.ctx, ast.Store)] if isinstance(node, ast.FunctionDef) else []
+            calls = any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "_"
+                        for n in ast.walk(node)) if names else False
+            if names and calls:
+                bound.append(f"{path.name}: {node.name}")
+    assert bound == []
+
+
+def run_program(tmp_path, environ, *options):
+    """The real program through pipes: a short game, ending with quit."""
+    keys = "\n".join(["", "n", "ANN", "", "y", "", "r", "c", "y", "q", "y"]) + "\n"
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env.update(environ)
+    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--seed", "3", "--saves",
+                           str(tmp_path), *options], input=keys, capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+    return done.stdout
+
+
+def test_the_program_speaks_german_when_asked_with_lang(tmp_path):
+    out = run_program(tmp_path, {"LANG": "en_US.UTF-8"}, "--plain", "--lang", "de")
+    assert "Computer-Kniffel" in out and "Wohin eintragen?" in out and "in CHANCE ein." in out
+    assert english_left_over(out) == []
+
+
+def test_the_program_speaks_german_when_the_environment_does(tmp_path):
+    out = run_program(tmp_path, {"LANG": "de_DE.UTF-8"})
+    assert "Bereit zum Spielen? (Y/N)" in out and "Das Spiel ist gespeichert" in out
+    english = run_program(tmp_path / "en", {"LANG": "de_DE.UTF-8", "LC_ALL": "C"})
+    assert "Ready to play? (Y/N)" in english
+
+
+def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_path):
+    Saves(tmp_path).save_prefs({"language": "de"})
+    assert "Bereit zum Spielen?" in run_program(tmp_path, {"LANG": "C"})
+    assert "Ready to play?" in run_program(tmp_path, {"LANG": "C"}, "--lang", "en")
+    assert Saves(tmp_path).load_prefs()["language"] == "de"
+
+
+def test_the_german_help_is_german(tmp_path):
+    env = {**os.environ, "LANGUAGE": "de"}
+    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--help"], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=60)
+    assert "die Bestenliste und die Spielerstatistik zeigen" in done.stdout
+
+
+def test_files_and_json_are_the_same_in_either_language(tmp_path, monkeypatch):
+    from test_plain import interleave, play_plain, turn
+    boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+    lines, faces = interleave([turn([2, 2, 2, 3, 3], box) for box in boxes])
+    kept = {}
+    for code in ("en", "de"):
+        folder = tmp_path / code
+        folder.mkdir()
+        script = ["", "n", "ANN", "", "y"] + lines + ["n"]
+        _, _, records = play_plain(folder, monkeypatch, script, faces, "--lang", code)
+        output = io.StringIO()
+        monkeypatch.setattr(sys, "stdout", output)
+        assert cli.main(["--review", "--json", "--lang", code, "--saves", str(folder / "saves")]) == 0
+        kept[code] = ([{k: v for k, v in r.items() if k != "finished"} for r in records],
+                      output.getvalue())
+    language.install("en")
+    assert kept["de"] == kept["en"]
+    assert "CHANCE 12" in kept["de"][1]  # the advisor's labels as files keep them
+
+
+def test_source_strings_are_english_for_a_while_whatever_is_installed(speaking):
+    speaking("de")
+    assert language._("Game over") == "Spiel vorbei"
+    with language.source_strings():
+        assert language._("Game over") == "Game over"
+    assert language._("Game over") == "Spiel vorbei"
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
+    from helpers import loaded_session
+    from yahtzee import render
+    from yahtzee.game import Player
+    from yahtzee.match import parse_match
+    from yahtzee.rules import rules_named
+    from yahtzee.screens import turn
+    speaking(code)
+    session = loaded_session([6] * 5, rules=rules_named("yahtc").with_options(rolls=4, bank=3),
+                             match=parse_match("race 300"))
+    session.players.extend(Player(name) for name in ("ANNIKA", "BERTHA", "CLAUDE", "DOMINI"))
+    game = session.new_game()
+    game.roll()
+    legal = game.legal_boxes()
+    hints = {box: (game.points_for(box), True) for box in legal}
+    match = render.match_lines(turn.capital(session.match.describe()),
+                               {p.name: 1000 for p in game.players})
+    prompts = [turn.dice_prompt(game, hold) for hold in (True, False)] + [
+        turn.posting_prompt(game, legal), turn.posting_question(game, legal[0]),
+        *turn.dice_brief(game), turn.posting_note(game.post(legal[0]))]
+    for prompt in prompts:
+        lines = render.play_lines(game, True, True, prompt, keys={b: "X" for b in legal},
+                                  hints=hints, match=match, par=True)
+        assert len(lines) <= 24 and max(visible_width(line) for line in lines) <= 80, prompt

@@ -1,0 +1,74 @@
+"""The player's language: how it is chosen, and the catalogs that carry it."""
+import sys
+from pathlib import Path
+
+import pytest
+
+from yahtzee import language
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import msgfmt  # noqa: E402
+import xgettext  # noqa: E402
+
+
+@pytest.mark.parametrize("flag, pref, environ, chosen", [
+    ("de", "en", {"LANG": "en_US.UTF-8"}, "de"),
+    ("EN", "de", {"LANG": "de_DE.UTF-8"}, "en"),
+    (None, "de", {"LANG": "en_US.UTF-8"}, "de"),
+    (None, "en", {"LANGUAGE": "de"}, "en"),
+    (None, "auto", {"LANG": "de_DE.UTF-8"}, "de"),
+    (None, None, {"LANG": "de_AT"}, "de"),
+    (None, "auto", {"LANGUAGE": "de:en", "LANG": "en_GB.UTF-8"}, "de"),
+    (None, "auto", {"LANGUAGE": ":en", "LC_ALL": "de_DE"}, "en"),
+    (None, "auto", {"LANGUAGE": "", "LC_ALL": "de_CH.UTF-8", "LANG": "en_US"}, "de"),
+    (None, "auto", {"LC_ALL": "", "LC_MESSAGES": "de_DE@euro", "LANG": "C"}, "de"),
+    (None, "auto", {"LC_ALL": "C.UTF-8", "LANG": "de_DE.UTF-8"}, "en"),
+    (None, "auto", {"LANG": "POSIX"}, "en"),
+    (None, "auto", {"LANG": "fr_FR.UTF-8"}, "en"),
+    (None, "auto", {"LANG": "deutsch"}, "en"),
+    (None, "auto", {}, "en"),
+])
+def test_the_flag_then_the_preference_then_the_environment_choose_the_language(flag, pref,
+                                                                            environ, chosen):
+    assert language.choose(flag, pref, environ) == chosen
+
+
+def test_an_unknown_lang_code_is_a_one_line_usage_error(capsys):
+    from yahtzee.cli import main
+    with pytest.raises(SystemExit) as stop:
+        main(["--lang", "fr", "--stats"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_committed_mo_files_are_what_the_po_files_compile_to():
+    catalogs = sorted((ROOT / "yahtzee" / "locale").glob("*/LC_MESSAGES/yahtzee.po"))
+    assert [po.parent.parent.name for po in catalogs] == ["de", "en"]
+    for po in catalogs:
+        entries = msgfmt.read_po(po.read_text(encoding="utf-8"))
+        assert po.with_suffix(".mo").read_bytes() == msgfmt.mo_bytes(entries)
+
+
+def test_the_compiled_catalog_translates_plurals_through_gettext(tmp_path):
+    import gettext
+    import io
+    entries = {"": "Content-Type: text/plain; charset=UTF-8\nPlural-Forms: nplurals=2; "
+                   "plural=(n != 1);\n",
+               "Roll": "Würfeln", ("{} die", "{} dice"): ["{} Würfel", "{} Würfel!"], "Quit": ""}
+    catalog = gettext.GNUTranslations(io.BytesIO(msgfmt.mo_bytes(entries)))
+    assert catalog.gettext("Roll") == "Würfeln"
+    assert catalog.gettext("Quit") == "Quit"  # untranslated: the source string
+    assert [catalog.ngettext("{} die", "{} dice", n) for n in (1, 2)] == ["{} Würfel", "{} Würfel!"]
+
+
+def test_the_po_reader_takes_what_the_catalog_writer_writes():
+    found = {"plain": ["a:1"], 'with "quotes"\nand a line': ["b:2"], ("one", "many"): ["c:3"]}
+    known = {"plain": "schlicht", 'with "quotes"\nand a line': "mit", ("one", "many"): ["1", "2"]}
+    entries = msgfmt.read_po(xgettext.po_text(found, "de", known))
+    assert {key: value for key, value in entries.items() if key} == known
+
+
+def test_the_template_holds_exactly_the_strings_the_package_marks():
+    template = msgfmt.read_po((ROOT / "yahtzee" / "locale" / "yahtzee.pot").read_text("utf-8"))
+    assert set(template) - {""} == set(xgettext.messages())

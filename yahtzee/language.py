@@ -1,0 +1,94 @@
+"""The language the player reads: chosen from --lang, the preference or the environment, and
+the gettext catalog that translates every player-visible string (English is the source)."""
+import contextlib
+import gettext
+import os
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LANGUAGES = ("en", "de")
+ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+_catalog = gettext.NullTranslations()
+_current = "en"
+
+
+class UnknownLanguage(ValueError):
+    """A --lang code that names no language the game speaks."""
+
+
+def code_of(value):
+    """The language a locale name means: 'de_AT.UTF-8' is German; C, POSIX, English and
+    anything unknown are English."""
+    base = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return base if base in LANGUAGES else "en"
+
+
+def from_environment(environ):
+    """The language the environment asks for: the first of LANGUAGE (a colon-separated list),
+    LC_ALL, LC_MESSAGES, LANG that is set and not empty."""
+    for name in ENVIRONMENT:
+        value = environ.get(name, "")
+        if name == "LANGUAGE":
+            value = next((part for part in value.split(":") if part), "")
+        if value:
+            return code_of(value)
+    return "en"
+
+
+def checked(code):
+    """A --lang code as given, or UnknownLanguage."""
+    text = (code or "").strip().lower()
+    if text not in LANGUAGES:
+        raise UnknownLanguage(_("unknown language '{code}' (known: {known})").format(
+            code=code, known=", ".join(LANGUAGES)))
+    return text
+
+
+def choose(cli_code, pref_code, environ=None):
+    """--lang first, then the preference (auto follows the environment), then the environment."""
+    if cli_code:
+        return checked(cli_code)
+    if pref_code and pref_code != "auto":
+        return code_of(pref_code)
+    return from_environment(os.environ if environ is None else environ)
+
+
+def install(code):
+    """Translate through `code`'s catalog from now on (English: the source strings)."""
+    global _catalog, _current
+    _current = code
+    _catalog = gettext.translation("yahtzee", localedir=str(LOCALE_DIR), languages=[code],
+                                   fallback=True)
+    return _catalog
+
+
+@contextlib.contextmanager
+def source_strings():
+    """For a while, the English source strings: text that files and --json keep."""
+    global _catalog
+    kept, _catalog = _catalog, gettext.NullTranslations()
+    try:
+        yield
+    finally:
+        _catalog = kept
+
+
+def current():
+    """The language being spoken ('en' or 'de')."""
+    return _current
+
+
+def _(message):
+    """`message` in the player's language."""
+    return _catalog.gettext(message)
+
+
+def ngettext(singular, plural, count):
+    """The singular or plural of `count`'s noun, in the player's language."""
+    return _catalog.ngettext(singular, plural, count)
+
+
+def N_(message):
+    """Marks a string for the catalog where it is defined; it is translated where it is shown."""
+    return message
