@@ -329,3 +329,25 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
         lines = render.play_lines(game, True, True, prompt, keys={b: "X" for b in legal},
                                   hints=hints, match=match, par=True)
         assert len(lines) <= 24 and max(visible_width(line) for line in lines) <= 80, prompt
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
+    from yahtzee import render
+    from yahtzee.game import Game, Player
+    from yahtzee.palette import visible_width
+    from yahtzee.scoring import Category
+    from yahtzee.strategy.advisor import Option
+    speaking(code)
+    game = Game.start([Player("ANN")])
+    game.turn.dice, game.turn.rolls = (1, 2, 3, 4, 5), 1
+    game.turn.marked = (True, False, True, False, False)
+    widest = Option("keep", 250.5, reroll=(False, True, False, True, True), kept=(1, 3))  # toggles 1-5
+    ranked = [(widest, 0.4), (Option("keep", 1.5, reroll=(True,) * 5), 1.0),
+              (Option("box", 200.0, box=Category.LARGE_STRAIGHT, points=40), 0.0),
+              (Option("box", 210.0, box=Category.THREE_OF_A_KIND, points=100, blank=True), 0.5)]  # Acorn
+    lines = render.advice_lines(ranked, game.turn)
+    ends = {visible_width(line[:line.index(f"{option.value:.2f}")]) + len(f"{option.value:.2f}")
+            for line, (option, _c) in zip(lines[1:], ranked)}
+    assert len(ends) == 1 and all(visible_width(line) <= 80 for line in lines)
+    assert render.advice_keys(widest, game.turn, False).endswith("1 2 3 4 5 R")

@@ -236,8 +236,13 @@ def too_small_lines(columns, lines):
             _("Enlarge the window (F10 or Q quits).")]
 
 
-ADVICE_COLUMNS = "{mark}   {choice:<22} {reroll:<17} {keys:<17} {value:>8}"
+ADVICE_COLUMNS = "{mark}  {choice:<40} {keys:<18} {value:>8}"
 WIN_COLUMN = " {chance:>6}"
+
+
+def advice_row(mark: str, choice: str, reroll: str, keys: str, value: str) -> str:
+    """One row of the advice table; a long choice (a box has no reroll) takes the reroll's room."""
+    return ADVICE_COLUMNS.format(mark=mark, choice=f"{choice:<22} {reroll}".rstrip(), keys=keys, value=value)
 
 
 def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
@@ -245,14 +250,11 @@ def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
     dice it rerolls by face, the keys that do it, the final score it expects and, in a game
     with others, its chance to win."""
     with_chances = any(chance is not None for _option, chance in ranked)
-    heading = ADVICE_COLUMNS.format(mark=" ", choice=_("choice"), reroll=_("reroll"), keys=_("keys"),
-                                    value=_("expects"))
+    heading = advice_row(" ", _("choice"), _("reroll"), _("keys"), _("expects"))
     lines = [heading + (WIN_COLUMN.format(chance=_("win %")) if with_chances else "")]
     for option, chance in ranked:
-        text = ADVICE_COLUMNS.format(mark="*" if option.best else " ", choice=shown_choice(option.label),
-                                     reroll=reroll_text(option, turn),
-                                     keys=advice_keys(option, turn, at_posting),
-                                     value=f"{option.value:.2f}")
+        text = advice_row("*" if option.best else " ", shown_choice(option.label), reroll_text(option, turn),
+                          advice_keys(option, turn, at_posting), f"{option.value:.2f}")
         if with_chances:
             text += WIN_COLUMN.format(chance=percent(chance))
         lines.append(paint("good", text) if option.best else text)
