@@ -63,7 +63,8 @@ def test_a_race_in_play_says_who_leads_and_what_is_left():
     session = Session([Player("ANN"), Player("BOB")], source=SeededDice(3), match=Race(60))
     game = session.new_game()
     assert game.race_target == 60
-    assert session.standings_lines() == ["Race to 60: ANN and BOB are level on 0", "ANN 0, BOB 0; ANN and BOB need 60 more"]
+    assert session.standings_lines() == ["Race to 60: ANN and BOB are level on 0",
+                                         "ANN 0, BOB 0; ANN and BOB need 60 more"]
     game.roll()
     game.post(game.legal_boxes()[-1])
     total = game.players[0].card.total

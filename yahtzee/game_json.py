@@ -223,7 +223,8 @@ def _card_from_dict(data, rules, race=False):
     for name, points in _object(data.get("boxes"), N_("the boxes")).items():
         _check(name in BOX_NAMES, _("an unknown box {name}").format(name=repr(name[:20])))
         box = Category(name)
-        _check(is_possible_points(box, points), _("{box} holds {points}").format(box=box.title, points=repr(str(points)[:20])))
+        _check(is_possible_points(box, points),
+               _("{box} holds {points}").format(box=box.title, points=repr(str(points)[:20])))
         boxes[box] = points
     long_game = race or rules.extra_yahtzee_turn
     bonus = _int(data, "yahtzee_bonus", 0, MAX_POINTS if long_game else 100 * ROUNDS,

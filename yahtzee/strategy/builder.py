@@ -2,11 +2,11 @@
 their own (build_cache), in the background, while the game goes on.
 
 One worker thread does the work, a table at a time: a table the game waits for first, then
-those asked for ahead, in order; numpy is imported there, never on the game's start-up path. A build runs in a separate process, so
-that the game's own process stays free for the keys and quitting ends the build at once: a
-killed build has written nothing (a table file is written whole, at its end, under a
-temporary name). The game waits for a table only when it needs it, showing the progress of
-the work ahead of it.
+those asked for ahead, in order; numpy is imported there, never on the game's start-up path.
+A build runs in a separate process, so that the game's own process stays free for the keys
+and quitting ends the build at once: a killed build has written nothing (a table file is
+written whole, at its end, under a temporary name). The game waits for a table only when it
+needs it, showing the progress of the work ahead of it.
 """
 import itertools
 import os

@@ -57,7 +57,8 @@ class RivalPlayer:
     @staticmethod
     def plays_last_turn(game):
         """This turn fills the card, in a game of thirteen rounds with others at the table."""
-        return len(game.current.card.boxes) == BOX_COUNT - 1 and game.race_target is None and len(game.players) > 1
+        last_box = len(game.current.card.boxes) == BOX_COUNT - 1
+        return last_box and game.race_target is None and len(game.players) > 1
 
     def situation(self, game):
         """CHASE, EVEN or GUARD, from the expected final scores at the table."""

@@ -11,7 +11,7 @@ from .batch import DICE, Cards, play_turn, play_turns
 from .dicemath import SUB_KEEPS
 from .rival import EVEN, RIVAL_OBJECTIVES, situation_of
 from .tables import BOX_COUNT, BOXES, UnsupportedRules
-from .winchance import Final, ahead_chances, postings, remaining_spreads, turn_stages
+from .winchance import Final, ahead_chances, card_stages, remaining_spreads
 
 
 class RoundDice:
@@ -52,7 +52,7 @@ class PlannedStages:
 
 def win_plan(table, boxes, total, ahead, rolls, spreads):
     """The decisions (boxes, keeps per roll number and roll) of a turn played for the win."""
-    posts, keeps = turn_stages(lambda used: postings(table, boxes, used, spreads).chances(total, ahead), 1, rolls)
+    posts, keeps = card_stages(table, boxes, total, ahead, spreads, 1, rolls)
     box_plan = np.array([posts[used][:, :BOX_COUNT].argmax(axis=1) for used in range(1, rolls + 1)])
     keep_plan = []
     for used in range(1, rolls):
@@ -125,7 +125,8 @@ def play_last_turns(table, rival, other, games, dice, spreads, plans):
 
 def last_turn_plan(table, cards, game, their_final, spreads):
     """The win plan of the last turn of one game's card against one final score."""
-    boxes = {BOXES[bit]: int(cards.points[game, bit]) for bit in range(BOX_COUNT) if cards.mask[game] >> bit & 1}
+    filled = [bit for bit in range(BOX_COUNT) if cards.mask[game] >> bit & 1]
+    boxes = {BOXES[bit]: int(cards.points[game, bit]) for bit in filled}
     return win_plan(table, boxes, int(cards.totals[game]), ahead_chances([their_final]),
                     table.engine.rolls, spreads)
 
@@ -139,11 +140,12 @@ def simulate_rivalry(n, rules, seed, loader, progress=None, workers=None):
     from .simulate import batch_seeds, batch_sizes, batch_statistics
     tables = [loader(rules, objective) for objective in RIVAL_OBJECTIVES]
     if not all(table.exact for table in tables):
-        raise UnsupportedRules(_("*rival's games are not simulated for {rules}").format(rules=rules.describe()))
+        raise UnsupportedRules(_("*rival's games are not simulated for {rules}").format(
+            rules=rules.describe()))
     for table in tables:
         table.engine  # worked out once, not in every worker
-    return batch_statistics(tables, batch_sizes(n, RIVALRY_BATCH), batch_seeds(n, RIVALRY_BATCH, seed), workers,
-                            play_rivalry_batch, progress)
+    sizes, seeds = batch_sizes(n, RIVALRY_BATCH), batch_seeds(n, RIVALRY_BATCH, seed)
+    return batch_statistics(tables, sizes, seeds, workers, play_rivalry_batch, progress)
 
 
 def play_rivalry_batch(tables, size, seed):

@@ -54,7 +54,8 @@ def _card_mask(boxes):
 def check_plannable(rules):
     """Raise UnsupportedRules for a rule the turn arithmetic cannot follow (a dice bank it can)."""
     if not 1 <= rules.rolls_per_turn <= 9:
-        raise UnsupportedRules(_("the strategy engine plans for 1 to 9 rolls a turn, not {rolls}").format(rolls=rules.rolls_per_turn))
+        raise UnsupportedRules(_("the strategy engine plans for 1 to 9 rolls a turn, not {rolls}").format(
+            rolls=rules.rolls_per_turn))
     bonus = tuple(rules.roll_bonus)
     if any(later > earlier for earlier, later in zip(bonus, bonus[1:])) or any(b < 0 for b in bonus):
         raise UnsupportedRules(_("the strategy engine plans only for roll bonuses that shrink from roll to roll"))
@@ -151,16 +152,20 @@ def check_tables(tables, rules, masks=CHECK_MASKS):
             boxes = boxes_of(mask, case)
             for r, roll in enumerate(ROLLS):
                 if _card_mask(scoring.legal_boxes(roll, boxes, rules)) != legal_mask(tables, mask, case, r):
-                    raise UnsupportedRules(_("legal boxes of {roll} differ from the solver's tables").format(roll=roll))
+                    raise UnsupportedRules(_("legal boxes of {roll} differ from the solver's tables").format(
+                        roll=roll))
                 if scoring.yahtzee_bonus(roll, boxes, rules) != bonus_of(tables, case, r):
-                    raise UnsupportedRules(_("the Yahtzee bonus of {roll} differs from the solver's tables").format(roll=roll))
+                    raise UnsupportedRules(_("the Yahtzee bonus of {roll} differs from the solver's tables").format(
+                        roll=roll))
                 if scoring.extra_turn_bonus(roll, boxes, rules) != turn_bonus_of(tables, case, r):
-                    raise UnsupportedRules(_("the extra turn of {roll} differs from the solver's tables").format(roll=roll))
+                    raise UnsupportedRules(_("the extra turn of {roll} differs from the solver's tables").format(
+                        roll=roll))
                 _check_roll_bonus(tables, rules, boxes, roll, r)
                 for bit, box in enumerate(BOXES):
                     if box not in boxes and scoring.posting_points(box, roll, boxes, rules) != \
                             points_of(tables, mask, case, r, bit):
-                        raise UnsupportedRules(_("points of {roll} in {box} differ from the solver's tables").format(roll=roll, box=box.title))
+                        raise UnsupportedRules(_("points of {roll} in {box} differ from the solver's tables").format(
+                            roll=roll, box=box.title))
 
 
 def _check_roll_bonus(tables, rules, boxes, roll, r):
@@ -171,7 +176,8 @@ def _check_roll_bonus(tables, rules, boxes, roll, r):
         for bit, box in enumerate(BOXES):
             expected = tables.stage_bonus(rolls) * bool(tables.fits[r, bit])
             if box not in boxes and scoring.roll_bonus_points(box, roll, rolls, boxes, rules) != expected:
-                raise UnsupportedRules(_("the roll bonus of {roll} in {box} differs from the solver's tables").format(roll=roll, box=box.title))
+                raise UnsupportedRules(_("the roll bonus of {roll} in {box} differs from the solver's tables").format(
+                    roll=roll, box=box.title))
 
 
 def _face_of_five(r):

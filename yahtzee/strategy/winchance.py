@@ -43,7 +43,9 @@ def final_of(table, card, spreads: Sequence[float]) -> Final:
     """The final score of a card at the start of its turn, known once it is full."""
     mask, up, fifty = card_state(card.boxes)
     open_count = BOX_COUNT - len(card.boxes)
-    return Final(card.total + table.value(mask, up, fifty), spreads[open_count]) if open_count else Final(card.total)
+    if not open_count:
+        return Final(card.total)
+    return Final(card.total + table.value(mask, up, fifty), spreads[open_count])
 
 
 def ahead_chances(others: Sequence[Final]) -> np.ndarray:
@@ -130,6 +132,14 @@ def turn_stages(post_chances, first_used: int, last_used: int):
     return posts, keeps
 
 
+def card_stages(table, boxes: dict, total: int, ahead: np.ndarray, spreads: Sequence[float],
+                first_used: int, last_used: int):
+    """turn_stages (played for the win) of a card with these boxes and total points."""
+    def post_chances(used):
+        return postings(table, boxes, used, spreads).chances(total, ahead)
+    return turn_stages(post_chances, first_used, last_used)
+
+
 def remaining_spreads(table, games: int = SPREAD_GAMES, seed: int = 0) -> List[float]:
     """The spread of a player's remaining score by boxes open (0-13), measured over `games`
     seeded games of the table's own play (remembered per table)."""
@@ -168,8 +178,7 @@ def option_chances(table, game, options) -> List[float]:
     spreads = remaining_spreads(table)
     ahead = others_ahead(table, game, spreads)
     used = game.turn.rolls
-    posts, keeps = turn_stages(lambda rolls: postings(table, card.boxes, rolls, spreads).chances(card.total, ahead),
-                               used, used + game.rolls_left)
+    posts, keeps = card_stages(table, card.boxes, card.total, ahead, spreads, used, used + game.rolls_left)
     roll = ROLL_INDEX[tuple(sorted(game.turn.dice))]
     return [float(keeps[used][KEEP_INDEX[option.kept]]) if option.kind == "keep"
             else float(posts[used][roll, BOX_COUNT if option.extra_turn else BOX_INDEX[option.box]])
