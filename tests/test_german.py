@@ -56,6 +56,11 @@ class Recording(gettext.NullTranslations):
             self.missing.add(message)
         return self.german.gettext(message)
 
+    def pgettext(self, context, message):
+        if f"{context}\x04{message}" not in GERMAN:
+            self.missing.add(message)
+        return self.german.pgettext(context, message)
+
     def ngettext(self, singular, plural, count):
         if (singular, plural) not in GERMAN:
             self.missing.add(singular)
@@ -188,6 +193,7 @@ INTERNAL = {"end of input", "the output is gone", "the input is gone", "the term
             "str | None", "int | None", "KeyPress | None", "o o", "reroll all", "extra turn",
             "extra turn +", "Computer Yahtzee ", " is not a number", "not a resume point: ",
             "module  has no attribute "}
+MARKERS = ("_", "N_", "ngettext", "NC_", "pgettext")
 SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.py", "stages.py",
           "dicemath.py", "position.py")
 
@@ -197,7 +203,7 @@ def unmarked_strings(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("_", "N_", "ngettext"):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in MARKERS:
             skip.update(id(arg) for arg in node.args)
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body and \
                 isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
@@ -351,3 +357,14 @@ def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
             for line, (option, _c) in zip(lines[1:], ranked)}
     assert len(ends) == 1 and all(visible_width(line) <= 80 for line in lines)
     assert render.advice_keys(widest, game.turn, False).endswith("1 2 3 4 5 R")
+
+
+def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking):
+    from yahtzee import render
+    from yahtzee.scoring import Category
+    speaking("de")
+    titles = [box.title for box in Category]
+    assert all(title == title.upper() for title in titles) and Category.YAHTZEE.title == "KNIFFEL"
+    assert language._(render.LABELS[Category.YAHTZEE]) == "Kniffel"
+    speaking("en")
+    assert (Category.YAHTZEE.title, language._(render.LABELS[Category.YAHTZEE])) == ("YAHTZEE", "YAHTZEE")

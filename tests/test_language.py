@@ -59,12 +59,17 @@ def test_the_compiled_catalog_translates_plurals_through_gettext(tmp_path):
     catalog = gettext.GNUTranslations(io.BytesIO(msgfmt.mo_bytes(entries)))
     assert catalog.gettext("Roll") == "Würfeln"
     assert catalog.gettext("Quit") == "Quit"  # untranslated: the source string
+    entries["box\x04Roll"] = "Wurf"  # a context: the same English, other German
+    catalog = gettext.GNUTranslations(io.BytesIO(msgfmt.mo_bytes(entries)))
+    assert (catalog.pgettext("box", "Roll"), catalog.gettext("Roll")) == ("Wurf", "Würfeln")
     assert [catalog.ngettext("{} die", "{} dice", n) for n in (1, 2)] == ["{} Würfel", "{} Würfel!"]
 
 
 def test_the_po_reader_takes_what_the_catalog_writer_writes():
-    found = {"plain": ["a:1"], 'with "quotes"\nand a line': ["b:2"], ("one", "many"): ["c:3"]}
-    known = {"plain": "schlicht", 'with "quotes"\nand a line': "mit", ("one", "many"): ["1", "2"]}
+    found = {"plain": ["a:1"], 'with "quotes"\nand a line': ["b:2"], ("one", "many"): ["c:3"],
+             "box\x04YAHTZEE": ["d:4"], "YAHTZEE": ["e:5"]}
+    known = {"plain": "schlicht", 'with "quotes"\nand a line': "mit", ("one", "many"): ["1", "2"],
+             "box\x04YAHTZEE": "KNIFFEL", "YAHTZEE": "Kniffel"}
     entries = msgfmt.read_po(xgettext.po_text(found, "de", known))
     assert {key: value for key, value in entries.items() if key} == known
 

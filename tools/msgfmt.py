@@ -6,16 +6,19 @@ import sys
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "yahtzee" / "locale"
+CONTEXT = "\x04"  # joins a msgctxt to its msgid, in the .mo file as in these tools' keys
 
 
 def read_po(text):
-    """The catalog's entries: {msgid (or (msgid, plural)): msgstr or [msgstr per form]};
-    fuzzy entries are left out, as msgfmt leaves them."""
+    """The catalog's entries: {msgid (or (msgid, plural)): msgstr or [msgstr per form]}, a
+    msgid with a msgctxt keyed as context + CONTEXT + msgid; fuzzy entries are left out, as
+    msgfmt leaves them."""
     entries, entry, field, fuzzy = {}, {}, None, False
 
     def close():
         if "msgid" in entry and not entry.get("fuzzy"):
-            key = (entry["msgid"], entry["msgid_plural"]) if "msgid_plural" in entry else entry["msgid"]
+            msgid = entry["msgctxt"] + CONTEXT + entry["msgid"] if "msgctxt" in entry else entry["msgid"]
+            key = (msgid, entry["msgid_plural"]) if "msgid_plural" in entry else msgid
             forms = [entry[name] for name in sorted(entry) if name.startswith("msgstr[")]
             entries[key] = forms if "msgid_plural" in entry else entry.get("msgstr", "")
 
@@ -26,7 +29,7 @@ def read_po(text):
             entry[field] += ast.literal_eval(line)
         elif line and not line.startswith("#"):
             field, _, value = line.partition(" ")
-            if field == "msgid":
+            if field == "msgctxt" or field == "msgid" and ("msgid" in entry or "msgctxt" not in entry):
                 close()
                 entry, fuzzy = {"fuzzy": fuzzy}, False
             entry[field] = ast.literal_eval(value)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from msgfmt import LOCALE_DIR, read_po  # noqa: E402
+from msgfmt import CONTEXT, LOCALE_DIR, read_po  # noqa: E402
 
 PACKAGE = LOCALE_DIR.parent
 HEADER = {"en": "Plural-Forms: nplurals=2; plural=(n != 1);",
@@ -20,7 +20,8 @@ def literal(node):
 
 
 def messages(package=PACKAGE):
-    """{msgid or (singular, plural): [files]} in the order the package first uses them."""
+    """{msgid, context + CONTEXT + msgid or (singular, plural): [files]} in the order the
+    package first uses them."""
     found = {}
     for path in sorted(Path(package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -31,6 +32,8 @@ def messages(package=PACKAGE):
             args = [literal(arg) for arg in node.args]
             if node.func.id in ("_", "N_") and len(args) == 1 and args[0] is not None:
                 key = args[0]
+            elif node.func.id in ("pgettext", "NC_") and len(args) == 2 and None not in args:
+                key = args[0] + CONTEXT + args[1]
             elif node.func.id == "ngettext" and len(args) == 3 and None not in args[:2]:
                 key = (args[0], args[1])
             else:
@@ -59,7 +62,9 @@ def po_text(found, language=None, known=None):
             lines += [f"msgid {quoted(key[0])}", f"msgid_plural {quoted(key[1])}",
                       *[f"msgstr[{n}] {quoted(form)}" for n, form in enumerate(forms)]]
         else:
-            lines += [f"msgid {quoted(key)}", f"msgstr {quoted(known.get(key, ''))}"]
+            context, _, msgid = key.rpartition(CONTEXT)
+            lines += [f"msgctxt {quoted(context)}"] if context else []
+            lines += [f"msgid {quoted(msgid)}", f"msgstr {quoted(known.get(key, ''))}"]
         lines.append("")
     return "\n".join(lines)
 

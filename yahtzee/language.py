@@ -89,6 +89,17 @@ def ngettext(singular, plural, count):
     return _catalog.ngettext(singular, plural, count)
 
 
+def pgettext(context, message):
+    """`message` in the player's language, as meant in `context` (where one English word
+    stands for two German ones: 'YAHTZEE' the box name is 'KNIFFEL', the sheet row 'Kniffel')."""
+    return _catalog.pgettext(context, message)
+
+
+def NC_(context, message):
+    """Marks a string and its context for the catalog; pgettext translates it where shown."""
+    return message
+
+
 def N_(message):
     """Marks a string for the catalog where it is defined; it is translated where it is shown."""
     return message

@@ -3,7 +3,7 @@ from collections import Counter
 from enum import Enum
 
 from .checks import is_int
-from .language import N_, _
+from .language import N_, NC_, _, pgettext
 
 
 class Category(Enum):
@@ -36,18 +36,19 @@ class Category(Enum):
     @property
     def title(self):
         """The box's name as a player reads it: 'FULL HOUSE'."""
-        return _(TITLES[self])
+        return pgettext("box", TITLES[self])
 
 
 UPPER = tuple(Category)[:6]
 LOWER = tuple(Category)[6:]
-TITLES = {Category.ONES: N_("ONES"), Category.TWOS: N_("TWOS"), Category.THREES: N_("THREES"),
-          Category.FOURS: N_("FOURS"), Category.FIVES: N_("FIVES"), Category.SIXES: N_("SIXES"),
-          Category.THREE_OF_A_KIND: N_("THREE OF A KIND"),
-          Category.FOUR_OF_A_KIND: N_("FOUR OF A KIND"), Category.FULL_HOUSE: N_("FULL HOUSE"),
-          Category.SMALL_STRAIGHT: N_("SMALL STRAIGHT"),
-          Category.LARGE_STRAIGHT: N_("LARGE STRAIGHT"), Category.YAHTZEE: N_("YAHTZEE"),
-          Category.CHANCE: N_("CHANCE")}
+TITLES = {Category.ONES: NC_("box", "ONES"), Category.TWOS: NC_("box", "TWOS"),
+          Category.THREES: NC_("box", "THREES"), Category.FOURS: NC_("box", "FOURS"),
+          Category.FIVES: NC_("box", "FIVES"), Category.SIXES: NC_("box", "SIXES"),
+          Category.THREE_OF_A_KIND: NC_("box", "THREE OF A KIND"),
+          Category.FOUR_OF_A_KIND: NC_("box", "FOUR OF A KIND"), Category.FULL_HOUSE: NC_("box", "FULL HOUSE"),
+          Category.SMALL_STRAIGHT: NC_("box", "SMALL STRAIGHT"),
+          Category.LARGE_STRAIGHT: NC_("box", "LARGE STRAIGHT"), Category.YAHTZEE: NC_("box", "YAHTZEE"),
+          Category.CHANCE: NC_("box", "CHANCE")}
 
 UPPER_BONUS = 35
 UPPER_BONUS_THRESHOLD = 63
