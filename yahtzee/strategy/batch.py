@@ -109,6 +109,10 @@ class Cards:
         self.fifty[games] |= (boxes == YAHTZEE_BIT) & (points == scoring.YAHTZEE_POINTS)
         self.roll_bonus[games] += roll_bonus[posted]
 
+    def open_counts(self, games):
+        """How many boxes are open on each of these games' cards."""
+        return BOX_COUNT - ((self.mask[games, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)
+
     @property
     def is_full(self):
         """Every box of each card filled."""

@@ -3,21 +3,29 @@
 Before its last turn it picks, each turn, one of three exact tables by the score situation:
 far behind (its expected final score more than LEAD_MARGIN combined spreads under the best
 other player's) it chases with the gambler's spread-loving table, far ahead it guards its
-lead with the norisk table, and otherwise it plays for the highest mean. Its last turn (the one that
-fills its card) is played for the win, every roll and keep (see winchance): exact when the
-others have finished, against their estimated final scores when they have not.
+lead with the norisk table, and otherwise it plays for the highest mean. Its last turn (the
+one that fills its card) is played for the win, every roll and keep (see winchance): exact
+when the others have finished, against their estimated final scores when they have not;
+between choices with the same chance it takes the higher expected score. The simulation of
+its games (rivalry) plays by the same plan.
 """
+from dataclasses import dataclass
+
 import numpy as np
 
-from .advisor import advise
+from ..scoring import Category
+from .advisor import keep_values
+from .dicemath import KEEPS, ROLL_INDEX, SUB_KEEPS
 from .players import OBJECTIVES, Policy, Post, Reroll, turn_key
+from .position import card_state, reroll_marks
 from .solver import EXPECTED_SCORE
-from .tables import BOX_COUNT
-from .winchance import final_of, option_chances, remaining_spreads
+from .tables import BOX_COUNT, BOXES
+from .winchance import card_stages, final_of, others_ahead, postings, remaining_spreads
 
 CHASE, EVEN, GUARD = 0, 1, 2
 RIVAL_OBJECTIVES = (OBJECTIVES["gambler"], EXPECTED_SCORE, OBJECTIVES["norisk"])
 LEAD_MARGIN = 2.5
+EXTRA_TURN = BOX_COUNT  # the plan's column for an extra turn, after the thirteen boxes
 
 
 def situation_of(lead, spread):
@@ -73,9 +81,45 @@ class RivalPlayer:
 
     def winning_action(self, game):
         """The choice with the best chance to win (the higher mean among equal chances)."""
-        options = advise(self.table, game)
-        chances = option_chances(self.table, game, options)
-        _, _, best = max(zip(chances, [option.value for option in options], options), key=lambda c: c[:2])
-        if best.kind == "keep":
-            return Reroll(best.reroll)
-        return Post(best.box)
+        card = game.current.card
+        spreads = remaining_spreads(self.table)
+        plan = win_plan(self.table, card.boxes, card.total, others_ahead(self.table, game, spreads), spreads)
+        return plan.action(game.turn.dice, game.turn.rolls)
+
+
+@dataclass(frozen=True)
+class WinPlan:
+    """A turn played for the win: per roll number and roll, the column to post in (a box's
+    bit, or EXTRA_TURN) and, before the last roll, the keep to reroll or -1 to post."""
+
+    boxes: np.ndarray  # roll numbers x rolls
+    keeps: np.ndarray  # roll numbers - 1 x rolls
+
+    def action(self, dice, rolls_used):
+        """Reroll or Post for these dice after `rolls_used` rolls."""
+        roll = ROLL_INDEX[tuple(sorted(dice))]
+        if rolls_used <= len(self.keeps) and self.keeps[rolls_used - 1][roll] >= 0:
+            return Reroll(reroll_marks(dice, KEEPS[self.keeps[rolls_used - 1][roll]]))
+        column = self.boxes[rolls_used - 1][roll]
+        return Post(Category.YAHTZEE if column == EXTRA_TURN else BOXES[column])
+
+
+def win_plan(table, boxes: dict, total: int, ahead: np.ndarray, spreads) -> WinPlan:
+    """The whole turn of a card played for the win against `ahead` (see winchance.ahead_chances)."""
+    rolls = table.rules.rolls_per_turn
+    posts, keeps = card_stages(table, boxes, total, ahead, spreads, 1, rolls)
+    box_plan, keep_plan = [], []
+    for used in range(1, rolls + 1):
+        post_rank = ranked(posts[used], np.nan_to_num(postings(table, boxes, used, spreads).means))
+        box_plan.append(post_rank.argmax(axis=1))
+        if used < rolls:
+            keep_rank = ranked(keeps[used], keep_values(table, card_state(boxes), used, rolls - used))[SUB_KEEPS]
+            best = keep_rank.argmax(axis=1)
+            rerolls = keep_rank.max(axis=1) > post_rank.max(axis=1)
+            keep_plan.append(np.where(rerolls, SUB_KEEPS[np.arange(len(SUB_KEEPS)), best], -1))
+    return WinPlan(np.array(box_plan), np.array(keep_plan).reshape(rolls - 1, -1))
+
+
+def ranked(chances: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """One number that orders choices by their chance to win, then by their expected score."""
+    return np.rint(chances * 1e9) * 1e4 + expected

@@ -8,10 +8,9 @@ import numpy as np
 
 from ..language import _
 from .batch import DICE, Cards, play_turn, play_turns
-from .dicemath import SUB_KEEPS
-from .rival import EVEN, RIVAL_OBJECTIVES, situation_of
-from .tables import BOX_COUNT, BOXES, UnsupportedRules
-from .winchance import Final, ahead_chances, card_stages, remaining_spreads
+from .rival import EVEN, EXTRA_TURN, RIVAL_OBJECTIVES, situation_of, win_plan
+from .tables import BOX_COUNT, BOXES, UP_CAP, YAHTZEE_BIT, UnsupportedRules
+from .winchance import Final, ahead_chances, remaining_spreads
 
 
 class RoundDice:
@@ -50,19 +49,6 @@ class PlannedStages:
         return self.keeps[stage, rolls, columns]
 
 
-def win_plan(table, boxes, total, ahead, rolls, spreads):
-    """The decisions (boxes, keeps per roll number and roll) of a turn played for the win."""
-    posts, keeps = card_stages(table, boxes, total, ahead, spreads, 1, rolls)
-    box_plan = np.array([posts[used][:, :BOX_COUNT].argmax(axis=1) for used in range(1, rolls + 1)])
-    keep_plan = []
-    for used in range(1, rolls):
-        options = keeps[used][SUB_KEEPS]
-        pick = options.argmax(axis=1)
-        better = options.max(axis=1) > posts[used].max(axis=1) + 1e-12
-        keep_plan.append(np.where(better, SUB_KEEPS[np.arange(len(SUB_KEEPS)), pick], -1))
-    return box_plan, np.array(keep_plan).reshape(rolls - 1, -1)
-
-
 def play_rivalries(count, tables, rng):
     """`count` two-player games of *rival (tables: chase, even, guard) against *thinker
     (the even table); the rival sits first in the even-numbered games. Returns both Cards."""
@@ -84,20 +70,15 @@ def play_rivalries(count, tables, rng):
     return rival, thinker
 
 
-def open_counts(cards, games):
-    """How many boxes are open on each of these games' cards."""
-    return BOX_COUNT - np.array([bin(int(mask)).count("1") for mask in cards.mask[games]], dtype=np.int64)
-
-
 def expected_finals(table, cards, games, spreads):
     """The mean and spread of each card's final score (the table's play from here on)."""
     mean = cards.totals[games] + table.values[cards.states(games).index]
-    return mean, spreads[open_counts(cards, games)]
+    return mean, spreads[cards.open_counts(games)]
 
 
 def play_rival_turns(tables, rival, other, games, dice, spreads, plans):
     """Play the rival's turn in each of `games`: by situation, or for the win when it is the last."""
-    last = open_counts(rival, games) == 1
+    last = rival.open_counts(games) == 1
     mine, my_spread = expected_finals(tables[EVEN], rival, games[~last], spreads)
     theirs, their_spread = expected_finals(tables[EVEN], other, games[~last], spreads)
     situation = situation_of(mine - theirs, np.hypot(my_spread, their_spread))
@@ -113,13 +94,14 @@ def play_last_turns(table, rival, other, games, dice, spreads, plans):
     mean, spread = expected_finals(table, other, games, spreads)
     columns, keys = [], {}
     for game, their_mean, their_spread in zip(games, mean, spread):
-        key = (int(rival.mask[game]), int(min(rival.upper[game], 63)), int(rival.fifty[game]),
+        key = (int(rival.mask[game]), int(min(rival.upper[game], UP_CAP)), int(rival.fifty[game]),
                int(rival.totals[game]), round(float(their_mean), 1), float(their_spread))
         if key not in plans:
             plans[key] = last_turn_plan(table, rival, game, Final(key[4], key[5]), spreads)
         columns.append(keys.setdefault(key, len(keys)))
-    boxes = np.stack([plans[key][0] for key in keys], axis=-1)
-    keeps = np.stack([plans[key][1] for key in keys], axis=-1)
+    boxes = np.stack([plans[key].boxes for key in keys], axis=-1)
+    boxes = np.where(boxes == EXTRA_TURN, YAHTZEE_BIT, boxes)  # the batch's post takes it as an extra turn
+    keeps = np.stack([plans[key].keeps for key in keys], axis=-1)
     play_turn(table.engine, PlannedStages(boxes, keeps), rival, games, np.array(columns), dice)
 
 
@@ -127,8 +109,7 @@ def last_turn_plan(table, cards, game, their_final, spreads):
     """The win plan of the last turn of one game's card against one final score."""
     filled = [bit for bit in range(BOX_COUNT) if cards.mask[game] >> bit & 1]
     boxes = {BOXES[bit]: int(cards.points[game, bit]) for bit in filled}
-    return win_plan(table, boxes, int(cards.totals[game]), ahead_chances([their_final]),
-                    table.engine.rolls, spreads)
+    return win_plan(table, boxes, int(cards.totals[game]), ahead_chances([their_final]), spreads)
 
 
 RIVALRY_BATCH = 5_000  # plans of last turns are remembered per batch

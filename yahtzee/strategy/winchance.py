@@ -16,7 +16,7 @@ import numpy as np
 from ..scoring import Category
 from .advisor import box_options
 from .batch import Cards, NumpyDice, play_turns
-from .dicemath import CHILDREN, DICE, KEEP_INDEX, KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS, size_rows
+from .dicemath import CHILDREN, DICE, KEEP_INDEX, KEEPS, ROLL_INDEX, ROLL_PROBABILITY, ROLLS, SUB_KEEPS, size_rows
 from .position import card_state, card_total
 from .tables import BOX_COUNT
 
@@ -28,6 +28,8 @@ SPREAD_GAMES = 4000
 # (rules, objective, games, seed) -> spreads; apart from a table's memo, which is emptied when full.
 MEASURED_SPREADS = {}
 NOT_LEGAL = -1.0
+EXACT_EXTRA_TURNS = 40  # more than a card can ever need: each extra turn adds its bonus
+ESTIMATED_EXTRA_TURNS = 2
 BOX_INDEX = {box: index for index, box in enumerate(Category)}
 
 
@@ -78,17 +80,23 @@ def chance_of(means: np.ndarray, spread: float, ahead: np.ndarray) -> np.ndarray
 class Postings:
     """Every roll's postings from one turn-start state after some rolls: for each roll and
     column (a box, then the extra turn) the expected final score less the points already
-    on the card (NaN where not legal), and each column's spread of what is still to come."""
+    on the card (NaN where not legal), the spread of what is still to come after a box, and
+    the bonus an extra turn brings (NaN where none is earned)."""
 
-    means: np.ndarray   # rolls x (boxes + 1)
-    spreads: np.ndarray  # boxes + 1
+    means: np.ndarray        # rolls x (boxes + 1)
+    spread: float
+    extra_bonus: np.ndarray  # rolls
 
-    def chances(self, already: float, ahead: np.ndarray) -> np.ndarray:
-        """The chance to win of every posting (NOT_LEGAL where there is none)."""
+    def chances(self, already: float, ahead: np.ndarray, extra_turn) -> np.ndarray:
+        """The chance to win of every posting (NOT_LEGAL where there is none); an extra turn's
+        is `extra_turn(total)`, the chance of another turn with that total."""
         result = np.full(self.means.shape, NOT_LEGAL)
-        for column, spread in enumerate(self.spreads):
-            legal = ~np.isnan(self.means[:, column])
-            result[legal, column] = chance_of(already + self.means[legal, column], spread, ahead)
+        legal = ~np.isnan(self.means)
+        for column in range(BOX_COUNT):
+            result[legal[:, column], column] = chance_of(already + self.means[legal[:, column], column],
+                                                         self.spread, ahead)
+        extra = legal[:, BOX_COUNT]
+        result[extra, BOX_COUNT] = [extra_turn(already + bonus) for bonus in self.extra_bonus[extra]]
         return result
 
 
@@ -99,14 +107,13 @@ def postings(table, boxes: dict, rolls_used: int, spreads: Sequence[float]) -> P
     if key not in table.memo:
         already = card_total(boxes, 0)
         means = np.full((len(ROLLS), BOX_COUNT + 1), np.nan)
+        extra_bonus = np.full(len(ROLLS), np.nan)
         for roll, dice in enumerate(ROLLS):
             for option in box_options(table, boxes, dice, already, rolls_used):
                 column = BOX_COUNT if option.extra_turn else BOX_INDEX[option.box]
                 means[roll, column] = option.value - already
-        open_count = BOX_COUNT - len(boxes)
-        spread = np.full(BOX_COUNT + 1, spreads[max(open_count - 1, 0)])
-        spread[BOX_COUNT] = spreads[open_count]
-        table.memo[key] = Postings(means, spread)
+                extra_bonus[roll] = option.points if option.extra_turn else extra_bonus[roll]
+        table.memo[key] = Postings(means, spreads[max(BOX_COUNT - len(boxes) - 1, 0)], extra_bonus)
     return table.memo[key]
 
 
@@ -133,11 +140,48 @@ def turn_stages(post_chances, first_used: int, last_used: int):
 
 
 def card_stages(table, boxes: dict, total: int, ahead: np.ndarray, spreads: Sequence[float],
-                first_used: int, last_used: int):
-    """turn_stages (played for the win) of a card with these boxes and total points."""
+                first_used: int, last_used: int, extra_turns: int = None):
+    """turn_stages (played for the win) of a card with these boxes and total points; an extra
+    turn is played out, up to `extra_turns` more of them (by default as many as can matter
+    when every other card is full, else ESTIMATED_EXTRA_TURNS), then estimated."""
+    extra_turns = default_extra_turns(ahead) if extra_turns is None else extra_turns
+    played = {}
+
+    def extra_turn(new_total):
+        if new_total not in played:
+            played[new_total] = (turn_chance(table, boxes, new_total, ahead, spreads, extra_turns - 1)
+                                 if extra_turns > 0 else estimated_chance(table, boxes, new_total, ahead, spreads))
+        return played[new_total]
+
     def post_chances(used):
-        return postings(table, boxes, used, spreads).chances(total, ahead)
+        return postings(table, boxes, used, spreads).chances(total, ahead, extra_turn)
     return turn_stages(post_chances, first_used, last_used)
+
+
+def turn_chance(table, boxes: dict, total: int, ahead: np.ndarray, spreads: Sequence[float],
+                extra_turns: int) -> float:
+    """The chance to win of a whole turn from this card, played for the win."""
+    if ahead[int(min(total, SCORE_LIMIT))] >= 1.0:
+        return 1.0  # ahead of every final already: points only add
+    rolls = table.rules.rolls_per_turn
+    posts, keeps = card_stages(table, boxes, total, ahead, spreads, 1, rolls, extra_turns)
+    best = posts[1].max(axis=1)
+    if rolls > 1:
+        best = np.maximum(best, keeps[1][SUB_KEEPS].max(axis=1))
+    return float(ROLL_PROBABILITY @ best)
+
+
+def estimated_chance(table, boxes: dict, total: int, ahead: np.ndarray, spreads: Sequence[float]) -> float:
+    """The chance to win of a card at the start of a turn with this total, estimated."""
+    mean = total + table.value(*card_state(boxes))
+    return float(chance_of(np.array([mean]), spreads[BOX_COUNT - len(boxes)], ahead)[0])
+
+
+def default_extra_turns(ahead: np.ndarray) -> int:
+    """How many extra turns in a row are played out: all that can matter against finished
+    cards (the chance is then exact), ESTIMATED_EXTRA_TURNS against estimated ones."""
+    finished = np.isin(ahead, (0.0, 0.5, 1.0)).all()
+    return EXACT_EXTRA_TURNS if finished else ESTIMATED_EXTRA_TURNS
 
 
 def remaining_spreads(table, games: int = SPREAD_GAMES, seed: int = 0) -> List[float]:
@@ -149,7 +193,7 @@ def remaining_spreads(table, games: int = SPREAD_GAMES, seed: int = 0) -> List[f
         dice, playing = NumpyDice(np.random.default_rng(seed)), np.arange(games)
         starts = []
         while len(playing):
-            starts.append((playing, BOX_COUNT - _filled(cards.mask[playing]), cards.totals[playing]))
+            starts.append((playing, cards.open_counts(playing), cards.totals[playing]))
             play_turns(table, cards, playing, dice)
             playing = playing[~cards.is_full[playing]]
         finals = cards.totals
@@ -159,11 +203,6 @@ def remaining_spreads(table, games: int = SPREAD_GAMES, seed: int = 0) -> List[f
             spreads[open_count] = float(rest.std()) if len(rest) > 1 else 0.0
         MEASURED_SPREADS[key] = spreads
     return MEASURED_SPREADS[key]
-
-
-def _filled(masks: np.ndarray) -> np.ndarray:
-    """How many boxes each mask has filled."""
-    return np.array([bin(int(mask)).count("1") for mask in masks], dtype=np.int64)
 
 
 def others_ahead(table, game, spreads: Sequence[float]) -> np.ndarray:
