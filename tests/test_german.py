@@ -353,8 +353,9 @@ def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
               (Option("box", 200.0, box=Category.LARGE_STRAIGHT, points=40), 0.0),
               (Option("box", 210.0, box=Category.THREE_OF_A_KIND, points=100, blank=True), 0.5)]  # Acorn
     lines = render.advice_lines(ranked, game.turn)
-    ends = {visible_width(line[:line.index(f"{option.value:.2f}")]) + len(f"{option.value:.2f}")
-            for line, (option, _c) in zip(lines[1:], ranked)}
+    values = [language.number(option.value, ".2f") for option, _chance in ranked]
+    ends = {visible_width(line[:line.index(value)]) + len(value) for line, value in zip(lines[1:], values)}
+    assert ("250,50" in values) == (code == "de")
     assert len(ends) == 1 and all(visible_width(line) <= 80 for line in lines)
     assert render.advice_keys(widest, game.turn, False).endswith("1 2 3 4 5 R")
 

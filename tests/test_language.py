@@ -77,3 +77,16 @@ def test_the_po_reader_takes_what_the_catalog_writer_writes():
 def test_the_template_holds_exactly_the_strings_the_package_marks():
     template = msgfmt.read_po((ROOT / "yahtzee" / "locale" / "yahtzee.pot").read_text("utf-8"))
     assert set(template) - {""} == set(xgettext.messages())
+
+
+@pytest.mark.parametrize("value, spec, english, german", [
+    (1234.5, ",.1f", "1,234.5", "1.234,5"), (0.483, ".1%", "48.3%", "48,3%"), (250.0, ".2f", "250.00", "250,00"),
+    (12, "", "12", "12"), (200000, ",", "200,000", "200.000"),
+])
+def test_numbers_are_written_as_the_language_writes_them(value, spec, english, german):
+    try:
+        language.install("de")
+        assert language.number(value, spec) == german
+    finally:
+        language.install("en")
+    assert language.number(value, spec) == english

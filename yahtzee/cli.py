@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .language import N_, _, ngettext
+from .language import N_, _, ngettext, number
 from .moods import MOODS
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -252,7 +252,7 @@ def run_simulation(args, saves_dir):
     try:
         stats = simulate(args.simulate, mood, rules, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
                          progress=text_progress(sys.stderr, _("Playing {count} games").format(
-                             count=f"{args.simulate:,}")) if shown else None,
+                             count=number(args.simulate, ","))) if shown else None,
                          build_progress=text_progress(sys.stderr) if shown else None)
     except UnsupportedRules as error:
         return usage_error(error)

@@ -9,6 +9,8 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LANGUAGES = ("en", "de")
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
+GERMAN_DIGITS = str.maketrans(",.", ".,")
+
 _catalog = gettext.NullTranslations()
 _current = "en"
 
@@ -72,6 +74,13 @@ def source_strings():
         yield
     finally:
         _catalog = kept
+
+
+def number(value, spec: str = "") -> str:
+    """`value` formatted by `spec` ('.1f', ',', '.1%') as the player's language writes
+    numbers: '1,234.5' in English, '1.234,5' in German."""
+    text = format(value, spec)
+    return text.translate(GERMAN_DIGITS) if _current == "de" else text
 
 
 def current():

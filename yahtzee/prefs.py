@@ -1,7 +1,7 @@
 """The player's preferences: each with its choices, the first of them the default."""
 from dataclasses import dataclass
 
-from .language import N_, _
+from .language import N_, _, number
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,7 @@ class Preference:
         """The value as the settings screen shows it."""
         if isinstance(value, bool):
             return _("ON") if value else _("OFF")
-        word = _(WORDS[value]) if value in WORDS else value
+        word = _(WORDS[value]) if value in WORDS else number(value) if isinstance(value, float) else value
         return _(SHOWN[self.key]).format(word) if self.key in SHOWN else str(word)
 
     def after(self, value):

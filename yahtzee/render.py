@@ -2,7 +2,7 @@
 import textwrap
 
 from . import records as rec
-from .language import N_, _, ngettext
+from .language import N_, _, ngettext, number
 from .palette import no_colour, pad, visible_width
 from .scoring import LOWER, TITLES, UPPER, Category
 
@@ -221,9 +221,9 @@ def end_lines(game, announce, paint=no_colour, room=SCREEN_HEIGHT - 2):
     sheet = sheet_lines(game, paint)
     left = sheet_width(game) + 2
     wrapped = []
-    for number, text in enumerate(announce):
+    for place, text in enumerate(announce):
         rows = textwrap.wrap(text, SCREEN_WIDTH - left - 1) or [""]
-        wrapped += [paint("good", row) if number == 0 else row for row in rows]
+        wrapped += [paint("good", row) if place == 0 else row for row in rows]
     height = max(len(sheet), room)
     chunks = [wrapped[start:start + height] for start in range(0, len(wrapped), height)] or [[]]
     return [side_by_side((sheet, left), (chunk, 0)) for chunk in chunks]
@@ -254,7 +254,7 @@ def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
     lines = [heading + (WIN_COLUMN.format(chance=_("win %")) if with_chances else "")]
     for option, chance in ranked:
         text = advice_row("*" if option.best else " ", shown_choice(option.label), reroll_text(option, turn),
-                          advice_keys(option, turn, at_posting), f"{option.value:.2f}")
+                          advice_keys(option, turn, at_posting), number(option.value, ".2f"))
         if with_chances:
             text += WIN_COLUMN.format(chance=percent(chance))
         lines.append(paint("good", text) if option.best else text)
@@ -264,10 +264,10 @@ def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
 def percent(chance: float) -> str:
     """A chance as a player reads it: '48.3%', '<0.1%' and '>99.9%' near the ends."""
     if 0 < chance < 0.0005:
-        return "<0.1%"
+        return "<" + number(0.001, ".1%")
     if 0.9995 <= chance < 1:
-        return ">99.9%"
-    return f"{chance:.1%}"
+        return ">" + number(0.999, ".1%")
+    return number(chance, ".1%")
 
 
 BOX_OF_TITLE = {title: box for box, title in TITLES.items()}
@@ -326,16 +326,16 @@ def recap_lines(results, paint=no_colour, losses=None):
     lines = [paint("title", _("RECAP")), "", row(_("Game"), names) + "   " + _("Winner")]
     totals = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
-    for number, record in enumerate(results, start=1):
+    for game_number, record in enumerate(results, start=1):
         scores = rec.totals_of(record)
         winners = rec.winners_of(record)
         for name, total in scores.items():
             totals[name] += total
         for name in winners:
             wins[name] += 1
-        if number > len(results) - RECAP_GAMES:
+        if game_number > len(results) - RECAP_GAMES:
             cells = [str(scores[n]) if n in scores else "-" for n in names]
-            lines.append(row(str(number), cells) + f"   {', '.join(winners)}")
+            lines.append(row(str(game_number), cells) + f"   {', '.join(winners)}")
     if len(results) > RECAP_GAMES:
         earlier = len(results) - RECAP_GAMES
         lines.insert(3, ngettext("({count} earlier game counts in the totals)",
@@ -344,6 +344,6 @@ def recap_lines(results, paint=no_colour, losses=None):
     lines += ["", paint("total", row(_("Total"), [str(totals[n]) for n in names])),
               row(_("Won"), [str(wins[n]) for n in names])]
     if losses is not None:
-        lines += [row(_("Given away"), [f"{losses[n]:.1f}" if n in losses else "-" for n in names]),
+        lines += [row(_("Given away"), [number(losses[n], ".1f") if n in losses else "-" for n in names]),
                   " " * RECAP_LABEL + _("(expected points given away against perfect play)")]
     return lines

@@ -1,5 +1,5 @@
 """The post-game review as lines of text (see yahtzee.review): pure, 80 columns at most."""
-from .language import _
+from .language import _, number
 from .render import shown_choice
 from .review import ACCURATE, Decision, Review
 
@@ -23,8 +23,8 @@ def player_lines(review: Review, name: str) -> list:
     accurate = sum(d.cost < ACCURATE for d in own)
     lines = [_("{name}: gave away {points} points; accuracy {accuracy}% ({accurate} of {count} "
                "within {within} of the best)").format(
-        name=name, points=f"{review.totals[name]:.1f}", accuracy=f"{review.accuracy[name]:.0f}",
-        accurate=accurate, count=len(own), within=ACCURATE)]
+        name=name, points=number(review.totals[name], ".1f"), accuracy=f"{review.accuracy[name]:.0f}",
+        accurate=accurate, count=len(own), within=number(ACCURATE))]
     costly = review.costliest[name]
     if costly:
         lines += ["  " + _("Costliest:"), *(decision_line(d) for d in costly)]
@@ -48,5 +48,5 @@ def decision_line(decision: Decision) -> str:
     best = "=" if decision.best == decision.done else shown_choice(decision.best)
     done = shown_choice(decision.done)
     return (f"  {where:<8} {dice:<9} {done[:LABEL_WIDTH]:<{LABEL_WIDTH}} "
-            f"{best[:LABEL_WIDTH]:<{LABEL_WIDTH}} {decision.cost:5.1f}")
+            f"{best[:LABEL_WIDTH]:<{LABEL_WIDTH}} {number(decision.cost, '5.1f')}")
 

@@ -1,7 +1,7 @@
 """Pure: the game in sentences for plain mode and a screen reader (no tables, no art)."""
 import textwrap
 
-from .language import N_, _
+from .language import N_, _, number
 from .render import LABELS, SCREEN_WIDTH, advice_keys, percent, reroll_text, shown_choice
 from .scoring import LOWER, UPPER, Category
 
@@ -64,7 +64,7 @@ def option_sentence(option, turn, at_posting: bool, chance=None) -> str:
     reroll = reroll_text(option, turn) if option.kept else ""  # 'reroll all' says it already
     label = shown_choice(option.label)
     choice = f"{label}, {reroll}" if reroll else label
-    keys, value = advice_keys(option, turn, at_posting), f"{option.value:.1f}"
+    keys, value = advice_keys(option, turn, at_posting), number(option.value, ".1f")
     if chance is None:
         return _("{choice} ({keys}), expects {value}.").format(choice=choice, keys=keys, value=value)
     return _("{choice} ({keys}), expects {value}, win chance {chance}.").format(

@@ -12,7 +12,7 @@ Choices made here:
 from dataclasses import dataclass
 
 from . import records as rec
-from .language import N_, _
+from .language import N_, _, number
 from .palette import cut_to_cells, pad, visible_width
 from .rules import RULES
 from .scoring import YAHTZEE_POINTS, Category
@@ -135,7 +135,7 @@ def _player_notices(name, total, before, after, place):
         notices.append(_("{name} sets a new personal best: {total} (the old one was {old})").format(
             name=name, total=total, old=before.best))
     if before:
-        old, new = f"{before.average:.1f}", f"{after.average:.1f}"
+        old, new = number(before.average, ".1f"), number(after.average, ".1f")
         if old != new:
             way = (_("{name}'s all-time average goes up from {old} to {new}")
                    if after.average > before.average
@@ -195,7 +195,7 @@ def player_lines(stats, names=None):
     widths = [max(len(title), least) for title, least in zip(titles, PLAYER_WIDTHS)]
     lines = [_cell(_("NAME"), name_width) + "".join(f"  {t:>{w}}" for t, w in zip(titles, widths))]
     for s in shown:
-        cells = (s.games, s.wins, s.best, f"{s.average:.1f}", s.yahtzees, f"{s.upper_bonus_rate:.0%}")
+        cells = (s.games, s.wins, s.best, number(s.average, ".1f"), s.yahtzees, f"{s.upper_bonus_rate:.0%}")
         lines.append(_cell(s.name, name_width) + "".join(f"  {c:>{w}}" for c, w in zip(cells, widths)))
     return lines
 

@@ -4,7 +4,7 @@ from typing import Callable, Optional
 
 from .. import render, spoken
 from ..game import IllegalMove
-from ..language import N_, _
+from ..language import N_, _, number
 from ..match import SINGLE_GAME, totals
 from ..render import BOX_KEYS, KEY_OF_BOX
 from ..scoring import BEST_POINTS, Category, is_yahtzee
@@ -129,7 +129,7 @@ def choice_cost(ctx: Context, measure: Callable) -> Optional[float]:
 def tell_cost(console, cost: Optional[float], sentence_: str) -> None:
     """Say what a choice cost when it was not the best (`sentence_` has the {points})."""
     if cost is not None and cost >= 0.05:
-        console.message(sentence_.format(points=f"{cost:.1f}"))
+        console.message(sentence_.format(points=number(cost, ".1f")))
 
 
 def computer_step(console, ctx: Context) -> Moment:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..dice import RandomDice
 from ..game import Game, Player
-from ..language import _
+from ..language import _, number
 from ..rules import HASBRO
 from ..scoring import YAHTZEE_POINTS, Category
 from .batch import play_games as play_batch_games
@@ -204,26 +204,29 @@ def game_statistics(figures, seconds):
 
 def format_simulation(stats, mood=None):
     """The statistics as lines of text for a player."""
-    games = f"{stats['games']:,}"
+    games = number(stats["games"], ",")
     title = (_("{games} games of {mood}").format(games=games, mood="*" + mood.lstrip("*")) if mood
              else _("{games} games").format(games=games))
     return [
         title,
         "  " + _("mean {mean}   stdev {stdev}   median {median}").format(
-            mean=f"{stats['mean']:.2f}", stdev=f"{stats['stdev']:.2f}", median=f"{stats['median']:g}"),
+            mean=number(stats["mean"], ".2f"), stdev=number(stats["stdev"], ".2f"),
+            median=number(stats["median"], "g")),
         "  " + _("lowest {low}   highest {high}").format(low=stats["min"], high=stats["max"]),
         "  " + _("upper bonus in {bonus} of games, a Yahtzee in {yahtzee}, a Yahtzee bonus in "
-                 "{extra}").format(bonus=f"{stats['upper_bonus_rate']:.1%}",
-                                   yahtzee=f"{stats['yahtzee_rate']:.1%}",
-                                   extra=f"{stats['extra_yahtzee_rate']:.1%}"),
+                 "{extra}").format(bonus=number(stats["upper_bonus_rate"], ".1%"),
+                                   yahtzee=number(stats["yahtzee_rate"], ".1%"),
+                                   extra=number(stats["extra_yahtzee_rate"], ".1%")),
         *(rivalry_lines(stats) if "win_share" in stats else []),
         "  " + _("{seconds} s, {speed} games a second").format(
-            seconds=f"{stats['seconds']:.1f}", speed=f"{stats['games_per_second']:,.0f}"),
+            seconds=number(stats["seconds"], ".1f"), speed=number(stats["games_per_second"], ",.0f")),
     ]
 
 
 def rivalry_lines(stats):
     """*rival's share of wins against *thinker, as lines of text."""
+    share, interval = number(stats["win_share"], ".2%"), number(stats["win_interval"], ".2%")
+    mean = number(stats["opponent_mean"], ".2f")
     return ["  " + _("won {share} ± {interval} (95%) of its two-player games against *thinker").format(
-                share=f"{stats['win_share']:.2%}", interval=f"{stats['win_interval']:.2%}"),
-            "  " + _("(ties count half; *thinker averaged {mean})").format(mean=f"{stats['opponent_mean']:.2f}")]
+                share=share, interval=interval),
+            "  " + _("(ties count half; *thinker averaged {mean})").format(mean=mean)]
