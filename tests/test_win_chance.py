@@ -13,7 +13,7 @@ import pytest
 from test_plain import START, play_plain
 from yahtzee.dice import RandomDice
 from yahtzee.game import Game, Player, Turn
-from yahtzee.rules import HASBRO, YAHTC
+from yahtzee.rules import FIVEOAK, HASBRO, YAHTC
 from yahtzee.scorecard import Scorecard
 from yahtzee.scoring import Category
 from yahtzee.strategy import advise, computer_player
@@ -52,14 +52,14 @@ def last_turn(open_box, dice, rolls, other_total, rules=HASBRO, **filled):
 
 def brute_force(game):
     """Each reroll's and box's exact chance to win, by trying every throw through the model."""
-    target = game.players[0].card.total
+    target, rolls = game.players[0].card.total, game.rules.rolls_per_turn
     finals = {}
 
-    def won(dice):
-        key = tuple(sorted(dice))
+    def won(dice, rolls_left):
+        key = (tuple(sorted(dice)), rolls_left)
         if key not in finals:
             trial = copy.deepcopy(game)
-            trial.turn = Turn(dice=key, rolls=1)
+            trial.turn = Turn(dice=key[0], rolls=rolls - rolls_left)  # a roll bonus counts the rolls
             trial.post(trial.legal_boxes()[0])
             total = trial.players[1].card.total
             finals[key] = Fraction(1) if total > target else Fraction(1, 2) if total == target else Fraction(0)
@@ -76,7 +76,7 @@ def brute_force(game):
         return sum(outcomes) / len(outcomes)
 
     def best(dice, rolls_left):
-        choices = [won(dice)]
+        choices = [won(dice, rolls_left)]
         if rolls_left:
             choices += [reroll(dice, marks, rolls_left) for marks in itertools.product((False, True), repeat=5)
                         if any(marks)]
@@ -85,20 +85,22 @@ def brute_force(game):
     return won, reroll
 
 
-@pytest.mark.parametrize("open_box, dice, other", [
-    (C.THREE_OF_A_KIND, (6, 6, 2, 5, 1), 220),
-    (C.CHANCE, (6, 3, 5, 1, 2), 222),
-    (C.SIXES, (6, 6, 1, 2, 3), 200),  # 18 or more in SIXES also brings the upper bonus
+@pytest.mark.parametrize("rules, open_box, dice, other", [
+    (HASBRO, C.THREE_OF_A_KIND, (6, 6, 2, 5, 1), 220),
+    (HASBRO, C.CHANCE, (6, 3, 5, 1, 2), 222),
+    (HASBRO, C.SIXES, (6, 6, 1, 2, 3), 200),  # 18 or more in SIXES also brings the upper bonus
+    (FIVEOAK, C.LARGE_STRAIGHT, (2, 3, 4, 5, 1), 239),  # only the second roll's bonus (+5) wins
 ])
-def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(table, open_box, dice, other):
-    game = last_turn(open_box, dice, rolls=2, other_total=other)
+def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(loader, rules, open_box, dice, other):
+    table = loader(rules)
+    game = last_turn(open_box, dice, rolls=2, other_total=other, rules=rules)
     options = advise(table, game)
     chances = option_chances(table, game, options)
     won, reroll = brute_force(game)
     for option, chance in zip(options, chances):
-        exact = won(dice) if option.kind == "box" else reroll(dice, option.reroll, 1)
+        exact = won(dice, 1) if option.kind == "box" else reroll(dice, option.reroll, 1)
         assert chance == pytest.approx(float(exact), abs=1e-9), option.label
-    assert len({round(chance, 6) for chance in chances}) > 2  # the case tells choices apart
+    assert len({round(chance, 6) for chance in chances}) > 1  # the case tells choices apart
 
 
 def test_with_two_rolls_left_the_later_keeps_are_played_for_the_win(table):

@@ -14,7 +14,7 @@ from typing import List, Sequence
 import numpy as np
 
 from ..scoring import Category
-from .advisor import box_options
+from .advisor import CACHE_SIZE, box_options
 from .batch import Cards, NumpyDice, play_turns
 from .dicemath import CHILDREN, DICE, KEEP_INDEX, KEEPS, ROLL_INDEX, ROLL_PROBABILITY, ROLLS, SUB_KEEPS, size_rows
 from .position import card_state, card_total
@@ -113,6 +113,8 @@ def postings(table, boxes: dict, rolls_used: int, spreads: Sequence[float]) -> P
                 column = BOX_COUNT if option.extra_turn else BOX_INDEX[option.box]
                 means[roll, column] = option.value - already
                 extra_bonus[roll] = option.points if option.extra_turn else extra_bonus[roll]
+        if len(table.memo) >= CACHE_SIZE:
+            table.memo.clear()
         table.memo[key] = Postings(means, spreads[max(BOX_COUNT - len(boxes) - 1, 0)], extra_bonus)
     return table.memo[key]
 
