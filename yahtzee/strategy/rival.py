@@ -62,11 +62,11 @@ class RivalPlayer:
             policy.prepare([turn_key(game) for game in games
                             if not self.plays_last_turn(game) and self.situation(game) == kind])
 
-    @staticmethod
-    def plays_last_turn(game):
-        """This turn fills the card, in a game of thirteen rounds with others at the table."""
+    def plays_last_turn(self, game):
+        """This turn fills the card, in a game of thirteen rounds with others at the table,
+        under rules the tables solve exactly (a dice bank's banked rolls are not planned for)."""
         last_box = len(game.current.card.boxes) == BOX_COUNT - 1
-        return last_box and game.race_target is None and len(game.players) > 1
+        return last_box and game.race_target is None and len(game.players) > 1 and self.table.exact
 
     def situation(self, game):
         """CHASE, EVEN or GUARD, from the expected final scores at the table."""
