@@ -5,9 +5,9 @@ far behind (its expected final score more than LEAD_MARGIN combined spreads unde
 other player's) it chases with the gambler's spread-loving table, far ahead it guards its
 lead with the norisk table, and otherwise it plays for the highest mean. Its last turn (the
 one that fills its card) is played for the win, every roll and keep (see winchance): exact
-when the others have finished, against their estimated final scores when they have not;
-between choices with the same chance it takes the higher expected score. The simulation of
-its games (rivalry) plays by the same plan.
+when the others have finished, against their estimated final scores when they have not.
+Between choices with the same chance (a game already won or lost) it takes the higher
+expected score. The simulation of its games (rivalry) plays by the same plan.
 """
 from dataclasses import dataclass
 
@@ -80,7 +80,7 @@ class RivalPlayer:
         return int(situation_of(mine.mean - best.mean, np.hypot(mine.spread, best.spread)))
 
     def winning_action(self, game):
-        """The choice with the best chance to win (the higher mean among equal chances)."""
+        """The choice with the best chance to win (see win_plan)."""
         card = game.current.card
         spreads = remaining_spreads(self.table)
         plan = win_plan(self.table, card.boxes, card.total, others_ahead(self.table, game, spreads), spreads)
@@ -105,7 +105,8 @@ class WinPlan:
 
 
 def win_plan(table, boxes: dict, total: int, ahead: np.ndarray, spreads) -> WinPlan:
-    """The whole turn of a card played for the win against `ahead` (see winchance.ahead_chances)."""
+    """The whole turn of a card played for the win against `ahead` (see winchance.ahead_chances);
+    equal chances go to the higher expected score."""
     rolls = table.rules.rolls_per_turn
     posts, keeps = card_stages(table, boxes, total, ahead, spreads, 1, rolls)
     box_plan, keep_plan = [], []
