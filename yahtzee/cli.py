@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .language import N_, _, ngettext, number
+from .language import N_, _
 from .moods import MOODS
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -222,78 +222,6 @@ def cache_dir(saves_dir, environ):
     return Path(environ["YAHTZEE_CACHE"]) if environ.get("YAHTZEE_CACHE") else saves_dir / "cache"
 
 
-def show_stats(saves):
-    """--stats: print the hall of fame and the player tables."""
-    from .stats import stats_lines
-    records = saves.read_history()
-    for line in [*saves.take_notices(), *stats_lines(records)]:
-        print(line)
-    return 0
-
-
-SIMULATION_KEYS = ("games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
-                   "yahtzee_rate", "seconds")
-RIVALRY_KEYS = ("win_share", "win_interval", "opponent_mean")
-
-
-def run_simulation(args, saves_dir):
-    """--simulate: headless games of one computer player under --rules; their figures as
-    text or JSON, with progress bars on stderr when it is a terminal."""
-    import json
-    from .rules import UnknownRules, rules_named
-    from .strategy import UnknownMood, UnsupportedRules, mood_named, text_progress
-    from .strategy.simulate import format_simulation, simulate
-    try:
-        mood = mood_named(args.player)
-        rules = rules_named(args.rules or "hasbro")
-    except (UnknownMood, UnknownRules) as error:
-        return usage_error(error)
-    shown = sys.stderr.isatty()
-    try:
-        stats = simulate(args.simulate, mood, rules, seed=args.seed, cache_dir=cache_dir(saves_dir, os.environ),
-                         progress=text_progress(sys.stderr, _("Playing {count} games").format(
-                             count=number(args.simulate, ","))) if shown else None,
-                         build_progress=text_progress(sys.stderr) if shown else None)
-    except UnsupportedRules as error:
-        return usage_error(error)
-    if args.json:
-        print(json.dumps({key: stats[key] for key in SIMULATION_KEYS + RIVALRY_KEYS if key in stats}))
-    else:
-        print("\n".join(format_simulation(stats, mood)))
-    return 0
-
-
-def show_review(args, saves, saves_dir):
-    """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
-    a game that cannot be reviewed is a one-line usage error."""
-    import json
-    from .coach import Coach
-    from .review import CannotReview, record_rules, review_to_json
-    from .review_lines import review_lines
-    from .strategy import text_progress
-    records = saves.read_history()
-    if args.review > len(records):
-        return usage_error(ngettext("--review {number}: the history holds {count} game",
-                                    "--review {number}: the history holds {count} games",
-                                    len(records)).format(number=args.review, count=len(records)))
-    record = records[-args.review]
-    progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
-    coach = Coach(cache_dir(saves_dir, os.environ), progress)
-    try:
-        review = coach.review(record)
-    except CannotReview as error:
-        return usage_error(error)
-    finally:
-        coach.close()
-    if args.json:
-        print(json.dumps(review_to_json(review)))
-    else:
-        title = _("Review of the game finished {finished}, rules: {rules}").format(
-            finished=record["finished"], rules=record_rules(record).describe())
-        print("\n".join(review_lines(review, title)))
-    return 0
-
-
 def main(argv=None):
     """Run the game; returns the process exit code."""
     from . import language
@@ -301,25 +229,17 @@ def main(argv=None):
     args = parse_args(argv)
     from .saves import Saves, choose_saves_dir, local_now
 
+    from .reports import printing, run_simulation, show_review, show_stats
     saves_dir = choose_saves_dir(args.saves, os.environ, PROJECT_DIR)
     if args.simulate:
-        return printing(run_simulation, args, saves_dir)
+        return printing(run_simulation, args, cache_dir(saves_dir, os.environ))
     saves = Saves(saves_dir, now=local_now)
     language.install(language.choose(args.lang, saves.load_prefs()["language"]))
     if args.stats:
         return printing(show_stats, saves)
     if args.review:
-        return printing(show_review, args, saves, saves_dir)
+        return printing(show_review, args, saves, cache_dir(saves_dir, os.environ))
     return play(args, saves, saves_dir)
-
-
-def printing(command, *args) -> int:
-    """Run a command that prints; a reader that stops early (`| head`) is no error."""
-    try:
-        return command(*args)
-    except BrokenPipeError:
-        sys.stdout = open(os.devnull, "w")  # what is still buffered goes nowhere, quietly
-        return 0
 
 
 def play(args, saves, saves_dir):

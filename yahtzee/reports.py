@@ -1,0 +1,87 @@
+"""The commands that print instead of playing: --stats, --simulate and --review."""
+import json
+import os
+import sys
+from pathlib import Path
+
+from .cli import usage_error
+from .language import _, ngettext, number
+
+
+def printing(command, *args) -> int:
+    """Run a command that prints; a reader that stops early (`| head`) is no error."""
+    try:
+        return command(*args)
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")  # what is still buffered goes nowhere, quietly
+        return 0
+
+
+def show_stats(saves):
+    """--stats: print the hall of fame and the player tables."""
+    from .stats import stats_lines
+    records = saves.read_history()
+    for line in [*saves.take_notices(), *stats_lines(records)]:
+        print(line)
+    return 0
+
+
+SIMULATION_KEYS = ("games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
+                   "yahtzee_rate", "seconds")
+RIVALRY_KEYS = ("win_share", "win_interval", "opponent_mean")
+
+
+def run_simulation(args, cache: Path):
+    """--simulate: headless games of one computer player under --rules; their figures as
+    text or JSON, with progress bars on stderr when it is a terminal."""
+    from .rules import UnknownRules, rules_named
+    from .strategy import UnknownMood, UnsupportedRules, mood_named, text_progress
+    from .strategy.simulate import format_simulation, simulate
+    try:
+        mood = mood_named(args.player)
+        rules = rules_named(args.rules or "hasbro")
+    except (UnknownMood, UnknownRules) as error:
+        return usage_error(error)
+    shown = sys.stderr.isatty()
+    try:
+        stats = simulate(args.simulate, mood, rules, seed=args.seed, cache_dir=cache,
+                         progress=text_progress(sys.stderr, _("Playing {count} games").format(
+                             count=number(args.simulate, ","))) if shown else None,
+                         build_progress=text_progress(sys.stderr) if shown else None)
+    except UnsupportedRules as error:
+        return usage_error(error)
+    if args.json:
+        print(json.dumps({key: stats[key] for key in SIMULATION_KEYS + RIVALRY_KEYS if key in stats}))
+    else:
+        print("\n".join(format_simulation(stats, mood)))
+    return 0
+
+
+def show_review(args, saves, cache: Path):
+    """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
+    a game that cannot be reviewed is a one-line usage error."""
+    from .coach import Coach
+    from .review import CannotReview, record_rules, review_to_json
+    from .review_lines import review_lines
+    from .strategy import text_progress
+    records = saves.read_history()
+    if args.review > len(records):
+        return usage_error(ngettext("--review {number}: the history holds {count} game",
+                                    "--review {number}: the history holds {count} games",
+                                    len(records)).format(number=args.review, count=len(records)))
+    record = records[-args.review]
+    progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
+    coach = Coach(cache, progress)
+    try:
+        review = coach.review(record)
+    except CannotReview as error:
+        return usage_error(error)
+    finally:
+        coach.close()
+    if args.json:
+        print(json.dumps(review_to_json(review)))
+    else:
+        title = _("Review of the game finished {finished}, rules: {rules}").format(
+            finished=record["finished"], rules=record_rules(record).describe())
+        print("\n".join(review_lines(review, title)))
+    return 0
