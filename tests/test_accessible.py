@@ -12,7 +12,7 @@ from yahtzee.accessible import AccessibleConsole, echo
 from yahtzee.game import Game, Player
 from yahtzee.render import KEY_OF_BOX
 from yahtzee.scoring import Category
-from yahtzee.strategy.advisor import Option
+from yahtzee.choices import Option, OptionKind
 
 BOXES = list(Category)
 POSTED = re.compile(r"(?:^|> )ANN posts \d+ in ([A-Z ]+)\.$", re.MULTILINE)
@@ -160,9 +160,9 @@ def test_the_advice_reads_as_sentences():
     game = Game.start([Player("ANN")])
     game.roll()
     turn = game.turn
-    keep = Option("keep", 254.91, reroll=(False, True, False, True, False), kept=(4, 4, 4),
+    keep = Option(OptionKind.KEEP, 254.91, reroll=(False, True, False, True, False), kept=(4, 4, 4),
                   best=True)
-    box = Option("box", 250.0, box=Category.CHANCE, points=21)
+    box = Option(OptionKind.BOX, 250.0, box=Category.CHANCE, points=21)
     first, second = spoken.advice_sentences([(keep, None), (box, None)], turn)
     faces = " ".join(str(face) for face, again in zip(turn.dice, keep.reroll) if again)
     assert first == f"Best: keep 4 4 4, reroll {faces} (press 2 4 R), expects 254.9."

@@ -299,7 +299,7 @@ def test_files_and_json_are_the_same_in_either_language(tmp_path, monkeypatch):
                       output.getvalue())
     language.install("en")
     assert kept["de"] == kept["en"]
-    assert "CHANCE 12" in kept["de"][1]  # the advisor's labels as files keep them
+    assert '{"kind": "post", "box": "chance", "points": 12}' in kept["de"][1]  # values, in no language
 
 
 def test_source_strings_are_english_for_a_while_whatever_is_installed(speaking):
@@ -343,15 +343,16 @@ def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
     from yahtzee.game import Game, Player
     from yahtzee.palette import visible_width
     from yahtzee.scoring import Category
-    from yahtzee.strategy.advisor import Option
+    from yahtzee.choices import Option, OptionKind
     speaking(code)
     game = Game.start([Player("ANN")])
     game.turn.dice, game.turn.rolls = (1, 2, 3, 4, 5), 1
     game.turn.marked = (True, False, True, False, False)
-    widest = Option("keep", 250.5, reroll=(False, True, False, True, True), kept=(1, 3))  # toggles 1-5
-    ranked = [(widest, 0.4), (Option("keep", 1.5, reroll=(True,) * 5), 1.0),
-              (Option("box", 200.0, box=Category.LARGE_STRAIGHT, points=40), 0.0),
-              (Option("box", 210.0, box=Category.THREE_OF_A_KIND, points=100, blank=True), 0.5)]  # Acorn
+    widest = Option(OptionKind.KEEP, 250.5, reroll=(False, True, False, True, True), kept=(1, 3))  # toggles 1-5
+    ranked = [(widest, 0.4), (Option(OptionKind.KEEP, 1.5, reroll=(True,) * 5), 1.0),
+              (Option(OptionKind.BOX, 200.0, box=Category.LARGE_STRAIGHT, points=40), 0.0),
+              (Option(OptionKind.BOX, 210.0, box=Category.THREE_OF_A_KIND, yahtzee_bonus=100,
+                     blank=True), 0.5)]  # Acorn
     lines = render.advice_lines(ranked, game.turn)
     values = [language.number(option.value, ".2f") for option, _chance in ranked]
     ends = {visible_width(line[:line.index(value)]) + len(value) for line, value in zip(lines[1:], values)}

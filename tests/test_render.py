@@ -182,12 +182,12 @@ def test_the_recap_shows_points_given_away_only_when_asked_for():
 
 
 def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice():
-    from yahtzee.strategy.advisor import Option
+    from yahtzee.choices import Option, OptionKind
     game = game_with(["ANN"])
     game.turn.dice, game.turn.rolls = (4, 6, 4, 3, 4), 1
     game.turn.marked = [False, False, False, False, True]  # die 5 marked already
-    keep = Option("keep", 200.0, reroll=(False, True, False, True, False), kept=(4, 4, 4), best=True)
-    box = Option("box", 190.0, box=C.FOURS, points=12)
+    keep = Option(OptionKind.KEEP, 200.0, reroll=(False, True, False, True, False), kept=(4, 4, 4), best=True)
+    box = Option(OptionKind.BOX, 190.0, box=C.FOURS, points=12)
     keep_row, box_row = render.advice_lines([(keep, None), (box, None)], game.turn)[1:]
     assert "keep 4 4 4" in keep_row and "reroll 6 3" in keep_row
     assert "press 2 4 5 R" in keep_row  # mark 2 and 4, free 5 again, then roll

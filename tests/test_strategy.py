@@ -87,7 +87,7 @@ def test_empty_card_straight_with_two_rerolls_posts_the_large_straight(hasbro):
 
 def test_an_extra_yahtzee_of_fours_goes_in_fours_for_20_plus_100(hasbro):
     options = advise_position(hasbro, {C.YAHTZEE: 50}, 0, (4, 4, 4, 4, 4), 0)
-    assert [(o.kind, o.box, o.points) for o in options] == [("box", C.FOURS, 120)]
+    assert [(o.kind, o.box, o.points, o.yahtzee_bonus, o.gain) for o in options] == [("box", C.FOURS, 20, 100, 120)]
     assert options[0].best
     later = hasbro.value(1 << 11 | 1 << 3, 20, 1)
     assert options[0].value == pytest.approx(50 + 120 + later)

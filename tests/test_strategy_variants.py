@@ -11,6 +11,7 @@ from test_strategy import FiveAlikeOften, random_card, start_midway
 from yahtzee.coach import Coach
 from yahtzee.dice import SeededDice
 from yahtzee.game import Game, Player
+from yahtzee.render import choice_text
 from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, RULES, YAHTC
 from yahtzee.scoring import Category
 from yahtzee.strategy import MOODS, cache
@@ -83,7 +84,7 @@ def test_the_extra_turn_value_is_a_fixed_point(variant_loader):
     options = advise_position(table, {box: 0 for box in C if box is not C.CHANCE} | {C.YAHTZEE: 50},
                               0, (2, 2, 2, 2, 2), 0)
     extra = next(o for o in options if o.extra_turn)
-    assert extra.value == pytest.approx(50 + 50 + value) and extra.label == "extra turn +50"
+    assert extra.value == pytest.approx(50 + 50 + value) and choice_text(extra) == "extra turn +50"
     assert value > table.value(mask, 0, 0) + 0.5  # the chance of extra turns is worth something
     state = States(np.array([mask]), np.array([0]), np.array([1]))
     assert Engine(YAHTC).turn_start_values(table.values, state)[0] == pytest.approx(value, abs=1e-9)
@@ -93,12 +94,13 @@ def test_the_extra_turn_value_is_a_fixed_point(variant_loader):
 
 def test_fiveoak_straight_on_the_first_roll_posts_now_for_40_plus_10(variant_loader):
     options = advise_position(variant_loader(FIVEOAK), {}, 0, (1, 2, 3, 4, 5), 2)
-    assert options[0].best and options[0].box is C.LARGE_STRAIGHT and options[0].points == 50
+    assert options[0].best and options[0].box is C.LARGE_STRAIGHT and \
+        (options[0].points, options[0].roll_bonus) == (40, 10)
 
 
 def test_fiveoak_roll_bonus_shrinks_with_the_rolls_used(variant_loader):
     table = variant_loader(FIVEOAK)
-    points = [next(o.points for o in advise_position(table, {}, 0, (1, 2, 3, 4, 5), 3 - used)
+    points = [next(o.gain for o in advise_position(table, {}, 0, (1, 2, 3, 4, 5), 3 - used)
                    if o.box is C.LARGE_STRAIGHT) for used in (1, 2, 3)]
     assert points == [50, 45, 40]
 
@@ -108,7 +110,8 @@ def test_acorn_extra_yahtzee_offers_only_blanks_worth_100(variant_loader):
     options = advise_position(variant_loader(ACORN), boxes, 0, (3, 3, 3, 3, 3), 2)
     posts = [o for o in options if o.kind == "box"]
     assert {o.box for o in posts} == set(C) - set(boxes)
-    assert all(o.blank and o.points == 100 and o.label.startswith("blank ") for o in posts)
+    assert all(o.blank and (o.points, o.yahtzee_bonus) == (0, 100) for o in posts)
+    assert all(choice_text(o) == f"blank {o.box.title} +100 YAHTZEE bonus" for o in posts)
 
 
 def test_yahtc_extra_yahtzee_lists_the_extra_turn_and_takes_it(variant_loader):
@@ -118,7 +121,8 @@ def test_yahtc_extra_yahtzee_lists_the_extra_turn_and_takes_it(variant_loader):
     game.roll()
     game.turn.dice = (6,) * 5
     options = advise(table, game)
-    assert options[0].extra_turn and options[0].box is C.YAHTZEE and options[0].points == 50
+    assert options[0].extra_turn and options[0].box is C.YAHTZEE and options[0].yahtzee_bonus == 50
+    assert choice_text(options[0]) == "extra turn +50"
     assert sum(o.kind == "box" for o in options) == 12 + 1
     action = computer_player("thinker", YAHTC, lambda r, o=None: table).next_action(game)
     assert action == Post(C.YAHTZEE)

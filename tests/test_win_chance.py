@@ -8,18 +8,25 @@ import itertools
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from test_plain import START, play_plain
 from yahtzee.dice import RandomDice
 from yahtzee.game import Game, Player, Turn
-from yahtzee.rules import FIVEOAK, HASBRO, YAHTC
+from yahtzee.render import choice_text
+from yahtzee.rules import ACORN, FIVEOAK, HASBRO, YAHTC
 from yahtzee.scorecard import Scorecard
 from yahtzee.scoring import Category
 from yahtzee.strategy import advise, computer_player
 from yahtzee.strategy.cache import table_loader
 from yahtzee.strategy.players import Post, Reroll
-from yahtzee.strategy.winchance import Final, ahead_chances, option_chances
+from yahtzee.strategy.advisor import box_options
+from yahtzee.strategy.dicemath import ROLLS
+from yahtzee.strategy.position import card_state, card_total
+from yahtzee.strategy.statespace import state_index
+from yahtzee.strategy.tables import BOX_COUNT
+from yahtzee.strategy.winchance import NO_STATE, Final, ahead_chances, option_chances, rule_postings
 
 C = Category
 FULL_CARD = {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 12, C.FIVES: 15, C.SIXES: 18,
@@ -99,7 +106,7 @@ def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(load
     won, reroll = brute_force(game)
     for option, chance in zip(options, chances):
         exact = won(dice, 1) if option.kind == "box" else reroll(dice, option.reroll, 1)
-        assert chance == pytest.approx(float(exact), abs=1e-9), option.label
+        assert chance == pytest.approx(float(exact), abs=1e-9), choice_text(option)
     assert len({round(chance, 6) for chance in chances}) > 1  # the case tells choices apart
 
 
@@ -190,8 +197,10 @@ def test_before_the_end_the_chance_is_an_estimate_between_zero_and_one(table):
 def test_a_tie_for_first_counts_half():
     ahead = ahead_chances([Final(200), Final(180)])
     assert (ahead[199], ahead[200], ahead[201]) == (0.0, 0.5, 1.0)
-    spread = ahead_chances([Final(200, 30.0)])
-    assert spread[200] == pytest.approx(0.5, abs=0.01) and spread[150] < 0.1 < 0.9 < spread[250]
+    points = np.arange(121)
+    weights = np.exp(-((points - 60.0) / 20.0) ** 2 / 2)
+    spread = ahead_chances([Final(140, weights / weights.sum())])
+    assert spread[200] == pytest.approx(0.5, abs=0.01) and spread[170] < 0.1 < 0.9 < spread[230]
 
 
 def test_the_rival_plays_its_last_turn_for_the_win(table, loader):
@@ -295,3 +304,38 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     chances = [float(line.split()[-1].rstrip("%")) for line in second[4:] if line.endswith("%")]
     assert len(chances) > 10 and chances == sorted(chances, reverse=True)
     assert ctx.passing.rank_by_win
+
+
+def random_cards(rules, count, seed):
+    """Cards of games played at random through the model, stopped after 1 to 12 postings."""
+    rng = random.Random(seed)
+    cards = []
+    for _ in range(count):
+        game = Game.start([Player("ANN")], rules, source=RandomDice(random.Random(rng.random())))
+        for _turn in range(rng.randrange(1, 13)):
+            game.roll()
+            if game.can_take_extra_turn and rng.random() < 0.5:
+                game.take_extra_turn()
+                continue
+            game.post(rng.choice(game.legal_boxes()))
+        cards.append(game.current.card)
+    return cards
+
+
+@pytest.mark.parametrize("rules", [HASBRO, FIVEOAK, ACORN, YAHTC])
+def test_the_postings_array_is_the_advisors_pure_rules(loader, rules):
+    table = loader(rules)
+    for card in random_cards(rules, 3, seed=sum(map(ord, rules.name))):
+        state = card_state(card.boxes)
+        for used in (1, rules.rolls_per_turn):  # a roll bonus, or none
+            found = rule_postings(table.engine.tables, state, used)
+            for roll, dice in enumerate(ROLLS):
+                options = box_options(table, card.boxes, dice, card_total(card.boxes, 0), used)
+                columns = set()
+                for option in options:
+                    column = BOX_COUNT if option.extra_turn else list(Category).index(option.box)
+                    after = state if option.extra_turn else card_state({**card.boxes, option.box: option.points})
+                    assert (found.gains[roll, column], found.afters[roll, column]) == \
+                        (option.gain, state_index(*after)), (dice, choice_text(option))
+                    columns.add(column)
+                assert all(found.afters[roll, column] == NO_STATE for column in set(range(BOX_COUNT + 1)) - columns)

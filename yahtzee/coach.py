@@ -1,5 +1,6 @@
 """The strategy engine as the screens use it: tables made ready in the background, numpy
 loaded there and never at start-up."""
+import json
 import random
 
 from .language import _
@@ -20,6 +21,7 @@ class Coach:
         self._builder = None
         self._planned = {}
         self._players = {}
+        self._reviews = {}  # the reviews made, by record: the recap adds them up again
         self.unsupported = ""
 
     def builder(self):
@@ -101,12 +103,15 @@ class Coach:
         """The post-game review of a history record (yahtzee.review), judged by the table of
         its rules; CannotReview says in one line why a game cannot be judged."""
         from .review import CannotReview, record_rules, require_moves, review_game
-        require_moves(record)
-        table = self.table(record_rules(record))
-        if table is None:
-            raise CannotReview(_("the review cannot judge these rules: {reason}").format(
-                reason=self.unsupported))
-        return review_game(record, table)
+        key = json.dumps(record, sort_keys=True)
+        if key not in self._reviews:
+            require_moves(record)
+            table = self.table(record_rules(record))
+            if table is None:
+                raise CannotReview(_("the review cannot judge these rules: {reason}").format(
+                    reason=self.unsupported))
+            self._reviews[key] = review_game(record, table)
+        return self._reviews[key]
 
     def player(self, mood, rules):
         """The computer player of a mood (one per mood and rules)."""

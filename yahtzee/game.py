@@ -323,8 +323,6 @@ class Session:
     match: object = SINGLE_GAME
     # Where the match's games begin among the results.
     match_start: int = 0
-    # Each player's expected points given away against perfect play, for the recap.
-    losses: dict = field(default_factory=dict)
 
     def new_game(self):
         """Start the session's next game with the players now seated (a new match of the

@@ -84,7 +84,6 @@ def session_to_dict(session):
         "dice": session.source.to_dict(),
         "match": match_to_dict(session.match),
         "match_start": session.match_start,
-        "losses": session.losses,
     }
 
 
@@ -107,8 +106,9 @@ def session_from_dict(data):
     if version == 1:
         old_screen(data)
     match_start = _int(data, "match_start", 0, len(results), N_("where the match begins"), 0)
+    _losses(data.get("losses", {}))  # older saves kept them; the review of each game counts them now
     return Session(players, results, game, verify, sound, rules_from_dict(data.get("rules")), source,
-                   _match(data.get("match", SINGLE_GAME.to_dict())), match_start, _losses(data.get("losses", {})))
+                   _match(data.get("match", SINGLE_GAME.to_dict())), match_start)
 
 
 def old_screen(data):

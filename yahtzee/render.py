@@ -4,7 +4,8 @@ import textwrap
 from . import records as rec
 from .language import N_, _, ngettext, number
 from .palette import no_colour, pad, visible_width
-from .scoring import LOWER, TITLES, UPPER, Category
+from .choices import Option, OptionKind
+from .scoring import LOWER, UPPER, Category
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24
@@ -253,7 +254,7 @@ def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
     heading = advice_row(" ", _("choice"), _("reroll"), _("keys"), _("expects"))
     lines = [heading + (WIN_COLUMN.format(chance=_("win %")) if with_chances else "")]
     for option, chance in ranked:
-        text = advice_row("*" if option.best else " ", shown_choice(option.label), reroll_text(option, turn),
+        text = advice_row("*" if option.best else " ", choice_text(option), reroll_text(option, turn),
                           advice_keys(option, turn, at_posting), number(option.value, ".2f"))
         if with_chances:
             text += WIN_COLUMN.format(chance=percent(chance))
@@ -270,22 +271,25 @@ def percent(chance: float) -> str:
     return number(chance, ".1%")
 
 
-BOX_OF_TITLE = {title: box for box, title in TITLES.items()}
+def choice_text(option: Option, short: bool = False) -> str:
+    """An advisor's choice in the player's language: 'keep 4 4', 'reroll all', 'TWOS 6 +35
+    upper bonus', 'blank ONES +100 YAHTZEE bonus', 'extra turn +50' (short: '+35 bonus')."""
+    if option.kind is OptionKind.KEEP:
+        return _("keep {dice}").format(dice=" ".join(map(str, option.kept))) if option.kept else _("reroll all")
+    if option.extra_turn:
+        return _("extra turn {points}").format(points=f"+{option.yahtzee_bonus}")
+    head = (_("blank {box}").format(box=option.box.title) if option.blank
+            else f"{option.box.title} {option.points}")
+    return " ".join([head, *bonus_words(option, short)])
 
 
-def shown_choice(label: str) -> str:
-    """An advisor's choice ('keep 4 4', 'FULL HOUSE 25', 'blank ONES +100' as the review
-    keeps them, in English) in the player's language."""
-    head, _space, points = label.rpartition(" ")
-    if label == "reroll all":
-        return _("reroll all")
-    if label.startswith("keep "):
-        return _("keep {dice}").format(dice=label[5:])
-    if head == "extra turn":
-        return _("extra turn {points}").format(points=points)
-    if head.startswith("blank ") and head[6:] in BOX_OF_TITLE:
-        return _("blank {box} {points}").format(box=BOX_OF_TITLE[head[6:]].title, points=points)
-    return f"{BOX_OF_TITLE[head].title} {points}" if head in BOX_OF_TITLE else label
+def bonus_words(option: Option, short: bool = False) -> list:
+    """The bonuses a posting completes or earns, each as '+35 upper bonus' (short: '+35 bonus')."""
+    bonuses = ((option.upper_bonus, N_("+{points} upper bonus")),
+               (option.yahtzee_bonus, N_("+{points} YAHTZEE bonus")),
+               (option.roll_bonus, N_("+{points} roll bonus")))
+    return [_(N_("+{points} bonus") if short else words).format(points=points)
+            for points, words in bonuses if points]
 
 
 def reroll_text(option, turn):

@@ -6,6 +6,7 @@ The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
 """
 from dataclasses import dataclass, replace
 
+from .choices import Option, option_to_json
 from .game import Game, IllegalMove, Player
 from .language import _, source_strings
 from .moves import BadMoves, Move
@@ -33,8 +34,8 @@ class Decision:
     roll: int    # the turn's roll the choice followed (1 = the first)
     kind: str    # "reroll" or "post"
     dice: tuple
-    done: str    # the choice as the advisor words it: 'keep 4 4', 'FULL HOUSE 25'
-    best: str
+    done: Option  # what was done
+    best: Option  # the advisor's best choice
     cost: float  # expected points given away against the best choice (0.0 for the best)
 
 
@@ -147,7 +148,7 @@ def _roll(table, game: Game, move: Move):
 
 def _decision(game: Game, kind: str, options: list, chosen, cost: float) -> Decision:
     return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
-                    chosen.label, options[0].label, max(0.0, cost))
+                    chosen, options[0], max(0.0, cost))
 
 
 def summary(players: tuple, decisions: list, note: str = "") -> Review:
@@ -169,8 +170,8 @@ def summary(players: tuple, decisions: list, note: str = "") -> Review:
 def decision_to_json(decision: Decision) -> dict:
     """A decision as JSON data."""
     return {"player": decision.player, "round": decision.round, "roll": decision.roll,
-            "kind": decision.kind, "dice": list(decision.dice), "done": decision.done,
-            "best": decision.best, "cost": round(decision.cost, 3)}
+            "kind": decision.kind, "dice": list(decision.dice), "done": option_to_json(decision.done),
+            "best": option_to_json(decision.best), "cost": round(decision.cost, 3)}
 
 
 def review_to_json(review: Review) -> dict:

@@ -1,6 +1,7 @@
 """The post-game review as lines of text (see yahtzee.review): pure, 80 columns at most."""
 from .language import _, number
-from .render import shown_choice
+from .choices import option_to_json
+from .render import choice_text
 from .review import ACCURATE, Decision, Review
 
 LABEL_WIDTH = 24
@@ -45,8 +46,9 @@ def decision_line(decision: Decision) -> str:
     that was it), the points given away."""
     where = f"{decision.round:>2} r{decision.roll}"
     dice = " ".join(map(str, decision.dice))
-    best = "=" if decision.best == decision.done else shown_choice(decision.best)
-    done = shown_choice(decision.done)
+    same = option_to_json(decision.best) == option_to_json(decision.done)
+    best = "=" if same else choice_text(decision.best, short=True)
+    done = choice_text(decision.done, short=True)
     return (f"  {where:<8} {dice:<9} {done[:LABEL_WIDTH]:<{LABEL_WIDTH}} "
             f"{best[:LABEL_WIDTH]:<{LABEL_WIDTH}} {number(decision.cost, '5.1f')}")
 

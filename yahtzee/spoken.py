@@ -2,7 +2,7 @@
 import textwrap
 
 from .language import N_, _, number
-from .render import LABELS, SCREEN_WIDTH, advice_keys, percent, reroll_text, shown_choice
+from .render import LABELS, SCREEN_WIDTH, advice_keys, percent, reroll_text, choice_text
 from .scoring import LOWER, UPPER, Category
 
 SPOKEN_LABELS = {**LABELS, Category.SMALL_STRAIGHT: N_("Small straight"),
@@ -62,7 +62,7 @@ def option_sentence(option, turn, at_posting: bool, chance=None) -> str:
     """One choice of the advisor: 'keep 4 4 4, reroll 6 3 (press 2 4 R), expects 254.9'
     (and ', win chance 48.3%' in a game with others)."""
     reroll = reroll_text(option, turn) if option.kept else ""  # 'reroll all' says it already
-    label = shown_choice(option.label)
+    label = choice_text(option)
     choice = f"{label}, {reroll}" if reroll else label
     keys, value = advice_keys(option, turn, at_posting), number(option.value, ".1f")
     if chance is None:

@@ -92,8 +92,6 @@ class Passing:
 
     # The end of game's notices (a place in the hall of fame, a personal best...).
     notices: list = field(default_factory=list)
-    # The last posting's cost against perfect play, taken back if the posting is.
-    last_cost: Optional[tuple] = None
     # How many finished games the flow has filed in the history (None: not yet looked).
     filed: Optional[int] = None
     # The advice page ranks by the chance to win (W toggles it) rather than the expected score.

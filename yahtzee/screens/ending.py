@@ -6,6 +6,7 @@ from ..dice import DUPLICATE_LINE, is_duplicate
 from ..game import Game
 from ..language import N_, _
 from ..match import SINGLE_GAME
+from ..records import players_of
 from ..review import CannotReview
 from ..review_lines import review_lines
 from .context import Context, Moment, Screen
@@ -87,14 +88,32 @@ def show_recap(console, ctx: Context, prompt: str) -> None:
     """Every game of the session, each player's aggregate and wins, the rules, the match;
     S shows the statistics."""
     session = ctx.session
-    losses = session.losses if ctx.pref("advisor") else None
-    lines = render.recap_lines(session.results, console.paint, losses)
+    lines = render.recap_lines(session.results, console.paint, given_away(ctx))
     lines += ["", _("Rules: {rules}").format(rules=session.rules.describe()),
               *([_(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
     prompt = _("{prompt} (S statistics)").format(prompt=prompt)
     view = lambda prompt: lines + ["", prompt, footer_for(console, ctx)]
     while any_key(console, ctx, prompt, view) == "s":
         statistics(console, ctx)
+
+
+def given_away(ctx: Context) -> Optional[dict]:
+    """Each human's expected points given away over the session's games, added up from each
+    game's review, whether cost notes were shown or not (None when a game cannot be judged)."""
+    coach = ctx.services.coach
+    if coach is None:
+        return None
+    totals: dict = {}
+    try:
+        for record in ctx.session.results:
+            review = coach.review(record)
+            for player in players_of(record):
+                if player["kind"] == "human":
+                    name = player["name"]
+                    totals[name] = round(totals.get(name, 0.0) + review.totals[name], 3)
+    except CannotReview:
+        return None
+    return totals
 
 
 def recap(console, ctx: Context) -> None:

@@ -105,25 +105,18 @@ def take_back(console, ctx: Context) -> Moment:
     session = ctx.session
     session.game.undo()
     player = session.game.current.name
-    last = ctx.passing.last_cost
-    if last and last[0] == player:
-        session.losses[player] = round(session.losses.get(player, 0.0) - last[1], 3)
-    ctx.passing.last_cost = None
     console.message(_("{name}'s last posting is taken back.").format(name=player))
     return Moment(Screen.POSTING)
 
 
 def choice_cost(ctx: Context, measure: Callable) -> Optional[float]:
-    """What the current human's choice gives away against perfect play, added to their losses
-    (None when cost notes are off or the advisor cannot judge these rules)."""
+    """What the current human's choice gives away against perfect play, for its cost note
+    (None when cost notes are off or the advisor cannot judge these rules); the recap counts
+    every choice from the game's review."""
     coach = ctx.services.coach
     if coach is None or not ctx.pref("advisor"):
         return None
-    cost = measure(coach)
-    losses = ctx.session.losses
-    name = ctx.session.game.current.name
-    losses[name] = round(losses.get(name, 0.0) + cost, 3)
-    return cost
+    return measure(coach)
 
 
 def tell_cost(console, cost: Optional[float], sentence_: str) -> None:
@@ -304,7 +297,6 @@ def post_and_tell(console, ctx: Context, box: Category) -> Moment:
     game = session.game
     human = not game.current.is_computer
     cost = choice_cost(ctx, lambda coach: coach.cost_of_post(game, box)) if human else None
-    ctx.passing.last_cost = (game.current.name, cost) if cost is not None else None
     result = game.post(box)
     console.message(posting_note(result))
     tell_cost(console, cost, _("That posting cost {points} points against perfect play."))

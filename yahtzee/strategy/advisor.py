@@ -1,43 +1,17 @@
 """The advisor: every keep and every legal box, ranked by expected final score."""
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
 from .. import scoring
-from ..scoring import TITLES, Category  # TITLES: the English box names a label keeps
+from ..choices import Option, OptionKind
+from ..scoring import Category
 from .dicemath import KEEPS, sub_keeps
 from .position import BOX_BIT, card_state, card_total, kept_faces, reroll_marks
 from .solver import States, Workspace
 from .tables import UP_CAP
 
 CACHE_SIZE = 4096
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice: keep some dice and reroll the rest, post in a box, blank a box (Acorn)
-    or take an extra turn (yahtChallenge, which the game takes as posting in YAHTZEE)."""
-
-    kind: str                 # "keep" or "box"
-    value: float              # the expected final score after this choice
-    reroll: tuple = None      # keep: which of the five dice to reroll
-    kept: tuple = ()          # keep: the faces kept, sorted
-    box: Category = None      # box: where to post
-    points: int = 0           # box: what it scores now, every bonus included
-    best: bool = False
-    blank: bool = False       # box: the box is blanked (an Acorn extra Yahtzee)
-    extra_turn: bool = False  # box: YAHTZEE taken as its bonus and another turn
-
-    @property
-    def label(self):
-        """'keep 4 4 4' / 'reroll all' / 'FULL HOUSE 25' / 'blank ONES +100' / 'extra turn +50'."""
-        if self.extra_turn:
-            return f"extra turn +{self.points}"
-        if self.blank:
-            return f"blank {TITLES[self.box]} +{self.points}"
-        if self.kind == "box":
-            return f"{TITLES[self.box]} {self.points}"
-        return "keep " + " ".join(map(str, self.kept)) if self.kept else "reroll all"
 
 
 def advise(table, game):
@@ -73,26 +47,28 @@ def box_options(table, boxes, dice, already, rolls_used):
                for box in scoring.legal_boxes(dice, boxes, rules)]
     if scoring.earns_extra_turn(dice, boxes, rules):
         bonus = scoring.extra_turn_bonus(dice, boxes, rules)
-        options.append(Option("box", already + bonus + table.value(*state), box=Category.YAHTZEE,
-                              points=bonus, extra_turn=True))
+        options.append(Option(OptionKind.BOX, already + bonus + table.value(*state), box=Category.YAHTZEE,
+                              yahtzee_bonus=bonus, extra_turn=True))
     return options
 
 
 def box_option(table, boxes, dice, already, rolls_used, box):
-    """Posting (or blanking) `box`: its points, every bonus included, and the expected final score."""
+    """Posting (or blanking) `box`: its points and bonuses, and the expected final score."""
     rules = table.rules
     mask, up, fifty = card_state(boxes)
     points = scoring.posting_points(box, dice, boxes, rules)
-    gain = points + scoring.yahtzee_bonus(dice, boxes, rules) + \
-        scoring.roll_bonus_points(box, dice, rolls_used, boxes, rules)
+    upper_bonus = 0
     if box.is_upper:
-        gain += scoring.UPPER_BONUS if up < UP_CAP <= up + points else 0
+        upper_bonus = scoring.UPPER_BONUS if up < UP_CAP <= up + points else 0
         up = min(UP_CAP, up + points)
     elif box is Category.YAHTZEE:
         fifty = int(points == scoring.YAHTZEE_POINTS)
+    option = Option(OptionKind.BOX, 0.0, box=box, points=points, upper_bonus=upper_bonus,
+                    yahtzee_bonus=scoring.yahtzee_bonus(dice, boxes, rules),
+                    roll_bonus=scoring.roll_bonus_points(box, dice, rolls_used, boxes, rules),
+                    blank=scoring.must_blank(dice, boxes, rules))
     later = table.value(mask | BOX_BIT[box], up, fifty)
-    return Option("box", already + gain + later, box=box, points=gain,
-                  blank=scoring.must_blank(dice, boxes, rules))
+    return replace(option, value=already + option.gain + later)
 
 
 def keep_options(table, boxes, dice, rolls_used, rolls_left, already):
@@ -101,7 +77,7 @@ def keep_options(table, boxes, dice, rolls_used, rolls_left, already):
     options = []
     for index in sub_keeps(tuple(sorted(dice))):
         kept = KEEPS[index]
-        options.append(Option("keep", already + float(keeps[index]), reroll=reroll_marks(dice, kept), kept=kept))
+        options.append(Option(OptionKind.KEEP, already + float(keeps[index]), reroll=reroll_marks(dice, kept), kept=kept))
     return options
 
 

@@ -91,11 +91,11 @@ class TableBuilder:
         key = (rules, objective)
         if key not in READY:
             from .solver import EXPECTED_SCORE
-            from .winchance import remaining_spreads
+            from .cache import ready_rests
             table = self._cached(rules, objective) or self._built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
             if objective == EXPECTED_SCORE:
-                remaining_spreads(table)  # measured here, off the advice page's path
+                ready_rests(table, self.cache_dir)  # read or measured here, off the advice page's path
             READY[key] = table
         return READY[key]
 

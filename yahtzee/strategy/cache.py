@@ -28,6 +28,7 @@ import numpy as np
 from ..game_json import rules_to_dict
 from ..language import _
 from ..saves.atomic import NotAFile, open_file, rename_aside
+from .finals import FULL_CARD_KINDS, Rests, has_rests, measure_rests, remember_rests, rest_arrays_shapes
 from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
 
@@ -129,13 +130,19 @@ def _meta(rules, objective, values):
 def save_table(table, folder):
     """Write the table into `folder` atomically; False (and no file) if the folder refuses."""
     path = Path(folder) / table_file_name(table.rules, table.objective)
-    meta = json.dumps(_meta(table.rules, table.objective, table.values))
+    return save_arrays(path, _meta(table.rules, table.objective, table.values), values=table.values)
+
+
+def save_arrays(path, meta, **arrays):
+    """Write arrays and their meta into an .npz at `path` atomically; False (and no file) if
+    the folder refuses."""
+    folder = Path(path).parent
     temp = None
     try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=path.name, suffix=".tmp", delete=False) as file:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=Path(path).name, suffix=".tmp", delete=False) as file:
             temp = file.name
-            np.savez(file, values=table.values, meta=np.array(meta))
+            np.savez(file, **arrays, meta=np.array(json.dumps(meta)))
             file.flush()
             os.fsync(file.fileno())
         os.replace(temp, path)
@@ -233,7 +240,7 @@ def remove_stale_temps(folder, now=None):
     except OSError:
         return
     for entry in entries:
-        if entry.name.startswith("strategy-") and entry.name.endswith(".tmp"):
+        if entry.name.startswith(("strategy-", "rests-")) and entry.name.endswith(".tmp"):
             try:
                 if now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS:
                     os.unlink(entry.path)
@@ -263,7 +270,9 @@ def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None, n
     if not is_solved_exactly(rules):
         return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify))
     if cache_dir is None:
-        return build_table(rules, objective, progress)
+        table = build_table(rules, objective, progress)
+        ready_rests(table)
+        return table
     remove_stale_temps(cache_dir)
     table = cached_table(rules, objective, cache_dir, notify)
     if table is None:
@@ -273,10 +282,58 @@ def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None, n
             if table is None:
                 table = build_table(rules, objective, progress)
                 save_table(table, cache_dir)
+                ready_rests(table, cache_dir)
                 return table
+    ready_rests(table, cache_dir)
     if progress:
         progress(1, 1)
     return table
+
+
+def rests_file_name(table):
+    """rests-<rules>-<key>.npz: the measured rests that go with a table of expected score."""
+    return "rests" + table_file_name(table.rules, table.objective)[len("strategy"):]
+
+
+def ready_rests(table, cache_dir=None):
+    """Make the measured rests of an expected-score table ready (finals.measured_rests): read
+    from the cache beside the table, or measured there and kept (a file that does not read
+    back whole is measured again and replaced)."""
+    if table.objective != EXPECTED_SCORE or not table.exact or has_rests(table):
+        return
+    path = None if cache_dir is None else Path(cache_dir) / rests_file_name(table)
+    rests = read_rests(table, path) if path else None
+    if rests is None:
+        rests = measure_rests(table)
+        if path:
+            save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
+                        spreads=rests.spreads, shapes=rests.shapes, centres=rests.centres)
+    remember_rests(table, rests)
+
+
+def read_rests(table, path):
+    """The rests kept at `path` for this table, or None when missing or not sound."""
+    try:
+        fd = open_file(path, os.O_RDONLY)
+    except OSError:
+        return None
+    expected = rest_arrays_shapes()
+    with os.fdopen(fd, "rb") as file:
+        if os.fstat(file.fileno()).st_size > sum(8 * int(np.prod(shape)) for shape in expected.values()) + \
+                MAX_META_BYTES + ZIP_OVERHEAD_BYTES:
+            return None
+        try:
+            with zipfile.ZipFile(file) as archive:
+                arrays = {name: _read_array(archive, name + ".npy", shape, np.dtype(np.float64))
+                          for name, shape in expected.items()}
+                meta = json.loads(str(_read_array(archive, "meta.npy", (), None)[()]))
+        except (BadTable, OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return None
+    sound = isinstance(meta, dict) and meta.get("version") == FORMAT_VERSION and \
+        meta.get("key") == table_key(table.rules, table.objective) and \
+        all(np.isfinite(array).all() for array in arrays.values()) and \
+        np.allclose(arrays["shapes"][FULL_CARD_KINDS:].sum(axis=1), 1.0) and (arrays["shapes"] >= 0).all()
+    return Rests(**arrays) if sound else None
 
 
 def cached_table(rules, objective, cache_dir, notify=None):

@@ -20,7 +20,8 @@ from .players import OBJECTIVES, Policy, Post, Reroll, turn_key
 from .position import card_state, reroll_marks
 from .solver import EXPECTED_SCORE
 from .tables import BOX_COUNT, BOXES
-from .winchance import card_stages, final_of, others_ahead, postings, remaining_spreads
+from .finals import measured_spreads
+from .winchance import card_stages, others_ahead, postings
 
 CHASE, EVEN, GUARD = 0, 1, 2
 RIVAL_OBJECTIVES = (OBJECTIVES["gambler"], EXPECTED_SCORE, OBJECTIVES["norisk"])
@@ -70,21 +71,28 @@ class RivalPlayer:
 
     def situation(self, game):
         """CHASE, EVEN or GUARD, from the expected final scores at the table."""
-        spreads = remaining_spreads(self.table)
-        finals = [final_of(self.table, player.card, spreads) for player in game.players]
+        finals = [expected_final(self.table, player.card) for player in game.players]
         mine = finals[game.seat]
         others = [final for seat, final in enumerate(finals) if seat != game.seat]
         if not others:
             return EVEN
-        best = max(others, key=lambda final: final.mean)
-        return int(situation_of(mine.mean - best.mean, np.hypot(mine.spread, best.spread)))
+        best = max(others)
+        return int(situation_of(mine[0] - best[0], np.hypot(mine[1], best[1])))
 
     def winning_action(self, game):
         """The choice with the best chance to win (see win_plan)."""
         card = game.current.card
-        spreads = remaining_spreads(self.table)
-        plan = win_plan(self.table, card.boxes, card.total, others_ahead(self.table, game, spreads), spreads)
+        plan = win_plan(self.table, card.boxes, card.total, others_ahead(self.table, game))
         return plan.action(game.turn.dice, game.turn.rolls)
+
+
+def expected_final(table, card):
+    """(mean, spread) of a card's final score as the situation reads it: the table's expected
+    remainder and the spread measured over cards alike (the simulation reads the same)."""
+    state = card_state(card.boxes)
+    open_count = BOX_COUNT - len(card.boxes)
+    case = 0 if Category.YAHTZEE not in card.boxes else 1 + state[2]
+    return card.total + table.value(*state), float(measured_spreads(table)[open_count, case])
 
 
 @dataclass(frozen=True)
@@ -104,14 +112,14 @@ class WinPlan:
         return Post(Category.YAHTZEE if column == EXTRA_TURN else BOXES[column])
 
 
-def win_plan(table, boxes: dict, total: int, ahead: np.ndarray, spreads) -> WinPlan:
+def win_plan(table, boxes: dict, total: int, ahead: np.ndarray) -> WinPlan:
     """The whole turn of a card played for the win against `ahead` (see winchance.ahead_chances);
     equal chances go to the higher expected score."""
     rolls = table.rules.rolls_per_turn
-    posts, keeps = card_stages(table, boxes, total, ahead, spreads, 1, rolls)
+    posts, keeps = card_stages(table, boxes, total, ahead, 1, rolls)
     box_plan, keep_plan = [], []
     for used in range(1, rolls + 1):
-        post_rank = ranked(posts[used], np.nan_to_num(postings(table, boxes, used, spreads).means))
+        post_rank = ranked(posts[used], postings(table, boxes, used).expected(table))
         box_plan.append(post_rank.argmax(axis=1))
         if used < rolls:
             keep_rank = ranked(keeps[used], keep_values(table, card_state(boxes), used, rolls - used))[SUB_KEEPS]

@@ -10,7 +10,8 @@ from ..language import _
 from .batch import DICE, Cards, play_turn, play_turns
 from .rival import EVEN, EXTRA_TURN, RIVAL_OBJECTIVES, situation_of, win_plan
 from .tables import BOX_COUNT, BOXES, UP_CAP, YAHTZEE_BIT, UnsupportedRules
-from .winchance import Final, ahead_chances, remaining_spreads
+from .finals import measured_spreads, remaining_pmfs
+from .winchance import Final, ahead_chances
 
 
 class RoundDice:
@@ -55,7 +56,7 @@ def play_rivalries(count, tables, rng):
     rival, thinker = Cards.empty(count), Cards.empty(count)
     thinker_table = tables[EVEN]
     dice = RoundDice(rng, count, thinker_table.engine.rolls)
-    spreads = np.array(remaining_spreads(thinker_table))
+    spreads = measured_spreads(thinker_table)
     rival_first = np.arange(count) % 2 == 0
     games = np.arange(count)
     plans = {}
@@ -72,8 +73,9 @@ def play_rivalries(count, tables, rng):
 
 def expected_finals(table, cards, games, spreads):
     """The mean and spread of each card's final score (the table's play from here on)."""
-    mean = cards.totals[games] + table.values[cards.states(games).index]
-    return mean, spreads[cards.open_counts(games)]
+    states = cards.states(games)
+    mean = cards.totals[games] + table.values[states.index]
+    return mean, spreads[cards.open_counts(games), states.case]
 
 
 def play_rival_turns(tables, rival, other, games, dice, spreads, plans):
@@ -84,20 +86,21 @@ def play_rival_turns(tables, rival, other, games, dice, spreads, plans):
     situation = situation_of(mine - theirs, np.hypot(my_spread, their_spread))
     for kind, table in enumerate(tables):
         play_turns(table, rival, games[~last][situation == kind], dice)
-    play_last_turns(tables[EVEN], rival, other, games[last], dice, spreads, plans)
+    play_last_turns(tables[EVEN], rival, other, games[last], dice, plans)
 
 
-def play_last_turns(table, rival, other, games, dice, spreads, plans):
+def play_last_turns(table, rival, other, games, dice, plans):
     """Play the rival's last turn in each of `games` for the win against the other card."""
     if not len(games):
         return
-    mean, spread = expected_finals(table, other, games, spreads)
+    theirs = other.states(games).index
     columns, keys = [], {}
-    for game, their_mean, their_spread in zip(games, mean, spread):
+    for game, their_state in zip(games, theirs):
         key = (int(rival.mask[game]), int(min(rival.upper[game], UP_CAP)), int(rival.fifty[game]),
-               int(rival.totals[game]), round(float(their_mean), 1), float(their_spread))
+               int(rival.totals[game]), int(their_state), int(other.totals[game]))
         if key not in plans:
-            plans[key] = last_turn_plan(table, rival, game, Final(key[4], key[5]), spreads)
+            their_final = Final(key[5], remaining_pmfs(table, [key[4]])[key[4]])
+            plans[key] = last_turn_plan(table, rival, game, their_final)
         columns.append(keys.setdefault(key, len(keys)))
     boxes = np.stack([plans[key].boxes for key in keys], axis=-1)
     boxes = np.where(boxes == EXTRA_TURN, YAHTZEE_BIT, boxes)  # the batch's post takes it as an extra turn
@@ -105,11 +108,11 @@ def play_last_turns(table, rival, other, games, dice, spreads, plans):
     play_turn(table.engine, PlannedStages(boxes, keeps), rival, games, np.array(columns), dice)
 
 
-def last_turn_plan(table, cards, game, their_final, spreads):
+def last_turn_plan(table, cards, game, their_final):
     """The win plan of the last turn of one game's card against one final score."""
     filled = [bit for bit in range(BOX_COUNT) if cards.mask[game] >> bit & 1]
     boxes = {BOXES[bit]: int(cards.points[game, bit]) for bit in filled}
-    return win_plan(table, boxes, int(cards.totals[game]), ahead_chances([their_final]), spreads)
+    return win_plan(table, boxes, int(cards.totals[game]), ahead_chances([their_final]))
 
 
 RIVALRY_BATCH = 5_000  # plans of last turns are remembered per batch

@@ -1,0 +1,245 @@
+"""The chance to win against a Monte Carlo truth, and the advice page's time with it.
+
+Positions: two- and three-player games of the exact table's play stopped at a random seat,
+round and roll, with random dice; kinds are drawn so that every roll number (first, second,
+last), every stage (early: rounds 1-4, middle: 5-9, late: 10-13) and every state of the
+players' Yahtzee boxes (open, a zero, a fifty) occurs. For every option the advisor offers
+there, the truth is the share of won games (ties half) over continuations: the rest of the
+turn played by the plan the shown chance assumes (winchance: for the win), then every card
+played to its end by the exact table (batch, the simulation's arrays, not finals). Each
+opponent's continuations are shared by all options; the standard error of each truth is
+printed and kept under half a point. Prints mean and worst |shown - true| and the share over
+2 points against the targets; then the advice's time (advise + the win column, memos empty)
+for every rule set the column is shown under. Asserts nothing; the last line is one JSON
+object. Usage: python bench/winchance.py [POSITIONS] [SEED]
+"""
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from yahtzee.game import Game, Player, Turn  # noqa: E402
+from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  # noqa: E402
+from yahtzee.scorecard import Scorecard  # noqa: E402
+from yahtzee.strategy.advisor import advise  # noqa: E402
+from yahtzee.strategy.batch import KEEP_FACES, KEEP_SIZE, Cards, NumpyDice, play_turns, roll_numbers  # noqa: E402
+from yahtzee.strategy.cache import load_table  # noqa: E402
+from yahtzee.strategy.dicemath import DICE, KEEP_INDEX  # noqa: E402
+from yahtzee.strategy.rival import EXTRA_TURN, win_plan  # noqa: E402
+from yahtzee.strategy.tables import BOXES, YAHTZEE_BIT  # noqa: E402
+from yahtzee.strategy.winchance import option_chances, others_ahead  # noqa: E402
+
+POSITIONS = 48
+MINE = 12_000     # continuations of the player's own card per option
+THEIRS = 100_000  # continuations of each opponent's card
+TIMED = 40        # positions timed per rule set
+TARGETS = {"mean": 1.0, "worst": 5.0}
+STAGES = {"early": (1, 4), "middle": (5, 9), "late": (10, 13)}
+TIMED_RULES = {"hasbro": HASBRO, "hasbro, 4 rolls": HASBRO.with_options(rolls=4), "freejoker": FREE_JOKER,
+               "nobonus": NO_BONUS, "fiveoak": FIVEOAK, "acorn": ACORN, "yahtc": YAHTC}
+
+
+def played_cards(table, count, turns, rng):
+    """`count` cards after `turns` turns of the table's own play."""
+    cards = Cards.empty(count)
+    dice = NumpyDice(rng)
+    for _ in range(turns):
+        play_turns(table, cards, np.arange(count), dice)
+    return cards
+
+
+def scorecard(cards, row):
+    """The game model's Scorecard of one row of Cards."""
+    boxes = {BOXES[bit]: int(cards.points[row, bit]) for bit in range(len(BOXES)) if cards.mask[row] >> bit & 1}
+    return Scorecard(boxes=boxes, yahtzee_bonus=int(cards.yahtzee_bonus[row]), roll_bonus=int(cards.roll_bonus[row]))
+
+
+def yahtzee_case(card):
+    """'open', 'zero' or 'fifty': the Yahtzee box of a Scorecard."""
+    points = card.boxes.get(BOXES[YAHTZEE_BIT])
+    return "open" if points is None else "fifty" if points else "zero"
+
+
+def position(table, rng, players, stage, rolls_used):
+    """A game at the current player's decision: seat, round and dice drawn at random."""
+    low, high = STAGES[stage]
+    game_round = int(rng.integers(low, high + 1))
+    seat = int(rng.integers(players))
+    names = ["ANN", "BOB", "CY"][:players]
+    cards = [played_cards(table, 1, game_round - (0 if place < seat else 1), rng) for place in range(players)]
+    game = Game.start([Player(name) for name in names], table.rules)
+    for place, player in enumerate(game.players):
+        player.card = scorecard(cards[place], 0)
+    game.seat, game.round = seat, game_round
+    game.turn = Turn(dice=tuple(int(face) for face in rng.integers(1, 7, DICE)), rolls=rolls_used)
+    return game
+
+
+def copies(card, count):
+    """`count` Cards rows holding one Scorecard."""
+    cards = Cards.empty(count)
+    for box, points in card.boxes.items():
+        bit = BOXES.index(box)
+        cards.points[:, bit] = points
+        cards.mask[:] |= 1 << bit
+        cards.upper[:] += points if bit < 6 else 0
+        cards.fifty[:] |= int(box is BOXES[YAHTZEE_BIT] and points == 50)
+    cards.yahtzee_bonus[:], cards.roll_bonus[:] = card.yahtzee_bonus, card.roll_bonus
+    return cards
+
+
+def finish(table, cards, rng):
+    """Play every card to its end by the table; their final totals."""
+    dice, playing = NumpyDice(rng), np.arange(len(cards.mask))
+    playing = playing[~cards.is_full[playing]]
+    while len(playing):
+        play_turns(table, cards, playing, dice)
+        playing = playing[~cards.is_full[playing]]
+    return cards.totals
+
+
+def rest_of_turn(table, game, option, plan, count, rng):
+    """`count` copies of the player's card after the option and the rest of the turn by `plan`."""
+    cards = copies(game.current.card, count)
+    used = np.full(count, game.turn.rolls)
+    rolls = np.full(count, roll_numbers(np.array([game.turn.dice]))[0])
+    if option.kind == "keep":
+        rolls, used = rerolled(np.full(count, KEEP_INDEX[option.kept]), rng), used + 1
+        for stage in range(game.turn.rolls + 1, table.rules.rolls_per_turn):
+            keeps = plan.keeps[stage - 1][rolls]
+            again = (keeps >= 0) & (used == stage)
+            rolls[again] = rerolled(keeps[again], rng)
+            used[again] += 1
+        boxes = plan.boxes[used - 1, rolls]
+    else:
+        boxes = np.full(count, YAHTZEE_BIT if option.extra_turn else BOXES.index(option.box))
+    post(table, cards, rolls, boxes, used)
+    return cards
+
+
+def post(table, cards, rolls, boxes, rolls_used):
+    """Post through the batch's arrays (the plan's extra turn is the Yahtzee box there)."""
+    boxes = np.where(boxes == EXTRA_TURN, YAHTZEE_BIT, boxes).astype(np.int64)
+    cards.post(table.engine.tables, np.arange(len(rolls)), rolls, boxes, rolls_used.astype(np.int64))
+
+
+def rerolled(keeps, rng):
+    """The roll after rerolling around each keep."""
+    kept = KEEP_SIZE[keeps]
+    fresh = rng.integers(1, 7, size=(len(keeps), DICE))
+    place = np.arange(DICE)
+    return roll_numbers(np.where(place < kept[:, None], KEEP_FACES[keeps], fresh))
+
+
+def truth(table, game, options, rng):
+    """Each option's Monte Carlo chance to win and its standard error."""
+    others = [finish(table, copies(player.card, THEIRS), rng)
+              for seat, player in enumerate(game.players) if seat != game.seat]
+    card = game.current.card
+    plan = win_plan(table, card.boxes, card.total, others_ahead(table, game)) if game.rolls_left else None
+    limit = max(int(max(final.max() for final in others)) + 2, 2000)
+    below, at_most = np.ones(limit), np.ones(limit)
+    for finals in others:
+        counts = np.bincount(finals, minlength=limit)[:limit] / len(finals)
+        cdf = np.cumsum(counts)
+        below *= np.concatenate(([0.0], cdf[:-1]))
+        at_most *= cdf
+    ahead = below + (at_most - below) / 2
+    results = []
+    for option in options:
+        if option.extra_turn:
+            results.append((None, None))  # another turn: not simulated here
+            continue
+        mine = finish(table, rest_of_turn(table, game, option, plan, MINE, rng), rng)
+        won = ahead[np.minimum(mine, limit - 1)]
+        error = np.sqrt(won.var() / len(won) + 0.25 / THEIRS)
+        results.append((float(won.mean()), float(error)))
+    return results
+
+
+def kinds(count, rng):
+    """(players, stage, rolls used) for `count` positions, every combination in turn."""
+    combos = [(players, stage, used) for players in (2, 3) for stage in STAGES for used in (1, 2, 3)]
+    order = rng.permutation(len(combos))
+    return [combos[order[i % len(combos)]] for i in range(count)]
+
+
+def accuracy(table, count, rng):
+    """The errors of every shown chance against its truth, with what they were measured at
+    (positions and continuations drawn from streams of their own)."""
+    rows = []
+    places, rng = (np.random.default_rng(seed) for seed in rng.integers(2 ** 32, size=2))
+    for players, stage, used in kinds(count, places):
+        game = position(table, places, players, stage, used)
+        options = advise(table, game)
+        shown = option_chances(table, game, options)
+        cases = "/".join(yahtzee_case(player.card) for player in game.players)
+        for option, chance, (true, error) in zip(options, shown, truth(table, game, options, rng)):
+            if true is not None:
+                rows.append({"players": players, "stage": stage, "roll": used, "round": game.round,
+                             "yahtzee": cases, "shown": chance, "true": true, "error": error})
+    return rows
+
+
+def timings(cache, rng):
+    """The advice's time with the win column, p50 and p99, per rule set (memos emptied)."""
+    figures = {}
+    for name, rules in TIMED_RULES.items():
+        table = load_table(rules, cache_dir=Path(cache))
+        spent = []
+        for index in range(TIMED):
+            stage = list(STAGES)[index % 3]
+            game = position(table, rng, 2 + index % 2, stage, 1 + index % rules.rolls_per_turn)
+            table.memo.clear()
+            start = time.perf_counter()
+            option_chances(table, game, advise(table, game))
+            spent.append(time.perf_counter() - start)
+        spent.sort()
+        figures[name] = {"p50": statistics.median(spent), "p99": spent[min(len(spent) - 1, int(0.99 * len(spent)))]}
+    return figures
+
+
+def main(argv):
+    """Measure and print."""
+    count = int(argv[0]) if argv else POSITIONS
+    rng = np.random.default_rng(int(argv[1]) if len(argv) > 1 else 1)
+    cache = os.environ.get("YAHTZEE_CACHE") or tempfile.mkdtemp(prefix="yahtzee-bench-")
+    table = load_table(HASBRO, cache_dir=Path(cache))
+    start = time.perf_counter()
+    rows = accuracy(table, count, rng)
+    errors = np.array([abs(row["shown"] - row["true"]) * 100 for row in rows])
+    certain = [row for row in rows if row["true"] in (0.0, 1.0) and abs(row["shown"] - row["true"]) > 0.02]
+    worst = rows[int(errors.argmax())]
+    print(f"win chance, hasbro: {len(rows)} options at {count} positions, "
+          f"{MINE:,} continuations an option, {THEIRS:,} an opponent ({time.perf_counter() - start:.0f} s)")
+    print(f"  truth's standard error: at most {max(row['error'] for row in rows) * 100:.2f} points")
+    print(f"  mean |shown - true| {errors.mean():.2f} points  target <= {TARGETS['mean']}: "
+          f"{'met' if errors.mean() <= TARGETS['mean'] else 'NOT met'}")
+    print(f"  worst {errors.max():.2f} points ({worst['players']} players, {worst['stage']}, round "
+          f"{worst['round']}, roll {worst['roll']}, Yahtzee boxes {worst['yahtzee']}: shown "
+          f"{worst['shown']:.1%}, true {worst['true']:.1%})  target <= {TARGETS['worst']}: "
+          f"{'met' if errors.max() <= TARGETS['worst'] else 'NOT met'}")
+    print(f"  over 2 points: {np.mean(errors > 2):.1%} of options; over 2 points where the truth is 0% or "
+          f"100%: {len(certain)}  target 0: {'met' if not certain else 'NOT met'}")
+    for key in ("stage", "roll", "players"):
+        parts = sorted({row[key] for row in rows}, key=str)
+        print(f"  by {key}: " + ", ".join(
+            f"{part}: {np.mean([e for e, row in zip(errors, rows) if row[key] == part]):.2f}" for part in parts))
+    times = timings(cache, rng)
+    for name, figure in times.items():
+        print(f"  advice with the win column, {name}: p50 {figure['p50'] * 1000:.0f} ms, "
+              f"p99 {figure['p99'] * 1000:.0f} ms  target p99 <= 200 ms: {'met' if figure['p99'] <= 0.2 else 'NOT met'}")
+    print(json.dumps({"options": len(rows), "mean_error": float(errors.mean()), "worst_error": float(errors.max()),
+                      "over_2": float(np.mean(errors > 2)), "certain_over_2": len(certain),
+                      "p99_ms": {name: round(figure["p99"] * 1000, 1) for name, figure in times.items()}}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

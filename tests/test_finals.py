@@ -1,0 +1,222 @@
+"""What a card still scores under the table's play (strategy.finals), checked against counts
+made through the game model: every throw of the dice enumerated with its chance, every
+decision asked of the *thinker computer player, every posting scored by the model itself.
+Then the chance to win of a last turn against an opponent who still has one or two boxes
+to fill, against the same exact count."""
+import copy
+import random
+
+import numpy as np
+import pytest
+
+from test_win_chance import FULL_CARD, last_turn, throws
+from yahtzee.dice import RandomDice
+from yahtzee.game import Game, Player, Turn
+from yahtzee.render import choice_text
+from yahtzee.rules import ACORN, FIVEOAK, HASBRO
+from yahtzee.scorecard import Scorecard
+from yahtzee.scoring import UPPER, Category
+from yahtzee.strategy import advise, computer_player
+from yahtzee.strategy.cache import table_loader
+from yahtzee.strategy.finals import (SHAPE_REACH, measured_rests, remaining_distributions, remaining_pmfs, rest_kinds,
+                                     shifted_shape, states_of)
+from yahtzee.strategy.players import Reroll
+from yahtzee.strategy.position import card_state
+from yahtzee.strategy.statespace import state_index
+from yahtzee.strategy.winchance import option_chances
+
+C = Category
+
+
+@pytest.fixture(scope="module")
+def loader(shared_table_cache):
+    return table_loader(shared_table_cache)
+
+
+def model_key(card):
+    """What the thinker's play of a card depends on: its boxes, capped upper sum, a fifty."""
+    upper = min(63, sum(points for box, points in card.boxes.items() if box in UPPER))
+    return frozenset(card.boxes), upper, card.boxes.get(C.YAHTZEE) == 50
+
+
+def remaining_by_model(card, rules, thinker, memo):
+    """{points still to come: chance} of a card played by *thinker, through the game model."""
+    if card.is_full:
+        return {0: 1.0}
+    key = model_key(card)
+    if key in memo:
+        return memo[key]
+    game = Game.start([Player("BOB", "computer", mood="thinker")], rules, source=RandomDice(random.Random(1)))
+    game.players[0].card = copy.deepcopy(card)
+    game.round = len(card.boxes) + 1
+    resolved = {}
+
+    def resolve(dice, rolls):
+        if (dice, rolls) not in resolved:
+            game.turn = Turn(dice=dice, rolls=rolls)
+            action = thinker.next_action(game)
+            result = {}
+            if isinstance(action, Reroll):
+                kept = tuple(face for face, again in zip(dice, action.marked) if not again)
+                for fresh, chance in throws(5 - len(kept)):
+                    for points, p in resolve(tuple(sorted(kept + fresh)), rolls + 1).items():
+                        result[points] = result.get(points, 0.0) + chance * p
+            else:
+                trial = copy.deepcopy(game)
+                trial.post(action.box)
+                after = trial.players[0].card
+                for points, p in remaining_by_model(after, rules, thinker, memo).items():
+                    gained = after.total - card.total + points
+                    result[gained] = result.get(gained, 0.0) + p
+            resolved[dice, rolls] = result
+        return resolved[dice, rolls]
+
+    total = {}
+    for dice, chance in throws(5):
+        for points, p in resolve(dice, 1).items():
+            total[points] = total.get(points, 0.0) + chance * p
+    memo[key] = total
+    return total
+
+
+def card_with_open(*open_boxes, **filled):
+    """A Scorecard of FULL_CARD's points with these boxes open (and these points changed)."""
+    points = {**FULL_CARD, **{C[name.upper()]: value for name, value in filled.items()}}
+    return Scorecard(boxes={box: value for box, value in points.items() if box not in open_boxes})
+
+
+CARDS = [
+    (HASBRO, card_with_open(C.CHANCE)),
+    (HASBRO, card_with_open(C.YAHTZEE)),
+    (HASBRO, card_with_open(C.SIXES, fives=20)),  # 18 or more in SIXES brings the upper bonus
+    (HASBRO, card_with_open(C.CHANCE, C.YAHTZEE)),
+    (HASBRO, card_with_open(C.FOURS, C.FULL_HOUSE, yahtzee=50)),  # a joker earns 100 more
+    (FIVEOAK, card_with_open(C.LARGE_STRAIGHT)),  # a roll bonus for an early posting
+    (ACORN, card_with_open(C.ONES, yahtzee=50)),  # an extra Yahtzee blanks a box for 100
+]
+
+
+@pytest.mark.parametrize("rules, card", CARDS)
+def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rules, card):
+    table = loader(rules)
+    thinker = computer_player("*thinker", rules, loader)
+    expected = remaining_by_model(card, rules, thinker, {})
+    index = state_index(*card_state(card.boxes))
+    (shown,) = remaining_distributions(table, [index]).values()
+    assert sum(expected.values()) == pytest.approx(1.0, abs=1e-12)
+    assert {points for points, chance in enumerate(shown) if chance > 1e-15} == set(expected)
+    for points, chance in expected.items():
+        assert shown[points] == pytest.approx(chance, abs=1e-12)
+    assert sum(points * chance for points, chance in enumerate(shown)) == pytest.approx(table.values[index], abs=1e-9)
+
+
+def opponent_with(game, card):
+    """The game with BOB's card replaced: BOB, who plays first, still has boxes to fill."""
+    game.players[0].card = card
+    return game
+
+
+def exact_chances(game, options, bob_remaining):
+    """Each option's exact chance to win of ANN's last turn, BOB's final drawn from his count."""
+    bob_total = game.players[0].card.total
+
+    def won(total):
+        return sum(p * (1.0 if total > bob_total + points else 0.5 if total == bob_total + points else 0.0)
+                   for points, p in bob_remaining.items())
+
+    rolls = game.rules.rolls_per_turn
+    posted = {}
+
+    def post_now(dice, used):
+        if (dice, used) not in posted:
+            trial = copy.deepcopy(game)
+            trial.turn = Turn(dice=dice, rolls=used)
+            trial.post(trial.legal_boxes()[0])
+            posted[dice, used] = won(trial.players[1].card.total)
+        return posted[dice, used]
+
+    def best(dice, used):
+        choices = [post_now(dice, used)]
+        if used < rolls:
+            choices += [reroll(keep, used) for keep in keeps(dice)]
+        return max(choices)
+
+    def reroll(kept, used):
+        return sum(p * best(tuple(sorted(kept + fresh)), used + 1) for fresh, p in throws(5 - len(kept)))
+
+    dice, used = tuple(sorted(game.turn.dice)), game.turn.rolls
+    return [post_now(dice, used) if option.kind == "box" else reroll(option.kept, used) for option in options]
+
+
+def keeps(dice):
+    """The distinct sorted keeps of a roll that reroll at least one die."""
+    return {tuple(sorted(dice[i] for i in range(5) if picked >> i & 1)) for picked in range(31)}
+
+
+@pytest.mark.parametrize("bob_open, ann_open, dice", [
+    ((C.CHANCE,), C.THREE_OF_A_KIND, (6, 6, 2, 5, 1)),
+    ((C.YAHTZEE,), C.CHANCE, (6, 3, 5, 1, 2)),
+    ((C.CHANCE, C.YAHTZEE), C.SIXES, (6, 6, 1, 2, 3)),
+])
+def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, bob_open, ann_open, dice):
+    table = loader(HASBRO)
+    thinker = computer_player("*thinker", HASBRO, loader)
+    bob = card_with_open(*bob_open)
+    game = opponent_with(last_turn(ann_open, dice, rolls=2, other_total=0), bob)
+    options = advise(table, game)
+    shown = option_chances(table, game, options)
+    exact = exact_chances(game, options, remaining_by_model(bob, HASBRO, thinker, {}))
+    for option, chance, truth in zip(options, shown, exact):
+        assert chance == pytest.approx(truth, abs=1e-9), choice_text(option)
+    assert max(exact) - min(exact) > 0.01  # the case tells choices apart
+
+
+def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader):
+    table = loader(HASBRO)
+    full = state_index(*card_state(FULL_CARD))
+    empty = state_index(0, 0, 0)
+    pmfs = remaining_pmfs(table, [full, empty])
+    assert list(pmfs[full]) == [1.0]
+    points = range(len(pmfs[empty]))
+    assert sum(pmfs[empty]) == pytest.approx(1.0, abs=1e-12)
+    assert sum(p * c for p, c in zip(points, pmfs[empty])) == pytest.approx(table.values[empty], abs=0.05)
+
+
+def test_a_shape_moved_to_a_mean_keeps_the_mean_and_its_spread():
+    shape = np.zeros(2 * SHAPE_REACH + 1)
+    shape[SHAPE_REACH - 10], shape[SHAPE_REACH + 30] = 0.75, 0.25  # offsets -10 and +30, mean 0
+    pmf = shifted_shape(shape, 100.4)
+    assert sum(pmf) == pytest.approx(1.0)
+    assert sum(p * c for p, c in enumerate(pmf)) == pytest.approx(100.4)
+    assert pmf[90] == pytest.approx(0.75 * 0.6) and pmf[91] == pytest.approx(0.75 * 0.4)
+
+
+def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(loader):
+    table = loader(HASBRO)
+    rests = measured_rests(table)
+    full = (1 << 13) - 1
+    yahtzee_open = full ^ 0b111111 ^ 1 << 11  # the upper boxes and YAHTZEE open
+    fifty_in = full ^ 0b1111111  # the upper boxes and THREE OF A KIND open, 50 in YAHTZEE
+    kinds = rest_kinds(states_of([state_index(yahtzee_open, 0, 0), state_index(fifty_in, 0, 1)]))
+    yahtzee_open, fifty = (rests.shapes[kind] for kind in kinds)
+    assert all(abs(rests.centres[kind]) < 0.5 for kind in kinds)
+    assert (rests.spreads[1:] > 0).all() and (rests.spreads[0] == 0).all()
+    assert not (yahtzee_open == fifty).all()
+
+
+def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_again(tmp_path, shared_table_cache):
+    import shutil
+    from yahtzee.strategy import cache, finals
+    folder = tmp_path / "cache"
+    table = cache.load_table(HASBRO, cache_dir=shared_table_cache)
+    name = cache.table_file_name(HASBRO, table.objective)
+    folder.mkdir()
+    shutil.copy(shared_table_cache / name, folder / name)
+    rests_path = folder / cache.rests_file_name(table)
+    for damage in (None, b"not a zip", b""):
+        if damage is not None:
+            rests_path.write_bytes(damage)
+        finals.MEASURED_RESTS.pop((HASBRO, table.objective), None)
+        cache.load_table(HASBRO, cache_dir=folder)
+        kept = cache.read_rests(table, rests_path)
+        assert kept is not None and (kept.shapes == finals.measured_rests(table).shapes).all()

@@ -1,0 +1,52 @@
+"""An advisor's choice as a typed value: keep some dice, or post in a box with its points
+and the bonuses that come with it. Words are made from it only where it is shown."""
+from dataclasses import dataclass
+from enum import Enum
+from typing import Optional
+
+from .scoring import Category
+
+
+class OptionKind(str, Enum):
+    """What an advisor's option does: keep some dice and reroll the rest, or post in a box."""
+
+    KEEP = "keep"
+    BOX = "box"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice: keep some dice and reroll the rest, post in a box, blank a box (Acorn)
+    or take an extra turn (yahtChallenge, which the game takes as posting in YAHTZEE).
+
+    `points` are the box's own points; the bonuses the posting completes or earns are
+    apart from them; `gain` adds them all up. Words are made from it where it is shown."""
+
+    kind: OptionKind
+    value: float                   # the expected final score after this choice
+    reroll: tuple = ()             # keep: which of the five dice to reroll
+    kept: tuple = ()               # keep: the faces kept, sorted
+    box: Optional[Category] = None  # box: where to post
+    points: int = 0                # box: what the box itself scores
+    upper_bonus: int = 0           # box: the upper bonus this posting completes
+    yahtzee_bonus: int = 0         # box: the bonus five alike earn (an extra turn's included)
+    roll_bonus: int = 0            # box: FiveOAK's bonus for posting early
+    best: bool = False
+    blank: bool = False            # box: the box is blanked (an Acorn extra Yahtzee)
+    extra_turn: bool = False       # box: YAHTZEE taken as its bonus and another turn
+
+    @property
+    def gain(self) -> int:
+        """Every point the posting adds to the card, bonuses included."""
+        return self.points + self.upper_bonus + self.yahtzee_bonus + self.roll_bonus
+
+
+def option_to_json(option: Option) -> dict:
+    """The choice an option makes, as JSON values (its expected score apart)."""
+    if option.kind is OptionKind.KEEP:
+        return {"kind": "keep", "kept": list(option.kept)}
+    data = {"kind": "extra_turn" if option.extra_turn else "blank" if option.blank else "post",
+            "box": option.box.value, "points": option.points}
+    bonuses = {"upper_bonus": option.upper_bonus, "yahtzee_bonus": option.yahtzee_bonus,
+               "roll_bonus": option.roll_bonus}
+    return {**data, **{name: points for name, points in bonuses.items() if points}}

@@ -1,0 +1,408 @@
+"""What a card still scores under the exact table's play: its distribution, state by state.
+
+A turn's outcomes are worked out exactly: the table's decisions for every roll (the same
+ones the simulation plays by), the chance of every roll they lead to, and for each posting
+its points, bonuses included, and the state after it. From them the remaining score of a
+card with few boxes open (EXACT_OPEN) is an exact distribution: a dynamic programme over
+every state its play can reach, the fullest cards first.
+
+A card with more boxes open has too many states ahead for that. Its next EXACT_TURNS turns
+are worked out exactly all the same, and what follows them takes the shape that the remaining
+score of cards alike shows (as many boxes open, the same Yahtzee box: open, a zero or a
+fifty, the upper bonus won, still possible or lost), moved to each card's own expected score
+(the table's value). The shapes are measured once per table over REST_GAMES games of its own
+play and as many that stray once into a box drawn at random, so that cards the table seldom
+leaves (a zero in YAHTZEE early) have shapes of their own.
+"""
+from dataclasses import dataclass
+from typing import Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from .batch import Cards, NumpyDice, play_turns
+from .dicemath import CHILDREN, DICE, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS, size_rows
+from .stages import CHUNK
+from .statespace import States, state_index
+from .tables import BOX_COUNT, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
+
+EXACT_OPEN = 5  # the most open boxes whose remaining score is worked out exactly
+EXACT_TURNS = 2  # with more open, the turns worked out exactly before the measured shapes
+EXACT_AFTER = 2  # the most open boxes left by those turns that are worked out exactly all the same
+EXTRA_ROOM = 8  # extra turns in a row a distribution has room for (yahtChallenge; more: under 1e-10)
+LOOP_STEPS = 24  # extra turns (a chance under 1/20 each) followed this deep
+REST_GAMES = 20_000  # games whose turns measure the shapes of remaining scores
+SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 points
+SMOOTHING = 2  # the shapes' histograms are smoothed over about this many points
+MEMO_LIMIT = 20_000  # remembered distributions per table, emptied when full
+MIN_SAMPLE = 500  # the fewest remaining scores a spread or shape is measured from
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """The outcomes of a batch of states' turns: entry i is a turn of state `column[i]` of the
+    batch that gains `gain[i]` points (bonuses included) and ends in state `after[i]` (a value
+    table index), with chance `chance[i]`."""
+
+    column: np.ndarray
+    gain: np.ndarray
+    after: np.ndarray
+    chance: np.ndarray
+
+
+def turn_outcomes(table, states: States) -> Outcomes:
+    """Every outcome of a turn played by the table from each of `states`, with its chance."""
+    parts = [_chunk_outcomes(table, states.part(slice(start, start + CHUNK)), start)
+             for start in range(0, len(states), CHUNK)]
+    return Outcomes(*(np.concatenate([getattr(part, name) for part in parts])
+                      for name in ("column", "gain", "after", "chance")))
+
+
+def _chunk_outcomes(table, states: States, first_column: int) -> Outcomes:
+    """turn_outcomes of one batch of states, its columns counted from `first_column`."""
+    engine = table.engine
+    stages = engine.turn_stages(table.values, states)
+    width = len(states)
+    mass = np.repeat(ROLL_PROBABILITY[:, None], width, axis=1)
+    rolls, columns, boxes, used, chances = [], [], [], [], []
+    for stage in range(engine.rolls):
+        keeps = stages.plan_keeps(stage) if stage < engine.rolls - 1 else np.full(mass.shape, -1)
+        posting = (keeps < 0) & (mass > 0)
+        roll, column = np.nonzero(posting)
+        rolls.append(roll)
+        columns.append(column)
+        boxes.append(stages.boxes[stage][roll, column])
+        used.append(np.full(len(roll), stage + 1))
+        chances.append(mass[roll, column])
+        mass = _rerolled(np.where(keeps >= 0, mass, 0.0), keeps, width)
+    roll, column = np.concatenate(rolls), np.concatenate(columns)
+    cards = Cards.empty(len(roll))
+    cards.mask[:], cards.upper[:], cards.fifty[:] = states.mask[column], states.up[column], states.fifty[column]
+    before = cards.totals
+    cards.post(engine.tables, np.arange(len(roll)), roll, np.concatenate(boxes).astype(np.int64),
+               np.concatenate(used))
+    after = state_index(cards.mask, np.minimum(cards.upper, UP_CAP), cards.fifty)
+    return _merged(column + first_column, cards.totals - before, after, np.concatenate(chances))
+
+
+def _rerolled(mass: np.ndarray, keeps: np.ndarray, width: int) -> np.ndarray:
+    """The chance of each roll after rerolling: `mass` of roll r goes to keep keeps[r]."""
+    roll, column = np.nonzero(keeps >= 0)
+    flat = keeps[roll, column] * width + column
+    kept = np.bincount(flat, weights=mass[roll, column], minlength=(ROLL_OFFSET + len(ROLLS)) * width)
+    kept = kept.astype(float).reshape(-1, width)
+    for size in range(DICE):
+        share = kept[size_rows(size)] / 6
+        for face in range(6):
+            kept[CHILDREN[size][:, face]] += share  # one face makes different keeps different
+    return kept[ROLL_OFFSET:]
+
+
+def _merged(column, gain, after, chance) -> Outcomes:
+    """The same outcomes with equal (column, gain, after) entries added together."""
+    keys = (column.astype(np.int64) << 34) | (gain.astype(np.int64) << 22) | after
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    return Outcomes(distinct >> 34, distinct >> 22 & 0xFFF, distinct & 0x3FFFFF,
+                    np.bincount(inverse.ravel(), weights=chance))
+
+
+def states_of(indices: np.ndarray) -> States:
+    """The States of value table indices."""
+    indices = np.asarray(indices, dtype=np.int64)
+    return States(indices // (2 * UP_STATES), indices // 2 % UP_STATES, indices % 2)
+
+
+def open_count(index: int) -> int:
+    """How many boxes are open in the state at a value table index."""
+    return BOX_COUNT - bin(int(index) // (2 * UP_STATES)).count("1")
+
+
+def remaining_distributions(table, roots: Sequence[int]) -> Dict[int, np.ndarray]:
+    """The exact distribution of the points still to come (index = points) from each root state
+    (value table indices, at most EXACT_OPEN boxes open), under the table's play; remembered."""
+    memo = table.memo.setdefault("remaining", {})
+    todo = sorted({int(root) for root in roots} - memo.keys())
+    if todo:
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo.update(_solve_remaining(table, todo))
+    return {int(root): memo[int(root)] for root in roots}
+
+
+def _solve_remaining(table, roots: List[int]) -> Dict[int, np.ndarray]:
+    """The distributions of every state reachable from `roots`, by levels of filled boxes."""
+    levels = _reachable(table, roots)
+    highest = _highest_scores(levels)
+    length = max(highest[root] for root in roots) + 1
+    found: Dict[int, np.ndarray] = {}
+    for indices, outcomes in reversed(levels):
+        known = np.array(sorted(found), dtype=np.int64)
+        rows = np.zeros((len(known), length))
+        for row, index in enumerate(known.tolist()):
+            rows[row, :len(found[index])] = found[index]
+        values = _level_distributions(indices, outcomes, known, rows, length)
+        found.update((index, value[:highest[index] + 1]) for index, value in zip(indices.tolist(), values))
+    return found
+
+
+def _highest_scores(levels) -> Dict[int, int]:
+    """The most points each state of `levels` can still score (extra turns: EXTRA_ROOM of them)."""
+    highest: Dict[int, int] = {}
+    for indices, outcomes in reversed(levels):
+        if outcomes is None:
+            highest.update(dict.fromkeys(indices.tolist(), 0))
+            continue
+        loops = outcomes.after == indices[outcomes.column]
+        onward = outcomes.gain + np.array([highest.get(after, 0) for after in outcomes.after.tolist()])
+        best = np.zeros(len(indices), dtype=np.int64)
+        np.maximum.at(best, outcomes.column[~loops], onward[~loops])
+        extra = np.zeros(len(indices), dtype=np.int64)
+        np.maximum.at(extra, outcomes.column[loops], outcomes.gain[loops])
+        highest.update(zip(indices.tolist(), (best + EXTRA_ROOM * extra).tolist()))
+    return highest
+
+
+def _reachable(table, roots: List[int]):
+    """[(state indices, their turn outcomes)] for every level reachable from `roots`, the
+    emptiest cards first; a full card's outcomes are empty."""
+    levels, seen = [], set()
+    frontier = sorted(set(roots))
+    while frontier:
+        by_open: Dict[int, List[int]] = {}
+        for index in frontier:
+            by_open.setdefault(open_count(index), []).append(index)
+        most = max(by_open)
+        indices = np.array(sorted(by_open.pop(most)), dtype=np.int64)
+        seen.update(indices.tolist())
+        outcomes = turn_outcomes(table, states_of(indices)) if most else None
+        levels.append((indices, outcomes))
+        later = set() if outcomes is None else set(outcomes.after.tolist()) - seen
+        frontier = sorted(later | {index for rest in by_open.values() for index in rest})
+    return levels
+
+
+def _level_distributions(indices, outcomes, known, rows, length) -> np.ndarray:
+    """The distributions of one level's states from those of the states after their turns;
+    an extra turn (the same state again) is followed LOOP_STEPS deep."""
+    if outcomes is None:
+        result = np.zeros((len(indices), length))
+        result[:, 0] = 1.0
+        return result
+    loops = outcomes.after == indices[outcomes.column]
+    onward = ~loops
+    result = _shifted_sum(len(indices), outcomes.column[onward], outcomes.gain[onward],
+                          rows[np.searchsorted(known, outcomes.after[onward])], outcomes.chance[onward], length)
+    if loops.any():
+        base = result
+        for _ in range(LOOP_STEPS):
+            result = base + _shifted_sum(len(indices), outcomes.column[loops], outcomes.gain[loops],
+                                         result[outcomes.column[loops]], outcomes.chance[loops], length)
+    return result
+
+
+def _shifted_sum(count, column, gain, rows, chance, length) -> np.ndarray:
+    """For each of `count` states, the sum over its entries of chance x (rows moved up by gain)."""
+    result = np.zeros((count, length))
+    order = np.lexsort((column, gain))
+    column, gain, rows, chance = column[order], gain[order], rows[order], chance[order]
+    for points in np.unique(gain):
+        low, high = np.searchsorted(gain, [points, points + 1])
+        part = column[low:high]
+        starts = np.flatnonzero(np.r_[True, part[1:] != part[:-1]])
+        sums = np.add.reduceat(chance[low:high, None] * rows[low:high, :length - points], starts, axis=0)
+        result[part[starts], points:] += sums
+    return result
+
+
+def remaining_pmfs(table, states: Sequence[int], turns: int = EXACT_TURNS) -> Dict[int, np.ndarray]:
+    """The distribution of the points still to come from each state (value table indices):
+    exact with at most EXACT_OPEN boxes open, else its next `turns` turns exactly and what
+    follows them from the measured shapes of the cards they leave (see the module)."""
+    states = [int(state) for state in states]
+    found = remaining_distributions(table, [state for state in states if open_count(state) <= EXACT_OPEN])
+    larger = sorted(set(states) - found.keys())
+    if larger:
+        found.update(_turns_then_shapes(table, larger, turns))
+    return found
+
+
+def _turns_then_shapes(table, states: List[int], turns: int) -> Dict[int, np.ndarray]:
+    """remaining_pmfs of states with many boxes open (remembered)."""
+    memo = table.memo.setdefault(("estimated", turns), {})
+    todo = [state for state in states if state not in memo]
+    if not todo:
+        return {state: memo[state] for state in states}
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    if not turns:
+        rests = measured_rests(table)
+        for state, kind in zip(todo, rest_kinds(states_of(todo))):
+            memo[state] = shifted_shape(rests.shapes[kind], float(table.values[state]) - rests.centres[kind])
+        return {state: memo[state] for state in states}
+    outcomes = turn_outcomes(table, states_of(todo))
+    afters = np.unique(outcomes.after).tolist()
+    small = [after for after in afters if open_count(after) <= EXACT_AFTER]
+    after_pmfs = {**remaining_distributions(table, small),
+                  **_turns_then_shapes(table, sorted(set(afters) - set(small)), turns - 1)}
+    for column, state in enumerate(todo):
+        mine = np.flatnonzero(outcomes.column == column)
+        entries = list(zip(outcomes.gain[mine].tolist(), outcomes.after[mine].tolist(),
+                           outcomes.chance[mine].tolist()))
+        pmf = np.zeros(max(gain + len(after_pmfs[after]) for gain, after, _chance in entries))
+        for gain, after, chance in entries:
+            rest = after_pmfs[after]
+            pmf[gain:gain + len(rest)] += chance * rest
+        memo[state] = pmf
+    return {state: memo[state] for state in states}
+
+
+def shifted_shape(shape: np.ndarray, mean: float) -> np.ndarray:
+    """A shape (the chance of each offset from the mean, offsets -SHAPE_REACH..SHAPE_REACH) moved
+    to `mean`: whole points 0, 1, ..., a share of each offset on the two points around it,
+    anything below 0 at 0."""
+    base = mean - SHAPE_REACH
+    low = int(np.floor(base))
+    upper_share = base - low
+    pmf = np.zeros(low + len(shape) + 2) if low + len(shape) + 2 > 0 else np.zeros(1)
+    points = np.arange(len(shape)) + low
+    np.add.at(pmf, np.clip(points, 0, None), shape * (1 - upper_share))
+    np.add.at(pmf, np.clip(points + 1, 0, None), shape * upper_share)
+    return pmf
+
+
+def normal_pmf(mean: float, spread: float) -> np.ndarray:
+    """A normal distribution of whole points 0, 1, ... up to six spreads above the mean."""
+    points = np.arange(int(mean + 6 * spread) + 2)
+    weights = np.exp(-((points - mean) / max(spread, 1e-9)) ** 2 / 2)
+    return weights / weights.sum()
+
+
+@dataclass(frozen=True)
+class Rests:
+    """What cards went on to score in the table's own play, measured by kind of card (see
+    rest_kinds): each kind's spread, and its shape around its own mean."""
+
+    spreads: np.ndarray  # boxes open (0-13) x Yahtzee box (open, a zero, a fifty)
+    shapes: np.ndarray   # kinds x offsets -SHAPE_REACH..SHAPE_REACH
+    centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
+
+
+# The measured rests of each (rules, objective), apart from a table's memo, which is emptied when full.
+MEASURED_RESTS: Dict[tuple, Rests] = {}
+
+
+def rest_kinds(states: States) -> np.ndarray:
+    """The kind of each card as the measured shapes tell them apart: boxes open, Yahtzee box
+    (open, a zero, a fifty), upper bonus (won, still possible, lost)."""
+    up_open = np.zeros(len(states), dtype=np.int64)
+    for bit in UPPER_BITS:
+        up_open += np.where(states.mask >> bit & 1, 0, DICE * (bit + 1))
+    bonus = np.where(states.up >= UP_CAP, 0, np.where(states.up + up_open >= UP_CAP, 1, 2))
+    opens = BOX_COUNT - _filled_counts(states.mask)
+    return (opens * 3 + states.case) * 3 + bonus
+
+
+def measured_rests(table) -> Rests:
+    """The table's rests: remembered, or measured now (see measure_rests)."""
+    key = (table.rules, table.objective)
+    if key not in MEASURED_RESTS:
+        MEASURED_RESTS[key] = measure_rests(table)
+    return MEASURED_RESTS[key]
+
+
+def has_rests(table) -> bool:
+    """The table's rests are ready in this process."""
+    return (table.rules, table.objective) in MEASURED_RESTS
+
+
+def remember_rests(table, rests: Rests) -> None:
+    """Keep rests read or measured elsewhere for the table (see cache.ready_rests)."""
+    MEASURED_RESTS[table.rules, table.objective] = rests
+
+
+FULL_CARD_KINDS = 9  # the kinds of a full card come first; nothing is to come there
+
+
+def rest_arrays_shapes() -> Dict[str, tuple]:
+    """The shape of each array of Rests."""
+    kinds = (BOX_COUNT + 1) * 9
+    return {"spreads": (BOX_COUNT + 1, 3), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
+
+
+def measure_rests(table, games: int = REST_GAMES, seed: int = 0) -> Rests:
+    """Rests measured over `games` seeded games of the table's own play, from every turn's start."""
+    return _measure_rests(table, games, seed)
+
+
+def _measure_rests(table, games: int, seed: int) -> Rests:
+    """Play the games and gather each turn start's remaining score off its expected one. Half
+    the games stray once, at a turn drawn at random, into a box drawn at random, YAHTZEE as
+    often as all others together (so that cards the table itself seldom leaves, a zero in
+    YAHTZEE early above all, are measured too); those count only from the turn after."""
+    rng = np.random.default_rng(seed)
+    cards = Cards.empty(2 * games)
+    dice, playing = NumpyDice(rng), np.arange(2 * games)
+    strays = np.concatenate([np.full(games, -1), rng.integers(BOX_COUNT - 1, size=games)])
+    starts = []
+    for turn in range(BOX_COUNT):
+        states = cards.states(playing)
+        counted = strays[playing] < turn
+        starts.append((playing[counted], rest_kinds(states)[counted],
+                       (cards.totals[playing] + table.values[states.index])[counted]))
+        straying = strays[playing] == turn
+        _stray(table, cards, playing[straying], rng)
+        play_turns(table, cards, playing[~straying], dice)
+        playing = playing[~cards.is_full[playing]]
+    rows, kinds, expected = (np.concatenate(part) for part in zip(*starts))
+    offsets = cards.totals[rows] - expected
+    opens, cases = kinds // 9, kinds // 3 % 3
+    spreads = np.zeros((BOX_COUNT + 1, 3))
+    shapes = np.zeros(((BOX_COUNT + 1) * 9, 2 * SHAPE_REACH + 1))
+    for count in range(1, BOX_COUNT + 1):
+        same_case = [(opens == count) & (cases == case) for case in range(3)]
+        for case in range(3):
+            spreads[count, case] = _alike(offsets, opens == count, same_case[case]).std()
+            for bonus in range(3):
+                kind = (count * 3 + case) * 3 + bonus
+                sample = _alike(offsets, opens == count, same_case[case], kinds == kind)
+                shapes[kind] = _shape(sample - sample.mean())
+    return Rests(spreads, shapes, shapes @ np.arange(-SHAPE_REACH, SHAPE_REACH + 1))
+
+
+def _stray(table, cards: Cards, games: np.ndarray, rng) -> None:
+    """One turn of `games` posted at random: a first roll (not five alike) in an open box."""
+    if not len(games):
+        return
+    plain = np.setdiff1d(np.arange(len(ROLLS)), YAHTZEE_ROLLS)
+    weights = ROLL_PROBABILITY[plain] / ROLL_PROBABILITY[plain].sum()
+    rolls = rng.choice(plain, size=len(games), p=weights)
+    open_boxes = (cards.mask[games, None] >> np.arange(BOX_COUNT)) & 1 == 0
+    draws = rng.random(open_boxes.shape)
+    draws[:, YAHTZEE_BIT] = rng.random(len(games)) ** (1 / (open_boxes.sum(axis=1) - 1).clip(1))
+    boxes = np.where(open_boxes, draws, -1.0).argmax(axis=1)
+    cards.post(table.engine.tables, games, rolls, boxes, np.ones(len(games), dtype=np.int64))
+
+
+def _alike(offsets: np.ndarray, *chosen: np.ndarray) -> np.ndarray:
+    """The offsets of the narrowest of the `chosen` sets (widest first) with enough cards in it."""
+    enough = [pick for pick in chosen if pick.sum() >= MIN_SAMPLE]
+    return offsets[enough[-1] if enough else chosen[0]]
+
+
+def _shape(offsets: np.ndarray) -> np.ndarray:
+    """A smoothed histogram of offsets on -SHAPE_REACH..SHAPE_REACH (the ends take the rest)."""
+    reach = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
+    rounded = np.clip(np.rint(offsets).astype(np.int64), -SHAPE_REACH, SHAPE_REACH) + SHAPE_REACH
+    counts = np.bincount(rounded, minlength=len(reach)).astype(float)
+    kernel = np.exp(-np.arange(-3 * SMOOTHING, 3 * SMOOTHING + 1) ** 2 / (2 * SMOOTHING ** 2))
+    smooth = np.convolve(counts, kernel / kernel.sum(), mode="same")
+    return smooth / smooth.sum()
+
+
+def measured_spreads(table) -> np.ndarray:
+    """The measured spread of the remaining score by boxes open and Yahtzee box (see Rests)."""
+    return measured_rests(table).spreads
+
+
+def _filled_counts(masks: np.ndarray) -> np.ndarray:
+    """How many boxes each mask fills."""
+    return ((np.asarray(masks)[:, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)
