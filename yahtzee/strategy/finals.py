@@ -25,7 +25,7 @@ from .stages import CHUNK
 from .statespace import States, state_index
 from .tables import BOX_COUNT, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
 
-EXACT_OPEN = 4  # the most open boxes whose remaining score is worked out exactly
+EXACT_OPEN = 5  # the most open boxes whose remaining score is worked out exactly (at once)
 EXACT_TURNS = 2  # with more open, the turns worked out exactly before the measured shapes
 EXACT_AFTER = 2  # the most open boxes left by those turns that are worked out exactly all the same
 EXTRA_ROOM = 8  # extra turns in a row a distribution has room for (yahtChallenge; more: under 1e-10)
