@@ -18,11 +18,11 @@ from yahtzee.scorecard import Scorecard
 from yahtzee.scoring import UPPER, Category
 from yahtzee.strategy import advise, computer_player
 from yahtzee.strategy.cache import table_loader
-from yahtzee.strategy.finals import (SHAPE_REACH, measured_rests, remaining_distributions, remaining_pmfs, rest_kinds,
-                                     shifted_shape, states_of)
+from yahtzee.strategy.finals import remaining_distributions, remaining_pmfs
+from yahtzee.strategy.rests import SHAPE_REACH, measured_rests, rest_kinds, shifted_shape
 from yahtzee.strategy.players import Reroll
 from yahtzee.strategy.position import card_state
-from yahtzee.strategy.statespace import state_index
+from yahtzee.strategy.statespace import state_index, states_of
 from yahtzee.strategy.winchance import option_chances
 
 C = Category
@@ -206,7 +206,7 @@ def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(loa
 
 def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_again(tmp_path, shared_table_cache):
     import shutil
-    from yahtzee.strategy import cache, finals
+    from yahtzee.strategy import cache, rests
     folder = tmp_path / "cache"
     table = cache.load_table(HASBRO, cache_dir=shared_table_cache)
     name = cache.table_file_name(HASBRO, table.objective)
@@ -216,7 +216,7 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     for damage in (None, b"not a zip", b""):
         if damage is not None:
             rests_path.write_bytes(damage)
-        finals.MEASURED_RESTS.pop((HASBRO, table.objective), None)
+        rests.MEASURED_RESTS.pop((HASBRO, table.objective), None)
         cache.load_table(HASBRO, cache_dir=folder)
         kept = cache.read_rests(table, rests_path)
-        assert kept is not None and (kept.shapes == finals.measured_rests(table).shapes).all()
+        assert kept is not None and (kept.shapes == rests.measured_rests(table).shapes).all()

@@ -28,7 +28,7 @@ import numpy as np
 from ..game_json import rules_to_dict
 from ..language import _
 from ..saves.atomic import NotAFile, open_file, rename_aside
-from .finals import FULL_CARD_KINDS, Rests, has_rests, measure_rests, remember_rests, rest_arrays_shapes
+from .rests import FULL_CARD_KINDS, Rests, has_rests, measure_rests, remember_rests, rest_arrays_shapes
 from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
 

@@ -7,34 +7,27 @@ card with few boxes open (EXACT_OPEN) is an exact distribution: a dynamic progra
 every state its play can reach, the fullest cards first.
 
 A card with more boxes open has too many states ahead for that. Its next EXACT_TURNS turns
-are worked out exactly all the same, and what follows them takes the shape that the remaining
-score of cards alike shows (as many boxes open, the same Yahtzee box: open, a zero or a
-fifty, the upper bonus won, still possible or lost), moved to each card's own expected score
-(the table's value). The shapes are measured once per table over REST_GAMES games of its own
-play and as many that stray once into a box drawn at random, so that cards the table seldom
-leaves (a zero in YAHTZEE early) have shapes of their own.
+are worked out exactly all the same, and what follows them takes the measured shape of cards
+alike, moved to each card's own expected score (see rests).
 """
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Sequence
 
 import numpy as np
 
-from .batch import Cards, NumpyDice, play_turns
-from .dicemath import CHILDREN, DICE, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS, size_rows
+from .batch import Cards
+from .dicemath import CHILDREN, DICE, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, size_rows
+from .rests import shape_at
 from .stages import CHUNK
-from .statespace import States, state_index
-from .tables import BOX_COUNT, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
+from .statespace import States, state_index, states_of
+from .tables import BOX_COUNT, UP_CAP, UP_STATES
 
 EXACT_OPEN = 5  # the most open boxes whose remaining score is worked out exactly (at once)
 EXACT_TURNS = 2  # with more open, the turns worked out exactly before the measured shapes
 EXACT_AFTER = 2  # the most open boxes left by those turns that are worked out exactly all the same
 EXTRA_ROOM = 8  # extra turns in a row a distribution has room for (yahtChallenge; more: under 1e-10)
 LOOP_STEPS = 24  # extra turns (a chance under 1/20 each) followed this deep
-REST_GAMES = 20_000  # games whose turns measure the shapes of remaining scores
-SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 points
-SMOOTHING = 2  # the shapes' histograms are smoothed over about this many points
 MEMO_LIMIT = 20_000  # remembered distributions per table, emptied when full
-MIN_SAMPLE = 500  # the fewest remaining scores a spread or shape is measured from
 
 
 @dataclass(frozen=True)
@@ -103,12 +96,6 @@ def _merged(column, gain, after, chance) -> Outcomes:
     distinct, inverse = np.unique(keys, return_inverse=True)
     return Outcomes(distinct >> 34, distinct >> 22 & 0xFFF, distinct & 0x3FFFFF,
                     np.bincount(inverse.ravel(), weights=chance))
-
-
-def states_of(indices: np.ndarray) -> States:
-    """The States of value table indices."""
-    indices = np.asarray(indices, dtype=np.int64)
-    return States(indices // (2 * UP_STATES), indices // 2 % UP_STATES, indices % 2)
 
 
 def open_count(index: int) -> int:
@@ -234,9 +221,7 @@ def _turns_then_shapes(table, states: List[int], turns: int) -> Dict[int, np.nda
     if len(memo) > MEMO_LIMIT:
         memo.clear()
     if not turns:
-        rests = measured_rests(table)
-        for state, kind in zip(todo, rest_kinds(states_of(todo))):
-            memo[state] = shifted_shape(rests.shapes[kind], float(table.values[state]) - rests.centres[kind])
+        memo.update(shape_at(table, todo))
         return {state: memo[state] for state in states}
     outcomes = turn_outcomes(table, states_of(todo))
     afters = np.unique(outcomes.after).tolist()
@@ -253,156 +238,3 @@ def _turns_then_shapes(table, states: List[int], turns: int) -> Dict[int, np.nda
             pmf[gain:gain + len(rest)] += chance * rest
         memo[state] = pmf
     return {state: memo[state] for state in states}
-
-
-def shifted_shape(shape: np.ndarray, mean: float) -> np.ndarray:
-    """A shape (the chance of each offset from the mean, offsets -SHAPE_REACH..SHAPE_REACH) moved
-    to `mean`: whole points 0, 1, ..., a share of each offset on the two points around it,
-    anything below 0 at 0."""
-    base = mean - SHAPE_REACH
-    low = int(np.floor(base))
-    upper_share = base - low
-    pmf = np.zeros(low + len(shape) + 2) if low + len(shape) + 2 > 0 else np.zeros(1)
-    points = np.arange(len(shape)) + low
-    np.add.at(pmf, np.clip(points, 0, None), shape * (1 - upper_share))
-    np.add.at(pmf, np.clip(points + 1, 0, None), shape * upper_share)
-    return pmf
-
-
-def normal_pmf(mean: float, spread: float) -> np.ndarray:
-    """A normal distribution of whole points 0, 1, ... up to six spreads above the mean."""
-    points = np.arange(int(mean + 6 * spread) + 2)
-    weights = np.exp(-((points - mean) / max(spread, 1e-9)) ** 2 / 2)
-    return weights / weights.sum()
-
-
-@dataclass(frozen=True)
-class Rests:
-    """What cards went on to score in the table's own play, measured by kind of card (see
-    rest_kinds): each kind's spread, and its shape around its own mean."""
-
-    spreads: np.ndarray  # boxes open (0-13) x Yahtzee box (open, a zero, a fifty)
-    shapes: np.ndarray   # kinds x offsets -SHAPE_REACH..SHAPE_REACH
-    centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
-
-
-# The measured rests of each (rules, objective), apart from a table's memo, which is emptied when full.
-MEASURED_RESTS: Dict[tuple, Rests] = {}
-
-
-def rest_kinds(states: States) -> np.ndarray:
-    """The kind of each card as the measured shapes tell them apart: boxes open, Yahtzee box
-    (open, a zero, a fifty), upper bonus (won, still possible, lost)."""
-    up_open = np.zeros(len(states), dtype=np.int64)
-    for bit in UPPER_BITS:
-        up_open += np.where(states.mask >> bit & 1, 0, DICE * (bit + 1))
-    bonus = np.where(states.up >= UP_CAP, 0, np.where(states.up + up_open >= UP_CAP, 1, 2))
-    opens = BOX_COUNT - _filled_counts(states.mask)
-    return (opens * 3 + states.case) * 3 + bonus
-
-
-def measured_rests(table) -> Rests:
-    """The table's rests: remembered, or measured now (see measure_rests)."""
-    key = (table.rules, table.objective)
-    if key not in MEASURED_RESTS:
-        MEASURED_RESTS[key] = measure_rests(table)
-    return MEASURED_RESTS[key]
-
-
-def has_rests(table) -> bool:
-    """The table's rests are ready in this process."""
-    return (table.rules, table.objective) in MEASURED_RESTS
-
-
-def remember_rests(table, rests: Rests) -> None:
-    """Keep rests read or measured elsewhere for the table (see cache.ready_rests)."""
-    MEASURED_RESTS[table.rules, table.objective] = rests
-
-
-FULL_CARD_KINDS = 9  # the kinds of a full card come first; nothing is to come there
-
-
-def rest_arrays_shapes() -> Dict[str, tuple]:
-    """The shape of each array of Rests."""
-    kinds = (BOX_COUNT + 1) * 9
-    return {"spreads": (BOX_COUNT + 1, 3), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
-
-
-def measure_rests(table, games: int = REST_GAMES, seed: int = 0) -> Rests:
-    """Rests measured over `games` seeded games of the table's own play, from every turn's start."""
-    return _measure_rests(table, games, seed)
-
-
-def _measure_rests(table, games: int, seed: int) -> Rests:
-    """Play the games and gather each turn start's remaining score off its expected one. Half
-    the games stray once, at a turn drawn at random, into a box drawn at random, YAHTZEE as
-    often as all others together (so that cards the table itself seldom leaves, a zero in
-    YAHTZEE early above all, are measured too); those count only from the turn after."""
-    rng = np.random.default_rng(seed)
-    cards = Cards.empty(2 * games)
-    dice, playing = NumpyDice(rng), np.arange(2 * games)
-    strays = np.concatenate([np.full(games, -1), rng.integers(BOX_COUNT - 1, size=games)])
-    starts = []
-    for turn in range(BOX_COUNT):
-        states = cards.states(playing)
-        counted = strays[playing] < turn
-        starts.append((playing[counted], rest_kinds(states)[counted],
-                       (cards.totals[playing] + table.values[states.index])[counted]))
-        straying = strays[playing] == turn
-        _stray(table, cards, playing[straying], rng)
-        play_turns(table, cards, playing[~straying], dice)
-        playing = playing[~cards.is_full[playing]]
-    rows, kinds, expected = (np.concatenate(part) for part in zip(*starts))
-    offsets = cards.totals[rows] - expected
-    opens, cases = kinds // 9, kinds // 3 % 3
-    spreads = np.zeros((BOX_COUNT + 1, 3))
-    shapes = np.zeros(((BOX_COUNT + 1) * 9, 2 * SHAPE_REACH + 1))
-    for count in range(1, BOX_COUNT + 1):
-        same_case = [(opens == count) & (cases == case) for case in range(3)]
-        for case in range(3):
-            spreads[count, case] = _alike(offsets, opens == count, same_case[case]).std()
-            for bonus in range(3):
-                kind = (count * 3 + case) * 3 + bonus
-                sample = _alike(offsets, opens == count, same_case[case], kinds == kind)
-                shapes[kind] = _shape(sample - sample.mean())
-    return Rests(spreads, shapes, shapes @ np.arange(-SHAPE_REACH, SHAPE_REACH + 1))
-
-
-def _stray(table, cards: Cards, games: np.ndarray, rng) -> None:
-    """One turn of `games` posted at random: a first roll (not five alike) in an open box."""
-    if not len(games):
-        return
-    plain = np.setdiff1d(np.arange(len(ROLLS)), YAHTZEE_ROLLS)
-    weights = ROLL_PROBABILITY[plain] / ROLL_PROBABILITY[plain].sum()
-    rolls = rng.choice(plain, size=len(games), p=weights)
-    open_boxes = (cards.mask[games, None] >> np.arange(BOX_COUNT)) & 1 == 0
-    draws = rng.random(open_boxes.shape)
-    draws[:, YAHTZEE_BIT] = rng.random(len(games)) ** (1 / (open_boxes.sum(axis=1) - 1).clip(1))
-    boxes = np.where(open_boxes, draws, -1.0).argmax(axis=1)
-    cards.post(table.engine.tables, games, rolls, boxes, np.ones(len(games), dtype=np.int64))
-
-
-def _alike(offsets: np.ndarray, *chosen: np.ndarray) -> np.ndarray:
-    """The offsets of the narrowest of the `chosen` sets (widest first) with enough cards in it."""
-    enough = [pick for pick in chosen if pick.sum() >= MIN_SAMPLE]
-    return offsets[enough[-1] if enough else chosen[0]]
-
-
-def _shape(offsets: np.ndarray) -> np.ndarray:
-    """A smoothed histogram of offsets on -SHAPE_REACH..SHAPE_REACH (the ends take the rest)."""
-    reach = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
-    rounded = np.clip(np.rint(offsets).astype(np.int64), -SHAPE_REACH, SHAPE_REACH) + SHAPE_REACH
-    counts = np.bincount(rounded, minlength=len(reach)).astype(float)
-    kernel = np.exp(-np.arange(-3 * SMOOTHING, 3 * SMOOTHING + 1) ** 2 / (2 * SMOOTHING ** 2))
-    smooth = np.convolve(counts, kernel / kernel.sum(), mode="same")
-    return smooth / smooth.sum()
-
-
-def measured_spreads(table) -> np.ndarray:
-    """The measured spread of the remaining score by boxes open and Yahtzee box (see Rests)."""
-    return measured_rests(table).spreads
-
-
-def _filled_counts(masks: np.ndarray) -> np.ndarray:
-    """How many boxes each mask fills."""
-    return ((np.asarray(masks)[:, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)

@@ -16,9 +16,9 @@ import numpy as np
 from ..scoring import Category
 from .advisor import keep_values
 from .dicemath import KEEPS, ROLL_INDEX, SUB_KEEPS
-from .finals import measured_spreads
 from .players import OBJECTIVES, Policy, Post, Reroll, turn_key
 from .position import card_state, reroll_marks
+from .rests import measured_spreads
 from .solver import EXPECTED_SCORE
 from .tables import BOX_COUNT, BOXES
 from .winchance import card_stages, others_ahead, postings

@@ -8,9 +8,10 @@ import numpy as np
 
 from ..language import _
 from .batch import DICE, Cards, play_turn, play_turns
+from .rests import measured_spreads
 from .rival import EVEN, EXTRA_TURN, RIVAL_OBJECTIVES, situation_of, win_plan
 from .tables import BOX_COUNT, BOXES, UP_CAP, YAHTZEE_BIT, UnsupportedRules
-from .finals import measured_spreads, remaining_pmfs
+from .finals import remaining_pmfs
 from .winchance import Final, ahead_chances
 
 

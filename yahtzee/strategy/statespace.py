@@ -40,6 +40,12 @@ def state_index(mask, up, fifty):
     return (mask * UP_STATES + up) * 2 + fifty
 
 
+def states_of(indices) -> States:
+    """The States at value table indices (state_index undone)."""
+    indices = np.asarray(indices, dtype=np.int64)
+    return States(indices // (2 * UP_STATES), indices // 2 % UP_STATES, indices % 2)
+
+
 def empty_values():
     """A value table for every state, all zero (the value of a full card)."""
     return np.zeros((FULL_CARD + 1) * UP_STATES * 2)

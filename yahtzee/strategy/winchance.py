@@ -49,18 +49,6 @@ class Final:
         cdf[-1] = 1.0
         return cdf
 
-    @property
-    def mean(self) -> float:
-        """The expected final score."""
-        return self.total + float(np.arange(len(self.remaining)) @ self.remaining)
-
-    @property
-    def spread(self) -> float:
-        """The standard deviation of the final score."""
-        points = np.arange(len(self.remaining))
-        mean = points @ self.remaining
-        return float(np.sqrt(max(0.0, (points - mean) ** 2 @ self.remaining)))
-
 
 def final_of(table, card) -> Final:
     """The final score of a card at the start of its turn (known once it is full)."""

@@ -1,0 +1,172 @@
+"""What cards went on to score in a table's own play, measured once per table: the spread
+and the shape of the remaining score of each kind of card (boxes open, the Yahtzee box, the
+upper bonus), for the cards whose distribution finals does not work out exactly.
+
+The games: REST_GAMES of the table's own play and as many that stray once into a box drawn
+at random, so that cards the table seldom leaves (a zero in YAHTZEE early) have shapes of
+their own. cache.ready_rests keeps them beside the table.
+"""
+from dataclasses import dataclass
+from typing import Dict
+
+import numpy as np
+
+from .batch import Cards, NumpyDice, play_turns
+from .dicemath import DICE, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
+from .statespace import States, states_of
+from .tables import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT
+
+REST_GAMES = 20_000  # games whose turns measure the shapes of remaining scores
+SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 points
+SMOOTHING = 2  # the shapes' histograms are smoothed over about this many points
+MIN_SAMPLE = 500  # the fewest remaining scores a spread or shape is measured from
+
+
+@dataclass(frozen=True)
+class Rests:
+    """What cards went on to score in the table's own play, measured by kind of card (see
+    rest_kinds): each kind's spread, and its shape around its own mean."""
+
+    spreads: np.ndarray  # boxes open (0-13) x Yahtzee box (open, a zero, a fifty)
+    shapes: np.ndarray   # kinds x offsets -SHAPE_REACH..SHAPE_REACH
+    centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
+
+
+# The measured rests of each (rules, objective), apart from a table's memo, which is emptied when full.
+MEASURED_RESTS: Dict[tuple, Rests] = {}
+
+
+def rest_kinds(states: States) -> np.ndarray:
+    """The kind of each card as the measured shapes tell them apart: boxes open, Yahtzee box
+    (open, a zero, a fifty), upper bonus (won, still possible, lost)."""
+    up_open = np.zeros(len(states), dtype=np.int64)
+    for bit in UPPER_BITS:
+        up_open += np.where(states.mask >> bit & 1, 0, DICE * (bit + 1))
+    bonus = np.where(states.up >= UP_CAP, 0, np.where(states.up + up_open >= UP_CAP, 1, 2))
+    opens = BOX_COUNT - _filled_counts(states.mask)
+    return (opens * 3 + states.case) * 3 + bonus
+
+
+def measured_rests(table) -> Rests:
+    """The table's rests: remembered, or measured now (see measure_rests)."""
+    key = (table.rules, table.objective)
+    if key not in MEASURED_RESTS:
+        MEASURED_RESTS[key] = measure_rests(table)
+    return MEASURED_RESTS[key]
+
+
+def has_rests(table) -> bool:
+    """The table's rests are ready in this process."""
+    return (table.rules, table.objective) in MEASURED_RESTS
+
+
+def remember_rests(table, rests: Rests) -> None:
+    """Keep rests read or measured elsewhere for the table (see cache.ready_rests)."""
+    MEASURED_RESTS[table.rules, table.objective] = rests
+
+
+FULL_CARD_KINDS = 9  # the kinds of a full card come first; nothing is to come there
+
+
+def rest_arrays_shapes() -> Dict[str, tuple]:
+    """The shape of each array of Rests."""
+    kinds = (BOX_COUNT + 1) * 9
+    return {"spreads": (BOX_COUNT + 1, 3), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
+
+
+def measure_rests(table, games: int = REST_GAMES, seed: int = 0) -> Rests:
+    """Rests measured over `games` seeded games of the table's own play, from every turn's
+    start: each turn start's remaining score off its expected one. Half
+    the games stray once, at a turn drawn at random, into a box drawn at random, YAHTZEE as
+    often as all others together (so that cards the table itself seldom leaves, a zero in
+    YAHTZEE early above all, are measured too); those count only from the turn after."""
+    rng = np.random.default_rng(seed)
+    cards = Cards.empty(2 * games)
+    dice, playing = NumpyDice(rng), np.arange(2 * games)
+    strays = np.concatenate([np.full(games, -1), rng.integers(BOX_COUNT - 1, size=games)])
+    starts = []
+    for turn in range(BOX_COUNT):
+        states = cards.states(playing)
+        counted = strays[playing] < turn
+        starts.append((playing[counted], rest_kinds(states)[counted],
+                       (cards.totals[playing] + table.values[states.index])[counted]))
+        straying = strays[playing] == turn
+        _stray(table, cards, playing[straying], rng)
+        play_turns(table, cards, playing[~straying], dice)
+        playing = playing[~cards.is_full[playing]]
+    rows, kinds, expected = (np.concatenate(part) for part in zip(*starts))
+    offsets = cards.totals[rows] - expected
+    opens, cases = kinds // 9, kinds // 3 % 3
+    spreads = np.zeros((BOX_COUNT + 1, 3))
+    shapes = np.zeros(((BOX_COUNT + 1) * 9, 2 * SHAPE_REACH + 1))
+    for count in range(1, BOX_COUNT + 1):
+        same_case = [(opens == count) & (cases == case) for case in range(3)]
+        for case in range(3):
+            spreads[count, case] = _alike(offsets, opens == count, same_case[case]).std()
+            for bonus in range(3):
+                kind = (count * 3 + case) * 3 + bonus
+                sample = _alike(offsets, opens == count, same_case[case], kinds == kind)
+                shapes[kind] = _shape(sample - sample.mean())
+    return Rests(spreads, shapes, shapes @ np.arange(-SHAPE_REACH, SHAPE_REACH + 1))
+
+
+def _stray(table, cards: Cards, games: np.ndarray, rng) -> None:
+    """One turn of `games` posted at random: a first roll (not five alike) in an open box."""
+    if not len(games):
+        return
+    plain = np.setdiff1d(np.arange(len(ROLLS)), YAHTZEE_ROLLS)
+    weights = ROLL_PROBABILITY[plain] / ROLL_PROBABILITY[plain].sum()
+    rolls = rng.choice(plain, size=len(games), p=weights)
+    open_boxes = (cards.mask[games, None] >> np.arange(BOX_COUNT)) & 1 == 0
+    draws = rng.random(open_boxes.shape)
+    draws[:, YAHTZEE_BIT] = rng.random(len(games)) ** (1 / (open_boxes.sum(axis=1) - 1).clip(1))
+    boxes = np.where(open_boxes, draws, -1.0).argmax(axis=1)
+    cards.post(table.engine.tables, games, rolls, boxes, np.ones(len(games), dtype=np.int64))
+
+
+def _alike(offsets: np.ndarray, *chosen: np.ndarray) -> np.ndarray:
+    """The offsets of the narrowest of the `chosen` sets (widest first) with enough cards in it."""
+    enough = [pick for pick in chosen if pick.sum() >= MIN_SAMPLE]
+    return offsets[enough[-1] if enough else chosen[0]]
+
+
+def _shape(offsets: np.ndarray) -> np.ndarray:
+    """A smoothed histogram of offsets on -SHAPE_REACH..SHAPE_REACH (the ends take the rest)."""
+    reach = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
+    rounded = np.clip(np.rint(offsets).astype(np.int64), -SHAPE_REACH, SHAPE_REACH) + SHAPE_REACH
+    counts = np.bincount(rounded, minlength=len(reach)).astype(float)
+    kernel = np.exp(-np.arange(-3 * SMOOTHING, 3 * SMOOTHING + 1) ** 2 / (2 * SMOOTHING ** 2))
+    smooth = np.convolve(counts, kernel / kernel.sum(), mode="same")
+    return smooth / smooth.sum()
+
+
+def measured_spreads(table) -> np.ndarray:
+    """The measured spread of the remaining score by boxes open and Yahtzee box (see Rests)."""
+    return measured_rests(table).spreads
+
+
+def _filled_counts(masks: np.ndarray) -> np.ndarray:
+    """How many boxes each mask fills."""
+    return ((np.asarray(masks)[:, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)
+
+
+def shifted_shape(shape: np.ndarray, mean: float) -> np.ndarray:
+    """A shape (the chance of each offset from the mean, offsets -SHAPE_REACH..SHAPE_REACH) moved
+    to `mean`: whole points 0, 1, ..., a share of each offset on the two points around it,
+    anything below 0 at 0."""
+    base = mean - SHAPE_REACH
+    low = int(np.floor(base))
+    upper_share = base - low
+    pmf = np.zeros(low + len(shape) + 2) if low + len(shape) + 2 > 0 else np.zeros(1)
+    points = np.arange(len(shape)) + low
+    np.add.at(pmf, np.clip(points, 0, None), shape * (1 - upper_share))
+    np.add.at(pmf, np.clip(points + 1, 0, None), shape * upper_share)
+    return pmf
+
+
+def shape_at(table, states) -> Dict[int, np.ndarray]:
+    """The measured shape of each state's kind moved to the state's own expected score."""
+    rests = measured_rests(table)
+    return {int(state): shifted_shape(rests.shapes[kind], float(table.values[state]) - rests.centres[kind])
+            for state, kind in zip(states, rest_kinds(states_of(states)))}
+
