@@ -191,6 +191,21 @@ def test_a_shape_moved_to_a_mean_keeps_the_mean_and_its_spread():
     assert pmf[90] == pytest.approx(0.75 * 0.6) and pmf[91] == pytest.approx(0.75 * 0.4)
 
 
+@pytest.mark.parametrize("mean", [100.4, 3.25, 0.0, 37.0])
+def test_a_moved_shape_puts_each_offset_on_the_two_points_around_it(mean):
+    shape = np.random.default_rng(3).random(2 * SHAPE_REACH + 1)
+    shape /= shape.sum()
+    expected = {}
+    for offset, chance in zip(range(-SHAPE_REACH, SHAPE_REACH + 1), shape):
+        low = int(np.floor(mean + offset))
+        share = mean + offset - low
+        expected[max(low, 0)] = expected.get(max(low, 0), 0.0) + chance * (1 - share)
+        expected[max(low + 1, 0)] = expected.get(max(low + 1, 0), 0.0) + chance * share
+    pmf = shifted_shape(shape, mean)
+    assert {point: pmf[point] for point in expected} == pytest.approx(expected, abs=1e-15)
+    assert sum(pmf) == pytest.approx(1.0, abs=1e-12)
+
+
 def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(loader):
     table = loader(HASBRO)
     rests = measured_rests(table)

@@ -26,7 +26,8 @@ from yahtzee.strategy.dicemath import ROLLS
 from yahtzee.strategy.position import card_state, card_total
 from yahtzee.strategy.statespace import state_index
 from yahtzee.strategy.tables import BOX_COUNT
-from yahtzee.strategy.winchance import NO_STATE, Final, ahead_chances, option_chances, rule_postings
+from yahtzee.strategy import finals
+from yahtzee.strategy.winchance import NO_STATE, Final, ahead_chances, option_chances, prepare_turn, rule_postings
 
 C = Category
 FULL_CARD = {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 12, C.FIVES: 15, C.SIXES: 18,
@@ -192,6 +193,32 @@ def test_before_the_end_the_chance_is_an_estimate_between_zero_and_one(table):
     game.players[1].card = Scorecard(boxes={C.YAHTZEE: 50, C.LARGE_STRAIGHT: 40})
     behind = option_chances(table, game, advise(table, game))
     assert max(behind) < min(chances[:5])
+
+
+def mid_game(rolls):
+    """ANN's turn in round 8 against BOB: six boxes open each, so every card is worked out
+    exactly or in part; ANN has rolled `rolls` times."""
+    game = Game.start([Player("ANN"), Player("BOB")])
+    ann = {C.ONES: 3, C.TWOS: 6, C.FOURS: 12, C.THREE_OF_A_KIND: 24, C.FULL_HOUSE: 25, C.CHANCE: 21, C.YAHTZEE: 0}
+    bob = {C.ONES: 2, C.THREES: 9, C.SIXES: 24, C.FOUR_OF_A_KIND: 20, C.SMALL_STRAIGHT: 30, C.LARGE_STRAIGHT: 40,
+           C.YAHTZEE: 50}
+    game.players[0].card, game.players[1].card = Scorecard(boxes=ann), Scorecard(boxes=bob)
+    game.round, game.turn = 8, Turn(dice=(4, 4, 5, 6, 5), rolls=rolls)
+    return game
+
+
+def test_a_turn_prepared_before_its_first_roll_needs_no_more_distributions(table, monkeypatch):
+    cold = {rolls: option_chances(table, mid_game(rolls), advise(table, mid_game(rolls))) for rolls in (1, 2, 3)}
+    table.memo.clear()
+    game = mid_game(1)
+    prepare_turn(table, game.current.card, [game.players[1].card])
+
+    def not_prepared(*_args):
+        raise AssertionError("a distribution the turn's preparation should have worked out")
+    monkeypatch.setattr(finals, "turn_outcomes", not_prepared)
+    monkeypatch.setattr(finals, "shape_at", not_prepared)
+    for rolls, chances in cold.items():
+        assert option_chances(table, mid_game(rolls), advise(table, mid_game(rolls))) == pytest.approx(chances, abs=1e-12)
 
 
 def test_a_tie_for_first_counts_half():

@@ -2,6 +2,7 @@
 loaded there and never at start-up."""
 import json
 import random
+import threading
 
 from .language import _
 
@@ -22,6 +23,9 @@ class Coach:
         self._planned = {}
         self._players = {}
         self._reviews = {}  # the reviews made, by record: the recap adds them up again
+        # The tables' memos are worked on by one thread at a time: the screens' or a turn's
+        # preparation in the background (prepare_turn).
+        self._thinking = threading.RLock()
         self.unsupported = ""
 
     def builder(self):
@@ -76,16 +80,40 @@ class Coach:
         """Every keep and legal box for the current dice, best first (None if not solvable)."""
         from .strategy import advise
         table = self.table(game.rules)
-        return advise(table, game) if table is not None else None
+        with self._thinking:
+            return advise(table, game) if table is not None else None
 
     def win_chances(self, game, options):
         """Each option's chance to finish ahead of every other player, or None: alone at the
         table, in a race, or with rules the tables plan only approximately (a dice bank)."""
         from .strategy.winchance import option_chances
         table = self.table(game.rules)
-        if len(game.players) < 2 or game.race_target is not None or table is None or not table.exact:
+        if not shows_chances(game, table):
             return None
-        return option_chances(table, game, options)
+        with self._thinking:
+            return option_chances(table, game, options)
+
+    def prepare_turn(self, game) -> None:
+        """Start working out in the background, before the current player's first roll, what
+        the turn's win chances need, so that the advice page shows them at once; only when
+        they are shown and the table is ready (never waiting for one)."""
+        from .strategy import EXPECTED_SCORE
+        from .strategy.builder import READY
+        table = READY.get((game.rules, EXPECTED_SCORE))
+        if not shows_chances(game, table):
+            return
+        others = [player.card.copy() for player in game.players if player is not game.current]
+        threading.Thread(target=self._prepare_turn, args=(table, game.current.card.copy(), others),
+                         name="coach", daemon=True).start()
+
+    def _prepare_turn(self, table, card, others) -> None:
+        """The background part of prepare_turn."""
+        from .strategy.winchance import prepare_turn
+        with self._thinking:
+            try:
+                prepare_turn(table, card, others)
+            except Exception:  # noqa: BLE001 (only a head start: the look itself works it out and reports)
+                pass
 
     def cost_of_reroll(self, game):
         """Expected points the marked reroll gives away against perfect play."""
@@ -110,7 +138,8 @@ class Coach:
             if table is None:
                 raise CannotReview(_("the review cannot judge these rules: {reason}").format(
                     reason=self.unsupported))
-            self._reviews[key] = review_game(record, table)
+            with self._thinking:
+                self._reviews[key] = review_game(record, table)
         return self._reviews[key]
 
     def player(self, mood, rules):
@@ -121,3 +150,15 @@ class Coach:
             rng = random.Random(f"{self.seed}/{mood}") if self.seed is not None else None
             self._players[key] = computer_player(mood, rules, self.load, rng)
         return self._players[key]
+
+    def computer_action(self, game):
+        """What the computer at the current seat of `game` does next (a keep or a box)."""
+        brain = self.player(game.current.mood or "thinker", game.rules)
+        with self._thinking:
+            return brain.next_action(game)
+
+
+def shows_chances(game, table) -> bool:
+    """Whether win chances are shown: two players or more, not a race, and a table that plays
+    these rules exactly."""
+    return len(game.players) >= 2 and game.race_target is None and table is not None and table.exact

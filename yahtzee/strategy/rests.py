@@ -154,13 +154,18 @@ def shifted_shape(shape: np.ndarray, mean: float) -> np.ndarray:
     """A shape (the chance of each offset from the mean, offsets -SHAPE_REACH..SHAPE_REACH) moved
     to `mean`: whole points 0, 1, ..., a share of each offset on the two points around it,
     anything below 0 at 0."""
-    base = mean - SHAPE_REACH
+    support = np.flatnonzero(shape)  # a shape is mostly zeros: move only its support
+    base = mean - SHAPE_REACH + support[0]
+    shape = shape[support[0]:support[-1] + 1]
     low = int(np.floor(base))
     upper_share = base - low
-    pmf = np.zeros(low + len(shape) + 2) if low + len(shape) + 2 > 0 else np.zeros(1)
-    points = np.arange(len(shape)) + low
-    np.add.at(pmf, np.clip(points, 0, None), shape * (1 - upper_share))
-    np.add.at(pmf, np.clip(points + 1, 0, None), shape * upper_share)
+    moved = np.zeros(len(shape) + 1)  # on points low, low + 1, ...
+    moved[:-1] = shape * (1 - upper_share)
+    moved[1:] += shape * upper_share
+    if low >= 0:
+        return np.concatenate((np.zeros(low), moved))
+    pmf = moved[-low:].copy() if -low < len(moved) else np.zeros(1)
+    pmf[0] += moved[:-low].sum()
     return pmf
 
 

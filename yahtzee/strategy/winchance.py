@@ -218,6 +218,16 @@ def others_ahead(table, game) -> np.ndarray:
                           for seat, player in enumerate(game.players) if seat != game.seat])
 
 
+def prepare_turn(table, card, others: Sequence) -> None:
+    """Work out, before a player's first roll, what every look at the turn's chances needs
+    whatever the dice (all remembered in the table's memo): the final scores of the `others`
+    cards and the remaining score of every state a posting from `card` can leave."""
+    for other in others:
+        final_of(table, other)
+    afters = postings(table, card.boxes, 1).afters
+    remaining_pmfs(table, np.unique(afters[afters != NO_STATE]), turns=EXACT_TURNS - 1)
+
+
 def option_chances(table, game, options) -> List[float]:
     """The chance to win of each of the advisor's options for the current player of `game`."""
     card = game.current.card
