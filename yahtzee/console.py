@@ -70,6 +70,10 @@ class PlainConsole:
         """A one-line message for the player."""
         self._write(text + "\n")
 
+    def remind(self, text):
+        """A message about the question being asked: printed like any other."""
+        self.message(text)
+
     def forget_messages(self):
         """Printed messages stay where they are: nothing to forget."""
 
@@ -114,7 +118,8 @@ class PlainConsole:
             self._write(BELL * count)
 
     def pause(self, seconds):
-        """Plain mode never waits."""
+        """Plain mode never waits (and reads no key for it)."""
+        return None
 
     def animate(self, frames, seconds_per_frame) -> bool:
         """Plain mode never animates: the dice are said once they settle."""
@@ -244,7 +249,7 @@ class KeyConsole:
         """The screen, the messages under it, a passing line, and the line being typed."""
         size = self._drawn_size = self.terminal_size()
         lines = self.lines
-        notes = [*self.messages, *([self._passing] if self._passing else [])]
+        notes = [*(text for text, _question in self.messages), *([self._passing] if self._passing else [])]
         if not self._fits(size):
             lines, notes = too_small_lines(size.columns, size.lines), [self.prompt]
         # No newline after the last row, so a full screen never scrolls; a line being typed
@@ -261,8 +266,23 @@ class KeyConsole:
 
     def message(self, text):
         """Add a one-line message under the screen now; the last three stay until forgotten."""
-        self.messages = [*self.messages, text][-MESSAGES_KEPT:]
+        self._add_message(text, None)
+
+    def remind(self, text):
+        """A message about the question being asked (a wrong key, what a hot key did): it goes
+        when another question is asked."""
+        self._add_message(text, self.prompt)
+
+    def _add_message(self, text, question):
+        self.messages = [*self.messages, (text, question)][-MESSAGES_KEPT:]
         self._draw()
+
+    def _asking(self, prompt) -> bool:
+        """A question is asked: the reminders about another one go; whether any went."""
+        kept = [(text, question) for text, question in self.messages if question in (None, prompt)]
+        gone = len(kept) < len(self.messages)
+        self.messages, self.prompt = kept, prompt
+        return gone
 
     def forget_messages(self):
         """The screen's subject changed: its messages go at the next draw."""
@@ -278,8 +298,7 @@ class KeyConsole:
 
     def read_key(self, prompt=""):
         """The next keystroke as a token; a too-small terminal waits to be enlarged."""
-        self.prompt = prompt
-        if not self._fits():
+        if self._asking(prompt) or not self._fits():
             self._draw()
         while True:
             token = self._next_token()
@@ -313,9 +332,10 @@ class KeyConsole:
         from .lineedit import LineEditor
         room = self.terminal_size().columns - 1 - get_cwidth(self._shown(prompt))
         line = LineEditor(default, limit, cells=max(1, room), unlimited=unlimited)
+        self._asking(prompt)
         self._editing = (prompt, line)
         try:
-            self._write(self._edit_line())
+            self._draw()  # the screen, its messages, then the line typed on a row of its own
             while True:
                 done = line.press(self._next_press())
                 if done:
@@ -360,9 +380,14 @@ class KeyConsole:
                 self.sleep(0.15)
 
     def pause(self, seconds):
-        """Let the player see a step before the next one."""
-        if seconds > 0:
-            self.sleep(seconds)
+        """Let the player see a step a moment; a key cuts it short and is spent on that (its
+        token comes back, so that a hot key can still act)."""
+        if seconds <= 0:
+            return None
+        if self.stop:
+            raise StopRequested(self.stop)
+        press = self.reader.press_within(seconds)
+        return None if press is None else key_token(press)
 
     def animate(self, frames, seconds_per_frame) -> bool:
         """Draw each frame (a whole screen) in turn; False as soon as a key press is waiting,

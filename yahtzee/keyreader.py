@@ -2,7 +2,8 @@
 
 prompt_toolkit's own Vt100 parser turns the bytes into keys (F-keys, Esc after its timeout);
 what is left of a control sequence the parser does not know (a pasted colour code, a window
-title, a cursor report in pieces) is dropped here, so it never types anything.
+title, a cursor report in pieces) is dropped here, so it never types anything. A lone Esc acts
+after ESCAPE_TIMEOUT; a sequence begun waits longer for the rest of its bytes.
 """
 import codecs
 import collections
@@ -17,7 +18,8 @@ from prompt_toolkit.keys import Keys
 
 from .stops import InputClosed
 
-ESCAPE_TIMEOUT = 0.5  # prompt_toolkit's ttimeoutlen: a lone Esc is a key after this long
+ESCAPE_TIMEOUT = 0.05  # a lone Esc, nothing after it, is a key after this long
+SEQUENCE_TIMEOUT = 0.5  # a control sequence begun (Esc [ 1) waits this long for its end
 SEQUENCE_GAP = 1.0  # a control sequence split by a longer silence is over
 UNWANTED = {Keys.Vt100MouseEvent, Keys.CPRResponse, Keys.Ignore, Keys.BracketedPaste}
 GONE = (errno.EIO, errno.EBADF, errno.ENXIO)
@@ -104,7 +106,7 @@ class KeyReader:
         self._parser = _Parser(self._parsed)
         self._filter = SequenceFilter(clock)
         self._flushed = None
-        self._unflushed = False
+        self._unflushed: "float | None" = None  # how long to wait before flushing the parser
         self._wake_read, self._wake_write = os.pipe()
         for end in (self._wake_read, self._wake_write):
             os.set_blocking(end, False)
@@ -124,16 +126,14 @@ class KeyReader:
     def next_press(self) -> "KeyPress | None":
         """The next key press; None when woken (a resize, a stop request) before one came."""
         while not self.presses:
-            timeout = ESCAPE_TIMEOUT if self._unflushed else None
-            ready, _, _ = select.select([self.fd, self._wake_read], [], [], timeout)
+            ready, _, _ = select.select([self.fd, self._wake_read], [], [], self._unflushed)
             if not ready:
                 self._flush()
             elif self._wake_read in ready:
                 self._drain_wake()
                 return None
             else:
-                self._parser.feed(self._decoder.decode(self._read()))
-                self._unflushed = True
+                self._feed()
         return self.presses.popleft()
 
     def has_press(self, timeout: float) -> bool:
@@ -147,9 +147,26 @@ class KeyReader:
             self._drain_wake()  # a stop request is seen by the console; a resize by its next draw
         return bool(ready)
 
+    def press_within(self, timeout: float) -> "KeyPress | None":
+        """The next key press if one comes within `timeout` seconds, else None (also when the
+        wait is woken: a resize, a stop request)."""
+        if not self.presses and self.has_press(timeout):
+            ready, _, _ = select.select([self.fd], [], [], 0)
+            if ready:
+                self._feed()
+        return self.presses.popleft() if self.presses else None
+
     def discard(self):
         """Forget every key read but not yet taken."""
         self.presses.clear()
+
+    def _feed(self) -> None:
+        """Parse what the terminal sent; the parser may hold the start of a sequence, to be
+        flushed after the timeout its last character calls for."""
+        text = self._decoder.decode(self._read())
+        self._parser.feed(text)
+        if text:
+            self._unflushed = ESCAPE_TIMEOUT if text.endswith("\x1b") else SEQUENCE_TIMEOUT
 
     def _read(self) -> bytes:
         try:
@@ -179,7 +196,7 @@ class KeyReader:
 
     def _flush(self):
         """After the escape timeout: what the parser held is keys as they are (a lone Esc)."""
-        self._unflushed, self._flushed = False, []
+        self._unflushed, self._flushed = None, []
         self._parser.flush()
         flushed, self._flushed = self._flushed, None
         for index, press in enumerate(flushed):

@@ -11,7 +11,7 @@ from ..scoring import BEST_POINTS, Category, is_yahtzee
 from ..tumble import SPEEDS, tumbling_dice
 from .advice import show_advice
 from .context import Context, Moment, Screen
-from .prompts import ask, sentence, yes
+from .prompts import ask, hot_key, sentence, yes
 
 YAHTZEE_BELLS = 3
 TUMBLE_FACES = random.Random()  # the tumbling faces' own source: never the game's dice
@@ -54,7 +54,7 @@ def play(console, ctx: Context) -> Moment:
         if token == "b" and console.plain:
             read_sheet(console, game)
             continue
-        console.message(dice_keys_note(hold, console.plain))
+        console.remind(dice_keys_note(hold, console.plain))
 
 
 def first_roll(console, ctx: Context, view) -> Moment:
@@ -62,6 +62,8 @@ def first_roll(console, ctx: Context, view) -> Moment:
     game = ctx.session.game
     prompt = (_("{name}: press any key to roll, U takes back the last posting") if game.can_undo
               else _("{name}: press any key to roll"))
+    if ctx.services.coach is not None:
+        ctx.services.coach.prepare_turn(game)  # the advice page's win chances, while the player looks
     token = ask(console, ctx, prompt.format(name=game.current.name), view,
                 [spoken.turn_sentence(game)])
     if token == "u" and game.can_undo:
@@ -126,30 +128,39 @@ def tell_cost(console, cost: Optional[float], sentence_: str) -> None:
 
 
 def computer_step(console, ctx: Context) -> Moment:
-    """One step of a computer player's turn, shown with the preferred pause; no input."""
+    """One step of a computer's turn, each shown a moment; a key only hurries it (keys typed
+    during it never answer what follows). In key mode a human's posting just made may be taken
+    back before the computer starts."""
     game = ctx.session.game
     name = game.current.name
     view = play_view(console, ctx)
     pause = ctx.pref("computer_delay")
     if not game.turn.has_rolled:
+        if game.can_undo and not console.plain:
+            prompt = _("{name} plays next: press any key to start, U takes back the last posting")
+            if ask(console, ctx, prompt.format(name=name), view) == "u":
+                return take_back(console, ctx)
         console.forget_messages()
         whose = spoken.turn_sentence(game)
         roll_dice(console, ctx)
-        show_step(console, view, rolls_note(game), pause, [whose])
+        show_step(console, ctx, view, rolls_note(game), pause, [whose, rolls_note(game)])
         return Moment(Screen.PLAY)
-    brain = ctx.services.coach.player(game.current.mood or "thinker", game.rules)
-    action = brain.next_action(game)
+    action = ctx.services.coach.computer_action(game)
     if not hasattr(action, "marked"):
-        return post_and_tell(console, ctx, action.box)
+        moment = post_and_tell(console, ctx, action.box)
+        if not game.is_over:
+            show_step(console, ctx, view, "", pause, [])  # the sheet with the posting on it
+        console.discard_typeahead()  # keys pressed during the computer's turn hurried it
+        return moment
     for die, marked in enumerate(action.marked):
         if marked:
             game.toggle(die)
     kept = [str(d) for d, marked in zip(game.turn.dice, game.turn.marked) if not marked]
     keeps = (_("{name} keeps {dice} and rolls again") if kept
              else _("{name} keeps nothing and rolls again"))
-    show_step(console, view, keeps.format(name=name, dice=" ".join(kept)), pause)
+    show_step(console, ctx, view, keeps.format(name=name, dice=" ".join(kept)), pause)
     roll_dice(console, ctx)
-    show_step(console, view, rolls_note(game), pause)
+    show_step(console, ctx, view, rolls_note(game), pause)
     return Moment(Screen.PLAY)
 
 
@@ -159,11 +170,11 @@ def rolls_note(game) -> str:
                                            dice=" ".join(map(str, game.turn.dice)))
 
 
-def show_step(console, view, what: str, pause: float, before: tuple = ()) -> None:
-    """Show one step of a computer's turn (plain mode says `before` first) and let it stand
-    a moment."""
-    console.show(view(what), [*before, what])
-    console.pause(pause)
+def show_step(console, ctx: Context, view, what: str, pause: float, brief: Optional[list] = None) -> None:
+    """Show one step of a computer's turn (plain mode says `brief`, by default `what`) and let
+    it stand a moment: a key cuts the moment short, a hot key still acts."""
+    console.show(view(what), [what] if brief is None else brief)
+    hot_key(console, ctx, console.pause(pause), view, what)
 
 
 def roll_dice(console, ctx: Context) -> None:
@@ -263,12 +274,12 @@ def posting(console, ctx: Context) -> Moment:
             continue
         box = BOX_KEYS.get(token)
         if box is None:
-            console.message(_("Keys here: {keys}.").format(keys=prompt.split("? ", 1)[1]))
+            console.remind(_("Keys here: {keys}.").format(keys=prompt.split("? ", 1)[1]))
             continue
         try:
             game.check_posting(box)
         except IllegalMove as refusal:
-            console.message(sentence(str(refusal)))
+            console.remind(sentence(str(refusal)))
             continue
         preview = game.preview(box)
         lower_zero = preview.points == 0 and not box.is_upper and not preview.extra_turn
