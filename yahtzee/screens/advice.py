@@ -14,11 +14,11 @@ def show_advice(console, ctx: Context) -> None:
     game = ctx.session.game
     coach = ctx.services.coach
     if coach is None:
-        console.message(_("The advisor is not available."))
+        console.remind(_("The advisor is not available."))
         return
     options = coach.options(game)
     if options is None:
-        console.message(_("No exact advice for these rules: {reason}.").format(reason=coach.unsupported))
+        console.remind(_("No exact advice for these rules: {reason}.").format(reason=coach.unsupported))
         return
     chances = coach.win_chances(game, options)
     heading = ngettext("ADVICE for {name}: dice {dice}, {count} roll left",

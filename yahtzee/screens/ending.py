@@ -65,7 +65,7 @@ def another_game(console, ctx: Context, view, brief: list) -> str:
         elif token == "s":
             statistics(console, ctx)
         else:
-            console.message(_("Please answer Y or N (R shows the review, S the statistics)."))
+            console.remind(_("Please answer Y or N (R shows the review, S the statistics)."))
 
 
 def show_review(console, ctx: Context) -> None:
@@ -76,7 +76,7 @@ def show_review(console, ctx: Context) -> None:
             raise CannotReview(_("the review needs the strategy engine, which is not here"))
         lines = review_lines(coach.review(ctx.session.results[-1]))
     except CannotReview as refusal:
-        console.message(sentence(str(refusal)))
+        console.remind(sentence(str(refusal)))
         return
     if console.plain:
         console.show(lines, lines)

@@ -161,7 +161,7 @@ def names(console, ctx: Context) -> Moment:
         hot, text = console.read_text(prompt, typed, limit=NAME_LENGTH, unlimited=COMPUTER_MARK)
         typed = text if hot else ""
         if hot in ("F8", "F9"):
-            console.message(toggle_hot_key(ctx, hot))
+            console.remind(toggle_hot_key(ctx, hot))
         elif hot == "F10":
             confirm_quit(console, ctx, view)
         else:
@@ -176,7 +176,7 @@ def seat(console, ctx: Context, text: str) -> Optional[Moment]:
     if text.strip().startswith(COMPUTER_MARK):
         seated = computer_seat(text.strip(), players)
         if isinstance(seated, str):
-            console.message(seated)
+            console.remind(seated)
             return None
         players.append(seated)
         ctx.prepare_tables()  # its table is built while the others type their names
@@ -187,7 +187,7 @@ def seat(console, ctx: Context, text: str) -> Optional[Moment]:
     if not name:
         if players and not text.strip():
             return Moment(Screen.CONFIRM)
-        console.message(_("That name has no printable letters: type another.") if text.strip()
+        console.remind(_("That name has no printable letters: type another.") if text.strip()
                         else _("At least one player is needed."))
         return None
     short = cut_to_cells(name, NAME_LENGTH).rstrip()
@@ -195,7 +195,7 @@ def seat(console, ctx: Context, text: str) -> Optional[Moment]:
         console.message(_("Names are at most six characters: this one is {name}.").format(name=short))
     problem = name_problem(short, players)
     if problem:
-        console.message(problem)
+        console.remind(problem)
         return None
     players.append(Player(short))
     return Moment(Screen.NAMES)
@@ -259,9 +259,9 @@ def settings(console, ctx: Context) -> None:
         if len(token) == 1 and token in keys:
             choice = choices[keys.index(token)]
             set_pref(ctx, choice.key, choice.after(ctx.pref(choice.key)))
-            console.message(f"{_(choice.label)}: {choice.shown(ctx.pref(choice.key))}.")
+            console.remind(f"{_(choice.label)}: {choice.shown(ctx.pref(choice.key))}.")
         else:
-            console.message(_("Keys here: {keys}.").format(keys=prompt))
+            console.remind(_("Keys here: {keys}.").format(keys=prompt))
 
 
 def keys_text(keys: str) -> str:

@@ -36,17 +36,25 @@ def ask(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = 
     console.show(view(prompt), brief)
     while True:
         token = console.read_key(prompt)
-        token = ALIASES.get(token, token)
-        if token in ("F8", "F9"):
-            note = toggle_hot_key(ctx, token)
-        elif token == "F10":
-            confirm_quit(console, ctx, view)
-            note = None
-        else:
+        if not hot_key(console, ctx, token, view, prompt):
             return token
-        console.show(view(prompt), [])
-        if note:
-            console.message(note)
+
+
+def hot_key(console, ctx: Context, token: Optional[str], view: View, prompt: str = "") -> bool:
+    """Act on F8, F9 or F10 (or their letters) and show `prompt`'s screen again with what
+    changed; False for any other token."""
+    token = ALIASES.get(token, token)
+    if token in ("F8", "F9"):
+        note = toggle_hot_key(ctx, token)
+    elif token == "F10":
+        confirm_quit(console, ctx, view)
+        note = None
+    else:
+        return False
+    console.show(view(prompt), [])
+    if note:
+        console.remind(note)
+    return True
 
 
 def quit_question(ctx: Context) -> str:
@@ -67,7 +75,7 @@ def confirm_quit(console, ctx: Context, view: View) -> None:
             raise QuitGame()
         if token in ("n", "escape"):
             return
-        console.message(_("Please answer Y or N."))
+        console.remind(_("Please answer Y or N."))
 
 
 def ask_yes_no(console, ctx: Context, question: str, view: View, brief: Optional[list] = None,
@@ -78,7 +86,7 @@ def ask_yes_no(console, ctx: Context, question: str, view: View, brief: Optional
         token = ask(console, ctx, prompt, view, brief)
         if token in ("y", "n") or (len(token) == 1 and token in others):
             return token
-        console.message(_("Please answer Y or N."))
+        console.remind(_("Please answer Y or N."))
         brief = []
 
 
@@ -116,6 +124,7 @@ def paginate(lines: List[str], size: int = PAGE_LINES) -> List[List[str]]:
 
 def page_lines(console, ctx: Context, lines: List[str], extra: str = "") -> str:
     """Page through lines: Enter next, B back, X or Esc done; returns the key that ended it."""
+    console.forget_messages()  # a page is a subject of its own
     pages = paginate(lines)
     keys = _("Enter next, B back, X done") + (", " + extra if extra else "")
     number = 0
