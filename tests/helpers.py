@@ -20,8 +20,10 @@ class ScreenOutput(DummyOutput):
     def __init__(self, size):
         self.screen = pyte.Screen(size.columns, size.lines)
         self.stream = pyte.Stream(self.screen)
+        self.written = []  # every write, as it was sent
 
     def write_raw(self, data):
+        self.written.append(data)
         self.stream.feed(data)
 
     def text(self):
@@ -40,6 +42,7 @@ class KeyScript:
         self.pipe.send_text(keys)
         if not more_to_come:
             self.pipe.pipe.close_write()  # a script that runs out ends the input, never hangs
+        self.size = size
         self.output = ScreenOutput(size)
         self.console = KeyConsole(input=self.pipe, output=self.output, terminal_size=lambda: size,
                                   sleep=lambda seconds: None)

@@ -3,7 +3,7 @@
 It draws no screen: it says the brief lines each screen gives for plain mode, its messages
 and its prompts, once each, with no colours, cursor movement or screen clearing.
 """
-from .console import KeyConsole
+from .console import KeyConsole, wrapped_lines
 
 ERASE = "\b \b"  # what a terminal's own line editing sends for a backspace
 
@@ -20,8 +20,10 @@ class AccessibleConsole(KeyConsole):
         self.passing = None  # the last passing line said
 
     def _say(self, lines) -> None:
-        """Write whole lines (the terminal turns each newline into a new line)."""
-        text = "".join(line.rstrip() + "\n" for line in lines if line.strip())
+        """Write whole lines, broken between words at the terminal's width (the terminal
+        turns each newline into a new line)."""
+        shown = wrapped_lines([line for line in lines if line.strip()], self.terminal_size().columns)
+        text = "".join(line + "\n" for line in shown)
         if text:
             self._write(text)
 
@@ -39,6 +41,10 @@ class AccessibleConsole(KeyConsole):
 
     def message(self, text):
         """Say a message."""
+        self._say([text])
+
+    def remind(self, text):
+        """Say a message about the question being asked."""
         self._say([text])
 
     def forget_messages(self):

@@ -13,7 +13,7 @@ import signal
 import sys
 import time
 
-from .palette import no_colour
+from .palette import no_colour, wrapped
 from .render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
 from .stops import InputClosed, StopRequested
 
@@ -24,6 +24,7 @@ BELL = "\a"
 CLEAR = "\x1b[H\x1b[2J"
 CLEAR_TO_END = "\x1b[K"
 MESSAGES_KEPT = 3
+PLAIN_WIDTH = 80
 
 
 class PlainConsole:
@@ -40,6 +41,9 @@ class PlainConsole:
         self.paint = no_colour
         self.unicode = False
         self.ring = ring
+        # Lines break between words at the terminal's width (at PLAIN_WIDTH into a pipe).
+        self.width = (shutil.get_terminal_size((PLAIN_WIDTH, 24)).columns
+                      if hasattr(self.stdout, "isatty") and self.stdout.isatty() else PLAIN_WIDTH)
         self.stop = None
         self._reading = False
 
@@ -64,11 +68,11 @@ class PlainConsole:
     def show(self, lines, brief=None):
         """Print a screen, or its brief form when it has one."""
         shown = lines if brief is None else brief
-        self._write("".join(line.rstrip() + "\n" for line in shown))
+        self._write("".join(line + "\n" for line in wrapped_lines(shown, self.width)))
 
     def message(self, text):
-        """A one-line message for the player."""
-        self._write(text + "\n")
+        """A message for the player."""
+        self._write("".join(line + "\n" for line in wrapped_lines([text], self.width)))
 
     def remind(self, text):
         """A message about the question being asked: printed like any other."""
@@ -82,7 +86,8 @@ class PlainConsole:
         self.message(text)
 
     def _read_line(self, prompt):
-        self._write(f"{prompt}> " if prompt else "> ")
+        *above, last = wrapped_lines([f"{prompt}>" if prompt else ">"], self.width)
+        self._write("".join(line + "\n" for line in above) + last + " ")
         if self.stop:
             raise StopRequested(self.stop)
         self._reading = True
@@ -127,6 +132,11 @@ class PlainConsole:
 
     def discard_typeahead(self):
         """Plain mode reads every line in order: nothing is discarded."""
+
+
+def wrapped_lines(lines, width: int) -> list:
+    """Lines broken between words to fit `width` cells, trailing spaces gone."""
+    return [row.rstrip() for line in lines for row in wrapped(line.rstrip(), width)]
 
 
 def window_size() -> os.terminal_size:
@@ -255,8 +265,9 @@ class KeyConsole:
         # No newline after the last row, so a full screen never scrolls; a line being typed
         # takes a row of its own.
         editing = self._editing is not None
+        lines, notes = wrapped_lines(lines, size.columns), wrapped_lines(notes, size.columns)
         room = max(1, size.lines - editing - len(lines))
-        rows = [row.rstrip() for row in [*lines, *notes[max(0, len(notes) - room):]]]
+        rows = [*lines, *notes[max(0, len(notes) - room):]]
         self._write(CLEAR + "\r\n".join(rows) + ("\r\n" + self._edit_line() if editing else ""))
 
     def show(self, lines, brief=None):

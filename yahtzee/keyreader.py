@@ -11,6 +11,7 @@ import errno
 import os
 import select
 import time
+from typing import Optional
 
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyPress
@@ -106,7 +107,7 @@ class KeyReader:
         self._parser = _Parser(self._parsed)
         self._filter = SequenceFilter(clock)
         self._flushed = None
-        self._unflushed: "float | None" = None  # how long to wait before flushing the parser
+        self._unflushed: Optional[float] = None  # how long to wait before flushing the parser
         self._wake_read, self._wake_write = os.pipe()
         for end in (self._wake_read, self._wake_write):
             os.set_blocking(end, False)

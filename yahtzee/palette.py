@@ -130,3 +130,28 @@ def cut_to_cells(text, width):
             break
         out += char
     return out
+
+
+def wrapped(text, width):
+    """A line as lines of at most `width` terminal cells, broken between words (a word
+    longer than a line is cut); the leading spaces indent every line, colour codes stay with
+    their words."""
+    if (text.isascii() and len(text) <= width) or visible_width(text) <= width:
+        return [text]
+    body = text.lstrip(" ")
+    indent = text[:len(text) - len(body)]
+    if len(indent) > width // 2:
+        indent = ""
+    room = width - len(indent)
+    lines, line = [], ""
+    for word in body.split(" "):
+        if line and visible_width(f"{line} {word}") > room:
+            lines.append(line)
+            line = ""
+        while visible_width(word) > room:  # no space to break at: cut it
+            cut = cut_to_cells(strip_controls(word), room)
+            lines.append(cut)
+            word = strip_controls(word)[len(cut):]
+        line = f"{line} {word}" if line else word
+    lines.append(line)
+    return [indent + part for part in lines]

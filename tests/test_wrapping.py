@@ -1,0 +1,110 @@
+"""Every line the game writes breaks between words to fit 80 columns: the rule as a table and
+invariants, then whole games in plain mode, in key mode and for a screen reader, in English
+and in German."""
+import re
+
+import pytest
+
+from helpers import KeyScript, loaded_session
+from test_plain import interleave, play_plain, turn
+from yahtzee import language
+from yahtzee.game import Player
+from yahtzee.palette import strip_controls, visible_width, wrapped
+from yahtzee.saves import Saves
+from yahtzee.screens import Context, Keeper, Moment, Screen, Services
+from yahtzee.screens.flow import SCREENS
+from yahtzee.stops import InputClosed
+from test_messages import CLOCK
+
+WIDTH = 80
+BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+LONG = ("ANN has 3 3 1 2 5; boxes: 1 Ones 2, 2 Twos 2, 3 Threes 9, 4 Fours 0, 5 Fives 5, 6 Sixes 0, "
+        "T Three of a kind 0, F Four of a kind 0, H Full house 0, S Small straight 3")
+
+
+@pytest.mark.parametrize("text, width, lines", [
+    ("short", 80, ["short"]),
+    ("one two three", 7, ["one two", "three"]),
+    ("  indented words here", 11, ["  indented", "  words", "  here"]),
+    ("abcdefghij klm", 4, ["abcd", "efgh", "ij", "klm"]),  # a word wider than a line is cut
+    ("\x1b[33mYAHTZEE!\x1b[0m and more", 10, ["\x1b[33mYAHTZEE!\x1b[0m", "and more"]),
+    ("名前名前 ab", 6, ["名前名", "前 ab"]),  # wide characters take two cells
+])
+def test_lines_break_between_words(text, width, lines):
+    assert wrapped(text, width) == lines
+
+
+@pytest.mark.parametrize("width", [20, 33, 50, 79, 80])
+def test_a_wrapped_line_keeps_every_word_whole_and_in_order(width):
+    lines = wrapped(LONG, width)
+    assert all(visible_width(line) <= width for line in lines)
+    assert " ".join(lines).split() == LONG.split()
+
+
+def assert_fits(lines, where):
+    """Every line fits 80 columns."""
+    for line in lines:
+        assert visible_width(line) <= WIDTH, f"{where}: {line!r}"
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_a_whole_plain_game_writes_no_line_wider_than_80_columns(tmp_path, monkeypatch, code):
+    lines, faces = interleave([turn([3, 3, 1, 2, 5], box) for box in BOXES],
+                              [turn([2, 2, 2, 6, 6], box) for box in BOXES])
+    script = ["", "n", "ANN", "BOB", "", "y"] + lines + ["n"]
+    try:
+        status, out, records = play_plain(tmp_path, monkeypatch, script, faces, "--lang", code)
+    finally:
+        language.install("en")
+    assert status == 0 and records
+    written = re.split(r"\n|> ", out)  # a prompt's answer comes on its own line at a terminal
+    assert_fits(written, f"plain, {code}")
+    assert max(visible_width(line) for line in written) > 70  # long lines were written, broken
+
+
+def key_mode_rows(script):
+    """The rows a KeyConsole wrote: each full draw split at its line ends."""
+    rows = []
+    for draw in script.output.written:
+        rows += [strip_controls(row) for row in re.split(r"\r\n|\r", draw)]
+    return rows
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(tmp_path, code):
+    language.install(code)
+    try:
+        ctx = Context(loaded_session([3, 3, 1, 2, 5] * 30), Services(CLOCK, Saves(tmp_path / "saves", now=CLOCK)))
+        keys = "*nobody\rANN\rBOB\r\r" + "y" + " zr" + "".join(f"{box}y r" for box in "123") + "?xq"
+        script = KeyScript(keys)
+        keeper, moment = Keeper(ctx), Moment(Screen.NAMES)
+        with pytest.raises(InputClosed):
+            while moment is not None:
+                ctx.moment = moment
+                keeper.keep(ctx)
+                moment = SCREENS[moment.screen](script.console, ctx)
+        script.close()
+    finally:
+        language.install("en")
+    rows = key_mode_rows(script)
+    assert_fits(rows, f"key mode, {code}")
+    assert any("*rival" in row for row in rows)  # the long computer-players line was drawn, broken
+
+
+def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
+    from yahtzee.accessible import AccessibleConsole
+    from yahtzee.screens.turn import posting_brief
+    session = loaded_session([3, 3, 1, 2, 5])
+    session.players.extend([Player("ANN"), Player("BOB")])
+    game = session.new_game()
+    game.roll()
+    (brief,) = posting_brief(game, game.legal_boxes())
+    assert visible_width(brief) > WIDTH
+    script = KeyScript("")
+    console = AccessibleConsole(input=script.pipe, output=script.output, terminal_size=lambda: script.size)
+    console.show([], [brief])
+    said = "".join(script.output.written).splitlines()
+    assert len(said) > 1
+    assert_fits(said, "screen reader")
+    assert " ".join(said).split() == brief.split()
+    script.close()
