@@ -1,5 +1,7 @@
 """The one flow: moments as values, the one save rule, resuming where the game stood, messages."""
 import datetime
+import re
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,8 @@ from yahtzee.screens import Context, Keeper, Moment, Screen, Services, run
 from yahtzee.screens.flow import SCREENS, run_from
 from yahtzee.stops import InputClosed
 from yahtzee.screens.prompts import paginate
+
+ROOT = Path(__file__).resolve().parent.parent
 from yahtzee.screens.resume import resumed_moment
 
 CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
@@ -154,6 +158,21 @@ def test_pages_break_at_a_blank_line_never_inside_a_paragraph():
     assert [line for page in pages for line in page if line] == text
     for page in pages:
         assert page[0].endswith("line 0") and page[-1] in ("", "paragraph 5 line 4")
+
+
+def test_no_page_of_the_manual_ends_on_a_heading():
+    lines = (ROOT / "YAHTZEE.DOC").read_text(encoding="utf-8").splitlines()
+    heading = re.compile(r"^(\d+\. )?[A-Z][A-Z0-9 ,:'()-]+$|^\S.*:$")
+    assert sum(bool(heading.match(line)) for line in lines) > 10
+    for page in paginate(lines)[:-1]:
+        last = [line for line in page if line.strip()][-1]
+        assert not heading.match(last), page
+
+
+def test_a_heading_goes_to_the_next_page_with_its_paragraph():
+    lines = [f"line {n}" for n in range(8)] + ["", "HEADING", "", "text 1", "text 2", "text 3", "text 4"]
+    pages = paginate(lines, 12)
+    assert pages[0][-1] == "" and pages[1][0] == "HEADING"
 
 
 def test_a_page_of_one_long_paragraph_still_breaks_at_the_page_size():

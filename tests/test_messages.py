@@ -77,3 +77,23 @@ def test_a_reminder_at_the_end_of_a_game_stays_off_the_statistics_page(run_keys)
     assert "Another game? (Y/N)" in asked and reminder not in asked
     assert reminder in reminded
     assert "HALL OF FAME" in page and reminder not in page
+
+
+def test_a_player_added_to_a_match_under_way_is_told_it_starts_at_0(tmp_path):
+    from yahtzee.match import parse_match
+    from yahtzee.screens.lobby import start_game
+    ctx = Context(loaded_session([1, 1, 1, 2, 2] * 13), Services(CLOCK, Saves(tmp_path / "saves", now=CLOCK)))
+    ctx.session.start_match(parse_match("challenge 3"))
+    ctx.session.players.append(Player("ANN"))
+    game = ctx.session.new_game()
+    for box in Category:
+        game.roll()
+        game.post(box)
+    ctx.session.finish_game(ctx.now())
+    ctx.session.players.append(Player("BOB"))
+    script = KeyScript("")
+    try:
+        assert start_game(script.console, ctx) == Moment(Screen.PLAY)
+    finally:
+        script.close()
+    assert script.messages == ["BOB joins the match with 0 points: the others have played 1 of its games."]

@@ -5,6 +5,7 @@ import os
 import pytest
 
 from helpers import KeyScript, loaded_session
+from yahtzee.palette import strip_ansi
 from yahtzee.game import Player
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
@@ -264,3 +265,20 @@ def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys):
     _, table, script = run_keys(Screen.PLAY, " ", faces=[4, 4, 4, 4, 5], players=["BOB"], sound=False,
                                 until=[Screen.PLAY])
     assert "YAHTZEE!" not in script.messages
+
+
+@pytest.mark.parametrize("flashes, blinks", [(True, 3), (False, 0)])
+def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(saves, flashes, blinks):
+    from yahtzee.palette import REVERSE, painter
+    table = new_table(saves, [4] * 5, sound=False)
+    table.session.players.append(Player("ANN"))
+    table.session.new_game()
+    script = KeyScript(" ", more_to_come=True)  # no key waits after it: nothing cuts the blinks short
+    script.console.paint, script.console.flashes = painter("classic"), flashes
+    try:
+        steps(script.console, table, Screen.PLAY, [Screen.PLAY])
+    finally:
+        script.close()
+    written = "".join(script.output.written)
+    assert written.count(REVERSE + "YAHTZEE!") == blinks
+    assert [strip_ansi(message) for message in script.messages] == ["YAHTZEE!"]

@@ -7,8 +7,8 @@ import pytest
 from yahtzee.saves import HISTORY, Saves, check_record
 from yahtzee.scoring import Category
 from yahtzee.palette import visible_width as display_width
-from yahtzee.stats import (HallEntry, game_notices, hall_of_fame, ordinal,
-                           player_stats, stats_lines)
+from yahtzee.stats import (HallEntry, game_notices, hall_lines, hall_of_fame, ordinal,
+                           places, player_stats, stats_lines)
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
@@ -96,6 +96,17 @@ def test_hall_of_fame_highest_first_and_equal_scores_by_the_earlier_game(history
     assert hall_of_fame([]) == []
 
 
+def test_equal_scores_share_their_place_in_the_hall_of_fame(history):
+    hall = hall_of_fame(history)
+    assert places(hall) == [1, 2, 3, 4, 5, 5, 5, 8]
+    assert [line.split()[:3] for line in hall_lines(hall)[5:8]] == [["5", "BOB", "132"], ["5", "ANN", "132"],
+                                                                   ["5", "BOB", "132"]]
+    tie = game("2024-02-01T10:00:00+00:00", [card("ANN", [0] * 6, [40] + [0] * 6),
+                                             card("BOB", [0] * 6, [40] + [0] * 6)], ["ANN", "BOB"])
+    assert game_notices([], tie) == ["ANN enters the hall of fame at 1st place with 40",
+                                     "BOB enters the hall of fame at 1st place with 40"]
+
+
 def test_hall_of_fame_orders_times_across_time_zones():
     early = game("2024-01-01T10:00:00+05:00", [card("EARLY", [1] + [0] * 5, [0] * 7)], ["EARLY"])
     late = game("2024-01-01T09:00:00+00:00", [card("LATE", [1] + [0] * 5, [0] * 7)], ["LATE"])
@@ -140,8 +151,8 @@ def test_ordinals(number, text):
 def test_stats_lines_show_the_hall_of_fame_and_both_player_tables(history):
     lines = stats_lines(history, session_records=history[2:])
     assert lines[0] == "HALL OF FAME"
-    assert " 1  BOB     538  2024-01-02  hasbro" in lines
-    assert " 4  HAL*    253  2024-01-02  hasbro" in lines
+    assert " 1  BOB     538  2024-01-02  1987 (forced joker)" in lines
+    assert " 4  HAL*    253  2024-01-02  1987 (forced joker)" in lines
     all_time = lines.index("PLAYERS, ALL-TIME")
     session = lines.index("PLAYERS, THIS SESSION")
     assert lines[all_time + 2] == "NAME  GAMES  WINS  BEST  AVERAGE  YAHTZEES  BONUS"
@@ -176,4 +187,4 @@ def test_stats_lines_fit_the_width_even_with_long_and_wide_names(width):
 def test_a_cut_computer_name_keeps_its_mark():
     record = game("2024-02-01T10:00:00+00:00",
                   [card("B" * 30, [1] + [0] * 5, [0] * 7, kind="computer")], ["B" * 30])
-    assert " 1  BBBBBBBBBBB*      1  2024-02-01  hasbro" in stats_lines([record])
+    assert " 1  BBBBBBBBBBB*      1  2024-02-01  1987 (forced joker)" in stats_lines([record])

@@ -162,8 +162,8 @@ def test_a_dice_bank_plans_with_the_exact_table_of_the_same_rules_and_says_so(va
     table = variant_loader(rules)
     assert not table.exact and table.rules == rules and table.plan_rules == YAHTC
     assert np.shares_memory(table.values, variant_loader(YAHTC).values)
-    assert table.note == ("Advice for yahtc, bank 2 is approximate: it plans with the exact table for "
-                          "yahtc, uses banked rolls as extra rerolls and gives rolls saved for later no value.")
+    assert table.note == ("Advice for yahtChallenge: extra turn, bank 2 is approximate: it plans with the exact table for "
+                          "yahtChallenge: extra turn, uses banked rolls as extra rerolls and gives rolls saved for later no value.")
 
 
 def test_the_coach_tells_the_player_which_advice_is_approximate(shared_table_cache):

@@ -204,7 +204,7 @@ def test_a_challenge_runs_to_its_end_in_key_mode(tmp_path):
         assert "Challenge of 2 games: ANN" in screen
         term.press("n")
         recap = term.wait_for("Press any key to finish")
-        assert "Rules: hasbro" in recap and "Challenge of 2 games" in recap
+        assert "Rules: 1987 (forced joker)" in recap and "Challenge of 2 games" in recap
         term.press(" ")
         assert term.exit_code() == 0
     finally:
@@ -228,4 +228,4 @@ def test_rules_from_the_command_line_survive_a_change_of_another_setting(tmp_pat
     lines = START[:1] + ["p", "8", "x", "n", "ANN", "", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1], "--rules", "acorn")
     assert "Match (next game): challenge 3." in out
-    assert "Rules: acorn   Match: a challenge of 3 games" in out
+    assert "Rules: Acorn (blank a box)   Match: a challenge of 3 games" in out

@@ -119,8 +119,9 @@ def test_named_rules_and_options():
     assert rules_named("hasbro") is HASBRO
     four = YAHTC.with_options(rolls=4, bank=2)
     assert (four.name, four.rolls_per_turn, four.dice_bank) == ("yahtc", 4, 2)
-    assert four.describe() == "yahtc, 4 rolls, bank 2" and HASBRO.describe() == "hasbro"
-    assert HASBRO.with_options(bank=1).describe() == "hasbro, bank 1"
+    assert four.describe() == "yahtChallenge: extra turn, 4 rolls, bank 2"
+    assert HASBRO.describe() == "1987 (forced joker)"
+    assert HASBRO.with_options(bank=1).describe() == "1987 (forced joker), bank 1"
     assert HASBRO.with_options() == HASBRO
     for bad in ({"rolls": 5}, {"rolls": True}, {"bank": -1}, {"bank": 9}, {"bank": "2"}):
         with pytest.raises(BadOption):

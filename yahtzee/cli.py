@@ -161,7 +161,8 @@ def make_console(plain, colour, theme="classic", accessible=False):
     if accessible:
         from .accessible import AccessibleConsole
         return AccessibleConsole()
-    return KeyConsole(paint=painter(colour and theme), unicode=can_draw_unicode(sys.stdout.encoding))
+    return KeyConsole(paint=painter(colour and theme), unicode=can_draw_unicode(sys.stdout.encoding),
+                      flashes=bool(colour) and theme != "mono")
 
 
 def run_settings(args):

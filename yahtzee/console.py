@@ -31,6 +31,7 @@ class PlainConsole:
     """One command a line, no colours, no cursor movement: for scripts, pipes and dumb terminals."""
 
     plain = True
+    flashes = False
 
     def __init__(self, stdin=None, stdout=None, ring=False):
         self.stdin = stdin or sys.stdin
@@ -178,7 +179,7 @@ class KeyConsole:
     plain = False
 
     def __init__(self, input=None, output=None, paint=no_colour, unicode=True,
-                 terminal_size=None, sleep=time.sleep):
+                 terminal_size=None, sleep=time.sleep, flashes=False):
         from prompt_toolkit.input import create_input
         from prompt_toolkit.output import create_output
 
@@ -187,6 +188,7 @@ class KeyConsole:
         self.output = output or create_output()
         self.reader = KeyReader(self.input.fileno())
         self.paint = paint
+        self.flashes = flashes  # whether a Yahtzee blinks (colour themes, not mono)
         self.unicode = unicode
         self.terminal_size = terminal_size or window_size
         self.sleep = sleep

@@ -1,7 +1,8 @@
 """The player's preferences: each with its choices, the first of them the default."""
 from dataclasses import dataclass
 
-from .language import N_, _, number
+from .language import N_, _, ngettext, number
+from .rules import rules_title
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,10 @@ class Preference:
         """The value as the settings screen shows it."""
         if isinstance(value, bool):
             return _("ON") if value else _("OFF")
+        if self.key == "rules":
+            return rules_title(value)
+        if self.key == "bank":
+            return ngettext("{} roll", "{} rolls", value).format(value)
         word = _(WORDS[value]) if value in WORDS else number(value) if isinstance(value, float) else value
         return _(SHOWN[self.key]).format(word) if self.key in SHOWN else str(word)
 
@@ -25,8 +30,7 @@ class Preference:
         return self.choices[(index + 1) % len(self.choices)]
 
 
-SHOWN = {"hint_threshold": N_("{}% of a box's best"), "computer_delay": N_("{} s"),
-         "bank": N_("{} rolls")}
+SHOWN = {"hint_threshold": N_("{}% of a box's best"), "computer_delay": N_("{} s")}
 # The choices shown in words of the player's language (the others are names or numbers).
 WORDS = {"roll": N_("roll"), "hold": N_("hold"), "fast": N_("fast"), "slow": N_("slow"),
          "off": N_("off"), "auto": N_("auto"), "single": N_("single")}

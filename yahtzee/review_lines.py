@@ -1,15 +1,17 @@
 """The post-game review as lines of text (see yahtzee.review): pure, 80 columns at most."""
 from .language import _, number
 from .choices import option_to_json
+from .palette import wrapped
 from .render import choice_text
 from .review import ACCURATE, Decision, Review
 
 LABEL_WIDTH = 24
+WIDTH = 80
 
 
 def review_lines(review: Review, title: str = "") -> list:
     """The whole review: the note, then each player's figures, costliest and every decision."""
-    lines = [title or _("Review of the game"),
+    lines = [*wrapped(title or _("Review of the game"), WIDTH),
              _("Given away: the expected final score each choice lost against the best one.")]
     if review.note:
         lines.append(review.shown_note or review.note)

@@ -56,10 +56,10 @@ class Rules:
         return {key: value for key, value in chosen.items() if value != own[key]}
 
     def describe(self):
-        """The rules in a few words for the recap: 'hasbro, 4 rolls, bank 2'."""
+        """The rules in a few words for a player: '1987 (forced joker), 4 rolls, bank 2'."""
         words = {"rolls": N_("{} rolls"), "bank": N_("bank {}")}
-        return ", ".join([self.name] + [_(words[key]).format(value)
-                                        for key, value in self.options.items()])
+        return ", ".join([rules_title(self.name)] + [_(words[key]).format(value)
+                                                     for key, value in self.options.items()])
 
 
 HASBRO = Rules()
@@ -74,6 +74,15 @@ FIVEOAK = Rules(name="fiveoak", joker="none", extra_yahtzee_bonus=100, five_alik
                 roll_bonus=(10, 5))
 
 RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK)}
+# What a player reads for each rule set (--rules and the files keep the names above).
+TITLES = {"hasbro": N_("1987 (forced joker)"), "freejoker": N_("free joker"),
+          "nobonus": N_("no joker, no extra bonus"), "yahtc": N_("yahtChallenge: extra turn"),
+          "acorn": N_("Acorn (blank a box)"), "fiveoak": N_("FiveOAK (roll bonus)")}
+
+
+def rules_title(name: str) -> str:
+    """A rule set's name as a player reads it, in the player's language."""
+    return _(TITLES[name]) if name in TITLES else name
 
 
 class UnknownRules(ValueError):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from . import records as rec
 from .language import N_, _, number
 from .palette import cut_to_cells, pad, visible_width
-from .rules import RULES
+from .rules import RULES, rules_title
 from .scoring import YAHTZEE_POINTS, Category
 
 HALL_SIZE = 10
@@ -121,8 +121,13 @@ def game_notices(earlier_records, record, size=HALL_SIZE):
     return notices
 
 
+def places(hall):
+    """Each entry's place in the hall of fame: equal scores share one (1, 1, 3)."""
+    return [1 + sum(other.score > entry.score for other in hall) for entry in hall]
+
+
 def _hall_places(hall, record):
-    return {entry.name: place for place, entry in enumerate(hall, start=1)
+    return {entry.name: place for place, entry in zip(places(hall), hall)
             if entry.finished == rec.finished_text(record) and rec.totals_of(record).get(entry.name) == entry.score}
 
 
@@ -176,9 +181,9 @@ def hall_lines(hall):
     score = max(5, len(_("SCORE")))
     lines = [f"{'#':>2}  {_cell(_('NAME'), name_width)}  {_('SCORE'):>{score}}  {_('DATE'):<10}  "
              + _("RULES")]
-    for place, (who, entry) in enumerate(zip(shown, hall), start=1):
+    for place, who, entry in zip(places(hall), shown, hall):
         lines.append(f"{place:>2}  {_cell(who, name_width)}  {entry.score:>{score}}  {entry.date:<10}  "
-                     f"{entry.rules}")
+                     f"{rules_title(entry.rules)}")
     if any(entry.kind == "computer" for entry in hall):
         lines.append(_("* played by the computer"))
     return lines

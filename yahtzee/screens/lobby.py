@@ -8,7 +8,7 @@ from .. import render, stats
 from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
 from ..game import MAX_PLAYERS, Player
 from ..language import N_, _, choose, install
-from ..match import parse_match
+from ..match import parse_match, totals
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..palette import cut_to_cells, pad, strip_controls
 from ..rules import rules_named
@@ -217,7 +217,7 @@ def confirm(console, ctx: Context) -> Moment:
 
     view = lambda prompt: [*words(), f"  {prompt}", "", footer_for(console, ctx)]
     if lobby_ask(console, ctx, _("Ready to play?"), view, brief=words()) == "y":
-        return start_game(ctx)
+        return start_game(console, ctx)
     if not session.results:
         session.players.clear()
         return Moment(Screen.NAMES)
@@ -225,7 +225,7 @@ def confirm(console, ctx: Context) -> Moment:
         if len(session.players) < MAX_PLAYERS:
             return Moment(Screen.NAMES)
         console.message(_("Four players are seated: there is no room for more."))
-    return start_game(ctx)
+    return start_game(console, ctx)
 
 
 def dice_lines(ctx: Context) -> list:
@@ -301,7 +301,14 @@ def apply_game_settings(session, prefs: dict) -> None:
         session.start_match(match)
 
 
-def start_game(ctx: Context) -> Moment:
-    """Begin the next game and go to the play screen."""
-    ctx.session.new_game()
+def start_game(console, ctx: Context) -> Moment:
+    """Begin the next game and go to the play screen; a player who joins a match under way
+    is told that it counts from 0 for them."""
+    session = ctx.session
+    played = totals(session.match_records) if not session.match_is_over else {}
+    session.new_game()
+    for player in session.players:
+        if played and player.name not in played:
+            console.message(_("{name} joins the match with 0 points: the others have played {count} of its games.")
+                            .format(name=player.name, count=len(session.match_records)))
     return Moment(Screen.PLAY)

@@ -113,13 +113,21 @@ def paginate(lines: List[str], size: int = PAGE_LINES) -> List[List[str]]:
     while start < len(lines):
         end = min(start + size, len(lines))
         if end < len(lines) and lines[end].strip():
-            blanks = [i for i in range(start + size // 2, end) if not lines[i].strip()]
+            blanks = [i for i in range(start + size // 2, end)
+                      if not lines[i].strip() and not heading_before(lines, i, start)]
             end = blanks[-1] + 1 if blanks else end
         pages.append(lines[start:end])
         start = end
         while start < len(lines) and not lines[start].strip() and pages[-1]:
             start += 1  # a page never starts with a blank line
     return pages or [[]]
+
+
+def heading_before(lines: List[str], blank: int, start: int) -> bool:
+    """Whether the line before a blank one is a paragraph of one line (a heading): a page
+    never ends on it, away from what it heads."""
+    return blank - 1 >= start and bool(lines[blank - 1].strip()) and (
+        blank - 2 < start or not lines[blank - 2].strip())
 
 
 def page_lines(console, ctx: Context, lines: List[str], extra: str = "") -> str:

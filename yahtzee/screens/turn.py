@@ -6,6 +6,7 @@ from .. import render, spoken
 from ..game import IllegalMove
 from ..language import N_, _, number
 from ..match import SINGLE_GAME, totals
+from ..palette import REVERSE
 from ..render import BOX_KEYS, KEY_OF_BOX
 from ..scoring import BEST_POINTS, Category, is_yahtzee
 from ..tumble import SPEEDS, tumbling_dice
@@ -14,6 +15,8 @@ from .context import Context, Moment, Screen
 from .prompts import ask, hot_key, sentence, yes
 
 YAHTZEE_BELLS = 3
+YAHTZEE_BLINKS = 3
+BLINK_SECONDS = 0.15  # each half of a blink
 TUMBLE_FACES = random.Random()  # the tumbling faces' own source: never the game's dice
 COLUMN_NOTES = {("upper",): N_(" The upper column is banked and cleared."),
                 ("lower",): N_(" The lower column is banked and cleared."),
@@ -189,8 +192,19 @@ def roll_dice(console, ctx: Context) -> None:
     yahtzee = is_yahtzee(game.turn.dice)
     if ctx.session.sound:
         console.bell(YAHTZEE_BELLS if yahtzee else 1)
-    if yahtzee and not console.plain:
-        console.message(console.paint("yahtzee", _("YAHTZEE!")))
+    if yahtzee:
+        flash_yahtzee(console, ctx)
+
+
+def flash_yahtzee(console, ctx: Context) -> None:
+    """A Yahtzee: blinked in reverse video a few times under the screen where the console
+    flashes (any key cuts it short), then left there in its colour; said once where not."""
+    word = _("YAHTZEE!")
+    if console.flashes:
+        screen = play_view(console, ctx)("")
+        blinks = [console.paint("yahtzee", REVERSE + word), console.paint("yahtzee", word)]
+        console.animate(([*screen, blinks[frame % 2]] for frame in range(2 * YAHTZEE_BLINKS)), BLINK_SECONDS)
+    console.message(console.paint("yahtzee", word))
 
 
 def tumble(console, ctx: Context, rolled: list) -> None:
