@@ -33,3 +33,38 @@ def test_prepare_asks_for_the_advisors_table_and_each_moods_ahead():
     finally:
         builder.close()
     assert asked[0] == "expected" and set(asked) == {"expected", "norisk", "gambler", "yclover"}
+
+
+def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
+    from yahtzee.strategy.cache import table_file_name
+    name = table_file_name(HASBRO, EXPECTED_SCORE)
+    (tmp_path / name).write_bytes(b"PK\x03\x04 not a table")
+    told = []
+    builder = TableBuilder(tmp_path, told.append)
+    try:
+        assert builder._cached(HASBRO, EXPECTED_SCORE) is None
+    finally:
+        builder.close()
+    assert len(told) == 1 and told[0].startswith("a damaged strategy table is rebuilt (old file kept as")
+    assert not (tmp_path / name).exists() and [p.name for p in tmp_path.iterdir()][0].startswith(name + ".bad-")
+
+
+def test_a_killed_builds_temp_files_go_though_the_table_is_cached(tmp_path):
+    import shutil
+    import time
+    from yahtzee.strategy.cache import STALE_SECONDS, table_file_name
+    cache = os.environ["YAHTZEE_CACHE"]
+    Coach(cache).load(HASBRO)
+    name = table_file_name(HASBRO, EXPECTED_SCORE)
+    shutil.copy(os.path.join(cache, name), tmp_path / name)
+    stale, fresh = tmp_path / (name + "old.tmp"), tmp_path / (name + "new.tmp")
+    for temp in (stale, fresh):
+        temp.write_bytes(b"\0" * 1000)
+    old = time.time() - STALE_SECONDS - 60
+    os.utime(stale, (old, old))
+    builder = TableBuilder(tmp_path)
+    try:
+        assert builder._cached(HASBRO, EXPECTED_SCORE) is not None
+    finally:
+        builder.close()
+    assert not stale.exists() and fresh.exists()  # a build under way elsewhere keeps its file

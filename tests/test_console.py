@@ -4,6 +4,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -165,3 +166,22 @@ def test_a_usage_error_exits_2_even_when_stderr_is_full(args):
         done = subprocess.run([sys.executable, "yahtzee.py", *args], cwd=ROOT, stderr=full,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=60)
     assert done.returncode == 2
+
+
+def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script):
+    keys = script("", more_to_come=True)
+    shown = []
+
+    def later():
+        keys.console.message_from_thread("A damaged strategy table is rebuilt.")
+        deadline = time.monotonic() + 5
+        while "A damaged strategy table is rebuilt." not in keys.output.text() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        shown.append(keys.output.text())
+        keys.pipe.send_text("x")
+    worker = threading.Thread(target=later)
+    keys.console.show(["THE SCREEN"])
+    worker.start()
+    assert keys.console.read_key("Press a key") == "x"
+    worker.join()
+    assert "THE SCREEN" in shown[0] and "A damaged strategy table is rebuilt." in shown[0]

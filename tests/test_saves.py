@@ -521,7 +521,7 @@ def test_a_history_with_no_valid_line_is_set_aside(saves, folder, content):
     assert len(saves.notices) == 1
 
 
-def test_an_oversized_history_is_set_aside_without_being_read(saves, folder, monkeypatch):
+def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves, folder, monkeypatch):
     folder.mkdir()
     with open(folder / HISTORY, "wb") as file:
         file.write(json.dumps(finished_record(1)).encode() + b"\n")
@@ -530,8 +530,8 @@ def test_an_oversized_history_is_set_aside_without_being_read(saves, folder, mon
     monkeypatch.setattr(os, "fdopen", lambda *a, **k: opened.append(a))
     assert saves.read_history() == []
     assert opened == []
-    assert files_in(folder) == [f"{HISTORY}.bad-{STAMP}"]
-    assert len(saves.notices) == 1 and "larger than 50 MB" in saves.notices[0]
+    assert files_in(folder) == [f"{HISTORY}.large-{STAMP}"]
+    assert saves.notices == [f"{HISTORY} over 50 MB, kept as .large-{STAMP}: new statistics"]
 
 
 def test_a_history_of_fifty_megabytes_is_still_read(saves, folder):

@@ -80,7 +80,7 @@ def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(fold
 
 
 WORST_FIELDS = {"name": "history.jsonl", "suffix": "reset-20240501-120000-99", "count": 10 ** 8,
-                "detail": "x" * 500}
+                "detail": "x" * 500, "size": 50}
 
 
 @pytest.mark.parametrize("template", NOTICES)

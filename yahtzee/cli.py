@@ -262,7 +262,7 @@ def play(args, saves, saves_dir):
     console = make_console(plain, colour, args.theme or ctx.pref("theme"), args.accessible)
     coach = ctx.services.coach
     coach.progress, coach.stopping = table_progress(console), stop_check(console)
-    coach.notify = lambda line: console.message(sentence(line))
+    coach.notify = lambda line: console.message_from_thread(sentence(line))  # told by the builder's thread
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0

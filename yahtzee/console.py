@@ -5,6 +5,7 @@ key or input line ("r", "135", "y").  Key mode reads one keystroke a token, all 
 key reader for the whole game (yahtzee.keyreader); plain mode reads one line a token.
 """
 import codecs
+import collections
 import contextlib
 import errno
 import os
@@ -36,9 +37,12 @@ class PlainConsole:
     def __init__(self, stdin=None, stdout=None, ring=False):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
-        for stream in (self.stdin, self.stdout):
-            if hasattr(stream, "reconfigure"):  # bytes the encoding lacks never stop the game
-                stream.reconfigure(errors="replace")
+        # Bytes the encoding lacks never stop the game; what is typed is read as UTF-8 whatever
+        # the locale says (under the C locale a piped "Zoë" stays Zoë).
+        if hasattr(self.stdin, "reconfigure"):
+            self.stdin.reconfigure(encoding="utf-8", errors="replace")
+        if hasattr(self.stdout, "reconfigure"):
+            self.stdout.reconfigure(errors="replace")
         self.paint = no_colour
         self.unicode = False
         self.ring = ring
@@ -47,6 +51,7 @@ class PlainConsole:
                       if hasattr(self.stdout, "isatty") and self.stdout.isatty() else PLAIN_WIDTH)
         self.stop = None
         self._reading = False
+        self._arrived = collections.deque()  # messages from other threads, not yet shown
 
     def request_stop(self, signum):
         """From a signal handler: stop now if waiting for a line, else before the next read."""
@@ -79,6 +84,14 @@ class PlainConsole:
         """A message about the question being asked: printed like any other."""
         self.message(text)
 
+    def message_from_thread(self, text):
+        """A message from work in the background: printed before the next prompt."""
+        self._arrived.append(text)
+
+    def _show_arrived(self):
+        while self._arrived:
+            self.message(self._arrived.popleft())
+
     def forget_messages(self):
         """Printed messages stay where they are: nothing to forget."""
 
@@ -87,6 +100,7 @@ class PlainConsole:
         self.message(text)
 
     def _read_line(self, prompt):
+        self._show_arrived()
         *above, last = wrapped_lines([f"{prompt}>" if prompt else ">"], self.width)
         self._write("".join(line + "\n" for line in above) + last + " ")
         if self.stop:
@@ -199,6 +213,7 @@ class KeyConsole:
         self.stop = None
         self.lost = False
         self._passing = None
+        self._arrived = collections.deque()  # messages from other threads, not yet shown
         self._editing = None
         self._drawn_size = None
 
@@ -286,6 +301,16 @@ class KeyConsole:
         when another question is asked."""
         self._add_message(text, self.prompt)
 
+    def message_from_thread(self, text):
+        """A message from work in the background (a table set aside): shown at once, the wait
+        for a key woken for it."""
+        self._arrived.append(text)
+        self.reader.wake()
+
+    def _show_arrived(self):
+        while self._arrived:
+            self.message(self._arrived.popleft())
+
     def _add_message(self, text, question):
         self.messages = [*self.messages, (text, question)][-MESSAGES_KEPT:]
         self._draw()
@@ -331,6 +356,7 @@ class KeyConsole:
         while True:
             if self.stop:
                 raise StopRequested(self.stop)
+            self._show_arrived()
             press = self.reader.next_press()
             if press is not None:
                 return press

@@ -43,8 +43,9 @@ NOT_READ = N_("{name} could not be read: {detail}")
 NOT_SAVED = N_("{name} was not saved: {detail}")
 HISTORY_REPAIRED = N_("{name}: {count} damaged line(s) skipped; old file kept as .{suffix}")
 HISTORY_NOT_REPAIRED = N_("{name}: {count} damaged line(s) skipped; no repair: {detail}")
+HISTORY_TOO_LARGE = N_("{name} over {size} MB, kept as .{suffix}: new statistics")
 NOTICES = (SAVING_OFF, READ_ONLY, BUSY, NOT_IN_HISTORY, SET_ASIDE, NOT_SET_ASIDE, NOT_READ, NOT_SAVED,
-           HISTORY_REPAIRED, HISTORY_NOT_REPAIRED)
+           HISTORY_REPAIRED, HISTORY_NOT_REPAIRED, HISTORY_TOO_LARGE)
 _NO_WRITE_ERRNOS = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
@@ -252,12 +253,18 @@ class Saves:
         """The valid records of history.jsonl, oldest first; bad lines are skipped and kept aside."""
         path = self.folder / HISTORY
         try:
-            opened = atomic.open_for_reading(path, MAX_HISTORY_BYTES, _too_large(MAX_HISTORY_BYTES))
+            opened = atomic.open_for_reading(path, MAX_HISTORY_BYTES, HistoryTooLarge)
             if opened is None:
                 return []
             file, size = opened
             with file:
                 records, good_lines, bad = documents.scan_history(file)
+        except HistoryTooLarge:  # whole and valid, most likely: not damaged, only too long to read
+            kept = self._rename_aside(path, "large")
+            if kept:
+                self._notice(HISTORY_TOO_LARGE, name=HISTORY, size=MAX_HISTORY_BYTES // (1024 * 1024),
+                             suffix=_suffix(path, kept))
+            return []
         except DamagedSave as error:
             self._set_aside(path, str(error))
             return []
@@ -342,6 +349,13 @@ class Saves:
         except OSError as error:
             self._notice(NOT_SET_ASIDE, name=path.name, detail=describe_os_error(error))
             return None
+
+
+class HistoryTooLarge(DamagedSave):
+    """The history is over MAX_HISTORY_BYTES."""
+
+    def __init__(self, size: int):
+        super().__init__(f"{size} bytes")
 
 
 def _too_large(limit):

@@ -100,9 +100,14 @@ class TableBuilder:
         return READY[key]
 
     def _cached(self, rules, objective):
-        """The table from the cache, or None."""
-        from .cache import read_table
-        return None if self.cache_dir is None else read_table(rules, objective, self.cache_dir)
+        """The table from the cache, or None: a damaged one is set aside here, where its
+        notice reaches the player (a build in its own process says nothing), and the temp
+        files of killed builds go whether or not a table must be built."""
+        from .cache import cached_table, remove_stale_temps
+        if self.cache_dir is None:
+            return None
+        remove_stale_temps(self.cache_dir)
+        return cached_table(rules, objective, self.cache_dir, self.notify)
 
     def _built(self, rules, objective):
         """Built in a process of its own into the cache and read from there; built here when
