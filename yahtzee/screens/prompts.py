@@ -112,7 +112,7 @@ def paginate(lines: List[str], size: int = PAGE_LINES) -> List[List[str]]:
     pages, start = [], 0
     while start < len(lines):
         end = min(start + size, len(lines))
-        if end < len(lines) and lines[end].strip():
+        if end < len(lines) and (lines[end].strip() or heading_before(lines, end, start)):
             blanks = [i for i in range(start + size // 2, end)
                       if not lines[i].strip() and not heading_before(lines, i, start)]
             end = blanks[-1] + 1 if blanks else end
@@ -124,10 +124,10 @@ def paginate(lines: List[str], size: int = PAGE_LINES) -> List[List[str]]:
 
 
 def heading_before(lines: List[str], blank: int, start: int) -> bool:
-    """Whether the line before a blank one is a paragraph of one line (a heading): a page
-    never ends on it, away from what it heads."""
-    return blank - 1 >= start and bool(lines[blank - 1].strip()) and (
-        blank - 2 < start or not lines[blank - 2].strip())
+    """Whether the line before a blank one heads what follows: a paragraph of one line (a
+    heading) or a line that ends with a colon. A page never ends on it."""
+    before = lines[blank - 1].strip() if blank - 1 >= start else ""
+    return bool(before) and (before.endswith(":") or blank - 2 < start or not lines[blank - 2].strip())
 
 
 def page_lines(console, ctx: Context, lines: List[str], extra: str = "") -> str:
