@@ -11,7 +11,7 @@ opponent's continuations are shared by all options; the standard error of each t
 printed and kept under half a point. Prints mean and worst |shown - true| and the share over
 2 points against the targets; then the advice's time (advise + the win column, memos empty,
 the turn prepared as the game prepares it) for every rule set the column is shown under. Asserts nothing; the last line is one JSON
-object. Usage: python bench/winchance.py [POSITIONS] [SEED]
+object. Usage: python bench/winchance.py [POSITIONS] [SEED] (0 positions: the times alone)
 """
 import json
 import os
@@ -227,11 +227,24 @@ def percentiles(times):
 
 
 def main(argv):
-    """Measure and print."""
+    """Measure and print (0 positions: the times alone)."""
     count = int(argv[0]) if argv else POSITIONS
     rng = np.random.default_rng(int(argv[1]) if len(argv) > 1 else 1)
     cache = os.environ.get("YAHTZEE_CACHE") or tempfile.mkdtemp(prefix="yahtzee-bench-")
-    table = load_table(HASBRO, cache_dir=Path(cache))
+    figures = report_accuracy(load_table(HASBRO, cache_dir=Path(cache)), count, rng) if count else {}
+    times = timings(cache, rng)
+    for name, figure in times.items():
+        look, prepare, cold = figure["look"], figure["prepare"], figure["cold"]
+        print(f"  advice with the win column, {name}: p50 {look['p50'] * 1000:.0f} ms, p99 {look['p99'] * 1000:.0f} ms"
+              f"  target p99 <= 200 ms: {'met' if look['p99'] <= 0.2 else 'NOT met'}  (turn prepared before its first "
+              f"roll: p50 {prepare['p50'] * 1000:.0f} ms, p99 {prepare['p99'] * 1000:.0f} ms; unprepared: p50 "
+              f"{cold['p50'] * 1000:.0f} ms, p99 {cold['p99'] * 1000:.0f} ms)")
+    print(json.dumps({**figures, "p99_ms": {name: {kind: round(figure[kind]["p99"] * 1000, 1) for kind in figure}
+                                            for name, figure in times.items()}}))
+
+
+def report_accuracy(table, count, rng):
+    """Print the shown chances against the truth at `count` positions; the figures."""
     start = time.perf_counter()
     rows = accuracy(table, count, rng)
     errors = np.array([abs(row["shown"] - row["true"]) * 100 for row in rows])
@@ -252,17 +265,8 @@ def main(argv):
         parts = sorted({row[key] for row in rows}, key=str)
         print(f"  by {key}: " + ", ".join(
             f"{part}: {np.mean([e for e, row in zip(errors, rows) if row[key] == part]):.2f}" for part in parts))
-    times = timings(cache, rng)
-    for name, figure in times.items():
-        look, prepare, cold = figure["look"], figure["prepare"], figure["cold"]
-        print(f"  advice with the win column, {name}: p50 {look['p50'] * 1000:.0f} ms, p99 {look['p99'] * 1000:.0f} ms"
-              f"  target p99 <= 200 ms: {'met' if look['p99'] <= 0.2 else 'NOT met'}  (turn prepared before its first "
-              f"roll: p50 {prepare['p50'] * 1000:.0f} ms, p99 {prepare['p99'] * 1000:.0f} ms; unprepared: p50 "
-              f"{cold['p50'] * 1000:.0f} ms, p99 {cold['p99'] * 1000:.0f} ms)")
-    print(json.dumps({"options": len(rows), "mean_error": float(errors.mean()), "worst_error": float(errors.max()),
-                      "over_2": float(np.mean(errors > 2)), "certain_over_2": len(certain),
-                      "p99_ms": {name: {kind: round(figure[kind]["p99"] * 1000, 1) for kind in figure}
-                                 for name, figure in times.items()}}))
+    return {"options": len(rows), "mean_error": float(errors.mean()), "worst_error": float(errors.max()),
+            "over_2": float(np.mean(errors > 2)), "certain_over_2": len(certain)}
 
 
 if __name__ == "__main__":
