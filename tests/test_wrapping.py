@@ -29,6 +29,8 @@ LONG = ("ANN has 3 3 1 2 5; boxes: 1 Ones 2, 2 Twos 2, 3 Threes 9, 4 Fours 0, 5 
     ("abcdefghij klm", 4, ["abcd", "efgh", "ij", "klm"]),  # a word wider than a line is cut
     ("\x1b[33mYAHTZEE!\x1b[0m and more", 10, ["\x1b[33mYAHTZEE!\x1b[0m", "and more"]),
     ("名前名前 ab", 6, ["名前名", "前 ab"]),  # wide characters take two cells
+    ("a b c, d e f, g", 9, ["a b c,", "d e f, g"]),  # between a list's items where they fit
+    ("one two three four, x", 9, ["one two", "three", "four, x"]),
 ])
 def test_lines_break_between_words(text, width, lines):
     assert wrapped(text, width) == lines
@@ -107,4 +109,6 @@ def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
     assert len(said) > 1
     assert_fits(said, "screen reader")
     assert " ".join(said).split() == brief.split()
+    items = [item for line in said for item in line.split("; boxes: ")[-1].rstrip(",").split(", ")]
+    assert len(items) == 13 and all(re.fullmatch(r"[1-6TFHSLYC] [A-Za-z0-9 ]+ \d+", item) for item in items), said
     script.close()

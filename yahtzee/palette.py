@@ -133,9 +133,10 @@ def cut_to_cells(text, width):
 
 
 def wrapped(text, width):
-    """A line as lines of at most `width` terminal cells, broken between words (a word
-    longer than a line is cut); the leading spaces indent every line, colour codes stay with
-    their words."""
+    """A line as lines of at most `width` terminal cells, broken between words and, where a
+    list's item fits a line, between items ('1 Ones 2, 2 Twos 0' never ends a line on 'Ones'); a
+    word longer than a line is cut. The leading spaces indent every line, colour codes stay
+    with their words."""
     if (text.isascii() and len(text) <= width) or visible_width(text) <= width:
         return [text]
     body = text.lstrip(" ")
@@ -144,14 +145,25 @@ def wrapped(text, width):
         indent = ""
     room = width - len(indent)
     lines, line = [], ""
-    for word in body.split(" "):
-        if line and visible_width(f"{line} {word}") > room:
+    for unit in _units(body, room):
+        if line and visible_width(f"{line} {unit}") > room:
             lines.append(line)
             line = ""
-        while visible_width(word) > room:  # no space to break at: cut it
-            cut = cut_to_cells(strip_controls(word), room)
+        while visible_width(unit) > room:  # no space to break at: cut it
+            cut = cut_to_cells(strip_controls(unit), room)
             lines.append(cut)
-            word = strip_controls(word)[len(cut):]
-        line = f"{line} {word}" if line else word
+            unit = strip_controls(unit)[len(cut):]
+        line = f"{line} {unit}" if line else unit
     lines.append(line)
     return [indent + part for part in lines]
+
+
+def _units(body, room):
+    """What a line breaks between: each comma-separated item that fits a line whole, the
+    words of those that do not."""
+    items = body.split(", ")
+    units = []
+    for number, item in enumerate(items):
+        item += "," if number < len(items) - 1 else ""
+        units += [item] if visible_width(item) <= room else item.split(" ")
+    return units
