@@ -97,3 +97,8 @@ def test_a_player_added_to_a_match_under_way_is_told_it_starts_at_0(tmp_path):
     finally:
         script.close()
     assert script.messages == ["BOB joins the match with 0 points: the others have played 1 of its games."]
+
+
+def test_the_same_reminder_again_is_not_stacked(run_keys):
+    script = run_keys(Screen.NAMES, "ANN\r\rzzz")
+    assert script.seen[-1].count("Please answer Y or N.") == 1

@@ -312,7 +312,8 @@ class KeyConsole:
             self.message(self._arrived.popleft())
 
     def _add_message(self, text, question):
-        self.messages = [*self.messages, (text, question)][-MESSAGES_KEPT:]
+        if self.messages[-1:] != [(text, question)]:  # the same words again are not stacked
+            self.messages = [*self.messages, (text, question)][-MESSAGES_KEPT:]
         self._draw()
 
     def _asking(self, prompt) -> bool:
