@@ -86,7 +86,7 @@ def tour(tmp_path, keys, faces=FACES):
     """Run the flow in-process with a real advisor on these keys; every screen drawn."""
     saves = Saves(tmp_path / "saves")
     args = cli.parse_args(["--saves", str(tmp_path / "saves")])
-    ctx = cli.make_context(args, saves, tmp_path / "saves", LoadedDice(faces, SeededDice(1)))
+    ctx = cli.make_context(args, saves, os.environ["YAHTZEE_CACHE"], LoadedDice(faces, SeededDice(1)))
     ctx.services.manual = MANUAL
     script = KeyScript(keys)
     try:

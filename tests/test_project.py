@@ -58,3 +58,29 @@ def test_printing_to_a_reader_that_stops_early_is_no_error(tmp_path):
     child.stdout.close()  # as `| head -1` does once it has its line
     assert child.wait(timeout=60) == 0
     assert child.stderr.read() == b""
+
+
+def test_the_manual_is_one_text_in_the_package_that_the_project_links_to():
+    packaged = ROOT / "yahtzee" / "YAHTZEE.DOC"
+    assert (ROOT / "YAHTZEE.DOC").resolve() == packaged.resolve()
+    from yahtzee import cli
+    assert cli.MANUAL == packaged and cli.read_manual()[0].strip() == "COMPUTER YAHTZEE - THE PLAYER'S MANUAL"
+    assert "YAHTZEE.DOC" in (ROOT / "setup.cfg").read_text().split("[options.package_data]")[1].splitlines()[1]
+
+
+def test_paths_says_where_each_kind_of_file_is(tmp_path, capsys, monkeypatch):
+    from yahtzee import cli
+    monkeypatch.setenv("YAHTZEE_CACHE", str(tmp_path / "tables"))
+    assert cli.main(["--paths", "--saves", str(tmp_path / "saves")]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"saved game, history and preferences: {tmp_path / 'saves'}", f"strategy tables: {tmp_path / 'tables'}",
+        f"manual: {ROOT / 'yahtzee' / 'YAHTZEE.DOC'}"]
+
+
+def test_the_player_is_told_where_an_earlier_installs_saves_went(tmp_path):
+    from yahtzee import cli
+    from yahtzee.saves.folder import EarlierSaves, Folders
+    folders = Folders(tmp_path / "data", tmp_path / "cache")
+    assert cli.earlier_saves_notice(EarlierSaves(tmp_path / "old", True), folders) == (
+        f"the saves of an earlier install were moved from {tmp_path / 'old'} to {tmp_path / 'data'}")
+    assert "stay in" in cli.earlier_saves_notice(EarlierSaves(tmp_path / "old", False), folders)

@@ -193,3 +193,11 @@ def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice()
     assert "press 2 4 5 R" in keep_row  # mark 2 and 4, free 5 again, then roll
     assert "press 5 R 4" in box_row      # free 5, R to posting, 4 for FOURS
     assert "press 4" in render.advice_lines([(box, None)], game.turn, at_posting=True)[1]
+
+
+@pytest.mark.parametrize("key, value, shown", [("bank", 0, "0 rolls"), ("bank", 1, "1 roll"), ("bank", 3, "3 rolls"),
+                                               ("rules", "hasbro", "1987 (forced joker)"),
+                                               ("rules", "acorn", "Acorn (blank a box)")])
+def test_a_preference_is_shown_in_a_players_words(key, value, shown):
+    from yahtzee.prefs import BY_KEY
+    assert BY_KEY[key].shown(value) == shown

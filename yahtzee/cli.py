@@ -10,7 +10,7 @@ from .language import N_, _
 from .moods import MOODS
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-MANUAL = PROJECT_DIR / "YAHTZEE.DOC"
+MANUAL = Path(__file__).resolve().parent / "YAHTZEE.DOC"  # the project's YAHTZEE.DOC links to it
 DESCRIPTION = N_("Computer Yahtzee for 1-4 players at one keyboard. The full manual is "
                  "YAHTZEE.DOC beside yahtzee.py (also shown from the title screen).")
 
@@ -122,6 +122,8 @@ def parse_args(argv=None):
     parser.add_argument("--review", type=positive_int, nargs="?", const=1, metavar="N",
                         help=_("review the N-th most recent game of the history (default 1, the last), then exit"))
     parser.add_argument("--json", action="store_true", help=_("--simulate or --review prints one JSON object"))
+    parser.add_argument("--paths", action="store_true",
+                        help=_("say where the saved game, history, preferences, tables and manual are, and exit"))
     parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}",
                         help=_("show the version and exit"))
     return parser.parse_args(argv)
@@ -218,39 +220,56 @@ def stop_check(console):
     return stopping
 
 
-def cache_dir(saves_dir, environ):
-    """Where strategy tables are kept: $YAHTZEE_CACHE, else a cache folder in the saves."""
-    return Path(environ["YAHTZEE_CACHE"]) if environ.get("YAHTZEE_CACHE") else saves_dir / "cache"
-
-
 def main(argv=None):
     """Run the game; returns the process exit code."""
     from . import language
     language.install(early_language(argv))
     args = parse_args(argv)
-    from .saves import Saves, choose_saves_dir, local_now
+    from .saves import Saves, choose_folders, local_now, move_earlier_saves
 
     from .reports import printing, run_simulation, show_review, show_stats
-    saves_dir = choose_saves_dir(args.saves, os.environ, PROJECT_DIR)
+    folders = choose_folders(args.saves, os.environ, PROJECT_DIR)
+    if args.paths:
+        return show_paths(folders)
     if args.simulate:
-        return printing(run_simulation, args, cache_dir(saves_dir, os.environ))
-    saves = Saves(saves_dir, now=local_now)
+        return printing(run_simulation, args, folders.cache)
+    earlier = move_earlier_saves(PROJECT_DIR, folders)
+    saves = Saves(folders.saves, now=local_now)
+    if earlier is not None:
+        saves.notices.append(earlier_saves_notice(earlier, folders))
     language.install(language.choose(args.lang, saves.load_prefs()["language"]))
     if args.stats:
         return printing(show_stats, saves)
     if args.review:
-        return printing(show_review, args, saves, cache_dir(saves_dir, os.environ))
-    return play(args, saves, saves_dir)
+        return printing(show_review, args, saves, folders.cache)
+    return play(args, saves, folders)
 
 
-def play(args, saves, saves_dir):
+def show_paths(folders) -> int:
+    """--paths: where this run keeps each kind of file."""
+    print(_("saved game, history and preferences: {folder}").format(folder=folders.saves))
+    print(_("strategy tables: {folder}").format(folder=folders.cache))
+    print(_("manual: {file}").format(file=MANUAL))
+    return 0
+
+
+def earlier_saves_notice(earlier, folders) -> str:
+    """What the player is told of the saves an earlier install kept inside its environment."""
+    if earlier.moved:
+        return _("the saves of an earlier install were moved from {old} to {new}").format(
+            old=earlier.folder, new=folders.saves)
+    return _("the saves of an earlier install stay in {old}: {new} has saves of its own").format(
+        old=earlier.folder, new=folders.saves)
+
+
+def play(args, saves, folders):
     """The game itself, at this terminal; returns the exit code."""
     from .dice import DiceFileError
     from .palette import wants_colour
     from .screens import sentence
     try:
         source = dice_source(args)
-        ctx = make_context(args, saves, saves_dir, source)
+        ctx = make_context(args, saves, folders.cache, source)
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
     plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
@@ -268,7 +287,7 @@ def play(args, saves, saves_dir):
     return 0
 
 
-def make_context(args, saves, saves_dir, source):
+def make_context(args, saves, tables_dir, source):
     """The screens' context: a new session under the preferences and this run's options."""
     from .coach import Coach
     from .dice import with_duplicate
@@ -281,7 +300,7 @@ def make_context(args, saves, saves_dir, source):
     source = with_duplicate(source, chosen.get("duplicate", False))
     session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source,
                       rules=rules, match=match)
-    coach = Coach(cache_dir(saves_dir, os.environ), None, args.seed)
+    coach = Coach(tables_dir, None, args.seed)
     services = Services(local_now, saves, coach, read_manual())
     settings = Settings(prefs, run_settings(args),
                         dice_options=args.seed is not None or args.dice_file is not None)
