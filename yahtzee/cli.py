@@ -8,21 +8,12 @@ from pathlib import Path
 from . import __version__
 from .language import N_, _
 from .moods import MOODS
+from .usage import usage_error
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 MANUAL = Path(__file__).resolve().parent / "YAHTZEE.DOC"  # the project's YAHTZEE.DOC links to it
 DESCRIPTION = N_("Computer Yahtzee for 1-4 players at one keyboard. The full manual is "
-                 "YAHTZEE.DOC beside yahtzee.py (also shown from the title screen).")
-
-
-def usage_error(message) -> int:
-    """Say what was wrong on stderr; the exit code for a usage error (2), whatever stderr is."""
-    try:
-        sys.stderr.write(f"yahtzee.py: {message}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):
-        pass  # a full or closed stderr must not turn a usage error into a crash
-    return 2
+                 "YAHTZEE.DOC, shown from the title screen (--paths says where it is).")
 
 
 class TranslatedHelp(argparse.HelpFormatter):

@@ -4,7 +4,7 @@ import os
 import sys
 from pathlib import Path
 
-from .cli import usage_error
+from .usage import usage_error
 from .language import _, ngettext, number
 
 
