@@ -31,12 +31,13 @@ def platform_dirs(platform: Optional[str] = None):
     """platformdirs' folders of the game for a platform ('linux', 'darwin', 'win32'...)."""
     platform = sys.platform if platform is None else platform
     if platform == "win32":
-        from platformdirs.windows import Windows as Layout
-    elif platform == "darwin":
-        from platformdirs.macos import MacOS as Layout
-    else:
-        from platformdirs.unix import Unix as Layout
-    return Layout(APP, appauthor=False)
+        from platformdirs.windows import Windows
+        return Windows(APP, appauthor=False)
+    if platform == "darwin":
+        from platformdirs.macos import MacOS
+        return MacOS(APP, appauthor=False)
+    from platformdirs.unix import Unix
+    return Unix(APP, appauthor=False)
 
 
 def is_checkout(project_dir) -> bool:

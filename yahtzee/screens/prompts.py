@@ -43,6 +43,8 @@ def ask(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = 
 def hot_key(console, ctx: Context, token: Optional[str], view: View, prompt: str = "") -> bool:
     """Act on F8, F9 or F10 (or their letters) and show `prompt`'s screen again with what
     changed; False for any other token."""
+    if token is None:
+        return False
     token = ALIASES.get(token, token)
     if token in ("F8", "F9"):
         note = toggle_hot_key(ctx, token)

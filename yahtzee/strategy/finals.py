@@ -11,7 +11,7 @@ are worked out exactly all the same, and what follows them takes the measured sh
 alike, moved to each card's own expected score (see rests).
 """
 from dataclasses import dataclass
-from typing import Dict, List, Sequence
+from typing import Dict, Iterable, List, Sequence
 
 import numpy as np
 
@@ -200,7 +200,7 @@ def _shifted_sum(count, column, gain, rows, chance, length) -> np.ndarray:
     return result
 
 
-def remaining_pmfs(table, states: Sequence[int], turns: int = EXACT_TURNS) -> Dict[int, np.ndarray]:
+def remaining_pmfs(table, states: Iterable[int], turns: int = EXACT_TURNS) -> Dict[int, np.ndarray]:
     """The distribution of the points still to come from each state (value table indices):
     exact with at most EXACT_OPEN boxes open, else its next `turns` turns exactly and what
     follows them from the measured shapes of the cards they leave (see the module)."""
