@@ -3,7 +3,7 @@ from collections import Counter
 from enum import Enum
 
 from .checks import is_int
-from .language import N_, NC_, _, pgettext
+from .language import NC_, _, pgettext
 
 
 class Category(Enum):
@@ -59,11 +59,6 @@ SUM_BOXES = (Category.THREE_OF_A_KIND, Category.FOUR_OF_A_KIND, Category.CHANCE)
 # The most each box can hold: five of the face, five sixes, or its fixed points.
 BEST_POINTS = {box: 5 * box.face if box.is_upper else 30 if box in SUM_BOXES else FIXED_POINTS[box]
                for box in Category}
-
-
-def highest_points(box):
-    """The most points `box` can hold in any game."""
-    return BEST_POINTS[box]
 
 
 def is_possible_points(box, points):

@@ -148,11 +148,6 @@ class Saves:
             self._lock.release()
         self._lock_state = None
 
-    @property
-    def has_lock(self):
-        """This copy owns the autosave."""
-        return self._lock_state == "held"
-
     def close(self):
         """Release the lock; the object may not write the autosave afterwards."""
         self.release_lock()

@@ -34,13 +34,6 @@ def boxes_of(mask, case):
     return boxes
 
 
-def case_of(mask, yahtzee_fifty):
-    """The Yahtzee-box case of a card: open, a zero or 50."""
-    if not mask >> YAHTZEE_BIT & 1:
-        return YAHTZEE_OPEN
-    return YAHTZEE_FIFTY if yahtzee_fifty else YAHTZEE_ZERO
-
-
 def _example_mask(case):
     """A card with only the Yahtzee box filled, or none, for a case."""
     return 0 if case == YAHTZEE_OPEN else 1 << YAHTZEE_BIT
