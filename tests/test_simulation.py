@@ -13,7 +13,8 @@ from yahtzee.scoring import Category
 from yahtzee.strategy import cache, simulate as simulation
 from yahtzee.strategy.batch import play_games, roll_numbers
 from yahtzee.strategy.dicemath import ROLLS
-from yahtzee.strategy.players import OBJECTIVES, computer_player
+from yahtzee.strategy.computers import computer_player
+from yahtzee.strategy.players import OBJECTIVES
 from yahtzee.strategy.simulate import play_turn, simulate
 
 HASBRO_START = 254.5877287

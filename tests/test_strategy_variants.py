@@ -17,7 +17,8 @@ from yahtzee.scoring import Category
 from yahtzee.strategy import MOODS, cache
 from yahtzee.strategy.advisor import advise, advise_position
 from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
-from yahtzee.strategy.players import OBJECTIVES, Post, Reroll, computer_player
+from yahtzee.strategy.computers import computer_player
+from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.position import BOX_BIT, card_state, card_total
 from yahtzee.strategy.simulate import simulate
 from yahtzee.strategy.solver import Engine, States

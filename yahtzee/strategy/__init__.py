@@ -15,7 +15,7 @@ _LAZY = {
     "table_file_name": "cache",
     "Option": "advisor", "advise": "advisor", "advise_position": "advisor", "choice_cost": "advisor",
     "cost_of_reroll": "advisor", "cost_of_post": "advisor",
-    "computer_player": "players", "ComputerPlayer": "players", "Reroll": "players", "Post": "players",
+    "computer_player": "computers", "ComputerPlayer": "players", "Reroll": "players", "Post": "players",
     "OBJECTIVES": "players",
     "format_simulation": "simulate",
     "UnsupportedRules": "tables",

@@ -78,7 +78,7 @@ class TableBuilder:
     def _prepare(self, rules, moods) -> None:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's first."""
         from .cache import is_solved_exactly
-        from .players import mood_objectives
+        from .computers import mood_objectives
         from .solver import EXPECTED_SCORE
         from .tables import planning_rules
         exact = rules if is_solved_exactly(rules) else planning_rules(rules)

@@ -139,20 +139,3 @@ class ComputerPlayer:
             states[self.mood_for_turn(game)].append(turn_key(game))
         for mood, policy in self.policies.items():
             policy.prepare(states[mood])
-
-
-def computer_player(mood, rules, table_loader, rng=None):
-    """A computer player: mood '*thinker', 'norisk', ...; table_loader(rules, objective) -> table."""
-    if mood_named(mood) == "rival":
-        from .rival import RivalPlayer
-        return RivalPlayer(rules, table_loader)
-    return ComputerPlayer(mood, rules, table_loader, rng)
-
-
-def mood_objectives(mood):
-    """The objectives whose tables a mood plays with (nowhere the other four's, rival its three)."""
-    mood = mood_named(mood)
-    if mood == "rival":
-        from .rival import RIVAL_OBJECTIVES
-        return RIVAL_OBJECTIVES
-    return (OBJECTIVES[mood],) if mood in OBJECTIVES else tuple(OBJECTIVES.values())

@@ -25,7 +25,8 @@ from ..scoring import YAHTZEE_POINTS, Category
 from .batch import play_games as play_batch_games
 from .cache import table_loader
 from .moods import mood_named
-from .players import OBJECTIVES, Post, computer_player
+from .computers import computer_player
+from .players import OBJECTIVES, Post
 from .tables import YAHTZEE_BIT
 
 BATCH = 25_000  # games played side by side: more share more turn-start states

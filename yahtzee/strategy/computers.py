@@ -1,0 +1,20 @@
+"""The computer player of each mood, and the tables each mood plays with: the one place that
+knows both the table players (players) and *rival (rival)."""
+from .moods import mood_named
+from .players import OBJECTIVES, ComputerPlayer
+from .rival import RIVAL_OBJECTIVES, RivalPlayer
+
+
+def computer_player(mood, rules, table_loader, rng=None):
+    """A computer player: mood '*thinker', 'norisk', ...; table_loader(rules, objective) -> table."""
+    if mood_named(mood) == "rival":
+        return RivalPlayer(rules, table_loader)
+    return ComputerPlayer(mood, rules, table_loader, rng)
+
+
+def mood_objectives(mood):
+    """The objectives whose tables a mood plays with (nowhere the other four's, rival its three)."""
+    mood = mood_named(mood)
+    if mood == "rival":
+        return RIVAL_OBJECTIVES
+    return (OBJECTIVES[mood],) if mood in OBJECTIVES else tuple(OBJECTIVES.values())
