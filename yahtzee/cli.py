@@ -96,7 +96,8 @@ def parse_args(argv=None):
     parser.add_argument("--dice-file", metavar="PATH",
                         help=_("loaded dice: faces 1-6 separated by spaces, used in order"))
     parser.add_argument("--saves", metavar="DIR",
-                        help=_("where saves live (default: saves/ beside yahtzee.py, or $YAHTZEE_SAVES)"))
+                        help=_("where saves live (default: $YAHTZEE_SAVES, else saves/ beside yahtzee.py, "
+                               "else the user data folder)"))
     parser.add_argument("--rules", metavar="NAME",
                         help=_("the rules for this run: hasbro (default), yahtc, acorn, fiveoak, "
                                "freejoker or nobonus (the preferences keep a lasting choice)"))
@@ -104,6 +105,12 @@ def parse_args(argv=None):
                         help=_("'single', 'challenge N', 'race N' or 'first_to N' for this run"))
     parser.add_argument("--duplicate", action="store_true",
                         help=_("duplicate dice for this run: every player rolls the same dice"))
+    add_report_options(parser)
+    return parser.parse_args(argv)
+
+
+def add_report_options(parser) -> None:
+    """The options that print something and exit instead of playing."""
     parser.add_argument("--stats", action="store_true",
                         help=_("show the hall of fame and the players' statistics, then exit"))
     parser.add_argument("--simulate", type=positive_int, metavar="N",
@@ -117,7 +124,6 @@ def parse_args(argv=None):
                         help=_("say where the saved game, history, preferences, tables and manual are, and exit"))
     parser.add_argument("--version", action="version", version=f"Computer Yahtzee {__version__}",
                         help=_("show the version and exit"))
-    return parser.parse_args(argv)
 
 
 def is_plain(args, stdin, stdout, environ):
