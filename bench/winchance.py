@@ -10,8 +10,9 @@ played to its end by the exact table (batch, the simulation's arrays, not finals
 opponent's continuations are shared by all options; the standard error of each truth is
 printed and kept under half a point. Prints mean and worst |shown - true| and the share over
 2 points against the targets; then the advice's time (advise + the win column, memos empty,
-the turn prepared as the game prepares it) for every rule set the column is shown under. Asserts nothing; the last line is one JSON
-object. Usage: python bench/winchance.py [POSITIONS] [SEED] (0 positions: the times alone)
+the turn prepared as the game prepares it) for every rule set the column is shown under.
+Asserts nothing; the last line is one JSON object.
+Usage: python bench/winchance.py [POSITIONS] [SEED] (0 positions: the times alone)
 """
 import json
 import os
@@ -181,7 +182,7 @@ def accuracy(table, count, rng):
         options = advise(table, game)
         shown = option_chances(table, game, options)
         cases = "/".join(yahtzee_case(player.card) for player in game.players)
-        for option, chance, (true, error) in zip(options, shown, truth(table, game, options, rng)):
+        for chance, (true, error) in zip(shown, truth(table, game, options, rng)):
             if true is not None:
                 rows.append({"players": players, "stage": stage, "roll": used, "round": game.round,
                              "yahtzee": cases, "shown": chance, "true": true, "error": error})
@@ -198,25 +199,30 @@ def timings(cache, rng):
     figures = {}
     for name, rules in TIMED_RULES.items():
         table = load_table(rules, cache_dir=Path(cache))
-        table.engine  # noqa: B018 (warmed as the game's background builder warms it)
+        table.warm()  # as the game's background builder warms it
         spent = {"look": [], "prepare": [], "cold": []}
         for index in range(TIMED):
             stage = list(STAGES)[index % 3]
             game = position(table, rng, 2 + index % 2, stage, 1 + index % rules.rolls_per_turn)
             table.memo.clear()
-            spent["cold"].append(timed(lambda: option_chances(table, game, advise(table, game))))
+            spent["cold"].append(timed(look, table, game))
             table.memo.clear()
             others = [player.card for player in game.players if player is not game.current]
-            spent["prepare"].append(timed(lambda: prepare_turn(table, game.current.card, others)))
-            spent["look"].append(timed(lambda: option_chances(table, game, advise(table, game))))
+            spent["prepare"].append(timed(prepare_turn, table, game.current.card, others))
+            spent["look"].append(timed(look, table, game))
         figures[name] = {kind: percentiles(times) for kind, times in spent.items()}
     return figures
 
 
-def timed(work):
-    """How long work() takes, in seconds."""
+def look(table, game):
+    """The advice with its win column, as the player sees it."""
+    return option_chances(table, game, advise(table, game))
+
+
+def timed(work, *args):
+    """How long work(*args) takes, in seconds."""
     start = time.perf_counter()
-    work()
+    work(*args)
     return time.perf_counter() - start
 
 

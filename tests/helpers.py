@@ -53,7 +53,7 @@ class KeyScript:
         self.messages = []
         show, message, remind = self.console.show, self.console.message, self.console.remind
         self.console.show = lambda lines, brief=None: (self.screens.append(
-            [strip_ansi(l) for l in lines]), show(lines, brief))
+            [strip_ansi(line) for line in lines]), show(lines, brief))
         self.console.message = lambda text: (self.messages.append(text), message(text))
         self.console.remind = lambda text: (self.messages.append(text), remind(text))
 

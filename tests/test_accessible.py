@@ -5,14 +5,14 @@ import sys
 import unicodedata
 
 from prompt_toolkit.input import create_pipe_input
-
 from terminal import ROOT, Terminal
+
 from yahtzee import spoken
 from yahtzee.accessible import AccessibleConsole, echo
+from yahtzee.choices import Option, OptionKind
 from yahtzee.game import Game, Player
 from yahtzee.render import KEY_OF_BOX
 from yahtzee.scoring import Category
-from yahtzee.choices import Option, OptionKind
 
 BOXES = list(Category)
 POSTED = re.compile(r"(?:^|> )ANN posts \d+ in ([A-Z ]+)\.$", re.MULTILINE)

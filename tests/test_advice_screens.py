@@ -3,8 +3,8 @@ import json
 import sys
 
 import pytest
-
 from test_plain import START, interleave, play_plain, turn
+
 from yahtzee import render
 from yahtzee.dice import LoadedDice
 from yahtzee.game import Game, Player
@@ -124,6 +124,7 @@ def test_an_unknown_mood_is_refused_and_same_names_get_numbers():
 
 def run_python(code, stdin=""):
     import subprocess
+
     from test_plain import ROOT
     return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
                           text=True, timeout=120, cwd=str(ROOT))

@@ -52,6 +52,7 @@ def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
 def test_a_killed_builds_temp_files_go_though_the_table_is_cached(tmp_path):
     import shutil
     import time
+
     from yahtzee.strategy.cache import STALE_SECONDS, table_file_name
     cache = os.environ["YAHTZEE_CACHE"]
     Coach(cache).load(HASBRO)

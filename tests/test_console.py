@@ -7,8 +7,8 @@ import threading
 import time
 
 import pytest
-
 from helpers import KeyScript, plain_console
+
 from yahtzee.console import StopRequested
 from yahtzee.keyreader import ESCAPE_TIMEOUT, SEQUENCE_TIMEOUT
 from yahtzee.palette import strip_ansi, strip_controls, visible_width

@@ -7,13 +7,20 @@ import sys
 from collections import defaultdict
 
 import pytest
-
 from helpers import plain_console
 from test_plain import play_plain
+
 from yahtzee import cli
 from yahtzee.checks import DamagedSave
-from yahtzee.dice import (DUPLICATE_LINE, DuplicateDice, LoadedDice, RandomDice, SeededDice,
-                          dice_from_dict, with_duplicate)
+from yahtzee.dice import (
+    DUPLICATE_LINE,
+    DuplicateDice,
+    LoadedDice,
+    RandomDice,
+    SeededDice,
+    dice_from_dict,
+    with_duplicate,
+)
 from yahtzee.game import Game, Player, Session, Turn
 from yahtzee.records import InvalidRecord, check_record
 from yahtzee.rules import HASBRO, rules_named
@@ -238,7 +245,8 @@ def test_without_duplicate_dice_the_same_choices_give_different_cards(tmp_path, 
 
 
 def test_a_game_stopped_and_resumed_deals_what_the_same_seed_deals_uninterrupted(tmp_path, monkeypatch):
-    per_turn = lambda box: ["", "2", "r", "r", box, "y"]
+    def per_turn(box):
+        return ["", "2", "r", "r", box, "y"]
     lines = scripted_game(per_turn)
     cut = 6 + 6 * 13 + 2  # the 14th turn rolled once, a die marked for the reroll
     code, _, _ = run_plain(tmp_path / "a", monkeypatch, lines[:cut] + ["f10", "y"], "--duplicate")

@@ -3,8 +3,8 @@ screen beside the winner and the notices."""
 import datetime
 
 import pytest
-
 from terminal import Terminal
+
 from yahtzee.dice import LoadedDice
 from yahtzee.game import Player, Session
 from yahtzee.render import LABELS

@@ -5,8 +5,8 @@ import json
 import sys
 
 import pytest
-
 from driver import answer
+
 from yahtzee import cli
 from yahtzee.saves import Saves
 
@@ -89,7 +89,7 @@ def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path,
         (saves / "autosave.json").write_bytes(moment)
         written = []
 
-        def one_step(self, session, resume):
+        def one_step(self, session, resume, written=written, saves=saves):
             write(self, session, resume)
             written.append(saved((saves / "autosave.json").read_bytes()))
             if len(written) == 2:  # the resumed moment itself, then the step after it

@@ -8,8 +8,8 @@ import random
 
 import numpy as np
 import pytest
-
 from test_win_chance import FULL_CARD, last_turn, throws
+
 from yahtzee.dice import RandomDice
 from yahtzee.game import Game, Player, Turn
 from yahtzee.render import choice_text
@@ -19,9 +19,9 @@ from yahtzee.scoring import UPPER, Category
 from yahtzee.strategy import advise, computer_player
 from yahtzee.strategy.cache import table_loader
 from yahtzee.strategy.finals import remaining_distributions, remaining_pmfs
-from yahtzee.strategy.rests import SHAPE_REACH, measured_rests, rest_kinds, shifted_shape
 from yahtzee.strategy.players import Reroll
 from yahtzee.strategy.position import card_state
+from yahtzee.strategy.rests import SHAPE_REACH, measured_rests, rest_kinds, shifted_shape
 from yahtzee.strategy.statespace import state_index, states_of
 from yahtzee.strategy.winchance import option_chances
 
@@ -221,6 +221,7 @@ def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(loa
 
 def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_again(tmp_path, shared_table_cache):
     import shutil
+
     from yahtzee.strategy import cache, rests
     folder = tmp_path / "cache"
     table = cache.load_table(HASBRO, cache_dir=shared_table_cache)

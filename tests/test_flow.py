@@ -1,23 +1,26 @@
 """The one flow: moments as values, the one save rule, resuming where the game stood, messages."""
+import contextlib
 import datetime
 import re
 from pathlib import Path
 
 import pytest
-
 from helpers import KeyScript, loaded_session
+
 from yahtzee.game import Player
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, Screen, Services, run
 from yahtzee.screens.flow import SCREENS, run_from
-from yahtzee.stops import InputClosed
 from yahtzee.screens.prompts import paginate
+from yahtzee.screens.resume import resumed_moment
+from yahtzee.stops import InputClosed
 
 ROOT = Path(__file__).resolve().parent.parent
-from yahtzee.screens.resume import resumed_moment
 
-CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
+
+def CLOCK():
+    return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 @pytest.fixture
@@ -116,7 +119,7 @@ def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(s
     script = KeyScript("q")
     try:
         ctx.moment = Moment(Screen.PLAY)
-        with pytest.raises(Exception):
+        with pytest.raises(InputClosed):
             SCREENS[Screen.PLAY](script.console, ctx)
     finally:
         script.close()
@@ -142,10 +145,8 @@ def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_roll
 
 def run_steps(console, ctx, moment):
     """The flow's steps from `moment`, without the resume offer, until the keys run out."""
-    try:
+    with contextlib.suppress(InputClosed):
         run_from(console, ctx, Keeper(ctx), moment)
-    except InputClosed:
-        pass
 
 
 def test_pages_break_at_a_blank_line_never_inside_a_paragraph():
@@ -188,7 +189,7 @@ def test_escape_leaves_the_manual_as_x_does(saves):
     later = threading.Timer(0.8, lambda: (script.pipe.send_text("ANN\r"), script.pipe.pipe.close_write()))
     later.start()
     try:
-        with pytest.raises(Exception):
+        with pytest.raises(InputClosed):
             run(script.console, ctx, Keeper(ctx))
     finally:
         later.join()

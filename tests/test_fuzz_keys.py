@@ -4,7 +4,6 @@ import time
 
 import pexpect
 import pytest
-
 from terminal import Terminal
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -3,11 +3,22 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yahtzee.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, parse_faces, read_dice_file
-from yahtzee.game import (BadState, BoxFilled, Game, GameOver, JokerRuleError, NoRollsLeft,
-                          NothingMarked, NotRolledYet, Player, Session)
+from yahtzee.game import (
+    BadState,
+    BoxFilled,
+    Game,
+    GameOver,
+    JokerRuleError,
+    NoRollsLeft,
+    NothingMarked,
+    NotRolledYet,
+    Player,
+    Session,
+)
 from yahtzee.rules import FREE_JOKER, HASBRO, NO_BONUS
 from yahtzee.scoring import Category
 

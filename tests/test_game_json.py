@@ -2,8 +2,8 @@
 import json
 
 import pytest
-
 from test_saves import RESUME, STAMP, files_in, fixed_clock, mid_game_session
+
 from yahtzee import game_json
 from yahtzee.game import Session
 from yahtzee.game_json import DamagedSave, session_from_dict

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import KeyScript
+
 from yahtzee import cli, language
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.palette import visible_width
@@ -179,7 +179,8 @@ def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_o
 
 
 def test_the_german_placeholders_are_the_english_ones():
-    fields = lambda text: set(re.findall(r"\{(\w*)\}", text))
+    def fields(text):
+        return set(re.findall(r"\{(\w*)\}", text))
     wrong = [key for key in marked_messages()
              if (fields("".join(key)) if isinstance(key, tuple) else fields(key))
              != fields("".join(GERMAN[key]) if isinstance(key, tuple) else GERMAN[key])]
@@ -313,6 +314,7 @@ def test_source_strings_are_english_for_a_while_whatever_is_installed(speaking):
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
     from helpers import loaded_session
+
     from yahtzee import render
     from yahtzee.game import Player
     from yahtzee.match import parse_match
@@ -340,10 +342,10 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
     from yahtzee import render
+    from yahtzee.choices import Option, OptionKind
     from yahtzee.game import Game, Player
     from yahtzee.palette import visible_width
     from yahtzee.scoring import Category
-    from yahtzee.choices import Option, OptionKind
     speaking(code)
     game = Game.start([Player("ANN")])
     game.turn.dice, game.turn.rolls = (1, 2, 3, 4, 5), 1

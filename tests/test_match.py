@@ -2,12 +2,24 @@
 import json
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from yahtzee.dice import SeededDice
 from yahtzee.game import BadState, Player, Session
-from yahtzee.match import (SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, is_over, match_from_dict,
-                           match_to_dict, parse_match, standings_lines, winners)
+from yahtzee.match import (
+    SINGLE_GAME,
+    BadMatch,
+    Challenge,
+    FirstTo,
+    Race,
+    is_over,
+    match_from_dict,
+    match_to_dict,
+    parse_match,
+    standings_lines,
+    winners,
+)
 
 
 def record(**totals):

@@ -3,8 +3,8 @@ the terminal shows each time the game waits for a key, in-process with scripted 
 import datetime
 
 import pytest
-
 from helpers import KeyScript, loaded_session
+
 from yahtzee.game import Player
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
@@ -13,7 +13,8 @@ from yahtzee.screens.flow import SCREENS
 from yahtzee.stops import InputClosed
 
 F8, F9 = "\x1b[19~", "\x1b[20~"
-CLOCK = lambda: datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
+def CLOCK():
+    return datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 @pytest.fixture

@@ -180,7 +180,7 @@ def test_a_name_piped_under_the_c_locale_is_read_as_utf8(tmp_path):
     env = {key: value for key, value in os.environ.items() if not key.startswith("LC_") and key != "LANG"}
     env.update(LC_ALL="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0", PYTHONIOENCODING="")
     done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves", str(tmp_path)],
-                          input="\nn\nZoë\n\n".encode("utf-8"), capture_output=True, env=env, timeout=60)
+                          input="\nn\nZoë\n\n".encode(), capture_output=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     saved = json.loads((tmp_path / "autosave.json").read_text(encoding="ascii"))
     assert [player["name"] for player in saved["players"]] == ["Zoë"]

@@ -6,24 +6,26 @@ import os
 import random
 
 import pytest
-
 from helpers import KeyScript, plain_console
+
 from yahtzee import cli
 from yahtzee.coach import Coach
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.game import Game, Player, Session
-from yahtzee.review import CannotReview, review_game, review_to_json
 from yahtzee.render import choice_text
+from yahtzee.review import CannotReview, review_game, review_to_json
 from yahtzee.review_lines import review_lines
 from yahtzee.rules import HASBRO
 from yahtzee.saves import Saves
+from yahtzee.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, posting_points
 from yahtzee.screens import Context, Keeper, QuitGame, Services, run
 from yahtzee.screens.context import Settings
 from yahtzee.screens.ending import ANOTHER_GAME, show_review
-from yahtzee.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, posting_points
 from yahtzee.strategy.position import BOX_BIT
 
-CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
+
+def CLOCK():
+    return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 FINISHED = "2026-11-30T10:00:00+00:00"
 

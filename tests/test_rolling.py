@@ -1,14 +1,15 @@
 """Rolling dice: decided first, then tumbling in key mode; any key skips and still acts."""
+import contextlib
 import datetime
 import json
 import random
 import re
 
 import pytest
-
 from helpers import KeyScript, plain_console
 from terminal import Terminal
 from test_plain import START, play_plain
+
 from yahtzee import tumble
 from yahtzee.dice import SeededDice
 from yahtzee.game import Session
@@ -17,7 +18,8 @@ from yahtzee.screens import Context, Keeper, Services, Settings, run
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 CLEAR = b"\x1b[H\x1b[2J"
-CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
+def CLOCK():
+    return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 @pytest.mark.parametrize("rolled", [[0, 1, 2, 3, 4], [1, 3], [4]])
@@ -138,10 +140,8 @@ def saved_turn(saves, marked):
     """The turn in the saved game once its marks are `marked`."""
     term_turn = None
     for _ in range(200):
-        try:
+        with contextlib.suppress(OSError, ValueError, KeyError):
             term_turn = json.loads((saves / "autosave.json").read_text())["game"]["turn"]
-        except (OSError, ValueError, KeyError):
-            pass
         if term_turn and term_turn["marked"] == marked:
             return term_turn
         import time
@@ -232,6 +232,7 @@ def match_screen(match, results=(), names=("ANN", "BOB")):
 
 def test_a_challenge_shows_each_players_match_total_so_far_under_the_dice():
     from test_match import record
+
     from yahtzee.match import Challenge
     lines = "\n".join(match_screen(Challenge(3), [record(ANN=250, BOB=230)]))
     assert "A challenge of 3 games" in lines and "Match totals" in lines

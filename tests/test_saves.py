@@ -12,12 +12,25 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.game import Player, Session
-from yahtzee.saves import (AUTOSAVE, DEFAULT_PREFS, HISTORY, LOCK, PREFS, READ_ONLY, InvalidRecord,
-                           Saves, check_record, choose_folders, is_possible_points, is_valid_record)
+from yahtzee.saves import (
+    AUTOSAVE,
+    DEFAULT_PREFS,
+    HISTORY,
+    LOCK,
+    PREFS,
+    READ_ONLY,
+    InvalidRecord,
+    Saves,
+    check_record,
+    choose_folders,
+    is_possible_points,
+    is_valid_record,
+)
 from yahtzee.saves.folder import EarlierSaves, Folders, move_earlier_saves
 from yahtzee.scoring import Category, joker_points, score
 

@@ -7,9 +7,9 @@ import sys
 import time
 
 import pytest
-
-from driver import PlainPlayer, ROOT
+from driver import ROOT, PlainPlayer
 from terminal import Terminal
+
 from yahtzee.saves import Saves
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -153,7 +153,7 @@ def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_pat
 def run_plain(saves, lines, *args):
     """One plain-mode run; its output."""
     done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves",
-                           str(saves), *args], input="".join(l + "\n" for l in lines),
+                           str(saves), *args], input="".join(line + "\n" for line in lines),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done.stdout

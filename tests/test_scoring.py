@@ -2,11 +2,11 @@
 import itertools
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from yahtzee.rules import FREE_JOKER, HASBRO, NO_BONUS
-from yahtzee.scoring import (LOWER, UPPER, Category, legal_boxes, posting_points, score,
-                             upper_bonus, yahtzee_bonus)
+from yahtzee.scoring import LOWER, UPPER, Category, legal_boxes, posting_points, score, upper_bonus, yahtzee_bonus
 
 C = Category
 ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))

@@ -3,10 +3,10 @@ import datetime
 import os
 
 import pytest
-
 from helpers import KeyScript, loaded_session
-from yahtzee.palette import strip_ansi
+
 from yahtzee.game import Player
+from yahtzee.palette import strip_ansi
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, QuitGame, Screen, Services, clean_name, run
@@ -14,7 +14,8 @@ from yahtzee.screens.flow import SCREENS
 
 C = Category
 F8, F9, F10 = "\x1b[19~", "\x1b[20~", "\x1b[21~"
-CLOCK = lambda: datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
+def CLOCK():
+    return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 @pytest.fixture

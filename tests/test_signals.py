@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pexpect
 import pytest
-
 from terminal import ROOT, Terminal
 
 PROMPT = re.compile(r"([^\n>]*)> $")

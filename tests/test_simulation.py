@@ -10,10 +10,11 @@ from yahtzee.dice import LoadedDice
 from yahtzee.game import Game, Player
 from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
 from yahtzee.scoring import Category
-from yahtzee.strategy import cache, simulate as simulation
+from yahtzee.strategy import cache
+from yahtzee.strategy import simulate as simulation
 from yahtzee.strategy.batch import play_games, roll_numbers
-from yahtzee.strategy.dicemath import ROLLS
 from yahtzee.strategy.computers import computer_player
+from yahtzee.strategy.dicemath import ROLLS
 from yahtzee.strategy.players import OBJECTIVES
 from yahtzee.strategy.simulate import play_turn, simulate
 

@@ -4,11 +4,10 @@ import json
 
 import pytest
 
+from yahtzee.palette import visible_width as display_width
 from yahtzee.saves import HISTORY, Saves, check_record
 from yahtzee.scoring import Category
-from yahtzee.palette import visible_width as display_width
-from yahtzee.stats import (HallEntry, game_notices, hall_lines, hall_of_fame, ordinal,
-                           places, player_stats, stats_lines)
+from yahtzee.stats import HallEntry, game_notices, hall_lines, hall_of_fame, ordinal, places, player_stats, stats_lines
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 

@@ -7,8 +7,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from test_saves import RESUME, STAMP, files_in, finished_record, fixed_clock, mid_game_session, run_unprivileged
+
 from yahtzee.saves import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
 from yahtzee.screens import sentence
 

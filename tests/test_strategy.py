@@ -14,11 +14,10 @@ from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.game import Game, Player
 from yahtzee.rules import FREE_JOKER, HASBRO, NO_BONUS
 from yahtzee.scoring import Category
-from yahtzee.strategy import MOODS, progress_bar
-from yahtzee.strategy import cache
+from yahtzee.strategy import MOODS, cache, progress_bar
 from yahtzee.strategy.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
-from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
 from yahtzee.strategy.computers import computer_player
+from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
 from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.position import card_state, card_total
 from yahtzee.strategy.simulate import format_simulation, simulate

@@ -6,8 +6,8 @@ import random
 
 import numpy as np
 import pytest
-
 from test_strategy import FiveAlikeOften, random_card, start_midway
+
 from yahtzee.coach import Coach
 from yahtzee.dice import SeededDice
 from yahtzee.game import Game, Player
@@ -16,14 +16,13 @@ from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, RULES, Y
 from yahtzee.scoring import Category
 from yahtzee.strategy import MOODS, cache
 from yahtzee.strategy.advisor import advise, advise_position
-from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
 from yahtzee.strategy.computers import computer_player
+from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
 from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.position import BOX_BIT, card_state, card_total
 from yahtzee.strategy.simulate import simulate
 from yahtzee.strategy.solver import Engine, States
-from yahtzee.strategy.tables import (FULL_CARD, UnsupportedRules, check_supported, check_tables,
-                                     planning_rules)
+from yahtzee.strategy.tables import FULL_CARD, UnsupportedRules, check_supported, check_tables, planning_rules
 
 C = Category
 FOUR_ROLLS = HASBRO.with_options(rolls=4)
@@ -163,8 +162,9 @@ def test_a_dice_bank_plans_with_the_exact_table_of_the_same_rules_and_says_so(va
     table = variant_loader(rules)
     assert not table.exact and table.rules == rules and table.plan_rules == YAHTC
     assert np.shares_memory(table.values, variant_loader(YAHTC).values)
-    assert table.note == ("Advice for yahtChallenge: extra turn, bank 2 is approximate: it plans with the exact table for "
-                          "yahtChallenge: extra turn, uses banked rolls as extra rerolls and gives rolls saved for later no value.")
+    assert table.note == ("Advice for yahtChallenge: extra turn, bank 2 is approximate: it plans with the exact table "
+                          "for yahtChallenge: extra turn, uses banked rolls as extra rerolls and gives rolls saved "
+                          "for later no value.")
 
 
 def test_the_coach_tells_the_player_which_advice_is_approximate(shared_table_cache):

@@ -4,7 +4,6 @@ import signal
 import time
 
 import pytest
-
 from terminal import Terminal
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -3,8 +3,8 @@ import json
 import re
 
 import pytest
-
 from terminal import Terminal
+
 from yahtzee import cli
 from yahtzee.palette import THEMES, UnknownTheme, no_colour, painter
 

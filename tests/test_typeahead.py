@@ -4,7 +4,6 @@ import json
 import time
 
 import pytest
-
 from terminal import Terminal
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

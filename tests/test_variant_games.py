@@ -2,7 +2,6 @@
 import json
 
 import pytest
-
 from terminal import Terminal
 from test_plain import START, interleave, play_plain, turn
 

@@ -4,15 +4,26 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import (BadState, CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player,
-                          Scorecard, Session)
+from yahtzee.game import BadState, CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, Scorecard, Session
 from yahtzee.rules import ACORN, FIVEOAK, HASBRO, RULES, YAHTC, BadOption, rules_named
-from yahtzee.scoring import (LOWER, UPPER, Category, columns_to_reset, earns_extra_turn,
-                             extra_turn_bonus, legal_boxes, must_blank, par, posting_points,
-                             roll_bonus_points, yahtzee_bonus)
+from yahtzee.scoring import (
+    LOWER,
+    UPPER,
+    Category,
+    columns_to_reset,
+    earns_extra_turn,
+    extra_turn_bonus,
+    legal_boxes,
+    must_blank,
+    par,
+    posting_points,
+    roll_bonus_points,
+    yahtzee_bonus,
+)
 
 C = Category
 KEYS = {**{str(i + 1): box for i, box in enumerate(UPPER)},

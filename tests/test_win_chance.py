@@ -10,23 +10,22 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from test_plain import START, play_plain
+
 from yahtzee.dice import RandomDice
 from yahtzee.game import Game, Player, Turn
 from yahtzee.render import choice_text
 from yahtzee.rules import ACORN, FIVEOAK, HASBRO, YAHTC
 from yahtzee.scorecard import Scorecard
 from yahtzee.scoring import Category
-from yahtzee.strategy import advise, computer_player
-from yahtzee.strategy.cache import table_loader
-from yahtzee.strategy.players import Post, Reroll
+from yahtzee.strategy import advise, computer_player, finals
 from yahtzee.strategy.advisor import box_options
+from yahtzee.strategy.cache import table_loader
 from yahtzee.strategy.dicemath import ROLLS
+from yahtzee.strategy.players import Post, Reroll
 from yahtzee.strategy.position import card_state, card_total
 from yahtzee.strategy.statespace import state_index
 from yahtzee.strategy.tables import BOX_COUNT
-from yahtzee.strategy import finals
 from yahtzee.strategy.winchance import NO_STATE, Final, ahead_chances, option_chances, prepare_turn, rule_postings
 
 C = Category
@@ -145,7 +144,8 @@ def whole_turn_chance(game, memo):
             return posted[dice]
 
         best = functools.lru_cache(maxsize=None)(lambda dice, left: max(
-            [post_now(dice)] + [sum(p * best(tuple(sorted(keep + fresh)), left - 1) for fresh, p in throws(5 - len(keep)))
+            [post_now(dice)] + [sum(p * best(tuple(sorted(keep + fresh)), left - 1)
+                                    for fresh, p in throws(5 - len(keep)))
                                 for keep in keeps_of(dice)] if left else [post_now(dice)]))
         memo[total] = sum(p * best(dice, game.rules.rolls_per_turn - 1) for dice, p in throws(5))
     return memo[total]
@@ -218,7 +218,8 @@ def test_a_turn_prepared_before_its_first_roll_needs_no_more_distributions(table
     monkeypatch.setattr(finals, "turn_outcomes", not_prepared)
     monkeypatch.setattr(finals, "shape_at", not_prepared)
     for rolls, chances in cold.items():
-        assert option_chances(table, mid_game(rolls), advise(table, mid_game(rolls))) == pytest.approx(chances, abs=1e-12)
+        game = mid_game(rolls)
+        assert option_chances(table, game, advise(table, game)) == pytest.approx(chances, abs=1e-12)
 
 
 def test_a_tie_for_first_counts_half():
@@ -278,6 +279,7 @@ def test_a_rival_and_a_thinker_play_a_whole_game_by_themselves(tmp_path, monkeyp
 
 def test_duplicate_dice_of_the_rivalry_give_the_same_throws_for_the_same_choices():
     import numpy as np
+
     from yahtzee.strategy.rivalry import RoundDice
     dice = RoundDice(np.random.default_rng(3), 2, 3)
     dice.new_round()
@@ -295,6 +297,7 @@ def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
     import json
     import subprocess
     import sys
+
     from test_plain import ROOT
     done = subprocess.run([sys.executable, "yahtzee.py", "--simulate", "300", "--player", "*rival", "--seed", "4",
                            "--json"], capture_output=True, text=True, timeout=300, cwd=str(ROOT))
@@ -308,6 +311,7 @@ def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
 
 def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path, shared_table_cache):
     from helpers import KeyScript, loaded_session
+
     from yahtzee.coach import Coach
     from yahtzee.saves import Saves
     from yahtzee.screens import Context, Moment, Screen, Services

@@ -4,9 +4,10 @@ and in German."""
 import re
 
 import pytest
-
 from helpers import KeyScript, loaded_session
+from test_messages import CLOCK
 from test_plain import interleave, play_plain, turn
+
 from yahtzee import language
 from yahtzee.game import Player
 from yahtzee.palette import strip_controls, visible_width, wrapped
@@ -14,7 +15,6 @@ from yahtzee.saves import Saves
 from yahtzee.screens import Context, Keeper, Moment, Screen, Services
 from yahtzee.screens.flow import SCREENS
 from yahtzee.stops import InputClosed
-from test_messages import CLOCK
 
 WIDTH = 80
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]

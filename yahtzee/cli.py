@@ -1,5 +1,6 @@
 """The command line: options, the console for this terminal, then the screens."""
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -222,9 +223,8 @@ def main(argv=None):
     from . import language
     language.install(early_language(argv))
     args = parse_args(argv)
-    from .saves import Saves, choose_folders, local_now, move_earlier_saves
-
     from .reports import printing, run_simulation, show_review, show_stats
+    from .saves import Saves, choose_folders, local_now, move_earlier_saves
     folders = choose_folders(args.saves, os.environ, PROJECT_DIR)
     if args.paths:
         return show_paths(folders)
@@ -332,7 +332,5 @@ def leave_saved(console, ctx, keeper, quiet=False):
     from .console import InputClosed
     from .screens import keep_for_later
     ignore_stop_signals()
-    try:
+    with contextlib.suppress(InputClosed):  # saved before the goodbye was written
         keep_for_later(console, ctx, keeper, quiet=quiet)
-    except InputClosed:
-        pass  # saved before the goodbye was written

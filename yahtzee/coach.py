@@ -1,5 +1,6 @@
 """The strategy engine as the screens use it: tables made ready in the background, numpy
 loaded there and never at start-up."""
+import contextlib
 import json
 import random
 import threading
@@ -109,11 +110,9 @@ class Coach:
     def _prepare_turn(self, table, card, others) -> None:
         """The background part of prepare_turn."""
         from .strategy.winchance import prepare_turn
-        with self._thinking:
-            try:
-                prepare_turn(table, card, others)
-            except Exception:  # noqa: BLE001 (only a head start: the look itself works it out and reports)
-                pass
+        # only a head start: the look itself works it out and reports what goes wrong
+        with self._thinking, contextlib.suppress(Exception):
+            prepare_turn(table, card, others)
 
     def cost_of_reroll(self, game):
         """Expected points the marked reroll gives away against perfect play."""

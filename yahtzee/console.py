@@ -407,10 +407,8 @@ class KeyConsole:
             import termios
         except ImportError:
             return  # not POSIX: the reader's store was all there was
-        try:
+        with contextlib.suppress(termios.error, OSError, ValueError, AttributeError):  # not a terminal
             termios.tcflush(self.input.fileno(), termios.TCIFLUSH)
-        except (termios.error, OSError, ValueError, AttributeError):
-            pass  # not a terminal: nothing waits there
 
     def bell(self, count=1):
         """Ring the terminal bell, a short pattern for more than one."""

@@ -1,6 +1,7 @@
 """Where the dice come from: true randomness, a seed reseeded every turn, duplicate dice
 shared by every seat, or a loaded file."""
 import random
+
 from .checks import is_int
 from .language import N_, _
 

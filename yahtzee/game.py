@@ -4,10 +4,20 @@ from dataclasses import dataclass, field, replace
 from . import scoring
 from .checks import DamagedSave
 from .dice import RandomDice, restore_source, throw
+from .illegal import (  # noqa: F401
+    BoxFilled,
+    CannotUndo,
+    GameOver,
+    IllegalMove,
+    JokerRuleError,
+    NoExtraTurn,
+    NoRollsLeft,
+    NothingMarked,
+    NotRolledYet,
+)
+
 # The model's refusals live in yahtzee.illegal; the screens import them from here.
 from .language import _
-from .illegal import (BoxFilled, CannotUndo, GameOver, IllegalMove, JokerRuleError,  # noqa: F401
-                      NoExtraTurn, NoRollsLeft, NotRolledYet, NothingMarked)
 from .match import SINGLE_GAME
 from .moves import Move, take_back
 from .rules import HASBRO, Rules

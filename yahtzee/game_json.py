@@ -9,8 +9,8 @@ from dataclasses import fields
 from . import scoring
 from .checks import DamagedSave, is_int, is_valid_name
 from .dice import dice_from_dict
-from .language import N_, _
 from .game import DICE_COUNT, KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard, Session, Turn, UndoPoint
+from .language import N_, _
 from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, match_from_dict, match_to_dict
 from .moods import MOODS
 from .moves import BadMoves, moves_from_json, moves_to_json

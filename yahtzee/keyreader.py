@@ -7,6 +7,7 @@ after ESCAPE_TIMEOUT; a sequence begun waits longer for the rest of its bytes.
 """
 import codecs
 import collections
+import contextlib
 import errno
 import os
 import select
@@ -119,10 +120,8 @@ class KeyReader:
 
     def wake(self):
         """End the wait under way (safe from a signal handler)."""
-        try:
+        with contextlib.suppress(OSError):  # already woken: the pipe is full
             os.write(self._wake_write, b".")
-        except OSError:
-            pass  # already woken: the pipe is full
 
     def next_press(self) -> "KeyPress | None":
         """The next key press; None when woken (a resize, a stop request) before one came."""

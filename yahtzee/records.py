@@ -7,6 +7,7 @@ them "roll_bonus", "banked", "blanks"}], "winners", and where there are some "op
 "race_target", and "duplicate": true for a game of duplicate dice}, and in records since the
 move log (yahtzee.moves) "moves": every decision.
 """
+import contextlib
 import datetime
 
 from .checks import is_int, is_text, is_valid_name
@@ -236,10 +237,8 @@ def game_from_record(record):
     """The finished game a record describes (for showing its sheet)."""
     players = [Player(p["name"], p["kind"], _card_from_record(p)) for p in record["players"]]
     rules = RULES.get(record["rules"], HASBRO)
-    try:
+    with contextlib.suppress(BadOption, TypeError):  # else the sheet shows under the rule set's own options
         rules = rules.with_options(**record.get("options", {}))
-    except (BadOption, TypeError):
-        pass  # the sheet is still worth showing under the rule set's own options
     return Game(players, rules, round=ROUNDS + 1, race_target=record.get("race_target"))
 
 

@@ -2,9 +2,9 @@
 import textwrap
 
 from . import records as rec
+from .choices import Option, OptionKind
 from .language import N_, _, ngettext, number
 from .palette import no_colour, pad, visible_width
-from .choices import Option, OptionKind
 from .scoring import LOWER, UPPER, Category
 
 SCREEN_WIDTH = 80

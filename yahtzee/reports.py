@@ -4,8 +4,8 @@ import os
 import sys
 from pathlib import Path
 
-from .usage import usage_error
 from .language import _, ngettext, number
+from .usage import usage_error
 
 
 def printing(command, *args) -> int:
@@ -13,7 +13,7 @@ def printing(command, *args) -> int:
     try:
         return command(*args)
     except BrokenPipeError:
-        sys.stdout = open(os.devnull, "w")  # what is still buffered goes nowhere, quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (standard output from here on: what is buffered goes nowhere)
         return 0
 
 

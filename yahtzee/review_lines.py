@@ -1,6 +1,6 @@
 """The post-game review as lines of text (see yahtzee.review): pure, 80 columns at most."""
-from .language import _, number
 from .choices import option_to_json
+from .language import _, number
 from .palette import wrapped
 from .render import choice_text
 from .review import ACCURATE, Decision, Review

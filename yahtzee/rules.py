@@ -1,5 +1,6 @@
 """Rule sets as values: the default `hasbro` and the variants, each plain data."""
 from dataclasses import dataclass, field, replace
+
 from .checks import is_int
 from .language import N_, _
 

@@ -2,7 +2,7 @@
 import textwrap
 
 from .language import N_, _, number
-from .render import LABELS, SCREEN_WIDTH, advice_keys, percent, reroll_text, choice_text
+from .render import LABELS, SCREEN_WIDTH, advice_keys, choice_text, percent, reroll_text
 from .scoring import LOWER, UPPER, Category
 
 SPOKEN_LABELS = {**LABELS, Category.SMALL_STRAIGHT: N_("Small straight"),

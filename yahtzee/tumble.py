@@ -4,7 +4,7 @@ The dice are decided before they tumble; the tumbling faces come from a random s
 own, so the game's dice are the same whatever the speed.
 """
 import random
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 # Speed: (frames, seconds each): about 0.3 s fast, 0.8 s slow.
 SPEEDS = {"fast": (6, 0.05), "slow": (10, 0.08), "off": (0, 0.0)}

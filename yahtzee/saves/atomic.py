@@ -3,6 +3,7 @@ a device or a folder standing where a file belongs is refused, never followed or
 
 Every file the game keeps (saves and strategy tables) goes through open_file.
 """
+import contextlib
 import errno
 import os
 import stat
@@ -188,7 +189,5 @@ def fsync_folder(folder):
 
 def remove_quietly(path):
     """Remove a file if it can be."""
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass

@@ -4,8 +4,8 @@ import json
 
 from .. import prefs as preferences
 from ..checks import DamagedSave, is_int
-from ..language import _
 from ..game_json import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
+from ..language import _
 from ..records import InvalidRecord, check_record, is_valid_record
 
 DamagedFile = DamagedSave  # the name this module used before the one fault type

@@ -9,9 +9,10 @@ go in its cache/), $YAHTZEE_CACHE the tables' folder.
 import os
 import shutil
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Optional
 
 APP = "yahtzee"
 ENV_SAVES = "YAHTZEE_SAVES"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import prefs as preferences
 from ..game import Session
@@ -41,14 +41,14 @@ class Moment:
     posting waits for its verify answer)."""
 
     screen: Screen
-    box: Optional[Category] = None
+    box: Category | None = None
 
     def to_dict(self) -> dict:
         """The moment as the saved game keeps it."""
         return {"screen": self.screen.value, **({"box": self.box.value} if self.box else {})}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Optional["Moment"]:
+    def from_dict(cls, data: dict) -> Moment | None:
         """The saved moment, or None when it names no screen this game has."""
         names = {screen.value: screen for screen in Screen}
         screen = names.get(data.get("screen"))
@@ -66,8 +66,8 @@ class Services:
     """What the screens use but do not own: the clock, the saves, the advisor, the manual."""
 
     clock: Callable[[], datetime.datetime]
-    saves: Optional["Saves"] = None
-    coach: Optional["Coach"] = None
+    saves: Saves | None = None
+    coach: Coach | None = None
     manual: list = field(default_factory=list)
 
 
@@ -93,7 +93,7 @@ class Passing:
     # The end of game's notices (a place in the hall of fame, a personal best...).
     notices: list = field(default_factory=list)
     # How many finished games the flow has filed in the history (None: not yet looked).
-    filed: Optional[int] = None
+    filed: int | None = None
     # The advice page ranks by the chance to win (W toggles it) rather than the expected score.
     rank_by_win: bool = False
 

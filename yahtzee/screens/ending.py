@@ -44,7 +44,8 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
     for page in pages[:-1]:
         any_key(console, ctx, _("More notices: press any key"),
                 lambda prompt, page=page: page + ["", prompt], [])
-    view = lambda prompt: pages[-1] + ["", prompt]
+    def view(prompt):
+        return pages[-1] + ["", prompt]
     brief = [*announce, *spoken.sheet_sentences(final)]
     another = another_game(console, ctx, view, brief)
     ctx.passing.notices = []
@@ -92,7 +93,8 @@ def show_recap(console, ctx: Context, prompt: str) -> None:
     lines += ["", _("Rules: {rules}").format(rules=session.rules.describe()),
               *([_(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
     prompt = _("{prompt} (S statistics)").format(prompt=prompt)
-    view = lambda prompt: lines + ["", prompt, footer_for(console, ctx)]
+    def view(prompt):
+        return lines + ["", prompt, footer_for(console, ctx)]
     while any_key(console, ctx, prompt, view) == "s":
         statistics(console, ctx)
 

@@ -1,6 +1,6 @@
 """The one flow: runs the screens by the moments they return, and is the one place that saves."""
 import json
-from typing import Callable, Dict, Optional
+from typing import Callable, Optional
 
 from .. import stats
 from ..language import _
@@ -11,7 +11,7 @@ from .prompts import sentence
 from .resume import resume
 from .turn import play, posting, verify
 
-SCREENS: Dict[Screen, Callable] = {
+SCREENS: dict[Screen, Callable] = {
     Screen.OPENING: opening, Screen.TITLE: title, Screen.NAMES: names, Screen.CONFIRM: confirm,
     Screen.PLAY: play, Screen.POSTING: posting, Screen.VERIFY: verify,
     Screen.END_OF_GAME: end_of_game, Screen.RECAP: recap,

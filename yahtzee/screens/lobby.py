@@ -28,7 +28,8 @@ BANNER_WIDTH = 62
 def banner() -> list:
     """The title banner, its words in the player's language."""
     edge = "      +" + "-" * BANNER_WIDTH + "+"
-    inside = lambda text: "      |" + f"{text:<{BANNER_WIDTH}}" + "|"
+    def inside(text):
+        return "      |" + f"{text:<{BANNER_WIDTH}}" + "|"
     return ["", edge, inside(""), inside(" " * 10 + _(BANNER_NAME)), inside(""),
             inside(" " * 5 + _(BANNER_LINE)), inside(""), edge, ""]
 
@@ -50,8 +51,9 @@ def lobby_ask(console, ctx: Context, question: str, view, keys: str = "sp",
 def opening(console, ctx: Context) -> Moment:
     """The title banner; any key goes on."""
     paint = console.paint
-    view = lambda prompt: [paint("title", line) for line in banner()] + [
-        "", f"      {prompt}", "", footer_for(console, ctx)]
+    def view(prompt):
+        return [paint("title", line) for line in banner()] + [
+            "", f"      {prompt}", "", footer_for(console, ctx)]
     ask(console, ctx, _("Press any key to begin"), view, [_(BANNER_WORDS), footer_for(console, ctx)])
     return Moment(Screen.TITLE)
 
@@ -76,7 +78,8 @@ def title(console, ctx: Context) -> Moment:
             f"  {prompt}",
         ]
 
-    view = lambda prompt: [paint("title", line) for line in banner()] + words(prompt)
+    def view(prompt):
+        return [paint("title", line) for line in banner()] + words(prompt)
     if lobby_ask(console, ctx, _("Instructions?"), view, brief=words("")[:-1]) == "y":
         page_manual(console, ctx)
     return Moment(Screen.NAMES)
@@ -92,7 +95,8 @@ def statistics(console, ctx: Context) -> None:
         if token != "r" or saves is None:
             return
         question = _("Reset all statistics? The history is set aside, not deleted.")
-        view = lambda prompt: lines[:12] + ["", prompt]
+        def view(prompt, shown=lines):
+            return shown[:12] + ["", prompt]
         if yes(console, ctx, question, view, []):
             saves.reset_history()
             console.message(_("The statistics start afresh."))
@@ -215,7 +219,8 @@ def confirm(console, ctx: Context) -> Moment:
                  *dice_lines(ctx),
                  "  " + _("P changes them and the other preferences, S shows the statistics.")])
 
-    view = lambda prompt: [*words(), f"  {prompt}", "", footer_for(console, ctx)]
+    def view(prompt):
+        return [*words(), f"  {prompt}", "", footer_for(console, ctx)]
     if lobby_ask(console, ctx, _("Ready to play?"), view, brief=words()) == "y":
         return start_game(console, ctx)
     if not session.results:

@@ -1,5 +1,5 @@
 """Asking the player: a key with the hot keys live, Y/N, any key, the quit question, pages."""
-from typing import Callable, List, Optional
+from typing import Callable, Optional
 
 from ..language import _
 from ..render import hotkey_footer, on_off
@@ -9,7 +9,7 @@ ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
 PAGE_LINES = 19
 LEAVE_PAGES = ("x", "escape")
 
-View = Callable[[str], List[str]]
+View = Callable[[str], list[str]]
 
 
 class QuitGame(Exception):
@@ -109,7 +109,7 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def paginate(lines: List[str], size: int = PAGE_LINES) -> List[List[str]]:
+def paginate(lines: list[str], size: int = PAGE_LINES) -> list[list[str]]:
     """Lines cut into pages of at most `size`, each break at a blank line where one is near."""
     pages, start = [], 0
     while start < len(lines):
@@ -125,14 +125,14 @@ def paginate(lines: List[str], size: int = PAGE_LINES) -> List[List[str]]:
     return pages or [[]]
 
 
-def heading_before(lines: List[str], blank: int, start: int) -> bool:
+def heading_before(lines: list[str], blank: int, start: int) -> bool:
     """Whether the line before a blank one heads what follows: a paragraph of one line (a
     heading) or a line that ends with a colon. A page never ends on it."""
     before = lines[blank - 1].strip() if blank - 1 >= start else ""
     return bool(before) and (before.endswith(":") or blank - 2 < start or not lines[blank - 2].strip())
 
 
-def page_lines(console, ctx: Context, lines: List[str], extra: str = "") -> str:
+def page_lines(console, ctx: Context, lines: list[str], extra: str = "") -> str:
     """Page through lines: Enter next, B back, X or Esc done; returns the key that ended it."""
     console.forget_messages()  # a page is a subject of its own
     pages = paginate(lines)
@@ -140,7 +140,8 @@ def page_lines(console, ctx: Context, lines: List[str], extra: str = "") -> str:
     number = 0
     while 0 <= number < len(pages):
         prompt = _("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages), keys=keys)
-        view = lambda prompt, page=pages[number]: page + ["", prompt, footer_for(console, ctx)]
+        def view(prompt, page=pages[number]):
+            return page + ["", prompt, footer_for(console, ctx)]
         token = ask(console, ctx, prompt, view, pages[number])
         if token in LEAVE_PAGES or (extra and token == extra[0].lower()):
             return "x" if token == "escape" else token

@@ -18,8 +18,9 @@ def resume(console, ctx: Context) -> Moment:
         return Moment(Screen.OPENING)
     saved, moment_data = loaded
     summary = saved_game_summary(saved)
-    view = lambda prompt: [console.paint("title", "  " + _("A SAVED GAME IS WAITING")), ""] + [
-        f"    {line}" for line in summary] + ["", f"  {prompt}", "", footer_for(console, ctx)]
+    def view(prompt):
+        return [console.paint("title", "  " + _("A SAVED GAME IS WAITING")), ""] + [
+            f"    {line}" for line in summary] + ["", f"  {prompt}", "", footer_for(console, ctx)]
     if not yes(console, ctx, _("Resume the saved game?"), view, summary):
         saves.set_aside_autosave()
         return Moment(Screen.OPENING)

@@ -77,7 +77,8 @@ def keep_options(table, boxes, dice, rolls_used, rolls_left, already):
     options = []
     for index in sub_keeps(tuple(sorted(dice))):
         kept = KEEPS[index]
-        options.append(Option(OptionKind.KEEP, already + float(keeps[index]), reroll=reroll_marks(dice, kept), kept=kept))
+        options.append(Option(OptionKind.KEEP, already + float(keeps[index]), reroll=reroll_marks(dice, kept),
+                              kept=kept))
     return options
 
 

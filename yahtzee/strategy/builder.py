@@ -14,17 +14,18 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Iterable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as StillWaiting
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Optional
+from typing import Callable, Optional
 
 POLL_SECONDS = 0.05
 CLOSE_SECONDS = 3.0
 NEEDED, AHEAD = 0, 1  # a table the game waits for goes before those made ready ahead
 # Tables made ready in this process, by (rules, objective): a table is read or built once per
 # process, however many sessions (or tests) ask for it.
-READY: Dict[tuple, object] = {}
+READY: dict[tuple, object] = {}
 
 
 class BuildCancelled(Exception):
@@ -90,8 +91,8 @@ class TableBuilder:
         """In the worker: the table from memory, the cache, or a build; its arithmetic warmed."""
         key = (rules, objective)
         if key not in READY:
-            from .solver import EXPECTED_SCORE
             from .cache import ready_rests
+            from .solver import EXPECTED_SCORE
             table = self._cached(rules, objective) or self._built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
             if objective == EXPECTED_SCORE:

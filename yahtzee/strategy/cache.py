@@ -76,9 +76,13 @@ class StrategyTable:
     @property
     def engine(self):
         """The turn arithmetic that goes with the table (built on first use)."""
+        self.warm()
+        return self._engine
+
+    def warm(self):
+        """Work out the turn arithmetic now, if it is not yet."""
         if self._engine is None:
             self._engine = Engine(self.rules, self.objective)
-        return self._engine
 
     @property
     def start_value(self):
@@ -149,10 +153,8 @@ def save_arrays(path, meta, **arrays):
         return True
     except OSError:
         if temp:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(temp)
-            except OSError:
-                pass
         return False
 
 

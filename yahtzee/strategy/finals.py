@@ -10,8 +10,8 @@ A card with more boxes open has too many states ahead for that. Its next EXACT_T
 are worked out exactly all the same, and what follows them takes the measured shape of cards
 alike, moved to each card's own expected score (see rests).
 """
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Sequence
 
 import numpy as np
 
@@ -103,7 +103,7 @@ def open_count(index: int) -> int:
     return BOX_COUNT - bin(int(index) // (2 * UP_STATES)).count("1")
 
 
-def remaining_distributions(table, roots: Sequence[int]) -> Dict[int, np.ndarray]:
+def remaining_distributions(table, roots: Sequence[int]) -> dict[int, np.ndarray]:
     """The exact distribution of the points still to come (index = points) from each root state
     (value table indices, at most EXACT_OPEN boxes open), under the table's play; remembered."""
     memo = table.memo.setdefault("remaining", {})
@@ -115,12 +115,12 @@ def remaining_distributions(table, roots: Sequence[int]) -> Dict[int, np.ndarray
     return {int(root): memo[int(root)] for root in roots}
 
 
-def _solve_remaining(table, roots: List[int]) -> Dict[int, np.ndarray]:
+def _solve_remaining(table, roots: list[int]) -> dict[int, np.ndarray]:
     """The distributions of every state reachable from `roots`, by levels of filled boxes."""
     levels = _reachable(table, roots)
     highest = _highest_scores(levels)
     length = max(highest[root] for root in roots) + 1
-    found: Dict[int, np.ndarray] = {}
+    found: dict[int, np.ndarray] = {}
     for indices, outcomes in reversed(levels):
         known = np.array(sorted(found), dtype=np.int64)
         rows = np.zeros((len(known), length))
@@ -131,9 +131,9 @@ def _solve_remaining(table, roots: List[int]) -> Dict[int, np.ndarray]:
     return found
 
 
-def _highest_scores(levels) -> Dict[int, int]:
+def _highest_scores(levels) -> dict[int, int]:
     """The most points each state of `levels` can still score (extra turns: EXTRA_ROOM of them)."""
-    highest: Dict[int, int] = {}
+    highest: dict[int, int] = {}
     for indices, outcomes in reversed(levels):
         if outcomes is None:
             highest.update(dict.fromkeys(indices.tolist(), 0))
@@ -148,13 +148,13 @@ def _highest_scores(levels) -> Dict[int, int]:
     return highest
 
 
-def _reachable(table, roots: List[int]):
+def _reachable(table, roots: list[int]):
     """[(state indices, their turn outcomes)] for every level reachable from `roots`, the
     emptiest cards first; a full card's outcomes are empty."""
     levels, seen = [], set()
     frontier = sorted(set(roots))
     while frontier:
-        by_open: Dict[int, List[int]] = {}
+        by_open: dict[int, list[int]] = {}
         for index in frontier:
             by_open.setdefault(open_count(index), []).append(index)
         most = max(by_open)
@@ -200,7 +200,7 @@ def _shifted_sum(count, column, gain, rows, chance, length) -> np.ndarray:
     return result
 
 
-def remaining_pmfs(table, states: Iterable[int], turns: int = EXACT_TURNS) -> Dict[int, np.ndarray]:
+def remaining_pmfs(table, states: Iterable[int], turns: int = EXACT_TURNS) -> dict[int, np.ndarray]:
     """The distribution of the points still to come from each state (value table indices):
     exact with at most EXACT_OPEN boxes open, else its next `turns` turns exactly and what
     follows them from the measured shapes of the cards they leave (see the module)."""
@@ -212,7 +212,7 @@ def remaining_pmfs(table, states: Iterable[int], turns: int = EXACT_TURNS) -> Di
     return found
 
 
-def _turns_then_shapes(table, states: List[int], turns: int) -> Dict[int, np.ndarray]:
+def _turns_then_shapes(table, states: list[int], turns: int) -> dict[int, np.ndarray]:
     """remaining_pmfs of states with many boxes open (remembered)."""
     memo = table.memo.setdefault(("estimated", turns), {})
     todo = [state for state in states if state not in memo]

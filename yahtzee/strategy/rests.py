@@ -7,7 +7,6 @@ at random, so that cards the table seldom leaves (a zero in YAHTZEE early) have 
 their own. cache.ready_rests keeps them beside the table.
 """
 from dataclasses import dataclass
-from typing import Dict
 
 import numpy as np
 
@@ -33,7 +32,7 @@ class Rests:
 
 
 # The measured rests of each (rules, objective), apart from a table's memo, which is emptied when full.
-MEASURED_RESTS: Dict[tuple, Rests] = {}
+MEASURED_RESTS: dict[tuple, Rests] = {}
 
 
 def rest_kinds(states: States) -> np.ndarray:
@@ -68,7 +67,7 @@ def remember_rests(table, rests: Rests) -> None:
 FULL_CARD_KINDS = 9  # the kinds of a full card come first; nothing is to come there
 
 
-def rest_arrays_shapes() -> Dict[str, tuple]:
+def rest_arrays_shapes() -> dict[str, tuple]:
     """The shape of each array of Rests."""
     kinds = (BOX_COUNT + 1) * 9
     return {"spreads": (BOX_COUNT + 1, 3), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
@@ -169,7 +168,7 @@ def shifted_shape(shape: np.ndarray, mean: float) -> np.ndarray:
     return pmf
 
 
-def shape_at(table, states) -> Dict[int, np.ndarray]:
+def shape_at(table, states) -> dict[int, np.ndarray]:
     """The measured shape of each state's kind moved to the state's own expected score."""
     rests = measured_rests(table)
     return {int(state): shifted_shape(rests.shapes[kind], float(table.values[state]) - rests.centres[kind])

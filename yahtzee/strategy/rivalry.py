@@ -8,10 +8,10 @@ import numpy as np
 
 from ..language import _
 from .batch import DICE, Cards, play_turn, play_turns
+from .finals import remaining_pmfs
 from .rests import measured_spreads
 from .rival import EVEN, EXTRA_TURN, RIVAL_OBJECTIVES, situation_of, win_plan
 from .tables import BOX_COUNT, BOXES, UP_CAP, YAHTZEE_BIT, UnsupportedRules
-from .finals import remaining_pmfs
 from .winchance import Final, ahead_chances
 
 
@@ -128,7 +128,7 @@ def simulate_rivalry(n, rules, seed, loader, progress=None, workers=None):
         raise UnsupportedRules(_("*rival's games are not simulated for {rules}").format(
             rules=rules.describe()))
     for table in tables:
-        table.engine  # worked out once, not in every worker
+        table.warm()  # worked out once, not in every worker
     sizes, seeds = batch_sizes(n, RIVALRY_BATCH), batch_seeds(n, RIVALRY_BATCH, seed)
     return batch_statistics(tables, sizes, seeds, workers, play_rivalry_batch, progress)
 

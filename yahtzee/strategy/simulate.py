@@ -24,8 +24,8 @@ from ..rules import HASBRO
 from ..scoring import YAHTZEE_POINTS, Category
 from .batch import play_games as play_batch_games
 from .cache import table_loader
-from .moods import mood_named
 from .computers import computer_player
+from .moods import mood_named
 from .players import OBJECTIVES, Post
 from .tables import YAHTZEE_BIT
 
@@ -50,7 +50,7 @@ def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, bu
     if not all(table.exact for table in tables):
         return simulate_one_by_one(n, mood, rules, seed, loader, progress)
     for table in tables:
-        table.engine  # the rule tables are worked out here, once, not in every worker
+        table.warm()  # the rule tables are worked out here, once, not in every worker
     sizes, seeds = batch_sizes(n, BATCH), batch_seeds(n, BATCH, seed)
     return batch_statistics(tables, sizes, seeds, workers, play_batch, progress)
 

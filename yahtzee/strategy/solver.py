@@ -15,8 +15,7 @@ import numpy as np
 from .. import scoring
 from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, YAHTZEE_ROLLS, size_rows
 from .stages import CHUNK, Workspace, turn_plans, turn_stages
-from .statespace import (States, empty_values, fill_unreachable, level_states, start_value,  # noqa: F401
-                         state_index)
+from .statespace import States, empty_values, fill_unreachable, level_states, start_value, state_index  # noqa: F401
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)

@@ -8,16 +8,27 @@ a spread measured over cards alike). A yahtChallenge extra turn is played out to
 every other card is full and this turn fills the last box, nothing is estimated: the chance
 is an exact count over the remaining rolls. A tie for first counts as half a win.
 """
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Optional
 
 import numpy as np
 
 from .. import scoring
 from ..scoring import Category
 from .advisor import CACHE_SIZE
-from .dicemath import (CHILDREN, DICE, KEEP_INDEX, KEEPS, ROLL_INDEX, ROLL_PROBABILITY, ROLLS, SUB_KEEPS,
-                       YAHTZEE_ROLLS, size_rows)
+from .dicemath import (
+    CHILDREN,
+    DICE,
+    KEEP_INDEX,
+    KEEPS,
+    ROLL_INDEX,
+    ROLL_PROBABILITY,
+    ROLLS,
+    SUB_KEEPS,
+    YAHTZEE_ROLLS,
+    size_rows,
+)
 from .finals import EXACT_TURNS, remaining_pmfs
 from .position import card_state
 from .statespace import state_index
@@ -179,7 +190,7 @@ def card_stages(table, boxes: dict, total: int, ahead: np.ndarray, first_used: i
     turn is played out, up to `extra_turns` more of them (by default as many as can matter
     when every other card is full, else ESTIMATED_EXTRA_TURNS), then estimated."""
     extra_turns = default_extra_turns(ahead) if extra_turns is None else extra_turns
-    played: Dict[int, float] = {}
+    played: dict[int, float] = {}
     here = state_index(*card_state(boxes))
 
     def extra_turn(new_total: int) -> float:
@@ -228,7 +239,7 @@ def prepare_turn(table, card, others: Sequence) -> None:
     remaining_pmfs(table, np.unique(afters[afters != NO_STATE]), turns=EXACT_TURNS - 1)
 
 
-def option_chances(table, game, options) -> List[float]:
+def option_chances(table, game, options) -> list[float]:
     """The chance to win of each of the advisor's options for the current player of `game`."""
     card = game.current.card
     ahead = others_ahead(table, game)
