@@ -4,12 +4,23 @@ import contextlib
 import os
 import signal
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional, TextIO, Union
 
 from . import __version__
 from .language import N_, _
 from .moods import MOODS
 from .usage import usage_error
+
+if TYPE_CHECKING:  # only for the reader: the command line imports what it needs when it needs it
+    from .console import KeyConsole, PlainConsole
+    from .dice import LoadedDice, RandomDice, SeededDice
+    from .saves import Saves
+    from .saves.folder import EarlierSaves, Folders
+    from .screens import Context, Keeper
+
+    Console = Union[PlainConsole, KeyConsole]
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 MANUAL = Path(__file__).resolve().parent / "YAHTZEE.DOC"  # the project's YAHTZEE.DOC links to it
@@ -20,23 +31,24 @@ DESCRIPTION = N_("Computer Yahtzee for 1-4 players at one keyboard. The full man
 class TranslatedHelp(argparse.HelpFormatter):
     """argparse's help, its own words in the player's language."""
 
-    def add_usage(self, usage, actions, groups, prefix=None):
+    def add_usage(self, usage: Optional[str], actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup], prefix: Optional[str] = None) -> None:
         super().add_usage(usage, actions, groups, prefix or _("usage: "))
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a bad option in one line, its help in the player's language."""
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         super().__init__(add_help=False, formatter_class=TranslatedHelp, **options)
         self._optionals.title = _("options")
         self.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         sys.exit(usage_error(_("{message} (try --help)").format(message=message)))
 
 
-def positive_int(text):
+def positive_int(text: str) -> int:
     """A whole number of at least 1, for --simulate."""
     try:
         value = int(text)
@@ -47,7 +59,7 @@ def positive_int(text):
     return value
 
 
-def theme_name(text):
+def theme_name(text: str) -> str:
     """A colour theme's name, for --theme."""
     from .palette import THEMES
     if text not in THEMES:
@@ -56,7 +68,7 @@ def theme_name(text):
     return text
 
 
-def language_code(text):
+def language_code(text: str) -> str:
     """A language the game speaks, for --lang."""
     from .language import UnknownLanguage, checked
     try:
@@ -65,7 +77,7 @@ def language_code(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def early_language(argv):
+def early_language(argv: Optional[Sequence[str]]) -> str:
     """The language for --help and usage errors, before the preferences are read: --lang
     when it names one, else the environment's."""
     from .language import UnknownLanguage, choose
@@ -78,7 +90,7 @@ def early_language(argv):
         return choose(None, None)
 
 
-def parse_args(argv=None):
+def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     """The options from the command line; a bad value exits with a one-line error."""
     parser = OneLineParser(
         prog="yahtzee.py",
@@ -110,7 +122,7 @@ def parse_args(argv=None):
     return parser.parse_args(argv)
 
 
-def add_report_options(parser) -> None:
+def add_report_options(parser: argparse.ArgumentParser) -> None:
     """The options that print something and exit instead of playing."""
     parser.add_argument("--stats", action="store_true",
                         help=_("show the hall of fame and the players' statistics, then exit"))
@@ -127,13 +139,13 @@ def add_report_options(parser) -> None:
                         help=_("show the version and exit"))
 
 
-def is_plain(args, stdin, stdout, environ):
+def is_plain(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, environ: Mapping[str, str]) -> bool:
     """Plain mode when asked, when either end is not a terminal, or on a dumb terminal."""
     return (args.plain or not (stdin.isatty() and stdout.isatty())
             or environ.get("TERM") == "dumb")
 
 
-def dice_source(args):
+def dice_source(args: argparse.Namespace) -> "Union[LoadedDice, SeededDice, RandomDice]":
     """The dice the options ask for: loaded, seeded or truly random."""
     from .dice import LoadedDice, RandomDice, SeededDice, read_dice_file
     if args.duplicate and args.dice_file:
@@ -142,7 +154,7 @@ def dice_source(args):
     return LoadedDice(read_dice_file(args.dice_file), base) if args.dice_file else base
 
 
-def read_manual():
+def read_manual() -> list[str]:
     """YAHTZEE.DOC as lines (empty when it is missing)."""
     try:
         return MANUAL.read_text(encoding="utf-8").splitlines()
@@ -150,7 +162,7 @@ def read_manual():
         return []
 
 
-def make_console(plain, colour, theme="classic", accessible=False):
+def make_console(plain: bool, colour: bool, theme: str = "classic", accessible: bool = False) -> "Console":
     """The console for this terminal: plain lines, single keys said as lines for a screen
     reader, or single keys (in `theme`'s colours when colour is on)."""
     from .console import KeyConsole, PlainConsole
@@ -165,39 +177,39 @@ def make_console(plain, colour, theme="classic", accessible=False):
                       flashes=bool(colour) and theme != "mono")
 
 
-def run_settings(args):
+def run_settings(args: argparse.Namespace) -> dict[str, Union[str, bool]]:
     """The game settings the command line chooses for this run only."""
     chosen = {"rules": args.rules, "match": args.match, "duplicate": args.duplicate or None}
     return {key: value for key, value in chosen.items() if value is not None}
 
 
-def stop_signal_names(console) -> tuple:
+def stop_signal_names(console: "Console") -> tuple[str, ...]:
     """The signals that stop the game at a safe moment: in key mode a SIGINT from outside too
     (Ctrl-C at the keyboard arrives there as a key, and asks first)."""
     return ("SIGTERM", "SIGHUP") + (() if console.plain else ("SIGINT",))
 
 
-def catch_stop_signals(console):
+def catch_stop_signals(console: "Console") -> None:
     """SIGTERM, SIGHUP (where there is one) and, in key mode, SIGINT stop the game safely."""
     for name in stop_signal_names(console):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), lambda signum, frame: console.request_stop(signum))
 
 
-def ignore_stop_signals():
+def ignore_stop_signals() -> None:
     """While the last save runs, a late SIGHUP, SIGTERM or SIGINT must not cut it short."""
     for name in ("SIGTERM", "SIGHUP", "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
 
 
-def table_progress(console):
+def table_progress(console: "Console") -> Callable[[int, int], None]:
     """A progress(done, total) callback that shows a strategy table's build over the screen
     while the game waits for it (keys pressed meanwhile wait for the question on screen)."""
     from .strategy import progress_bar
     shown = [-1]
 
-    def report(done, total):
+    def report(done: int, total: int) -> None:
         step = (100 * done // total) // (25 if console.plain else 2)
         if step != shown[0]:
             shown[0] = step
@@ -207,18 +219,18 @@ def table_progress(console):
     return report
 
 
-def stop_check(console):
+def stop_check(console: "Console") -> Callable[[], None]:
     """Raises StopRequested once a stop signal has come: a wait for a table ends at once."""
     from .console import StopRequested
 
-    def stopping():
+    def stopping() -> None:
         if console.stop:
             raise StopRequested(console.stop)
 
     return stopping
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the game; returns the process exit code."""
     from . import language
     language.install(early_language(argv))
@@ -242,7 +254,7 @@ def main(argv=None):
     return play(args, saves, folders)
 
 
-def show_paths(folders) -> int:
+def show_paths(folders: "Folders") -> int:
     """--paths: where this run keeps each kind of file."""
     print(_("saved game, history and preferences: {folder}").format(folder=folders.saves))
     print(_("strategy tables: {folder}").format(folder=folders.cache))
@@ -250,7 +262,7 @@ def show_paths(folders) -> int:
     return 0
 
 
-def earlier_saves_notice(earlier, folders) -> str:
+def earlier_saves_notice(earlier: "EarlierSaves", folders: "Folders") -> str:
     """What the player is told of the saves an earlier install kept inside its environment."""
     if earlier.moved:
         return _("the saves of an earlier install were moved from {old} to {new}").format(
@@ -259,7 +271,7 @@ def earlier_saves_notice(earlier, folders) -> str:
         old=earlier.folder, new=folders.saves)
 
 
-def play(args, saves, folders):
+def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     """The game itself, at this terminal; returns the exit code."""
     from .dice import DiceFileError
     from .palette import wants_colour
@@ -271,12 +283,13 @@ def play(args, saves, folders):
         return usage_error(error)
     plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
     if not plain:
-        import colorama
+        import colorama  # type: ignore[import-untyped]
         colorama.just_fix_windows_console()
     colour = not (plain or args.accessible) and wants_colour(os.environ, sys.stdout.isatty(),
                                                              args.no_color)
     console = make_console(plain, colour, args.theme or ctx.pref("theme"), args.accessible)
     coach = ctx.services.coach
+    assert coach is not None  # make_context gives one
     coach.progress, coach.stopping = table_progress(console), stop_check(console)
     coach.notify = lambda line: console.message_from_thread(sentence(line))  # told by the builder's thread
     catch_stop_signals(console)
@@ -284,7 +297,8 @@ def play(args, saves, folders):
     return 0
 
 
-def make_context(args, saves, tables_dir, source):
+def make_context(args: argparse.Namespace, saves: "Saves", tables_dir: Path,
+                 source: "Union[LoadedDice, SeededDice, RandomDice]") -> "Context":
     """The screens' context: a new session under the preferences and this run's options."""
     from .coach import Coach
     from .dice import with_duplicate
@@ -294,8 +308,8 @@ def make_context(args, saves, tables_dir, source):
     prefs = saves.load_prefs()
     chosen = {**prefs, **run_settings(args)}
     rules, match = game_settings(chosen)
-    source = with_duplicate(source, chosen.get("duplicate", False))
-    session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=source,
+    session_source = with_duplicate(source, chosen.get("duplicate", False))
+    session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=session_source,
                       rules=rules, match=match)
     coach = Coach(tables_dir, None, args.seed)
     services = Services(local_now, saves, coach, read_manual())
@@ -304,11 +318,12 @@ def make_context(args, saves, tables_dir, source):
     return Context(session, services, settings)
 
 
-def run_flow(console, ctx):
+def run_flow(console: "Console", ctx: "Context") -> None:
     """Run the screens; every way out leaves the game saved or finished."""
     from .console import InputClosed, StopRequested
     from .screens import Keeper, QuitGame, finish, run, sentence
-    saves = ctx.services.saves
+    saves, coach = ctx.services.saves, ctx.services.coach
+    assert saves is not None and coach is not None  # make_context gives both
     keeper = Keeper(ctx)
     with console.running():
         for notice in saves.take_notices():
@@ -323,11 +338,11 @@ def run_flow(console, ctx):
         except (InputClosed, StopRequested):
             leave_saved(console, ctx, keeper, quiet=True)
         finally:
-            ctx.services.coach.close()
+            coach.close()
             saves.close()
 
 
-def leave_saved(console, ctx, keeper, quiet=False):
+def leave_saved(console: "Console", ctx: "Context", keeper: "Keeper", quiet: bool = False) -> None:
     """Save on the way out; a terminal lost while saying goodbye is a normal way to leave too."""
     from .console import InputClosed
     from .screens import keep_for_later

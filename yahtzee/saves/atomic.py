@@ -4,11 +4,13 @@ a device or a folder standing where a file belongs is refused, never followed or
 Every file the game keeps (saves and strategy tables) goes through open_file.
 """
 import contextlib
+import datetime
 import errno
 import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO, Callable, Optional, Union
 
 from ..language import _
 
@@ -17,16 +19,17 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO then opens (or fails) at once instead of waiting
 # What open() says about a link under O_NOFOLLOW (ELOOP; EMLINK on FreeBSD) or a FIFO with no reader.
 _NOT_A_FILE_ERRORS = {errno.ELOOP, errno.EMLINK, errno.ENXIO, errno.EISDIR}
+StrPath = Union[str, os.PathLike[str]]
 
 
 class NotAFile(OSError):
     """Something other than a regular file stands where the game keeps one."""
 
-    def __init__(self, path, what=None):
+    def __init__(self, path: StrPath, what: Optional[str] = None) -> None:
         super().__init__(None, what or _("not a regular file"), str(path))
 
 
-def open_file(path, flags, mode=0o644):
+def open_file(path: StrPath, flags: int, mode: int = 0o644) -> int:
     """os.open without following a link; NotAFile unless it is a regular file."""
     if not NOFOLLOW:
         refuse_odd_entry(path)  # no O_NOFOLLOW here: look first (a small race, no better way)
@@ -47,7 +50,7 @@ def open_file(path, flags, mode=0o644):
     return fd
 
 
-def refuse_odd_entry(path):
+def refuse_odd_entry(path: StrPath) -> None:
     """NotAFile if something other than a regular file (or nothing) is at `path`."""
     try:
         info = os.lstat(path)
@@ -57,7 +60,7 @@ def refuse_odd_entry(path):
         raise NotAFile(path, _what_stands_at(path))
 
 
-def _what_stands_at(path):
+def _what_stands_at(path: StrPath) -> str:
     try:
         mode = os.lstat(path).st_mode
     except OSError:
@@ -69,7 +72,8 @@ def _what_stands_at(path):
     return _("not a regular file")
 
 
-def open_for_reading(path, limit, too_large):
+def open_for_reading(path: StrPath, limit: int,
+                     too_large: Callable[[int], Exception]) -> Optional[tuple[BinaryIO, int]]:
     """(binary file, size) of a regular file of at most `limit` bytes, or None if absent;
     `too_large(size)` is raised beyond the limit, before anything is read."""
     try:
@@ -83,7 +87,7 @@ def open_for_reading(path, limit, too_large):
     return os.fdopen(fd, "rb"), size
 
 
-def write_atomically(path, data):
+def write_atomically(path: StrPath, data: bytes) -> None:
     """Replace `path` with `data`: a temp file in the same folder, flushed, synced, renamed
     over it, the folder synced; the old file stays whole if anything fails."""
     path = Path(path)
@@ -102,7 +106,7 @@ def write_atomically(path, data):
     fsync_folder(folder)
 
 
-def append_line(path, line):
+def append_line(path: StrPath, line: bytes) -> None:
     """Append one line, on a line of its own, flushed to disk; a failure leaves no partial line."""
     fd = open_file(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     try:
@@ -119,20 +123,20 @@ def append_line(path, line):
         os.close(fd)
 
 
-def _ends_with_newline(fd, size):
+def _ends_with_newline(fd: int, size: int) -> bool:
     if hasattr(os, "pread"):
         return os.pread(fd, 1, size - 1) == b"\n"
     os.lseek(fd, size - 1, os.SEEK_SET)
     return os.read(fd, 1) == b"\n"
 
 
-def _write_all(fd, data):
+def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
 
 
-def _truncate_own_tail(fd, start, length):
+def _truncate_own_tail(fd: int, start: int, length: int) -> None:
     """Cut back what this append wrote, unless another copy appended too."""
     try:
         if start < os.fstat(fd).st_size <= start + length:
@@ -141,7 +145,7 @@ def _truncate_own_tail(fd, start, length):
         pass  # the reader skips a torn line anyway
 
 
-def copy_file(source, target):
+def copy_file(source: StrPath, target: StrPath) -> None:
     """Copy a regular file to a new file (never over an existing one), synced."""
     reader = os.fdopen(open_file(source, os.O_RDONLY), "rb")
     with reader, os.fdopen(open_file(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL), "wb") as writer:
@@ -151,7 +155,7 @@ def copy_file(source, target):
         os.fsync(writer.fileno())
 
 
-def aside_name(path, label, now):
+def aside_name(path: StrPath, label: str, now: datetime.datetime) -> Path:
     """NAME.<label>-YYYYmmdd-HHMMSS beside `path`, numbered -2, -3 ... if taken."""
     path = Path(path)
     stem = f"{path.name}.{label}-{now.strftime('%Y%m%d-%H%M%S')}"
@@ -162,7 +166,7 @@ def aside_name(path, label, now):
     return target
 
 
-def rename_aside(path, label, now):
+def rename_aside(path: StrPath, label: str, now: datetime.datetime) -> Optional[Path]:
     """Rename `path` (whatever it is; a link is renamed, not followed) to NAME.<label>-<time>;
     the new Path, or None if nothing is there. OSError if the rename fails."""
     if not os.path.lexists(path):
@@ -173,7 +177,7 @@ def rename_aside(path, label, now):
     return target
 
 
-def fsync_folder(folder):
+def fsync_folder(folder: StrPath) -> None:
     """Make a rename durable where the platform allows opening a folder."""
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -187,7 +191,7 @@ def fsync_folder(folder):
         os.close(fd)
 
 
-def remove_quietly(path):
+def remove_quietly(path: StrPath) -> None:
     """Remove a file if it can be."""
     with contextlib.suppress(OSError):
         os.unlink(path)

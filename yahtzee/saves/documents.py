@@ -1,12 +1,18 @@
 """What the saves files hold: JSON read strictly, the autosave document with its resume point,
 the preferences, the lines of history.jsonl. DamagedSave says what is wrong with a file."""
 import json
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from .. import prefs as preferences
 from ..checks import DamagedSave, is_int
+from ..game import Session
 from ..game_json import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
 from ..language import _
 from ..records import InvalidRecord, check_record, is_valid_record
+
+if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
+    from typing import TypeGuard
 
 DamagedFile = DamagedSave  # the name this module used before the one fault type
 AUTOSAVE_VERSION = SESSION_VERSION  # the autosave is the session plus "saved" and "resume"
@@ -19,7 +25,7 @@ MAX_RESUME_KEY_CHARS = 20
 MAX_RESUME_TEXT_CHARS = 40
 
 
-def parse_json(raw):
+def parse_json(raw: bytes) -> Any:
     """JSON data from bytes; DamagedSave if they are not strict UTF-8 JSON."""
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
@@ -29,20 +35,20 @@ def parse_json(raw):
         raise DamagedSave(_("not valid JSON: {error}").format(error=error.__class__.__name__)) from None
 
 
-def _refuse_constant(name):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number")
 
 
 # autosave.json
 
-def autosave_to_dict(session, resume, saved):
+def autosave_to_dict(session: Session, resume: dict[str, Any], saved: str) -> dict[str, Any]:
     """The autosave document: the session, when it was saved and where the flow resumes."""
     if not is_resume_point(resume):
         raise ValueError(f"not a resume point: {resume!r}")
     return {**session_to_dict(session), "saved": saved, "resume": resume}
 
 
-def autosave_from_dict(data):
+def autosave_from_dict(data: dict[str, Any]) -> tuple[Session, dict[str, Any]]:
     """(session, resume point) of an autosave, this version's or an older one's; DamagedSave."""
     session = session_from_dict(data)
     if not all(is_valid_record(record) for record in session.results):
@@ -55,7 +61,7 @@ def autosave_from_dict(data):
     return session, resume
 
 
-def is_resume_point(resume):
+def is_resume_point(resume: object) -> "TypeGuard[dict[str, Any]]":
     """A JSON object of at most 8 entries: short string keys; short strings, ints or null."""
     return (isinstance(resume, dict) and len(resume) <= MAX_RESUME_ENTRIES
             and all(isinstance(key, str) and len(key) <= MAX_RESUME_KEY_CHARS
@@ -64,7 +70,7 @@ def is_resume_point(resume):
                     for key, value in resume.items()))
 
 
-def resume_from_screen(screen):
+def resume_from_screen(screen: str) -> dict[str, str]:
     """The resume point of a version 1 screen: 'posting h' -> {'screen': 'posting', 'box': 'h'}."""
     name, _, box = screen.partition(" ")
     if not name:
@@ -74,12 +80,12 @@ def resume_from_screen(screen):
 
 # prefs.json
 
-def prefs_to_dict(prefs):
+def prefs_to_dict(prefs: Mapping[str, Any]) -> dict[str, Any]:
     """The preferences document: defaults, then the given ones, and the version."""
     return {**DEFAULT_PREFS, **prefs, "version": PREFS_VERSION}
 
 
-def prefs_from_save(data):
+def prefs_from_save(data: object) -> dict[str, Any]:
     """The preferences a prefs.json holds; DamagedSave if a known key has the wrong type."""
     if not isinstance(data, dict) or not is_int(data.get("version")) or data["version"] != PREFS_VERSION:
         raise DamagedSave(_("unknown version"))
@@ -93,13 +99,13 @@ def prefs_from_save(data):
 
 # history.jsonl
 
-def history_line(record):
+def history_line(record: dict[str, Any]) -> bytes:
     """A checked record as one line of history.jsonl; InvalidRecord if it is not valid."""
     check_record(record)
     return json.dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii") + b"\n"
 
 
-def scan_history(file):
+def scan_history(file: BinaryIO) -> tuple[list[dict[str, Any]], list[bytes], int]:
     """(records, their raw lines, count of bad lines) of an open history file."""
     records, good_lines, bad = [], [], 0
     for raw in bounded_lines(file, MAX_RECORD_BYTES):
@@ -116,7 +122,7 @@ def scan_history(file):
     return records, good_lines, bad
 
 
-def bounded_lines(file, limit):
+def bounded_lines(file: BinaryIO, limit: int) -> Iterator[bytes]:
     """The lines of a binary file; an overlong line comes back cut, so it fails to parse."""
     while True:
         line = file.readline(limit + 1)

@@ -12,7 +12,10 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from platformdirs.api import PlatformDirsABC
 
 APP = "yahtzee"
 ENV_SAVES = "YAHTZEE_SAVES"
@@ -28,7 +31,7 @@ class Folders:
     cache: Path
 
 
-def platform_dirs(platform: Optional[str] = None):
+def platform_dirs(platform: Optional[str] = None) -> "PlatformDirsABC":
     """platformdirs' folders of the game for a platform ('linux', 'darwin', 'win32'...)."""
     platform = sys.platform if platform is None else platform
     if platform == "win32":
@@ -41,12 +44,12 @@ def platform_dirs(platform: Optional[str] = None):
     return Unix(APP, appauthor=False)
 
 
-def is_checkout(project_dir) -> bool:
+def is_checkout(project_dir: Path) -> bool:
     """The game runs from a checkout of the project, not from an installed package."""
     return (Path(project_dir) / CHECKOUT_MARK).is_file()
 
 
-def choose_folders(cli_saves: Optional[str], environ: Mapping[str, str], project_dir,
+def choose_folders(cli_saves: Optional[str], environ: Mapping[str, str], project_dir: Path,
                    platform: Optional[str] = None) -> Folders:
     """--saves, else $YAHTZEE_SAVES, else saves/ beside a checkout's yahtzee.py if it can be
     written, else the user data folder; the tables in $YAHTZEE_CACHE, else beside the saves
@@ -71,7 +74,7 @@ def can_hold(folder: Path) -> bool:
     return is_writable_folder(folder) or (not folder.exists() and is_writable_folder(folder.parent))
 
 
-def is_writable_folder(path) -> bool:
+def is_writable_folder(path: Path) -> bool:
     """A folder this process may create files in."""
     return Path(path).is_dir() and os.access(path, os.W_OK | os.X_OK)
 
@@ -85,7 +88,7 @@ class EarlierSaves:
     moved: bool
 
 
-def move_earlier_saves(project_dir, folders: Folders) -> Optional[EarlierSaves]:
+def move_earlier_saves(project_dir: Path, folders: Folders) -> Optional[EarlierSaves]:
     """An installed game: the saves an earlier version kept inside the environment (saves/
     beside the package) move to the saves folder chosen unless it holds saves already; None
     when there are none."""

@@ -3,19 +3,21 @@ OS lets go of when the process dies (flock where fcntl exists, msvcrt byte locks
 every CPython platform has one of the two)."""
 import errno
 import os
+import sys
+from typing import Optional
 
-from .atomic import open_file
+from .atomic import StrPath, open_file
 
 
 class FlockLock:
     """An flock on the lock file. The file holds nothing and is never removed: removing it
     would race with other copies."""
 
-    def __init__(self, path):
+    def __init__(self, path: StrPath) -> None:
         self.path = path
-        self._fd = None
+        self._fd: Optional[int] = None
 
-    def acquire(self, read_only=False):
+    def acquire(self, read_only: bool = False) -> bool:
         """True if the lock is ours now, False if another copy holds it; OSError if the file
         cannot be opened. `read_only`: lock an existing file opened for reading only (a
         folder the player cannot write)."""
@@ -33,7 +35,7 @@ class FlockLock:
         self._fd = fd
         return True
 
-    def _try_lock(self, fd):
+    def _try_lock(self, fd: int) -> bool:
         import fcntl
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -41,7 +43,7 @@ class FlockLock:
             return False
         return True
 
-    def release(self):
+    def release(self) -> None:
         """Let go of the lock."""
         if self._fd is not None:
             os.close(self._fd)
@@ -51,18 +53,19 @@ class FlockLock:
 class MsvcrtLock(FlockLock):
     """Windows: a byte-range lock on the lock file, also dropped when the process dies."""
 
-    def _try_lock(self, fd):
+    def _try_lock(self, fd: int) -> bool:
         import msvcrt
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError as error:
-            if error.errno in (errno.EACCES, errno.EDEADLK):
-                return False
-            raise
+        if sys.platform == "win32":
+            try:
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            except OSError as error:
+                if error.errno in (errno.EACCES, errno.EDEADLK):
+                    return False
+                raise
         return True
 
 
-def default_lock(path):
+def default_lock(path: StrPath) -> FlockLock:
     """The lock this platform offers for `path`."""
     try:
         import fcntl  # noqa: F401

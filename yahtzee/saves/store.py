@@ -14,14 +14,18 @@ import errno
 import json
 import os
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, Callable, Optional
 
 from ..checks import DamagedSave
+from ..game import Session
 from ..language import N_, _, ngettext
 from ..records import InvalidRecord
 from . import atomic, documents
+from .atomic import StrPath
 from .folder import is_writable_folder
-from .locks import default_lock
+from .locks import FlockLock, default_lock
 
 AUTOSAVE = "autosave.json"
 PREFS = "prefs.json"
@@ -49,12 +53,12 @@ NOTICES = (SAVING_OFF, READ_ONLY, BUSY, NOT_IN_HISTORY, SET_ASIDE, NOT_SET_ASIDE
 _NO_WRITE_ERRNOS = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
-def local_now():
+def local_now() -> datetime.datetime:
     """The current local time, timezone-aware."""
     return datetime.datetime.now(datetime.timezone.utc).astimezone()
 
 
-def fit_notice(template, **fields):
+def fit_notice(template: str, **fields: object) -> str:
     """The notice with its fields filled in, `detail` cut so that it fits NOTICE_CHARS."""
     template = _(template)
     fixed = len(template.format(**{**fields, "detail": ""}))
@@ -69,31 +73,33 @@ class Saves:
     still be loaded and resumed, but nothing will be kept. After append_history returns
     False, `history_problem` is the one line to show at the end of that game."""
 
-    def __init__(self, folder, now=local_now, notify=None, lock_factory=default_lock):
+    def __init__(self, folder: StrPath, now: Callable[[], datetime.datetime] = local_now,
+                 notify: Optional[Callable[[str], None]] = None,
+                 lock_factory: Callable[[Path], FlockLock] = default_lock) -> None:
         self.folder = Path(folder)
         self.now = now
-        self.notices = []
+        self.notices: list[str] = []
         self.notify = notify
         self.read_only = False
         self.history_problem = ""
         self._lock = lock_factory(self.folder / LOCK)
-        self._lock_state = None  # None (not tried), "held", "busy", "unlocked" (read-only) or "error"
+        self._lock_state: Optional[str] = None  # None (not tried), "held", "busy", "unlocked" (read-only) or "error"
         self._saving_off = False
 
     # Notices
 
-    def take_notices(self):
+    def take_notices(self) -> list[str]:
         """The notices gathered so far, forgetting them."""
         notices, self.notices = self.notices, []
         return notices
 
-    def _notice(self, template, **fields):
+    def _notice(self, template: str, **fields: object) -> None:
         line = fit_notice(template, **fields)
         self.notices.append(line)
         if self.notify:
             self.notify(line)
 
-    def _write_failed(self, name, error):
+    def _write_failed(self, name: str, error: OSError) -> None:
         """Saving stops being attempted noisily: one notice for the session."""
         if error.errno in _NO_WRITE_ERRNOS and not is_writable_folder(self.folder):
             self.read_only = True
@@ -104,13 +110,13 @@ class Saves:
             else:
                 self._notice(SAVING_OFF, name=name, detail=describe_os_error(error))
 
-    def timestamp(self):
+    def timestamp(self) -> str:
         """The clock's time as ISO-8601, for a record's 'finished'."""
         return self.now().isoformat(timespec="seconds")
 
     # The lock
 
-    def acquire_lock(self):
+    def acquire_lock(self) -> bool:
         """True if no other copy uses the autosave, so this one may resume and write it (in a
         read-only folder it may resume it only); else one notice says why not."""
         if self._lock_state in ("held", "unlocked"):
@@ -123,15 +129,16 @@ class Saves:
                 self._lock_state = "error"
                 self._write_failed(LOCK, error)
                 return False
-            held = self._acquire_read_only(error)
-            if held is None:
+            read_only_held = self._acquire_read_only(error)
+            if read_only_held is None:
                 return True
+            held = read_only_held
         if not held and self._lock_state != "busy":
             self._notice(BUSY)
         self._lock_state = "held" if held else "busy"
         return held
 
-    def _acquire_read_only(self, error):
+    def _acquire_read_only(self, error: OSError) -> Optional[bool]:
         """A folder the player cannot write: lock an existing lock file for reading (None: no
         lock file, so no other copy can hold one either)."""
         if not is_writable_folder(self.folder):
@@ -142,34 +149,34 @@ class Saves:
             self._lock_state = "unlocked"
             return None
 
-    def release_lock(self):
+    def release_lock(self) -> None:
         """Let another copy have the autosave."""
         if self._lock_state == "held":
             self._lock.release()
         self._lock_state = None
 
-    def close(self):
+    def close(self) -> None:
         """Release the lock; the object may not write the autosave afterwards."""
         self.release_lock()
 
-    def __enter__(self):
+    def __enter__(self) -> "Saves":
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _may_touch_autosave(self):
+    def _may_touch_autosave(self) -> bool:
         if self._lock_state == "busy":
             return False
         return self.acquire_lock() and not self.read_only
 
     # autosave.json
 
-    def has_autosave(self):
+    def has_autosave(self) -> bool:
         """A saved game is waiting in the folder."""
         return os.path.lexists(self.folder / AUTOSAVE)
 
-    def save_session(self, session, resume):
+    def save_session(self, session: Session, resume: dict[str, Any]) -> bool:
         """Write the session and the flow's resume point (a small JSON object, see
         documents.is_resume_point) as autosave.json; False if it was not saved."""
         data = documents.autosave_to_dict(session, resume, self.timestamp())
@@ -177,7 +184,7 @@ class Saves:
             return False
         return self._write_json(AUTOSAVE, data)
 
-    def load_session(self):
+    def load_session(self) -> Optional[tuple[Session, dict[str, Any]]]:
         """(session, resume point) of the saved game, or None when there is none or it could
         not be used (then set aside, with a notice)."""
         data = self._read_json(AUTOSAVE, MAX_STATE_BYTES)
@@ -189,13 +196,13 @@ class Saves:
             self._set_aside(self.folder / AUTOSAVE, str(error))
             return None
 
-    def set_aside_autosave(self):
+    def set_aside_autosave(self) -> Optional[Path]:
         """Keep the saved game the player chose not to resume as autosave.json.old-<time>."""
         if not self._may_touch_autosave():
             return None
         return self._rename_aside(self.folder / AUTOSAVE, "old")
 
-    def remove_autosave(self):
+    def remove_autosave(self) -> bool:
         """Remove the autosave of a session that ended normally; False if it could not be."""
         if not self._may_touch_autosave():
             return False
@@ -208,7 +215,7 @@ class Saves:
 
     # prefs.json
 
-    def load_prefs(self):
+    def load_prefs(self) -> dict[str, Any]:
         """The preferences: defaults, overridden by the file's known keys of the right type."""
         prefs = dict(documents.DEFAULT_PREFS)
         data = self._read_json(PREFS, MAX_STATE_BYTES)
@@ -220,13 +227,13 @@ class Saves:
             self._set_aside(self.folder / PREFS, str(error))
         return prefs
 
-    def save_prefs(self, prefs):
+    def save_prefs(self, prefs: Mapping[str, Any]) -> bool:
         """Write the preferences to prefs.json; False if they were not saved."""
         return self._write_json(PREFS, documents.prefs_to_dict(prefs))
 
     # history.jsonl
 
-    def append_history(self, record):
+    def append_history(self, record: dict[str, Any]) -> bool:
         """Add one finished game to history.jsonl; False if it was not added, and then
         `history_problem` is the line to show at the end of that game."""
         self.history_problem = ""
@@ -244,7 +251,7 @@ class Saves:
             return False
         return True
 
-    def read_history(self):
+    def read_history(self) -> list[dict[str, Any]]:
         """The valid records of history.jsonl, oldest first; bad lines are skipped and kept aside."""
         path = self.folder / HISTORY
         try:
@@ -270,11 +277,11 @@ class Saves:
             self._keep_damaged_history(path, size, good_lines, bad)
         return records
 
-    def reset_history(self):
+    def reset_history(self) -> Optional[Path]:
         """Start the statistics afresh: history.jsonl is kept as history.jsonl.reset-<time>."""
         return self._rename_aside(self.folder / HISTORY, "reset")
 
-    def _keep_damaged_history(self, path, size_read, good_lines, bad):
+    def _keep_damaged_history(self, path: Path, size_read: int, good_lines: list[bytes], bad: int) -> None:
         if not good_lines:
             self._set_aside(path, ngettext("{count} damaged line", "{count} damaged lines", bad).format(count=bad))
             return
@@ -291,7 +298,7 @@ class Saves:
 
     # Files
 
-    def _read_json(self, name, limit):
+    def _read_json(self, name: str, limit: int) -> Any:
         """The JSON data of a file (None if absent); a damaged file is set aside."""
         path = self.folder / name
         try:
@@ -310,14 +317,14 @@ class Saves:
             self._unreadable(path, error)
         return None
 
-    def _unreadable(self, path, error):
+    def _unreadable(self, path: Path, error: OSError) -> None:
         """A file that cannot be read: set aside if it is no file at all, else a notice."""
         if isinstance(error, atomic.NotAFile):
             self._set_aside(path, describe_os_error(error))
         else:
             self._notice(NOT_READ, name=path.name, detail=describe_os_error(error))
 
-    def _write_json(self, name, data):
+    def _write_json(self, name: str, data: dict[str, Any]) -> bool:
         try:
             text = json.dumps(data, ensure_ascii=True, allow_nan=False, indent=1)
         except (TypeError, ValueError) as error:
@@ -331,13 +338,13 @@ class Saves:
             return False
         return True
 
-    def _set_aside(self, path, reason):
+    def _set_aside(self, path: Path, reason: str) -> None:
         """Rename a damaged file to NAME.bad-<time> and tell the player in one line."""
         kept = self._rename_aside(path, "bad")
         if kept:
             self._notice(SET_ASIDE, name=path.name, suffix=_suffix(path, kept), detail=reason)
 
-    def _rename_aside(self, path, label):
+    def _rename_aside(self, path: Path, label: str) -> Optional[Path]:
         """Rename `path` to NAME.<label>-<time> (unique); the new Path, or None."""
         try:
             return atomic.rename_aside(path, label, self.now())
@@ -353,19 +360,19 @@ class HistoryTooLarge(DamagedSave):
         super().__init__(f"{size} bytes")
 
 
-def _too_large(limit):
+def _too_large(limit: int) -> Callable[[int], DamagedSave]:
     """The fault of a file over `limit` bytes, made from its size."""
     return lambda size: DamagedSave(_("larger than {size} MB").format(size=limit // (1024 * 1024)))
 
 
-def _suffix(path, kept):
+def _suffix(path: Path, kept: Path) -> str:
     """What setting aside added to the name: 'bad-20240501-120000'."""
     return kept.name[len(path.name) + 1:]
 
 
 # Words for the player
 
-_ERRNO_WORDS = {
+_ERRNO_WORDS: dict[Optional[int], str] = {
     errno.ENOSPC: N_("the disk is full"),
     errno.EDQUOT: N_("the disk quota is used up"),
     errno.EROFS: N_("the saves folder is on a read-only disk"),
@@ -376,13 +383,13 @@ _ERRNO_WORDS = {
 }
 
 
-def describe_os_error(error):
+def describe_os_error(error: OSError) -> str:
     """A short reason a player understands for an OSError."""
     words = _ERRNO_WORDS.get(error.errno)
     return _(words) if words else error.strerror or error.__class__.__name__
 
 
-def one_line(text, limit):
+def one_line(text: str, limit: int) -> str:
     """Text safe to show: control characters replaced, cut to `limit` characters."""
     clean = "".join(c if c.isprintable() and unicodedata.category(c) != "Cf" else "?" for c in text)
     return clean if len(clean) <= limit else clean[:limit - 3] + "..."
