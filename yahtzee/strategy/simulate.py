@@ -7,13 +7,8 @@ bank) are played one game at a time through the game itself.
 """
 import contextlib
 import gc
-import itertools
-import multiprocessing
-import os
 import random
-import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
@@ -23,15 +18,15 @@ from ..language import _, number
 from ..rules import HASBRO
 from ..scoring import YAHTZEE_POINTS, Category
 from .batch import play_games as play_batch_games
+from .batches import batch_figures, batch_seeds, batch_sizes, batch_statistics, game_statistics
 from .cache import table_loader
 from .computers import computer_player
 from .moods import mood_named
 from .players import OBJECTIVES, Post
-from .tables import YAHTZEE_BIT
+from .rivalry import simulate_rivalry
 
 BATCH = 25_000  # games played side by side: more share more turn-start states
 ONE_BY_ONE_BATCH = 10_000
-_WORKER_TABLES = []  # a worker process's tables, handed over when it starts
 
 
 def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, build_progress=None,
@@ -43,7 +38,6 @@ def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, bu
     mood = mood_named(mood)
     loader = table_loader(cache_dir, build_progress)
     if mood == "rival":
-        from .rivalry import simulate_rivalry
         return simulate_rivalry(n, rules, seed, loader, progress, workers)
     moods = [mood] if mood in OBJECTIVES else sorted(OBJECTIVES)
     tables = [loader(rules, OBJECTIVES[m]) for m in moods]
@@ -55,65 +49,9 @@ def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, bu
     return batch_statistics(tables, sizes, seeds, workers, play_batch, progress)
 
 
-def batch_statistics(tables, sizes, seeds, workers, play, progress=None):
-    """The statistics of every batch's games played with `play(tables, size, seed)`."""
-    started, figures = time.perf_counter(), []
-    for batch in played_batches(tables, sizes, seeds, workers, play):
-        figures.append(batch)
-        if progress:
-            progress(sum(len(f["total"]) for f in figures), sum(sizes))
-    joined = {key: np.concatenate([f[key] for f in figures]) for key in figures[0]}
-    return game_statistics(joined, time.perf_counter() - started)
-
-
-def batch_sizes(n, batch):
-    """The sizes of the batches `n` games are played in."""
-    return [min(batch, n - start) for start in range(0, n, batch)]
-
-
-def batch_seeds(n, batch, seed):
-    """One seed a batch, drawn from the simulation's (None: fresh)."""
-    return np.random.SeedSequence(None if seed is None else seed % 2 ** 63).spawn(len(batch_sizes(n, batch)))
-
-
-def played_batches(tables, sizes, seeds, workers=None, play=None):
-    """The figures of each batch of games, in order, played by up to `workers` processes
-    with `play(tables, size, seed)` (solitaire games by default)."""
-    play = play or play_batch
-    workers = min(workers or os.cpu_count() or 1, len(sizes))
-    if workers <= 1:
-        for size, seed in zip(sizes, seeds):
-            yield play(tables, size, seed)
-        return
-    with ProcessPoolExecutor(workers, mp_context=_process_context(), initializer=_adopt_tables,
-                             initargs=(tables,)) as pool:
-        yield from pool.map(_play_in_worker, itertools.repeat(play), sizes, seeds)
-
-
-def _process_context():
-    """fork where there is one: the workers share the parent's tables without copying them."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else methods[0])
-
-
-def _adopt_tables(tables):
-    """Worker start-up: keep the tables (inherited with fork, else sent once)."""
-    _WORKER_TABLES[:] = tables
-
-
-def _play_in_worker(play, size, seed):
-    return play(_WORKER_TABLES, size, seed)
-
-
 def play_batch(tables, size, seed):
     """Play `size` games side by side; their figures as arrays."""
     return batch_figures(play_batch_games(size, tables, np.random.default_rng(seed)))
-
-
-def batch_figures(cards):
-    """The figures of a batch's finished Cards."""
-    return {"total": cards.totals, "upper_bonus": cards.upper_bonus > 0,
-            "yahtzee": cards.points[:, YAHTZEE_BIT] == YAHTZEE_POINTS, "extra_yahtzee": cards.yahtzee_bonus > 0}
 
 
 # -- one game at a time, through the game itself (a dice bank) ---------------------------
@@ -179,28 +117,6 @@ def card_figures(cards):
             "upper_bonus": np.array([card.upper_bonus > 0 for card in cards]),
             "yahtzee": np.array([card.boxes.get(Category.YAHTZEE) == YAHTZEE_POINTS for card in cards]),
             "extra_yahtzee": np.array([card.yahtzee_bonus > 0 for card in cards])}
-
-
-def game_statistics(figures, seconds):
-    """Mean, spread and rates of finished games' figures."""
-    totals = figures["total"]
-    games = len(totals)
-    return {
-        "games": games,
-        "mean": float(totals.mean()),
-        "stdev": float(totals.std(ddof=1)) if games > 1 else 0.0,
-        "median": statistics.median(totals.tolist()),
-        "min": int(totals.min()),
-        "max": int(totals.max()),
-        "upper_bonus_rate": float(figures["upper_bonus"].mean()),
-        "yahtzee_rate": float(figures["yahtzee"].mean()),
-        "extra_yahtzee_rate": float(figures["extra_yahtzee"].mean()),
-        **({"win_share": float(figures["won"].mean()),
-            "win_interval": float(1.96 * figures["won"].std(ddof=1) / games ** 0.5) if games > 1 else 0.0,
-            "opponent_mean": float(figures["opponent"].mean())} if "won" in figures else {}),
-        "seconds": seconds,
-        "games_per_second": games / seconds if seconds else 0.0,
-    }
 
 
 def format_simulation(stats, mood=None):
