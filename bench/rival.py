@@ -1,22 +1,64 @@
 """*rival against *thinker: two-player games with duplicate dice, the first seat alternating.
 Prints the rival's share of wins (ties count half) with its 95% interval against the target
-(a share of at least 52.0% with the interval above 51.8%) and the time of a decision;
-asserts nothing. Usage: python bench/rival.py [GAMES] [SEED]. The last line is one
-JSON object."""
+(a share of at least 52.0% with the interval above 51.8%), and the time of a decision in the
+game itself (target: at most 50 ms), timed over whole two-player games through the game model
+against *thinker, the tables and their arithmetic ready as the game readies them (p99 over
+all its decisions); asserts nothing. The last line is one JSON object.
+Usage: python bench/rival.py [GAMES] [SEED]"""
 import json
 import os
+import random
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from yahtzee.dice import RandomDice  # noqa: E402
+from yahtzee.game import Game, Player  # noqa: E402
 from yahtzee.rules import HASBRO  # noqa: E402
+from yahtzee.strategy.cache import table_loader  # noqa: E402
+from yahtzee.strategy.computers import computer_player  # noqa: E402
+from yahtzee.strategy.players import Post  # noqa: E402
+from yahtzee.strategy.rests import measured_rests  # noqa: E402
 from yahtzee.strategy.simulate import simulate  # noqa: E402
+from yahtzee.strategy.winturns import state_spreads  # noqa: E402
 
 GAMES = 200_000
 TARGET = 0.520
 TARGET_LOW = 0.518
+DECISION_TARGET = 0.050
+TIMED_GAMES = 20
+
+
+def decision_times(cache, seed):
+    """The seconds each of *rival's decisions took in TIMED_GAMES games against *thinker."""
+    loader = table_loader(cache)
+    rival, thinker = computer_player("rival", HASBRO, loader), computer_player("thinker", HASBRO, loader)
+    rival.table.warm()
+    measured_rests(rival.table)
+    state_spreads(rival.table)
+    times = []
+    for number in range(TIMED_GAMES):
+        game = Game.start([Player("RIVAL", "computer"), Player("THINK", "computer")][::1 - 2 * (number % 2)],
+                          HASBRO, RandomDice(random.Random(f"{seed}/{number}")))
+        while not game.is_over:
+            player = rival if game.current.name == "RIVAL" else thinker
+            game.roll()
+            while True:
+                start = time.perf_counter()
+                action = player.next_action(game)
+                if player is rival:
+                    times.append(time.perf_counter() - start)
+                if isinstance(action, Post):
+                    game.post(action.box)
+                    break
+                for die, marked in enumerate(action.marked):
+                    if marked:
+                        game.toggle(die)
+                game.roll()
+    return times
 
 
 def main(argv):
@@ -24,6 +66,11 @@ def main(argv):
     games = int(argv[0]) if argv else GAMES
     seed = int(argv[1]) if len(argv) > 1 else 1
     cache = os.environ.get("YAHTZEE_CACHE") or tempfile.mkdtemp(prefix="yahtzee-bench-")
+    times = sorted(decision_times(Path(cache), seed))
+    p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
+    print(f"*rival's decisions in {TIMED_GAMES} games: {len(times)}, p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+          f"worst {times[-1] * 1000:.1f} ms  target p99 <= {DECISION_TARGET * 1000:.0f} ms: "
+          f"{'met' if p99 <= DECISION_TARGET else 'NOT met'}")
     stats = simulate(games, "rival", HASBRO, seed=seed, cache_dir=cache)
     low, high = stats["win_share"] - stats["win_interval"], stats["win_share"] + stats["win_interval"]
     print(f"*rival vs *thinker, {stats['games']:,} games, duplicate dice, first seat alternating")
@@ -32,8 +79,8 @@ def main(argv):
           f"{'met' if stats['win_share'] >= TARGET and low > TARGET_LOW else 'NOT met'}")
     print(f"  mean score: *rival {stats['mean']:.2f}, *thinker {stats['opponent_mean']:.2f}")
     print(f"  {stats['seconds']:.1f} s, {stats['games_per_second']:,.0f} games a second")
-    print(json.dumps({key: stats[key] for key in ("games", "win_share", "win_interval", "mean", "opponent_mean",
-                                                  "seconds")}))
+    print(json.dumps({**{key: stats[key] for key in ("games", "win_share", "win_interval", "mean", "opponent_mean",
+                                                     "seconds")}, "decision_p50": p50, "decision_p99": p99}))
 
 
 if __name__ == "__main__":

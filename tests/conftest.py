@@ -18,7 +18,9 @@ os.environ.pop("LC_MESSAGES", None)
 def shared_table_cache(tmp_path_factory, worker_id):
     """Every game started by the tests (in-process or not) keeps its tables in one folder."""
     root = tmp_path_factory.getbasetemp()
-    folder = (root.parent if worker_id != "master" else root) / "table-cache"
+    # A developer may keep the tables between runs (YAHTZEE_TEST_CACHE); CI builds them afresh.
+    kept = os.environ.get("YAHTZEE_TEST_CACHE")
+    folder = Path(kept) if kept else (root.parent if worker_id != "master" else root) / "table-cache"
     folder.mkdir(exist_ok=True)
     os.environ["YAHTZEE_CACHE"] = str(folder)
     yield folder

@@ -139,11 +139,6 @@ def _shape(offsets: np.ndarray) -> np.ndarray:
     return smooth / smooth.sum()
 
 
-def measured_spreads(table) -> np.ndarray:
-    """The measured spread of the remaining score by boxes open and Yahtzee box (see Rests)."""
-    return measured_rests(table).spreads
-
-
 def _filled_counts(masks: np.ndarray) -> np.ndarray:
     """How many boxes each mask fills."""
     return ((np.asarray(masks)[:, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)

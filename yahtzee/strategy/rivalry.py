@@ -2,17 +2,16 @@
 dice: in each round both players draw from the same throws (the first roll takes the
 round's first five, each reroll the next ones), so the same choices give the same dice.
 The first seat alternates from game to game."""
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..language import _
 from .batch import DICE, Cards, play_turn, play_turns
+from .batches import batch_figures, batch_seeds, batch_sizes, batch_statistics
 from .finals import remaining_pmfs
-from .rests import measured_spreads
-from .rival import EVEN, EXTRA_TURN, RIVAL_OBJECTIVES, situation_of, win_plan
-from .tables import BOX_COUNT, BOXES, UP_CAP, YAHTZEE_BIT, UnsupportedRules
+from .rival import RIVAL_OBJECTIVES, win_plan
+from .tables import BOX_COUNT, BOXES, UP_CAP, UnsupportedRules
 from .winchance import Final, ahead_chances
+from .winturns import TurnPlans, final_normals, state_spreads, turn_plans
 
 
 class RoundDice:
@@ -38,26 +37,11 @@ class RoundDice:
         return faces
 
 
-@dataclass(frozen=True)
-class PlannedStages:
-    """Turn decisions worked out elsewhere, in the shape batch.play_turn reads: per roll
-    number, the box of each roll and (before the last) its keep or -1, for each column."""
-
-    boxes: np.ndarray  # roll numbers x rolls x columns
-    keeps: np.ndarray  # roll numbers - 1 x rolls x columns
-
-    def choose_keeps(self, stage, rolls, columns):
-        """The keep (or -1) of roll `rolls[i]` in column `columns[i]` after roll number stage + 1."""
-        return self.keeps[stage, rolls, columns]
-
-
-def play_rivalries(count, tables, rng):
-    """`count` two-player games of *rival (tables: chase, even, guard) against *thinker
-    (the even table); the rival sits first in the even-numbered games. Returns both Cards."""
+def play_rivalries(count, table, rng):
+    """`count` two-player games of *rival against *thinker, both with the expected-score
+    table; the rival sits first in the even-numbered games. Returns both Cards."""
     rival, thinker = Cards.empty(count), Cards.empty(count)
-    thinker_table = tables[EVEN]
-    dice = RoundDice(rng, count, thinker_table.engine.rolls)
-    spreads = measured_spreads(thinker_table)
+    dice = RoundDice(rng, count, table.engine.rolls)
     rival_first = np.arange(count) % 2 == 0
     games = np.arange(count)
     plans = {}
@@ -66,28 +50,27 @@ def play_rivalries(count, tables, rng):
         for seat_first in (True, False):
             dice.new_turn()
             turn = games[~thinker.is_full & (rival_first != seat_first)]
-            play_turns(thinker_table, thinker, turn, dice)
+            play_turns(table, thinker, turn, dice)
             turn = games[~rival.is_full & (rival_first == seat_first)]
-            play_rival_turns(tables, rival, thinker, turn, dice, spreads, plans)
+            play_rival_turns(table, rival, thinker, turn, dice, plans)
     return rival, thinker
 
 
-def expected_finals(table, cards, games, spreads):
-    """The mean and spread of each card's final score (the table's play from here on)."""
-    states = cards.states(games)
-    mean = cards.totals[games] + table.values[states.index]
-    return mean, spreads[cards.open_counts(games), states.case]
-
-
-def play_rival_turns(tables, rival, other, games, dice, spreads, plans):
-    """Play the rival's turn in each of `games`: by situation, or for the win when it is the last."""
+def play_rival_turns(table, rival, other, games, dice, plans):
+    """Play the rival's turn in each of `games` for the win: estimated before the last, exact then."""
     last = rival.open_counts(games) == 1
-    mine, my_spread = expected_finals(tables[EVEN], rival, games[~last], spreads)
-    theirs, their_spread = expected_finals(tables[EVEN], other, games[~last], spreads)
-    situation = situation_of(mine - theirs, np.hypot(my_spread, their_spread))
-    for kind, table in enumerate(tables):
-        play_turns(table, rival, games[~last][situation == kind], dice)
-    play_last_turns(tables[EVEN], rival, other, games[last], dice, plans)
+    play_estimated_turns(table, rival, other, games[~last], dice)
+    play_last_turns(table, rival, other, games[last], dice, plans)
+
+
+def play_estimated_turns(table, rival, other, games, dice):
+    """Play the rival's turn in each of `games` for the win against the other card (see winturns)."""
+    if not len(games):
+        return
+    states = rival.states(games)
+    theirs = final_normals(table, other.states(games).index, other.totals[games])
+    plans = turn_plans(table, states.mask, states.up, states.fifty, rival.totals[games], theirs)
+    play_turn(table.engine, TurnPlans(plans.batch_boxes(), plans.keeps), rival, games, np.arange(len(games)), dice)
 
 
 def play_last_turns(table, rival, other, games, dice, plans):
@@ -103,10 +86,9 @@ def play_last_turns(table, rival, other, games, dice, plans):
             their_final = Final(key[5], remaining_pmfs(table, [key[4]])[key[4]])
             plans[key] = last_turn_plan(table, rival, game, their_final)
         columns.append(keys.setdefault(key, len(keys)))
-    boxes = np.stack([plans[key].boxes for key in keys], axis=-1)
-    boxes = np.where(boxes == EXTRA_TURN, YAHTZEE_BIT, boxes)  # the batch's post takes it as an extra turn
-    keeps = np.stack([plans[key].keeps for key in keys], axis=-1)
-    play_turn(table.engine, PlannedStages(boxes, keeps), rival, games, np.array(columns), dice)
+    boxes = np.concatenate([plans[key].batch_boxes() for key in keys], axis=-1)
+    keeps = np.concatenate([plans[key].keeps for key in keys], axis=-1)
+    play_turn(table.engine, TurnPlans(boxes, keeps), rival, games, np.array(columns), dice)
 
 
 def last_turn_plan(table, cards, game, their_final):
@@ -122,20 +104,19 @@ RIVALRY_BATCH = 5_000  # plans of last turns are remembered per batch
 def simulate_rivalry(n, rules, seed, loader, progress=None, workers=None):
     """Play `n` two-player games of *rival against *thinker with duplicate dice, the first
     seat alternating; the rival's statistics with its share of wins (ties half)."""
-    from .simulate import batch_seeds, batch_sizes, batch_statistics
     tables = [loader(rules, objective) for objective in RIVAL_OBJECTIVES]
     if not all(table.exact for table in tables):
         raise UnsupportedRules(_("*rival's games are not simulated for {rules}").format(
             rules=rules.describe()))
     for table in tables:
         table.warm()  # worked out once, not in every worker
+        state_spreads(table)
     sizes, seeds = batch_sizes(n, RIVALRY_BATCH), batch_seeds(n, RIVALRY_BATCH, seed)
     return batch_statistics(tables, sizes, seeds, workers, play_rivalry_batch, progress)
 
 
 def play_rivalry_batch(tables, size, seed):
     """Play `size` rivalries side by side; the rival's figures, its results and the other's totals."""
-    from .simulate import batch_figures
-    rival, thinker = play_rivalries(size, tables, np.random.default_rng(seed))
+    rival, thinker = play_rivalries(size, tables[0], np.random.default_rng(seed))
     mine, theirs = rival.totals, thinker.totals
     return {**batch_figures(rival), "won": (mine > theirs) + 0.5 * (mine == theirs), "opponent": theirs}
