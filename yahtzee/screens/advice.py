@@ -1,17 +1,20 @@
 """The advice page: every keep and box for the dice, best first, with the keys that do it."""
 import textwrap
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Optional, cast
 
 from .. import render, spoken
+from ..choices import Option
 from ..language import _, ngettext
-from .context import Context, Screen
+from .context import Console, Context, Screen, game_in_play
 from .prompts import page_lines
 
 
-def show_advice(console, ctx: Context) -> None:
+def show_advice(console: Console, ctx: Context) -> None:
     """Page through the advisor's options for the current dice; in a game with others, W
     ranks them by the chance to win instead of the expected score, and back."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     coach = ctx.services.coach
     if coach is None:
         console.remind(_("The advisor is not available."))
@@ -43,12 +46,13 @@ def show_advice(console, ctx: Context) -> None:
         ctx.passing.rank_by_win = not by_win
 
 
-def ranked_options(options, chances, by_win: bool) -> list:
+def ranked_options(options: Sequence[Option], chances: Optional[Sequence[float]],
+                   by_win: bool) -> list[tuple[Option, Optional[float]]]:
     """(option, chance or None) pairs, best first by the chance to win or the expected
     score; the first is marked best."""
     pairs = list(zip(options, chances if chances is not None else [None] * len(options)))
     if by_win:
-        pairs.sort(key=lambda pair: (-pair[1], -pair[0].value))
+        pairs.sort(key=lambda pair: (-cast(float, pair[1]), -pair[0].value))
     else:
         pairs.sort(key=lambda pair: -pair[0].value)
     return [(replace(option, best=number == 0), chance) for number, (option, chance) in enumerate(pairs)]

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .. import prefs as preferences
-from ..game import Session
+from ..game import Game, Session
 from ..render import BOX_KEYS
 from ..scoring import Category
 
@@ -15,6 +16,56 @@ if TYPE_CHECKING:  # only for the reader: importing these would slow the start
     from ..coach import Coach
     from ..saves import Saves
 
+
+class Console(Protocol):
+    """What the screens use of a console: yahtzee.console's PlainConsole and KeyConsole, and
+    yahtzee.accessible's AccessibleConsole."""
+
+    @property
+    def plain(self) -> bool:
+        """Lines read one by one (plain mode, a screen reader): the screens give sentences."""
+
+    @property
+    def flashes(self) -> bool:
+        """A Yahtzee blinks."""
+
+    @property
+    def unicode(self) -> bool:
+        """The dice are drawn with box-drawing characters."""
+
+    @property
+    def paint(self) -> Callable[[str, str], str]:
+        """Text painted by role."""
+
+    def show(self, lines: list[str], brief: list[str] | None) -> None:
+        """A whole screen, or the brief form a line-by-line console says."""
+
+    def message(self, text: str) -> None:
+        """A message for the player."""
+
+    def remind(self, text: str) -> None:
+        """A message about the question being asked."""
+
+    def forget_messages(self) -> None:
+        """The screen's subject changed."""
+
+    def read_key(self, prompt: str) -> str:
+        """The next key (or line) as a token."""
+
+    def read_text(self, prompt: str, default: str, limit: int | None, unlimited: str) -> tuple[str | None, str]:
+        """A line of text: (hot key or None, text)."""
+
+    def bell(self, count: int) -> None:
+        """Ring the bell `count` times."""
+
+    def pause(self, seconds: float) -> str | None:
+        """Let a step stand a moment; the token of a key that cut it short."""
+
+    def animate(self, frames: Iterable[list[str]], seconds_per_frame: float) -> bool:
+        """Draw each frame in turn; whether every frame was shown."""
+
+    def discard_typeahead(self) -> None:
+        """Forget keys pressed while the game was busy."""
 
 
 class Screen(Enum):
@@ -43,22 +94,29 @@ class Moment:
     screen: Screen
     box: Category | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str]:
         """The moment as the saved game keeps it."""
         return {"screen": self.screen.value, **({"box": self.box.value} if self.box else {})}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Moment | None:
+    def from_dict(cls, data: dict[str, Any]) -> Moment | None:
         """The saved moment, or None when it names no screen this game has."""
         names = {screen.value: screen for screen in Screen}
-        screen = names.get(data.get("screen"))
-        box_name = data.get("box")
+        screen = names.get(data.get("screen", ""))
+        box_name = data.get("box", "")
         box = BOX_KEYS.get(box_name) or next((b for b in Category if b.value == box_name), None)
         if screen is Screen.POSTING and box is not None:
             screen = Screen.VERIFY  # an older save: "posting h" waited for its verify answer
         if screen is None or (screen is Screen.VERIFY) != (box is not None):
             return None
         return cls(screen, box)
+
+
+def game_in_play(session: Session) -> Game:
+    """The session's game in play, for the screens that run only while there is one."""
+    game = session.game
+    assert isinstance(game, Game)
+    return game
 
 
 @dataclass
@@ -68,16 +126,16 @@ class Services:
     clock: Callable[[], datetime.datetime]
     saves: Saves | None = None
     coach: Coach | None = None
-    manual: list = field(default_factory=list)
+    manual: list[str] = field(default_factory=list)
 
 
 @dataclass
 class Settings:
     """The preferences, and what this run's command line chose."""
 
-    prefs: dict = field(default_factory=dict)
+    prefs: dict[str, Any] = field(default_factory=dict)
     # Game settings given on the command line for this run only (--rules, --match).
-    run_settings: dict = field(default_factory=dict)
+    run_settings: dict[str, Any] = field(default_factory=dict)
     # Dice options given on this command line (ignored when a saved game resumes).
     dice_options: bool = False
 
@@ -91,7 +149,7 @@ class Passing:
     """What one screen hands the next and nothing keeps."""
 
     # The end of game's notices (a place in the hall of fame, a personal best...).
-    notices: list = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
     # How many finished games the flow has filed in the history (None: not yet looked).
     filed: int | None = None
     # The advice page ranks by the chance to win (W toggles it) rather than the expected score.
@@ -122,6 +180,6 @@ class Context:
         if coach is not None:
             coach.prepare(self.session.rules, [p.mood for p in self.session.players if p.is_computer])
 
-    def prefs_to_keep(self) -> dict:
+    def prefs_to_keep(self) -> dict[str, Any]:
         """The preferences as prefs.json keeps them, verify and sound from the session."""
         return {**self.settings.prefs, "verify": self.session.verify, "sound": self.session.sound}

@@ -1,22 +1,22 @@
 """The end of a game and of a session: the final sheet with the winner and notices, the recap."""
-from typing import Optional
+from typing import Any, Optional
 
 from .. import render, spoken
 from ..dice import DUPLICATE_LINE, is_duplicate
-from ..game import Game
+from ..game import Game, Session
 from ..language import N_, _
 from ..match import SINGLE_GAME
 from ..records import players_of
 from ..review import CannotReview
 from ..review_lines import review_lines
-from .context import Context, Moment, Screen
+from .context import Console, Context, Moment, Screen
 from .lobby import statistics
-from .prompts import any_key, ask, footer_for, page_lines, sentence
+from .prompts import View, any_key, ask, footer_for, page_lines, sentence
 
 ANOTHER_GAME = N_("Another game? (Y/N) or R review")
 
 
-def winner_line(record: dict) -> str:
+def winner_line(record: dict[str, Any]) -> str:
     """Who won the game, or who shared the win."""
     totals = {p["name"]: p["total"] for p in record["players"]}
     winners = record["winners"]
@@ -29,12 +29,12 @@ def winner_line(record: dict) -> str:
         names=_(" and ").join(winners), points=best)
 
 
-def match_lines(session) -> list:
+def match_lines(session: Session) -> list[str]:
     """Where a match stands (nothing for single games)."""
     return [] if session.match == SINGLE_GAME else session.standings_lines()
 
 
-def end_of_game(console, ctx: Context) -> Optional[Moment]:
+def end_of_game(console: Console, ctx: Context) -> Optional[Moment]:
     """The final sheet, the winner and the notices; another game? Y goes through the recap."""
     session = ctx.session
     record = session.results[-1]
@@ -42,9 +42,10 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
     final = Game.from_record(record)
     pages = render.end_lines(final, announce, console.paint, room=render.SCREEN_HEIGHT - 3)
     for page in pages[:-1]:
-        any_key(console, ctx, _("More notices: press any key"),
-                lambda prompt, page=page: page + ["", prompt], [])
-    def view(prompt):
+        def more(prompt: str, page: list[str] = page) -> list[str]:
+            return page + ["", prompt]
+        any_key(console, ctx, _("More notices: press any key"), more, [])
+    def view(prompt: str) -> list[str]:
         return pages[-1] + ["", prompt]
     brief = [*announce, *spoken.sheet_sentences(final)]
     another = another_game(console, ctx, view, brief)
@@ -54,7 +55,7 @@ def end_of_game(console, ctx: Context) -> Optional[Moment]:
     return Moment(Screen.RECAP) if len(session.results) >= 2 else None
 
 
-def another_game(console, ctx: Context, view, brief: list) -> str:
+def another_game(console: Console, ctx: Context, view: View, brief: list[str]) -> str:
     """Another game? 'y' or 'n'; R shows the review of the game, S the statistics."""
     while True:
         token = ask(console, ctx, _(ANOTHER_GAME), view, brief)
@@ -69,7 +70,7 @@ def another_game(console, ctx: Context, view, brief: list) -> str:
             console.remind(_("Please answer Y or N (R shows the review, S the statistics)."))
 
 
-def show_review(console, ctx: Context) -> None:
+def show_review(console: Console, ctx: Context) -> None:
     """The review of the game just finished: paged in key mode, printed in plain mode."""
     coach = ctx.services.coach
     try:
@@ -85,7 +86,7 @@ def show_review(console, ctx: Context) -> None:
         page_lines(console, ctx, lines)
 
 
-def show_recap(console, ctx: Context, prompt: str) -> None:
+def show_recap(console: Console, ctx: Context, prompt: str) -> None:
     """Every game of the session, each player's aggregate and wins, the rules, the match;
     S shows the statistics."""
     session = ctx.session
@@ -93,19 +94,19 @@ def show_recap(console, ctx: Context, prompt: str) -> None:
     lines += ["", _("Rules: {rules}").format(rules=session.rules.describe()),
               *([_(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
     prompt = _("{prompt} (S statistics)").format(prompt=prompt)
-    def view(prompt):
+    def view(prompt: str) -> list[str]:
         return lines + ["", prompt, footer_for(console, ctx)]
     while any_key(console, ctx, prompt, view) == "s":
         statistics(console, ctx)
 
 
-def given_away(ctx: Context) -> Optional[dict]:
+def given_away(ctx: Context) -> Optional[dict[str, float]]:
     """Each human's expected points given away over the session's games, added up from each
     game's review, whether cost notes were shown or not (None when a game cannot be judged)."""
     coach = ctx.services.coach
     if coach is None:
         return None
-    totals: dict = {}
+    totals: dict[str, float] = {}
     try:
         for record in ctx.session.results:
             review = coach.review(record)
@@ -118,12 +119,12 @@ def given_away(ctx: Context) -> Optional[dict]:
     return totals
 
 
-def recap(console, ctx: Context) -> None:
+def recap(console: Console, ctx: Context) -> None:
     """The recap as the session ends."""
     show_recap(console, ctx, _("Press any key to finish"))
 
 
-def recap_then_confirm(console, ctx: Context) -> Moment:
+def recap_then_confirm(console: Console, ctx: Context) -> Moment:
     """The recap between games, then the confirm screen."""
     show_recap(console, ctx, _("Press any key for the next game"))
     return Moment(Screen.CONFIRM)

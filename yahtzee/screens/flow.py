@@ -1,17 +1,17 @@
 """The one flow: runs the screens by the moments they return, and is the one place that saves."""
 import json
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 from .. import stats
 from ..language import _
-from .context import IN_GAME, Context, Moment, Screen
+from .context import IN_GAME, Console, Context, Moment, Screen
 from .ending import end_of_game, recap, recap_then_confirm
 from .lobby import confirm, names, opening, title
 from .prompts import sentence
 from .resume import resume
 from .turn import play, posting, verify
 
-SCREENS: dict[Screen, Callable] = {
+SCREENS: dict[Screen, Callable[[Console, Context], Optional[Moment]]] = {
     Screen.OPENING: opening, Screen.TITLE: title, Screen.NAMES: names, Screen.CONFIRM: confirm,
     Screen.PLAY: play, Screen.POSTING: posting, Screen.VERIFY: verify,
     Screen.END_OF_GAME: end_of_game, Screen.RECAP: recap,
@@ -22,7 +22,7 @@ SCREENS: dict[Screen, Callable] = {
 class Keeper:
     """Writes the saved game and the preferences when, and only when, they changed."""
 
-    def __init__(self, ctx: Context):
+    def __init__(self, ctx: Context) -> None:
         self.saves = ctx.services.saves
         self.saved_state: Optional[str] = None
         self.saved_prefs = ctx.prefs_to_keep()
@@ -46,17 +46,17 @@ class Keeper:
         return self.saved_state == state
 
 
-def subject(moment: Moment):
+def subject(moment: Moment) -> Union[str, Screen]:
     """What the messages under a screen speak of: the game in play, or the screen."""
     return "game" if moment.screen in IN_GAME else moment.screen
 
 
-def run(console, ctx: Context, keeper: Keeper) -> None:
+def run(console: Console, ctx: Context, keeper: Keeper) -> None:
     """Offer the saved game, then run the screens from where it stood (or the opening)."""
     run_from(console, ctx, keeper, resume(console, ctx))
 
 
-def run_from(console, ctx: Context, keeper: Keeper, moment: Optional[Moment]) -> None:
+def run_from(console: Console, ctx: Context, keeper: Keeper, moment: Optional[Moment]) -> None:
     """Run screens from `moment` until one returns None, saving after each step."""
     ctx.moment = moment or ctx.moment
     while moment is not None:
@@ -95,7 +95,7 @@ def finish(ctx: Context) -> None:
         ctx.services.saves.remove_autosave()
 
 
-def keep_for_later(console, ctx: Context, keeper: Keeper, quiet: bool = False) -> None:
+def keep_for_later(console: Console, ctx: Context, keeper: Keeper, quiet: bool = False) -> None:
     """The one quit path: save the session as it stands so the next start can resume it."""
     saved = keeper.keep(ctx)
     if not quiet:

@@ -1,19 +1,19 @@
 """The lobby: the opening banner, the title, the manual, names, confirm, preferences, statistics."""
 import textwrap
 import unicodedata
-from typing import Optional
+from typing import Any, Optional, Union
 
 from .. import prefs as preferences
 from .. import render, stats
 from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
-from ..game import MAX_PLAYERS, Player
+from ..game import MAX_PLAYERS, Player, Session
 from ..language import N_, _, choose, install
-from ..match import parse_match, totals
+from ..match import Challenge, FirstTo, Race, SingleGame, parse_match, totals
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..palette import cut_to_cells, pad, strip_controls
-from ..rules import rules_named
-from .context import Context, Moment, Screen
-from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
+from ..rules import Rules, rules_named
+from .context import Console, Context, Moment, Screen
+from .prompts import View, ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
 
 NAME_LENGTH = 6
 COMPUTER_MARK = "*"  # a name starting with it seats a computer player
@@ -25,17 +25,17 @@ BANNER_WORDS = N_("Computer Yahtzee: five dice, thirteen boxes, one to four play
 BANNER_WIDTH = 62
 
 
-def banner() -> list:
+def banner() -> list[str]:
     """The title banner, its words in the player's language."""
     edge = "      +" + "-" * BANNER_WIDTH + "+"
-    def inside(text):
+    def inside(text: str) -> str:
         return "      |" + f"{text:<{BANNER_WIDTH}}" + "|"
     return ["", edge, inside(""), inside(" " * 10 + _(BANNER_NAME)), inside(""),
             inside(" " * 5 + _(BANNER_LINE)), inside(""), edge, ""]
 
 
-def lobby_ask(console, ctx: Context, question: str, view, keys: str = "sp",
-              brief: Optional[list] = None) -> str:
+def lobby_ask(console: Console, ctx: Context, question: str, view: View, keys: str = "sp",
+              brief: Optional[list[str]] = None) -> str:
     """A lobby Y/N question where S shows the statistics and P (when offered) the preferences."""
     while True:
         token = ask_yes_no(console, ctx, question, view, brief, others=keys)
@@ -48,21 +48,21 @@ def lobby_ask(console, ctx: Context, question: str, view, keys: str = "sp",
             return token
 
 
-def opening(console, ctx: Context) -> Moment:
+def opening(console: Console, ctx: Context) -> Moment:
     """The title banner; any key goes on."""
     paint = console.paint
-    def view(prompt):
+    def view(prompt: str) -> list[str]:
         return [paint("title", line) for line in banner()] + [
             "", f"      {prompt}", "", footer_for(console, ctx)]
     ask(console, ctx, _("Press any key to begin"), view, [_(BANNER_WORDS), footer_for(console, ctx)])
     return Moment(Screen.TITLE)
 
 
-def title(console, ctx: Context) -> Moment:
+def title(console: Console, ctx: Context) -> Moment:
     """The hot keys explained; instructions? S shows the statistics, P the preferences."""
     paint = console.paint
 
-    def words(prompt):
+    def words(prompt: str) -> list[str]:
         session = ctx.session
         return [
             "  " + _("Hot keys work on every screen; the letter beside each works too"),
@@ -78,14 +78,14 @@ def title(console, ctx: Context) -> Moment:
             f"  {prompt}",
         ]
 
-    def view(prompt):
+    def view(prompt: str) -> list[str]:
         return [paint("title", line) for line in banner()] + words(prompt)
     if lobby_ask(console, ctx, _("Instructions?"), view, brief=words("")[:-1]) == "y":
         page_manual(console, ctx)
     return Moment(Screen.NAMES)
 
 
-def statistics(console, ctx: Context) -> None:
+def statistics(console: Console, ctx: Context) -> None:
     """The hall of fame and player tables from history.jsonl; R resets them after asking."""
     saves = ctx.services.saves
     records = saves.read_history() if saves is not None else []
@@ -95,7 +95,7 @@ def statistics(console, ctx: Context) -> None:
         if token != "r" or saves is None:
             return
         question = _("Reset all statistics? The history is set aside, not deleted.")
-        def view(prompt, shown=lines):
+        def view(prompt: str, shown: list[str] = lines) -> list[str]:
             return shown[:12] + ["", prompt]
         if yes(console, ctx, question, view, []):
             saves.reset_history()
@@ -103,7 +103,7 @@ def statistics(console, ctx: Context) -> None:
             lines = stats.stats_lines([], ctx.session.results)
 
 
-def page_manual(console, ctx: Context) -> None:
+def page_manual(console: Console, ctx: Context) -> None:
     """Show YAHTZEE.DOC a page at a time."""
     lines = ctx.services.manual or [_("The manual YAHTZEE.DOC was not found beside the game.")]
     page_lines(console, ctx, lines)
@@ -115,7 +115,7 @@ def clean_name(text: str) -> str:
     return " ".join("".join(ch for ch in shown if not unicodedata.category(ch).startswith("C")).split())
 
 
-def computer_seat(text: str, players: list):
+def computer_seat(text: str, players: list[Player]) -> Union[Player, str]:
     """'*', '*gambler' or '*gambler Zed': a computer Player, or why not as a message."""
     word, _space, rest = text[1:].partition(" ")
     try:
@@ -130,16 +130,16 @@ def computer_seat(text: str, players: list):
     return Player(name, "computer", mood=mood)
 
 
-def name_problem(name: str, players: list) -> str:
+def name_problem(name: str, players: list[Player]) -> str:
     """Why a cleaned name cannot be seated ('' when it can)."""
     if any(p.name.casefold() == name.casefold() for p in players):
         return _("{name} is already playing: choose another name.").format(name=name)
     return ""
 
 
-def names_view(console, ctx: Context):
+def names_view(console: Console, ctx: Context) -> View:
     """The names screen's lines for a prompt."""
-    def view(prompt):
+    def view(prompt: str) -> list[str]:
         seated = [f"    {i}. {p.name}" for i, p in enumerate(ctx.session.players, start=1)]
         question = [f"  {prompt}", ""] if prompt.endswith("(Y/N)") else []
         return ([console.paint("title", "  " + _("PLAYERS")), ""] + seated + [""] + question +
@@ -152,7 +152,7 @@ def names_view(console, ctx: Context):
     return view
 
 
-def names(console, ctx: Context) -> Moment:
+def names(console: Console, ctx: Context) -> Moment:
     """One name of at most six characters; an empty name (or the fourth) ends the list."""
     players = ctx.session.players
     if len(players) >= MAX_PLAYERS:
@@ -174,7 +174,7 @@ def names(console, ctx: Context) -> Moment:
                 return following
 
 
-def seat(console, ctx: Context, text: str) -> Optional[Moment]:
+def seat(console: Console, ctx: Context, text: str) -> Optional[Moment]:
     """Seat the player typed; where to go next, or None to ask again."""
     players = ctx.session.players
     if text.strip().startswith(COMPUTER_MARK):
@@ -205,11 +205,11 @@ def seat(console, ctx: Context, text: str) -> Optional[Moment]:
     return Moment(Screen.NAMES)
 
 
-def confirm(console, ctx: Context) -> Moment:
+def confirm(console: Console, ctx: Context) -> Moment:
     """Show the players; ready to play? A first game's N re-enters every name."""
     session = ctx.session
 
-    def words():
+    def words() -> list[str]:
         seated = [f"    {i}. {p.name}" + (_("  (computer, {mood})").format(mood=p.mood)
                                            if p.is_computer else "")
                   for i, p in enumerate(session.players, start=1)]
@@ -219,7 +219,7 @@ def confirm(console, ctx: Context) -> Moment:
                  *dice_lines(ctx),
                  "  " + _("P changes them and the other preferences, S shows the statistics.")])
 
-    def view(prompt):
+    def view(prompt: str) -> list[str]:
         return [*words(), f"  {prompt}", "", footer_for(console, ctx)]
     if lobby_ask(console, ctx, _("Ready to play?"), view, brief=words()) == "y":
         return start_game(console, ctx)
@@ -233,7 +233,7 @@ def confirm(console, ctx: Context) -> Moment:
     return start_game(console, ctx)
 
 
-def dice_lines(ctx: Context) -> list:
+def dice_lines(ctx: Context) -> list[str]:
     """The confirm screen's word on duplicate dice: on, or asked for but loaded from a file."""
     source = ctx.session.source
     if is_duplicate(source):
@@ -243,11 +243,11 @@ def dice_lines(ctx: Context) -> list:
     return []
 
 
-def settings(console, ctx: Context) -> None:
+def settings(console: Console, ctx: Context) -> None:
     """The preferences, remembered between runs: a number changes one, X is done."""
     choices = [p for p in preferences.PREFERENCES if p.key not in ("verify", "sound")]
 
-    def view(prompt):
+    def view(prompt: str) -> list[str]:
         rows = [f"  {key.upper():>2}  {pad(_(p.label), 46)} {p.shown(ctx.pref(p.key))}"
                 for key, p in zip(SETTING_KEYS, choices)]
         return ([console.paint("title", "  " + _("PREFERENCES")), ""] + rows +
@@ -255,7 +255,7 @@ def settings(console, ctx: Context) -> None:
 
     keys = SETTING_KEYS[:len(choices)]
     prompt = _("{keys} change a setting, X done").format(keys=keys_text(keys))
-    brief = None
+    brief: Optional[list[str]] = None
     while True:
         token = ask(console, ctx, prompt, view, brief)
         brief = []
@@ -278,7 +278,7 @@ def keys_text(keys: str) -> str:
     return ", ".join(parts)
 
 
-def set_pref(ctx: Context, key: str, value) -> None:
+def set_pref(ctx: Context, key: str, value: Any) -> None:
     """Change one preference, verify and sound included (the flow keeps it for the next run)."""
     ctx.settings.prefs[key] = value
     if key in ("verify", "sound"):
@@ -291,14 +291,14 @@ def set_pref(ctx: Context, key: str, value) -> None:
         install(choose(None, value))  # a choice made now outranks --lang, as for the rules
 
 
-def game_settings(prefs: dict):
+def game_settings(prefs: dict[str, Any]) -> tuple[Rules, Union[SingleGame, Challenge, Race, FirstTo]]:
     """The rules (with their options) and the match the preferences choose."""
     rules = rules_named(prefs.get("rules", "hasbro")).with_options(
         rolls=prefs.get("rolls", 3), bank=prefs.get("bank", 0))
     return rules, parse_match(prefs.get("match", "single"))
 
 
-def apply_game_settings(session, prefs: dict) -> None:
+def apply_game_settings(session: Session, prefs: dict[str, Any]) -> None:
     """Play the chosen rules and match from the next game on."""
     session.rules, match = game_settings(prefs)
     session.source = with_duplicate(session.source, prefs.get("duplicate", False))
@@ -306,7 +306,7 @@ def apply_game_settings(session, prefs: dict) -> None:
         session.start_match(match)
 
 
-def start_game(console, ctx: Context) -> Moment:
+def start_game(console: Console, ctx: Context) -> Moment:
     """Begin the next game and go to the play screen; a player who joins a match under way
     is told that it counts from 0 for them."""
     session = ctx.session

@@ -3,7 +3,7 @@ from typing import Callable, Optional
 
 from ..language import _
 from ..render import hotkey_footer, on_off
-from .context import Context
+from .context import Console, Context
 
 ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
 PAGE_LINES = 19
@@ -16,7 +16,7 @@ class QuitGame(Exception):
     """The player asked to quit: the flow's quit path takes over."""
 
 
-def footer_for(console, ctx: Context) -> str:
+def footer_for(console: Console, ctx: Context) -> str:
     """The hot-key line painted for this console."""
     return hotkey_footer(ctx.session.verify, ctx.session.sound, console.paint)
 
@@ -31,7 +31,7 @@ def toggle_hot_key(ctx: Context, token: str) -> str:
     return _("Sound is now {state}.").format(state=on_off(session.sound))
 
 
-def ask(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = None) -> str:
+def ask(console: Console, ctx: Context, prompt: str, view: View, brief: Optional[list[str]] = None) -> str:
     """Draw the screen and read a token; hot keys act here and the same prompt comes back."""
     console.show(view(prompt), brief)
     while True:
@@ -40,12 +40,13 @@ def ask(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = 
             return token
 
 
-def hot_key(console, ctx: Context, token: Optional[str], view: View, prompt: str = "") -> bool:
+def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, prompt: str = "") -> bool:
     """Act on F8, F9 or F10 (or their letters) and show `prompt`'s screen again with what
     changed; False for any other token."""
     if token is None:
         return False
     token = ALIASES.get(token, token)
+    note: Optional[str]
     if token in ("F8", "F9"):
         note = toggle_hot_key(ctx, token)
     elif token == "F10":
@@ -66,7 +67,7 @@ def quit_question(ctx: Context) -> str:
     return _("Quit Computer Yahtzee? (Y/N)")
 
 
-def confirm_quit(console, ctx: Context, view: View) -> None:
+def confirm_quit(console: Console, ctx: Context, view: View) -> None:
     """F10: ask, then quit through the flow's one quit path (N plays on)."""
     question = quit_question(ctx)
     console.forget_messages()  # they answered another question
@@ -80,7 +81,7 @@ def confirm_quit(console, ctx: Context, view: View) -> None:
         console.remind(_("Please answer Y or N."))
 
 
-def ask_yes_no(console, ctx: Context, question: str, view: View, brief: Optional[list] = None,
+def ask_yes_no(console: Console, ctx: Context, question: str, view: View, brief: Optional[list[str]] = None,
                others: str = "") -> str:
     """A Y/N question: 'y' or 'n', or one of the `others` keys; any other key gets a reminder."""
     prompt = _("{question} (Y/N)").format(question=question)
@@ -92,12 +93,12 @@ def ask_yes_no(console, ctx: Context, question: str, view: View, brief: Optional
         brief = []
 
 
-def yes(console, ctx: Context, question: str, view: View, brief: Optional[list] = None) -> bool:
+def yes(console: Console, ctx: Context, question: str, view: View, brief: Optional[list[str]] = None) -> bool:
     """A Y/N question answered Y."""
     return ask_yes_no(console, ctx, question, view, brief) == "y"
 
 
-def any_key(console, ctx: Context, prompt: str, view: View, brief: Optional[list] = None) -> str:
+def any_key(console: Console, ctx: Context, prompt: str, view: View, brief: Optional[list[str]] = None) -> str:
     """Wait for one key (or line); hot keys still act. Returns the key."""
     return ask(console, ctx, prompt, view, brief)
 
@@ -132,7 +133,7 @@ def heading_before(lines: list[str], blank: int, start: int) -> bool:
     return bool(before) and (before.endswith(":") or blank - 2 < start or not lines[blank - 2].strip())
 
 
-def page_lines(console, ctx: Context, lines: list[str], extra: str = "") -> str:
+def page_lines(console: Console, ctx: Context, lines: list[str], extra: str = "") -> str:
     """Page through lines: Enter next, B back, X or Esc done; returns the key that ended it."""
     console.forget_messages()  # a page is a subject of its own
     pages = paginate(lines)
@@ -140,7 +141,7 @@ def page_lines(console, ctx: Context, lines: list[str], extra: str = "") -> str:
     number = 0
     while 0 <= number < len(pages):
         prompt = _("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages), keys=keys)
-        def view(prompt, page=pages[number]):
+        def view(prompt: str, page: list[str] = pages[number]) -> list[str]:
             return page + ["", prompt, footer_for(console, ctx)]
         token = ask(console, ctx, prompt, view, pages[number])
         if token in LEAVE_PAGES or (extra and token == extra[0].lower()):

@@ -1,14 +1,15 @@
 """The saved game offered before the opening screen, and the moment it goes back to."""
 from typing import Optional
 
+from ..game import Game, Session
 from ..language import _
-from .context import Context, Moment, Screen
+from .context import Console, Context, Moment, Screen
 from .prompts import footer_for, yes
 
 AFTER_A_GAME = (Screen.END_OF_GAME, Screen.RECAP, Screen.RECAP_THEN_CONFIRM)
 
 
-def resume(console, ctx: Context) -> Moment:
+def resume(console: Console, ctx: Context) -> Moment:
     """Offer the saved game: Y goes back to its very moment, N sets it aside."""
     saves = ctx.services.saves
     if saves is None or not saves.acquire_lock() or not saves.has_autosave():
@@ -18,7 +19,7 @@ def resume(console, ctx: Context) -> Moment:
         return Moment(Screen.OPENING)
     saved, moment_data = loaded
     summary = saved_game_summary(saved)
-    def view(prompt):
+    def view(prompt: str) -> list[str]:
         return [console.paint("title", "  " + _("A SAVED GAME IS WAITING")), ""] + [
             f"    {line}" for line in summary] + ["", f"  {prompt}", "", footer_for(console, ctx)]
     if not yes(console, ctx, _("Resume the saved game?"), view, summary):
@@ -31,11 +32,11 @@ def resume(console, ctx: Context) -> Moment:
     return resumed_moment(saved, Moment.from_dict(moment_data))
 
 
-def saved_game_summary(session) -> list:
+def saved_game_summary(session: Session) -> list[str]:
     """What the saved game is, in a line or two."""
     names = ", ".join(p.name for p in session.players)
     game = session.game
-    if game is None:
+    if not isinstance(game, Game):
         return [_("Players: {names}").format(names=names),
                 _("Games finished: {count}").format(count=len(session.results))]
     scores = ", ".join(f"{p.name} {p.card.total}" for p in game.players)
@@ -44,10 +45,10 @@ def saved_game_summary(session) -> list:
             _("Scores: {scores}").format(scores=scores)]
 
 
-def resumed_moment(session, saved: Optional[Moment]) -> Moment:
+def resumed_moment(session: Session, saved: Optional[Moment]) -> Moment:
     """The moment a saved session goes back to, checked against the state it saved."""
     game = session.game
-    if game is not None:
+    if isinstance(game, Game):
         if saved is not None and saved.screen in (Screen.POSTING, Screen.VERIFY) \
                 and game.turn.has_rolled:
             return saved

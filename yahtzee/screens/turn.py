@@ -1,9 +1,11 @@
 """A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo."""
 import random
-from typing import Callable, Optional
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Callable, Optional
 
 from .. import render, spoken
-from ..game import IllegalMove
+from ..game import Game, Posting, Session, Turn
+from ..illegal import IllegalMove
 from ..language import N_, _, number
 from ..match import SINGLE_GAME, totals
 from ..palette import REVERSE
@@ -11,8 +13,11 @@ from ..render import BOX_KEYS, KEY_OF_BOX
 from ..scoring import BEST_POINTS, Category, is_yahtzee
 from ..tumble import SPEEDS, tumbling_dice
 from .advice import show_advice
-from .context import Context, Moment, Screen
-from .prompts import ask, hot_key, sentence, yes
+from .context import Console, Context, Moment, Screen, game_in_play
+from .prompts import View, ask, hot_key, sentence, yes
+
+if TYPE_CHECKING:
+    from ..coach import Coach
 
 YAHTZEE_BELLS = 3
 YAHTZEE_BLINKS = 3
@@ -23,9 +28,9 @@ COLUMN_NOTES = {("upper",): N_(" The upper column is banked and cleared."),
                 ("upper", "lower"): N_(" The upper and lower column is banked and cleared.")}
 
 
-def play(console, ctx: Context) -> Moment:
+def play(console: Console, ctx: Context) -> Moment:
     """One step of a turn: the first roll, or a mark, a reroll, advice; R alone goes to posting."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     if game.current.is_computer:
         return computer_step(console, ctx)
     view = play_view(console, ctx)
@@ -60,9 +65,9 @@ def play(console, ctx: Context) -> Moment:
         console.remind(dice_keys_note(hold, console.plain))
 
 
-def first_roll(console, ctx: Context, view) -> Moment:
+def first_roll(console: Console, ctx: Context, view: View) -> Moment:
     """Any key rolls the turn's first dice (U takes back the last posting while it may)."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     prompt = (_("{name}: press any key to roll, U takes back the last posting") if game.can_undo
               else _("{name}: press any key to roll"))
     if ctx.services.coach is not None:
@@ -76,7 +81,7 @@ def first_roll(console, ctx: Context, view) -> Moment:
     return Moment(Screen.PLAY)
 
 
-def dice_prompt(game, hold: bool, plain: bool = False) -> str:
+def dice_prompt(game: Game, hold: bool, plain: bool = False) -> str:
     """The dice step's keys: which number keys mark, and what R does (in plain mode, B
     reads the sheet)."""
     rolls = _("Roll {roll} of {rolls}").format(roll=game.turn.rolls,
@@ -99,22 +104,22 @@ def dice_keys_note(hold: bool, plain: bool) -> str:
     return note + (_(" B reads the sheet.") if plain else "")
 
 
-def read_sheet(console, game) -> None:
+def read_sheet(console: Console, game: Game) -> None:
     """B in plain mode: the whole score sheet, a sentence a player."""
     for line in spoken.sheet_sentences(game):
         console.message(line)
 
 
-def take_back(console, ctx: Context) -> Moment:
+def take_back(console: Console, ctx: Context) -> Moment:
     """Undo the last posting: its player is back at posting with the same dice."""
-    session = ctx.session
-    session.game.undo()
-    player = session.game.current.name
+    game = game_in_play(ctx.session)
+    game.undo()
+    player = game.current.name
     console.message(_("{name}'s last posting is taken back.").format(name=player))
     return Moment(Screen.POSTING)
 
 
-def choice_cost(ctx: Context, measure: Callable) -> Optional[float]:
+def choice_cost(ctx: Context, measure: Callable[["Coach"], float]) -> Optional[float]:
     """What the current human's choice gives away against perfect play, for its cost note
     (None when cost notes are off or the advisor cannot judge these rules); the recap counts
     every choice from the game's review."""
@@ -124,17 +129,17 @@ def choice_cost(ctx: Context, measure: Callable) -> Optional[float]:
     return measure(coach)
 
 
-def tell_cost(console, cost: Optional[float], sentence_: str) -> None:
+def tell_cost(console: Console, cost: Optional[float], sentence_: str) -> None:
     """Say what a choice cost when it was not the best (`sentence_` has the {points})."""
     if cost is not None and cost >= 0.05:
         console.message(sentence_.format(points=number(cost, ".1f")))
 
 
-def computer_step(console, ctx: Context) -> Moment:
+def computer_step(console: Console, ctx: Context) -> Moment:
     """One step of a computer's turn, each shown a moment; a key only hurries it (keys typed
     during it never answer what follows). In key mode a human's posting just made may be taken
     back before the computer starts."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     name = game.current.name
     view = play_view(console, ctx)
     pause = ctx.pref("computer_delay")
@@ -148,7 +153,9 @@ def computer_step(console, ctx: Context) -> Moment:
         roll_dice(console, ctx)
         show_step(console, ctx, view, rolls_note(game), pause, [whose, rolls_note(game)])
         return Moment(Screen.PLAY)
-    action = ctx.services.coach.computer_action(game)
+    coach = ctx.services.coach
+    assert coach is not None
+    action = coach.computer_action(game)
     if not hasattr(action, "marked"):
         moment = post_and_tell(console, ctx, action.box)
         if not game.is_over:
@@ -167,23 +174,24 @@ def computer_step(console, ctx: Context) -> Moment:
     return Moment(Screen.PLAY)
 
 
-def rolls_note(game) -> str:
+def rolls_note(game: Game) -> str:
     """What the current player rolled: 'ANN rolls 3 5 2 2 6'."""
     return _("{name} rolls {dice}").format(name=game.current.name,
                                            dice=" ".join(map(str, game.turn.dice)))
 
 
-def show_step(console, ctx: Context, view, what: str, pause: float, brief: Optional[list] = None) -> None:
+def show_step(console: Console, ctx: Context, view: View, what: str, pause: float,
+              brief: Optional[list[str]] = None) -> None:
     """Show one step of a computer's turn (plain mode says `brief`, by default `what`) and let
     it stand a moment: a key cuts the moment short, a hot key still acts."""
     console.show(view(what), [what] if brief is None else brief)
     hot_key(console, ctx, console.pause(pause), view, what)
 
 
-def roll_dice(console, ctx: Context) -> None:
+def roll_dice(console: Console, ctx: Context) -> None:
     """Roll, then let the rolled dice tumble a moment (the dice are already decided); set
     the marks for the next roll; ring, and show a Yahtzee in bold under the screen."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     before = game.turn
     game.roll()
     tumble(console, ctx, [die for die, marked in enumerate(before.marked)
@@ -196,7 +204,7 @@ def roll_dice(console, ctx: Context) -> None:
         flash_yahtzee(console, ctx)
 
 
-def flash_yahtzee(console, ctx: Context) -> None:
+def flash_yahtzee(console: Console, ctx: Context) -> None:
     """A Yahtzee: blinked in reverse video a few times under the screen where the console
     flashes (any key cuts it short), then left there in its colour; said once where not."""
     word = _("YAHTZEE!")
@@ -207,21 +215,22 @@ def flash_yahtzee(console, ctx: Context) -> None:
     console.message(console.paint("yahtzee", word))
 
 
-def tumble(console, ctx: Context, rolled: list) -> None:
+def tumble(console: Console, ctx: Context, rolled: list[int]) -> None:
     """In key mode, the rolled dice tumble at the preferred speed; any key cuts it short
     and is left to act on the settled dice."""
     frames, seconds = SPEEDS[ctx.pref("dice_roll")]
     if console.plain or not frames:
         return
-    status = _("{name} rolls...").format(name=ctx.session.game.current.name)
+    game = game_in_play(ctx.session)
+    status = _("{name} rolls...").format(name=game.current.name)
     console.animate((play_view(console, ctx, dice=dice)(status) for dice in tumbling_dice(
-        ctx.session.game.turn.dice, rolled, frames, TUMBLE_FACES)), seconds)
+        game.turn.dice, rolled, frames, TUMBLE_FACES)), seconds)
 
 
-def set_marks(ctx: Context, before) -> None:
+def set_marks(ctx: Context, before: Turn) -> None:
     """A human's dice after a roll: all locked (in hold marking all to roll, as holding picks
     the dice to keep), or with the keep-marks preference marked as they were for this roll."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     if game.current.is_computer or not game.rolls_left:
         return
     if ctx.pref("keep_marks") and before.has_rolled:
@@ -233,7 +242,7 @@ def set_marks(ctx: Context, before) -> None:
             game.toggle(die)
 
 
-def posting_prompt(game, legal, plain: bool = False) -> str:
+def posting_prompt(game: Game, legal: Sequence[Category], plain: bool = False) -> str:
     """What the posting step's keys are, and what an extra Yahtzee offers (in plain mode,
     B reads the sheet)."""
     keys = " ".join(KEY_OF_BOX[box] for box in legal)
@@ -249,7 +258,7 @@ def posting_prompt(game, legal, plain: bool = False) -> str:
     return text.format(bonus=bonus, keys=keys, back=back)
 
 
-def posting_question(game, box: Category) -> str:
+def posting_question(game: Game, box: Category) -> str:
     """The verify question for a posting, in the words of what it does."""
     preview = game.preview(box)
     if preview.extra_turn:
@@ -259,16 +268,16 @@ def posting_question(game, box: Category) -> str:
     return _("Post {points} in {box}?").format(points=preview.points, box=box.title)
 
 
-def posting_brief(game, legal) -> list:
+def posting_brief(game: Game, legal: Sequence[Category]) -> list[str]:
     """The open boxes and what each would score, for plain mode."""
     boxes = ", ".join(f"{KEY_OF_BOX[b]} {spoken.spoken_label(b)} {game.points_for(b)}" for b in legal)
     return [_("{name} has {dice}; boxes: {boxes}").format(
         name=game.current.name, dice=" ".join(map(str, game.turn.dice)), boxes=boxes)]
 
 
-def posting(console, ctx: Context) -> Moment:
+def posting(console: Console, ctx: Context) -> Moment:
     """Choose the box; verify ON confirms by name, OFF confirms only a lower-box zero."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     if not game.turn.has_rolled:
         return Moment(Screen.PLAY)
     legal = game.legal_boxes()
@@ -302,10 +311,12 @@ def posting(console, ctx: Context) -> Moment:
         return post_and_tell(console, ctx, box)
 
 
-def verify(console, ctx: Context) -> Moment:
+def verify(console: Console, ctx: Context) -> Moment:
     """The verify question for the box chosen: Y posts, N goes back to choosing."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     box = ctx.moment.box
+    if box is None:
+        return Moment(Screen.POSTING)
     try:
         game.check_posting(box)
     except IllegalMove:
@@ -316,10 +327,10 @@ def verify(console, ctx: Context) -> Moment:
     return post_and_tell(console, ctx, box)
 
 
-def post_and_tell(console, ctx: Context, box: Category) -> Moment:
+def post_and_tell(console: Console, ctx: Context, box: Category) -> Moment:
     """Post, say what it scored (and what it cost), then the next turn or the end of the game."""
     session = ctx.session
-    game = session.game
+    game = game_in_play(session)
     human = not game.current.is_computer
     cost = choice_cost(ctx, lambda coach: coach.cost_of_post(game, box)) if human else None
     result = game.post(box)
@@ -335,13 +346,13 @@ def post_and_tell(console, ctx: Context, box: Category) -> Moment:
     return Moment(Screen.END_OF_GAME)
 
 
-def total_note(game, name: str) -> str:
+def total_note(game: Game, name: str) -> str:
     """A player's total after a posting, in words."""
     total = next(p.card.total for p in game.players if p.name == name)
     return _("{name}'s total is now {total}.").format(name=name, total=total)
 
 
-def posting_note(result) -> str:
+def posting_note(result: Posting) -> str:
     """What a posting did, in one line."""
     if result.extra_turn:
         return _("{name} takes {bonus} for the extra YAHTZEE and another turn!").format(
@@ -360,28 +371,29 @@ def posting_note(result) -> str:
     return note
 
 
-def play_view(console, ctx: Context, keys: Optional[dict] = None, dice: Optional[tuple] = None):
+def play_view(console: Console, ctx: Context, keys: Optional[dict[Category, str]] = None,
+              dice: Optional[tuple[int, ...]] = None) -> View:
     """The play screen's lines for a status prompt (showing `dice` while they tumble)."""
     session = ctx.session
     return lambda prompt: render.play_lines(
-        session.game, session.verify, session.sound, prompt, console.paint, console.unicode,
+        game_in_play(session), session.verify, session.sound, prompt, console.paint, console.unicode,
         keys, hints(ctx) if dice is None else None, match_view(console, session),
         par=ctx.pref("par"), dice=dice)
 
 
-def match_view(console, session) -> list:
+def match_view(console: Console, session: Session) -> list[str]:
     """In a match, what it is and each player's match total so far (this game included)."""
     if session.match == SINGLE_GAME:
         return []
     points = totals(session.match_records)
-    for player in session.game.players:
+    for player in game_in_play(session).players:
         points[player.name] = points.get(player.name, 0) + player.card.total
     return render.match_lines(capital(session.match.describe()), points, console.paint)
 
 
-def hints(ctx: Context) -> Optional[dict]:
+def hints(ctx: Context) -> Optional[dict[Category, tuple[int, bool]]]:
     """What the dice would score in each open box, when the hints preference is on."""
-    game = ctx.session.game
+    game = game_in_play(ctx.session)
     if not (ctx.pref("hints") and game.turn.has_rolled and not game.current.is_computer):
         return None
     threshold = ctx.pref("hint_threshold") / 100
@@ -392,16 +404,16 @@ def hints(ctx: Context) -> Optional[dict]:
     return shown
 
 
-def turn_brief(ctx: Context) -> list:
+def turn_brief(ctx: Context) -> list[str]:
     """Plain mode's view of a turn: the dice line, and the hints when they are on."""
     shown = hints(ctx)
     extra = [] if not shown else [_("hints: {boxes}").format(boxes=", ".join(
         f"{KEY_OF_BOX[box]} {spoken.spoken_label(box)} {points}{'*' if high else ''}"
         for box, (points, high) in shown.items()))]
-    return dice_brief(ctx.session.game, ctx.pref("marking") == "hold") + extra
+    return dice_brief(game_in_play(ctx.session), ctx.pref("marking") == "hold") + extra
 
 
-def dice_brief(game, hold: bool = False) -> list:
+def dice_brief(game: Game, hold: bool = False) -> list[str]:
     """The dice on one line, for plain mode: 'ANN roll 2 of 3: 3 5 2 2 6   marked: 1 3'
     (in hold marking the held dice: 'held: 2 4 5')."""
     picked = [i for i, m in enumerate(game.turn.marked, start=1) if m != hold]
