@@ -7,17 +7,26 @@ import multiprocessing
 import os
 import statistics
 import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Optional
 
 import numpy as np
 
 from ..scoring import YAHTZEE_POINTS
+from .batch import Cards
+from .cache import StrategyTable
 from .tables import YAHTZEE_BIT
 
-_WORKER_TABLES = []  # a worker process's tables, handed over when it starts
+Figures = dict[str, np.ndarray]  # one array a figure, one entry a game
+Play = Callable[[Sequence[StrategyTable], int, np.random.SeedSequence], Figures]
+Progress = Callable[[int, int], None]
+
+_WORKER_TABLES: list[StrategyTable] = []  # a worker process's tables, handed over when it starts
 
 
-def batch_statistics(tables, sizes, seeds, workers, play, progress=None):
+def batch_statistics(tables: Sequence[StrategyTable], sizes: list[int], seeds: list[np.random.SeedSequence],
+                     workers: Optional[int], play: Play, progress: Optional[Progress] = None) -> dict[str, Any]:
     """The statistics of every batch's games played with `play(tables, size, seed)`."""
     started, figures = time.perf_counter(), []
     for batch in played_batches(tables, sizes, seeds, workers, play):
@@ -28,17 +37,18 @@ def batch_statistics(tables, sizes, seeds, workers, play, progress=None):
     return game_statistics(joined, time.perf_counter() - started)
 
 
-def batch_sizes(n, batch):
+def batch_sizes(n: int, batch: int) -> list[int]:
     """The sizes of the batches `n` games are played in."""
     return [min(batch, n - start) for start in range(0, n, batch)]
 
 
-def batch_seeds(n, batch, seed):
+def batch_seeds(n: int, batch: int, seed: Optional[int]) -> list[np.random.SeedSequence]:
     """One seed a batch, drawn from the simulation's (None: fresh)."""
     return np.random.SeedSequence(None if seed is None else seed % 2 ** 63).spawn(len(batch_sizes(n, batch)))
 
 
-def played_batches(tables, sizes, seeds, workers, play):
+def played_batches(tables: Sequence[StrategyTable], sizes: list[int], seeds: list[np.random.SeedSequence],
+                   workers: Optional[int], play: Play) -> Iterator[Figures]:
     """The figures of each batch of games, in order, played by up to `workers` processes
     with `play(tables, size, seed)`."""
     workers = min(workers or os.cpu_count() or 1, len(sizes))
@@ -51,29 +61,29 @@ def played_batches(tables, sizes, seeds, workers, play):
         yield from pool.map(_play_in_worker, itertools.repeat(play), sizes, seeds)
 
 
-def _process_context():
+def _process_context() -> Any:
     """fork where there is one: the workers share the parent's tables without copying them."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else methods[0])
 
 
-def _adopt_tables(tables):
+def _adopt_tables(tables: Sequence[StrategyTable]) -> None:
     """Worker start-up: keep the tables (inherited with fork, else sent once)."""
     _WORKER_TABLES[:] = tables
 
 
-def _play_in_worker(play, size, seed):
+def _play_in_worker(play: Play, size: int, seed: np.random.SeedSequence) -> Figures:
     """In a worker: play one batch with the tables it adopted."""
     return play(_WORKER_TABLES, size, seed)
 
 
-def batch_figures(cards):
+def batch_figures(cards: Cards) -> Figures:
     """The figures of a batch's finished Cards."""
     return {"total": cards.totals, "upper_bonus": cards.upper_bonus > 0,
             "yahtzee": cards.points[:, YAHTZEE_BIT] == YAHTZEE_POINTS, "extra_yahtzee": cards.yahtzee_bonus > 0}
 
 
-def game_statistics(figures, seconds):
+def game_statistics(figures: Figures, seconds: float) -> dict[str, Any]:
     """Mean, spread and rates of finished games' figures."""
     totals = figures["total"]
     games = len(totals)

@@ -20,6 +20,7 @@ import re
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -381,6 +382,9 @@ def is_solved_exactly(rules):
     except UnsupportedRules:
         return False
     return True
+
+
+TableLoader = Callable[..., "StrategyTable"]  # loader(rules, objective=EXPECTED_SCORE) -> table
 
 
 def table_loader(cache_dir=None, progress=None, notify=None):

@@ -10,11 +10,18 @@ takes the higher expected score. Alone, in a race, or where the tables are not e
 bank), it plays the exact table for the highest mean. The simulation of its games (rivalry)
 plays by the same plans.
 """
+from typing import Union
+
 import numpy as np
 
+from ..game import Game
+from ..rules import Rules
+from ..scorecard import Scorecard
+from ..scoring import Category
 from .advisor import keep_values
+from .cache import StrategyTable, TableLoader
 from .dicemath import ROLL_PROBABILITY, SUB_KEEPS
-from .players import Policy, turn_key
+from .players import Policy, Post, Reroll, turn_key
 from .position import card_state
 from .solver import EXPECTED_SCORE
 from .statespace import state_index
@@ -30,42 +37,42 @@ class RivalPlayer:
 
     mood = "rival"
 
-    def __init__(self, rules, table_loader):
+    def __init__(self, rules: Rules, table_loader: TableLoader) -> None:
         self.rules = rules
         self.table = table_loader(rules, EXPECTED_SCORE)
         self.policy = Policy(self.table)
 
     @property
-    def note(self):
+    def note(self) -> str:
         """'' when its tables are exact for the rules, else what it does instead."""
         return self.table.note
 
-    def next_action(self, game):
+    def next_action(self, game: Game) -> Union[Reroll, Post]:
         """Reroll(marked) or Post(box) for the current player's rolled dice."""
         if not self.plays_for_the_win(game):
             return self.policy.plan(turn_key(game)).action(game.turn.dice, game.turn.rolls)
         plans = self.last_turn_plans(game) if self.plays_last_turn(game) else self.estimated_plans(game)
         return plans.action(game.turn.dice, game.turn.rolls)
 
-    def prepare(self, games):
+    def prepare(self, games: list[Game]) -> None:
         """Work out, together, the table's plans for the coming turn of each of these games."""
         self.policy.prepare([turn_key(game) for game in games if not self.plays_for_the_win(game)])
 
-    def plays_for_the_win(self, game):
+    def plays_for_the_win(self, game: Game) -> bool:
         """Others at the table, a game of thirteen rounds, rules the tables solve exactly."""
         return game.race_target is None and len(game.players) > 1 and self.table.exact
 
     @staticmethod
-    def plays_last_turn(game):
+    def plays_last_turn(game: Game) -> bool:
         """This turn fills the card."""
         return len(game.current.card.boxes) == BOX_COUNT - 1
 
-    def last_turn_plans(self, game):
+    def last_turn_plans(self, game: Game) -> TurnPlans:
         """The last turn played for the win (see win_plan)."""
         card = game.current.card
         return win_plan(self.table, card.boxes, card.total, others_ahead(self.table, game))
 
-    def estimated_plans(self, game):
+    def estimated_plans(self, game: Game) -> TurnPlans:
         """A turn before the last played for the win against the best of the others' finals."""
         finals = [final_normals(self.table, *card_start(player.card))
                   for seat, player in enumerate(game.players) if seat != game.seat]
@@ -74,12 +81,12 @@ class RivalPlayer:
                           np.array([game.current.card.total]), best_of(finals))
 
 
-def card_start(card):
+def card_start(card: Scorecard) -> tuple[np.ndarray, np.ndarray]:
     """(state index, total) of a card as arrays of one, for final_normals."""
     return np.array([state_index(*card_state(card.boxes))]), np.array([card.total])
 
 
-def win_plan(table, boxes: dict, total: int, ahead: np.ndarray) -> TurnPlans:
+def win_plan(table: StrategyTable, boxes: dict[Category, int], total: int, ahead: np.ndarray) -> TurnPlans:
     """The whole turn of a card played for the win against `ahead` (see winchance.ahead_chances);
     equal chances go to the higher expected score. One card's TurnPlans."""
     rolls = table.rules.rolls_per_turn

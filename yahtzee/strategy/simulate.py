@@ -9,28 +9,34 @@ import contextlib
 import gc
 import random
 import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Optional, Union
 
 import numpy as np
 
 from ..dice import RandomDice
 from ..game import Game, Player
 from ..language import _, number
-from ..rules import HASBRO
+from ..rules import HASBRO, Rules
+from ..scorecard import Scorecard
 from ..scoring import YAHTZEE_POINTS, Category
 from .batch import play_games as play_batch_games
-from .batches import batch_figures, batch_seeds, batch_sizes, batch_statistics, game_statistics
-from .cache import table_loader
+from .batches import Figures, Progress, batch_figures, batch_seeds, batch_sizes, batch_statistics, game_statistics
+from .cache import StrategyTable, TableLoader, table_loader
 from .computers import computer_player
 from .moods import mood_named
-from .players import OBJECTIVES, Post
+from .players import OBJECTIVES, ComputerPlayer, Post
+from .rival import RivalPlayer
 from .rivalry import simulate_rivalry
 
 BATCH = 25_000  # games played side by side: more share more turn-start states
 ONE_BY_ONE_BATCH = 10_000
 
 
-def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, build_progress=None,
-             workers=None):
+def simulate(n: int, mood: str, rules: Rules = HASBRO, seed: Optional[int] = None, cache_dir: Optional[Path] = None,
+             progress: Optional[Progress] = None, build_progress: Optional[Progress] = None,
+             workers: Optional[int] = None) -> dict[str, Any]:
     """Play `n` solitaire games of a computer player; returns their statistics.
 
     `progress(done, n)` hears of the games as they finish, `build_progress` of any table
@@ -49,19 +55,20 @@ def simulate(n, mood, rules=HASBRO, seed=None, cache_dir=None, progress=None, bu
     return batch_statistics(tables, sizes, seeds, workers, play_batch, progress)
 
 
-def play_batch(tables, size, seed):
+def play_batch(tables: Sequence[StrategyTable], size: int, seed: np.random.SeedSequence) -> Figures:
     """Play `size` games side by side; their figures as arrays."""
     return batch_figures(play_batch_games(size, tables, np.random.default_rng(seed)))
 
 
 # -- one game at a time, through the game itself (a dice bank) ---------------------------
 
-def simulate_one_by_one(n, mood, rules, seed, loader, progress=None):
+def simulate_one_by_one(n: int, mood: str, rules: Rules, seed: Optional[int], loader: TableLoader,
+                        progress: Optional[Progress] = None) -> dict[str, Any]:
     """Play `n` games one turn of each at a time with the computer player of the game."""
     rng = random.Random(seed)
     player = computer_player(mood, rules, loader, random.Random(rng.random()))
     started = time.perf_counter()
-    cards = []
+    cards: list[Scorecard] = []
     with cyclic_gc_paused():
         for start in range(0, n, ONE_BY_ONE_BATCH):
             count = min(ONE_BY_ONE_BATCH, n - start)
@@ -72,20 +79,21 @@ def simulate_one_by_one(n, mood, rules, seed, loader, progress=None):
     return game_statistics(card_figures(cards), time.perf_counter() - started)
 
 
-def play_turn(game, player):
+def play_turn(game: Game, player: Union[ComputerPlayer, RivalPlayer]) -> None:
     """Roll, then do what the player says until it posts (or takes an extra turn)."""
     game.roll()
     while True:
         action = player.next_action(game)
         if isinstance(action, Post):
-            return game.post(action.box)
+            game.post(action.box)
+            return
         for die, marked in enumerate(action.marked):
             if marked:
                 game.toggle(die)
         game.roll()
 
 
-def play_games(count, player, rules, dice_seed):
+def play_games(count: int, player: Union[ComputerPlayer, RivalPlayer], rules: Rules, dice_seed: str) -> list[Game]:
     """`count` finished solitaire games, played a turn of each at a time."""
     games = [Game.start([Player("CPU", "computer")], rules, RandomDice(random.Random(f"{dice_seed}/{i}")))
              for i in range(count)]
@@ -99,7 +107,7 @@ def play_games(count, player, rules, dice_seed):
 
 
 @contextlib.contextmanager
-def cyclic_gc_paused():
+def cyclic_gc_paused() -> Iterator[None]:
     """Games make no reference cycles, but the collector would keep rescanning the large
     memo of plans as it grows (a quarter of the time): pause it while they are played."""
     was_enabled = gc.isenabled()
@@ -111,7 +119,7 @@ def cyclic_gc_paused():
             gc.enable()
 
 
-def card_figures(cards):
+def card_figures(cards: Sequence[Scorecard]) -> Figures:
     """The figures of finished Scorecards, as play_batch gives them."""
     return {"total": np.array([card.total for card in cards]),
             "upper_bonus": np.array([card.upper_bonus > 0 for card in cards]),
@@ -119,7 +127,7 @@ def card_figures(cards):
             "extra_yahtzee": np.array([card.yahtzee_bonus > 0 for card in cards])}
 
 
-def format_simulation(stats, mood=None):
+def format_simulation(stats: dict[str, Any], mood: Optional[str] = None) -> list[str]:
     """The statistics as lines of text for a player."""
     games = number(stats["games"], ",")
     title = (_("{games} games of {mood}").format(games=games, mood="*" + mood.lstrip("*")) if mood
@@ -140,7 +148,7 @@ def format_simulation(stats, mood=None):
     ]
 
 
-def rivalry_lines(stats):
+def rivalry_lines(stats: dict[str, Any]) -> list[str]:
     """*rival's share of wins against *thinker, as lines of text."""
     share, interval = number(stats["win_share"], ".2%"), number(stats["win_interval"], ".2%")
     mean = number(stats["opponent_mean"], ".2f")

@@ -13,17 +13,19 @@ elsewhere (rival.win_plan).
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Union
 
 import numpy as np
 
 from .. import scoring
 from ..scoring import Category
+from .cache import StrategyTable
 from .dicemath import CHILDREN, DICE, KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS, YAHTZEE_ROLLS, size_rows
 from .players import Post, Reroll
 from .position import reroll_marks
 from .rests import SHAPE_REACH, measured_rests, rest_kinds
 from .statespace import state_index, states_of
-from .tables import BOX_COUNT, BOXES, UP_CAP, UPPER_BITS, YAHTZEE_BIT
+from .tables import BOX_COUNT, BOXES, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 
 EXTRA_TURN = BOX_COUNT  # the column of an extra turn, after the thirteen boxes
 TIE_BREAK = 1e-7  # the weight of a point of expected score beside the chance to win
@@ -55,7 +57,7 @@ class TurnPlans:
         """The keep (or -1) of roll `rolls[i]` for card `columns[i]` after roll number stage + 1."""
         return self.keeps[stage, rolls, columns]
 
-    def action(self, dice, rolls_used: int, card: int = 0):
+    def action(self, dice: tuple[int, ...], rolls_used: int, card: int = 0) -> Union[Reroll, Post]:
         """Reroll or Post for one card's dice after `rolls_used` rolls."""
         roll = ROLL_INDEX[tuple(sorted(dice))]
         if rolls_used <= len(self.keeps) and self.keeps[rolls_used - 1, roll, card] >= 0:
@@ -68,7 +70,7 @@ class TurnPlans:
         return np.where(self.boxes == EXTRA_TURN, YAHTZEE_BIT, self.boxes)
 
 
-def state_spreads(table) -> np.ndarray:
+def state_spreads(table: StrategyTable) -> np.ndarray:
     """The measured spread of the remaining score of every state of the table (by its kind)."""
     key = ("state spreads",)
     if key not in table.memo:
@@ -80,7 +82,7 @@ def state_spreads(table) -> np.ndarray:
     return table.memo[key]
 
 
-def final_normals(table, states: np.ndarray, totals: np.ndarray) -> Normal:
+def final_normals(table: StrategyTable, states: np.ndarray, totals: np.ndarray) -> Normal:
     """The final scores of cards at the start of a turn in `states` (value table indices)."""
     return Normal(totals + table.values[states], state_spreads(table)[states])
 
@@ -110,7 +112,7 @@ def normal_cdf(z: np.ndarray) -> np.ndarray:
     return np.where(z >= 0, 1 - half_tail, half_tail)
 
 
-def turn_plans(table, mask: np.ndarray, up: np.ndarray, fifty: np.ndarray, totals: np.ndarray,
+def turn_plans(table: StrategyTable, mask: np.ndarray, up: np.ndarray, fifty: np.ndarray, totals: np.ndarray,
                others: Normal) -> TurnPlans:
     """The whole turn of each card (turn-start mask, capped upper sum, fifty, total) played for
     the win against the others' final score `others` (one normal per card)."""
@@ -120,14 +122,15 @@ def turn_plans(table, mask: np.ndarray, up: np.ndarray, fifty: np.ndarray, total
                      np.concatenate([part[1] for part in parts], axis=-1))
 
 
-def _chunk_plans(table, mask, up, fifty, totals, their_mean, their_spread) -> tuple[np.ndarray, np.ndarray]:
+def _chunk_plans(table: StrategyTable, mask: np.ndarray, up: np.ndarray, fifty: np.ndarray, totals: np.ndarray,
+                 their_mean: np.ndarray, their_spread: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """turn_plans for one chunk of cards: (boxes, keeps)."""
     rolls = table.rules.rolls_per_turn
     gains, afters = batch_postings(table.engine.tables, mask, up, fifty)
     legal = afters >= 0
     spread = np.hypot(state_spreads(table)[np.where(legal, afters, 0)], their_spread[:, None, None])
     expected = totals[:, None, None] + gains + table.values[np.where(legal, afters, 0)]
-    posts = {}
+    posts: dict[int, np.ndarray] = {}
     for used in range(1, rolls + 1):
         bonus = table.engine.tables.stage_bonus(used)
         if used > 1 and bonus == table.engine.tables.stage_bonus(used - 1):
@@ -154,7 +157,7 @@ def _chunk_plans(table, mask, up, fifty, totals, their_mean, their_spread) -> tu
     return boxes, keeps
 
 
-def _fits_with_extra(table) -> np.ndarray:
+def _fits_with_extra(table: StrategyTable) -> np.ndarray:
     """Where a roll bonus counts: the table's fits, and never for an extra turn."""
     fits = table.engine.tables.fits
     return np.concatenate([fits, np.zeros((len(ROLLS), 1), dtype=fits.dtype)], axis=1)
@@ -169,7 +172,8 @@ def batch_keep_values(roll_values: np.ndarray) -> np.ndarray:
     return values
 
 
-def batch_postings(tables, mask: np.ndarray, up: np.ndarray, fifty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def batch_postings(tables: RuleTables, mask: np.ndarray, up: np.ndarray,
+                   fifty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every roll's postings from turn-start states, as winchance.rule_postings works out one's,
     without the roll bonus: (gains, afters), each cards x rolls x (boxes + the extra turn)."""
     count = len(mask)
