@@ -3,9 +3,30 @@
 It draws no screen: it says the brief lines each screen gives for plain mode, its messages
 and its prompts, once each, with no colours, cursor movement or screen clearing.
 """
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Callable, Optional, TypedDict
+
 from .console import KeyConsole, wrapped_lines
+from .palette import Paint
+
+if TYPE_CHECKING:
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
+    from typing_extensions import Unpack
 
 ERASE = "\b \b"  # what a terminal's own line editing sends for a backspace
+
+
+class KeyConsoleOptions(TypedDict, total=False):
+    """What a KeyConsole is made with, as keywords, but `unicode` (never here)."""
+
+    input: "Optional[Input]"
+    output: "Optional[Output]"
+    paint: Paint
+    terminal_size: Optional[Callable[[], os.terminal_size]]
+    sleep: Callable[[float], None]
+    flashes: bool
 
 
 class AccessibleConsole(KeyConsole):
@@ -13,13 +34,13 @@ class AccessibleConsole(KeyConsole):
 
     plain = True
 
-    def __init__(self, **options):
+    def __init__(self, **options: "Unpack[KeyConsoleOptions]") -> None:
         super().__init__(unicode=False, **options)
-        self.said = []  # the lines of the last brief: an unchanged line is not said again
-        self.asked = None  # the last prompt said
-        self.passing = None  # the last passing line said
+        self.said: list[str] = []  # the lines of the last brief: an unchanged line is not said again
+        self.asked: Optional[str] = None  # the last prompt said
+        self.passing: Optional[str] = None  # the last passing line said
 
-    def _say(self, lines) -> None:
+    def _say(self, lines: Iterable[str]) -> None:
         """Write whole lines, broken between words at the terminal's width (the terminal
         turns each newline into a new line)."""
         shown = wrapped_lines([line for line in lines if line.strip()], self.terminal_size().columns)
@@ -27,10 +48,10 @@ class AccessibleConsole(KeyConsole):
         if text:
             self._write(text)
 
-    def _draw(self):
+    def _draw(self) -> None:
         """Nothing is ever redrawn."""
 
-    def show(self, lines, brief=None):
+    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
         """Say the lines of the brief (the screen's own lines when it has none) not said
         just before; an empty brief says nothing."""
         words = list(lines if brief is None else brief)
@@ -39,31 +60,32 @@ class AccessibleConsole(KeyConsole):
         self._say([line for line in words if line not in self.said])
         self.said = words
 
-    def message(self, text):
+    def message(self, text: str) -> None:
         """Say a message."""
         self._say([text])
 
-    def remind(self, text):
+    def remind(self, text: str) -> None:
         """Say a message about the question being asked."""
         self._say([text])
 
-    def forget_messages(self):
+    def forget_messages(self) -> None:
         """Said messages stay said."""
 
-    def status(self, text):
+    def status(self, text: str) -> None:
         """Say a passing line (a progress bar) when it changed."""
         if text != self.passing:
             self.passing = text
             self._say([text])
 
-    def read_key(self, prompt=""):
+    def read_key(self, prompt: str = "") -> str:
         """Say the prompt unless it was the last thing said; the next keystroke as a token."""
         if prompt and prompt != self.asked:
             self._say([prompt])
             self.asked = prompt
         return self._next_token()
 
-    def read_text(self, prompt, default="", limit=None, unlimited=""):
+    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+                  unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of text typed after the prompt, echoed as it is typed."""
         from .lineedit import LineEditor
         line = LineEditor(default, limit, unlimited=unlimited)
@@ -79,7 +101,7 @@ class AccessibleConsole(KeyConsole):
             self._write("\n")
             self.asked = None
 
-    def animate(self, frames, seconds_per_frame) -> bool:
+    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
         """Dice never tumble here: they are said once they settle."""
         return True
 

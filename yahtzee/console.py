@@ -13,10 +13,19 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Optional, TextIO
 
-from .palette import no_colour, wrapped
+from .palette import Paint, no_colour, wrapped
 from .render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
 from .stops import InputClosed, StopRequested
+
+if TYPE_CHECKING:  # prompt_toolkit loads only for key mode
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyPress
+    from prompt_toolkit.output import Output
+
+    from .lineedit import LineEditor
 
 __all__ = ["InputClosed", "KeyConsole", "PlainConsole", "StopRequested"]
 
@@ -34,7 +43,7 @@ class PlainConsole:
     plain = True
     flashes = False
 
-    def __init__(self, stdin=None, stdout=None, ring=False):
+    def __init__(self, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None, ring: bool = False) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         # Bytes the encoding lacks never stop the game; what is typed is read as UTF-8 whatever
@@ -49,57 +58,57 @@ class PlainConsole:
         # Lines break between words at the terminal's width (at PLAIN_WIDTH into a pipe).
         self.width = (shutil.get_terminal_size((PLAIN_WIDTH, 24)).columns
                       if hasattr(self.stdout, "isatty") and self.stdout.isatty() else PLAIN_WIDTH)
-        self.stop = None
+        self.stop: Optional[int] = None
         self._reading = False
-        self._arrived = collections.deque()  # messages from other threads, not yet shown
+        self._arrived: collections.deque[str] = collections.deque()  # messages from other threads, not yet shown
 
-    def request_stop(self, signum):
+    def request_stop(self, signum: int) -> None:
         """From a signal handler: stop now if waiting for a line, else before the next read."""
         self.stop = signum
         if self._reading:
             raise StopRequested(signum)
 
     @contextlib.contextmanager
-    def running(self):
+    def running(self) -> Iterator["PlainConsole"]:
         """Nothing to set up for lines."""
         yield self
 
-    def _write(self, text):
+    def _write(self, text: str) -> None:
         try:
             self.stdout.write(text)
             self.stdout.flush()
         except OSError:
             raise InputClosed("the output is gone") from None
 
-    def show(self, lines, brief=None):
+    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
         """Print a screen, or its brief form when it has one."""
         shown = lines if brief is None else brief
         self._write("".join(line + "\n" for line in wrapped_lines(shown, self.width)))
 
-    def message(self, text):
+    def message(self, text: str) -> None:
         """A message for the player."""
         self._write("".join(line + "\n" for line in wrapped_lines([text], self.width)))
 
-    def remind(self, text):
+    def remind(self, text: str) -> None:
         """A message about the question being asked: printed like any other."""
         self.message(text)
 
-    def message_from_thread(self, text):
+    def message_from_thread(self, text: str) -> None:
         """A message from work in the background: printed before the next prompt."""
         self._arrived.append(text)
 
-    def _show_arrived(self):
+    def _show_arrived(self) -> None:
         while self._arrived:
             self.message(self._arrived.popleft())
 
-    def forget_messages(self):
+    def forget_messages(self) -> None:
         """Printed messages stay where they are: nothing to forget."""
 
-    def status(self, text):
+    def status(self, text: str) -> None:
         """A passing line (a progress bar): printed like a message."""
         self.message(text)
 
-    def _read_line(self, prompt):
+    def _read_line(self, prompt: str) -> str:
         self._show_arrived()
         *above, last = wrapped_lines([f"{prompt}>" if prompt else ">"], self.width)
         self._write("".join(line + "\n" for line in above) + last + " ")
@@ -120,36 +129,37 @@ class PlainConsole:
             raise InputClosed("end of input")
         return line.strip()
 
-    def read_key(self, prompt=""):
+    def read_key(self, prompt: str = "") -> str:
         """One input line as a token: hot-key words become F8/F9/F10, empty is 'enter'."""
         line = self._read_line(prompt)
         lowered = line.lower()
         return PLAIN_WORDS.get(lowered) or lowered or "enter"
 
-    def read_text(self, prompt, default="", limit=None, unlimited=""):
+    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+                  unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of free text; returns (hot key or None, text). A longer line is the screens' to cut."""
         line = self._read_line(prompt)
         hot = PLAIN_WORDS.get(line.lower())
         return (hot, "") if hot else (None, line)
 
-    def bell(self, count=1):
+    def bell(self, count: int = 1) -> None:
         """Ring only when the output is a terminal that can hear it."""
         if self.ring:
             self._write(BELL * count)
 
-    def pause(self, seconds):
+    def pause(self, seconds: float) -> Optional[str]:
         """Plain mode never waits (and reads no key for it)."""
         return None
 
-    def animate(self, frames, seconds_per_frame) -> bool:
+    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
         """Plain mode never animates: the dice are said once they settle."""
         return True
 
-    def discard_typeahead(self):
+    def discard_typeahead(self) -> None:
         """Plain mode reads every line in order: nothing is discarded."""
 
 
-def wrapped_lines(lines, width: int) -> list:
+def wrapped_lines(lines: Iterable[str], width: int) -> list[str]:
     """Lines broken between words to fit `width` cells, trailing spaces gone."""
     return [row.rstrip() for line in lines for row in wrapped(line.rstrip(), width)]
 
@@ -165,11 +175,11 @@ def window_size() -> os.terminal_size:
     return shutil.get_terminal_size((80, 24))
 
 
-def key_token(press) -> "str | None":
+def key_token(press: "KeyPress") -> "str | None":
     """A key press as a screen's token, or None for a key that means nothing to the screens."""
     from prompt_toolkit.keys import Keys
-    named = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10",
-             Keys.ControlM: "enter", Keys.ControlJ: "enter", Keys.Escape: "escape"}
+    named: dict[str, str] = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10",
+                             Keys.ControlM: "enter", Keys.ControlJ: "enter", Keys.Escape: "escape"}
     if press.key in named:
         return named[press.key]
     data = press.data
@@ -192,8 +202,9 @@ class KeyConsole:
 
     plain = False
 
-    def __init__(self, input=None, output=None, paint=no_colour, unicode=True,
-                 terminal_size=None, sleep=time.sleep, flashes=False):
+    def __init__(self, input: "Optional[Input]" = None, output: "Optional[Output]" = None, paint: Paint = no_colour,
+                 unicode: bool = True, terminal_size: Optional[Callable[[], os.terminal_size]] = None,
+                 sleep: Callable[[float], None] = time.sleep, flashes: bool = False) -> None:
         from prompt_toolkit.input import create_input
         from prompt_toolkit.output import create_output
 
@@ -207,23 +218,23 @@ class KeyConsole:
         self.terminal_size = terminal_size or window_size
         self.sleep = sleep
         self.encoding = codecs.lookup(self.output.encoding() or "utf-8").name
-        self.lines = []
-        self.messages = []
+        self.lines: list[str] = []
+        self.messages: list[tuple[str, Optional[str]]] = []
         self.prompt = ""
-        self.stop = None
+        self.stop: Optional[int] = None
         self.lost = False
-        self._passing = None
-        self._arrived = collections.deque()  # messages from other threads, not yet shown
-        self._editing = None
-        self._drawn_size = None
+        self._passing: Optional[str] = None
+        self._arrived: collections.deque[str] = collections.deque()  # messages from other threads, not yet shown
+        self._editing: Optional[tuple[str, LineEditor]] = None
+        self._drawn_size: Optional[os.terminal_size] = None
 
-    def request_stop(self, signum):
+    def request_stop(self, signum: int) -> None:
         """From a signal handler: the read under way, or the next one, raises StopRequested."""
         self.stop = signum
         self.reader.wake()
 
     @contextlib.contextmanager
-    def running(self):
+    def running(self) -> Iterator["KeyConsole"]:
         """Raw mode for the whole game, so keys never echo; a resized window wakes the reader."""
         with self._raw_mode(), self._watching_resizes():
             try:
@@ -233,7 +244,7 @@ class KeyConsole:
                     self._write("\r\n")
 
     @contextlib.contextmanager
-    def _raw_mode(self):
+    def _raw_mode(self) -> Iterator[None]:
         mode = self.input.raw_mode()
         mode.__enter__()
         try:
@@ -243,19 +254,19 @@ class KeyConsole:
                 mode.__exit__(None, None, None)
 
     @contextlib.contextmanager
-    def _watching_resizes(self):
-        winch = getattr(signal, "SIGWINCH", None)
+    def _watching_resizes(self) -> Iterator[None]:
+        winch = getattr(signal, "SIGWINCH", None)  # None: no SIGWINCH here
         try:
-            previous = signal.signal(winch, lambda signum, frame: self.reader.wake())
-        except (TypeError, ValueError):  # no SIGWINCH here, or not the main thread
+            previous = None if winch is None else signal.signal(winch, lambda signum, frame: self.reader.wake())
+        except ValueError:  # not the main thread
             previous = None
         try:
             yield
         finally:
-            if previous is not None:
+            if winch is not None and previous is not None:
                 signal.signal(winch, previous)
 
-    def _write(self, text):
+    def _write(self, text: str) -> None:
         """Write to the terminal; the first write to a lost terminal raises, later ones do nothing."""
         if self.lost:
             return
@@ -268,11 +279,11 @@ class KeyConsole:
                 raise InputClosed("the terminal is gone") from None
             raise
 
-    def _fits(self, size=None):
+    def _fits(self, size: Optional[os.terminal_size] = None) -> bool:
         size = size or self.terminal_size()
         return size.columns >= SCREEN_WIDTH and size.lines >= SCREEN_HEIGHT
 
-    def _draw(self):
+    def _draw(self) -> None:
         """The screen, the messages under it, a passing line, and the line being typed."""
         size = self._drawn_size = self.terminal_size()
         lines = self.lines
@@ -287,47 +298,47 @@ class KeyConsole:
         rows = [*lines, *notes[max(0, len(notes) - room):]]
         self._write(CLEAR + "\r\n".join(rows) + ("\r\n" + self._edit_line() if editing else ""))
 
-    def show(self, lines, brief=None):
+    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
         """Redraw the whole screen; the kept messages stay under it."""
         self.lines = list(lines)
         self._draw()
 
-    def message(self, text):
+    def message(self, text: str) -> None:
         """Add a one-line message under the screen now; the last three stay until forgotten."""
         self._add_message(text, None)
 
-    def remind(self, text):
+    def remind(self, text: str) -> None:
         """A message about the question being asked (a wrong key, what a hot key did): it goes
         when another question is asked."""
         self._add_message(text, self.prompt)
 
-    def message_from_thread(self, text):
+    def message_from_thread(self, text: str) -> None:
         """A message from work in the background (a table set aside): shown at once, the wait
         for a key woken for it."""
         self._arrived.append(text)
         self.reader.wake()
 
-    def _show_arrived(self):
+    def _show_arrived(self) -> None:
         while self._arrived:
             self.message(self._arrived.popleft())
 
-    def _add_message(self, text, question):
+    def _add_message(self, text: str, question: Optional[str]) -> None:
         if self.messages[-1:] != [(text, question)]:  # the same words again are not stacked
             self.messages = [*self.messages, (text, question)][-MESSAGES_KEPT:]
         self._draw()
 
-    def _asking(self, prompt) -> bool:
+    def _asking(self, prompt: str) -> bool:
         """A question is asked: the reminders about another one go; whether any went."""
         kept = [(text, question) for text, question in self.messages if question in (None, prompt)]
         gone = len(kept) < len(self.messages)
         self.messages, self.prompt = kept, prompt
         return gone
 
-    def forget_messages(self):
+    def forget_messages(self) -> None:
         """The screen's subject changed: its messages go at the next draw."""
         self.messages = []
 
-    def status(self, text):
+    def status(self, text: str) -> None:
         """Show a passing line under the screen (a progress bar) that the next draw replaces."""
         self._passing = text
         try:
@@ -335,7 +346,7 @@ class KeyConsole:
         finally:
             self._passing = None
 
-    def read_key(self, prompt=""):
+    def read_key(self, prompt: str = "") -> str:
         """The next keystroke as a token; a too-small terminal waits to be enlarged."""
         if self._asking(prompt) or not self._fits():
             self._draw()
@@ -346,13 +357,13 @@ class KeyConsole:
                 return token
             self._draw()
 
-    def _next_token(self):
+    def _next_token(self) -> str:
         while True:
             token = key_token(self._next_press())
             if token is not None:
                 return token
 
-    def _next_press(self):
+    def _next_press(self) -> "KeyPress":
         """The next key press; a resized window is drawn again; a stop request raises."""
         while True:
             if self.stop:
@@ -364,7 +375,8 @@ class KeyConsole:
             if not self.stop and self.terminal_size() != self._drawn_size:
                 self._draw()
 
-    def read_text(self, prompt, default="", limit=None, unlimited=""):
+    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+                  unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of text (a name) of `limit` characters at most, unless it starts with
         `unlimited`; F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
         from prompt_toolkit.utils import get_cwidth
@@ -384,7 +396,7 @@ class KeyConsole:
         finally:
             self._editing = None
 
-    def _edit_line(self):
+    def _edit_line(self) -> str:
         """The line being typed, drawn in place with the cursor where it edits."""
         if self._editing is None:
             return ""
@@ -394,13 +406,13 @@ class KeyConsole:
         return (f"\r{self._shown(prompt + line.text)}{CLEAR_TO_END}\r"
                 + (f"\x1b[{column}C" if column else ""))
 
-    def _shown(self, text):
+    def _shown(self, text: str) -> str:
         """Text as this terminal can show it: '?' for a character its encoding lacks."""
         if can_encode(text, self.encoding):
             return text
         return "".join(char if can_encode(char, self.encoding) else "?" for char in text)
 
-    def discard_typeahead(self):
+    def discard_typeahead(self) -> None:
         """Forget keys pressed while the game was busy: they answered nothing on screen."""
         self.reader.discard()
         try:
@@ -410,14 +422,14 @@ class KeyConsole:
         with contextlib.suppress(termios.error, OSError, ValueError, AttributeError):  # not a terminal
             termios.tcflush(self.input.fileno(), termios.TCIFLUSH)
 
-    def bell(self, count=1):
+    def bell(self, count: int = 1) -> None:
         """Ring the terminal bell, a short pattern for more than one."""
         for ring in range(count):
             self._write(BELL)
             if ring + 1 < count:
                 self.sleep(0.15)
 
-    def pause(self, seconds):
+    def pause(self, seconds: float) -> Optional[str]:
         """Let the player see a step a moment; a key cuts it short and is spent on that (its
         token comes back, so that a hot key can still act)."""
         if seconds <= 0:
@@ -427,7 +439,7 @@ class KeyConsole:
         press = self.reader.press_within(seconds)
         return None if press is None else key_token(press)
 
-    def animate(self, frames, seconds_per_frame) -> bool:
+    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
         """Draw each frame (a whole screen) in turn; False as soon as a key press is waiting,
         which is left for the next read, True when every frame was shown."""
         for frame in frames:

@@ -12,7 +12,7 @@ import errno
 import os
 import select
 import time
-from typing import Optional
+from typing import Callable, Optional, Union
 
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyPress
@@ -30,12 +30,12 @@ GONE = (errno.EIO, errno.EBADF, errno.ENXIO)
 class _Parser(Vt100Parser):
     """The Vt100 parser, except that a stray bracketed-paste mark (never asked for) does nothing."""
 
-    def _call_handler(self, key, insert_text):
+    def _call_handler(self, key: Union[str, Keys, tuple[Keys, ...]], insert_text: str) -> None:
         if key != Keys.BracketedPaste:
             super()._call_handler(key, insert_text)
 
 
-def _char(press: KeyPress):
+def _char(press: KeyPress) -> str:
     """The character a plain key press carries, or '' for a named key (F8, Enter, a control)."""
     return "" if isinstance(press.key, Keys) else press.data
 
@@ -43,7 +43,7 @@ def _char(press: KeyPress):
 class SequenceFilter:
     """Drops the rest of a control sequence that the parser handed on as Esc and characters."""
 
-    def __init__(self, clock=time.monotonic):
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.state = "text"
         self.last = 0.0
@@ -56,13 +56,13 @@ class SequenceFilter:
         self.last = now
         return getattr(self, f"_in_{self.state}")(press, bare_escape)
 
-    def _in_text(self, press, bare_escape):
+    def _in_text(self, press: KeyPress, bare_escape: bool) -> bool:
         if press.key == Keys.Escape:
             self.state = "after_escape" if bare_escape else "escape"
             return bare_escape
         return press.key not in UNWANTED
 
-    def _in_after_escape(self, press, bare_escape):
+    def _in_after_escape(self, press: KeyPress, bare_escape: bool) -> bool:
         """Right after a lone Esc, '[' or 'O' is the tail of an F-key that arrived split."""
         self.state = "text"
         if _char(press) in ("[", "O"):
@@ -70,7 +70,7 @@ class SequenceFilter:
             return False
         return self._in_text(press, bare_escape)
 
-    def _in_escape(self, press, bare_escape):
+    def _in_escape(self, press: KeyPress, bare_escape: bool) -> bool:
         char = _char(press)
         if press.key == Keys.Escape:
             return False
@@ -83,14 +83,14 @@ class SequenceFilter:
             self.state = "text"  # the final character of a short sequence (ESC 7, ESC 4)
         return False
 
-    def _in_csi(self, press, bare_escape):
+    def _in_csi(self, press: KeyPress, bare_escape: bool) -> bool:
         char = _char(press)
         if char and " " <= char <= "?":
             return False
         self.state = "text"
         return False if char and "@" <= char <= "~" else self._in_text(press, bare_escape)
 
-    def _in_string(self, press, bare_escape):
+    def _in_string(self, press: KeyPress, bare_escape: bool) -> bool:
         if press.key == Keys.ControlG:
             self.state = "text"
         elif press.key == Keys.Escape:
@@ -101,24 +101,24 @@ class SequenceFilter:
 class KeyReader:
     """Reads one file descriptor for the whole game, so keys typed ahead are never lost."""
 
-    def __init__(self, fileno: int, clock=time.monotonic):
+    def __init__(self, fileno: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.fd = fileno
-        self.presses = collections.deque()
+        self.presses: collections.deque[KeyPress] = collections.deque()
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")  # any locale
         self._parser = _Parser(self._parsed)
         self._filter = SequenceFilter(clock)
-        self._flushed = None
+        self._flushed: Optional[list[KeyPress]] = None
         self._unflushed: Optional[float] = None  # how long to wait before flushing the parser
         self._wake_read, self._wake_write = os.pipe()
         for end in (self._wake_read, self._wake_write):
             os.set_blocking(end, False)
 
-    def close(self):
+    def close(self) -> None:
         """Let the wake-up pipe go."""
         for end in (self._wake_read, self._wake_write):
             os.close(end)
 
-    def wake(self):
+    def wake(self) -> None:
         """End the wait under way (safe from a signal handler)."""
         with contextlib.suppress(OSError):  # already woken: the pipe is full
             os.write(self._wake_write, b".")
@@ -156,7 +156,7 @@ class KeyReader:
                 self._feed()
         return self.presses.popleft() if self.presses else None
 
-    def discard(self):
+    def discard(self) -> None:
         """Forget every key read but not yet taken."""
         self.presses.clear()
 
@@ -181,20 +181,20 @@ class KeyReader:
             raise InputClosed("end of input")
         return data
 
-    def _drain_wake(self):
+    def _drain_wake(self) -> None:
         try:
             while os.read(self._wake_read, 64):
                 pass
         except BlockingIOError:
             pass
 
-    def _parsed(self, press: KeyPress):
+    def _parsed(self, press: KeyPress) -> None:
         if self._flushed is not None:
             self._flushed.append(press)
         elif self._filter.accepts(press, bare_escape=False):
             self.presses.append(press)
 
-    def _flush(self):
+    def _flush(self) -> None:
         """After the escape timeout: what the parser held is keys as they are (a lone Esc)."""
         self._unflushed, self._flushed = None, []
         self._parser.flush()

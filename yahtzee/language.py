@@ -3,7 +3,9 @@ the gettext catalog that translates every player-visible string (English is the 
 import contextlib
 import gettext
 import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Optional
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LANGUAGES = ("en", "de")
@@ -19,14 +21,14 @@ class UnknownLanguage(ValueError):
     """A --lang code that names no language the game speaks."""
 
 
-def code_of(value):
+def code_of(value: str) -> str:
     """The language a locale name means: 'de_AT.UTF-8' is German; C, POSIX, English and
     anything unknown are English."""
     base = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     return base if base in LANGUAGES else "en"
 
 
-def from_environment(environ):
+def from_environment(environ: Mapping[str, str]) -> str:
     """The language the environment asks for: the first of LANGUAGE (a colon-separated list),
     LC_ALL, LC_MESSAGES, LANG that is set and not empty."""
     for name in ENVIRONMENT:
@@ -38,7 +40,7 @@ def from_environment(environ):
     return "en"
 
 
-def checked(code):
+def checked(code: Optional[str]) -> str:
     """A --lang code as given, or UnknownLanguage."""
     text = (code or "").strip().lower()
     if text not in LANGUAGES:
@@ -47,7 +49,7 @@ def checked(code):
     return text
 
 
-def choose(cli_code, pref_code, environ=None):
+def choose(cli_code: Optional[str], pref_code: Optional[str], environ: Optional[Mapping[str, str]] = None) -> str:
     """--lang first, then the preference (auto follows the environment), then the environment."""
     if cli_code:
         return checked(cli_code)
@@ -56,7 +58,7 @@ def choose(cli_code, pref_code, environ=None):
     return from_environment(os.environ if environ is None else environ)
 
 
-def install(code):
+def install(code: str) -> gettext.NullTranslations:
     """Translate through `code`'s catalog from now on (English: the source strings)."""
     global _catalog, _current
     _current = code
@@ -66,7 +68,7 @@ def install(code):
 
 
 @contextlib.contextmanager
-def source_strings():
+def source_strings() -> Iterator[None]:
     """For a while, the English source strings: text that files and --json keep."""
     global _catalog
     kept, _catalog = _catalog, gettext.NullTranslations()
@@ -76,39 +78,39 @@ def source_strings():
         _catalog = kept
 
 
-def number(value, spec: str = "") -> str:
+def number(value: float, spec: str = "") -> str:
     """`value` formatted by `spec` ('.1f', ',', '.1%') as the player's language writes
     numbers: '1,234.5' in English, '1.234,5' in German."""
     text = format(value, spec)
     return text.translate(GERMAN_DIGITS) if _current == "de" else text
 
 
-def current():
+def current() -> str:
     """The language being spoken ('en' or 'de')."""
     return _current
 
 
-def _(message):
+def _(message: str) -> str:
     """`message` in the player's language."""
     return _catalog.gettext(message)
 
 
-def ngettext(singular, plural, count):
+def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural of `count`'s noun, in the player's language."""
     return _catalog.ngettext(singular, plural, count)
 
 
-def pgettext(context, message):
+def pgettext(context: str, message: str) -> str:
     """`message` in the player's language, as meant in `context` (where one English word
     stands for two German ones: 'YAHTZEE' the box name is 'KNIFFEL', the sheet row 'Kniffel')."""
     return _catalog.pgettext(context, message)
 
 
-def NC_(context, message):
+def NC_(context: str, message: str) -> str:
     """Marks a string and its context for the catalog; pgettext translates it where shown."""
     return message
 
 
-def N_(message):
+def N_(message: str) -> str:
     """Marks a string for the catalog where it is defined; it is translated where it is shown."""
     return message

@@ -1,9 +1,12 @@
 """A line of free text being typed (a name): characters, a cursor, and the keys that edit them."""
+from typing import Callable
+
+from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
 
-HOT_KEYS = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10",
-            Keys.ControlD: "F10"}
+HOT_KEYS: dict[str, str] = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10",
+                            Keys.ControlD: "F10"}
 ENTER_KEYS = (Keys.ControlM, Keys.ControlJ)
 
 
@@ -12,7 +15,7 @@ class LineEditor:
     starts with `unlimited`, as a computer seat's '*gambler Zed' does), `cells` cells at most."""
 
     def __init__(self, text: str = "", limit: "int | None" = None, cells: "int | None" = None,
-                 unlimited: str = ""):
+                 unlimited: str = "") -> None:
         self.text = ""
         self.cursor = 0
         self.limit = limit
@@ -20,7 +23,7 @@ class LineEditor:
         self.unlimited = unlimited
         self.insert(text)
 
-    def press(self, press) -> "str | None":
+    def press(self, press: KeyPress) -> "str | None":
         """Apply a key press; 'enter' or a hot key when the line is done, else None."""
         if press.key in HOT_KEYS:
             return HOT_KEYS[press.key]
@@ -33,7 +36,7 @@ class LineEditor:
             self.insert(press.data)
         return None
 
-    def insert(self, typed: str):
+    def insert(self, typed: str) -> None:
         """Type characters at the cursor while they fit; anything unprintable types nothing."""
         for char in typed:
             if char.isprintable() and self._fits(char):
@@ -46,30 +49,30 @@ class LineEditor:
             return False
         return self.cells is None or get_cwidth(self.text + char) <= self.cells
 
-    def _cut(self, start: int, end: int):
+    def _cut(self, start: int, end: int) -> None:
         self.text = self.text[:start] + self.text[end:]
         self.cursor = start
 
-    def backspace(self):
+    def backspace(self) -> None:
         """Delete the character before the cursor."""
         if self.cursor:
             self._cut(self.cursor - 1, self.cursor)
 
-    def delete(self):
+    def delete(self) -> None:
         """Delete the character under the cursor."""
         self._cut(self.cursor, min(len(self.text), self.cursor + 1))
 
-    def delete_word(self):
+    def delete_word(self) -> None:
         """Delete the word before the cursor (Ctrl-W)."""
         start = len(self.text[:self.cursor].rstrip().rpartition(" ")[0])
         self._cut(start + (1 if start else 0), self.cursor)
 
-    def move(self, to: int):
+    def move(self, to: int) -> None:
         """Put the cursor at a position within the text."""
         self.cursor = max(0, min(len(self.text), to))
 
 
-EDITS = {
+EDITS: dict[str, Callable[[LineEditor], None]] = {
     Keys.ControlH: LineEditor.backspace,
     Keys.Delete: LineEditor.delete,
     Keys.ControlW: LineEditor.delete_word,

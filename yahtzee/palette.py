@@ -1,14 +1,18 @@
 """The game's colours, in one place; rules and screens speak of roles, never of colours."""
 import re
+from collections.abc import Mapping
+from typing import Callable, Union
 
-from colorama import Fore, Style
+from colorama import Fore, Style  # type: ignore[import-untyped]
 
 from .language import _
 
 REVERSE = "\x1b[7m"  # colorama names no reverse video
 
+Paint = Callable[[str, str], str]  # (role, text) -> text painted in the role's colour
+
 # The 1987 look: the PC-SIG colours on black.
-CLASSIC = {
+CLASSIC: dict[str, str] = {
     "on": Fore.GREEN + Style.BRIGHT,
     "off": Fore.RED + Style.BRIGHT,
     "marked": Fore.RED + Style.BRIGHT,
@@ -24,14 +28,14 @@ CLASSIC = {
     "yahtzee": Fore.YELLOW + Style.BRIGHT,
 }
 # Dark colours for a light background: no yellow or cyan, which fade on white.
-LIGHT = {**CLASSIC,
-         "current": Fore.BLUE + Style.BRIGHT,
-         "title": Fore.BLUE + Style.BRIGHT,
-         "key": Fore.MAGENTA + Style.BRIGHT,
-         "hint": Fore.BLUE,
-         "yahtzee": Fore.RED + Style.BRIGHT + REVERSE}
+LIGHT: dict[str, str] = {**CLASSIC,
+                         "current": Fore.BLUE + Style.BRIGHT,
+                         "title": Fore.BLUE + Style.BRIGHT,
+                         "key": Fore.MAGENTA + Style.BRIGHT,
+                         "hint": Fore.BLUE,
+                         "yahtzee": Fore.RED + Style.BRIGHT + REVERSE}
 # Bold and reverse video only, for a terminal without colours or a player who wants none.
-MONO = {
+MONO: dict[str, str] = {
     "on": Style.BRIGHT,
     "off": "",
     "marked": REVERSE,
@@ -64,9 +68,9 @@ class UnknownTheme(ValueError):
     """A colour theme the game does not have."""
 
 
-def themed(roles: dict):
+def themed(roles: Mapping[str, str]) -> Paint:
     """The painter for one theme: text in its role's colour (as it is, for a role without one)."""
-    def paint(role, text):
+    def paint(role: str, text: str) -> str:
         code = roles[role]
         return f"{code}{text}{Style.RESET_ALL}" if code else text
     return paint
@@ -75,12 +79,12 @@ def themed(roles: dict):
 colour = themed(CLASSIC)
 
 
-def no_colour(role, text):
+def no_colour(role: str, text: str) -> str:
     """Text as it is: the painter for plain mode and NO_COLOR."""
     return text
 
 
-def painter(theme):
+def painter(theme: Union[str, bool, None]) -> Paint:
     """The function that paints text by role in `theme` (a name; True is the classic theme),
     or leaves it plain (None or False)."""
     if not theme:
@@ -92,7 +96,7 @@ def painter(theme):
     return themed(THEMES[name])
 
 
-def strip_controls(text):
+def strip_controls(text: str) -> str:
     """Text without any terminal control sequence or control character: what a screen shows."""
     return _CONTROLS.sub("", text)
 
@@ -100,18 +104,18 @@ def strip_controls(text):
 strip_ansi = strip_controls  # the older name, one implementation
 
 
-def visible_width(text):
+def visible_width(text: str) -> int:
     """How many terminal cells text takes on screen, colour codes aside."""
     from prompt_toolkit.utils import get_cwidth
     return get_cwidth(strip_controls(text))
 
 
-def pad(text, width):
+def pad(text: str, width: int) -> str:
     """Text padded with spaces to `width` visible columns."""
     return text + " " * max(0, width - visible_width(text))
 
 
-def wants_colour(environ, is_tty, disabled=False):
+def wants_colour(environ: Mapping[str, str], is_tty: bool, disabled: bool = False) -> bool:
     """Whether to colour: --no-color and NO_COLOR say no, FORCE_COLOR yes, TERM=dumb no, else a tty."""
     if disabled or environ.get("NO_COLOR"):
         return False
@@ -122,7 +126,7 @@ def wants_colour(environ, is_tty, disabled=False):
     return is_tty
 
 
-def cut_to_cells(text, width):
+def cut_to_cells(text: str, width: int) -> str:
     """The longest start of `text` that fits in `width` terminal cells."""
     out = ""
     for char in text:
@@ -132,7 +136,7 @@ def cut_to_cells(text, width):
     return out
 
 
-def wrapped(text, width):
+def wrapped(text: str, width: int) -> list[str]:
     """A line as lines of at most `width` terminal cells, broken between words and, where a
     list's item fits a line, between items ('1 Ones 2, 2 Twos 0' never ends a line on 'Ones'); a
     word longer than a line is cut. The leading spaces indent every line, colour codes stay
@@ -158,11 +162,11 @@ def wrapped(text, width):
     return [indent + part for part in lines]
 
 
-def _units(body, room):
+def _units(body: str, room: int) -> list[str]:
     """What a line breaks between: each comma-separated item that fits a line whole, the
     words of those that do not."""
     items = body.split(", ")
-    units = []
+    units: list[str] = []
     for number, item in enumerate(items):
         item += "," if number < len(items) - 1 else ""
         units += [item] if visible_width(item) <= room else item.split(" ")

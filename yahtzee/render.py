@@ -1,10 +1,14 @@
 """Pure rendering: game state in, lines of text out (painted through a palette function)."""
 import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Optional, Union
 
 from . import records as rec
 from .choices import Option, OptionKind
+from .game import Game, Turn
 from .language import N_, _, ngettext, number
-from .palette import no_colour, pad, visible_width
+from .palette import Paint, no_colour, pad, visible_width
+from .scorecard import Scorecard
 from .scoring import LOWER, UPPER, Category
 
 SCREEN_WIDTH = 80
@@ -43,7 +47,7 @@ ASCII_DIE = {"top": "+---+", "side": "|", "bottom": "+---+", "pip": "o"}
 UNICODE_TEST = "┌─┐│└┘●"
 
 
-def can_draw_unicode(encoding):
+def can_draw_unicode(encoding: Optional[str]) -> bool:
     """True when the output encoding can show the Unicode dice."""
     try:
         UNICODE_TEST.encode(encoding or "ascii")
@@ -52,14 +56,15 @@ def can_draw_unicode(encoding):
     return True
 
 
-def _row(label, cells, key=None, paint=no_colour, role=None):
+def _row(label: str, cells: Iterable[str], key: Optional[str] = None, paint: Paint = no_colour,
+         role: Optional[str] = None) -> str:
     """A sheet row: a box is keyed and indented, a total starts at the margin."""
     text = pad(label if key is None else key + " " + label, LABEL_WIDTH)
     body = "".join(right_aligned(cell, COLUMN_WIDTH) for cell in cells)
     return text + (paint(role, body) if role else body)
 
 
-def _header(game, paint):
+def _header(game: Game, paint: Paint) -> str:
     """The players' names over their columns, the current player marked."""
     cells = []
     for seat, player in enumerate(game.players):
@@ -69,12 +74,12 @@ def _header(game, paint):
     return " " * LABEL_WIDTH + "".join(cells)
 
 
-def right_aligned(text, width):
+def right_aligned(text: str, width: int) -> str:
     """Text pushed right within `width` terminal cells."""
     return " " * max(0, width - visible_width(text)) + text
 
 
-def _box_cell(card, box, hint=None, paint=no_colour):
+def _box_cell(card: Scorecard, box: Category, hint: Optional[tuple[int, bool]] = None, paint: Paint = no_colour) -> str:
     if card.is_blank(box):
         return "-"
     if box in card.boxes:
@@ -85,7 +90,8 @@ def _box_cell(card, box, hint=None, paint=no_colour):
     return paint("high", f"({points})*") if high else paint("hint", f"({points})")
 
 
-def sheet_lines(game, paint=no_colour, keys=None, hints=None, par=False):
+def sheet_lines(game: Game, paint: Paint = no_colour, keys: Optional[Mapping[Category, str]] = None,
+                hints: Optional[Mapping[Category, tuple[int, bool]]] = None, par: bool = False) -> list[str]:
     """The scoresheet: a column per player, 20 lines (a par row and a race's banked row
     more); `keys` labels the open boxes to post in, `hints` ({box: (points, high)}) shows in
     the current player's open boxes what they would score."""
@@ -93,13 +99,13 @@ def sheet_lines(game, paint=no_colour, keys=None, hints=None, par=False):
     hints = hints or {}
     cards = [player.card for player in game.players]
 
-    def box_row(box):
+    def box_row(box: Category) -> str:
         key = paint("key", keys[box]) if box in keys else " "
         cells = [_box_cell(card, box, hints.get(box) if seat == game.seat else None, paint)
                  for seat, card in enumerate(cards)]
         return _row(_(LABELS[box]), cells, key)
 
-    def total_row(label, values):
+    def total_row(label: str, values: Iterable[Union[int, str]]) -> str:
         return _row(label, [str(v) for v in values], paint=paint, role="total")
 
     bonus_label = _("Bonuses") if game.rules.roll_bonus else _("YAHTZEE bonus")
@@ -118,13 +124,13 @@ def sheet_lines(game, paint=no_colour, keys=None, hints=None, par=False):
     ]
 
 
-def upper_bonus_cell(card):
+def upper_bonus_cell(card: Scorecard) -> str:
     """The upper bonus once won, 0 once out of reach, blank while it is still open."""
     decided = card.par is None and any(box.is_upper for box in card.boxes)
     return str(card.upper_bonus) if decided or card.upper_bonus else ""
 
 
-def par_cell(card):
+def par_cell(card: Scorecard) -> str:
     """How far over or under par (three of each face) the upper boxes stand, while it matters."""
     par = card.par
     if par is None or not any(box.is_upper for box in card.boxes):
@@ -132,25 +138,25 @@ def par_cell(card):
     return f"{par:+d}" if par else _("par")
 
 
-def on_off(flag, paint=no_colour):
+def on_off(flag: bool, paint: Paint = no_colour) -> str:
     """ON in green or OFF in red."""
     return paint("on", _("ON")) if flag else paint("off", _("OFF"))
 
 
-def hotkey_lines(verify, sound, paint=no_colour):
+def hotkey_lines(verify: bool, sound: bool, paint: Paint = no_colour) -> list[str]:
     """The middle column: the hot keys, their letter aliases and their state."""
     return ["F8/V", _("Verify"), on_off(verify, paint), "",
             "F9/M", _("Sound"), on_off(sound, paint), "",
             "F10/Q", _("Quit")]
 
 
-def hotkey_footer(verify, sound, paint=no_colour):
+def hotkey_footer(verify: bool, sound: bool, paint: Paint = no_colour) -> str:
     """The hot keys on one line, for the screens without a scoresheet."""
     return _("F8/V verify {verify}   F9/M sound {sound}   F10/Q quit").format(
         verify=on_off(verify, paint), sound=on_off(sound, paint))
 
 
-def die_lines(face, glyphs):
+def die_lines(face: int, glyphs: Mapping[str, str]) -> list[str]:
     """One die as five lines of five characters."""
     side = glyphs["side"]
     return [glyphs["top"],
@@ -158,7 +164,8 @@ def die_lines(face, glyphs):
             glyphs["bottom"]]
 
 
-def dice_lines(turn, paint=no_colour, unicode=True, dice=None):
+def dice_lines(turn: Turn, paint: Paint = no_colour, unicode: bool = True,
+               dice: Optional[Sequence[int]] = None) -> list[str]:
     """The five dice side by side (the turn's, or `dice` while they tumble), their numbers
     under them: [n] red to reroll, n green kept."""
     glyphs = UNICODE_DIE if unicode else ASCII_DIE
@@ -175,7 +182,7 @@ def dice_lines(turn, paint=no_colour, unicode=True, dice=None):
     return rows + [" ".join(numbers)]
 
 
-def turn_heading(game):
+def turn_heading(game: Game) -> str:
     """Whose turn, which roll: 'ANN  roll 2 of 3'."""
     if game.is_over:
         return _("Game over")
@@ -186,15 +193,17 @@ def turn_heading(game):
                                                      rolls=rolls + game.rolls_left)
 
 
-def side_by_side(*columns):
+def side_by_side(*columns: tuple[Sequence[str], int]) -> list[str]:
     """Join columns of (lines, width) into rows, padding each column to its width."""
     height = max(len(lines) for lines, _ in columns)
     return ["".join(pad(lines[row] if row < len(lines) else "", width) for lines, width in columns)
             .rstrip() for row in range(height)]
 
 
-def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=None, hints=None,
-               match=(), par=False, dice=None):
+def play_lines(game: Game, verify: bool, sound: bool, status: str, paint: Paint = no_colour, unicode: bool = True,
+               keys: Optional[Mapping[Category, str]] = None,
+               hints: Optional[Mapping[Category, tuple[int, bool]]] = None, match: Sequence[str] = (),
+               par: bool = False, dice: Optional[Sequence[int]] = None) -> list[str]:
     """The play screen: sheet left, hot keys middle, dice right (`dice` while they tumble;
     the match's lines under them), the status line below."""
     sheet = sheet_lines(game, paint, keys, hints, par)
@@ -204,24 +213,25 @@ def play_lines(game, verify, sound, status, paint=no_colour, unicode=True, keys=
     return side_by_side((sheet, sheet_width(game) + 1), (middle, MIDDLE_WIDTH), (right, 0)) + [status]
 
 
-def match_lines(describe, points, paint=no_colour):
+def match_lines(describe: str, points: Mapping[str, int], paint: Paint = no_colour) -> list[str]:
     """Under the dice in a match: what it is, then each player's match total so far."""
     return [describe, paint("total", _("Match totals")),
             *[f"  {pad(name, COLUMN_WIDTH)}{right_aligned(str(total), 6)}"
               for name, total in points.items()]]
 
 
-def sheet_width(game):
+def sheet_width(game: Game) -> int:
     """The columns the scoresheet takes."""
     return LABEL_WIDTH + COLUMN_WIDTH * len(game.players)
 
 
-def end_lines(game, announce, paint=no_colour, room=SCREEN_HEIGHT - 2):
+def end_lines(game: Game, announce: Iterable[str], paint: Paint = no_colour,
+              room: int = SCREEN_HEIGHT - 2) -> list[list[str]]:
     """The end of a game: the whole final sheet, the winner and the notices beside it.
     Returns pages of lines; notices that do not fit `room` rows go to the next page."""
     sheet = sheet_lines(game, paint)
     left = sheet_width(game) + 2
-    wrapped = []
+    wrapped: list[str] = []
     for place, text in enumerate(announce):
         rows = textwrap.wrap(text, SCREEN_WIDTH - left - 1) or [""]
         wrapped += [paint("good", row) if place == 0 else row for row in rows]
@@ -230,7 +240,7 @@ def end_lines(game, announce, paint=no_colour, room=SCREEN_HEIGHT - 2):
     return [side_by_side((sheet, left), (chunk, 0)) for chunk in chunks]
 
 
-def too_small_lines(columns, lines):
+def too_small_lines(columns: int, lines: int) -> list[str]:
     """What a terminal smaller than 80x24 shows instead of a broken screen."""
     return [_("The terminal is {size}; Computer Yahtzee needs {needed}.").format(
                 size=f"{columns}x{lines}", needed=f"{SCREEN_WIDTH}x{SCREEN_HEIGHT}"),
@@ -246,7 +256,8 @@ def advice_row(mark: str, choice: str, reroll: str, keys: str, value: str) -> st
     return ADVICE_COLUMNS.format(mark=mark, choice=f"{choice:<22} {reroll}".rstrip(), keys=keys, value=value)
 
 
-def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
+def advice_lines(ranked: Sequence[tuple[Option, Optional[float]]], turn: Turn, at_posting: bool = False,
+                 paint: Paint = no_colour) -> list[str]:
     """The advisor's (option, chance to win or None) pairs in their order: the choice, the
     dice it rerolls by face, the keys that do it, the final score it expects and, in a game
     with others, its chance to win."""
@@ -257,6 +268,7 @@ def advice_lines(ranked, turn, at_posting=False, paint=no_colour):
         text = advice_row("*" if option.best else " ", choice_text(option), reroll_text(option, turn),
                           advice_keys(option, turn, at_posting), number(option.value, ".2f"))
         if with_chances:
+            assert chance is not None  # the advisor gives every option a chance or none
             text += WIN_COLUMN.format(chance=percent(chance))
         lines.append(paint("good", text) if option.best else text)
     return lines
@@ -278,12 +290,13 @@ def choice_text(option: Option, short: bool = False) -> str:
         return _("keep {dice}").format(dice=" ".join(map(str, option.kept))) if option.kept else _("reroll all")
     if option.extra_turn:
         return _("extra turn {points}").format(points=f"+{option.yahtzee_bonus}")
+    assert option.box is not None  # a box option always names its box
     head = (_("blank {box}").format(box=option.box.title) if option.blank
             else f"{option.box.title} {option.points}")
     return " ".join([head, *bonus_words(option, short)])
 
 
-def bonus_words(option: Option, short: bool = False) -> list:
+def bonus_words(option: Option, short: bool = False) -> list[str]:
     """The bonuses a posting completes or earns, each as '+35 upper bonus' (short: '+35 bonus')."""
     bonuses = ((option.upper_bonus, N_("+{points} upper bonus")),
                (option.yahtzee_bonus, N_("+{points} YAHTZEE bonus")),
@@ -292,7 +305,7 @@ def bonus_words(option: Option, short: bool = False) -> list:
             for points, words in bonuses if points]
 
 
-def reroll_text(option, turn):
+def reroll_text(option: Option, turn: Turn) -> str:
     """The faces a keep rerolls, in die order ('reroll 6 3'); blank for a box."""
     if option.kind != "keep":
         return ""
@@ -300,7 +313,7 @@ def reroll_text(option, turn):
     return _("reroll {faces}").format(faces=" ".join(faces)) if faces else ""
 
 
-def advice_keys(option, turn, at_posting):
+def advice_keys(option: Option, turn: Turn, at_posting: bool) -> str:
     """The keys that make this choice from where the player stands ('press 2 4 R')."""
     if option.kind == "keep":
         toggles = [str(die) for die, (now, wanted) in enumerate(zip(turn.marked, option.reroll), 1)
@@ -317,14 +330,15 @@ RECAP_GAMES = 10
 RECAP_LABEL = 11
 
 
-def recap_lines(results, paint=no_colour, losses=None):
+def recap_lines(results: Sequence[dict[str, Any]], paint: Paint = no_colour,
+                losses: Optional[Mapping[str, float]] = None) -> list[str]:
     """The session so far: every game's scores and winner (the last ten listed), then totals
     and games won over all of them, and (with cost notes on) the points given away."""
-    names = []
+    names: list[str] = []
     for record in results:
         names += [name for name in rec.totals_of(record) if name not in names]
 
-    def row(label, cells):
+    def row(label: str, cells: Iterable[str]) -> str:
         return pad(label, RECAP_LABEL) + "".join(right_aligned(cell, COLUMN_WIDTH) for cell in cells)
 
     lines = [paint("title", _("RECAP")), "", row(_("Game"), names) + "   " + _("Winner")]

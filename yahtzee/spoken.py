@@ -1,8 +1,13 @@
 """Pure: the game in sentences for plain mode and a screen reader (no tables, no art)."""
 import textwrap
+from collections.abc import Iterable
+from typing import Optional
 
+from .choices import Option
+from .game import Game, Turn
 from .language import N_, _, number
 from .render import LABELS, SCREEN_WIDTH, advice_keys, choice_text, percent, reroll_text
+from .scorecard import Scorecard
 from .scoring import LOWER, UPPER, Category
 
 SPOKEN_LABELS = {**LABELS, Category.SMALL_STRAIGHT: N_("Small straight"),
@@ -14,7 +19,7 @@ def spoken_label(box: Category) -> str:
     return _(SPOKEN_LABELS[box])
 
 
-def box_words(card, box: Category) -> str:
+def box_words(card: Scorecard, box: Category) -> str:
     """One box as words: 'Ones 3', 'Twos open', 'Chance blanked'."""
     if box not in card.boxes:
         return _("{box} open").format(box=spoken_label(box))
@@ -23,7 +28,7 @@ def box_words(card, box: Category) -> str:
     return f"{spoken_label(box)} {card.boxes[box]}"
 
 
-def card_sentence(name: str, card) -> str:
+def card_sentence(name: str, card: Scorecard) -> str:
     """A whole card in one sentence: 'ANN: Ones 3, Twos open, ..., total 42.'"""
     parts = [box_words(card, box) for box in UPPER]
     parts.append(_("upper sum {points}").format(points=card.upper_sum))
@@ -38,16 +43,16 @@ def card_sentence(name: str, card) -> str:
                                                        total=card.total)
 
 
-def sheet_sentences(game) -> list:
+def sheet_sentences(game: Game) -> list[str]:
     """The score sheet read out, a sentence a player, each wrapped to the screen's width."""
-    lines = []
+    lines: list[str] = []
     for player in game.players:
         lines += textwrap.wrap(card_sentence(player.name, player.card), SCREEN_WIDTH - 1,
                                subsequent_indent="  ")
     return lines
 
 
-def turn_sentence(game) -> str:
+def turn_sentence(game: Game) -> str:
     """Whose turn it is, in which round, and their total so far."""
     player = game.current
     if game.race_target:
@@ -58,7 +63,7 @@ def turn_sentence(game) -> str:
                        points=player.card.total)
 
 
-def option_sentence(option, turn, at_posting: bool, chance=None) -> str:
+def option_sentence(option: Option, turn: Turn, at_posting: bool, chance: Optional[float] = None) -> str:
     """One choice of the advisor: 'keep 4 4 4, reroll 6 3 (press 2 4 R), expects 254.9'
     (and ', win chance 48.3%' in a game with others)."""
     reroll = reroll_text(option, turn) if option.kept else ""  # 'reroll all' says it already
@@ -71,7 +76,8 @@ def option_sentence(option, turn, at_posting: bool, chance=None) -> str:
         choice=choice, keys=keys, value=value, chance=percent(chance))
 
 
-def advice_sentences(ranked, turn, at_posting: bool = False) -> list:
+def advice_sentences(ranked: Iterable[tuple[Option, Optional[float]]], turn: Turn,
+                     at_posting: bool = False) -> list[str]:
     """The advisor's (option, chance) pairs in order, a sentence each: 'Best: ...', then 'Next: ...'."""
     return [(_("Best: {choice}") if number == 0 else _("Next: {choice}")).format(
         choice=option_sentence(option, turn, at_posting, chance)) for number, (option, chance) in enumerate(ranked)]
