@@ -1,6 +1,7 @@
 """Every line the game writes breaks between words to fit 80 columns: the rule as a table and
 invariants, then whole games in plain mode, in key mode and for a screen reader, in English
 and in German."""
+import os
 import re
 
 import pytest
@@ -112,3 +113,20 @@ def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
     items = [item for line in said for item in line.split("; boxes: ")[-1].rstrip(",").split(", ")]
     assert len(items) == 13 and all(re.fullmatch(r"[1-6TFHSLYC] [A-Za-z0-9 ]+ \d+", item) for item in items), said
     script.close()
+
+
+@pytest.mark.parametrize("text, width, lines", [
+    ("ab cd", 0, ["a", "b", "c", "d"]),
+    ("\u6f22\u5b57 ok", 1, ["\u6f22", "\u5b57", "o", "k"]),
+    ("  \u6f22\u5b57", 2, ["\u6f22", "\u5b57"]),
+])
+def test_a_line_too_narrow_for_a_character_still_ends(text, width, lines):
+    assert wrapped(text, width) == lines
+
+
+def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_by_24(monkeypatch):
+    from yahtzee import console
+    monkeypatch.setattr(console.os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+    assert tuple(console.window_size()) == (80, 24)

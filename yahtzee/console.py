@@ -166,12 +166,15 @@ def wrapped_lines(lines: Iterable[str], width: int) -> list[str]:
 
 def window_size() -> os.terminal_size:
     """The terminal window's size as it is now (COLUMNS and LINES in the environment may be
-    stale; the terminal itself is asked first)."""
+    stale; the terminal itself is asked first; a terminal that says 0, as one whose size was
+    never set does, counts as not saying)."""
     for stream in (sys.stdout, sys.stdin):
         try:
-            return os.get_terminal_size(stream.fileno())
+            size = os.get_terminal_size(stream.fileno())
         except (OSError, ValueError, AttributeError):
             continue
+        if size.columns > 0 and size.lines > 0:
+            return size
     return shutil.get_terminal_size((80, 24))
 
 

@@ -147,14 +147,14 @@ def wrapped(text: str, width: int) -> list[str]:
     indent = text[:len(text) - len(body)]
     if len(indent) > width // 2:
         indent = ""
-    room = width - len(indent)
+    room = max(width - len(indent), 1)
     lines, line = [], ""
     for unit in _units(body, room):
         if line and visible_width(f"{line} {unit}") > room:
             lines.append(line)
             line = ""
         while visible_width(unit) > room:  # no space to break at: cut it
-            cut = cut_to_cells(strip_controls(unit), room)
+            cut = cut_to_cells(strip_controls(unit), room) or strip_controls(unit)[:1]  # a wider character alone
             lines.append(cut)
             unit = strip_controls(unit)[len(cut):]
         line = f"{line} {unit}" if line else unit
