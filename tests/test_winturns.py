@@ -167,3 +167,19 @@ def test_the_rival_plays_a_turn_before_its_last_for_the_win(loader, table):
     assert rival.next_action(level) == thinker.next_action(level)
     assert rival.next_action(behind) == Reroll(reroll_marks((1, 1, 1, 2, 3), (1, 1, 1)))
     assert thinker.next_action(behind) == Reroll(reroll_marks((1, 1, 1, 2, 3), (2, 3)))
+
+
+def test_in_the_rivalry_the_rival_sees_the_other_card_as_the_round_began(table, monkeypatch):
+    from yahtzee.strategy import rivalry
+    seen = []
+    play = rivalry.play_rival_turns
+
+    def watched(table, rival, other, games, dice, plans):
+        seen.append((rival.open_counts(games), other.open_counts(games)))
+        play(table, rival, other, games, dice, plans)
+
+    monkeypatch.setattr(rivalry, "play_rival_turns", watched)
+    rival, thinker = rivalry.play_rivalries(40, table, np.random.default_rng(2))
+    assert rival.is_full.all() and thinker.is_full.all() and len(seen) == 26
+    # Sitting second (the odd games) too, the other card has as many boxes open as its own.
+    assert all((mine == theirs).all() for mine, theirs in seen)

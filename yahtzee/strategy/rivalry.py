@@ -1,8 +1,12 @@
 """Two-player games of *rival against *thinker, played side by side as arrays with duplicate
 dice: in each round both players draw from the same throws (the first roll takes the
 round's first five, each reroll the next ones), so the same choices give the same dice.
-The first seat alternates from game to game."""
+The first seat alternates from game to game. The rival sees the other card as it stood at the
+start of the round: sitting second, it would otherwise read in the other's card what this
+round's throws, its own too, have just made (a game of duplicate dice played for real shows
+it, but the measure is of play, not of that)."""
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any, Optional
 
 import numpy as np
@@ -53,13 +57,19 @@ def play_rivalries(count: int, table: StrategyTable, rng: np.random.Generator) -
     plans: dict[tuple[int, ...], TurnPlans] = {}
     while not (rival.is_full.all() and thinker.is_full.all()):
         dice.new_round()
+        seen = copied(thinker)
         for seat_first in (True, False):
             dice.new_turn()
             turn = games[~thinker.is_full & (rival_first != seat_first)]
             play_turns(table, thinker, turn, dice)
             turn = games[~rival.is_full & (rival_first == seat_first)]
-            play_rival_turns(table, rival, thinker, turn, dice, plans)
+            play_rival_turns(table, rival, seen, turn, dice, plans)
     return rival, thinker
+
+
+def copied(cards: Cards) -> Cards:
+    """The cards as they stand now, apart from what is played on them later."""
+    return Cards(**{field.name: getattr(cards, field.name).copy() for field in fields(Cards)})
 
 
 def play_rival_turns(table: StrategyTable, rival: Cards, other: Cards, games: np.ndarray, dice: RoundDice,
