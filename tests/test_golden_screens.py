@@ -1,0 +1,192 @@
+"""Golden screens: a few whole 80x24 screens, kept as text in tests/golden/<name>.<lang>.txt, so
+that any change of layout or wording shows up in review as a change of those files.
+
+Each screen is reached in-process with scripted keys through the real key reader, loaded dice,
+fixed names and a fixed clock; the file holds the terminal's 24 text lines as a player sees
+them (no colours, trailing spaces stripped). The kept screens, in English and in German:
+play (a turn at its second roll, one die marked), advice (the '?' page at that moment),
+end (the final sheets, the winner and the notices, "Another game?") and recap (the session's
+two games as it ends).
+
+A test that finds a screen different from its file fails with a unified diff. To regenerate
+the files on purpose, run with YAHTZEE_GOLDEN_UPDATE=1: each test then writes its file, and
+still fails when the file it wrote differed from the one kept, saying so (run again to see
+them pass, and review the files' diff before committing).
+"""
+import datetime
+import difflib
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from helpers import KeyScript
+
+from yahtzee import language
+from yahtzee.coach import Coach
+from yahtzee.dice import LoadedDice, SeededDice
+from yahtzee.game import Game, Player, Session
+from yahtzee.saves import Saves
+from yahtzee.scoring import Category
+from yahtzee.screens import Context, Keeper, Moment, Screen, Services
+from yahtzee.screens.flow import run_from
+from yahtzee.stops import InputClosed
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = os.environ.get("YAHTZEE_GOLDEN_UPDATE") == "1"
+NAMES = ("ANN", "BOB")
+SEED = 7  # the dice once the loaded ones run out
+# The rounds before the turn shown: each player's dice and the box they go in.
+EARLIER_ROUNDS = [
+    (((2, 2, 3, 3, 3), Category.FULL_HOUSE), ((6, 6, 6, 2, 1), Category.SIXES)),
+    (((1, 2, 3, 4, 6), Category.SMALL_STRAIGHT), ((4, 4, 4, 4, 2), Category.FOUR_OF_A_KIND)),
+    (((5, 5, 5, 1, 2), Category.FIVES), ((1, 3, 4, 5, 6), Category.CHANCE)),
+    (((6, 5, 4, 2, 1), Category.ONES), ((3, 3, 3, 3, 3), Category.YAHTZEE)),
+]
+# ANN's turn on screen: the first roll, the two dice rerolled (2 and 4), then die 5 marked.
+TURN_FACES = [4, 2, 4, 6, 4] + [4, 1]
+TURN_KEYS = " " "24" "r" "5"
+
+
+def clock() -> datetime.datetime:
+    """The fixed clock: the time of the second game's end and of every save."""
+    return datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
+
+
+@pytest.fixture(scope="module")
+def coach(shared_table_cache: Path) -> Iterator[Coach]:
+    """The advisor, whose tables the advice page and the recap's given-away figures read."""
+    made = Coach(shared_table_cache)
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def lang(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The screens in the language the test is given; English again after it."""
+    code = request.param
+    language.install(code)
+    try:
+        yield code
+    finally:
+        language.install("en")
+
+
+def best_box(game: Game) -> Category:
+    """The open box the dice score most in (the first of equals): how the earlier games are played."""
+    return max(game.legal_boxes(), key=game.points_for)
+
+
+def play_out(game: Game, turns: int) -> None:
+    """Play `turns` turns of one roll each, every one posted in its best box."""
+    for _turn in range(turns):
+        game.roll()
+        game.post(best_box(game))
+
+
+def table(tmp_path: Path, coach: Coach, faces: list) -> Context:
+    """ANN and BOB at a table whose dice are `faces`, then the seeded ones; saves under tmp_path."""
+    saves = Saves(tmp_path / "saves", now=clock)
+    ctx = Context(Session([], source=LoadedDice(faces, SeededDice(SEED))), Services(clock, saves, coach))
+    ctx.session.players.extend(Player(name) for name in NAMES)
+    return ctx
+
+
+def screen_after(ctx: Context, moment: Moment, keys: str) -> str:
+    """The terminal once the flow, run from `moment`, has done the keys and waits for the next."""
+    script = KeyScript(keys)
+    try:
+        with pytest.raises(InputClosed):
+            run_from(script.console, ctx, Keeper(ctx), moment)
+    finally:
+        script.close()
+        if ctx.services.saves is not None:
+            ctx.services.saves.close()
+    return script.seen[-1]
+
+
+def turn_screen(tmp_path: Path, coach: Coach, extra_keys: str) -> str:
+    """ANN's fifth turn at its second roll with die 5 marked, then `extra_keys`."""
+    faces = [face for round_ in EARLIER_ROUNDS for dice, _box in round_ for face in dice] + TURN_FACES
+    ctx = table(tmp_path, coach, faces)
+    game = ctx.session.new_game()
+    for round_ in EARLIER_ROUNDS:
+        for _dice, box in round_:
+            game.roll()
+            game.post(box)
+    return screen_after(ctx, Moment(Screen.PLAY), TURN_KEYS + extra_keys)
+
+
+def finished_session(tmp_path: Path, coach: Coach) -> Context:
+    """A session of two games just finished, the first already in the history."""
+    ctx = table(tmp_path, coach, [])
+    session = ctx.session
+    play_out(session.new_game(), 13 * len(NAMES))
+    ctx.services.saves.append_history(session.finish_game("2026-12-01T11:30:00+00:00"))
+    play_out(session.new_game(), 13 * len(NAMES))
+    session.finish_game(ctx.now())
+    return ctx
+
+
+def end_screens(tmp_path: Path, coach: Coach) -> list:
+    """The end of the second game, then N: the recap as the session ends."""
+    ctx = finished_session(tmp_path, coach)
+    script = KeyScript("n")
+    try:
+        with pytest.raises(InputClosed):
+            run_from(script.console, ctx, Keeper(ctx), Moment(Screen.END_OF_GAME))
+    finally:
+        script.close()
+        ctx.services.saves.close()
+    return script.seen
+
+
+def play_screen(tmp_path: Path, coach: Coach) -> str:
+    """The play screen during ANN's turn."""
+    return turn_screen(tmp_path, coach, "")
+
+
+def advice_screen(tmp_path: Path, coach: Coach) -> str:
+    """The first page of the advice for ANN's dice ('?')."""
+    return turn_screen(tmp_path, coach, "?")
+
+
+def end_screen(tmp_path: Path, coach: Coach) -> str:
+    """The end of the second game, asking for another."""
+    return end_screens(tmp_path, coach)[-2]
+
+
+def recap_screen(tmp_path: Path, coach: Coach) -> str:
+    """The recap of the session's two games as it ends."""
+    return end_screens(tmp_path, coach)[-1]
+
+
+MAKERS: dict[str, Callable[[Path, Coach], str]] = {
+    "play": play_screen, "advice": advice_screen, "end": end_screen, "recap": recap_screen}
+
+
+def golden_text(screen: str) -> str:
+    """The screen as its golden file keeps it: 24 lines, trailing spaces stripped."""
+    lines = [line.rstrip() for line in screen.split("\n")]
+    assert len(lines) == 24, f"the screen has {len(lines)} lines, not 24"
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "de"], indirect=True)
+@pytest.mark.parametrize("name", list(MAKERS))
+def test_the_screen_is_its_golden_file(tmp_path: Path, coach: Coach, lang: str, name: str) -> None:
+    """The screen, drawn in the language, is exactly its kept text."""
+    shown = golden_text(MAKERS[name](tmp_path, coach))
+    path = GOLDEN / f"{name}.{lang}.txt"
+    kept = path.read_text(encoding="utf-8") if path.exists() else None
+    if UPDATE:
+        if kept != shown:
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(shown, encoding="utf-8")
+            pytest.fail(f"wrote {path.relative_to(GOLDEN.parent.parent)}: it was {'different' if kept else 'missing'}")
+        return
+    assert kept is not None, f"{path} is missing: run with YAHTZEE_GOLDEN_UPDATE=1 to write it"
+    if shown != kept:
+        diff = difflib.unified_diff(kept.splitlines(), shown.splitlines(), f"{path.name} (kept)",
+                                    f"{path.name} (shown)", lineterm="")
+        pytest.fail(f"the {name} screen ({lang}) is not its golden file:\n" + "\n".join(diff))
