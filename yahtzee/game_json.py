@@ -5,16 +5,18 @@ anything malformed raises DamagedSave, the one fault for a damaged file. Only th
 raise it; an error in the game's own code goes on as the error it is.
 """
 from dataclasses import fields
+from typing import Any, Optional, Union, cast
 
 from . import scoring
 from .checks import DamagedSave, is_int, is_valid_name
-from .dice import dice_from_dict
-from .game import DICE_COUNT, KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard, Session, Turn, UndoPoint
+from .dice import DuplicateDice, LoadedDice, RandomDice, SeededDice, dice_from_dict
+from .game import DICE_COUNT, KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Session, Turn, UndoPoint
 from .language import N_, _
-from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, match_from_dict, match_to_dict
+from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match, match_from_dict, match_to_dict
 from .moods import MOODS
-from .moves import BadMoves, moves_from_json, moves_to_json
+from .moves import BadMoves, Move, moves_from_json, moves_to_json
 from .rules import HASBRO, BadOption, Rules, UnknownRules, rules_named
+from .scorecard import Scorecard
 from .scoring import Category, is_possible_points
 
 __all__ = ["DamagedSave", "session_to_dict", "session_from_dict", "game_to_dict", "game_from_dict",
@@ -36,33 +38,33 @@ _MISSING = object()
 
 # Checks
 
-def _check(condition, what):
+def _check(condition: object, what: str) -> None:
     if not condition:
         raise DamagedSave(_("the saved game is damaged: {what}").format(what=_(what)))
 
 
-def _object(value, what):
+def _object(value: object, what: str) -> dict[str, Any]:
     _check(isinstance(value, dict), what)
-    return value
+    return cast("dict[str, Any]", value)
 
 
-def _list(value, what):
+def _list(value: object, what: str) -> list[Any]:
     _check(isinstance(value, list), what)
-    return value
+    return cast("list[Any]", value)
 
 
-def _int(data, key, low, high, what, default=_MISSING):
+def _int(data: dict[str, Any], key: str, low: int, high: int, what: str, default: object = _MISSING) -> int:
     value = data.get(key, default)
     _check(is_int(value, low, high), what)
-    return value
+    return cast(int, value)
 
 
-def _required(data, key, what):
+def _required(data: dict[str, Any], key: str, what: str) -> object:
     _check(key in data, what)
     return data[key]
 
 
-def _dice(data):
+def _dice(data: object) -> Union[RandomDice, SeededDice, DuplicateDice, LoadedDice]:
     try:
         return dice_from_dict(data)
     except ValueError:  # dice_from_dict's way of refusing data
@@ -71,7 +73,7 @@ def _dice(data):
 
 # Sessions
 
-def session_to_dict(session):
+def session_to_dict(session: Session) -> dict[str, Any]:
     """The whole session as JSON data."""
     return {
         "version": SESSION_VERSION,
@@ -87,7 +89,7 @@ def session_to_dict(session):
     }
 
 
-def session_from_dict(data):
+def session_from_dict(data: object) -> Session:
     """The session saved by session_to_dict (or by version 1); DamagedSave if it is not one."""
     data = _object(data, N_("not a saved session"))
     version = data.get("version")
@@ -107,43 +109,43 @@ def session_from_dict(data):
         old_screen(data)
     match_start = _int(data, "match_start", 0, len(results), N_("where the match begins"), 0)
     _losses(data.get("losses", {}))  # older saves kept them; the review of each game counts them now
-    return Session(players, results, game, verify, sound, rules_from_dict(data.get("rules")), source,
-                   _match(data.get("match", SINGLE_GAME.to_dict())), match_start)
+    return Session(players, results, game, cast(bool, verify), cast(bool, sound), rules_from_dict(data.get("rules")),
+                   source, _match(data.get("match", SINGLE_GAME.to_dict())), match_start)
 
 
-def old_screen(data):
+def old_screen(data: dict[str, Any]) -> str:
     """The screen a version 1 session stood at ('posting h', 'play', '')."""
     screen = data.get("screen")
     _check(isinstance(screen, str) and len(screen) <= MAX_SCREEN_CHARS and screen.isprintable(), _("the screen"))
-    return screen
+    return cast(str, screen)
 
 
-def _match(data):
+def _match(data: object) -> Match:
     try:
         return match_from_dict(data)
     except BadMatch as error:
         raise DamagedSave(_("the saved game is damaged: {what}").format(what=error)) from None
 
 
-def _losses(losses):
+def _losses(losses: object) -> dict[str, float]:
     _check(isinstance(losses, dict) and all(
         isinstance(lost, (int, float)) and not isinstance(lost, bool) and 0 <= lost < MAX_LOSS
         for lost in losses.values()), N_("the losses"))
-    return losses
+    return cast("dict[str, float]", losses)
 
 
-def _seat_to_dict(player):
+def _seat_to_dict(player: Player) -> dict[str, str]:
     seat = {"name": player.name, "kind": player.kind}
     return {**seat, "mood": player.mood} if player.mood else seat
 
 
-def _seat_from_dict(data):
+def _seat_from_dict(data: object) -> Player:
     return _player_from_dict({"boxes": {}, **_object(data, N_("a player"))})
 
 
 # Games
 
-def game_to_dict(game):
+def game_to_dict(game: Game) -> dict[str, Any]:
     """The whole game as JSON data, a game stopped mid-turn included."""
     return {
         "version": GAME_VERSION,
@@ -160,7 +162,7 @@ def game_to_dict(game):
     }
 
 
-def game_from_dict(data):
+def game_from_dict(data: object) -> Game:
     """The game saved by game_to_dict; DamagedSave if the data is not one."""
     data = _object(data, N_("the game in play"))
     _check(is_int(data.get("version")) and data["version"] == GAME_VERSION, N_("unknown version"))
@@ -183,7 +185,7 @@ def game_from_dict(data):
     return game
 
 
-def _moves(data, game):
+def _moves(data: object, game: Game) -> list[Move]:
     """The game's move log, checked against its seats and round."""
     try:
         moves = moves_from_json(data, len(game.players), game.round)
@@ -193,7 +195,7 @@ def _moves(data, game):
     return moves
 
 
-def _check_card_fits_round(game, seat, player):
+def _check_card_fits_round(game: Game, seat: int, player: Player) -> None:
     boxes = player.card.boxes
     if game.race_target is None:
         done = game.round - 1 + (seat < game.seat)
@@ -202,24 +204,24 @@ def _check_card_fits_round(game, seat, player):
         _check(not scoring.columns_to_reset(boxes), _("{name}'s card has a column to clear").format(name=player.name))
 
 
-def _player_from_dict(data, rules=HASBRO, race=False):
+def _player_from_dict(data: dict[str, Any], rules: Rules = HASBRO, race: bool = False) -> Player:
     name, kind, mood = data.get("name"), data.get("kind", "human"), data.get("mood", "")
     _check(is_valid_name(name), _("a player name"))
     _check(isinstance(kind, str) and kind in KINDS, _("a player kind"))
     _check(mood == "" or kind == "computer" and isinstance(mood, str) and mood in MOODS,
            N_("a computer player's mood"))
-    return Player(name, kind, _card_from_dict(data, rules, race), mood)
+    return Player(cast(str, name), kind, _card_from_dict(data, rules, race), mood)
 
 
-def _card_to_dict(card):
+def _card_to_dict(card: Scorecard) -> dict[str, Any]:
     return {"boxes": {box.value: points for box, points in card.boxes.items()},
             "yahtzee_bonus": card.yahtzee_bonus, "roll_bonus": card.roll_bonus,
             "blanks": [box.value for box in Category if box in card.blanks],
             "bank": card.bank, "banked": card.banked}
 
 
-def _card_from_dict(data, rules, race=False):
-    boxes = {}
+def _card_from_dict(data: dict[str, Any], rules: Rules, race: bool = False) -> Scorecard:
+    boxes: dict[Category, int] = {}
     for name, points in _object(data.get("boxes"), N_("the boxes")).items():
         _check(name in BOX_NAMES, _("an unknown box {name}").format(name=repr(name[:20])))
         box = Category(name)
@@ -231,10 +233,10 @@ def _card_from_dict(data, rules, race=False):
                  N_("the Yahtzee bonus is out of range"), 0)
     roll_bonus = _int(data, "roll_bonus", 0, MAX_POINTS if rules.roll_bonus else 0,
                       N_("the roll bonus is out of range"), 0)
-    blanks = _list(data.get("blanks", []), N_("the blanked boxes"))
-    _check(all(isinstance(name, str) and name in BOX_NAMES for name in blanks)
-           and len(set(blanks)) == len(blanks), N_("the blanked boxes"))
-    blanks = {Category(name) for name in blanks}
+    blank_names = _list(data.get("blanks", []), N_("the blanked boxes"))
+    _check(all(isinstance(name, str) and name in BOX_NAMES for name in blank_names)
+           and len(set(blank_names)) == len(blank_names), N_("the blanked boxes"))
+    blanks = {Category(name) for name in blank_names}
     _check(not blanks or rules.extra_yahtzee_blank, _("blanked boxes under rules without blanks"))
     _check(all(boxes.get(box) == 0 for box in blanks), N_("a blanked box that does not hold 0"))
     bank = _int(data, "bank", 0, rules.dice_bank, N_("the rolls in the dice bank"), 0)
@@ -242,11 +244,11 @@ def _card_from_dict(data, rules, race=False):
     return Scorecard(boxes, bonus, roll_bonus, blanks, bank, banked)
 
 
-def _turn_to_dict(turn):
+def _turn_to_dict(turn: Turn) -> dict[str, Any]:
     return {"dice": list(turn.dice), "marked": list(turn.marked), "rolls": turn.rolls, "extra": turn.extra}
 
 
-def _turn_from_dict(data, rules, bank):
+def _turn_from_dict(data: object, rules: Rules, bank: int) -> Turn:
     data = _object(data, N_("the turn"))
     dice = _list(data.get("dice"), N_("the dice"))
     marked = _list(data.get("marked"), N_("the marks"))
@@ -258,14 +260,14 @@ def _turn_from_dict(data, rules, bank):
     return Turn(tuple(dice), tuple(marked), rolls, extra)
 
 
-def _undo_to_dict(point):
+def _undo_to_dict(point: Optional[UndoPoint]) -> Optional[dict[str, Any]]:
     if point is None:
         return None
     return {"seat": point.seat, "round": point.round, "turn": _turn_to_dict(point.turn),
             "card": _card_to_dict(point.card), "dice": point.dice}
 
 
-def _undo_from_dict(data, game):
+def _undo_from_dict(data: object, game: Game) -> Optional[UndoPoint]:
     if data is None:
         return None
     data = _object(data, N_("the posting to take back"))
@@ -283,20 +285,20 @@ def _undo_from_dict(data, game):
 
 # Rules
 
-def rules_to_dict(rules):
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
     """A rules value as JSON data."""
     return {f.name: list(v) if isinstance(v := getattr(rules, f.name), tuple) else v
             for f in fields(rules)}
 
 
-def rules_from_dict(data):
+def rules_from_dict(data: object) -> Rules:
     """The rules saved by rules_to_dict: a named rule set with its options, checked field by field."""
     data = _object(data, N_("the rules"))
     try:
         base = rules_named(data.get("name"))
     except UnknownRules:
         raise DamagedSave(_("the saved game is damaged: {what}").format(what=_("unknown rules"))) from None
-    values = {}
+    values: dict[str, Any] = {}
     for f in fields(Rules):
         default = getattr(base, f.name)
         value = data.get(f.name, default)

@@ -9,15 +9,17 @@ move log (yahtzee.moves) "moves": every decision.
 """
 import contextlib
 import datetime
+from typing import Any, Optional, cast
 
 from .checks import is_int, is_text, is_valid_name
 from .dice import is_duplicate
-from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Scorecard
+from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player
 from .game_json import MAX_ROUNDS
 from .language import N_, _
 from .match import MAX_RACE_TARGET
-from .moves import BadMoves, moves_from_json, moves_to_json
+from .moves import BadMoves, Move, moves_from_json, moves_to_json
 from .rules import HASBRO, RULES, BadOption
+from .scorecard import Scorecard
 from .scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, is_possible_points
 
 RECORD_VERSION = 1
@@ -29,10 +31,10 @@ class InvalidRecord(ValueError):
 
 # Building
 
-def build_record(game, finished):
+def build_record(game: Game, finished: str) -> dict[str, Any]:
     """The finished game as a record; `finished` is an ISO-8601 time. Options and a race
     target appear only when there are some."""
-    record = {
+    record: dict[str, Any] = {
         "version": RECORD_VERSION,
         "finished": finished,
         "rules": game.rules.name,
@@ -51,9 +53,9 @@ def build_record(game, finished):
     return record
 
 
-def _player_record(player):
+def _player_record(player: Player) -> dict[str, Any]:
     card = player.card
-    record = {
+    record: dict[str, Any] = {
         "name": player.name,
         "kind": player.kind,
         "scores": {box.value: card.boxes.get(box, 0) for box in Category},
@@ -70,7 +72,7 @@ def _player_record(player):
 
 # Checking
 
-def check_record(record):
+def check_record(record: Any) -> None:
     """Raise InvalidRecord unless `record` is a valid history.jsonl game record."""
     _require(isinstance(record, dict), N_("not an object"))
     _require(is_int(record.get("version")) and record["version"] == RECORD_VERSION, N_("unknown version"))
@@ -93,14 +95,14 @@ def check_record(record):
         _check_moves(record["moves"], len(players), MAX_ROUNDS if is_race(record) else ROUNDS)
 
 
-def _check_moves(moves, seats, rounds):
+def _check_moves(moves: object, seats: int, rounds: int) -> None:
     try:
         moves_from_json(moves, seats, rounds)
     except BadMoves as error:
         raise InvalidRecord(f"'moves': {error}") from None
 
 
-def check_player_record(player):
+def check_player_record(player: Any) -> None:
     """Raise InvalidRecord unless `player` is one valid entry of a record's players."""
     _require(isinstance(player, dict), N_("a player is not an object"))
     _require(is_valid_name(player.get("name")), N_("a player name is missing or not printable"))
@@ -131,7 +133,7 @@ def check_player_record(player):
              + roll_bonus + banked, N_("the total is not the sum of the boxes and bonuses"))
 
 
-def is_valid_record(record):
+def is_valid_record(record: object) -> bool:
     """True when `record` follows the history.jsonl format."""
     try:
         check_record(record)
@@ -140,12 +142,12 @@ def is_valid_record(record):
     return True
 
 
-def _require(condition, reason):
+def _require(condition: object, reason: str) -> None:
     if not condition:
         raise InvalidRecord(_(reason))
 
 
-def _is_timestamp(value):
+def _is_timestamp(value: Any) -> bool:
     if not is_text(value):
         return False
     try:
@@ -157,83 +159,83 @@ def _is_timestamp(value):
 
 # Reading (of checked records)
 
-def finished_at(record):
+def finished_at(record: dict[str, Any]) -> datetime.datetime:
     """When the game finished, as an aware datetime (a time without zone is taken as UTC)."""
     when = datetime.datetime.fromisoformat(record["finished"])
     return when if when.tzinfo else when.replace(tzinfo=datetime.timezone.utc)
 
 
-def finished_text(record):
+def finished_text(record: dict[str, Any]) -> str:
     """When the game finished, as the record holds it (ISO-8601)."""
-    return record["finished"]
+    return cast(str, record["finished"])
 
 
-def finished_date(record):
+def finished_date(record: dict[str, Any]) -> str:
     """The day the game finished: 'YYYY-MM-DD'."""
-    return record["finished"][:10]
+    return cast(str, record["finished"])[:10]
 
 
-def rules_name(record):
+def rules_name(record: dict[str, Any]) -> str:
     """The name of the rule set the game was played under."""
-    return record["rules"]
+    return cast(str, record["rules"])
 
 
-def is_race(record):
+def is_race(record: dict[str, Any]) -> bool:
     """The game was a race, whose total runs over many rounds."""
     return "race_target" in record
 
 
-def moves_of(record):
+def moves_of(record: dict[str, Any]) -> Optional[list[Move]]:
     """The game's move log (yahtzee.moves), or None for a record from before it was kept."""
     return moves_from_json(record["moves"], len(record["players"]), MAX_ROUNDS) if "moves" in record else None
 
 
-def players_of(record):
+def players_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The players' entries, in seat order."""
-    return record["players"]
+    return cast("list[dict[str, Any]]", record["players"])
 
 
-def winners_of(record):
+def winners_of(record: dict[str, Any]) -> list[str]:
     """The names of the game's winners."""
     return list(record["winners"])
 
 
-def totals_of(record):
+def totals_of(record: dict[str, Any]) -> dict[str, int]:
     """Each player's total, in seat order: {name: total}."""
     return {player["name"]: player["total"] for player in record["players"]}
 
 
-def name_of(player):
+def name_of(player: dict[str, Any]) -> str:
     """A player entry's name."""
-    return player["name"]
+    return cast(str, player["name"])
 
 
-def total_of(player):
+def total_of(player: dict[str, Any]) -> int:
     """A player entry's grand total."""
-    return player["total"]
+    return cast(int, player["total"])
 
 
-def kind_of(player):
+def kind_of(player: dict[str, Any]) -> str:
     """'human' or 'computer'."""
-    return player["kind"]
+    return cast(str, player["kind"])
 
 
-def points_in(player, box):
+def points_in(player: dict[str, Any], box: Category) -> int:
     """What a player entry holds in `box`."""
-    return player["scores"][box.value]
+    return cast(int, player["scores"][box.value])
 
 
-def yahtzee_bonus_of(player):
+def yahtzee_bonus_of(player: dict[str, Any]) -> int:
     """The extra-Yahtzee bonus points a player entry earned."""
-    return player["yahtzee_bonus"]
+    return cast(int, player["yahtzee_bonus"])
 
 
-def won_upper_bonus(player):
+def won_upper_bonus(player: dict[str, Any]) -> bool:
     """The player entry earned the upper bonus."""
-    return player["upper_bonus"] > 0
+    return cast(int, player["upper_bonus"]) > 0
 
 
-def game_from_record(record):
+def game_from_record(record: dict[str, Any]) -> Game:
     """The finished game a record describes (for showing its sheet)."""
     players = [Player(p["name"], p["kind"], _card_from_record(p)) for p in record["players"]]
     rules = RULES.get(record["rules"], HASBRO)
@@ -242,7 +244,7 @@ def game_from_record(record):
     return Game(players, rules, round=ROUNDS + 1, race_target=record.get("race_target"))
 
 
-def _card_from_record(player):
+def _card_from_record(player: dict[str, Any]) -> Scorecard:
     boxes = {Category(box): points for box, points in player["scores"].items()}
     blanks = {Category(box) for box in player.get("blanks", [])}
     return Scorecard(boxes, player["yahtzee_bonus"], player.get("roll_bonus", 0), blanks,

@@ -2,13 +2,19 @@
 import json
 import os
 import sys
+from argparse import Namespace
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .language import _, ngettext, number
 from .usage import usage_error
 
+if TYPE_CHECKING:
+    from .saves.store import Saves
 
-def printing(command, *args) -> int:
+
+def printing(command: Callable[..., int], *args: object) -> int:
     """Run a command that prints; a reader that stops early (`| head`) is no error."""
     try:
         return command(*args)
@@ -17,7 +23,7 @@ def printing(command, *args) -> int:
         return 0
 
 
-def show_stats(saves):
+def show_stats(saves: "Saves") -> int:
     """--stats: print the hall of fame and the player tables."""
     from .stats import stats_lines
     records = saves.read_history()
@@ -31,7 +37,7 @@ SIMULATION_KEYS = ("games", "mean", "stdev", "median", "min", "max", "upper_bonu
 RIVALRY_KEYS = ("win_share", "win_interval", "opponent_mean")
 
 
-def run_simulation(args, cache: Path):
+def run_simulation(args: Namespace, cache: Path) -> int:
     """--simulate: headless games of one computer player under --rules; their figures as
     text or JSON, with progress bars on stderr when it is a terminal."""
     from .rules import UnknownRules, rules_named
@@ -57,7 +63,7 @@ def run_simulation(args, cache: Path):
     return 0
 
 
-def show_review(args, saves, cache: Path):
+def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
     a game that cannot be reviewed is a one-line usage error."""
     from .coach import Coach

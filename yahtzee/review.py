@@ -5,13 +5,19 @@ Pure: it takes a history record and a strategy table (coach.load(rules)) and ret
 The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
 """
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 from .choices import Option, option_to_json
-from .game import Game, IllegalMove, Player
+from .game import Game, Player
+from .illegal import IllegalMove
 from .language import _, source_strings
 from .moves import BadMoves, Move
 from .records import game_from_record, moves_of, players_of, totals_of
+from .rules import Rules
 from .scoring import Category
+
+if TYPE_CHECKING:
+    from .strategy.cache import StrategyTable
 
 # A decision within this many expected points of the best counts as accurate (YAHTZEE.DOC).
 ACCURATE = 0.5
@@ -33,7 +39,7 @@ class Decision:
     round: int
     roll: int    # the turn's roll the choice followed (1 = the first)
     kind: str    # "reroll" or "post"
-    dice: tuple
+    dice: tuple[int, ...]
     done: Option  # what was done
     best: Option  # the advisor's best choice
     cost: float  # expected points given away against the best choice (0.0 for the best)
@@ -44,11 +50,11 @@ class Review:
     """Every decision in play order; each player's total given away, accuracy (percent) and
     costliest decisions; a note where the table plans approximately."""
 
-    players: tuple
-    decisions: tuple
-    totals: dict
-    accuracy: dict
-    costliest: dict
+    players: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+    totals: dict[str, float]
+    accuracy: dict[str, float]
+    costliest: dict[str, tuple[Decision, ...]]
     note: str = ""  # in English, as --json gives it
     shown_note: str = ""  # in the player's language
 
@@ -56,21 +62,21 @@ class Review:
 class LogDice:
     """Dice that deal the faces the move log recorded, roll by roll."""
 
-    seed = None
+    seed: Optional[int] = None
 
-    def __init__(self):
-        self.faces = []
+    def __init__(self) -> None:
+        self.faces: list[int] = []
 
-    def start_turn(self, game, round_, seat):
+    def start_turn(self, game: int, round_: int, seat: int) -> None:
         """Nothing to reseed: the log says what came."""
 
-    def roll(self, count):
+    def roll(self, count: int) -> list[int]:
         """The next `count` faces of the log."""
         faces, self.faces = self.faces[:count], self.faces[count:]
         return faces
 
 
-def require_moves(record: dict) -> list:
+def require_moves(record: dict[str, Any]) -> list[Move]:
     """The record's move log; CannotReview when it has none or a damaged one."""
     try:
         moves = moves_of(record)
@@ -81,18 +87,18 @@ def require_moves(record: dict) -> list:
     return moves
 
 
-def record_rules(record: dict):
+def record_rules(record: dict[str, Any]) -> Rules:
     """The rules (with their options) the record's game was played under."""
     return game_from_record(record).rules
 
 
-def review_game(record: dict, table) -> Review:
+def review_game(record: dict[str, Any], table: "StrategyTable") -> Review:
     """Replay the record's game and judge every decision by `table`."""
     moves = require_moves(record)
     finished = game_from_record(record)
     game = Game.start([Player(p.name, p.kind) for p in finished.players], finished.rules, LogDice(),
                       race_target=finished.race_target)
-    decisions = []
+    decisions: list[Decision] = []
     try:
         for move in moves:
             _require(not game.is_over and (move.seat, move.round) == (game.seat, game.round))
@@ -107,51 +113,52 @@ def review_game(record: dict, table) -> Review:
     return replace(review, shown_note=table.note)
 
 
-def _require(condition) -> None:
+def _require(condition: object) -> None:
     if not condition:
         raise CannotReview(_("the game's moves do not replay to its scores"))
 
 
-def _step(table, game: Game, move: Move):
+def _step(table: "StrategyTable", game: Game, move: Move) -> Optional[Decision]:
     """Replay one move; the Decision it was (None for a turn's first roll)."""
     if move.kind == "roll":
         return _roll(table, game, move)
-    box = Category.YAHTZEE if move.kind == "extra" else move.detail
+    box = Category.YAHTZEE if move.kind == "extra" else cast(Category, move.detail)
     from .strategy import advise, cost_of_post
     options = advise(table, game)
     chosen = next((o for o in options if o.kind == "box" and o.box is box), None)
     _require(chosen is not None and chosen.extra_turn == (move.kind == "extra")
              and chosen.blank == (move.kind == "blank"))
-    decision = _decision(game, "post", options, chosen, cost_of_post(options, box))
+    decision = _decision(game, "post", options, cast(Option, chosen), cost_of_post(options, box))
     game.post(box)
     return decision
 
 
-def _roll(table, game: Game, move: Move):
+def _roll(table: "StrategyTable", game: Game, move: Move) -> Optional[Decision]:
     """Replay a roll; a reroll is judged first."""
     decision = None
+    rolled = cast("tuple[int, ...]", move.detail)
     if game.turn.has_rolled:
         from .strategy import advise, cost_of_reroll
-        game.turn.marked = tuple(die in move.detail for die in DICE)
+        game.turn.marked = tuple(die in rolled for die in DICE)
         options = advise(table, game)
         kept = tuple(sorted(d for d, marked in zip(game.turn.dice, game.turn.marked) if not marked))
         chosen = next(o for o in options if o.kind == "keep" and o.kept == kept)
         cost = cost_of_reroll(options, game.turn.dice, game.turn.marked)
         decision = _decision(game, "reroll", options, chosen, cost)
     else:
-        _require(move.detail == tuple(DICE))
-    game.source.faces = [move.dice[die] for die in move.detail]
+        _require(rolled == tuple(DICE))
+    cast(LogDice, game.source).faces = [move.dice[die] for die in rolled]
     game.roll()
     _require(game.turn.dice == move.dice)
     return decision
 
 
-def _decision(game: Game, kind: str, options: list, chosen, cost: float) -> Decision:
+def _decision(game: Game, kind: str, options: list[Option], chosen: Option, cost: float) -> Decision:
     return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
                     chosen, options[0], max(0.0, cost))
 
 
-def summary(players: tuple, decisions: list, note: str = "") -> Review:
+def summary(players: tuple[str, ...], decisions: list[Decision], note: str = "") -> Review:
     """Each player's total given away, accuracy and costliest decisions, from the decisions."""
     totals, accuracy, costliest = {}, {}, {}
     for name in players:
@@ -167,14 +174,14 @@ def summary(players: tuple, decisions: list, note: str = "") -> Review:
     return Review(players, tuple(decisions), totals, accuracy, costliest, note)
 
 
-def decision_to_json(decision: Decision) -> dict:
+def decision_to_json(decision: Decision) -> dict[str, Any]:
     """A decision as JSON data."""
     return {"player": decision.player, "round": decision.round, "roll": decision.roll,
             "kind": decision.kind, "dice": list(decision.dice), "done": option_to_json(decision.done),
             "best": option_to_json(decision.best), "cost": round(decision.cost, 3)}
 
 
-def review_to_json(review: Review) -> dict:
+def review_to_json(review: Review) -> dict[str, Any]:
     """The review as one JSON object."""
     return {"players": list(review.players),
             "decisions": [decision_to_json(d) for d in review.decisions],

@@ -9,7 +9,7 @@ LABEL_WIDTH = 24
 WIDTH = 80
 
 
-def review_lines(review: Review, title: str = "") -> list:
+def review_lines(review: Review, title: str = "") -> list[str]:
     """The whole review: the note, then each player's figures, costliest and every decision."""
     lines = [*wrapped(title or _("Review of the game"), WIDTH),
              _("Given away: the expected final score each choice lost against the best one.")]
@@ -20,7 +20,7 @@ def review_lines(review: Review, title: str = "") -> list:
     return lines
 
 
-def player_lines(review: Review, name: str) -> list:
+def player_lines(review: Review, name: str) -> list[str]:
     """One player's total given away, accuracy, costliest decisions and every decision."""
     own = [d for d in review.decisions if d.player == name]
     accurate = sum(d.cost < ACCURATE for d in own)

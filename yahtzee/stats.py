@@ -9,7 +9,9 @@ Choices made here:
   unless the rules say otherwise). Rule sets that pay no bonus leave the extra ones uncounted.
 - Notices after a game are for human players only: the computer does not chase records.
 """
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Optional
 
 from . import records as rec
 from .language import N_, _, number
@@ -46,16 +48,16 @@ class PlayerStats:
     upper_bonuses: int = 0
 
     @property
-    def average(self):
+    def average(self) -> float:
         """Mean total per game."""
         return self.points / self.games if self.games else 0.0
 
     @property
-    def upper_bonus_rate(self):
+    def upper_bonus_rate(self) -> float:
         """Share of games with the upper bonus, 0.0 to 1.0."""
         return self.upper_bonuses / self.games if self.games else 0.0
 
-    def plus(self, record, player):
+    def plus(self, record: dict[str, Any], player: dict[str, Any]) -> "PlayerStats":
         """These statistics with one more game."""
         total = rec.total_of(player)
         return PlayerStats(
@@ -67,7 +69,7 @@ class PlayerStats:
 moment = rec.finished_at
 
 
-def yahtzees_in(record, player):
+def yahtzees_in(record: dict[str, Any], player: dict[str, Any]) -> int:
     """How many Yahtzees a player scored in a game: the 50 box and the extra ones paid for."""
     rules = RULES.get(rec.rules_name(record))
     per_extra = rules.extra_yahtzee_bonus if rules else EXTRA_YAHTZEE_BONUS
@@ -75,12 +77,12 @@ def yahtzees_in(record, player):
     return (rec.points_in(player, Category.YAHTZEE) == YAHTZEE_POINTS) + extra
 
 
-def whole_games(records):
+def whole_games(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The records of ordinary games: a race's total runs over many rounds and is left out."""
     return [record for record in records if not rec.is_race(record)]
 
 
-def hall_of_fame(records, size=HALL_SIZE):
+def hall_of_fame(records: Iterable[dict[str, Any]], size: int = HALL_SIZE) -> list[HallEntry]:
     """The `size` best scores, highest first; equal scores in the order they were made."""
     entries = []
     for order, record in enumerate(sorted(whole_games(records), key=moment)):
@@ -93,9 +95,9 @@ def hall_of_fame(records, size=HALL_SIZE):
     return [entry for _, entry in entries[:size]]
 
 
-def player_stats(records):
+def player_stats(records: Iterable[dict[str, Any]]) -> dict[str, PlayerStats]:
     """{name: PlayerStats} for every player in the records, in order of first appearance."""
-    stats = {}
+    stats: dict[str, PlayerStats] = {}
     for record in sorted(whole_games(records), key=moment):
         for player in rec.players_of(record):
             name = rec.name_of(player)
@@ -103,7 +105,7 @@ def player_stats(records):
     return stats
 
 
-def game_notices(earlier_records, record, size=HALL_SIZE):
+def game_notices(earlier_records: Iterable[dict[str, Any]], record: dict[str, Any], size: int = HALL_SIZE) -> list[str]:
     """One-line notices for the humans of a just-finished game, against the games before it
     (none for a race, whose total is not one game's)."""
     if rec.is_race(record):
@@ -121,17 +123,18 @@ def game_notices(earlier_records, record, size=HALL_SIZE):
     return notices
 
 
-def places(hall):
+def places(hall: Sequence[HallEntry]) -> list[int]:
     """Each entry's place in the hall of fame: equal scores share one (1, 1, 3)."""
     return [1 + sum(other.score > entry.score for other in hall) for entry in hall]
 
 
-def _hall_places(hall, record):
+def _hall_places(hall: Sequence[HallEntry], record: dict[str, Any]) -> dict[str, int]:
     return {entry.name: place for place, entry in zip(places(hall), hall)
             if entry.finished == rec.finished_text(record) and rec.totals_of(record).get(entry.name) == entry.score}
 
 
-def _player_notices(name, total, before, after, place):
+def _player_notices(name: str, total: int, before: Optional[PlayerStats], after: PlayerStats,
+                    place: Optional[int]) -> list[str]:
     notices = []
     if place:
         notices.append(_("{name} enters the hall of fame at {place} place with {total}").format(
@@ -149,7 +152,7 @@ def _player_notices(name, total, before, after, place):
     return notices
 
 
-def ordinal(number):
+def ordinal(number: int) -> str:
     """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
     if 10 <= number % 100 <= 20:
         return _("{number}th").format(number=number)
@@ -159,7 +162,8 @@ def ordinal(number):
 
 # Text for --stats and the title screen
 
-def stats_lines(records, session_records=(), width=80, names=None, size=HALL_SIZE):
+def stats_lines(records: Iterable[dict[str, Any]], session_records: Iterable[dict[str, Any]] = (), width: int = 80,
+                names: Optional[Container[str]] = None, size: int = HALL_SIZE) -> list[str]:
     """The hall of fame and the player tables (all-time, this session) as plain lines."""
     records, session_records = list(records), list(session_records)
     lines = [_("HALL OF FAME"), ""] + hall_lines(hall_of_fame(records, size))
@@ -171,7 +175,7 @@ def stats_lines(records, session_records=(), width=80, names=None, size=HALL_SIZ
     return _fitted(lines, width)
 
 
-def hall_lines(hall):
+def hall_lines(hall: Sequence[HallEntry]) -> list[str]:
     """The hall of fame as a table, one line per place."""
     if not hall:
         return [_("No finished games yet.")]
@@ -189,7 +193,7 @@ def hall_lines(hall):
     return lines
 
 
-def player_lines(stats, names=None):
+def player_lines(stats: Mapping[str, PlayerStats], names: Optional[Container[str]] = None) -> list[str]:
     """The player table: most games first; only `names` when given."""
     shown = [s for s in stats.values() if names is None or s.name in names]
     if not shown:
@@ -210,15 +214,15 @@ PLAYER_COLUMNS = (N_("GAMES"), N_("WINS"), N_("BEST"), N_("AVERAGE"), N_("YAHTZE
 PLAYER_WIDTHS = (5, 4, 4, 7, 8, 5)
 
 
-def _name_width(names):
+def _name_width(names: Iterable[str]) -> int:
     low, high = NAME_COLUMN
     return max(low, min(high, max((visible_width(n) for n in names), default=low)))
 
 
-def _cell(text, width):
+def _cell(text: str, width: int) -> str:
     """Text cut or padded to exactly `width` terminal cells."""
     return pad(cut_to_cells(text, width), width)
 
 
-def _fitted(lines, width):
+def _fitted(lines: list[str], width: int) -> list[str]:
     return [_cell(line, width).rstrip() if visible_width(line) > width else line for line in lines]

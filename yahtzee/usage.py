@@ -2,7 +2,7 @@
 import sys
 
 
-def usage_error(message) -> int:
+def usage_error(message: object) -> int:
     """Say what was wrong on stderr; the exit code for a usage error (2), whatever stderr is."""
     try:
         sys.stderr.write(f"yahtzee.py: {message}\n")
