@@ -172,6 +172,13 @@ def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(coach):
     record["moves"] = record["moves"][:-1]
     with pytest.raises(CannotReview, match="do not replay"):
         coach.review(record)
+    # A fourth roll in a turn of three: no keep to judge it by, refused like any other.
+    record = game.record(FINISHED)
+    moves = record["moves"]
+    third = next(i for i in range(2, len(moves)) if [m[2] for m in moves[i - 2:i + 1]] == ["roll"] * 3)
+    record["moves"] = moves[:third + 1] + [[*moves[third][:3], moves[third][3], "1"]] + moves[third + 1:]
+    with pytest.raises(CannotReview, match="do not replay"):
+        coach.review(record)
 
 
 def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(coach):

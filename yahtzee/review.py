@@ -142,7 +142,8 @@ def _roll(table: "StrategyTable", game: Game, move: Move) -> Optional[Decision]:
         game.turn.marked = tuple(die in rolled for die in DICE)
         options = advise(table, game)
         kept = tuple(sorted(d for d, marked in zip(game.turn.dice, game.turn.marked) if not marked))
-        chosen = next(o for o in options if o.kind == "keep" and o.kept == kept)
+        chosen = next((o for o in options if o.kind == "keep" and o.kept == kept), None)
+        _require(chosen is not None)  # no keep to judge: a roll past the turn's last
         cost = cost_of_reroll(options, game.turn.dice, game.turn.marked)
         decision = _decision(game, "reroll", options, chosen, cost)
     else:
