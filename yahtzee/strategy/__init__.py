@@ -5,6 +5,7 @@ below load their modules on first use (MOODS and the progress bar need no numpy)
 `simulate` shares its name with its module: import it from yahtzee.strategy.simulate.
 """
 from importlib import import_module
+from typing import Any
 
 from .moods import MOOD_TRAITS, MOODS, UnknownMood, mood_named
 from .progress import progress_bar, text_progress
@@ -24,7 +25,7 @@ _LAZY = {
 __all__ = ["MOODS", "MOOD_TRAITS", "UnknownMood", "mood_named", "progress_bar", "text_progress", *_LAZY]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,11 +1,15 @@
 """The advisor: every keep and every legal box, ranked by expected final score."""
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Optional
 
 import numpy as np
 
 from .. import scoring
 from ..choices import Option, OptionKind
+from ..game import Game
 from ..scoring import Category
+from .cache import StrategyTable
 from .dicemath import KEEPS, sub_keeps
 from .position import BOX_BIT, card_state, card_total, kept_faces, reroll_marks
 from .solver import States, Workspace
@@ -14,14 +18,15 @@ from .tables import UP_CAP
 CACHE_SIZE = 4096
 
 
-def advise(table, game):
+def advise(table: StrategyTable, game: Game) -> list[Option]:
     """Every choice open to the current player of `game`, best first."""
     card = game.current.card
     bonuses = card.yahtzee_bonus + card.roll_bonus + card.banked
     return advise_position(table, card.boxes, bonuses, game.turn.dice, game.rolls_left, game.turn.rolls)
 
 
-def advise_position(table, boxes, bonuses, dice, rolls_left, rolls_used=None):
+def advise_position(table: StrategyTable, boxes: Mapping[Category, int], bonuses: int, dice: Sequence[int],
+                    rolls_left: int, rolls_used: Optional[int] = None) -> list[Option]:
     """Every distinct keep (while rerolls remain) and every legal box, best first, best marked.
 
     `bonuses` are the points already earned beside the boxes; `rolls_used` (by default the
@@ -38,7 +43,8 @@ def advise_position(table, boxes, bonuses, dice, rolls_left, rolls_used=None):
     return options
 
 
-def box_options(table, boxes, dice, already, rolls_used):
+def box_options(table: StrategyTable, boxes: Mapping[Category, int], dice: tuple[int, ...], already: int,
+                rolls_used: int) -> list[Option]:
     """The legal boxes for `dice` (and an extra turn where one is earned), each with its
     points and expected final score."""
     rules = table.rules
@@ -52,7 +58,8 @@ def box_options(table, boxes, dice, already, rolls_used):
     return options
 
 
-def box_option(table, boxes, dice, already, rolls_used, box):
+def box_option(table: StrategyTable, boxes: Mapping[Category, int], dice: tuple[int, ...], already: int,
+               rolls_used: int, box: Category) -> Option:
     """Posting (or blanking) `box`: its points and bonuses, and the expected final score."""
     rules = table.rules
     mask, up, fifty = card_state(boxes)
@@ -71,7 +78,8 @@ def box_option(table, boxes, dice, already, rolls_used, box):
     return replace(option, value=already + option.gain + later)
 
 
-def keep_options(table, boxes, dice, rolls_used, rolls_left, already):
+def keep_options(table: StrategyTable, boxes: Mapping[Category, int], dice: tuple[int, ...], rolls_used: int,
+                 rolls_left: int, already: int) -> list[Option]:
     """Every distinct keep that rerolls at least one die, with its expected final score."""
     keeps = keep_values(table, card_state(boxes), rolls_used, rolls_left)
     options = []
@@ -82,7 +90,7 @@ def keep_options(table, boxes, dice, rolls_used, rolls_left, already):
     return options
 
 
-def keep_values(table, state, rolls_used, rolls_left):
+def keep_values(table: StrategyTable, state: tuple[int, int, int], rolls_used: int, rolls_left: int) -> np.ndarray:
     """The expected future of every keep rerolled now, after `rolls_used` rolls with
     `rolls_left` to come (cached per state)."""
     memo, key = table.memo, ("keeps", state, rolls_used, rolls_left)
@@ -99,17 +107,17 @@ def keep_values(table, state, rolls_used, rolls_left):
     return values
 
 
-def choice_cost(options, chosen):
+def choice_cost(options: Sequence[Option], chosen: Option) -> float:
     """Expected points lost by `chosen` against the best option (0 for the best)."""
     return max(option.value for option in options) - chosen.value
 
 
-def cost_of_reroll(options, dice, marked):
+def cost_of_reroll(options: Sequence[Option], dice: Sequence[int], marked: Sequence[bool]) -> float:
     """Expected points lost by rerolling the `marked` dice."""
     kept = kept_faces(dice, marked)
     return choice_cost(options, next(o for o in options if o.kind == "keep" and o.kept == kept))
 
 
-def cost_of_post(options, box):
+def cost_of_post(options: Sequence[Option], box: Category) -> float:
     """Expected points lost by posting in `box`."""
     return choice_cost(options, next(o for o in options if o.kind == "box" and o.box is box))

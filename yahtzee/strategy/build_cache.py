@@ -8,9 +8,15 @@ import json
 import signal
 import sys
 from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: main() loads them only once Ctrl-C is ignored
+    from ..rules import Rules
+    from .solver import Objective
 
 
-def request(rules, objective, cache_dir) -> str:
+def request(rules: "Rules", objective: "Objective", cache_dir: Path) -> str:
     """The command-line argument that asks for this table."""
     from ..game_json import rules_to_dict
     return json.dumps({"rules": rules_to_dict(rules), "objective": asdict(objective),
@@ -26,7 +32,7 @@ def main(argument: str) -> int:
     asked = json.loads(argument)
     shown = [-1]
 
-    def report(done, total):
+    def report(done: int, total: int) -> None:
         step = 100 * done // total if total else 100
         if step != shown[0]:
             shown[0] = step

@@ -18,14 +18,23 @@ from collections.abc import Iterable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as StillWaiting
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+
+from ..rules import Rules
+
+if TYPE_CHECKING:  # imported in the worker only: they load numpy
+    from .cache import StrategyTable
+    from .solver import Objective
 
 POLL_SECONDS = 0.05
 CLOSE_SECONDS = 3.0
 NEEDED, AHEAD = 0, 1  # a table the game waits for goes before those made ready ahead
 # Tables made ready in this process, by (rules, objective): a table is read or built once per
 # process, however many sessions (or tests) ask for it.
-READY: dict[tuple, object] = {}
+READY: "dict[tuple[Rules, Objective], StrategyTable]" = {}
+T = TypeVar("T")
+# (priority, order, future, work, its arguments); close() queues one without future or work
+Job = tuple[int, int, Optional[Future[Any]], Optional[Callable[..., Any]], tuple[object, ...]]
 
 
 class BuildCancelled(Exception):
@@ -35,33 +44,33 @@ class BuildCancelled(Exception):
 class TableBuilder:
     """Makes tables ready in the background, one after another."""
 
-    def __init__(self, cache_dir: Optional[Path], notify: Optional[Callable] = None):
+    def __init__(self, cache_dir: Optional[Path], notify: Optional[Callable[[str], None]] = None) -> None:
         self.cache_dir = cache_dir
         self.notify = notify
         self.done, self.total = 0, 0  # the progress of the build under way
         self.cancelled = threading.Event()
-        self.process: Optional[subprocess.Popen] = None
-        self.work: queue.PriorityQueue = queue.PriorityQueue()
+        self.process: Optional[subprocess.Popen[str]] = None
+        self.work: queue.PriorityQueue[Job] = queue.PriorityQueue()
         self.order = itertools.count()
         self.worker = threading.Thread(target=self._work, name="tables", daemon=True)
         self.worker.start()
 
-    def prepare(self, rules, moods: Iterable[str]) -> Future:
+    def prepare(self, rules: Rules, moods: Iterable[str]) -> Future[None]:
         """Start making ready the tables that these rules and computer moods need."""
         return self._submit(AHEAD, self._prepare, rules, tuple(moods))
 
-    def table(self, rules, objective) -> Future:
+    def table(self, rules: Rules, objective: "Objective") -> "Future[StrategyTable]":
         """The table for exactly solved rules and an objective, when it is ready (at once
         when it is, never behind a build of another table)."""
         ready = READY.get((rules, objective))
         if ready is not None:
-            done: Future = Future()
+            done: Future[StrategyTable] = Future()
             done.set_result(ready)
             return done
         return self._submit(NEEDED, self._table, rules, objective)
 
-    def _submit(self, priority: int, work: Callable, *args) -> Future:
-        future: Future = Future()
+    def _submit(self, priority: int, work: Callable[..., T], *args: object) -> Future[T]:
+        future: Future[T] = Future()
         self.work.put((priority, next(self.order), future, work, args))
         return future
 
@@ -69,14 +78,14 @@ class TableBuilder:
         """The worker thread: one piece of work at a time, the most needed first."""
         while not self.cancelled.is_set():
             _, _, future, work, args = self.work.get()
-            if future is None or not future.set_running_or_notify_cancel():
+            if future is None or work is None or not future.set_running_or_notify_cancel():
                 continue
             try:
                 future.set_result(work(*args))
             except BaseException as error:  # handed to whoever waits for the table
                 future.set_exception(error)
 
-    def _prepare(self, rules, moods) -> None:
+    def _prepare(self, rules: Rules, moods: tuple[str, ...]) -> None:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's first."""
         from .cache import is_solved_exactly
         from .computers import mood_objectives
@@ -87,7 +96,7 @@ class TableBuilder:
         for objective in dict.fromkeys(wanted):
             self._submit(AHEAD, self._table, exact, objective)
 
-    def _table(self, rules, objective):
+    def _table(self, rules: Rules, objective: "Objective") -> "StrategyTable":
         """In the worker: the table from memory, the cache, or a build; its arithmetic warmed."""
         key = (rules, objective)
         if key not in READY:
@@ -100,7 +109,7 @@ class TableBuilder:
             READY[key] = table
         return READY[key]
 
-    def _cached(self, rules, objective):
+    def _cached(self, rules: Rules, objective: "Objective") -> "Optional[StrategyTable]":
         """The table from the cache, or None: a damaged one is set aside here, where its
         notice reaches the player (a build in its own process says nothing), and the temp
         files of killed builds go whether or not a table must be built."""
@@ -110,7 +119,7 @@ class TableBuilder:
         remove_stale_temps(self.cache_dir)
         return cached_table(rules, objective, self.cache_dir, self.notify)
 
-    def _built(self, rules, objective):
+    def _built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
         """Built in a process of its own into the cache and read from there; built here when
         the cache cannot keep it."""
         from .cache import load_table
@@ -122,10 +131,11 @@ class TableBuilder:
                 return table
         return load_table(rules, objective, self.cache_dir, self._progress, self.notify)
 
-    def _build_apart(self, rules, objective) -> None:
+    def _build_apart(self, rules: Rules, objective: "Objective") -> None:
         """Run the build in a process of its own, keeping its progress."""
         from .build_cache import request
         self._check_cancelled()
+        assert self.cache_dir is not None  # _built builds apart only into a cache
         self.done, self.total = 0, 0
         package_home = str(Path(__file__).resolve().parents[2])
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
@@ -134,6 +144,7 @@ class TableBuilder:
             [sys.executable, "-m", "yahtzee.strategy.build_cache", request(rules, objective, self.cache_dir)],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
             text=True)
+        assert self.process.stdout is not None  # stdout=PIPE
         with self.process.stdout:
             for line in self.process.stdout:
                 self.done, self.total = map(int, line.split())
@@ -160,8 +171,8 @@ class TableBuilder:
         self.worker.join(timeout=CLOSE_SECONDS)
 
 
-def wait_for(job: Future, builder: TableBuilder, progress: Optional[Callable],
-             stopping: Callable[[], None]):
+def wait_for(job: Future[T], builder: TableBuilder, progress: Optional[Callable[[int, int], None]],
+             stopping: Callable[[], None]) -> T:
     """The job's result, showing the builder's progress meanwhile; `stopping()` may raise."""
     shown = (-1, -1)
     while True:

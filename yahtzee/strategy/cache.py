@@ -20,17 +20,19 @@ import re
 import tempfile
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Hashable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import IO, Any, Callable, Optional, Union
 
 import numpy as np
 
 from ..game_json import rules_to_dict
 from ..language import _
+from ..rules import Rules
 from ..saves.atomic import NotAFile, open_file, rename_aside
 from .rests import FULL_CARD_KINDS, Rests, has_rests, measure_rests, remember_rests, rest_arrays_shapes
-from .solver import EXPECTED_SCORE, Engine, empty_values, start_value, state_index
+from .solver import EXPECTED_SCORE, Engine, Objective, empty_values, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
 
 FORMAT_VERSION = 1
@@ -39,6 +41,10 @@ MAX_META_BYTES = 64 * 1024
 ZIP_OVERHEAD_BYTES = 64 * 1024
 STALE_SECONDS = 15 * 60  # far longer than any table build takes
 LOCK_POLL_SECONDS = 0.1
+
+Folder = Union[str, Path]
+Progress = Callable[[int, int], None]
+Notify = Callable[[str], None]
 
 
 class BadTable(ValueError):
@@ -53,92 +59,100 @@ class StrategyTable:
     `plan_rules`, the nearest rules it does solve, and the advice is a heuristic: see note.
     """
 
-    rules: object
-    objective: object
+    rules: Rules
+    objective: Objective
     values: np.ndarray
-    _engine: object = field(default=None, repr=False, compare=False)
-    memo: dict = field(default_factory=dict, repr=False, compare=False)  # per-state results
-    plan_rules: object = None
+    _engine: Optional[Engine] = field(default=None, repr=False, compare=False)
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)  # per-state results
+    plan_rules: Optional[Rules] = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.plan_rules is None:
             self.plan_rules = self.rules
 
     @property
-    def exact(self):
+    def exact(self) -> bool:
         """True when the values are the exact optimum for the rules played."""
         return self.plan_rules == self.rules
 
     @property
-    def note(self):
+    def note(self) -> str:
         """One sentence for the player when the advice is approximate ('' when it is exact)."""
-        return "" if self.exact else heuristic_note(self.rules, self.plan_rules)
+        if self.exact:
+            return ""
+        assert self.plan_rules is not None  # set by __post_init__
+        return heuristic_note(self.rules, self.plan_rules)
 
     @property
-    def engine(self):
+    def engine(self) -> Engine:
         """The turn arithmetic that goes with the table (built on first use)."""
         self.warm()
+        assert self._engine is not None
         return self._engine
 
-    def warm(self):
+    def warm(self) -> None:
         """Work out the turn arithmetic now, if it is not yet."""
         if self._engine is None:
             self._engine = Engine(self.rules, self.objective)
 
     @property
-    def start_value(self):
+    def start_value(self) -> float:
         """The expected score (or certainty equivalent) of a new game."""
         return start_value(self.values)
 
-    def value(self, mask, up, fifty):
+    def value(self, mask: int, up: int, fifty: int) -> float:
         """The value still to come from a turn-start state."""
         return float(self.values[state_index(mask, up, fifty)])
 
 
-def heuristic_note(rules, plan_rules):
+TableLoader = Callable[[Rules, Objective], StrategyTable]
+
+
+def heuristic_note(rules: Rules, plan_rules: Rules) -> str:
     """What the approximate advice for `rules` does, in one sentence."""
     return _("Advice for {rules} is approximate: it plans with the exact table for {plan}, uses "
              "banked rolls as extra rerolls and gives rolls saved for later no value.").format(
         rules=rules.describe(), plan=plan_rules.describe())
 
 
-def table_key(rules, objective):
+def table_key(rules: Rules, objective: Objective) -> str:
     """A hash of every field of the rules and the objective, and the file format."""
     text = json.dumps({"format": FORMAT_VERSION, "rules": rules_to_dict(rules), "objective": asdict(objective)},
                       sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
-def table_file_name(rules, objective):
+def table_file_name(rules: Rules, objective: Objective) -> str:
     """strategy-<rules>-<objective>-<key>.npz, with only safe characters."""
     safe = lambda name: re.sub(r"[^A-Za-z0-9_]+", "_", name)[:24]  # noqa: E731
     return f"strategy-{safe(rules.name)}-{safe(objective.name)}-{table_key(rules, objective)}.npz"
 
 
-def checksum(values):
+def checksum(values: np.ndarray) -> str:
     """The sha256 of a value array's bytes."""
     return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
 
 
-def build_table(rules, objective=EXPECTED_SCORE, progress=None):
+def build_table(rules: Rules, objective: Objective = EXPECTED_SCORE,
+                progress: Optional[Progress] = None) -> StrategyTable:
     """Solve a table in memory."""
     engine = Engine(rules, objective)
     return StrategyTable(rules, objective, engine.solve(progress), engine)
 
 
-def _meta(rules, objective, values):
+def _meta(rules: Rules, objective: Objective, values: np.ndarray) -> dict[str, Any]:
     """The facts stored beside a table, checked when it is read back."""
     return {"version": FORMAT_VERSION, "key": table_key(rules, objective), "shape": list(values.shape),
             "dtype": str(values.dtype), "sha256": checksum(values), "start": start_value(values)}
 
 
-def save_table(table, folder):
+def save_table(table: StrategyTable, folder: Folder) -> bool:
     """Write the table into `folder` atomically; False (and no file) if the folder refuses."""
     path = Path(folder) / table_file_name(table.rules, table.objective)
     return save_arrays(path, _meta(table.rules, table.objective, table.values), values=table.values)
 
 
-def save_arrays(path, meta, **arrays):
+def save_arrays(path: Folder, meta: dict[str, Any], **arrays: np.ndarray) -> bool:
     """Write arrays and their meta into an .npz at `path` atomically; False (and no file) if
     the folder refuses."""
     folder = Path(path).parent
@@ -147,7 +161,7 @@ def save_arrays(path, meta, **arrays):
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=Path(path).name, suffix=".tmp", delete=False) as file:
             temp = file.name
-            np.savez(file, **arrays, meta=np.array(json.dumps(meta)))
+            np.savez(file, allow_pickle=False, **arrays, meta=np.array(json.dumps(meta)))
             file.flush()
             os.fsync(file.fileno())
         os.replace(temp, path)
@@ -159,7 +173,7 @@ def save_arrays(path, meta, **arrays):
         return False
 
 
-def read_table(rules, objective, folder):
+def read_table(rules: Rules, objective: Objective, folder: Folder) -> Optional[StrategyTable]:
     """The table stored in `folder`, or None when it is missing, damaged or for other rules."""
     try:
         return checked_table(rules, objective, folder)
@@ -167,7 +181,7 @@ def read_table(rules, objective, folder):
         return None
 
 
-def checked_table(rules, objective, folder):
+def checked_table(rules: Rules, objective: Objective, folder: Folder) -> Optional[StrategyTable]:
     """The table stored in `folder`, None if there is none; BadTable if it cannot be used."""
     path = Path(folder) / table_file_name(rules, objective)
     try:
@@ -185,7 +199,7 @@ def checked_table(rules, objective, folder):
     return StrategyTable(rules, objective, values)
 
 
-def _read_npz(file, size):
+def _read_npz(file: IO[bytes], size: int) -> tuple[np.ndarray, object]:
     """(values, meta) of a table file, every size checked before anything large is read."""
     expected = empty_values()
     if size > expected.nbytes + MAX_META_BYTES + ZIP_OVERHEAD_BYTES:
@@ -201,7 +215,8 @@ def _read_npz(file, size):
     return values, meta
 
 
-def _read_array(archive, name, shape, dtype):
+def _read_array(archive: zipfile.ZipFile, name: str, shape: tuple[int, ...],
+                dtype: Optional[np.dtype]) -> np.ndarray:
     """One array of the archive, its header checked first: `shape`, and `dtype` unless None
     (then a short text)."""
     info = archive.getinfo(name)
@@ -222,7 +237,8 @@ def _read_array(archive, name, shape, dtype):
     return np.frombuffer(data, dtype=found_dtype).reshape(shape).copy()
 
 
-def set_aside_bad_table(rules, objective, folder, reason, notify=None):
+def set_aside_bad_table(rules: Rules, objective: Objective, folder: Folder, reason: str,
+                        notify: Optional[Notify] = None) -> None:
     """Rename a bad table file to NAME.bad-<time> and say so in one line."""
     path = Path(folder) / table_file_name(rules, objective)
     try:
@@ -235,7 +251,7 @@ def set_aside_bad_table(rules, objective, folder, reason, notify=None):
         notify(_("a damaged strategy table is rebuilt ({where})").format(where=where))
 
 
-def remove_stale_temps(folder, now=None):
+def remove_stale_temps(folder: Folder, now: Optional[float] = None) -> None:
     """Remove the temp files of table builds that were killed (older than STALE_SECONDS)."""
     now = time.time() if now is None else now
     try:
@@ -251,7 +267,7 @@ def remove_stale_temps(folder, now=None):
                 pass  # another copy removed it, or it cannot be; it is only clutter
 
 
-def is_sound(values, meta, rules, objective):
+def is_sound(values: np.ndarray, meta: object, rules: Rules, objective: Objective) -> bool:
     """True when a table read from disk is exactly the one these rules would build."""
     expected_shape = empty_values().shape
     if not isinstance(meta, dict) or meta.get("version") != FORMAT_VERSION:
@@ -266,12 +282,14 @@ def is_sound(values, meta, rules, objective):
     return meta.get("start") == start and 0 < start < MAX_SCORE * 2
 
 
-def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None, notify=None):
+def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: Optional[Folder] = None,
+               progress: Optional[Progress] = None, notify: Optional[Notify] = None) -> StrategyTable:
     """The table from `cache_dir` if it is sound there, else built (and stored when possible);
     for rules not solved exactly, the nearest exact table, planning for the rules played.
     `notify(line)` hears of a bad table set aside."""
     if not is_solved_exactly(rules):
         return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify))
+    table: Optional[StrategyTable]
     if cache_dir is None:
         table = build_table(rules, objective, progress)
         ready_rests(table)
@@ -293,12 +311,12 @@ def load_table(rules, objective=EXPECTED_SCORE, cache_dir=None, progress=None, n
     return table
 
 
-def rests_file_name(table):
+def rests_file_name(table: StrategyTable) -> str:
     """rests-<rules>-<key>.npz: the measured rests that go with a table of expected score."""
     return "rests" + table_file_name(table.rules, table.objective)[len("strategy"):]
 
 
-def ready_rests(table, cache_dir=None):
+def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None) -> None:
     """Make the measured rests of an expected-score table ready (finals.measured_rests): read
     from the cache beside the table, or measured there and kept (a file that does not read
     back whole is measured again and replaced)."""
@@ -314,7 +332,7 @@ def ready_rests(table, cache_dir=None):
     remember_rests(table, rests)
 
 
-def read_rests(table, path):
+def read_rests(table: StrategyTable, path: Path) -> Optional[Rests]:
     """The rests kept at `path` for this table, or None when missing or not sound."""
     try:
         fd = open_file(path, os.O_RDONLY)
@@ -339,7 +357,8 @@ def read_rests(table, path):
     return Rests(**arrays) if sound else None
 
 
-def cached_table(rules, objective, cache_dir, notify=None):
+def cached_table(rules: Rules, objective: Objective, cache_dir: Folder,
+                 notify: Optional[Notify] = None) -> Optional[StrategyTable]:
     """The sound table in the cache, or None (a bad one is set aside, with a line to `notify`)."""
     try:
         return checked_table(rules, objective, cache_dir)
@@ -349,7 +368,8 @@ def cached_table(rules, objective, cache_dir, notify=None):
 
 
 @contextlib.contextmanager
-def build_lock(rules, objective, cache_dir, progress=None):
+def build_lock(rules: Rules, objective: Objective, cache_dir: Folder,
+               progress: Optional[Progress] = None) -> Iterator[None]:
     """One build of a table at a time across every copy of the game sharing the cache; while
     waiting, `progress(0, 1)` is told (and may raise to stop waiting). A cache that cannot
     hold the lock builds without it."""
@@ -369,13 +389,13 @@ def build_lock(rules, objective, cache_dir, progress=None):
         lock.release()
 
 
-def planned_with(rules, plan):
+def planned_with(rules: Rules, plan: StrategyTable) -> StrategyTable:
     """A table for `rules` that plans with the values of the exact table `plan` (the heuristic)."""
     check_plannable(rules)
     return StrategyTable(rules, plan.objective, plan.values, plan_rules=plan.rules)
 
 
-def is_solved_exactly(rules):
+def is_solved_exactly(rules: Rules) -> bool:
     """True when the solver finds the exact optimum for these rules."""
     try:
         check_supported(rules)
@@ -384,15 +404,13 @@ def is_solved_exactly(rules):
     return True
 
 
-TableLoader = Callable[..., "StrategyTable"]  # loader(rules, objective=EXPECTED_SCORE) -> table
-
-
-def table_loader(cache_dir=None, progress=None, notify=None):
+def table_loader(cache_dir: Optional[Folder] = None, progress: Optional[Progress] = None,
+                 notify: Optional[Notify] = None) -> TableLoader:
     """A loader(rules, objective=EXPECTED_SCORE) that builds or reads each table once;
     `notify(line)` hears of a bad table set aside and rebuilt."""
-    loaded = {}
+    loaded: dict[str, StrategyTable] = {}
 
-    def loader(rules, objective=EXPECTED_SCORE):
+    def loader(rules: Rules, objective: Objective = EXPECTED_SCORE) -> StrategyTable:
         key = table_key(rules, objective)
         if key not in loaded:
             if is_solved_exactly(rules):

@@ -1,18 +1,25 @@
 """The computer player of each mood, and the tables each mood plays with: the one place that
 knows both the table players (players) and *rival (rival)."""
+import random
+from typing import Optional, Union
+
+from ..rules import Rules
+from .cache import TableLoader
 from .moods import mood_named
 from .players import OBJECTIVES, ComputerPlayer
 from .rival import RIVAL_OBJECTIVES, RivalPlayer
+from .solver import Objective
 
 
-def computer_player(mood, rules, table_loader, rng=None):
+def computer_player(mood: str, rules: Rules, table_loader: TableLoader,
+                    rng: Optional[random.Random] = None) -> Union[RivalPlayer, ComputerPlayer]:
     """A computer player: mood '*thinker', 'norisk', ...; table_loader(rules, objective) -> table."""
     if mood_named(mood) == "rival":
         return RivalPlayer(rules, table_loader)
     return ComputerPlayer(mood, rules, table_loader, rng)
 
 
-def mood_objectives(mood):
+def mood_objectives(mood: str) -> tuple[Objective, ...]:
     """The objectives whose tables a mood plays with (nowhere the other four's, rival its three)."""
     mood = mood_named(mood)
     if mood == "rival":

@@ -1,4 +1,5 @@
 """The dice as index tables: every roll, every keep and how keeps and rolls connect."""
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -7,7 +8,7 @@ FACES = (1, 2, 3, 4, 5, 6)
 DICE = 5
 
 
-def _multisets(size):
+def _multisets(size: int) -> list[tuple[int, ...]]:
     """Every sorted multiset of `size` faces, those with more different faces first (so the
     keeps with at least n smaller keeps inside them come first: see PARENTS)."""
     return sorted(combinations_with_replacement(FACES, size), key=lambda keep: -len(set(keep)))
@@ -22,23 +23,23 @@ ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
 ROLL_OFFSET = SIZE_START[DICE]
 
 
-def size_rows(size):
+def size_rows(size: int) -> slice:
     """The slice of KEEPS holding the keeps of `size` dice."""
     return slice(SIZE_START[size], SIZE_START[size + 1])
 
 
-def _children(size):
+def _children(size: int) -> np.ndarray:
     """For each keep of `size` dice, the keep after one more die shows each face."""
     return np.array([[KEEP_INDEX[tuple(sorted(keep + (face,)))] for face in FACES]
                      for keep in KEEPS[size_rows(size)]], dtype=np.intp)
 
 
-def _drop_one(keep):
+def _drop_one(keep: tuple[int, ...]) -> list[int]:
     """The distinct keeps one die smaller than `keep`."""
     return sorted({KEEP_INDEX[keep[:i] + keep[i + 1:]] for i in range(len(keep))})
 
 
-def _parents(size):
+def _parents(size: int) -> tuple[np.ndarray, list[int]]:
     """For each keep of `size` dice, the keeps one die smaller, padded by repetition; and
     for each column, how many keeps have a parent of their own there (a leading run)."""
     rows = [_drop_one(keep) for keep in KEEPS[size_rows(size)]]
@@ -48,20 +49,20 @@ def _parents(size):
     return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp), counts
 
 
-def sub_keeps(roll):
+def sub_keeps(roll: Sequence[int]) -> list[int]:
     """The distinct keeps that reroll at least one die of a sorted roll."""
     return sorted({KEEP_INDEX[tuple(roll[i] for i in range(DICE) if picked >> i & 1)]
                    for picked in range(2 ** DICE - 1)})
 
 
-def _sub_keep_table():
+def _sub_keep_table() -> np.ndarray:
     """SUB_KEEPS: each roll's rerolling keeps, padded by repetition."""
     rows = [sub_keeps(roll) for roll in ROLLS]
     width = max(len(row) for row in rows)
     return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp)
 
 
-def _roll_probabilities():
+def _roll_probabilities() -> np.ndarray:
     """The chance of each sorted roll of five dice."""
     counts = np.zeros(len(ROLLS))
     for dice in np.ndindex(*(6,) * DICE):

@@ -7,11 +7,16 @@ they play the heuristic the table's note describes: the turn is planned for ever
 may have, banked ones included, on the values of the same rules without a bank.
 """
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Optional, Union
 
 import numpy as np
 
+from ..game import Game
+from ..rules import Rules
 from ..scoring import Category
+from .cache import StrategyTable, TableLoader
 from .dicemath import KEEPS, ROLL_INDEX
 from .moods import mood_named
 from .position import card_state, reroll_marks
@@ -25,13 +30,14 @@ OBJECTIVES = {
     "yclover": Objective("yclover", yahtzee_reward=300.0),
 }
 MEMO_LIMIT = 50_000
+TurnKey = tuple[int, int, int, int]  # (mask, up, fifty, rolls this turn)
 
 
 @dataclass(frozen=True)
 class Reroll:
     """Reroll the marked dice (five bools, in the dice's places)."""
 
-    marked: tuple
+    marked: tuple[bool, ...]
 
 
 @dataclass(frozen=True)
@@ -41,15 +47,18 @@ class Post:
     box: Category
 
 
+Action = Union[Reroll, Post]
+
+
 @dataclass(frozen=True)
 class TurnPlan:
     """One state's decisions for a turn of some number of rolls: per roll number 1, 2, ...
     the box for each roll and (before the last) the keep or -1 to post."""
 
-    boxes: list
-    choices: list
+    boxes: list[list[int]]
+    choices: list[list[int]]
 
-    def action(self, dice, rolls_used):
+    def action(self, dice: Sequence[int], rolls_used: int) -> Action:
         """Reroll or Post for these dice after `rolls_used` rolls."""
         roll = ROLL_INDEX[tuple(sorted(dice))]
         if rolls_used <= len(self.choices):
@@ -59,7 +68,7 @@ class TurnPlan:
         return Post(BOXES[self.boxes[min(rolls_used, len(self.boxes)) - 1][roll]])
 
 
-def turn_key(game):
+def turn_key(game: Game) -> TurnKey:
     """(mask, up, fifty, rolls this turn) of the current player: what a TurnPlan is for."""
     card = game.current.card
     return card_state(card.boxes) + (game.rules.rolls_per_turn + card.bank,)
@@ -68,11 +77,11 @@ def turn_key(game):
 class Policy:
     """The decisions of one table, worked out a turn at a time and remembered."""
 
-    def __init__(self, table):
+    def __init__(self, table: StrategyTable) -> None:
         self.table = table
-        self.plans = {}
+        self.plans: dict[TurnKey, TurnPlan] = {}
 
-    def plan(self, key):
+    def plan(self, key: TurnKey) -> TurnPlan:
         """The TurnPlan of a (mask, up, fifty, rolls) turn."""
         plan = self.plans.get(key)
         if plan is None:
@@ -80,7 +89,7 @@ class Policy:
             plan = self.plans[key]
         return plan
 
-    def prepare(self, keys):
+    def prepare(self, keys: Iterable[TurnKey]) -> None:
         """Work out the plans of many turns at once (they replace older ones when many)."""
         todo = sorted(set(keys) - self.plans.keys())
         if not todo:
@@ -90,7 +99,7 @@ class Policy:
         for rolls in sorted({key[3] for key in todo}):
             self._prepare_turns([key for key in todo if key[3] == rolls], rolls)
 
-    def _prepare_turns(self, keys, rolls):
+    def _prepare_turns(self, keys: list[TurnKey], rolls: int) -> None:
         """Work out the plans of turns that have the same number of rolls."""
         columns = States(*(np.array(part, dtype=np.int64) for part in list(zip(*keys))[:3]))
         boxes, choices = self.table.engine.turn_plans(self.table.values, columns, rolls)
@@ -102,25 +111,25 @@ class Policy:
 class ComputerPlayer:
     """A computer player of one mood, asked for one action at a time."""
 
-    def __init__(self, mood, rules, table_loader, rng=None):
+    def __init__(self, mood: str, rules: Rules, table_loader: TableLoader, rng: Optional[random.Random] = None) -> None:
         self.mood = mood_named(mood)
         self.rules = rules
         self.rng = rng or random.Random()
         moods = [self.mood] if self.mood in OBJECTIVES else list(OBJECTIVES)
         self.policies = {m: Policy(table_loader(rules, OBJECTIVES[m])) for m in moods}
-        self._turn_moods = {}
+        self._turn_moods: dict[tuple[int, int, int, int, int], str] = {}
 
     @property
-    def note(self):
+    def note(self) -> str:
         """'' when the player plays the exact optimum for its mood, else what it does instead."""
         return next(iter(self.policies.values())).table.note
 
-    def next_action(self, game):
+    def next_action(self, game: Game) -> Action:
         """Reroll(marked) or Post(box) for the current player's rolled dice."""
         policy = self.policies[self.mood_for_turn(game)]
         return policy.plan(turn_key(game)).action(game.turn.dice, game.turn.rolls)
 
-    def mood_for_turn(self, game):
+    def mood_for_turn(self, game: Game) -> str:
         """The mood this turn is played in (nowhere settles on one per turn)."""
         if len(self.policies) == 1:
             return self.mood
@@ -132,9 +141,9 @@ class ComputerPlayer:
             mood = self._turn_moods[turn] = self.rng.choice(sorted(self.policies))
         return mood
 
-    def prepare(self, games):
+    def prepare(self, games: Iterable[Game]) -> None:
         """Work out, together, the plans for the coming turn of each of these games."""
-        states = {mood: [] for mood in self.policies}
+        states: dict[str, list[TurnKey]] = {mood: [] for mood in self.policies}
         for game in games:
             states[self.mood_for_turn(game)].append(turn_key(game))
         for mood, policy in self.policies.items():

@@ -1,4 +1,6 @@
 """A scorecard as the solver sees it: filled boxes as bits, capped upper sum, Yahtzee 50."""
+from collections.abc import Iterable, Mapping
+
 from .. import scoring
 from ..scoring import Category
 
@@ -9,7 +11,7 @@ _BIT_OF_NAME = {box._name_: 1 << bit for bit, box in enumerate(Category)}
 _UPPER_NAMES = frozenset(box._name_ for box in scoring.UPPER)
 
 
-def card_state(boxes):
+def card_state(boxes: Mapping[Category, int]) -> tuple[int, int, int]:
     """(mask, capped upper sum, Yahtzee box holds 50) of a {Category: points} card."""
     mask = up = 0
     for box, points in boxes.items():
@@ -20,12 +22,12 @@ def card_state(boxes):
     return mask, min(up, UP_CAP), int(boxes.get(Category.YAHTZEE) == scoring.YAHTZEE_POINTS)
 
 
-def card_total(boxes, yahtzee_bonus):
+def card_total(boxes: Mapping[Category, int], yahtzee_bonus: int) -> int:
     """Points already on the card, both bonuses included."""
     return sum(boxes.values()) + scoring.upper_bonus(boxes) + yahtzee_bonus
 
 
-def reroll_marks(dice, kept):
+def reroll_marks(dice: Iterable[int], kept: Iterable[int]) -> tuple[bool, ...]:
     """Which dice to reroll (5 bools) so that the faces `kept` stay, leftmost first."""
     left = list(kept)
     marks = []
@@ -38,6 +40,6 @@ def reroll_marks(dice, kept):
     return tuple(marks)
 
 
-def kept_faces(dice, marked):
+def kept_faces(dice: Iterable[int], marked: Iterable[bool]) -> tuple[int, ...]:
     """The sorted faces of the dice not marked for the reroll."""
     return tuple(sorted(face for face, mark in zip(dice, marked) if not mark))

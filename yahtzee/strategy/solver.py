@@ -9,12 +9,14 @@ import os
 import queue
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Callable, Optional
 
 import numpy as np
 
 from .. import scoring
+from ..rules import Rules
 from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, YAHTZEE_ROLLS, size_rows
-from .stages import CHUNK, Workspace, turn_plans, turn_stages
+from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
 from .statespace import States, empty_values, fill_unreachable, level_states, start_value, state_index  # noqa: F401
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
@@ -39,7 +41,7 @@ class Objective:
 EXPECTED_SCORE = Objective()
 
 
-def open_boxes(states):
+def open_boxes(states: States) -> list[int]:
     """The boxes open in at least one of the states (the others need no look)."""
     open_anywhere = int(np.bitwise_or.reduce(FULL_CARD ^ states.mask))
     return [box for box in range(BOX_COUNT) if open_anywhere >> box & 1]
@@ -53,7 +55,7 @@ class Engine:
     is worth its bonus plus the value of the same state, read from `values`.
     """
 
-    def __init__(self, rules, objective=EXPECTED_SCORE):
+    def __init__(self, rules: Rules, objective: Objective = EXPECTED_SCORE) -> None:
         self.rules = rules
         self.objective = objective
         self.tables = rule_tables(rules)
@@ -68,12 +70,12 @@ class Engine:
         plain_fits[FIVE_ALIKE] = False  # five alike are posted apart
         self._fit_rows = [np.flatnonzero(plain_fits[:, box]) for box in range(BOX_COUNT)]
 
-    def stage_bonus(self, rolls):
+    def stage_bonus(self, rolls: int) -> int:
         """The roll bonus for a fitting posting after `rolls` rolls."""
         return self.tables.stage_bonus(rolls)
 
     # -- posting ---------------------------------------------------------------------
-    def after_posting(self, values, box, points, states):
+    def after_posting(self, values: np.ndarray, box: int, points: np.ndarray, states: States) -> np.ndarray:
         """Points, upper bonus and delight of posting `points` in `box`, plus the value after."""
         mask, up, fifty = states.mask, states.up, states.fifty
         gain = points
@@ -87,7 +89,8 @@ class Engine:
             gain = points + self.objective.yahtzee_reward * fifty
         return gain + values[state_index(mask | (1 << box), up, fifty)]
 
-    def post_values(self, values, states, work, want_boxes=False):
+    def post_values(self, values: np.ndarray, states: States, work: Workspace,
+                    want_boxes: bool = False) -> Optional[np.ndarray]:
         """The best posting value of every roll (rolls x states) into work.base, the best
         among boxes whose pattern the roll fits into work.fit (for the roll bonus); with
         want_boxes, the boxes of both."""
@@ -96,7 +99,8 @@ class Engine:
             self.offer_extra_turn(values, states, work, boxes)
         return boxes
 
-    def plain_post_values(self, values, states, work, want_boxes=False):
+    def plain_post_values(self, values: np.ndarray, states: States, work: Workspace,
+                          want_boxes: bool = False) -> Optional[np.ndarray]:
         """post_values without a yahtChallenge extra turn (the part that does not depend on
         the state's own value)."""
         best, fit = work.base, work.fit
@@ -109,13 +113,13 @@ class Engine:
             candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
             if self.tables.roll_bonus:
                 self._keep_best_fit(box, candidate, fit, boxes)
-            if want_boxes:
+            if boxes is not None:
                 boxes[0][candidate > best] = box
             np.maximum(best, candidate, out=best)
         self._post_five_alike(values, states, work, boxes)
         return boxes
 
-    def _keep_best_fit(self, box, candidate, fit, boxes):
+    def _keep_best_fit(self, box: int, candidate: np.ndarray, fit: np.ndarray, boxes: Optional[np.ndarray]) -> None:
         """Raise work.fit on the rolls that fit `box`."""
         rows = self._fit_rows[box]
         if not len(rows):
@@ -126,7 +130,8 @@ class Engine:
             boxes[1][rows] = np.where(better, box, boxes[1][rows])
         fit[rows] = np.maximum(fit[rows], here)
 
-    def _post_five_alike(self, values, states, work, boxes):
+    def _post_five_alike(self, values: np.ndarray, states: States, work: Workspace,
+                         boxes: Optional[np.ndarray]) -> None:
         """Five alike may be a joker or earn an extra turn: their boxes and points depend on the card."""
         case, faces = states.case, np.arange(6)[:, None]
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
@@ -149,12 +154,13 @@ class Engine:
         if boxes is not None:
             boxes[0][FIVE_ALIKE], boxes[1][FIVE_ALIKE] = row_box, fit_box
 
-    def _five_alike_extra(self, case):
+    def _five_alike_extra(self, case: np.ndarray) -> np.ndarray:
         """What five alike add beside the box: the Yahtzee bonus (and delight in it)."""
         bonus = self.tables.bonus[case, np.arange(6)[:, None]]
         return bonus + self.objective.yahtzee_reward * (bonus > 0)
 
-    def offer_extra_turn(self, values, states, work, boxes=None):
+    def offer_extra_turn(self, values: np.ndarray, states: States, work: Workspace,
+                         boxes: Optional[np.ndarray] = None) -> None:
         """yahtChallenge: five alike may instead take their bonus and the same state's turn again
         (shown as the Yahtzee box, which is how the game takes it)."""
         case = states.case
@@ -166,7 +172,7 @@ class Engine:
             boxes[0][FIVE_ALIKE] = np.where(again > work.base[FIVE_ALIKE], YAHTZEE_BIT, boxes[0][FIVE_ALIKE])
         work.base[FIVE_ALIKE] = np.maximum(work.base[FIVE_ALIKE], again)
 
-    def stage_post(self, work, rolls, offset, out):
+    def stage_post(self, work: Workspace, rolls: int, offset: Optional[np.ndarray], out: np.ndarray) -> np.ndarray:
         """The best posting of every roll after `rolls` rolls, roll bonus included, as utilities."""
         bonus = self.stage_bonus(rolls)
         if bonus:
@@ -177,7 +183,7 @@ class Engine:
         self.to_utility(out, offset)
         return out
 
-    def stage_boxes(self, work, boxes, rolls):
+    def stage_boxes(self, work: Workspace, boxes: np.ndarray, rolls: int) -> np.ndarray:
         """The box of the best posting of every roll after `rolls` rolls."""
         bonus = self.stage_bonus(rolls)
         if not bonus:
@@ -185,7 +191,7 @@ class Engine:
         return np.where(work.fit + bonus > work.base, boxes[1], boxes[0])
 
     # -- utility: expected score, or an exponential utility for a risk-minded player ------
-    def utility_offset(self, work):
+    def utility_offset(self, work: Workspace) -> Optional[np.ndarray]:
         """A per-state shift that keeps the utilities of the postings in range (None: no risk)."""
         if not self.objective.risk:
             return None
@@ -193,27 +199,29 @@ class Engine:
         top = max(self.tables.roll_bonus, default=0)
         return np.maximum(offset, work.fit.max(axis=0) + top) if top else offset
 
-    def to_utility(self, post, offset):
+    def to_utility(self, post: np.ndarray, offset: Optional[np.ndarray]) -> np.ndarray:
         """Turn posting values, in place, into utilities to average and maximise."""
         risk = self.objective.risk
         if not risk:
             return post
+        assert offset is not None
         np.subtract(post, offset, out=post)
         np.multiply(post, -risk, out=post)
         np.exp(post, out=post)
         np.multiply(post, -np.sign(risk), out=post)
         return post
 
-    def from_utility(self, utility, offset):
+    def from_utility(self, utility: np.ndarray, offset: Optional[np.ndarray]) -> np.ndarray:
         """The certainty equivalent (in points) of a utility."""
         risk = self.objective.risk
         if not risk:
             return utility
+        assert offset is not None
         return offset - np.log(-np.sign(risk) * utility) / risk
 
     # -- keeping and rerolling -------------------------------------------------------
     @staticmethod
-    def keep_values(work):
+    def keep_values(work: Workspace) -> np.ndarray:
         """Fill work.keeps with every keep's expected value, from the roll values in its last rows."""
         keeps = work.keeps
         for size in range(DICE - 1, -1, -1):
@@ -226,7 +234,7 @@ class Engine:
         return keeps
 
     @staticmethod
-    def best_reroll(work):
+    def best_reroll(work: Workspace) -> np.ndarray:
         """Each roll's value when rerolls remain: the best keep inside it, into work.post."""
         keeps, best = work.keeps, work.best
         best[0] = keeps[0]
@@ -234,20 +242,23 @@ class Engine:
             rows = size_rows(size)
             acc, scratch = best[rows], work.scratch[:rows.stop - rows.start]
             acc[...] = keeps[rows]
-            parents, counts = PARENTS[size]
+            smaller = PARENTS[size]
+            assert smaller is not None  # only the empty keep has no parents
+            parents, counts = smaller
             for column, count in zip(parents.T, counts):
                 part = acc[:count]
                 np.maximum(part, np.take(best, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
         work.post[...] = best[ROLL_OFFSET:]
         return work.post
 
-    def roll_values(self, values, states, work, first, last):
+    def roll_values(self, values: np.ndarray, states: States, work: Workspace, first: int,
+                    last: int) -> Optional[np.ndarray]:
         """Each roll's value (as a utility) when it is roll number `first` of a turn that may
         go on to roll `last`, into work.post; returns the utility offset."""
         self.post_values(values, states, work)
         return self.values_from_postings(work, first, last)
 
-    def values_from_postings(self, work, first, last):
+    def values_from_postings(self, work: Workspace, first: int, last: int) -> Optional[np.ndarray]:
         """roll_values once the postings are in work.base and work.fit."""
         offset = self.utility_offset(work)
         self.stage_post(work, last, offset, work.post)
@@ -259,37 +270,38 @@ class Engine:
             self.best_reroll(work)
         return offset
 
-    def turn_start_values(self, values, states, work=None):
+    def turn_start_values(self, values: np.ndarray, states: States, work: Optional[Workspace] = None) -> np.ndarray:
         """The value of each state at the start of its turn."""
         work = work or Workspace(len(states))
         self.post_values(values, states, work)
         return self.start_from_postings(work)
 
-    def start_from_postings(self, work):
+    def start_from_postings(self, work: Workspace) -> np.ndarray:
         """turn_start_values once the postings are in work.base and work.fit."""
         offset = self.values_from_postings(work, 1, self.rolls)
         return self.from_utility(ROLL_PROBABILITY @ work.post, offset)
 
     # -- decisions -----------------------------------------------------------------
-    def turn_plans(self, values, states, rolls=None):
+    def turn_plans(self, values: np.ndarray, states: States,
+                   rolls: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
         """Every decision of a turn for each state (see stages.turn_plans)."""
         return turn_plans(self, values, states, rolls or self.rolls)
 
-    def turn_stages(self, values, states, last=None):
+    def turn_stages(self, values: np.ndarray, states: States, last: Optional[int] = None) -> TurnStages:
         """The whole turn of a batch of states (see stages.turn_stages)."""
         return turn_stages(self, values, states, last or self.rolls)
 
     # -- whole table ---------------------------------------------------------------
-    def solve(self, progress=None):
+    def solve(self, progress: Optional[Callable[[int, int], None]] = None) -> np.ndarray:
         """The value of every turn-start state; `progress(done, total)` is told as it goes."""
         values = empty_values()
         levels = [level_states(filled, CHUNK) for filled in range(BOX_COUNT - 1, -1, -1)]
         total, done = sum(len(s) for s in levels), 0
-        workspaces = queue.SimpleQueue()
+        workspaces: queue.SimpleQueue[Workspace] = queue.SimpleQueue()
         for _ in range(THREADS):
             workspaces.put(Workspace(CHUNK))
 
-        def solve_part(part):
+        def solve_part(part: States) -> int:
             work = workspaces.get()
             try:
                 self.solve_states(values, part, work)
@@ -308,7 +320,7 @@ class Engine:
         fill_unreachable(values)
         return values
 
-    def solve_states(self, values, states, work):
+    def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:
         """Write the value of a batch of states into `values`; a state that may give itself an
         extra turn is found as a fixed point (see settle)."""
         index = states.index
@@ -321,7 +333,8 @@ class Engine:
         values[index] = self.start_from_postings(work)
         self.settle(values, states, work, index, plain)
 
-    def settle(self, values, states, work, index, plain):
+    def settle(self, values: np.ndarray, states: States, work: Workspace, index: np.ndarray,
+               plain: tuple[np.ndarray, ...]) -> None:
         """Find value = turn(value) for states whose turn may be taken again, each on its own.
 
         A turn takes the extra turn with a chance below 5%, so turn() is nearly flat: a plain
@@ -334,6 +347,7 @@ class Engine:
         if len(settling) < len(states):
             states, index, work = states.part(settling), index[settling], Workspace(len(settling))
             plain = tuple(part[:, settling] for part in plain)
+        before: Optional[tuple[np.ndarray, ...]]
         before, guess = None, values[index]
         for _ in range(SETTLE_STEPS):
             values[index] = guess
@@ -360,7 +374,7 @@ SETTLE_STEPS = 40
 SETTLE_TOLERANCE = 1e-10
 
 
-def secant_fixed_point(first, second):
+def secant_fixed_point(first: tuple[np.ndarray, ...], second: tuple[np.ndarray, ...]) -> np.ndarray:
     """Where the line through (x, f(x)) at two guesses meets f(x) = x (f(x) where it cannot say)."""
     (x0, f0), (x1, f1) = first, second
     run = x1 - x0

@@ -2,10 +2,12 @@
 read from it: the best box of a roll, the best keep or none (for the computer players and
 the simulation)."""
 from dataclasses import dataclass
+from typing import Optional, Protocol
 
 import numpy as np
 
 from .dicemath import KEEPS, ROLL_OFFSET, ROLLS, SUB_KEEPS
+from .statespace import States
 
 CHUNK = 512  # states worked out together: their rows stay in the processor's cache
 
@@ -13,7 +15,7 @@ CHUNK = 512  # states worked out together: their rows stay in the processor's ca
 class Workspace:
     """Reused arrays for a batch of `width` states (fresh arrays each time cost page faults)."""
 
-    def __init__(self, width):
+    def __init__(self, width: int) -> None:
         self.keeps = np.empty((len(KEEPS), width))
         self.post = self.keeps[ROLL_OFFSET:]
         self.base = np.empty((len(ROLLS), width))
@@ -21,6 +23,23 @@ class Workspace:
         self.best = np.empty_like(self.keeps)
         self.candidate = np.empty((len(ROLLS), width))
         self.scratch = np.empty((len(ROLLS), width))
+
+
+class TurnEngine(Protocol):
+    """The turn arithmetic these stages ask of solver.Engine (which imports this module)."""
+
+    def post_values(self, values: np.ndarray, states: States, work: Workspace,
+                    want_boxes: bool = False) -> Optional[np.ndarray]: ...
+
+    def stage_boxes(self, work: Workspace, boxes: np.ndarray, rolls: int) -> np.ndarray: ...
+
+    def utility_offset(self, work: Workspace) -> Optional[np.ndarray]: ...
+
+    def stage_post(self, work: Workspace, rolls: int, offset: Optional[np.ndarray], out: np.ndarray) -> np.ndarray: ...
+
+    def keep_values(self, work: Workspace) -> np.ndarray: ...
+
+    def best_reroll(self, work: Workspace) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -33,18 +52,18 @@ class TurnStages:
     boxes: np.ndarray
     keeps: np.ndarray
 
-    def choose_keeps(self, stage, rolls, columns):
+    def choose_keeps(self, stage: int, rolls: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """The best keep (or -1: post now) of roll `rolls[i]` of state `columns[i]` after roll
         number stage + 1."""
         options = SUB_KEEPS[rolls]
         return best_keeps(self.keeps[stage][options, columns[:, None]], options, self.posts[stage][rolls, columns])
 
-    def plan_keeps(self, stage):
+    def plan_keeps(self, stage: int) -> np.ndarray:
         """The best keep (or -1) of every roll of every state after roll number stage + 1."""
         return best_keeps(self.keeps[stage][SUB_KEEPS], SUB_KEEPS[:, :, None], self.posts[stage])
 
 
-def best_keeps(utility, options, post_now):
+def best_keeps(utility: np.ndarray, options: np.ndarray, post_now: np.ndarray) -> np.ndarray:
     """The keep of `options` with the highest `utility` (both along axis 1), or -1 where it
     is no better than posting now: a reroll that cannot gain is no reroll."""
     pick = utility.argmax(axis=1)[:, None]
@@ -53,7 +72,7 @@ def best_keeps(utility, options, post_now):
     return np.where(best > post_now + 1e-9 * (1 + np.abs(post_now)), chosen, -1)
 
 
-def turn_plans(engine, values, states, rolls):
+def turn_plans(engine: TurnEngine, values: np.ndarray, states: States, rolls: int) -> tuple[np.ndarray, np.ndarray]:
     """For a turn of `rolls` rolls, per roll number 1, 2, ...: the best box of every roll,
     and the best keep of every roll or -1 to post now (the last roll number has no keeps):
     arrays of roll numbers x rolls x states."""
@@ -68,10 +87,11 @@ def turn_plans(engine, values, states, rolls):
     return boxes, choices
 
 
-def turn_stages(engine, values, states, last):
+def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: int) -> TurnStages:
     """The whole turn of a batch of states, roll number by roll number (see TurnStages)."""
     work = Workspace(len(states))
     found = engine.post_values(values, states, work, want_boxes=True)
+    assert found is not None
     boxes = np.array([engine.stage_boxes(work, found, rolls) for rolls in range(1, last + 1)])
     offset = engine.utility_offset(work)
     posts = np.empty((last,) + work.post.shape)

@@ -1,8 +1,10 @@
 """The turn-start states: (filled boxes as a 13-bit mask, upper sum capped at 63, whether
 the Yahtzee box holds 50), where each lives in a value table, and which can happen."""
 from dataclasses import dataclass
+from typing import Union, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from .dicemath import DICE
 from .tables import FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
@@ -17,46 +19,51 @@ class States:
     fifty: np.ndarray
 
     @property
-    def case(self):
+    def case(self) -> np.ndarray:
         """The Yahtzee-box case of each state."""
         filled = (self.mask >> YAHTZEE_BIT) & 1
         return np.where(filled == 0, 0, 1 + self.fifty)
 
     @property
-    def index(self):
+    def index(self) -> np.ndarray:
         """Where each state lives in a value table."""
         return state_index(self.mask, self.up, self.fifty)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.mask)
 
-    def part(self, cut):
+    def part(self, cut: Union[slice, np.ndarray]) -> "States":
         """The states in slice `cut`."""
         return States(self.mask[cut], self.up[cut], self.fifty[cut])
 
 
-def state_index(mask, up, fifty):
+@overload
+def state_index(mask: int, up: int, fifty: int) -> int: ...
+@overload
+def state_index(mask: np.ndarray, up: Union[int, np.ndarray], fifty: Union[int, np.ndarray]) -> np.ndarray: ...
+def state_index(mask: Union[int, np.ndarray], up: Union[int, np.ndarray],
+                fifty: Union[int, np.ndarray]) -> Union[int, np.ndarray]:
     """The flat index of states in a value table."""
     return (mask * UP_STATES + up) * 2 + fifty
 
 
-def states_of(indices) -> States:
+def states_of(indices: npt.ArrayLike) -> States:
     """The States at value table indices (state_index undone)."""
     indices = np.asarray(indices, dtype=np.int64)
     return States(indices // (2 * UP_STATES), indices // 2 % UP_STATES, indices % 2)
 
 
-def empty_values():
+def empty_values() -> np.ndarray:
     """A value table for every state, all zero (the value of a full card)."""
     return np.zeros((FULL_CARD + 1) * UP_STATES * 2)
 
 
-def _masks_with(filled):
+def _masks_with(filled: int) -> list[int]:
     """The cards with exactly `filled` boxes filled."""
     return [mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled]
 
 
-def _reachable_ups(upper_mask):
+def _reachable_ups(upper_mask: int) -> np.ndarray:
     """The capped upper sums that the filled upper boxes of `upper_mask` can add up to."""
     sums = {0}
     for bit in UPPER_BITS:
@@ -70,7 +77,7 @@ UPPER_MASK = sum(1 << bit for bit in UPPER_BITS)
 REACHABLE_UPS = [_reachable_ups(upper) for upper in range(UPPER_MASK + 1)]
 
 
-def level_states(filled, batch):
+def level_states(filled: int, batch: int) -> States:
     """Every reachable state with `filled` boxes filled (Yahtzee box open: only 'not fifty')."""
     masks, ups, fifties = [], [], []
     for mask in _masks_with(filled):
@@ -87,14 +94,14 @@ def level_states(filled, batch):
     return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
 
 
-def _copy_to_unused_fifty(values):
+def _copy_to_unused_fifty(values: np.ndarray) -> None:
     """With the Yahtzee box open the flag means nothing: give both flags the same value."""
     table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
     open_masks = [m for m in range(FULL_CARD + 1) if not m >> YAHTZEE_BIT & 1]
     table[open_masks, :, 1] = table[open_masks, :, 0]
 
 
-def _nearest_reachable_below():
+def _nearest_reachable_below() -> np.ndarray:
     """For every (upper mask, upper sum), the largest reachable sum not above it."""
     table = np.zeros((UPPER_MASK + 1, UP_STATES), dtype=np.intp)
     for upper, reachable in enumerate(REACHABLE_UPS):
@@ -102,7 +109,7 @@ def _nearest_reachable_below():
     return table
 
 
-def fill_unreachable(values):
+def fill_unreachable(values: np.ndarray) -> None:
     """States no game reaches get values too, never garbage: with the Yahtzee box open both
     flags the same, and a sum no card can have that of the nearest reachable sum below."""
     _copy_to_unused_fifty(values)
@@ -111,6 +118,6 @@ def fill_unreachable(values):
     table[...] = table[masks[:, None], _nearest_reachable_below()[masks & UPPER_MASK]]
 
 
-def start_value(values):
+def start_value(values: np.ndarray) -> float:
     """The expected score of a new game."""
     return float(values[state_index(0, 0, 0)])

@@ -1,11 +1,14 @@
 """The rules as arrays, read off yahtzee.scoring so the rules live in one place."""
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Optional
 
 import numpy as np
 
 from .. import scoring
 from ..language import _
+from ..rules import Rules
 from ..scoring import Category
 from .dicemath import ROLLS, YAHTZEE_ROLLS
 
@@ -26,7 +29,7 @@ class UnsupportedRules(ValueError):
     """A rule the strategy engine cannot plan for."""
 
 
-def boxes_of(mask, case):
+def boxes_of(mask: int, case: int) -> dict[Category, int]:
     """A stand-in {Category: points} card with the boxes of `mask` filled."""
     boxes = {box: 0 for bit, box in enumerate(BOXES) if mask >> bit & 1}
     if case == YAHTZEE_FIFTY:
@@ -34,17 +37,17 @@ def boxes_of(mask, case):
     return boxes
 
 
-def _example_mask(case):
+def _example_mask(case: int) -> int:
     """A card with only the Yahtzee box filled, or none, for a case."""
     return 0 if case == YAHTZEE_OPEN else 1 << YAHTZEE_BIT
 
 
-def _card_mask(boxes):
+def _card_mask(boxes: Iterable[Category]) -> int:
     """The bit mask of a collection of boxes."""
     return sum(1 << BOXES.index(box) for box in boxes)
 
 
-def check_plannable(rules):
+def check_plannable(rules: Rules) -> None:
     """Raise UnsupportedRules for a rule the turn arithmetic cannot follow (a dice bank it can)."""
     if not 1 <= rules.rolls_per_turn <= 9:
         raise UnsupportedRules(_("the strategy engine plans for 1 to 9 rolls a turn, not {rolls}").format(
@@ -54,14 +57,14 @@ def check_plannable(rules):
         raise UnsupportedRules(_("the strategy engine plans only for roll bonuses that shrink from roll to roll"))
 
 
-def check_supported(rules):
+def check_supported(rules: Rules) -> None:
     """Raise UnsupportedRules unless the solver finds the exact optimum for these rules."""
     check_plannable(rules)
     if rules.dice_bank:
         raise UnsupportedRules(_("the strategy engine does not solve the dice bank exactly"))
 
 
-def planning_rules(rules):
+def planning_rules(rules: Rules) -> Rules:
     """The nearest rules the solver solves exactly: the same rules without a dice bank."""
     return replace(rules, dice_bank=0)
 
@@ -76,20 +79,20 @@ class RuleTables:
     yahtzee_legal: np.ndarray  # (case, mask, face): legal boxes of five alike, as a bit mask
     turn_bonus: np.ndarray     # (case, face): extra_turn_bonus of five alike (0: no extra turn)
     fits: np.ndarray           # (roll, box): the roll makes the box's pattern (the roll bonus's test)
-    roll_bonus: tuple          # the roll bonus for posting after roll 1, 2, ...
+    roll_bonus: tuple[int, ...]  # the roll bonus for posting after roll 1, 2, ...
 
-    def stage_bonus(self, rolls):
+    def stage_bonus(self, rolls: int) -> int:
         """The roll bonus for a fitting posting after `rolls` rolls."""
         return self.roll_bonus[rolls - 1] if 1 <= rolls <= len(self.roll_bonus) else 0
 
 
-def _example_card(case, face, matching_filled):
+def _example_card(case: int, face: int, matching_filled: int) -> dict[Category, int]:
     """A stand-in card for five alike: the case, with the matching upper box filled or not."""
     mask = _example_mask(case) | ((1 << UPPER_BITS[face - 1]) if matching_filled else 0)
     return boxes_of(mask, case)
 
 
-def _five_alike_tables(rules):
+def _five_alike_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """posting_points, yahtzee_bonus and extra_turn_bonus of five alike, per case."""
     points = np.zeros((len(CASES), 2, 6, BOX_COUNT), dtype=np.int64)
     bonus = np.zeros((len(CASES), 6), dtype=np.int64)
@@ -106,18 +109,18 @@ def _five_alike_tables(rules):
     return points, bonus, turn_bonus
 
 
-def _fits(rules):
+def _fits(rules: Rules) -> np.ndarray:
     """fits_pattern of every roll in every box."""
     return np.array([[scoring.fits_pattern(box, roll, rules) for box in BOXES] for roll in ROLLS], dtype=bool)
 
 
-def _plain_points(rules):
+def _plain_points(rules: Rules) -> np.ndarray:
     """posting_points of every roll on an empty card."""
     return np.array([[scoring.posting_points(box, roll, {}, rules) for box in BOXES] for roll in ROLLS],
                     dtype=np.int64)
 
 
-def _yahtzee_legal(rules):
+def _yahtzee_legal(rules: Rules) -> np.ndarray:
     """legal_boxes of five alike on every card."""
     legal = np.zeros((len(CASES), FULL_CARD + 1, 6), dtype=np.int64)
     for mask in range(FULL_CARD):
@@ -134,7 +137,7 @@ CHECK_MASKS = (0, 1 << YAHTZEE_BIT, FULL_CARD ^ 1, FULL_CARD ^ (1 << 6), 0b01010
                0b0000111111000, 0b1111000000111, FULL_CARD ^ (1 << YAHTZEE_BIT))
 
 
-def check_tables(tables, rules, masks=CHECK_MASKS):
+def check_tables(tables: RuleTables, rules: Rules, masks: Iterable[int] = CHECK_MASKS) -> None:
     """Compare the tables with yahtzee.scoring on the cards of `masks`; UnsupportedRules if they differ.
 
     The tables assume that only five alike depend on the card, and those only through the
@@ -161,7 +164,8 @@ def check_tables(tables, rules, masks=CHECK_MASKS):
                             roll=roll, box=box.title))
 
 
-def _check_roll_bonus(tables, rules, boxes, roll, r):
+def _check_roll_bonus(tables: RuleTables, rules: Rules, boxes: Mapping[Category, int], roll: tuple[int, ...],
+                      r: int) -> None:
     """Compare roll_bonus_points of a roll in every open box with the tables."""
     if not tables.roll_bonus:
         return
@@ -173,30 +177,30 @@ def _check_roll_bonus(tables, rules, boxes, roll, r):
                     roll=roll, box=box.title))
 
 
-def _face_of_five(r):
+def _face_of_five(r: int) -> Optional[int]:
     """The face index of a five-alike roll number, else None."""
     return YAHTZEE_ROLLS.index(r) if r in YAHTZEE_ROLLS else None
 
 
-def legal_mask(tables, mask, case, r):
+def legal_mask(tables: RuleTables, mask: int, case: int, r: int) -> int:
     """The legal boxes of roll number `r` on a card, as a bit mask."""
     face = _face_of_five(r)
     return FULL_CARD ^ mask if face is None else int(tables.yahtzee_legal[case, mask, face])
 
 
-def bonus_of(tables, case, r):
+def bonus_of(tables: RuleTables, case: int, r: int) -> int:
     """The Yahtzee bonus of roll number `r`."""
     face = _face_of_five(r)
     return 0 if face is None else int(tables.bonus[case, face])
 
 
-def turn_bonus_of(tables, case, r):
+def turn_bonus_of(tables: RuleTables, case: int, r: int) -> int:
     """What taking an extra turn for roll number `r` adds (0: no extra turn)."""
     face = _face_of_five(r)
     return 0 if face is None else int(tables.turn_bonus[case, face])
 
 
-def points_of(tables, mask, case, r, bit):
+def points_of(tables: RuleTables, mask: int, case: int, r: int, bit: int) -> int:
     """The points roll number `r` posts in box `bit` on a card."""
     face = _face_of_five(r)
     if face is None:
@@ -205,7 +209,7 @@ def points_of(tables, mask, case, r, bit):
 
 
 @lru_cache(maxsize=32)
-def rule_tables(rules):
+def rule_tables(rules: Rules) -> RuleTables:
     """The arrays the solver plays by, read off yahtzee.scoring for `rules` (a dice bank apart);
     worked out once per rules and shared, so never to be written to."""
     check_plannable(rules)
