@@ -1,4 +1,5 @@
 """Checks on values read from the game's JSON files, shared by every reader of them."""
+from typing import Any, Optional
 
 MAX_NAME_CHARS = 40
 MAX_TEXT_CHARS = 40
@@ -8,18 +9,18 @@ class DamagedSave(ValueError):
     """Saved data that does not describe a valid game; the message says what is wrong."""
 
 
-def is_int(value, low=None, high=None):
+def is_int(value: object, low: Optional[int] = None, high: Optional[int] = None) -> bool:
     """A JSON whole number (never a bool), within [low, high] when they are given."""
     if not isinstance(value, int) or isinstance(value, bool):
         return False
     return (low is None or value >= low) and (high is None or value <= high)
 
 
-def is_text(value, limit=MAX_TEXT_CHARS):
+def is_text(value: object, limit: int = MAX_TEXT_CHARS) -> bool:
     """A short printable string: 1 to `limit` characters."""
     return isinstance(value, str) and 0 < len(value) <= limit and value.isprintable()
 
 
-def is_valid_name(name):
+def is_valid_name(name: Any) -> bool:
     """A player name as files may hold it: 1-40 printable characters, not all blank."""
     return is_text(name, MAX_NAME_CHARS) and not name.isspace()

@@ -2,7 +2,7 @@
 and the bonuses that come with it. Words are made from it only where it is shown."""
 from dataclasses import dataclass
 from enum import Enum
-from typing import Optional
+from typing import Any, Optional
 
 from .scoring import Category
 
@@ -24,8 +24,8 @@ class Option:
 
     kind: OptionKind
     value: float                   # the expected final score after this choice
-    reroll: tuple = ()             # keep: which of the five dice to reroll
-    kept: tuple = ()               # keep: the faces kept, sorted
+    reroll: tuple[bool, ...] = ()  # keep: which of the five dice to reroll
+    kept: tuple[int, ...] = ()     # keep: the faces kept, sorted
     box: Optional[Category] = None  # box: where to post
     points: int = 0                # box: what the box itself scores
     upper_bonus: int = 0           # box: the upper bonus this posting completes
@@ -41,10 +41,11 @@ class Option:
         return self.points + self.upper_bonus + self.yahtzee_bonus + self.roll_bonus
 
 
-def option_to_json(option: Option) -> dict:
+def option_to_json(option: Option) -> dict[str, Any]:
     """The choice an option makes, as JSON values (its expected score apart)."""
     if option.kind is OptionKind.KEEP:
         return {"kind": "keep", "kept": list(option.kept)}
+    assert option.box is not None
     data = {"kind": "extra_turn" if option.extra_turn else "blank" if option.blank else "post",
             "box": option.box.value, "points": option.points}
     bonuses = {"upper_bonus": option.upper_bonus, "yahtzee_bonus": option.yahtzee_bonus,

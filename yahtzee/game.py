@@ -1,25 +1,25 @@
 """The game model: players, scorecards, the turn and the session's finished games."""
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any, Optional, Protocol
 
 from . import scoring
 from .checks import DamagedSave
-from .dice import RandomDice, restore_source, throw
-from .illegal import (  # noqa: F401
-    BoxFilled,
-    CannotUndo,
-    GameOver,
-    IllegalMove,
-    JokerRuleError,
-    NoExtraTurn,
-    NoRollsLeft,
-    NothingMarked,
-    NotRolledYet,
-)
+from .dice import RandomDice, Source, restore_source, throw
 
 # The model's refusals live in yahtzee.illegal; the screens import them from here.
+from .illegal import BoxFilled as BoxFilled
+from .illegal import CannotUndo as CannotUndo
+from .illegal import GameOver as GameOver
+from .illegal import IllegalMove as IllegalMove
+from .illegal import JokerRuleError as JokerRuleError
+from .illegal import NoExtraTurn as NoExtraTurn
+from .illegal import NoRollsLeft as NoRollsLeft
+from .illegal import NothingMarked as NothingMarked
+from .illegal import NotRolledYet as NotRolledYet
 from .language import _
 from .match import SINGLE_GAME
-from .moves import Move, take_back
+from .moves import Detail, Move, take_back
 from .rules import HASBRO, Rules
 from .scorecard import Scorecard
 from .scoring import Category
@@ -44,7 +44,7 @@ class Player:
     mood: str = ""  # a computer player's way of playing (see yahtzee.strategy.moods)
 
     @property
-    def is_computer(self):
+    def is_computer(self) -> bool:
         """Played by the program."""
         return self.kind == "computer"
 
@@ -53,14 +53,14 @@ class Player:
 class Turn:
     """The five dice in their fixed places, which are marked for the reroll, rolls used."""
 
-    dice: tuple = (0,) * DICE_COUNT
-    marked: tuple = (False,) * DICE_COUNT
+    dice: tuple[int, ...] = (0,) * DICE_COUNT
+    marked: tuple[bool, ...] = (False,) * DICE_COUNT
     rolls: int = 0
     # yahtChallenge: how many extra turns the player has taken in a row before this one.
     extra: int = 0
 
     @property
-    def has_rolled(self):
+    def has_rolled(self) -> bool:
         """At least one roll made."""
         return self.rolls > 0
 
@@ -78,7 +78,7 @@ class Posting:
     roll_bonus: int = 0
     blank: bool = False
     extra_turn: bool = False
-    reset: tuple = ()
+    reset: tuple[str, ...] = ()
 
 
 @dataclass
@@ -89,28 +89,29 @@ class UndoPoint:
     round: int
     turn: Turn
     card: Scorecard
-    dice: dict
+    dice: Optional[dict[str, Any]]
 
 
 @dataclass
 class Game:
     """One game: the players in seat order, whose turn it is, and the dice."""
 
-    players: list
+    players: list[Player]
     rules: Rules = HASBRO
-    source: object = field(default_factory=RandomDice)
+    source: Source = field(default_factory=RandomDice)
     number: int = 1
     seat: int = 0
     round: int = 1
     turn: Turn = field(default_factory=Turn)
     # Race: the score to reach; the game then ends with the round. None: thirteen rounds.
-    race_target: object = None
-    undo_point: object = None
+    race_target: Optional[int] = None
+    undo_point: Optional[UndoPoint] = None
     # Every decision so far (yahtzee.moves); None for a game resumed from a save without one.
-    moves: object = field(default_factory=list)
+    moves: Optional[list[Move]] = field(default_factory=list)
 
     @classmethod
-    def start(cls, players, rules=HASBRO, source=None, number=1, race_target=None):
+    def start(cls, players: Iterable[Player], rules: Rules = HASBRO, source: Optional[Source] = None, number: int = 1,
+              race_target: Optional[int] = None) -> "Game":
         """A new game whose first turn has begun."""
         game = cls([Player(p.name, p.kind, mood=p.mood) for p in players], rules, source or RandomDice(), number,
                    race_target=race_target)
@@ -118,12 +119,12 @@ class Game:
         return game
 
     @property
-    def current(self):
+    def current(self) -> Player:
         """The player whose turn it is."""
         return self.players[self.seat]
 
     @property
-    def is_over(self):
+    def is_over(self) -> bool:
         """Every card full; in a race, a round completed with someone at the target."""
         if self.race_target is None:
             return self.round > ROUNDS
@@ -131,37 +132,37 @@ class Game:
         return round_done and max(p.card.total for p in self.players) >= self.race_target
 
     @property
-    def rolls_left(self):
+    def rolls_left(self) -> int:
         """Rolls still allowed this turn, banked ones included."""
         return self.rules.rolls_per_turn + self.current.card.bank - self.turn.rolls
 
     @property
-    def can_take_extra_turn(self):
+    def can_take_extra_turn(self) -> bool:
         """yahtChallenge: these dice are an extra Yahtzee, which may be taken as its bonus and
         another turn (post in YAHTZEE, or take_extra_turn)."""
         return (not self.is_over and self.turn.has_rolled
                 and scoring.earns_extra_turn(self.turn.dice, self.current.card.boxes, self.rules))
 
     @property
-    def must_blank(self):
+    def must_blank(self) -> bool:
         """Acorn: these dice are an extra Yahtzee, so the chosen box is blanked for 100."""
         return (not self.is_over and self.turn.has_rolled
                 and scoring.must_blank(self.turn.dice, self.current.card.boxes, self.rules))
 
     @property
-    def can_undo(self):
+    def can_undo(self) -> bool:
         """The last posting may be taken back now."""
         return not self._undo_refusal()
 
-    def legal_boxes(self):
+    def legal_boxes(self) -> list[Category]:
         """The boxes the current dice may be posted in."""
         return scoring.legal_boxes(self.turn.dice, self.current.card.boxes, self.rules)
 
-    def points_for(self, box):
+    def points_for(self, box: Category) -> int:
         """What posting the current dice in `box` would score, bonus apart."""
         return scoring.posting_points(box, self.turn.dice, self.current.card.boxes, self.rules)
 
-    def preview(self, box):
+    def preview(self, box: Category) -> Posting:
         """The Posting that posting the current dice in `box` would make (nothing changes)."""
         dice, boxes, rules = self.turn.dice, self.current.card.boxes, self.rules
         if box is Category.YAHTZEE and self.can_take_extra_turn:
@@ -172,7 +173,7 @@ class Game:
                        scoring.roll_bonus_points(box, dice, self.turn.rolls, boxes, rules),
                        blank=scoring.must_blank(dice, boxes, rules))
 
-    def toggle(self, die):
+    def toggle(self, die: int) -> None:
         """Mark die 0-4 for the reroll, or lock it again."""
         self._require_rolled()
         if self.rolls_left <= 0:
@@ -181,7 +182,7 @@ class Game:
         marked[die] = not marked[die]
         self.turn.marked = tuple(marked)
 
-    def roll(self):
+    def roll(self) -> tuple[int, ...]:
         """Roll all dice on the first roll, else the marked ones; all start locked again."""
         if self.is_over:
             raise GameOver(_("the game is over"))
@@ -199,7 +200,7 @@ class Game:
         self._log("roll", tuple(places))
         return self.turn.dice
 
-    def check_posting(self, box):
+    def check_posting(self, box: Category) -> None:
         """Raise the IllegalMove that posting in `box` now would meet, if any."""
         if self.is_over:
             raise GameOver(_("the game is over"))
@@ -212,7 +213,7 @@ class Game:
         if box not in self.legal_boxes():
             raise JokerRuleError(scoring.joker_requirement(self.turn.dice, boxes, self.rules))
 
-    def post(self, box):
+    def post(self, box: Category) -> Posting:
         """Post the dice in `box` (blank it, for an Acorn extra Yahtzee), then pass the turn
         on; returns what it scored. YAHTZEE, when an extra turn is earned, takes it."""
         if box is Category.YAHTZEE and self.can_take_extra_turn:
@@ -229,7 +230,7 @@ class Game:
         self._next_turn()
         return posting
 
-    def take_extra_turn(self):
+    def take_extra_turn(self) -> Posting:
         """yahtChallenge: add an extra Yahtzee's bonus and start the same player's turn again,
         no box filled; returns the Posting (extra_turn=True)."""
         if not self.can_take_extra_turn:
@@ -244,19 +245,20 @@ class Game:
         self.turn = Turn(extra=self.turn.extra + 1)
         return posting
 
-    def undo(self):
+    def undo(self) -> None:
         """Take back the last posting (a human's, before anyone rolls again)."""
         refusal = self._undo_refusal()
         if refusal:
             raise CannotUndo(refusal)
         point, self.undo_point = self.undo_point, None
+        assert point is not None
         take_back(self.moves)
         self.seat, self.round, self.turn = point.seat, point.round, point.turn
         self.players[point.seat].card = point.card.copy()
         if point.dice is not None:
             restore_source(self.source, point.dice)
 
-    def _undo_refusal(self):
+    def _undo_refusal(self) -> str:
         if self.undo_point is None:
             return _("there is no posting to take back")
         if self.is_over:
@@ -267,23 +269,23 @@ class Game:
             return _("a computer's posting cannot be taken back")
         return ""
 
-    def _keep_undo_point(self):
+    def _keep_undo_point(self) -> None:
         # A source that cannot describe itself (a test's scripted dice) is simply not rewound.
         describe = getattr(self.source, "to_dict", lambda: None)
         self.undo_point = UndoPoint(self.seat, self.round, self.turn, self.current.card.copy(), describe())
 
-    def _log(self, kind, detail):
+    def _log(self, kind: str, detail: Detail) -> None:
         if self.moves is not None:
             self.moves.append(Move(self.seat, self.round, kind, self.turn.dice, detail))
 
-    def _bank_unused_rolls(self):
+    def _bank_unused_rolls(self) -> None:
         self.current.card.bank = min(self.rules.dice_bank, self.rolls_left)
 
-    def _require_rolled(self):
+    def _require_rolled(self) -> None:
         if not self.turn.has_rolled:
             raise NotRolledYet(_("roll the dice first"))
 
-    def _next_turn(self):
+    def _next_turn(self) -> None:
         self.seat += 1
         if self.seat == len(self.players):
             self.seat, self.round = 0, self.round + 1
@@ -291,50 +293,68 @@ class Game:
         if not self.is_over:
             self.source.start_turn(self.number, self.round, self.seat)
 
-    def winners(self):
+    def winners(self) -> list[str]:
         """The names with the highest total (ties share the win)."""
         best = max(player.card.total for player in self.players)
         return [player.name for player in self.players if player.card.total == best]
 
-    def record(self, finished):
+    def record(self, finished: str) -> dict[str, Any]:
         """The finished game as a history record (see yahtzee.records); `finished` is an ISO-8601 time."""
         from .records import build_record
         return build_record(self, finished)
 
     @classmethod
-    def from_record(cls, record):
+    def from_record(cls, record: dict[str, Any]) -> "Game":
         """The finished game a history record describes (for showing its sheet)."""
         from .records import game_from_record
         return game_from_record(record)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON data (see yahtzee.game_json)."""
         from .game_json import game_to_dict
         return game_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Any) -> "Game":
         """Rebuild a game from to_dict's data; DamagedSave (BadState) says what is wrong with it."""
         from .game_json import game_from_dict
         return game_from_dict(data)
+
+
+class Match(Protocol):
+    """What the session asks of its match. The match types live in yahtzee.match, which reaches
+    this module through yahtzee.records: they are not imported here."""
+
+    @property
+    def race_target(self) -> Optional[int]: ...
+
+    def is_over(self, records: list[dict[str, Any]], game: Optional[Game] = None) -> bool: ...
+
+    def winners(self, records: list[dict[str, Any]]) -> list[str]: ...
+
+    def standings_lines(self, records: list[dict[str, Any]], game: Optional[Game] = None) -> list[str]: ...
+
+    def describe(self) -> str: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
 
 
 @dataclass
 class Session:
     """The players at the table, the session's finished games and the game in play."""
 
-    players: list
-    results: list = field(default_factory=list)
-    game: object = None
+    players: list[Player]
+    results: list[dict[str, Any]] = field(default_factory=list)
+    game: Optional[Game] = None
     verify: bool = True
     sound: bool = True
     rules: Rules = HASBRO
-    source: object = field(default_factory=RandomDice)
-    match: object = SINGLE_GAME
+    source: Source = field(default_factory=RandomDice)
+    match: Match = SINGLE_GAME
     # Where the match's games begin among the results.
     match_start: int = 0
 
-    def new_game(self):
+    def new_game(self) -> Game:
         """Start the session's next game with the players now seated (a new match of the
         same kind once the last one is decided)."""
         if self.match_is_over:
@@ -343,42 +363,43 @@ class Session:
                                self.match.race_target)
         return self.game
 
-    def start_match(self, match):
+    def start_match(self, match: Match) -> None:
         """Play `match` from the next game on."""
         self.match, self.match_start = match, len(self.results)
 
     @property
-    def match_records(self):
+    def match_records(self) -> list[dict[str, Any]]:
         """The records of the match's finished games."""
         return self.results[self.match_start:]
 
     @property
-    def match_is_over(self):
+    def match_is_over(self) -> bool:
         """The match is decided."""
         return self.match.is_over(self.match_records, self.game)
 
-    def match_winners(self):
+    def match_winners(self) -> list[str]:
         """The match's winners once it is decided, else []."""
         return self.match.winners(self.match_records)
 
-    def standings_lines(self):
+    def standings_lines(self) -> list[str]:
         """Where the match stands, for the recap."""
         return self.match.standings_lines(self.match_records, self.game)
 
-    def finish_game(self, finished):
+    def finish_game(self, finished: str) -> dict[str, Any]:
         """File the game in play among the results; returns its record."""
+        assert self.game is not None
         record = self.game.record(finished)
         self.results.append(record)
         self.game = None
         return record
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The whole session as JSON data (see yahtzee.game_json)."""
         from .game_json import session_to_dict
         return session_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Any) -> "Session":
         """Rebuild a session from to_dict's data; DamagedSave (BadState) says what is wrong with it."""
         from .game_json import session_from_dict
         return session_from_dict(data)

@@ -5,7 +5,8 @@ the places rolled, 0-4, all five on a turn's first roll), "post" and "blank" (th
 detail: the box), "extra" (an extra Yahtzee taken as its bonus and another turn; detail:
 None). As JSON a move is a list: [seat, round, kind, "35226", "024" | box name | ""].
 """
-from typing import NamedTuple, Optional
+from collections.abc import Iterable
+from typing import Any, NamedTuple, Optional, Union
 
 from .checks import is_int
 from .language import N_, _
@@ -15,6 +16,8 @@ DICE_COUNT = 5
 KINDS = ("roll", "post", "blank", "extra")
 POSTINGS = ("post", "blank", "extra")
 MAX_MOVES = 1_000_000
+# A move's detail: the places rolled, the box posted or blanked, or None for an extra turn.
+Detail = Union[tuple[int, ...], Category, None]
 
 
 class BadMoves(ValueError):
@@ -27,8 +30,8 @@ class Move(NamedTuple):
     seat: int
     round: int
     kind: str
-    dice: tuple
-    detail: object = None  # roll: the places rolled; post/blank: the box; extra: None
+    dice: tuple[int, ...]
+    detail: Detail = None  # roll: the places rolled; post/blank: the box; extra: None
 
     @property
     def is_posting(self) -> bool:
@@ -36,24 +39,24 @@ class Move(NamedTuple):
         return self.kind in POSTINGS
 
 
-def take_back(moves: Optional[list]) -> None:
+def take_back(moves: Optional[list[Move]]) -> None:
     """Undo: drop the posting just taken back (the turn's rolls stay: the turn goes on)."""
     if moves and moves[-1].is_posting:
         moves.pop()
 
 
-def moves_to_json(moves: list) -> list:
+def moves_to_json(moves: Iterable[Move]) -> list[list[Union[int, str]]]:
     """The log as JSON data: one short list per move."""
     return [[m.seat, m.round, m.kind, "".join(map(str, m.dice)), _detail_to_json(m)] for m in moves]
 
 
 def _detail_to_json(move: Move) -> str:
-    if move.kind == "roll":
+    if isinstance(move.detail, tuple):
         return "".join(map(str, move.detail))
     return move.detail.value if move.detail is not None else ""
 
 
-def moves_from_json(data, seats: int, rounds: int) -> list:
+def moves_from_json(data: Any, seats: int, rounds: int) -> list[Move]:
     """The log moves_to_json wrote, checked for `seats` players and at most `rounds` rounds;
     BadMoves if it is not one."""
     _require(isinstance(data, list) and len(data) <= MAX_MOVES, N_("the moves are not a list"))
@@ -62,7 +65,7 @@ def moves_from_json(data, seats: int, rounds: int) -> list:
     return moves
 
 
-def _move_from_json(item, seats, rounds) -> Move:
+def _move_from_json(item: Any, seats: int, rounds: int) -> Move:
     _require(isinstance(item, list) and len(item) == 5, N_("a move is not a list of five"))
     seat, round_, kind, dice, detail = item
     _require(is_int(seat, 0, seats - 1), N_("a move's seat is out of range"))
@@ -74,7 +77,7 @@ def _move_from_json(item, seats, rounds) -> Move:
     return Move(seat, round_, kind, tuple(map(int, dice)), _detail_from_json(kind, detail))
 
 
-def _detail_from_json(kind: str, detail: str):
+def _detail_from_json(kind: str, detail: str) -> Detail:
     if kind == "roll":
         places = tuple(int(c) for c in detail if c in "01234")
         _require(places and len(places) == len(detail) == len(set(places)) and list(places) == sorted(places),
@@ -87,6 +90,6 @@ def _detail_from_json(kind: str, detail: str):
     return Category(detail)
 
 
-def _require(condition, reason: str) -> None:
+def _require(condition: object, reason: str) -> None:
     if not condition:
         raise BadMoves(_(reason))

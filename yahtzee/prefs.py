@@ -1,8 +1,12 @@
 """The player's preferences: each with its choices, the first of them the default."""
 from dataclasses import dataclass
+from typing import Union
 
 from .language import N_, _, ngettext, number
 from .rules import rules_title
+
+# A preference's value, as prefs.json holds it.
+Choice = Union[bool, int, float, str]
 
 
 @dataclass(frozen=True)
@@ -11,20 +15,20 @@ class Preference:
 
     key: str
     label: str
-    choices: tuple
+    choices: tuple[Choice, ...]
 
-    def shown(self, value):
+    def shown(self, value: Choice) -> str:
         """The value as the settings screen shows it."""
         if isinstance(value, bool):
             return _("ON") if value else _("OFF")
-        if self.key == "rules":
+        if self.key == "rules" and isinstance(value, str):
             return rules_title(value)
-        if self.key == "bank":
+        if self.key == "bank" and isinstance(value, int):
             return ngettext("{} roll", "{} rolls", value).format(value)
         word = _(WORDS[value]) if value in WORDS else number(value) if isinstance(value, float) else value
         return _(SHOWN[self.key]).format(word) if self.key in SHOWN else str(word)
 
-    def after(self, value):
+    def after(self, value: Choice) -> Choice:
         """The next choice, as a key press cycles through them."""
         index = self.choices.index(value) if value in self.choices else -1
         return self.choices[(index + 1) % len(self.choices)]
@@ -62,7 +66,7 @@ BY_KEY = {preference.key: preference for preference in PREFERENCES}
 DEFAULTS = {preference.key: preference.choices[0] for preference in PREFERENCES}
 
 
-def is_allowed(key, value):
+def is_allowed(key: str, value: object) -> bool:
     """A known preference holds one of its choices (of the same type: True is not 1)."""
     choices = BY_KEY[key].choices
     return any(type(value) is type(choice) and value == choice for choice in choices)

@@ -1,5 +1,6 @@
 """Rule sets as values: the default `hasbro` and the variants, each plain data."""
 from dataclasses import dataclass, field, replace
+from typing import Optional
 
 from .checks import is_int
 from .language import N_, _
@@ -32,11 +33,11 @@ class Rules:
     # FiveOAK: five alike also count as a full house.
     five_alike_full_house: bool = False
     # FiveOAK: points for posting after roll 1, 2, ... (empty: no roll bonus).
-    roll_bonus: tuple = field(default_factory=tuple)
+    roll_bonus: tuple[int, ...] = field(default_factory=tuple)
     # yahtChallenge: unused rolls carried into the next turn, at most this many.
     dice_bank: int = 0
 
-    def with_options(self, rolls=None, bank=None):
+    def with_options(self, rolls: Optional[int] = None, bank: Optional[int] = None) -> "Rules":
         """These rules with `rolls` a turn and a dice bank of `bank`; the name stays."""
         rolls = self.rolls_per_turn if rolls is None else rolls
         bank = self.dice_bank if bank is None else bank
@@ -49,14 +50,14 @@ class Rules:
         return replace(self, rolls_per_turn=rolls, dice_bank=bank)
 
     @property
-    def options(self):
+    def options(self) -> dict[str, int]:
         """The options that differ from the named rule set's own: {'rolls': 4, 'bank': 2}."""
         base = RULES.get(self.name, HASBRO)
         chosen = {"rolls": self.rolls_per_turn, "bank": self.dice_bank}
         own = {"rolls": base.rolls_per_turn, "bank": base.dice_bank}
         return {key: value for key, value in chosen.items() if value != own[key]}
 
-    def describe(self):
+    def describe(self) -> str:
         """The rules in a few words for a player: '1987 (forced joker), 4 rolls, bank 2'."""
         words = {"rolls": N_("{} rolls"), "bank": N_("bank {}")}
         return ", ".join([rules_title(self.name)] + [_(words[key]).format(value)
@@ -90,7 +91,7 @@ class UnknownRules(ValueError):
     """A rule-set name the game does not know."""
 
 
-def rules_named(name):
+def rules_named(name: str) -> Rules:
     """The rule set called `name`."""
     try:
         return RULES[name]

@@ -12,7 +12,7 @@ FACES = range(1, 7)
 
 
 def tumbling_dice(dice: Sequence[int], rolled: Sequence[int], frames: int,
-                  faces: random.Random) -> Iterator[tuple]:
+                  faces: random.Random) -> Iterator[tuple[int, ...]]:
     """The dice of each frame: the dice at the places `rolled` show random faces, the last
     frame shows them settled; the others keep their faces throughout."""
     for _ in range(max(0, frames - 1)):
