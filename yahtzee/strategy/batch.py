@@ -4,26 +4,29 @@ A batch of games takes its turns together: the games' turn-start states are gath
 distinct state's turn is worked out once (TurnStages), and then every game rolls, keeps and
 posts by array lookups. The points come from the same rule tables the solver plays by.
 """
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Optional, Protocol
 
 import numpy as np
 
 from .. import scoring
 from .dicemath import DICE, KEEPS, ROLLS, YAHTZEE_ROLLS
+from .solver import Engine
 from .stages import CHUNK
 from .statespace import States
-from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT
+from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 
 FACES = 6
 _CODE_BASE = FACES + 1
 
 
-def _dice_code(faces):
+def _dice_code(faces: np.ndarray) -> np.ndarray:
     """A number for each row of sorted faces (the rows of `faces`, base 7)."""
     return faces.astype(np.int64) @ (_CODE_BASE ** np.arange(DICE))
 
 
-def _padded_faces(multisets):
+def _padded_faces(multisets: Iterable[tuple[int, ...]]) -> np.ndarray:
     """Each multiset's faces, left-aligned and padded with zeros to five."""
     return np.array([multiset + (0,) * (DICE - len(multiset)) for multiset in multisets], dtype=np.int64)
 
@@ -39,18 +42,44 @@ UPPER_BIT_OF_FACE = np.array(UPPER_BITS)
 IS_UPPER = np.isin(np.arange(BOX_COUNT), UPPER_BITS)
 
 
-def roll_numbers(faces):
+def roll_numbers(faces: np.ndarray) -> np.ndarray:
     """The roll number (index into ROLLS) of each row of five faces, in any order."""
     return ROLL_OF_CODE[_dice_code(np.sort(faces, axis=1))]
+
+
+class SolvedTable(Protocol):
+    """What a batch plays by: a cache.StrategyTable (cache imports this module, through rests)."""
+
+    @property
+    def engine(self) -> Engine: ...
+
+    @property
+    def values(self) -> np.ndarray: ...
+
+
+class TurnChoices(Protocol):
+    """A batch's decisions in a turn: a stages.TurnStages, or a winturns.TurnPlans (winturns
+    imports this module, through rests)."""
+
+    @property
+    def boxes(self) -> np.ndarray: ...
+
+    def choose_keeps(self, stage: int, rolls: np.ndarray, columns: np.ndarray) -> np.ndarray: ...
+
+
+class BatchDice(Protocol):
+    """Dice for a batch of games: NumpyDice, or dice that repeat throws (rivalry.RoundDice)."""
+
+    def roll(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray: ...
 
 
 class NumpyDice:
     """Fresh dice from a numpy Generator (each game draws five faces a roll, uses what it needs)."""
 
-    def __init__(self, rng):
+    def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
 
-    def roll(self, games, counts):
+    def roll(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """New faces for `games`: row i's first counts[i] are used."""
         return self.rng.integers(1, FACES + 1, size=(len(games), DICE))
 
@@ -67,26 +96,27 @@ class Cards:
     roll_bonus: np.ndarray
 
     @classmethod
-    def empty(cls, count):
+    def empty(cls, count: int) -> "Cards":
         """`count` blank cards."""
         zeros = lambda: np.zeros(count, dtype=np.int64)  # noqa: E731
         return cls(np.zeros((count, BOX_COUNT), dtype=np.int64), zeros(), zeros(), zeros(), zeros(), zeros())
 
-    def states(self, games):
+    def states(self, games: np.ndarray) -> States:
         """The turn-start states of `games`."""
         return States(self.mask[games], np.minimum(self.upper[games], UP_CAP), self.fifty[games])
 
     @property
-    def upper_bonus(self):
+    def upper_bonus(self) -> np.ndarray:
         """The upper bonus of every card."""
         return np.where(self.upper >= UP_CAP, scoring.UPPER_BONUS, 0)
 
     @property
-    def totals(self):
+    def totals(self) -> np.ndarray:
         """The grand total of every card."""
         return self.points.sum(axis=1) + self.upper_bonus + self.yahtzee_bonus + self.roll_bonus
 
-    def post(self, tables, games, rolls, boxes, rolls_used):
+    def post(self, tables: RuleTables, games: np.ndarray, rolls: np.ndarray, boxes: np.ndarray,
+             rolls_used: np.ndarray) -> None:
         """Post roll `rolls[i]` of game `games[i]` in box `boxes[i]` after rolls_used[i] rolls;
         five alike that earn an extra turn and chose YAHTZEE take it instead."""
         mask, fifty = self.mask[games], self.fifty[games]
@@ -109,17 +139,18 @@ class Cards:
         self.fifty[games] |= (boxes == YAHTZEE_BIT) & (points == scoring.YAHTZEE_POINTS)
         self.roll_bonus[games] += roll_bonus[posted]
 
-    def open_counts(self, games):
+    def open_counts(self, games: np.ndarray) -> np.ndarray:
         """How many boxes are open on each of these games' cards."""
         return BOX_COUNT - ((self.mask[games, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)
 
     @property
-    def is_full(self):
+    def is_full(self) -> np.ndarray:
         """Every box of each card filled."""
         return self.mask == FULL_CARD
 
 
-def play_games(count, tables, rng, dice=None):
+def play_games(count: int, tables: Sequence[SolvedTable], rng: np.random.Generator,
+               dice: Optional[BatchDice] = None) -> Cards:
     """`count` finished solitaire games; `tables` holds one StrategyTable, or several for a
     player who takes one of them at random each turn (nowhere). Returns their Cards."""
     cards = Cards.empty(count)
@@ -133,7 +164,7 @@ def play_games(count, tables, rng, dice=None):
     return cards
 
 
-def play_turns(table, cards, games, dice):
+def play_turns(table: SolvedTable, cards: Cards, games: np.ndarray, dice: BatchDice) -> None:
     """Play the current turn of each of `games` with one table's plans."""
     index = cards.states(games).index
     order = np.argsort(index, kind="stable")
@@ -146,7 +177,8 @@ def play_turns(table, cards, games, dice):
         play_turn(table.engine, stages, cards, games[low:high], inverse[low:high] - start, dice)
 
 
-def play_turn(engine, stages, cards, games, columns, dice):
+def play_turn(engine: Engine, stages: TurnChoices, cards: Cards, games: np.ndarray, columns: np.ndarray,
+              dice: BatchDice) -> None:
     """Roll, keep and post for `games`, game i in state `columns[i]` of `stages`."""
     faces = dice.roll(games, np.full(len(games), DICE))
     rolls = roll_numbers(faces)

@@ -12,10 +12,12 @@ alike, moved to each card's own expected score (see rests).
 """
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
 from .batch import Cards
+from .cache import StrategyTable
 from .dicemath import CHILDREN, DICE, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, size_rows
 from .rests import shape_at
 from .stages import CHUNK
@@ -42,7 +44,7 @@ class Outcomes:
     chance: np.ndarray
 
 
-def turn_outcomes(table, states: States) -> Outcomes:
+def turn_outcomes(table: StrategyTable, states: States) -> Outcomes:
     """Every outcome of a turn played by the table from each of `states`, with its chance."""
     parts = [_chunk_outcomes(table, states.part(slice(start, start + CHUNK)), start)
              for start in range(0, len(states), CHUNK)]
@@ -50,7 +52,7 @@ def turn_outcomes(table, states: States) -> Outcomes:
                       for name in ("column", "gain", "after", "chance")))
 
 
-def _chunk_outcomes(table, states: States, first_column: int) -> Outcomes:
+def _chunk_outcomes(table: StrategyTable, states: States, first_column: int) -> Outcomes:
     """turn_outcomes of one batch of states, its columns counted from `first_column`."""
     engine = table.engine
     stages = engine.turn_stages(table.values, states)
@@ -90,7 +92,7 @@ def _rerolled(mass: np.ndarray, keeps: np.ndarray, width: int) -> np.ndarray:
     return kept[ROLL_OFFSET:]
 
 
-def _merged(column, gain, after, chance) -> Outcomes:
+def _merged(column: np.ndarray, gain: np.ndarray, after: np.ndarray, chance: np.ndarray) -> Outcomes:
     """The same outcomes with equal (column, gain, after) entries added together."""
     keys = (column.astype(np.int64) << 34) | (gain.astype(np.int64) << 22) | after
     distinct, inverse = np.unique(keys, return_inverse=True)
@@ -103,7 +105,7 @@ def open_count(index: int) -> int:
     return BOX_COUNT - bin(int(index) // (2 * UP_STATES)).count("1")
 
 
-def remaining_distributions(table, roots: Sequence[int]) -> dict[int, np.ndarray]:
+def remaining_distributions(table: StrategyTable, roots: Sequence[int]) -> dict[int, np.ndarray]:
     """The exact distribution of the points still to come (index = points) from each root state
     (value table indices, at most EXACT_OPEN boxes open), under the table's play; remembered."""
     memo = table.memo.setdefault("remaining", {})
@@ -115,7 +117,7 @@ def remaining_distributions(table, roots: Sequence[int]) -> dict[int, np.ndarray
     return {int(root): memo[int(root)] for root in roots}
 
 
-def _solve_remaining(table, roots: list[int]) -> dict[int, np.ndarray]:
+def _solve_remaining(table: StrategyTable, roots: list[int]) -> dict[int, np.ndarray]:
     """The distributions of every state reachable from `roots`, by levels of filled boxes."""
     levels = _reachable(table, roots)
     highest = _highest_scores(levels)
@@ -131,7 +133,7 @@ def _solve_remaining(table, roots: list[int]) -> dict[int, np.ndarray]:
     return found
 
 
-def _highest_scores(levels) -> dict[int, int]:
+def _highest_scores(levels: Sequence[tuple[np.ndarray, Optional[Outcomes]]]) -> dict[int, int]:
     """The most points each state of `levels` can still score (extra turns: EXTRA_ROOM of them)."""
     highest: dict[int, int] = {}
     for indices, outcomes in reversed(levels):
@@ -148,7 +150,7 @@ def _highest_scores(levels) -> dict[int, int]:
     return highest
 
 
-def _reachable(table, roots: list[int]):
+def _reachable(table: StrategyTable, roots: list[int]) -> list[tuple[np.ndarray, Optional[Outcomes]]]:
     """[(state indices, their turn outcomes)] for every level reachable from `roots`, the
     emptiest cards first; a full card's outcomes are empty."""
     levels, seen = [], set()
@@ -167,7 +169,8 @@ def _reachable(table, roots: list[int]):
     return levels
 
 
-def _level_distributions(indices, outcomes, known, rows, length) -> np.ndarray:
+def _level_distributions(indices: np.ndarray, outcomes: Optional[Outcomes], known: np.ndarray, rows: np.ndarray,
+                         length: int) -> np.ndarray:
     """The distributions of one level's states from those of the states after their turns;
     an extra turn (the same state again) is followed LOOP_STEPS deep."""
     if outcomes is None:
@@ -186,7 +189,8 @@ def _level_distributions(indices, outcomes, known, rows, length) -> np.ndarray:
     return result
 
 
-def _shifted_sum(count, column, gain, rows, chance, length) -> np.ndarray:
+def _shifted_sum(count: int, column: np.ndarray, gain: np.ndarray, rows: np.ndarray, chance: np.ndarray,
+                 length: int) -> np.ndarray:
     """For each of `count` states, the sum over its entries of chance x (rows moved up by gain)."""
     result = np.zeros((count, length))
     order = np.lexsort((column, gain))
@@ -200,7 +204,7 @@ def _shifted_sum(count, column, gain, rows, chance, length) -> np.ndarray:
     return result
 
 
-def remaining_pmfs(table, states: Iterable[int], turns: int = EXACT_TURNS) -> dict[int, np.ndarray]:
+def remaining_pmfs(table: StrategyTable, states: Iterable[int], turns: int = EXACT_TURNS) -> dict[int, np.ndarray]:
     """The distribution of the points still to come from each state (value table indices):
     exact with at most EXACT_OPEN boxes open, else its next `turns` turns exactly and what
     follows them from the measured shapes of the cards they leave (see the module)."""
@@ -212,7 +216,7 @@ def remaining_pmfs(table, states: Iterable[int], turns: int = EXACT_TURNS) -> di
     return found
 
 
-def _turns_then_shapes(table, states: list[int], turns: int) -> dict[int, np.ndarray]:
+def _turns_then_shapes(table: StrategyTable, states: list[int], turns: int) -> dict[int, np.ndarray]:
     """remaining_pmfs of states with many boxes open (remembered)."""
     memo = table.memo.setdefault(("estimated", turns), {})
     todo = [state for state in states if state not in memo]

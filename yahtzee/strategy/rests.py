@@ -6,11 +6,13 @@ The games: REST_GAMES of the table's own play and as many that stray once into a
 at random, so that cards the table seldom leaves (a zero in YAHTZEE early) have shapes of
 their own. cache.ready_rests keeps them beside the table.
 """
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
-from .batch import Cards, NumpyDice, play_turns
+from .batch import Cards, NumpyDice, SolvedTable, play_turns
 from .dicemath import DICE, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
 from .statespace import States, states_of
 from .tables import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT
@@ -31,8 +33,18 @@ class Rests:
     centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
 
 
+class MeasuredTable(SolvedTable, Protocol):
+    """A table whose rests are measured: a cache.StrategyTable (cache imports this module)."""
+
+    @property
+    def rules(self) -> Hashable: ...
+
+    @property
+    def objective(self) -> Hashable: ...
+
+
 # The measured rests of each (rules, objective), apart from a table's memo, which is emptied when full.
-MEASURED_RESTS: dict[tuple, Rests] = {}
+MEASURED_RESTS: dict[tuple[Hashable, Hashable], Rests] = {}
 
 
 def rest_kinds(states: States) -> np.ndarray:
@@ -46,7 +58,7 @@ def rest_kinds(states: States) -> np.ndarray:
     return (opens * 3 + states.case) * 3 + bonus
 
 
-def measured_rests(table) -> Rests:
+def measured_rests(table: MeasuredTable) -> Rests:
     """The table's rests: remembered, or measured now (see measure_rests)."""
     key = (table.rules, table.objective)
     if key not in MEASURED_RESTS:
@@ -54,12 +66,12 @@ def measured_rests(table) -> Rests:
     return MEASURED_RESTS[key]
 
 
-def has_rests(table) -> bool:
+def has_rests(table: MeasuredTable) -> bool:
     """The table's rests are ready in this process."""
     return (table.rules, table.objective) in MEASURED_RESTS
 
 
-def remember_rests(table, rests: Rests) -> None:
+def remember_rests(table: MeasuredTable, rests: Rests) -> None:
     """Keep rests read or measured elsewhere for the table (see cache.ready_rests)."""
     MEASURED_RESTS[table.rules, table.objective] = rests
 
@@ -67,13 +79,13 @@ def remember_rests(table, rests: Rests) -> None:
 FULL_CARD_KINDS = 9  # the kinds of a full card come first; nothing is to come there
 
 
-def rest_arrays_shapes() -> dict[str, tuple]:
+def rest_arrays_shapes() -> dict[str, tuple[int, ...]]:
     """The shape of each array of Rests."""
     kinds = (BOX_COUNT + 1) * 9
     return {"spreads": (BOX_COUNT + 1, 3), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
 
 
-def measure_rests(table, games: int = REST_GAMES, seed: int = 0) -> Rests:
+def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0) -> Rests:
     """Rests measured over `games` seeded games of the table's own play, from every turn's
     start: each turn start's remaining score off its expected one. Half
     the games stray once, at a turn drawn at random, into a box drawn at random, YAHTZEE as
@@ -83,7 +95,7 @@ def measure_rests(table, games: int = REST_GAMES, seed: int = 0) -> Rests:
     cards = Cards.empty(2 * games)
     dice, playing = NumpyDice(rng), np.arange(2 * games)
     strays = np.concatenate([np.full(games, -1), rng.integers(BOX_COUNT - 1, size=games)])
-    starts = []
+    starts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for turn in range(BOX_COUNT):
         states = cards.states(playing)
         counted = strays[playing] < turn
@@ -109,7 +121,7 @@ def measure_rests(table, games: int = REST_GAMES, seed: int = 0) -> Rests:
     return Rests(spreads, shapes, shapes @ np.arange(-SHAPE_REACH, SHAPE_REACH + 1))
 
 
-def _stray(table, cards: Cards, games: np.ndarray, rng) -> None:
+def _stray(table: SolvedTable, cards: Cards, games: np.ndarray, rng: np.random.Generator) -> None:
     """One turn of `games` posted at random: a first roll (not five alike) in an open box."""
     if not len(games):
         return
@@ -163,7 +175,7 @@ def shifted_shape(shape: np.ndarray, mean: float) -> np.ndarray:
     return pmf
 
 
-def shape_at(table, states) -> dict[int, np.ndarray]:
+def shape_at(table: MeasuredTable, states: Sequence[int]) -> dict[int, np.ndarray]:
     """The measured shape of each state's kind moved to the state's own expected score."""
     rests = measured_rests(table)
     return {int(state): shifted_shape(rests.shapes[kind], float(table.values[state]) - rests.centres[kind])

@@ -8,15 +8,19 @@ a spread measured over cards alike). A yahtChallenge extra turn is played out to
 every other card is full and this turn fills the last box, nothing is estimated: the chance
 is an exact count over the remaining rolls. A tie for first counts as half a win.
 """
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 import numpy as np
 
 from .. import scoring
+from ..choices import Option
+from ..game import Game
+from ..scorecard import Scorecard
 from ..scoring import Category
 from .advisor import CACHE_SIZE
+from .cache import StrategyTable
 from .dicemath import (
     CHILDREN,
     DICE,
@@ -32,7 +36,7 @@ from .dicemath import (
 from .finals import EXACT_TURNS, remaining_pmfs
 from .position import card_state
 from .statespace import state_index
-from .tables import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT
+from .tables import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 
 SCORE_LIMIT = 4000  # final scores are counted on 0..SCORE_LIMIT (higher ones are clipped)
 NOT_LEGAL = -1.0
@@ -40,6 +44,7 @@ NO_STATE = -1
 EXACT_EXTRA_TURNS = 40  # more than a card can ever need: each extra turn adds its bonus
 ESTIMATED_EXTRA_TURNS = 2
 BOX_INDEX = {box: index for index, box in enumerate(Category)}
+StageChances = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # see turn_stages
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,7 @@ class Final:
         return cdf
 
 
-def final_of(table, card) -> Final:
+def final_of(table: StrategyTable, card: Scorecard) -> Final:
     """The final score of a card at the start of its turn (known once it is full)."""
     index = state_index(*card_state(card.boxes))
     return Final(card.total, remaining_pmfs(table, [index])[index])
@@ -77,7 +82,8 @@ def ahead_chances(others: Sequence[Final]) -> np.ndarray:
     return below + (at_most - below) / 2
 
 
-def win_values(table, states: np.ndarray, totals: np.ndarray, ahead: np.ndarray) -> np.ndarray:
+def win_values(table: StrategyTable, states: Union[Sequence[int], np.ndarray], totals: Union[Sequence[int], np.ndarray],
+               ahead: np.ndarray) -> np.ndarray:
     """The chance to win of cards at the start of a turn in `states` (value table indices)
     with these totals: each total plus the state's remaining score, against `ahead`."""
     states, totals = np.asarray(states, dtype=np.int64), np.asarray(totals, dtype=np.int64)
@@ -103,13 +109,14 @@ class Postings:
     gains: np.ndarray   # rolls x (boxes + 1)
     afters: np.ndarray  # rolls x (boxes + 1)
 
-    def expected(self, table) -> np.ndarray:
+    def expected(self, table: StrategyTable) -> np.ndarray:
         """The expected points still to come after every posting, the posting's own included
         (0 where it is not legal)."""
         legal = self.afters != NO_STATE
         return np.where(legal, self.gains + table.values[np.where(legal, self.afters, 0)], 0.0)
 
-    def chances(self, table, total: int, ahead: np.ndarray, extra_turn: Callable[[int], float]) -> np.ndarray:
+    def chances(self, table: StrategyTable, total: int, ahead: np.ndarray,
+                extra_turn: Callable[[int], float]) -> np.ndarray:
         """The chance to win of every posting (NOT_LEGAL where there is none); an extra turn's
         is `extra_turn(total)`, the chance of another turn with that total."""
         result = np.full(self.gains.shape, NOT_LEGAL)
@@ -121,7 +128,7 @@ class Postings:
         return result
 
 
-def postings(table, boxes: dict, rolls_used: int) -> Postings:
+def postings(table: StrategyTable, boxes: Mapping[Category, int], rolls_used: int) -> Postings:
     """The postings of every roll from this card after `rolls_used` rolls, read off the rule
     tables the solver plays by (remembered per state)."""
     state = card_state(boxes)
@@ -133,7 +140,7 @@ def postings(table, boxes: dict, rolls_used: int) -> Postings:
     return table.memo[key]
 
 
-def rule_postings(tables, state: tuple, rolls_used: int) -> Postings:
+def rule_postings(tables: RuleTables, state: tuple[int, int, int], rolls_used: int) -> Postings:
     """Every roll's postings in every box (and an extra turn) from a turn-start state."""
     mask, up, fifty = state
     case = 0 if not mask >> YAHTZEE_BIT & 1 else 1 + fifty
@@ -171,12 +178,12 @@ def keep_chances(roll_chances: np.ndarray) -> np.ndarray:
     return values
 
 
-def turn_stages(post_chances, first_used: int, last_used: int):
+def turn_stages(post_chances: Callable[[int], np.ndarray], first_used: int, last_used: int) -> StageChances:
     """The rest of a turn played for the win: for each number of rolls used from `first_used`
     to `last_used`, the chance of every posting (rolls x columns), and before the last the
     chance of every keep rerolled then; `post_chances(used)` gives the postings' chances."""
     posts = {used: post_chances(used) for used in range(first_used, last_used + 1)}
-    keeps = {}
+    keeps: dict[int, np.ndarray] = {}
     best = posts[last_used].max(axis=1)
     for used in range(last_used - 1, first_used - 1, -1):
         keeps[used] = keep_chances(best)
@@ -184,8 +191,8 @@ def turn_stages(post_chances, first_used: int, last_used: int):
     return posts, keeps
 
 
-def card_stages(table, boxes: dict, total: int, ahead: np.ndarray, first_used: int, last_used: int,
-                extra_turns: Optional[int] = None):
+def card_stages(table: StrategyTable, boxes: Mapping[Category, int], total: int, ahead: np.ndarray, first_used: int,
+                last_used: int, extra_turns: Optional[int] = None) -> StageChances:
     """turn_stages (played for the win) of a card with these boxes and total points; an extra
     turn is played out, up to `extra_turns` more of them (by default as many as can matter
     when every other card is full, else ESTIMATED_EXTRA_TURNS), then estimated."""
@@ -204,7 +211,8 @@ def card_stages(table, boxes: dict, total: int, ahead: np.ndarray, first_used: i
     return turn_stages(post_chances, first_used, last_used)
 
 
-def turn_chance(table, boxes: dict, total: int, ahead: np.ndarray, extra_turns: int) -> float:
+def turn_chance(table: StrategyTable, boxes: Mapping[Category, int], total: int, ahead: np.ndarray,
+                extra_turns: int) -> float:
     """The chance to win of a whole turn from this card, played for the win."""
     if ahead[int(min(total, SCORE_LIMIT))] >= 1.0:
         return 1.0  # ahead of every final already: points only add
@@ -223,13 +231,13 @@ def default_extra_turns(ahead: np.ndarray) -> int:
     return EXACT_EXTRA_TURNS if finished else ESTIMATED_EXTRA_TURNS
 
 
-def others_ahead(table, game) -> np.ndarray:
+def others_ahead(table: StrategyTable, game: Game) -> np.ndarray:
     """For each final score, the chance it ends ahead of the current player's opponents."""
     return ahead_chances([final_of(table, player.card)
                           for seat, player in enumerate(game.players) if seat != game.seat])
 
 
-def prepare_turn(table, card, others: Sequence) -> None:
+def prepare_turn(table: StrategyTable, card: Scorecard, others: Sequence[Scorecard]) -> None:
     """Work out, before a player's first roll, what every look at the turn's chances needs
     whatever the dice (all remembered in the table's memo): the final scores of the `others`
     cards and the remaining score of every state a posting from `card` can leave."""
@@ -239,7 +247,7 @@ def prepare_turn(table, card, others: Sequence) -> None:
     remaining_pmfs(table, np.unique(afters[afters != NO_STATE]), turns=EXACT_TURNS - 1)
 
 
-def option_chances(table, game, options) -> list[float]:
+def option_chances(table: StrategyTable, game: Game, options: Iterable[Option]) -> list[float]:
     """The chance to win of each of the advisor's options for the current player of `game`."""
     card = game.current.card
     ahead = others_ahead(table, game)
@@ -247,5 +255,13 @@ def option_chances(table, game, options) -> list[float]:
     posts, keeps = card_stages(table, card.boxes, card.total, ahead, used, used + game.rolls_left)
     roll = ROLL_INDEX[tuple(sorted(game.turn.dice))]
     return [float(keeps[used][KEEP_INDEX[option.kept]]) if option.kind == "keep"
-            else float(posts[used][roll, BOX_COUNT if option.extra_turn else BOX_INDEX[option.box]])
+            else float(posts[used][roll, _posting_column(option)])
             for option in options]
+
+
+def _posting_column(option: Option) -> int:
+    """The column of a box option in Postings: its box, or the extra turn."""
+    if option.extra_turn:
+        return BOX_COUNT
+    assert option.box is not None  # a box option names its box
+    return BOX_INDEX[option.box]
