@@ -106,7 +106,7 @@ class Coach:
         table, in a race, or with rules the tables plan only approximately (a dice bank)."""
         from .strategy.winchance import option_chances
         table = self.table(game.rules)
-        if not shows_chances(game, table):
+        if table is None or not shows_chances(game, table):
             return None
         with self._thinking:
             return option_chances(table, game, options)

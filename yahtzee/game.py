@@ -1,7 +1,7 @@
 """The game model: players, scorecards, the turn and the session's finished games."""
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Optional, Protocol
+from typing import Any, Optional
 
 from . import scoring
 from .checks import DamagedSave
@@ -18,7 +18,7 @@ from .illegal import NoRollsLeft as NoRollsLeft
 from .illegal import NothingMarked as NothingMarked
 from .illegal import NotRolledYet as NotRolledYet
 from .language import _
-from .match import SINGLE_GAME
+from .match import SINGLE_GAME, Match
 from .moves import Detail, Move, take_back
 from .rules import HASBRO, Rules
 from .scorecard import Scorecard
@@ -319,24 +319,6 @@ class Game:
         """Rebuild a game from to_dict's data; DamagedSave (BadState) says what is wrong with it."""
         from .game_json import game_from_dict
         return game_from_dict(data)
-
-
-class Match(Protocol):
-    """What the session asks of its match. The match types live in yahtzee.match, which reaches
-    this module through yahtzee.records: they are not imported here."""
-
-    @property
-    def race_target(self) -> Optional[int]: ...
-
-    def is_over(self, records: list[dict[str, Any]], game: Optional[Game] = None) -> bool: ...
-
-    def winners(self, records: list[dict[str, Any]]) -> list[str]: ...
-
-    def standings_lines(self, records: list[dict[str, Any]], game: Optional[Game] = None) -> list[str]: ...
-
-    def describe(self) -> str: ...
-
-    def to_dict(self) -> dict[str, Any]: ...
 
 
 @dataclass

@@ -5,11 +5,11 @@ anything malformed raises DamagedSave, the one fault for a damaged file. Only th
 raise it; an error in the game's own code goes on as the error it is.
 """
 from dataclasses import fields
-from typing import Any, Optional, Union, cast
+from typing import Any, Optional, cast
 
 from . import scoring
 from .checks import DamagedSave, is_int, is_valid_name
-from .dice import DuplicateDice, LoadedDice, RandomDice, SeededDice, dice_from_dict
+from .dice import Source, dice_from_dict
 from .game import DICE_COUNT, KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Session, Turn, UndoPoint
 from .language import N_, _
 from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match, match_from_dict, match_to_dict
@@ -64,7 +64,7 @@ def _required(data: dict[str, Any], key: str, what: str) -> object:
     return data[key]
 
 
-def _dice(data: object) -> Union[RandomDice, SeededDice, DuplicateDice, LoadedDice]:
+def _dice(data: object) -> Source:
     try:
         return dice_from_dict(data)
     except ValueError:  # dice_from_dict's way of refusing data
@@ -295,7 +295,7 @@ def rules_from_dict(data: object) -> Rules:
     """The rules saved by rules_to_dict: a named rule set with its options, checked field by field."""
     data = _object(data, N_("the rules"))
     try:
-        base = rules_named(data.get("name"))
+        base = rules_named(data.get("name", ""))
     except UnknownRules:
         raise DamagedSave(_("the saved game is damaged: {what}").format(what=_("unknown rules"))) from None
     values: dict[str, Any] = {}

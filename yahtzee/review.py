@@ -5,7 +5,7 @@ Pure: it takes a history record and a strategy table (coach.load(rules)) and ret
 The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
 """
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Optional, cast
+from typing import TYPE_CHECKING, Any, NoReturn, Optional, cast
 
 from .choices import Option, option_to_json
 from .game import Game, Player
@@ -75,6 +75,10 @@ class LogDice:
         faces, self.faces = self.faces[:count], self.faces[count:]
         return faces
 
+    def to_dict(self) -> dict[str, Any]:
+        """Nothing to keep: a replayed game is never saved."""
+        return {}
+
 
 def require_moves(record: dict[str, Any]) -> list[Move]:
     """The record's move log; CannotReview when it has none or a damaged one."""
@@ -115,7 +119,11 @@ def review_game(record: dict[str, Any], table: "StrategyTable") -> Review:
 
 def _require(condition: object) -> None:
     if not condition:
-        raise CannotReview(_("the game's moves do not replay to its scores"))
+        _refuse()
+
+
+def _refuse() -> NoReturn:
+    raise CannotReview(_("the game's moves do not replay to its scores"))
 
 
 def _step(table: "StrategyTable", game: Game, move: Move) -> Optional[Decision]:
@@ -143,7 +151,8 @@ def _roll(table: "StrategyTable", game: Game, move: Move) -> Optional[Decision]:
         options = advise(table, game)
         kept = tuple(sorted(d for d, marked in zip(game.turn.dice, game.turn.marked) if not marked))
         chosen = next((o for o in options if o.kind == "keep" and o.kept == kept), None)
-        _require(chosen is not None)  # no keep to judge: a roll past the turn's last
+        if chosen is None:  # no keep to judge: a roll past the turn's last
+            _refuse()
         cost = cost_of_reroll(options, game.turn.dice, game.turn.marked)
         decision = _decision(game, "reroll", options, chosen, cost)
     else:

@@ -72,7 +72,7 @@ class TurnPlans:
 
 def state_spreads(table: StrategyTable) -> np.ndarray:
     """The measured spread of the remaining score of every state of the table (by its kind)."""
-    key = ("state spreads",)
+    key = state_spreads  # the function itself names its entry in the memo
     if key not in table.memo:
         rests = measured_rests(table)
         offsets = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
