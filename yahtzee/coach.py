@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy 
     from .strategy.rival import RivalPlayer
     from .strategy.solver import Objective
 
+HEAD_START_CLOSE_SECONDS = 10.0  # the longest the game waits at its end for a turn's head start
+
 
 class Coach:
     """Advice, costs and computer players for one session; tables come from a background builder."""
@@ -44,6 +46,7 @@ class Coach:
         # The tables' memos are worked on by one thread at a time: the screens' or a turn's
         # preparation in the background (prepare_turn).
         self._thinking = threading.RLock()
+        self._head_start: Optional[threading.Thread] = None
         self.unsupported = ""
 
     def builder(self) -> "TableBuilder":
@@ -61,6 +64,10 @@ class Coach:
         """The game is ending: stop any build under way at once."""
         if self._builder is not None:
             self._builder.close()
+        # A head start under way ends first: numpy stopped halfway by the interpreter's exit
+        # can abort the process ("terminate called without an active exception").
+        if self._head_start is not None:
+            self._head_start.join(timeout=HEAD_START_CLOSE_SECONDS)
 
     def load(self, rules: "Rules", objective: Optional["Objective"] = None) -> "StrategyTable":
         """The table for these rules and objective, waiting for it if it is not ready yet; for
@@ -121,8 +128,9 @@ class Coach:
         if not shows_chances(game, table):
             return
         others = [player.card.copy() for player in game.players if player is not game.current]
-        threading.Thread(target=self._prepare_turn, args=(table, game.current.card.copy(), others),
-                         name="coach", daemon=True).start()
+        self._head_start = threading.Thread(target=self._prepare_turn, name="coach", daemon=True,
+                                            args=(table, game.current.card.copy(), others))
+        self._head_start.start()
 
     def _prepare_turn(self, table: "StrategyTable", card: "Scorecard", others: list["Scorecard"]) -> None:
         """The background part of prepare_turn."""
