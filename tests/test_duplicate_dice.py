@@ -187,6 +187,13 @@ def test_damaged_duplicate_dice_in_a_save_are_refused(change):
         Session.from_dict(data)
 
 
+def test_loaded_dice_that_would_fall_back_on_duplicate_dice_are_refused():
+    duplicate = DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).to_dict()
+    with pytest.raises(ValueError):  # they could not roll by count once the loaded faces ran out
+        dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": duplicate})
+    assert dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": {"kind": "random"}}).faces == [1, 2]
+
+
 def finished_record(source):
     game = Game.start([Player("ANN")], HASBRO, source)
     play_randomly(game, random.Random(2), new_throws())

@@ -176,8 +176,9 @@ def dice_from_dict(data: Any) -> Source:
     if kind == "loaded":
         faces = data.get("faces")
         if isinstance(faces, list) and all(is_int(f) and f in FACES for f in faces):
-            # Duplicate dice pass here as the fallback, though LoadedDice.roll cannot roll them (a known gap).
-            return LoadedDice(faces, dice_from_dict(data.get("fallback")))  # type: ignore[arg-type]
+            fallback = dice_from_dict(data.get("fallback"))
+            if not isinstance(fallback, DuplicateDice):  # loaded dice fall back on dice that roll by count
+                return LoadedDice(faces, fallback)
     raise ValueError("the saved dice source is not valid")
 
 
