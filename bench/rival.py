@@ -20,9 +20,8 @@ from yahtzee.game import Game, Player  # noqa: E402
 from yahtzee.rules import HASBRO  # noqa: E402
 from yahtzee.strategy.cache import table_loader  # noqa: E402
 from yahtzee.strategy.computers import computer_player  # noqa: E402
-from yahtzee.strategy.players import Post  # noqa: E402
 from yahtzee.strategy.rests import measured_rests  # noqa: E402
-from yahtzee.strategy.simulate import simulate  # noqa: E402
+from yahtzee.strategy.simulate import play_turn, simulate  # noqa: E402
 from yahtzee.strategy.winturns import state_spreads  # noqa: E402
 
 GAMES = 200_000
@@ -39,26 +38,27 @@ def decision_times(cache, seed):
     rival.table.warm()
     measured_rests(rival.table)
     state_spreads(rival.table)
-    times = []
+    timed = TimedPlayer(rival)
     for number in range(TIMED_GAMES):
         game = Game.start([Player("RIVAL", "computer"), Player("THINK", "computer")][::1 - 2 * (number % 2)],
                           HASBRO, RandomDice(random.Random(f"{seed}/{number}")))
         while not game.is_over:
-            player = rival if game.current.name == "RIVAL" else thinker
-            game.roll()
-            while True:
-                start = time.perf_counter()
-                action = player.next_action(game)
-                if player is rival:
-                    times.append(time.perf_counter() - start)
-                if isinstance(action, Post):
-                    game.post(action.box)
-                    break
-                for die, marked in enumerate(action.marked):
-                    if marked:
-                        game.toggle(die)
-                game.roll()
-    return times
+            play_turn(game, timed if game.current.name == "RIVAL" else thinker)
+    return timed.times
+
+
+class TimedPlayer:
+    """A computer player whose every decision is timed."""
+
+    def __init__(self, player):
+        self.player, self.times = player, []
+
+    def next_action(self, game):
+        """The player's action, its time kept."""
+        start = time.perf_counter()
+        action = self.player.next_action(game)
+        self.times.append(time.perf_counter() - start)
+        return action
 
 
 def main(argv):

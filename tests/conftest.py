@@ -25,3 +25,17 @@ def shared_table_cache(tmp_path_factory, worker_id):
     os.environ["YAHTZEE_CACHE"] = str(folder)
     yield folder
     os.environ.pop("YAHTZEE_CACHE", None)
+
+
+@pytest.fixture(scope="module")
+def loader(shared_table_cache):
+    """A table loader on the run's shared cache."""
+    from yahtzee.strategy.cache import table_loader
+    return table_loader(shared_table_cache)
+
+
+@pytest.fixture(scope="module")
+def table(loader):
+    """The expected-score table of the 1987 rules."""
+    from yahtzee.rules import HASBRO
+    return loader(HASBRO)

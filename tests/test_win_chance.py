@@ -20,7 +20,6 @@ from yahtzee.scorecard import Scorecard
 from yahtzee.scoring import Category
 from yahtzee.strategy import advise, computer_player, finals
 from yahtzee.strategy.advisor import box_options
-from yahtzee.strategy.cache import table_loader
 from yahtzee.strategy.dicemath import ROLLS
 from yahtzee.strategy.players import Post, Reroll
 from yahtzee.strategy.position import card_state, card_total
@@ -32,16 +31,6 @@ C = Category
 FULL_CARD = {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 12, C.FIVES: 15, C.SIXES: 18,
              C.THREE_OF_A_KIND: 20, C.FOUR_OF_A_KIND: 0, C.FULL_HOUSE: 25, C.SMALL_STRAIGHT: 30,
              C.LARGE_STRAIGHT: 40, C.YAHTZEE: 0, C.CHANCE: 22}
-
-
-@pytest.fixture(scope="module")
-def loader(shared_table_cache):
-    return table_loader(shared_table_cache)
-
-
-@pytest.fixture(scope="module")
-def table(loader):
-    return loader(HASBRO)
 
 
 def last_turn(open_box, dice, rolls, other_total, rules=HASBRO, **filled):

@@ -14,7 +14,6 @@ from yahtzee.rules import HASBRO, YAHTC
 from yahtzee.scorecard import Scorecard
 from yahtzee.scoring import Category
 from yahtzee.strategy import computer_player
-from yahtzee.strategy.cache import table_loader
 from yahtzee.strategy.dicemath import KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS
 from yahtzee.strategy.players import Reroll
 from yahtzee.strategy.position import card_state, reroll_marks
@@ -33,16 +32,6 @@ from yahtzee.strategy.winturns import (
 )
 
 C = Category
-
-
-@pytest.fixture(scope="module")
-def loader(shared_table_cache):
-    return table_loader(shared_table_cache)
-
-
-@pytest.fixture(scope="module")
-def table(loader):
-    return loader(HASBRO)
 
 
 @pytest.mark.parametrize("rules", [HASBRO, YAHTC], ids=["hasbro", "yahtc"])
