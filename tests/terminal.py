@@ -59,8 +59,9 @@ class Terminal:
         """The screen as it stands, one string."""
         return "\n".join(self.screen.display)
 
-    def wait_for(self, words, timeout=15):
-        """Pump until the screen shows `words`; fail with the screen if it never does."""
+    def wait_for(self, words, timeout=60):
+        """Pump until the screen shows `words`; fail with the screen if it never does (the wait is
+        long: a game started while the other worker computes can take many seconds to draw)."""
         deadline = time.monotonic() + timeout
         while words not in self.text:
             if time.monotonic() > deadline:

@@ -148,14 +148,14 @@ def test_the_screen_is_drawn_again_when_the_window_is_resized(terminal):
     term = terminal(columns=60, lines=20)
     term.wait_for("needs 80x24")
     term.resize(80, 24)
-    term.wait_for("Press any key to begin", timeout=15)
+    term.wait_for("Press any key to begin")
     term.resize(70, 24)
-    term.wait_for("needs 80x24", timeout=15)
+    term.wait_for("needs 80x24")
     term.press("x", "F10")  # x is ignored while the screen is too small; F10 still asks
     term.wait_for("Quit Computer Yahtzee? (Y/N)")
     term.press("n")
     term.resize(80, 24)
-    screen = term.wait_for("Press any key to begin", timeout=15)
+    screen = term.wait_for("Press any key to begin")
     assert "Instructions?" not in screen
 
 
