@@ -8,13 +8,14 @@ their own. cache.ready_rests keeps them beside the table.
 """
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
 
 from .batch import Cards, NumpyDice, SolvedTable, play_turns
 from .dicemath import DICE, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
-from .statespace import States, states_of
+from .statespace import STATE_COUNT, States, states_of
 from .tables import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT
 
 REST_GAMES = 20_000  # games whose turns measure the shapes of remaining scores
@@ -31,6 +32,13 @@ class Rests:
     spreads: np.ndarray  # boxes open (0-13) x Yahtzee box (open, a zero, a fifty)
     shapes: np.ndarray   # kinds x offsets -SHAPE_REACH..SHAPE_REACH
     centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
+
+    @cached_property
+    def state_spreads(self) -> np.ndarray:
+        """The spread of the remaining score of every state of a value table, by its kind."""
+        offsets = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
+        variance = self.shapes @ offsets ** 2 - self.centres ** 2
+        return np.sqrt(np.maximum(variance, 0.0))[rest_kinds(states_of(np.arange(STATE_COUNT)))]
 
 
 class MeasuredTable(SolvedTable, Protocol):

@@ -9,6 +9,8 @@ import numpy.typing as npt
 from .dicemath import DICE
 from .tables import FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
 
+STATE_COUNT = (FULL_CARD + 1) * UP_STATES * 2  # the length of a value table
+
 
 @dataclass(frozen=True)
 class States:
@@ -55,7 +57,7 @@ def states_of(indices: npt.ArrayLike) -> States:
 
 def empty_values() -> np.ndarray:
     """A value table for every state, all zero (the value of a full card)."""
-    return np.zeros((FULL_CARD + 1) * UP_STATES * 2)
+    return np.zeros(STATE_COUNT)
 
 
 def _masks_with(filled: int) -> list[int]:

@@ -23,8 +23,8 @@ from .cache import StrategyTable
 from .dicemath import CHILDREN, DICE, KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS, YAHTZEE_ROLLS, size_rows
 from .players import Post, Reroll
 from .position import reroll_marks
-from .rests import SHAPE_REACH, measured_rests, rest_kinds
-from .statespace import state_index, states_of
+from .rests import measured_rests
+from .statespace import state_index
 from .tables import BOX_COUNT, BOXES, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 
 EXTRA_TURN = BOX_COUNT  # the column of an extra turn, after the thirteen boxes
@@ -71,15 +71,9 @@ class TurnPlans:
 
 
 def state_spreads(table: StrategyTable) -> np.ndarray:
-    """The measured spread of the remaining score of every state of the table (by its kind)."""
-    key = state_spreads  # the function itself names its entry in the memo
-    if key not in table.memo:
-        rests = measured_rests(table)
-        offsets = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
-        variance = rests.shapes @ offsets ** 2 - rests.centres ** 2
-        kinds = rest_kinds(states_of(np.arange(len(table.values))))
-        table.memo[key] = np.sqrt(np.maximum(variance, 0.0))[kinds]
-    return table.memo[key]
+    """The measured spread of the remaining score of every state of the table (by its kind),
+    kept with the table's rests: the memo, emptied when full, would work it out again."""
+    return measured_rests(table).state_spreads
 
 
 def final_normals(table: StrategyTable, states: np.ndarray, totals: np.ndarray) -> Normal:
