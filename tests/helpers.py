@@ -8,8 +8,8 @@ from prompt_toolkit.output import DummyOutput
 
 from yahtzee.console import KeyConsole, PlainConsole
 from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Session
 from yahtzee.palette import strip_ansi
+from yahtzee.session import Session
 
 FULL_SIZE = os.terminal_size((80, 24))
 

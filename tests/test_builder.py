@@ -2,15 +2,15 @@
 import os
 import threading
 
-from yahtzee.coach import Coach
 from yahtzee.rules import HASBRO
 from yahtzee.strategy.builder import AHEAD, TableBuilder
 from yahtzee.strategy.solver import EXPECTED_SCORE
+from yahtzee.tablekeeper import TableKeeper
 
 
 def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
     cache = os.environ["YAHTZEE_CACHE"]
-    Coach(cache).load(HASBRO)  # read or built once for the whole run
+    TableKeeper(cache).load(HASBRO)  # read or built once for the whole run
     builder = TableBuilder(cache)
     busy = threading.Event()
     try:
@@ -55,7 +55,7 @@ def test_a_killed_builds_temp_files_go_though_the_table_is_cached(tmp_path):
 
     from yahtzee.strategy.cache import STALE_SECONDS, table_file_name
     cache = os.environ["YAHTZEE_CACHE"]
-    Coach(cache).load(HASBRO)
+    TableKeeper(cache).load(HASBRO)
     name = table_file_name(HASBRO, EXPECTED_SCORE)
     shutil.copy(os.path.join(cache, name), tmp_path / name)
     stale, fresh = tmp_path / (name + "old.tmp"), tmp_path / (name + "new.tmp")

@@ -8,14 +8,16 @@ import random
 import pytest
 
 from yahtzee import language, render
-from yahtzee.coach import Coach
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.game import Game, Player
+from yahtzee.records import build_record
 from yahtzee.review import review_game, review_to_json
 from yahtzee.review_lines import review_lines
 from yahtzee.rules import HASBRO
 from yahtzee.scoring import Category
 from yahtzee.strategy import advise
+from yahtzee.strategy_services import StrategyServices
+from yahtzee.tablekeeper import TableKeeper
 
 C = Category
 # Five turns that bring the upper boxes to 57, then 2 2 2 in TWOS: 63, the upper bonus.
@@ -25,8 +27,8 @@ TWOS_DICE = (2, 2, 2, 5, 6)
 
 
 @pytest.fixture(scope="module")
-def coach():
-    made = Coach(os.environ["YAHTZEE_CACHE"])
+def strategy():
+    made = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
     yield made
     made.close()
 
@@ -49,9 +51,9 @@ def at_the_twos():
     return game
 
 
-def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(coach):
+def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(strategy):
     game = at_the_twos()
-    (twos,) = [o for o in advise(coach.load(HASBRO), game) if o.kind == "box" and o.box is C.TWOS]
+    (twos,) = [o for o in advise(strategy.tables.load(HASBRO), game) if o.kind == "box" and o.box is C.TWOS]
     assert (twos.points, twos.upper_bonus, twos.yahtzee_bonus, twos.gain) == (6, 35, 0, 41)
     before = game.current.card.total
     game.post(C.TWOS)
@@ -59,10 +61,10 @@ def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(coach):
 
 
 @pytest.mark.parametrize("code, words", [("en", "TWOS 6 +35 upper bonus"), ("de", "ZWEIER 6 +35 Bonus oben")])
-def test_the_advice_page_says_twos_6_and_the_bonus_beside_it(coach, speak, code, words):
+def test_the_advice_page_says_twos_6_and_the_bonus_beside_it(strategy, speak, code, words):
     speak(code)
     game = at_the_twos()
-    options = advise(coach.load(HASBRO), game)
+    options = advise(strategy.tables.load(HASBRO), game)
     lines = render.advice_lines([(option, None) for option in options], game.turn, at_posting=True)
     assert any(words in line for line in lines)
     assert not any(" 41" in line.split("press")[0] for line in lines)  # never the points and bonus as one
@@ -76,13 +78,13 @@ def finished_record():
     while not game.is_over:
         game.roll()
         game.post(rng.choice(game.legal_boxes()))
-    return game.record("2026-12-01T10:00:00+00:00")
+    return build_record(game, "2026-12-01T10:00:00+00:00")
 
 
 @pytest.mark.parametrize("code, words", [("en", "TWOS 6 +35 bonus"), ("de", "ZWEIER 6 +35 Bonus")])
-def test_the_review_says_twos_6_and_its_json_keeps_values(coach, speak, code, words):
+def test_the_review_says_twos_6_and_its_json_keeps_values(strategy, speak, code, words):
     speak(code)
-    review = review_game(finished_record(), coach.load(HASBRO))
+    review = review_game(finished_record(), strategy.tables.load(HASBRO))
     lines = review_lines(review)
     (twos,) = [line for line in lines if " 2 2 2 5 6 " in line]
     assert words in twos

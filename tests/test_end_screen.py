@@ -6,10 +6,11 @@ import pytest
 from terminal import Terminal
 
 from yahtzee.dice import LoadedDice
-from yahtzee.game import Player, Session
+from yahtzee.game import Player
 from yahtzee.render import LABELS
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
+from yahtzee.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 NAMES = ["ANN", "BOB", "CY", "DEE"]

@@ -5,13 +5,13 @@ import pytest
 from test_saves import RESUME, STAMP, files_in, fixed_clock, mid_game_session
 
 from yahtzee import game_json
-from yahtzee.game import Session
-from yahtzee.game_json import DamagedSave, session_from_dict
+from yahtzee.game_json import DamagedSave, session_from_dict, session_to_dict
 from yahtzee.saves import AUTOSAVE, Saves
+from yahtzee.session import Session
 
 
 def good():
-    return json.loads(json.dumps(mid_game_session().to_dict()))
+    return json.loads(json.dumps(session_to_dict(mid_game_session())))
 
 
 def changed(change):
@@ -98,7 +98,7 @@ def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_pa
 
 
 def test_the_model_no_longer_holds_a_screen():
-    assert "screen" not in mid_game_session().to_dict() and not hasattr(Session([]), "screen")
+    assert "screen" not in session_to_dict(mid_game_session()) and not hasattr(Session([]), "screen")
 
 
 def old_autosave(screen):
@@ -112,7 +112,7 @@ def old_autosave(screen):
 def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(tmp_path, screen, resume):
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
     session, loaded = Saves(tmp_path, now=fixed_clock).load_session()
-    assert loaded == resume and session.to_dict() == mid_game_session().to_dict()
+    assert loaded == resume and session_to_dict(session) == session_to_dict(mid_game_session())
 
 
 @pytest.mark.parametrize("screen", [5, None, "x" * 41, "a\x1bb"])

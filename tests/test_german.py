@@ -13,11 +13,14 @@ import pytest
 from helpers import KeyScript
 
 from yahtzee import cli, language
+from yahtzee.app import make_context
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.palette import visible_width
 from yahtzee.saves import Saves
-from yahtzee.screens import Keeper, QuitGame, run
+from yahtzee.screens import Keeper, QuitGame, Settings, run
 from yahtzee.stops import InputClosed
+from yahtzee.strategy_services import StrategyServices
+from yahtzee.tablekeeper import TableKeeper
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "yahtzee"
@@ -85,8 +88,8 @@ def speaking(monkeypatch):
 def tour(tmp_path, keys, faces=FACES):
     """Run the flow in-process with a real advisor on these keys; every screen drawn."""
     saves = Saves(tmp_path / "saves")
-    args = cli.parse_args(["--saves", str(tmp_path / "saves")])
-    ctx = cli.make_context(args, saves, os.environ["YAHTZEE_CACHE"], LoadedDice(faces, SeededDice(1)))
+    strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
+    ctx = make_context(Settings(saves.load_prefs()), saves, LoadedDice(faces, SeededDice(1)), strategy)
     ctx.services.manual = MANUAL
     script = KeyScript(keys)
     try:
@@ -95,7 +98,7 @@ def tour(tmp_path, keys, faces=FACES):
         pass
     finally:
         script.close()
-        ctx.services.coach.close()
+        ctx.services.strategy.close()
         saves.close()
     return script.screens
 

@@ -23,14 +23,16 @@ import pytest
 from helpers import KeyScript
 
 from yahtzee import language
-from yahtzee.coach import Coach
 from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Game, Player, Session
+from yahtzee.game import Game, Player
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, Screen, Services
 from yahtzee.screens.flow import run_from
+from yahtzee.session import Session
 from yahtzee.stops import InputClosed
+from yahtzee.strategy_services import StrategyServices
+from yahtzee.tablekeeper import TableKeeper
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("YAHTZEE_GOLDEN_UPDATE") == "1"
@@ -54,9 +56,9 @@ def clock() -> datetime.datetime:
 
 
 @pytest.fixture(scope="module")
-def coach(shared_table_cache: Path) -> Iterator[Coach]:
+def strategy(shared_table_cache: Path) -> Iterator[StrategyServices]:
     """The advisor, whose tables the advice page and the recap's given-away figures read."""
-    made = Coach(shared_table_cache)
+    made = StrategyServices.over(TableKeeper(shared_table_cache))
     yield made
     made.close()
 
@@ -84,10 +86,10 @@ def play_out(game: Game, turns: int) -> None:
         game.post(best_box(game))
 
 
-def table(tmp_path: Path, coach: Coach, faces: list) -> Context:
+def table(tmp_path: Path, strategy: StrategyServices, faces: list) -> Context:
     """ANN and BOB at a table whose dice are `faces`, then the seeded ones; saves under tmp_path."""
     saves = Saves(tmp_path / "saves", now=clock)
-    ctx = Context(Session([], source=LoadedDice(faces, SeededDice(SEED))), Services(clock, saves, coach))
+    ctx = Context(Session([], source=LoadedDice(faces, SeededDice(SEED))), Services(clock, saves, strategy))
     ctx.session.players.extend(Player(name) for name in NAMES)
     return ctx
 
@@ -105,10 +107,10 @@ def screen_after(ctx: Context, moment: Moment, keys: str) -> str:
     return script.seen[-1]
 
 
-def turn_screen(tmp_path: Path, coach: Coach, extra_keys: str) -> str:
+def turn_screen(tmp_path: Path, strategy: StrategyServices, extra_keys: str) -> str:
     """ANN's fifth turn at its second roll with die 5 marked, then `extra_keys`."""
     faces = [face for round_ in EARLIER_ROUNDS for dice, _box in round_ for face in dice] + TURN_FACES
-    ctx = table(tmp_path, coach, faces)
+    ctx = table(tmp_path, strategy, faces)
     game = ctx.session.new_game()
     for round_ in EARLIER_ROUNDS:
         for _dice, box in round_:
@@ -117,9 +119,9 @@ def turn_screen(tmp_path: Path, coach: Coach, extra_keys: str) -> str:
     return screen_after(ctx, Moment(Screen.PLAY), TURN_KEYS + extra_keys)
 
 
-def finished_session(tmp_path: Path, coach: Coach) -> Context:
+def finished_session(tmp_path: Path, strategy: StrategyServices) -> Context:
     """A session of two games just finished, the first already in the history."""
-    ctx = table(tmp_path, coach, [])
+    ctx = table(tmp_path, strategy, [])
     session = ctx.session
     play_out(session.new_game(), 13 * len(NAMES))
     ctx.services.saves.append_history(session.finish_game("2026-12-01T11:30:00+00:00"))
@@ -128,9 +130,9 @@ def finished_session(tmp_path: Path, coach: Coach) -> Context:
     return ctx
 
 
-def end_screens(tmp_path: Path, coach: Coach) -> list:
+def end_screens(tmp_path: Path, strategy: StrategyServices) -> list:
     """The end of the second game, then N: the recap as the session ends."""
-    ctx = finished_session(tmp_path, coach)
+    ctx = finished_session(tmp_path, strategy)
     script = KeyScript("n")
     try:
         with pytest.raises(InputClosed):
@@ -141,27 +143,27 @@ def end_screens(tmp_path: Path, coach: Coach) -> list:
     return script.seen
 
 
-def play_screen(tmp_path: Path, coach: Coach) -> str:
+def play_screen(tmp_path: Path, strategy: StrategyServices) -> str:
     """The play screen during ANN's turn."""
-    return turn_screen(tmp_path, coach, "")
+    return turn_screen(tmp_path, strategy, "")
 
 
-def advice_screen(tmp_path: Path, coach: Coach) -> str:
+def advice_screen(tmp_path: Path, strategy: StrategyServices) -> str:
     """The first page of the advice for ANN's dice ('?')."""
-    return turn_screen(tmp_path, coach, "?")
+    return turn_screen(tmp_path, strategy, "?")
 
 
-def end_screen(tmp_path: Path, coach: Coach) -> str:
+def end_screen(tmp_path: Path, strategy: StrategyServices) -> str:
     """The end of the second game, asking for another."""
-    return end_screens(tmp_path, coach)[-2]
+    return end_screens(tmp_path, strategy)[-2]
 
 
-def recap_screen(tmp_path: Path, coach: Coach) -> str:
+def recap_screen(tmp_path: Path, strategy: StrategyServices) -> str:
     """The recap of the session's two games as it ends."""
-    return end_screens(tmp_path, coach)[-1]
+    return end_screens(tmp_path, strategy)[-1]
 
 
-MAKERS: dict[str, Callable[[Path, Coach], str]] = {
+MAKERS: dict[str, Callable[[Path, StrategyServices], str]] = {
     "play": play_screen, "advice": advice_screen, "end": end_screen, "recap": recap_screen}
 
 
@@ -174,9 +176,9 @@ def golden_text(screen: str) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "de"], indirect=True)
 @pytest.mark.parametrize("name", list(MAKERS))
-def test_the_screen_is_its_golden_file(tmp_path: Path, coach: Coach, lang: str, name: str) -> None:
+def test_the_screen_is_its_golden_file(tmp_path: Path, strategy: StrategyServices, lang: str, name: str) -> None:
     """The screen, drawn in the language, is exactly its kept text."""
-    shown = golden_text(MAKERS[name](tmp_path, coach))
+    shown = golden_text(MAKERS[name](tmp_path, strategy))
     path = GOLDEN / f"{name}.{lang}.txt"
     kept = path.read_text(encoding="utf-8") if path.exists() else None
     if UPDATE:

@@ -5,21 +5,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from yahtzee.checks import DamagedSave
 from yahtzee.dice import SeededDice
-from yahtzee.game import BadState, Player, Session
-from yahtzee.match import (
-    SINGLE_GAME,
-    BadMatch,
-    Challenge,
-    FirstTo,
-    Race,
-    is_over,
-    match_from_dict,
-    match_to_dict,
-    parse_match,
-    standings_lines,
-    winners,
-)
+from yahtzee.game import Player
+from yahtzee.game_json import match_from_dict, match_to_dict, session_from_dict, session_to_dict
+from yahtzee.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, parse_match
+from yahtzee.session import Session
 
 
 def record(**totals):
@@ -29,46 +20,48 @@ def record(**totals):
             "winners": [name for name, total in totals.items() if total == best]}
 
 
-GAMES = [record(ANN=250, BOB=230), record(ANN=180, BOB=216), record(ANN=240, BOB=190)]
+# Each finished game's scores, as matches read them, and as the session files them.
+GAMES = [{"ANN": 250, "BOB": 230}, {"ANN": 180, "BOB": 216}, {"ANN": 240, "BOB": 190}]
+RECORDS = [record(**scores) for scores in GAMES]
 
 
 def test_a_single_game_is_over_with_its_record():
-    assert not is_over(SINGLE_GAME, [])
-    assert is_over(SINGLE_GAME, GAMES[1:2]) and winners(SINGLE_GAME, GAMES[1:2]) == ["BOB"]
-    assert standings_lines(SINGLE_GAME, GAMES[:1]) == []
+    assert not SINGLE_GAME.is_over([])
+    assert SINGLE_GAME.is_over(GAMES[1:2]) and SINGLE_GAME.winners(GAMES[1:2]) == ["BOB"]
+    assert SINGLE_GAME.standings_lines(GAMES[:1]) == []
 
 
 def test_a_challenge_is_won_on_the_total_of_its_games():
     challenge = Challenge(3)
-    assert not is_over(challenge, GAMES[:2]) and winners(challenge, GAMES[:2]) == []
-    lines = standings_lines(challenge, GAMES[:2])
+    assert not challenge.is_over(GAMES[:2]) and challenge.winners(GAMES[:2]) == []
+    lines = challenge.standings_lines(GAMES[:2])
     assert lines == ["Challenge: after game 2 of 3, BOB leads ANN by 16", "ANN 430, BOB 446; 1 game to go"]
-    assert is_over(challenge, GAMES) and winners(challenge, GAMES) == ["ANN"]
-    assert standings_lines(challenge, GAMES) == ["Challenge of 3 games: ANN wins by 34", "ANN 670, BOB 636"]
-    assert standings_lines(challenge, []) == ["Challenge of 3 games: none played yet"]
+    assert challenge.is_over(GAMES) and challenge.winners(GAMES) == ["ANN"]
+    assert challenge.standings_lines(GAMES) == ["Challenge of 3 games: ANN wins by 34", "ANN 670, BOB 636"]
+    assert challenge.standings_lines([]) == ["Challenge of 3 games: none played yet"]
 
 
 def test_a_challenge_can_end_level():
-    games = [record(ANN=200, BOB=210), record(ANN=210, BOB=200)]
-    assert winners(Challenge(2), games) == ["ANN", "BOB"]
-    assert standings_lines(Challenge(2), games)[0] == "Challenge of 2 games: ANN and BOB share the win on 410"
-    assert standings_lines(Challenge(3), games)[0] == "Challenge: after game 2 of 3, ANN and BOB are level on 410"
+    games = [{"ANN": 200, "BOB": 210}, {"ANN": 210, "BOB": 200}]
+    assert Challenge(2).winners(games) == ["ANN", "BOB"]
+    assert Challenge(2).standings_lines(games)[0] == "Challenge of 2 games: ANN and BOB share the win on 410"
+    assert Challenge(3).standings_lines(games)[0] == "Challenge: after game 2 of 3, ANN and BOB are level on 410"
 
 
 def test_first_to_a_total_counts_whole_games():
     first = FirstTo(600)
-    assert not is_over(first, GAMES[:2])
-    assert standings_lines(first, GAMES[:2]) == ["First to 600: after 2 games, BOB leads ANN by 16",
+    assert not first.is_over(GAMES[:2])
+    assert first.standings_lines(GAMES[:2]) == ["First to 600: after 2 games, BOB leads ANN by 16",
                                                  "ANN 430, BOB 446; 154 more needed"]
-    assert is_over(first, GAMES) and winners(first, GAMES) == ["ANN"]
-    assert standings_lines(first, GAMES)[0] == "First to 600: ANN wins by 34 after 3 games"
+    assert first.is_over(GAMES) and first.winners(GAMES) == ["ANN"]
+    assert first.standings_lines(GAMES)[0] == "First to 600: ANN wins by 34 after 3 games"
 
 
 def test_a_race_is_one_game_whose_end_the_game_decides():
     race = Race(500)
     assert race.race_target == 500 and SINGLE_GAME.race_target is None
-    assert not is_over(race, []) and is_over(race, GAMES[:1]) and winners(race, GAMES[:1]) == ["ANN"]
-    assert standings_lines(race, GAMES[:1]) == ["Race to 500: ANN wins by 20", "ANN 250, BOB 230"]
+    assert not race.is_over([]) and race.is_over(GAMES[:1]) and race.winners(GAMES[:1]) == ["ANN"]
+    assert race.standings_lines(GAMES[:1]) == ["Race to 500: ANN wins by 20", "ANN 250, BOB 230"]
 
 
 def test_a_race_in_play_says_who_leads_and_what_is_left():
@@ -88,7 +81,7 @@ def test_a_race_in_play_says_who_leads_and_what_is_left():
     assert game.round > 1 and game.seat == 0
     assert max(p.card.total for p in game.players) >= 60
     session.finish_game("2026-11-30T10:00:00")
-    assert session.match_is_over and session.match_winners() == session.results[0]["winners"]
+    assert session.match_is_over and session.match.winners(session.match_scores) == session.results[0]["winners"]
 
 
 def test_a_session_plays_a_challenge_to_its_end_then_starts_another():
@@ -103,26 +96,26 @@ def test_a_session_plays_a_challenge_to_its_end_then_starts_another():
     totals = {name: sum(p["total"] for r in session.results for p in r["players"] if p["name"] == name)
               for name in ("ANN", "BOB")}
     best = max(totals.values())
-    assert session.match_winners() == [name for name, total in totals.items() if total == best]
-    restored = Session.from_dict(json.loads(json.dumps(session.to_dict())))
+    assert session.match.winners(session.match_scores) == [name for name, total in totals.items() if total == best]
+    restored = session_from_dict(json.loads(json.dumps(session_to_dict(session))))
     assert restored == session and restored.match_is_over
     session.new_game()                                  # the decided challenge gives way to a new one
-    assert session.match_start == 2 and session.match_records == [] and not session.match_is_over
+    assert session.match_start == 2 and session.match_scores == [] and not session.match_is_over
 
 
 def test_start_match_counts_only_the_games_after_it():
-    session = Session([Player("ANN")], results=[dict(GAMES[0])])
+    session = Session([Player("ANN")], results=[dict(RECORDS[0])])
     session.start_match(Challenge(2))
-    assert session.match_records == [] and session.match_start == 1
+    assert session.match_scores == [] and session.match_start == 1
 
 
 @given(st.one_of(st.just(SINGLE_GAME), st.builds(Challenge, st.integers(1, 100)),
                  st.builds(Race, st.integers(1, 100_000)), st.builds(FirstTo, st.integers(1, 1_000_000))),
        st.integers(0, 3))
 def test_matches_round_trip_through_the_session(match, start):
-    session = Session([Player("ANN")], results=[dict(g) for g in GAMES], match=match, match_start=start)
+    session = Session([Player("ANN")], results=[dict(r) for r in RECORDS], match=match, match_start=start)
     assert match_from_dict(json.loads(json.dumps(match_to_dict(match)))) == match
-    assert Session.from_dict(json.loads(json.dumps(session.to_dict()))) == session
+    assert session_from_dict(json.loads(json.dumps(session_to_dict(session)))) == session
 
 
 @pytest.mark.parametrize("data", [
@@ -132,18 +125,18 @@ def test_matches_round_trip_through_the_session(match, start):
 def test_bad_matches_are_refused(data):
     with pytest.raises(BadMatch):
         match_from_dict(data)
-    session = Session([Player("ANN")]).to_dict()
+    session = session_to_dict(Session([Player("ANN")]))
     session["match"] = data
-    with pytest.raises(BadState):
-        Session.from_dict(session)
+    with pytest.raises(DamagedSave):
+        session_from_dict(session)
 
 
 def test_a_bad_match_start_is_refused():
-    session = Session([Player("ANN")], results=[dict(GAMES[0])]).to_dict()
+    session = session_to_dict(Session([Player("ANN")], results=[dict(RECORDS[0])]))
     for start in (-1, 2, "0", None):
         session["match_start"] = start
-        with pytest.raises(BadState):
-            Session.from_dict(json.loads(json.dumps(session)))
+        with pytest.raises(DamagedSave):
+            session_from_dict(json.loads(json.dumps(session)))
 
 
 @pytest.mark.parametrize("text, match", [

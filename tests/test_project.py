@@ -63,8 +63,8 @@ def test_printing_to_a_reader_that_stops_early_is_no_error(tmp_path):
 def test_the_manual_is_one_text_in_the_package_that_the_project_links_to():
     packaged = ROOT / "yahtzee" / "YAHTZEE.DOC"
     assert (ROOT / "YAHTZEE.DOC").resolve() == packaged.resolve()
-    from yahtzee import cli
-    assert packaged == cli.MANUAL and cli.read_manual()[0].strip() == "COMPUTER YAHTZEE - THE PLAYER'S MANUAL"
+    from yahtzee import manual
+    assert packaged == manual.MANUAL and manual.read_manual()[0].strip() == "COMPUTER YAHTZEE - THE PLAYER'S MANUAL"
     assert "YAHTZEE.DOC" in (ROOT / "setup.cfg").read_text().split("[options.package_data]")[1].splitlines()[1]
 
 

@@ -9,9 +9,9 @@ import pytest
 from helpers import KeyScript, plain_console
 
 from yahtzee import cli
-from yahtzee.coach import Coach
 from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Game, Player, Session
+from yahtzee.game import Game, Player
+from yahtzee.records import build_record
 from yahtzee.render import choice_text
 from yahtzee.review import CannotReview, review_game, review_to_json
 from yahtzee.review_lines import review_lines
@@ -21,7 +21,10 @@ from yahtzee.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, postin
 from yahtzee.screens import Context, Keeper, QuitGame, Services, run
 from yahtzee.screens.context import Settings
 from yahtzee.screens.ending import ANOTHER_GAME, show_review
+from yahtzee.session import Session
 from yahtzee.strategy.position import BOX_BIT
+from yahtzee.strategy_services import StrategyServices
+from yahtzee.tablekeeper import TableKeeper
 
 
 def CLOCK():
@@ -31,8 +34,8 @@ FINISHED = "2026-11-30T10:00:00+00:00"
 
 
 @pytest.fixture(scope="module")
-def coach():
-    made = Coach(os.environ["YAHTZEE_CACHE"])
+def strategy():
+    made = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
     yield made
     made.close()
 
@@ -59,11 +62,11 @@ def first_turn_to_a_straight():
     return game
 
 
-def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(coach):
-    table = coach.load(HASBRO)
+def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(strategy):
+    table = strategy.tables.load(HASBRO)
     game = first_turn_to_a_straight()
     game.post(Category.CHANCE)  # 1 2 3 4 5 after the last roll: 15 where LARGE STRAIGHT has 40
-    review = review_game(finish_randomly(game, random.Random(5)).record(FINISHED), table)
+    review = review_game(build_record(finish_randomly(game, random.Random(5)), FINISHED), table)
 
     def after_posting(box):
         points = posting_points(box, (1, 2, 3, 4, 5), {}, HASBRO)
@@ -79,10 +82,10 @@ def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(coa
     assert posting.cost > 10 and review.costliest["ANN"][0] == posting
 
 
-def test_the_rerolls_judged_are_the_two_of_the_first_turn(coach):
+def test_the_rerolls_judged_are_the_two_of_the_first_turn(strategy):
     game = first_turn_to_a_straight()
     game.post(Category.LARGE_STRAIGHT)
-    review = review_game(finish_randomly(game, random.Random(5)).record(FINISHED), coach.load(HASBRO))
+    review = review_game(build_record(finish_randomly(game, random.Random(5)), FINISHED), strategy.tables.load(HASBRO))
     first = review.decisions[:3]
     assert [(d.kind, d.roll, d.dice, choice_text(d.done)) for d in first] == [
         ("reroll", 1, (2, 2, 3, 4, 6), "keep 2 3 4 6"), ("reroll", 2, (1, 2, 3, 4, 6), "keep 1 2 3 4"),
@@ -98,15 +101,15 @@ def play_plain_game(tmp_path, seed=1, ending=("r", "n"), cost_notes=True):
         lines += ["", "12", "r", "r", box, "y"]
     console = plain_console(lines + list(ending))
     saves = Saves(tmp_path / "saves", now=CLOCK)
-    game_coach = Coach(os.environ["YAHTZEE_CACHE"], seed=seed)
-    ctx = Context(Session([], source=SeededDice(seed)), Services(CLOCK, saves, game_coach),
+    game_strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]), seed)
+    ctx = Context(Session([], source=SeededDice(seed)), Services(CLOCK, saves, game_strategy),
                   Settings(prefs={"advisor": cost_notes, "computer_delay": 0}))
     try:
         run(console, ctx, Keeper(ctx))
     except QuitGame:
         pass  # F10 at the next game's confirm screen
     finally:
-        game_coach.close()
+        game_strategy.close()
         saves.close()
     return ctx, console.stdout.getvalue()
 
@@ -148,7 +151,7 @@ def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path,
 def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors(tmp_path, capsys):
     saves = Saves(tmp_path / "saves", now=CLOCK)
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
-    record = game.record(FINISHED)
+    record = build_record(game, FINISHED)
     del record["moves"]
     saves.append_history(record)
     saves.close()
@@ -162,30 +165,30 @@ def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors
     assert capsys.readouterr().err == "yahtzee.py: --review 2: the history holds 1 game\n"
 
 
-def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(coach):
+def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(strategy):
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
-    record = game.record(FINISHED)
+    record = build_record(game, FINISHED)
     record["players"][0]["total"] += 1
     with pytest.raises(CannotReview, match="do not replay"):
-        coach.review(record)
-    record = game.record(FINISHED)
+        strategy.reviewer.review(record)
+    record = build_record(game, FINISHED)
     record["moves"] = record["moves"][:-1]
     with pytest.raises(CannotReview, match="do not replay"):
-        coach.review(record)
+        strategy.reviewer.review(record)
     # A fourth roll in a turn of three: no keep to judge it by, refused like any other.
-    record = game.record(FINISHED)
+    record = build_record(game, FINISHED)
     moves = record["moves"]
     third = next(i for i in range(2, len(moves)) if [m[2] for m in moves[i - 2:i + 1]] == ["roll"] * 3)
     record["moves"] = moves[:third + 1] + [[*moves[third][:3], moves[third][3], "1"]] + moves[third + 1:]
     with pytest.raises(CannotReview, match="do not replay"):
-        coach.review(record)
+        strategy.reviewer.review(record)
 
 
-def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(coach):
+def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(strategy):
     rules = HASBRO.with_options(bank=2)
     game = Game.start([Player("ANN")], rules, SeededDice(6))
-    record = finish_randomly(game, random.Random(6)).record(FINISHED)
-    review = coach.review(record)
+    record = build_record(finish_randomly(game, random.Random(6)), FINISHED)
+    review = strategy.reviewer.review(record)
     assert review.note and "approximate" in review.note
     assert review.note in review_lines(review) and review_to_json(review)["note"] == review.note
 
@@ -196,11 +199,11 @@ def session_with_game(record):
     return session
 
 
-def test_r_on_the_end_screen_pages_the_review_in_key_mode(coach):
+def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy):
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     script = KeyScript("x")
     try:
-        ctx = Context(session_with_game(game.record(FINISHED)), Services(CLOCK, None, coach))
+        ctx = Context(session_with_game(build_record(game, FINISHED)), Services(CLOCK, None, strategy))
         show_review(script.console, ctx)
     finally:
         script.close()
@@ -208,15 +211,15 @@ def test_r_on_the_end_screen_pages_the_review_in_key_mode(coach):
     assert script.screens[-1][-2].startswith("Page 1 of ") and len(script.screens[-1]) <= 24
 
 
-def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(coach):
+def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy):
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
-    record = game.record(FINISHED)
+    record = build_record(game, FINISHED)
     console = plain_console([])
-    show_review(console, Context(session_with_game(record), Services(CLOCK, None, coach)))
-    assert console.stdout.getvalue().splitlines() == review_lines(coach.review(record))
+    show_review(console, Context(session_with_game(record), Services(CLOCK, None, strategy)))
+    assert console.stdout.getvalue().splitlines() == review_lines(strategy.reviewer.review(record))
     del record["moves"]
     console = plain_console([])
-    show_review(console, Context(session_with_game(record), Services(CLOCK, None, coach)))
+    show_review(console, Context(session_with_game(record), Services(CLOCK, None, strategy)))
     assert console.stdout.getvalue() == (
         "This game was played before moves were kept: there is nothing to review.\n")
 

@@ -12,9 +12,10 @@ from test_plain import START, play_plain
 
 from yahtzee import tumble
 from yahtzee.dice import SeededDice
-from yahtzee.game import Session
+from yahtzee.game_json import session_to_dict
 from yahtzee.saves import Saves
 from yahtzee.screens import Context, Keeper, Services, Settings, run
+from yahtzee.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 CLEAR = b"\x1b[H\x1b[2J"
@@ -93,7 +94,7 @@ def play_key_game(speed, monkeypatch, tmp_path):
         pass
     finally:
         script.close()
-    return ctx.session.to_dict(), drawn
+    return session_to_dict(ctx.session), drawn
 
 
 def test_a_seeded_game_gets_the_same_dice_at_every_rolling_speed(monkeypatch, tmp_path):

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from test_strategy import FiveAlikeOften, random_card, start_midway
 
-from yahtzee.coach import Coach
 from yahtzee.dice import SeededDice
 from yahtzee.game import Game, Player
 from yahtzee.render import choice_text
@@ -23,6 +22,8 @@ from yahtzee.strategy.position import BOX_BIT, card_state, card_total
 from yahtzee.strategy.simulate import simulate
 from yahtzee.strategy.solver import Engine, States
 from yahtzee.strategy.tables import FULL_CARD, UnsupportedRules, check_supported, check_tables, planning_rules
+from yahtzee.strategy_services import StrategyServices
+from yahtzee.tablekeeper import TableKeeper
 
 C = Category
 FOUR_ROLLS = HASBRO.with_options(rolls=4)
@@ -168,15 +169,15 @@ def test_a_dice_bank_plans_with_the_exact_table_of_the_same_rules_and_says_so(va
 
 
 def test_the_coach_tells_the_player_which_advice_is_approximate(shared_table_cache):
-    coach = Coach(shared_table_cache)
-    assert coach.note(HASBRO) == "" and coach.note(FIVEOAK) == ""
-    assert "approximate" in coach.note(HASBRO.with_options(bank=3))
+    strategy = StrategyServices.over(TableKeeper(shared_table_cache))
+    assert strategy.tables.note(HASBRO) == "" and strategy.tables.note(FIVEOAK) == ""
+    assert "approximate" in strategy.tables.note(HASBRO.with_options(bank=3))
     game = Game.start([Player("ANN")], HASBRO.with_options(bank=2), SeededDice(3))
     game.current.card.bank = 2
     game.roll()
-    options = coach.options(game)
+    options = strategy.coach.options(game)
     assert options[0].best and any(o.kind == "keep" for o in options)
-    assert coach.player("thinker", game.rules).note == coach.note(game.rules)
+    assert strategy.opponents.player("thinker", game.rules).note == strategy.tables.note(game.rules)
 
 
 def test_banked_rolls_are_extra_rerolls_for_the_advisor(variant_loader):

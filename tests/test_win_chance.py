@@ -71,12 +71,18 @@ def brute_force(game):
             outcomes.append(best(tuple(new), rolls_left - 1))
         return sum(outcomes) / len(outcomes)
 
+    bests = {}
+
     def best(dice, rolls_left):
-        choices = [won(dice, rolls_left)]
-        if rolls_left:
-            choices += [reroll(dice, marks, rolls_left) for marks in itertools.product((False, True), repeat=5)
-                        if any(marks)]
-        return max(choices)
+        # The best chance depends on the dice only as a multiset: sorted, they are worked out once.
+        key = (tuple(sorted(dice)), rolls_left)
+        if key not in bests:
+            choices = [won(key[0], rolls_left)]
+            if rolls_left:
+                choices += [reroll(key[0], marks, rolls_left)
+                            for marks in itertools.product((False, True), repeat=5) if any(marks)]
+            bests[key] = max(choices)
+        return bests[key]
 
     return won, reroll
 
@@ -145,6 +151,7 @@ def won(total, target):
     return 1.0 if total > target else 0.5 if total == target else 0.0
 
 
+@functools.cache
 def throws(count):
     """Every sorted throw of `count` dice with its chance."""
     outcomes = collections.Counter(tuple(sorted(faces)) for faces in itertools.product(range(1, 7), repeat=count))
@@ -301,23 +308,24 @@ def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
 def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path, shared_table_cache):
     from helpers import KeyScript, loaded_session
 
-    from yahtzee.coach import Coach
     from yahtzee.saves import Saves
     from yahtzee.screens import Context, Moment, Screen, Services
     from yahtzee.screens.advice import show_advice
+    from yahtzee.strategy_services import StrategyServices
+    from yahtzee.tablekeeper import TableKeeper
     session = loaded_session([6, 6, 2, 5, 1])
     session.players.extend([Player("ANN"), Player("BOB")])
     session.new_game()
     session.game.roll()
-    coach = Coach(shared_table_cache)
-    ctx = Context(session, Services(lambda: None, Saves(tmp_path / "saves"), coach))
+    strategy = StrategyServices.over(TableKeeper(shared_table_cache))
+    ctx = Context(session, Services(lambda: None, Saves(tmp_path / "saves"), strategy))
     ctx.moment = Moment(Screen.PLAY)
     script = KeyScript("wx")
     try:
         show_advice(script.console, ctx)
     finally:
         script.close()
-        coach.close()
+        strategy.close()
     first, second = script.screens[0], script.screens[1]
     assert first[3].endswith("win %") and all(len(line) <= 80 for line in first + second)
     assert "Ranked by the expected final score." in first and "Ranked by the chance to win." in second

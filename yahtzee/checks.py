@@ -3,6 +3,8 @@ from typing import Any, Optional
 
 MAX_NAME_CHARS = 40
 MAX_TEXT_CHARS = 40
+# The most rounds saved data may claim: races and extra turns run past thirteen.
+MAX_ROUNDS = 10_000
 
 
 class DamagedSave(ValueError):

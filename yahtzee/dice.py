@@ -8,9 +8,10 @@ from typing import Any, Optional, Protocol, Union
 from .checks import is_int
 from .language import N_, _
 
+# The one source of these two facts of the game: five dice, faces 1 to 6.
+DICE_COUNT = 5
 FACES = range(1, 7)
 MAX_DICE_FILE_BYTES = 1_000_000
-DIE_PLACES = 5
 MAX_DRAWN_SEED = 10 ** 9
 MAX_THROWS = 10_000  # throws of one die in one round (extra turns may add many)
 DUPLICATE_LINE = N_("Dice: duplicate, every player rolls the same dice")
@@ -88,7 +89,7 @@ class DuplicateDice:
     """Duplicate dice: the k-th throw of die i in a round shows the same face for every seat,
     so the same choices give the same results."""
 
-    def __init__(self, seed: int, turn: tuple[int, int, int] = (1, 1, 0), thrown: Iterable[int] = (0,) * DIE_PLACES,
+    def __init__(self, seed: int, turn: tuple[int, int, int] = (1, 1, 0), thrown: Iterable[int] = (0,) * DICE_COUNT,
                  random_seed: bool = False) -> None:
         self.seed = seed
         self.turn = tuple(turn)
@@ -104,7 +105,7 @@ class DuplicateDice:
     def start_turn(self, game: int, round_: int, seat: int) -> None:
         """A new player's turn: each die's throws in this round are counted from the first."""
         self.turn = (game, round_, seat)
-        self.thrown = [0] * DIE_PLACES
+        self.thrown = [0] * DICE_COUNT
 
     def roll_places(self, places: Iterable[int]) -> list[int]:
         """The faces of the dice at `places` (0-4), each the next throw of its own stream."""
@@ -185,7 +186,7 @@ def dice_from_dict(data: Any) -> Source:
 def _duplicate_from_dict(data: Any) -> DuplicateDice:
     seed, turn, thrown, drawn = (data.get(key) for key in ("seed", "turn", "thrown", "random_seed"))
     if (is_int(seed) and isinstance(turn, list) and len(turn) == 3 and all(is_int(t, 0) for t in turn)
-            and isinstance(thrown, list) and len(thrown) == DIE_PLACES
+            and isinstance(thrown, list) and len(thrown) == DICE_COUNT
             and all(is_int(k, 0, MAX_THROWS) for k in thrown) and isinstance(drawn, bool)):
         return DuplicateDice(seed, tuple(turn), thrown, drawn)
     raise ValueError("the saved duplicate dice are not valid")

@@ -1,11 +1,10 @@
-"""The game model: players, scorecards, the turn and the session's finished games."""
+"""The game model: players, scorecards, the turn and its postings."""
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from . import scoring
-from .checks import DamagedSave
-from .dice import RandomDice, Source, restore_source, throw
+from .dice import DICE_COUNT, RandomDice, Source, restore_source, throw
 
 # The model's refusals live in yahtzee.illegal; the screens import them from here.
 from .illegal import BoxFilled as BoxFilled
@@ -18,20 +17,14 @@ from .illegal import NoRollsLeft as NoRollsLeft
 from .illegal import NothingMarked as NothingMarked
 from .illegal import NotRolledYet as NotRolledYet
 from .language import _
-from .match import SINGLE_GAME, Match
 from .moves import Detail, Move, take_back
 from .rules import HASBRO, Rules
 from .scorecard import Scorecard
 from .scoring import Category
 
-DICE_COUNT = 5
 ROUNDS = len(Category)
 KINDS = ("human", "computer")
 MAX_PLAYERS = 4
-
-
-# The fault of saved data that does not describe a valid game (see yahtzee.game_json).
-BadState = DamagedSave
 
 
 @dataclass
@@ -297,91 +290,3 @@ class Game:
         """The names with the highest total (ties share the win)."""
         best = max(player.card.total for player in self.players)
         return [player.name for player in self.players if player.card.total == best]
-
-    def record(self, finished: str) -> dict[str, Any]:
-        """The finished game as a history record (see yahtzee.records); `finished` is an ISO-8601 time."""
-        from .records import build_record
-        return build_record(self, finished)
-
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> "Game":
-        """The finished game a history record describes (for showing its sheet)."""
-        from .records import game_from_record
-        return game_from_record(record)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON data (see yahtzee.game_json)."""
-        from .game_json import game_to_dict
-        return game_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Any) -> "Game":
-        """Rebuild a game from to_dict's data; DamagedSave (BadState) says what is wrong with it."""
-        from .game_json import game_from_dict
-        return game_from_dict(data)
-
-
-@dataclass
-class Session:
-    """The players at the table, the session's finished games and the game in play."""
-
-    players: list[Player]
-    results: list[dict[str, Any]] = field(default_factory=list)
-    game: Optional[Game] = None
-    verify: bool = True
-    sound: bool = True
-    rules: Rules = HASBRO
-    source: Source = field(default_factory=RandomDice)
-    match: Match = SINGLE_GAME
-    # Where the match's games begin among the results.
-    match_start: int = 0
-
-    def new_game(self) -> Game:
-        """Start the session's next game with the players now seated (a new match of the
-        same kind once the last one is decided)."""
-        if self.match_is_over:
-            self.match_start = len(self.results)
-        self.game = Game.start(self.players, self.rules, self.source, len(self.results) + 1,
-                               self.match.race_target)
-        return self.game
-
-    def start_match(self, match: Match) -> None:
-        """Play `match` from the next game on."""
-        self.match, self.match_start = match, len(self.results)
-
-    @property
-    def match_records(self) -> list[dict[str, Any]]:
-        """The records of the match's finished games."""
-        return self.results[self.match_start:]
-
-    @property
-    def match_is_over(self) -> bool:
-        """The match is decided."""
-        return self.match.is_over(self.match_records, self.game)
-
-    def match_winners(self) -> list[str]:
-        """The match's winners once it is decided, else []."""
-        return self.match.winners(self.match_records)
-
-    def standings_lines(self) -> list[str]:
-        """Where the match stands, for the recap."""
-        return self.match.standings_lines(self.match_records, self.game)
-
-    def finish_game(self, finished: str) -> dict[str, Any]:
-        """File the game in play among the results; returns its record."""
-        assert self.game is not None
-        record = self.game.record(finished)
-        self.results.append(record)
-        self.game = None
-        return record
-
-    def to_dict(self) -> dict[str, Any]:
-        """The whole session as JSON data (see yahtzee.game_json)."""
-        from .game_json import session_to_dict
-        return session_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Any) -> "Session":
-        """Rebuild a session from to_dict's data; DamagedSave (BadState) says what is wrong with it."""
-        from .game_json import session_from_dict
-        return session_from_dict(data)

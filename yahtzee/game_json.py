@@ -8,16 +8,17 @@ from dataclasses import fields
 from typing import Any, Optional, cast
 
 from . import scoring
-from .checks import DamagedSave, is_int, is_valid_name
-from .dice import Source, dice_from_dict
-from .game import DICE_COUNT, KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Session, Turn, UndoPoint
+from .checks import MAX_ROUNDS, DamagedSave, is_int, is_valid_name
+from .dice import DICE_COUNT, Source, dice_from_dict
+from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Turn, UndoPoint
 from .language import N_, _
-from .match import MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match, match_from_dict, match_to_dict
+from .match import MATCH_KINDS, MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match
 from .moods import MOODS
 from .moves import BadMoves, Move, moves_from_json, moves_to_json
 from .rules import HASBRO, BadOption, Rules, UnknownRules, rules_named
 from .scorecard import Scorecard
 from .scoring import Category, is_possible_points
+from .session import Session
 
 __all__ = ["DamagedSave", "session_to_dict", "session_from_dict", "game_to_dict", "game_from_dict",
            "rules_to_dict", "rules_from_dict", "SESSION_VERSION", "GAME_VERSION"]
@@ -27,7 +28,6 @@ SESSION_VERSION = 2
 OLD_SESSION_VERSIONS = (1,)
 GAME_VERSION = 1
 # Bounds for games that may run long (races, extra turns).
-MAX_ROUNDS = 10_000
 MAX_POINTS = 1_000_000
 MAX_GAMES = 10_000
 MAX_LOSS = 10_000
@@ -110,7 +110,7 @@ def session_from_dict(data: object) -> Session:
     match_start = _int(data, "match_start", 0, len(results), N_("where the match begins"), 0)
     _losses(data.get("losses", {}))  # older saves kept them; the review of each game counts them now
     return Session(players, results, game, cast(bool, verify), cast(bool, sound), rules_from_dict(data.get("rules")),
-                   source, _match(data.get("match", SINGLE_GAME.to_dict())), match_start)
+                   source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start)
 
 
 def old_screen(data: dict[str, Any]) -> str:
@@ -118,6 +118,24 @@ def old_screen(data: dict[str, Any]) -> str:
     screen = data.get("screen")
     _check(isinstance(screen, str) and len(screen) <= MAX_SCREEN_CHARS and screen.isprintable(), _("the screen"))
     return cast(str, screen)
+
+
+# The field that holds each match kind's number (a single game has none).
+_COUNT_FIELD = {"challenge": "games", "race": "target", "first_to": "target"}
+
+
+def match_to_dict(match: Match) -> dict[str, object]:
+    """A match as JSON data: its kind and its number."""
+    field = _COUNT_FIELD.get(match.kind)
+    return {"kind": match.kind} | ({field: getattr(match, field)} if field else {})
+
+
+def match_from_dict(data: object) -> Match:
+    """The match saved by match_to_dict; BadMatch when the data is not one."""
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(kind, str) or kind not in MATCH_KINDS:
+        raise BadMatch(_("unknown match kind {kind}").format(kind=repr(kind)))
+    return MATCH_KINDS[kind](data.get(_COUNT_FIELD.get(kind, ""), 0))
 
 
 def _match(data: object) -> Match:

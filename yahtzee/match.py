@@ -1,8 +1,9 @@
 """Match types as values: a single game, a challenge of N games, a race to a target score,
-first to a total over games. Pure: they read history records (and a race's game in play)."""
+first to a total over games. Pure: they read each finished game's scores, {name: total} in
+seat order (and a race's game in play)."""
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Optional, Protocol, Union
+from typing import ClassVar, Optional, Protocol, Union
 
 from .checks import is_int
 from .language import N_, _, ngettext
@@ -45,12 +46,14 @@ def _require_count(value: object, low: int, high: int, what: str) -> None:
             what=_(what), low=low, high=high, value=repr(value)))
 
 
-def totals(records: Iterable[dict[str, Any]]) -> dict[str, int]:
-    """Each name's points over the records, in order of first appearance: {name: total}."""
-    from .records import totals_of  # records reads the model, which reads matches
+Scores = Mapping[str, int]
+
+
+def totals(finished: Iterable[Scores]) -> dict[str, int]:
+    """Each name's points over the games, in order of first appearance: {name: total}."""
     summed: dict[str, int] = {}
-    for record in records:
-        for name, total in totals_of(record).items():
+    for scores in finished:
+        for name, total in scores.items():
             summed[name] = summed.get(name, 0) + total
     return summed
 
@@ -96,9 +99,8 @@ def score_line(points: Mapping[str, int]) -> str:
     return ", ".join(f"{name} {value}" for name, value in points.items())
 
 
-def _first_winners(records: Sequence[dict[str, Any]]) -> list[str]:
-    from .records import winners_of
-    return winners_of(records[0]) if records else []
+def _first_winners(finished: Sequence[Scores]) -> list[str]:
+    return leaders(finished[0]) if finished else []
 
 
 def _game_totals(game: GameInPlay) -> dict[str, int]:
@@ -112,15 +114,15 @@ class SingleGame:
     kind: ClassVar[str] = "single"
     race_target: ClassVar[None] = None
 
-    def is_over(self, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> bool:
+    def is_over(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> bool:
         """Over once its game is filed."""
-        return len(records) >= 1
+        return len(finished) >= 1
 
-    def winners(self, records: Sequence[dict[str, Any]]) -> list[str]:
+    def winners(self, finished: Sequence[Scores]) -> list[str]:
         """The game's winners (none before it is over)."""
-        return _first_winners(records)
+        return _first_winners(finished)
 
-    def standings_lines(self, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> list[str]:
+    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[str]:
         """Nothing to add to the recap of a single game."""
         return []
 
@@ -128,9 +130,6 @@ class SingleGame:
         """The match in a few words."""
         return _("a single game")
 
-    def to_dict(self) -> dict[str, Union[str, int]]:
-        """The match as JSON data."""
-        return {"kind": self.kind}
 
 
 @dataclass(frozen=True)
@@ -144,25 +143,25 @@ class Challenge:
     def __post_init__(self) -> None:
         _require_count(self.games, 1, MAX_CHALLENGE_GAMES, N_("the games of a challenge"))
 
-    def is_over(self, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> bool:
+    def is_over(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> bool:
         """Over once all its games are filed."""
-        return len(records) >= self.games
+        return len(finished) >= self.games
 
-    def winners(self, records: Sequence[dict[str, Any]]) -> list[str]:
+    def winners(self, finished: Sequence[Scores]) -> list[str]:
         """The best totals over the games (none before the challenge is over)."""
-        return leaders(totals(records)) if self.is_over(records) else []
+        return leaders(totals(finished)) if self.is_over(finished) else []
 
-    def standings_lines(self, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> list[str]:
+    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[str]:
         """Where the challenge stands: after which game, who leads, the totals."""
-        if not records:
+        if not finished:
             return [_("Challenge of {games} games: none played yet").format(games=self.games)]
-        points = totals(records)
-        if self.is_over(records):
+        points = totals(finished)
+        if self.is_over(finished):
             return [_("Challenge of {games} games: {result}").format(
                 games=self.games, result=win_phrase(points)), score_line(points)]
-        left = self.games - len(records)
+        left = self.games - len(finished)
         return [_("Challenge: after game {game} of {games}, {lead}").format(
-                    game=len(records), games=self.games, lead=lead_phrase(points)),
+                    game=len(finished), games=self.games, lead=lead_phrase(points)),
                 ngettext("{scores}; {count} game to go", "{scores}; {count} games to go",
                          left).format(scores=score_line(points), count=left)]
 
@@ -170,9 +169,6 @@ class Challenge:
         """The match in a few words."""
         return _("a challenge of {games} games").format(games=self.games)
 
-    def to_dict(self) -> dict[str, Union[str, int]]:
-        """The match as JSON data."""
-        return {"kind": self.kind, "games": self.games}
 
 
 @dataclass(frozen=True)
@@ -191,20 +187,20 @@ class Race:
         """The score the race game runs to."""
         return self.target
 
-    def is_over(self, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> bool:
+    def is_over(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> bool:
         """Over once the race game is finished (filed, or over in play)."""
-        return len(records) >= 1 or bool(game and game.is_over)
+        return len(finished) >= 1 or bool(game and game.is_over)
 
-    def winners(self, records: Sequence[dict[str, Any]]) -> list[str]:
+    def winners(self, finished: Sequence[Scores]) -> list[str]:
         """The race game's winners (none before it is over)."""
-        return _first_winners(records)
+        return _first_winners(finished)
 
-    def standings_lines(self, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> list[str]:
+    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[str]:
         """The race so far: the scores, who leads, and how far the leader has to go."""
-        points = totals(records[:1]) if records else _game_totals(game) if game else {}
+        points = totals(finished[:1]) if finished else _game_totals(game) if game else {}
         if not points:
             return [_("Race to {target}: not started").format(target=self.target)]
-        if records or (game is not None and game.is_over):
+        if finished or (game is not None and game.is_over):
             return [_("Race to {target}: {result}").format(target=self.target,
                                                           result=win_phrase(points)),
                     score_line(points)]
@@ -220,9 +216,6 @@ class Race:
         """The match in a few words."""
         return _("a race to {target}").format(target=self.target)
 
-    def to_dict(self) -> dict[str, Union[str, int]]:
-        """The match as JSON data."""
-        return {"kind": self.kind, "target": self.target}
 
 
 @dataclass(frozen=True)
@@ -237,21 +230,21 @@ class FirstTo:
     def __post_init__(self) -> None:
         _require_count(self.target, 1, MAX_FIRST_TO_TARGET, N_("the target total"))
 
-    def is_over(self, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> bool:
+    def is_over(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> bool:
         """Over once a filed game brings someone's total to the target."""
-        return bool(records) and max(totals(records).values()) >= self.target
+        return bool(finished) and max(totals(finished).values()) >= self.target
 
-    def winners(self, records: Sequence[dict[str, Any]]) -> list[str]:
+    def winners(self, finished: Sequence[Scores]) -> list[str]:
         """The best totals over the games (none before the match is over)."""
-        return leaders(totals(records)) if self.is_over(records) else []
+        return leaders(totals(finished)) if self.is_over(finished) else []
 
-    def standings_lines(self, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> list[str]:
+    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[str]:
         """The totals so far, who leads, and how far the leader has to go."""
-        if not records:
+        if not finished:
             return [_("First to {target}: no game played yet").format(target=self.target)]
-        points = totals(records)
-        played = len(records)
-        if self.is_over(records):
+        points = totals(finished)
+        played = len(finished)
+        if self.is_over(finished):
             return [ngettext("First to {target}: {result} after {count} game",
                              "First to {target}: {result} after {count} games", played).format(
                 target=self.target, result=win_phrase(points), count=played), score_line(points)]
@@ -266,29 +259,12 @@ class FirstTo:
         """The match in a few words."""
         return _("first to {target}").format(target=self.target)
 
-    def to_dict(self) -> dict[str, Union[str, int]]:
-        """The match as JSON data."""
-        return {"kind": self.kind, "target": self.target}
 
 
 Match = Union[SingleGame, Challenge, Race, FirstTo]
 SINGLE_GAME = SingleGame()
 MATCH_KINDS: dict[str, Callable[[int], Match]] = {"single": lambda n: SINGLE_GAME, "challenge": Challenge,
                                                   "race": Race, "first_to": FirstTo}
-_COUNT_FIELD = {"challenge": "games", "race": "target", "first_to": "target"}
-
-
-def match_to_dict(match: Match) -> dict[str, Union[str, int]]:
-    """A match as JSON data."""
-    return match.to_dict()
-
-
-def match_from_dict(data: object) -> Match:
-    """The match saved by match_to_dict; BadMatch when the data is not one."""
-    kind = data.get("kind") if isinstance(data, dict) else None
-    if not isinstance(data, dict) or not isinstance(kind, str) or kind not in MATCH_KINDS:
-        raise BadMatch(_("unknown match kind {kind}").format(kind=repr(kind)))
-    return MATCH_KINDS[kind](data.get(_COUNT_FIELD.get(kind), 0))
 
 
 def parse_match(text: str) -> Match:
@@ -304,18 +280,3 @@ def parse_match(text: str) -> Match:
         raise BadMatch(_("'{kind}' needs one number, as in '{kind} {number}'").format(
             kind=kind, number=3 if kind == "challenge" else 500))
     return MATCH_KINDS[kind](int(words[1]))
-
-
-def is_over(match: Match, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> bool:
-    """The match is decided."""
-    return match.is_over(records, game)
-
-
-def winners(match: Match, records: Sequence[dict[str, Any]]) -> list[str]:
-    """The match's winners once it is over, else []."""
-    return match.winners(records)
-
-
-def standings_lines(match: Match, records: Sequence[dict[str, Any]], game: Optional[GameInPlay] = None) -> list[str]:
-    """Lines for the recap: where the match stands, who leads, what is left."""
-    return match.standings_lines(records, game)

@@ -9,10 +9,10 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple, Optional, Union
 
 from .checks import is_int
+from .dice import DICE_COUNT
 from .language import N_, _
 from .scoring import Category
 
-DICE_COUNT = 5
 KINDS = ("roll", "post", "blank", "extra")
 POSTINGS = ("post", "blank", "extra")
 MAX_MOVES = 1_000_000

@@ -11,10 +11,9 @@ import contextlib
 import datetime
 from typing import Any, Optional, cast
 
-from .checks import is_int, is_text, is_valid_name
+from .checks import MAX_ROUNDS, is_int, is_text, is_valid_name
 from .dice import is_duplicate
 from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player
-from .game_json import MAX_ROUNDS
 from .language import N_, _
 from .match import MAX_RACE_TARGET
 from .moves import BadMoves, Move, moves_from_json, moves_to_json

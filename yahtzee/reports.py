@@ -66,10 +66,11 @@ def run_simulation(args: Namespace, cache: Path) -> int:
 def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
     a game that cannot be reviewed is a one-line usage error."""
-    from .coach import Coach
     from .review import CannotReview, record_rules, review_to_json
     from .review_lines import review_lines
+    from .reviewer import Reviewer
     from .strategy import text_progress
+    from .tablekeeper import TableKeeper
     records = saves.read_history()
     if args.review > len(records):
         return usage_error(ngettext("--review {number}: the history holds {count} game",
@@ -77,13 +78,13 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
                                     len(records)).format(number=args.review, count=len(records)))
     record = records[-args.review]
     progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
-    coach = Coach(cache, progress)
+    tables = TableKeeper(cache, progress)
     try:
-        review = coach.review(record)
+        review = Reviewer(tables).review(record)
     except CannotReview as error:
         return usage_error(error)
     finally:
-        coach.close()
+        tables.close()
     if args.json:
         print(json.dumps(review_to_json(review)))
     else:

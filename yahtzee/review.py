@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NoReturn, Optional, cast
 
 from .choices import Option, option_to_json
+from .dice import DICE_COUNT
 from .game import Game, Player
 from .illegal import IllegalMove
 from .language import _, source_strings
@@ -24,7 +25,7 @@ ACCURATE = 0.5
 # The least cost a costliest decision has: the play screen's cost notes start here too.
 COSTLY = 0.05
 COSTLIEST = 3
-DICE = range(5)
+DICE = range(DICE_COUNT)
 
 
 class CannotReview(ValueError):

@@ -6,9 +6,10 @@ own, so the game's dice are the same whatever the speed.
 import random
 from collections.abc import Iterator, Sequence
 
+from .dice import FACES
+
 # Speed: (frames, seconds each): about 0.3 s fast, 0.8 s slow.
 SPEEDS = {"fast": (6, 0.05), "slow": (10, 0.08), "off": (0, 0.0)}
-FACES = range(1, 7)
 
 
 def tumbling_dice(dice: Sequence[int], rolled: Sequence[int], frames: int,

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from .. import prefs as preferences
 from ..checks import DamagedSave, is_int
-from ..game import Session
 from ..game_json import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
 from ..language import _
 from ..records import InvalidRecord, check_record, is_valid_record
+from ..session import Session
 
 if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
     from typing import TypeGuard

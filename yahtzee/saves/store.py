@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from ..checks import DamagedSave
-from ..game import Session
 from ..language import N_, _, ngettext
 from ..records import InvalidRecord
+from ..session import Session
 from . import atomic, documents
 from .atomic import StrPath
 from .folder import is_writable_folder

@@ -7,6 +7,7 @@ from typing import Optional, cast
 from .. import render, spoken
 from ..choices import Option
 from ..language import _, ngettext
+from ..tablekeeper import NoTable
 from .context import Console, Context, Screen, game_in_play
 from .prompts import page_lines
 
@@ -15,19 +16,19 @@ def show_advice(console: Console, ctx: Context) -> None:
     """Page through the advisor's options for the current dice; in a game with others, W
     ranks them by the chance to win instead of the expected score, and back."""
     game = game_in_play(ctx.session)
-    coach = ctx.services.coach
-    if coach is None:
+    strategy = ctx.services.strategy
+    if strategy is None:
         console.remind(_("The advisor is not available."))
         return
-    options = coach.options(game)
-    if options is None:
-        console.remind(_("No exact advice for these rules: {reason}.").format(reason=coach.unsupported))
+    options = strategy.coach.options(game)
+    if isinstance(options, NoTable):
+        console.remind(_("No exact advice for these rules: {reason}.").format(reason=options.reason))
         return
-    chances = coach.win_chances(game, options)
+    chances = strategy.coach.win_chances(game, options)
     heading = ngettext("ADVICE for {name}: dice {dice}, {count} roll left",
                        "ADVICE for {name}: dice {dice}, {count} rolls left", game.rolls_left).format(
         name=game.current.name, dice=" ".join(map(str, game.turn.dice)), count=game.rolls_left)
-    note = textwrap.wrap(coach.note(game.rules), render.SCREEN_WIDTH - 2)
+    note = textwrap.wrap(strategy.tables.note(game.rules), render.SCREEN_WIDTH - 2)
     at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
     while True:
         by_win = chances is not None and ctx.passing.rank_by_win

@@ -8,13 +8,14 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .. import prefs as preferences
-from ..game import Game, Session
+from ..game import Game
 from ..render import BOX_KEYS
 from ..scoring import Category
+from ..session import Session
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start
-    from ..coach import Coach
     from ..saves import Saves
+    from ..strategy_services import StrategyServices
 
 
 class Console(Protocol):
@@ -121,11 +122,11 @@ def game_in_play(session: Session) -> Game:
 
 @dataclass
 class Services:
-    """What the screens use but do not own: the clock, the saves, the advisor, the manual."""
+    """What the screens use but do not own: the clock, the saves, the strategy engine, the manual."""
 
     clock: Callable[[], datetime.datetime]
     saves: Saves | None = None
-    coach: Coach | None = None
+    strategy: StrategyServices | None = None
     manual: list[str] = field(default_factory=list)
 
 
@@ -176,9 +177,9 @@ class Context:
 
     def prepare_tables(self) -> None:
         """Have the strategy tables this session may need made ready in the background."""
-        coach = self.services.coach
-        if coach is not None:
-            coach.prepare(self.session.rules, [p.mood for p in self.session.players if p.is_computer])
+        strategy = self.services.strategy
+        if strategy is not None:
+            strategy.tables.prepare(self.session.rules, [p.mood for p in self.session.players if p.is_computer])
 
     def prefs_to_keep(self) -> dict[str, Any]:
         """The preferences as prefs.json keeps them, verify and sound from the session."""

@@ -3,12 +3,12 @@ from typing import Any, Optional
 
 from .. import render, spoken
 from ..dice import DUPLICATE_LINE, is_duplicate
-from ..game import Game, Session
 from ..language import N_, _
 from ..match import SINGLE_GAME
-from ..records import players_of
+from ..records import game_from_record, players_of
 from ..review import CannotReview
 from ..review_lines import review_lines
+from ..session import Session
 from .context import Console, Context, Moment, Screen
 from .lobby import statistics
 from .prompts import View, any_key, ask, footer_for, page_lines, sentence
@@ -39,7 +39,7 @@ def end_of_game(console: Console, ctx: Context) -> Optional[Moment]:
     session = ctx.session
     record = session.results[-1]
     announce = [winner_line(record), *ctx.passing.notices, *match_lines(session)]
-    final = Game.from_record(record)
+    final = game_from_record(record)
     pages = render.end_lines(final, announce, console.paint, room=render.SCREEN_HEIGHT - 3)
     for page in pages[:-1]:
         def more(prompt: str, page: list[str] = page) -> list[str]:
@@ -72,11 +72,11 @@ def another_game(console: Console, ctx: Context, view: View, brief: list[str]) -
 
 def show_review(console: Console, ctx: Context) -> None:
     """The review of the game just finished: paged in key mode, printed in plain mode."""
-    coach = ctx.services.coach
+    strategy = ctx.services.strategy
     try:
-        if coach is None:
+        if strategy is None:
             raise CannotReview(_("the review needs the strategy engine, which is not here"))
-        lines = review_lines(coach.review(ctx.session.results[-1]))
+        lines = review_lines(strategy.reviewer.review(ctx.session.results[-1]))
     except CannotReview as refusal:
         console.remind(sentence(str(refusal)))
         return
@@ -103,13 +103,13 @@ def show_recap(console: Console, ctx: Context, prompt: str) -> None:
 def given_away(ctx: Context) -> Optional[dict[str, float]]:
     """Each human's expected points given away over the session's games, added up from each
     game's review, whether cost notes were shown or not (None when a game cannot be judged)."""
-    coach = ctx.services.coach
-    if coach is None:
+    strategy = ctx.services.strategy
+    if strategy is None:
         return None
     totals: dict[str, float] = {}
     try:
         for record in ctx.session.results:
-            review = coach.review(record)
+            review = strategy.reviewer.review(record)
             for player in players_of(record):
                 if player["kind"] == "human":
                     name = player["name"]

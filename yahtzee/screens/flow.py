@@ -3,6 +3,7 @@ import json
 from typing import Callable, Optional, Union
 
 from .. import stats
+from ..game_json import session_to_dict
 from ..language import _
 from .context import IN_GAME, Console, Context, Moment, Screen
 from .ending import end_of_game, recap, recap_then_confirm
@@ -40,7 +41,7 @@ class Keeper:
                 self.saves.remove_autosave()  # every name was taken back
                 self.saved_state = None
             return False
-        state = json.dumps([ctx.session.to_dict(), ctx.moment.to_dict()], sort_keys=True)
+        state = json.dumps([session_to_dict(ctx.session), ctx.moment.to_dict()], sort_keys=True)
         if state != self.saved_state and self.saves.save_session(ctx.session, ctx.moment.to_dict()):
             self.saved_state = state
         return self.saved_state == state

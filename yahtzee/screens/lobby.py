@@ -6,12 +6,13 @@ from typing import Any, Optional, Union
 from .. import prefs as preferences
 from .. import render, stats
 from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
-from ..game import MAX_PLAYERS, Player, Session
+from ..game import MAX_PLAYERS, Player
 from ..language import N_, _, choose, install
 from ..match import Challenge, FirstTo, Race, SingleGame, parse_match, totals
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..palette import cut_to_cells, pad, strip_controls
 from ..rules import Rules, rules_named
+from ..session import Session
 from .context import Console, Context, Moment, Screen
 from .prompts import View, ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
 
@@ -310,10 +311,10 @@ def start_game(console: Console, ctx: Context) -> Moment:
     """Begin the next game and go to the play screen; a player who joins a match under way
     is told that it counts from 0 for them."""
     session = ctx.session
-    played = totals(session.match_records) if not session.match_is_over else {}
+    played = totals(session.match_scores) if not session.match_is_over else {}
     session.new_game()
     for player in session.players:
         if played and player.name not in played:
             console.message(_("{name} joins the match with 0 points: the others have played {count} of its games.")
-                            .format(name=player.name, count=len(session.match_records)))
+                            .format(name=player.name, count=len(session.match_scores)))
     return Moment(Screen.PLAY)

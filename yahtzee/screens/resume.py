@@ -1,8 +1,9 @@
 """The saved game offered before the opening screen, and the moment it goes back to."""
 from typing import Optional
 
-from ..game import Game, Session
+from ..game import Game
 from ..language import _
+from ..session import Session
 from .context import Console, Context, Moment, Screen
 from .prompts import footer_for, yes
 

@@ -4,13 +4,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Callable, Optional
 
 from .. import render, spoken
-from ..game import Game, Posting, Session, Turn
+from ..game import Game, Posting, Turn
 from ..illegal import IllegalMove
 from ..language import N_, _, number
 from ..match import SINGLE_GAME, totals
 from ..palette import REVERSE
 from ..render import BOX_KEYS, KEY_OF_BOX
 from ..scoring import BEST_POINTS, Category, is_yahtzee
+from ..session import Session
 from ..tumble import SPEEDS, tumbling_dice
 from .advice import show_advice
 from .context import Console, Context, Moment, Screen, game_in_play
@@ -70,8 +71,8 @@ def first_roll(console: Console, ctx: Context, view: View) -> Moment:
     game = game_in_play(ctx.session)
     prompt = (_("{name}: press any key to roll, U takes back the last posting") if game.can_undo
               else _("{name}: press any key to roll"))
-    if ctx.services.coach is not None:
-        ctx.services.coach.prepare_turn(game)  # the advice page's win chances, while the player looks
+    if ctx.services.strategy is not None:
+        ctx.services.strategy.coach.prepare_turn(game)  # the advice page's win chances, while the player looks
     token = ask(console, ctx, prompt.format(name=game.current.name), view,
                 [spoken.turn_sentence(game)])
     if token == "u" and game.can_undo:
@@ -123,10 +124,10 @@ def choice_cost(ctx: Context, measure: Callable[["Coach"], float]) -> Optional[f
     """What the current human's choice gives away against perfect play, for its cost note
     (None when cost notes are off or the advisor cannot judge these rules); the recap counts
     every choice from the game's review."""
-    coach = ctx.services.coach
-    if coach is None or not ctx.pref("advisor"):
+    strategy = ctx.services.strategy
+    if strategy is None or not ctx.pref("advisor"):
         return None
-    return measure(coach)
+    return measure(strategy.coach)
 
 
 def tell_cost(console: Console, cost: Optional[float], sentence_: str) -> None:
@@ -153,9 +154,9 @@ def computer_step(console: Console, ctx: Context) -> Moment:
         roll_dice(console, ctx)
         show_step(console, ctx, view, rolls_note(game), pause, [whose, rolls_note(game)])
         return Moment(Screen.PLAY)
-    coach = ctx.services.coach
-    assert coach is not None
-    action = coach.computer_action(game)
+    strategy = ctx.services.strategy
+    assert strategy is not None
+    action = strategy.opponents.action(game)
     if not hasattr(action, "marked"):
         moment = post_and_tell(console, ctx, action.box)
         if not game.is_over:
@@ -385,7 +386,7 @@ def match_view(console: Console, session: Session) -> list[str]:
     """In a match, what it is and each player's match total so far (this game included)."""
     if session.match == SINGLE_GAME:
         return []
-    points = totals(session.match_records)
+    points = totals(session.match_scores)
     for player in game_in_play(session).players:
         points[player.name] = points.get(player.name, 0) + player.card.total
     return render.match_lines(capital(session.match.describe()), points, console.paint)

@@ -11,14 +11,15 @@ from typing import Optional, Protocol
 import numpy as np
 
 from .. import scoring
+from ..dice import FACES
 from .dicemath import DICE, KEEPS, ROLLS, YAHTZEE_ROLLS
 from .solver import Engine
 from .stages import CHUNK
 from .statespace import States
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 
-FACES = 6
-_CODE_BASE = FACES + 1
+FACE_COUNT = len(FACES)
+_CODE_BASE = FACE_COUNT + 1
 
 
 def _dice_code(faces: np.ndarray) -> np.ndarray:
@@ -37,7 +38,7 @@ ROLL_OF_CODE[_dice_code(ROLL_FACES)] = np.arange(len(ROLLS))
 KEEP_FACES = _padded_faces(KEEPS)
 KEEP_SIZE = np.array([len(keep) for keep in KEEPS])
 FIVE_ALIKE_FACE = np.full(len(ROLLS), -1)
-FIVE_ALIKE_FACE[list(YAHTZEE_ROLLS)] = np.arange(FACES)
+FIVE_ALIKE_FACE[list(YAHTZEE_ROLLS)] = np.arange(FACE_COUNT)
 UPPER_BIT_OF_FACE = np.array(UPPER_BITS)
 IS_UPPER = np.isin(np.arange(BOX_COUNT), UPPER_BITS)
 
@@ -81,7 +82,7 @@ class NumpyDice:
 
     def roll(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """New faces for `games`: row i's first counts[i] are used."""
-        return self.rng.integers(1, FACES + 1, size=(len(games), DICE))
+        return self.rng.integers(1, FACE_COUNT + 1, size=(len(games), DICE))
 
 
 @dataclass

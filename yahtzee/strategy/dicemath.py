@@ -4,8 +4,9 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-FACES = (1, 2, 3, 4, 5, 6)
-DICE = 5
+from ..dice import DICE_COUNT, FACES
+
+DICE = DICE_COUNT  # the strategy modules' short name
 
 
 def _multisets(size: int) -> list[tuple[int, ...]]:
@@ -65,7 +66,7 @@ def _sub_keep_table() -> np.ndarray:
 def _roll_probabilities() -> np.ndarray:
     """The chance of each sorted roll of five dice."""
     counts = np.zeros(len(ROLLS))
-    for dice in np.ndindex(*(6,) * DICE):
+    for dice in np.ndindex(*(len(FACES),) * DICE):
         counts[ROLL_INDEX[tuple(sorted(d + 1 for d in dice))]] += 1
     return counts / counts.sum()
 

@@ -7,6 +7,7 @@ from typing import Optional
 import numpy as np
 
 from .. import scoring
+from ..dice import FACES
 from ..language import _
 from ..rules import Rules
 from ..scoring import Category
@@ -98,7 +99,7 @@ def _five_alike_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray
     bonus = np.zeros((len(CASES), 6), dtype=np.int64)
     turn_bonus = np.zeros((len(CASES), 6), dtype=np.int64)
     for case in CASES:
-        for face in range(1, 7):
+        for face in FACES:
             dice = (face,) * 5
             card = boxes_of(_example_mask(case), case)
             bonus[case, face - 1] = scoring.yahtzee_bonus(dice, card, rules)
@@ -127,7 +128,7 @@ def _yahtzee_legal(rules: Rules) -> np.ndarray:
         cases = (YAHTZEE_OPEN,) if not mask >> YAHTZEE_BIT & 1 else (YAHTZEE_ZERO, YAHTZEE_FIFTY)
         for case in cases:
             boxes = boxes_of(mask, case)
-            for face in range(1, 7):
+            for face in FACES:
                 legal[case, mask, face - 1] = _card_mask(scoring.legal_boxes((face,) * 5, boxes, rules))
     return legal
 

@@ -1,0 +1,35 @@
+"""The computer players of one session: one per mood and rules, playing from the session's tables."""
+import random
+from typing import TYPE_CHECKING, Optional, Union
+
+from .tablekeeper import TableKeeper
+
+if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
+    from .game import Game
+    from .rules import Rules
+    from .strategy.players import ComputerPlayer, Post, Reroll
+    from .strategy.rival import RivalPlayer
+
+
+class Opponents:
+    """The computer seats' players; with a seed, each mood's own choices are reproducible."""
+
+    def __init__(self, tables: TableKeeper, seed: Optional[int] = None) -> None:
+        self.tables = tables
+        self.seed = seed
+        self._players: dict[tuple[str, Rules], Union[ComputerPlayer, RivalPlayer]] = {}
+
+    def player(self, mood: str, rules: "Rules") -> Union["ComputerPlayer", "RivalPlayer"]:
+        """The computer player of a mood (one per mood and rules)."""
+        from .strategy import computer_player
+        key = (mood, rules)
+        if key not in self._players:
+            rng = random.Random(f"{self.seed}/{mood}") if self.seed is not None else None
+            self._players[key] = computer_player(mood, rules, self.tables.load, rng)
+        return self._players[key]
+
+    def action(self, game: "Game") -> Union["Reroll", "Post"]:
+        """What the computer at the current seat of `game` does next (a keep or a box)."""
+        brain = self.player(game.current.mood or "thinker", game.rules)
+        with self.tables.thinking:
+            return brain.next_action(game)

@@ -1,0 +1,31 @@
+"""The post-game reviews of one session: each history record judged once by its rules' table."""
+import json
+from typing import TYPE_CHECKING, Any
+
+from .language import _
+from .tablekeeper import NoTable, TableKeeper
+
+if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
+    from .review import Review
+
+
+class Reviewer:
+    """Reviews of finished games, kept by record: the recap adds them up again."""
+
+    def __init__(self, tables: TableKeeper) -> None:
+        self.tables = tables
+        self._reviews: dict[str, Review] = {}
+
+    def review(self, record: dict[str, Any]) -> "Review":
+        """The post-game review of a history record (yahtzee.review); CannotReview says in
+        one line why a game cannot be judged."""
+        from .review import CannotReview, record_rules, require_moves, review_game
+        key = json.dumps(record, sort_keys=True)
+        if key not in self._reviews:
+            require_moves(record)
+            table = self.tables.table(record_rules(record))
+            if isinstance(table, NoTable):
+                raise CannotReview(_("the review cannot judge these rules: {reason}").format(reason=table.reason))
+            with self.tables.thinking:
+                self._reviews[key] = review_game(record, table)
+        return self._reviews[key]
