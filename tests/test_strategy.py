@@ -235,13 +235,15 @@ def test_simulations_are_reproducible_with_a_seed(cache_dir):
 
 
 def test_the_moods_play_visibly_differently(cache_dir):
-    stats = {mood: simulate(20_000, mood, seed=7, cache_dir=cache_dir) for mood in MOODS}
-    assert max(stats, key=lambda m: stats[m]["mean"]) == "thinker"
-    assert stats["norisk"]["stdev"] < stats["thinker"]["stdev"] < stats["gambler"]["stdev"]
-    assert max(stats, key=lambda m: stats[m]["yahtzee_rate"]) == "yclover"
-    assert min(stats, key=lambda m: stats[m]["stdev"]) == "norisk"
+    # 2,000 games each: only the differences many standard errors wide are asserted here
+    # (bench/moods.py checks the finer orderings over 20,000 games each).
+    stats = {mood: simulate(2_000, mood, seed=7, cache_dir=cache_dir, workers=1)
+             for mood in ("thinker", "norisk", "gambler", "yclover")}
+    assert stats["thinker"]["mean"] > stats["yclover"]["mean"] + 5          # SE of the gap about 2
+    assert stats["norisk"]["stdev"] < stats["gambler"]["stdev"] - 5         # SE of the gap about 1.3
+    assert stats["yclover"]["yahtzee_rate"] > stats["thinker"]["yahtzee_rate"] + 0.05   # SE about 0.015
     lines = format_simulation(stats["thinker"], "thinker")
-    assert lines[0].startswith("20,000 games of *thinker") and all(isinstance(line, str) for line in lines)
+    assert lines[0].startswith("2,000 games of *thinker") and all(isinstance(line, str) for line in lines)
 
 
 # -- the table cache -------------------------------------------------------------------

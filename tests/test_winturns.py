@@ -1,6 +1,8 @@
 """*rival's turns before its last, played for an estimated chance to win (winturns): the
 postings of many cards at once against the one-card rule, the normal arithmetic against
 independent counts, and every keep and box of a turn against a brute force over the dice."""
+import collections
+import functools
 import itertools
 import math
 import random
@@ -75,10 +77,11 @@ def test_a_full_card_has_no_spread_and_an_open_one_has_its_kinds(table):
     assert 30 < spreads[state_index(0, 0, 0)] < 80
 
 
+@functools.cache
 def throws(count):
-    """Every throw of `count` dice with its chance."""
-    for faces in itertools.product(range(1, 7), repeat=count):
-        yield faces, 1 / 6 ** count
+    """Every throw of `count` dice, sorted, with its chance (counted over the ordered throws)."""
+    outcomes = collections.Counter(tuple(sorted(faces)) for faces in itertools.product(range(1, 7), repeat=count))
+    return tuple((faces, times / 6 ** count) for faces, times in outcomes.items())
 
 
 def mid_card():
