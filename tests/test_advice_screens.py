@@ -8,7 +8,7 @@ from test_plain import START, interleave, play_plain, turn
 from yahtzee import render
 from yahtzee.dice import LoadedDice
 from yahtzee.game import Game, Player
-from yahtzee.palette import strip_ansi
+from yahtzee.palette import strip_controls
 from yahtzee.scoring import Category
 
 
@@ -63,7 +63,7 @@ def test_hints_show_what_the_dice_would_score_in_each_open_box():
     game = Game.start([Player("ANN")], source=LoadedDice([2, 2, 2, 3, 3]))
     game.roll()
     hints = {box: (game.points_for(box), box is Category.FULL_HOUSE) for box in game.legal_boxes()}
-    lines = [strip_ansi(line) for line in render.sheet_lines(game, hints=hints)]
+    lines = [strip_controls(line) for line in render.sheet_lines(game, hints=hints)]
     row = {line[:13].strip(): line[13:].strip() for line in lines[1:]}
     assert row["Full house"] == "(25)*" and row["Twos"] == "(6)" and row["Sixes"] == "(0)"
 

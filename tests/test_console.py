@@ -11,7 +11,7 @@ from helpers import KeyScript, plain_console
 
 from yahtzee.console import StopRequested
 from yahtzee.keyreader import ESCAPE_TIMEOUT, SEQUENCE_TIMEOUT
-from yahtzee.palette import strip_ansi, strip_controls, visible_width
+from yahtzee.palette import strip_controls, visible_width
 from yahtzee.render import SCREEN_HEIGHT
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,7 +34,7 @@ F8, F10 = "\x1b[19~", "\x1b[21~"
 ])
 def test_strip_controls_leaves_only_what_a_screen_shows(text, shown):
     assert strip_controls(text) == shown
-    assert strip_ansi(text) == shown
+    assert strip_controls(text) == shown
 
 
 def test_widths_are_terminal_cells():

@@ -7,8 +7,8 @@ from terminal import Terminal
 
 from yahtzee.dice import LoadedDice
 from yahtzee.game import Player
-from yahtzee.render import LABELS
 from yahtzee.saves import Saves
+from yahtzee.scoring import SHEET_LABELS as LABELS
 from yahtzee.scoring import Category
 from yahtzee.session import Session
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import KeyScript
 
-from yahtzee import cli, language
+from yahtzee import cli, language, scoring
 from yahtzee.app import make_context
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.palette import visible_width
@@ -367,11 +367,10 @@ def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
 
 
 def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking):
-    from yahtzee import render
     from yahtzee.scoring import Category
     speaking("de")
     titles = [box.title for box in Category]
     assert all(title == title.upper() for title in titles) and Category.YAHTZEE.title == "KNIFFEL"
-    assert language._(render.LABELS[Category.YAHTZEE]) == "Kniffel"
+    assert language._(scoring.SHEET_LABELS[Category.YAHTZEE]) == "Kniffel"
     speaking("en")
-    assert (Category.YAHTZEE.title, language._(render.LABELS[Category.YAHTZEE])) == ("YAHTZEE", "YAHTZEE")
+    assert (Category.YAHTZEE.title, language._(scoring.SHEET_LABELS[Category.YAHTZEE])) == ("YAHTZEE", "YAHTZEE")

@@ -151,3 +151,14 @@ def test_parse_match(text, match):
 def test_parse_match_refuses_with_a_reason(text):
     with pytest.raises(BadMatch):
         parse_match(text)
+
+
+def test_the_saved_game_summary_counts_the_rounds_only_when_they_are_thirteen():
+    from yahtzee.screens.resume import saved_game_summary
+    race = Session([Player("ANN")], source=SeededDice(3), match=Race(400))
+    game = race.new_game()
+    game.round = 20  # a race runs past thirteen rounds
+    assert saved_game_summary(race)[0] == "Game 1, round 20: ANN to play"
+    single = Session([Player("ANN")], source=SeededDice(3))
+    single.new_game()
+    assert saved_game_summary(single)[0] == "Game 1, round 1 of 13: ANN to play"

@@ -1,10 +1,10 @@
 """Rendering: pure functions from game state to lines, checked without a terminal."""
 import pytest
 
-from yahtzee import render
+from yahtzee import render, scoring
 from yahtzee.dice import LoadedDice
 from yahtzee.game import Game, Player
-from yahtzee.palette import colour, strip_ansi, visible_width
+from yahtzee.palette import colour, strip_controls, visible_width
 from yahtzee.scoring import Category
 
 C = Category
@@ -94,7 +94,7 @@ def test_marked_dice_numbers_are_red_and_bracketed_locked_are_green():
     numbers = render.dice_lines(game.turn, colour, unicode=False)[-1]
     assert colour("marked", " [1] ") in numbers
     assert colour("locked", "  2  ") in numbers
-    assert strip_ansi(numbers).split() == ["[1]", "2", "3", "4", "5"]
+    assert strip_controls(numbers).split() == ["[1]", "2", "3", "4", "5"]
 
 
 def test_hot_key_states_are_green_on_and_red_off():
@@ -154,7 +154,7 @@ def test_the_end_screen_keeps_every_box_and_moves_notices_that_do_not_fit_to_a_n
     for page in pages:
         assert len(page) <= 22 and all(visible_width(line) <= 80 for line in page)
         labels = [line[:13].strip() for line in page]
-        assert all(render.LABELS[box] in labels for box in Category)
+        assert all(scoring.SHEET_LABELS[box] in labels for box in Category)
         assert "GRAND TOTAL" in labels
     shown = " ".join(" ".join(line[41:].split()) for page in pages for line in page)
     assert all(notice in shown for notice in notices)

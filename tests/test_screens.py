@@ -6,7 +6,7 @@ import pytest
 from helpers import KeyScript, loaded_session
 
 from yahtzee.game import Player
-from yahtzee.palette import strip_ansi
+from yahtzee.palette import strip_controls
 from yahtzee.saves import Saves
 from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, QuitGame, Screen, Services, clean_name, run
@@ -282,4 +282,4 @@ def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(saves, flas
         script.close()
     written = "".join(script.output.written)
     assert written.count(REVERSE + "YAHTZEE!") == blinks
-    assert [strip_ansi(message) for message in script.messages] == ["YAHTZEE!"]
+    assert [strip_controls(message) for message in script.messages] == ["YAHTZEE!"]

@@ -181,8 +181,9 @@ def window_size() -> os.terminal_size:
 def key_token(press: "KeyPress") -> "str | None":
     """A key press as a screen's token, or None for a key that means nothing to the screens."""
     from prompt_toolkit.keys import Keys
-    named: dict[str, str] = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10",
-                             Keys.ControlM: "enter", Keys.ControlJ: "enter", Keys.Escape: "escape"}
+
+    from .lineedit import ENTER_KEYS, HOT_KEYS
+    named: dict[str, str] = {**HOT_KEYS, **dict.fromkeys(ENTER_KEYS, "enter"), Keys.Escape: "escape"}
     if press.key in named:
         return named[press.key]
     data = press.data

@@ -5,9 +5,11 @@ from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
 
-HOT_KEYS: dict[str, str] = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10",
-                            Keys.ControlD: "F10"}
+# The function keys as every screen's tokens (Ctrl-C asks to quit, as F10 does).
+HOT_KEYS: dict[str, str] = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10"}
 ENTER_KEYS = (Keys.ControlM, Keys.ControlJ)
+# While a line is typed, Ctrl-D (end of input at a shell) quits too.
+LINE_HOT_KEYS = {**HOT_KEYS, Keys.ControlD: "F10"}
 
 
 class LineEditor:
@@ -25,8 +27,8 @@ class LineEditor:
 
     def press(self, press: KeyPress) -> "str | None":
         """Apply a key press; 'enter' or a hot key when the line is done, else None."""
-        if press.key in HOT_KEYS:
-            return HOT_KEYS[press.key]
+        if press.key in LINE_HOT_KEYS:
+            return LINE_HOT_KEYS[press.key]
         if press.key in ENTER_KEYS:
             return "enter"
         edit = EDITS.get(press.key)

@@ -66,7 +66,8 @@ def leaders(points: Mapping[str, int]) -> list[str]:
     return [name for name, value in points.items() if value == best]
 
 
-def _names(names: list[str]) -> str:
+def names_phrase(names: list[str]) -> str:
+    """Names as a sentence says them: 'ANN', 'ANN and BOB', 'ANN, BOB and CAL'."""
     return _(" and ").join([", ".join(names[:-1])] + names[-1:]) if len(names) > 1 else names[0]
 
 
@@ -77,7 +78,7 @@ def lead_phrase(points: Mapping[str, int]) -> str:
     if len(ranked) == 1:
         return _("{name} has {points}").format(name=ranked[0][0], points=ranked[0][1])
     if len(top) > 1:
-        return _("{names} are level on {points}").format(names=_names(top), points=ranked[0][1])
+        return _("{names} are level on {points}").format(names=names_phrase(top), points=ranked[0][1])
     (first, best), (second, next_best) = ranked[:2]
     return _("{first} leads {second} by {points}").format(first=first, second=second,
                                                          points=best - next_best)
@@ -90,7 +91,7 @@ def win_phrase(points: Mapping[str, int]) -> str:
     if len(ranked) == 1:
         return _("{name} finishes with {points}").format(name=top[0], points=ranked[0])
     if len(top) > 1:
-        return _("{names} share the win on {points}").format(names=_names(top), points=ranked[0])
+        return _("{names} share the win on {points}").format(names=names_phrase(top), points=ranked[0])
     return _("{name} wins by {points}").format(name=top[0], points=ranked[0] - ranked[1])
 
 
@@ -206,7 +207,7 @@ class Race:
                     score_line(points)]
         best = max(points.values())
         to_go = (ngettext("{names} needs {points} more", "{names} need {points} more",
-                          len(leaders(points))).format(names=_names(leaders(points)),
+                          len(leaders(points))).format(names=names_phrase(leaders(points)),
                                                       points=self.target - best)
                  if best < self.target else _("the target is reached: the race ends with this round"))
         return [_("Race to {target}: {lead}").format(target=self.target, lead=lead_phrase(points)),

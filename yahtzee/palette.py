@@ -101,8 +101,6 @@ def strip_controls(text: str) -> str:
     return _CONTROLS.sub("", text)
 
 
-strip_ansi = strip_controls  # the older name, one implementation
-
 
 def visible_width(text: str) -> int:
     """How many terminal cells text takes on screen, colour codes aside."""

@@ -19,7 +19,7 @@ from .match import MAX_RACE_TARGET
 from .moves import BadMoves, Move, moves_from_json, moves_to_json
 from .rules import HASBRO, RULES, BadOption
 from .scorecard import Scorecard
-from .scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, is_possible_points
+from .scoring import YAHTZEE_POINTS, Category, is_possible_points, upper_bonus
 
 RECORD_VERSION = 1
 
@@ -112,9 +112,8 @@ def check_player_record(player: Any) -> None:
     for box in Category:
         _require(is_possible_points(box, scores[box.value]),
                  _("{box} is out of range").format(box=box.value))
-    upper = sum(scores[box.value] for box in Category if box.is_upper)
     bonus = player.get("upper_bonus")
-    _require(is_int(bonus) and bonus == (UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0),
+    _require(is_int(bonus) and bonus == upper_bonus({box: scores[box.value] for box in Category}),
              N_("the upper bonus does not match the upper boxes"))
     # Variants add these: FiveOAK's roll bonus, a race's banked columns, Acorn's blanks.
     roll_bonus, banked = player.get("roll_bonus", 0), player.get("banked", 0)

@@ -9,22 +9,13 @@ from .game import Game, Turn
 from .language import N_, _, ngettext, number
 from .palette import Paint, no_colour, pad, visible_width
 from .scorecard import Scorecard
-from .scoring import LOWER, UPPER, Category
+from .scoring import LOWER, SHEET_LABELS, UPPER, Category
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24
 LABEL_WIDTH = 13
 COLUMN_WIDTH = 7
 MIDDLE_WIDTH = 8
-
-LABELS = {
-    Category.ONES: N_("Ones"), Category.TWOS: N_("Twos"), Category.THREES: N_("Threes"),
-    Category.FOURS: N_("Fours"), Category.FIVES: N_("Fives"), Category.SIXES: N_("Sixes"),
-    Category.THREE_OF_A_KIND: N_("3 of a kind"), Category.FOUR_OF_A_KIND: N_("4 of a kind"),
-    Category.FULL_HOUSE: N_("Full house"), Category.SMALL_STRAIGHT: N_("Sm straight"),
-    Category.LARGE_STRAIGHT: N_("Lg straight"), Category.YAHTZEE: N_("YAHTZEE"),
-    Category.CHANCE: N_("Chance"),
-}
 
 BOX_KEYS = {"1": Category.ONES, "2": Category.TWOS, "3": Category.THREES,
             "4": Category.FOURS, "5": Category.FIVES, "6": Category.SIXES,
@@ -103,7 +94,7 @@ def sheet_lines(game: Game, paint: Paint = no_colour, keys: Optional[Mapping[Cat
         key = paint("key", keys[box]) if box in keys else " "
         cells = [_box_cell(card, box, hints.get(box) if seat == game.seat else None, paint)
                  for seat, card in enumerate(cards)]
-        return _row(_(LABELS[box]), cells, key)
+        return _row(_(SHEET_LABELS[box]), cells, key)
 
     def total_row(label: str, values: Iterable[Union[int, str]]) -> str:
         return _row(label, [str(v) for v in values], paint=paint, role="total")

@@ -66,6 +66,7 @@ def run_simulation(args: Namespace, cache: Path) -> int:
 def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
     a game that cannot be reviewed is a one-line usage error."""
+    from .records import finished_text
     from .review import CannotReview, record_rules, review_to_json
     from .review_lines import review_lines
     from .reviewer import Reviewer
@@ -89,6 +90,6 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
         print(json.dumps(review_to_json(review)))
     else:
         title = _("Review of the game finished {finished}, rules: {rules}").format(
-            finished=record["finished"], rules=record_rules(record).describe())
+            finished=finished_text(record), rules=record_rules(record).describe())
         print("\n".join(review_lines(review, title)))
     return 0

@@ -13,7 +13,7 @@ from .game import Game, Player
 from .illegal import IllegalMove
 from .language import _, source_strings
 from .moves import BadMoves, Move
-from .records import game_from_record, moves_of, players_of, totals_of
+from .records import game_from_record, moves_of, name_of, players_of, totals_of
 from .rules import Rules
 from .scoring import Category
 
@@ -114,7 +114,7 @@ def review_game(record: dict[str, Any], table: "StrategyTable") -> Review:
     _require(game.is_over and {p.name: p.card.total for p in game.players} == totals_of(record))
     with source_strings():
         note = table.note
-    review = summary(tuple(p["name"] for p in players_of(record)), decisions, note)
+    review = summary(tuple(name_of(p) for p in players_of(record)), decisions, note)
     return replace(review, shown_note=table.note)
 
 

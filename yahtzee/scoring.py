@@ -5,7 +5,7 @@ from enum import Enum
 from typing import Optional
 
 from .checks import is_int
-from .language import NC_, _, pgettext
+from .language import N_, NC_, _, pgettext
 from .rules import Rules
 
 
@@ -52,6 +52,17 @@ TITLES = {Category.ONES: NC_("box", "ONES"), Category.TWOS: NC_("box", "TWOS"),
           Category.SMALL_STRAIGHT: NC_("box", "SMALL STRAIGHT"),
           Category.LARGE_STRAIGHT: NC_("box", "LARGE STRAIGHT"), Category.YAHTZEE: NC_("box", "YAHTZEE"),
           Category.CHANCE: NC_("box", "CHANCE")}
+# The box's name on the score sheet, in its 13 columns, and in words for a screen reader.
+SHEET_LABELS = {
+    Category.ONES: N_("Ones"), Category.TWOS: N_("Twos"), Category.THREES: N_("Threes"),
+    Category.FOURS: N_("Fours"), Category.FIVES: N_("Fives"), Category.SIXES: N_("Sixes"),
+    Category.THREE_OF_A_KIND: N_("3 of a kind"), Category.FOUR_OF_A_KIND: N_("4 of a kind"),
+    Category.FULL_HOUSE: N_("Full house"), Category.SMALL_STRAIGHT: N_("Sm straight"),
+    Category.LARGE_STRAIGHT: N_("Lg straight"), Category.YAHTZEE: N_("YAHTZEE"),
+    Category.CHANCE: N_("Chance"),
+}
+SPOKEN_NAMES = {**SHEET_LABELS, Category.SMALL_STRAIGHT: N_("Small straight"),
+                Category.LARGE_STRAIGHT: N_("Large straight")}
 
 UPPER_BONUS = 35
 UPPER_BONUS_THRESHOLD = 63

@@ -5,18 +5,15 @@ from typing import Optional
 
 from .choices import Option
 from .game import Game, Turn
-from .language import N_, _, number
-from .render import LABELS, SCREEN_WIDTH, advice_keys, choice_text, percent, reroll_text
+from .language import _, number
+from .render import SCREEN_WIDTH, advice_keys, choice_text, percent, reroll_text
 from .scorecard import Scorecard
-from .scoring import LOWER, UPPER, Category
-
-SPOKEN_LABELS = {**LABELS, Category.SMALL_STRAIGHT: N_("Small straight"),
-                 Category.LARGE_STRAIGHT: N_("Large straight")}
+from .scoring import LOWER, SPOKEN_NAMES, UPPER, Category
 
 
 def spoken_label(box: Category) -> str:
     """A box's name in words, in the player's language: 'Small straight'."""
-    return _(SPOKEN_LABELS[box])
+    return _(SPOKEN_NAMES[box])
 
 
 def box_words(card: Scorecard, box: Category) -> str:

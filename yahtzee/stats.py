@@ -16,11 +16,10 @@ from typing import Any, Optional
 from . import records as rec
 from .language import N_, _, number
 from .palette import cut_to_cells, pad, visible_width
-from .rules import RULES, rules_title
+from .rules import HASBRO, RULES, rules_title
 from .scoring import YAHTZEE_POINTS, Category
 
 HALL_SIZE = 10
-EXTRA_YAHTZEE_BONUS = 100
 
 
 @dataclass(frozen=True)
@@ -71,8 +70,7 @@ moment = rec.finished_at
 
 def yahtzees_in(record: dict[str, Any], player: dict[str, Any]) -> int:
     """How many Yahtzees a player scored in a game: the 50 box and the extra ones paid for."""
-    rules = RULES.get(rec.rules_name(record))
-    per_extra = rules.extra_yahtzee_bonus if rules else EXTRA_YAHTZEE_BONUS
+    per_extra = RULES.get(rec.rules_name(record), HASBRO).extra_yahtzee_bonus
     extra = rec.yahtzee_bonus_of(player) // per_extra if per_extra else 0
     return (rec.points_in(player, Category.YAHTZEE) == YAHTZEE_POINTS) + extra
 

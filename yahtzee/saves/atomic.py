@@ -90,13 +90,19 @@ def open_for_reading(path: StrPath, limit: int,
 def write_atomically(path: StrPath, data: bytes) -> None:
     """Replace `path` with `data`: a temp file in the same folder, flushed, synced, renamed
     over it, the folder synced; the old file stays whole if anything fails."""
+    write_atomically_with(path, lambda file: file.write(data))
+
+
+def write_atomically_with(path: StrPath, write: Callable[[BinaryIO], object]) -> None:
+    """Replace `path` with what `write` writes into a file, as write_atomically does; the temp
+    file is named '.NAME.*.tmp'."""
     path = Path(path)
     folder = path.parent
     refuse_odd_entry(path)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as file:
-            file.write(data)
+            write(file)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temp, path)

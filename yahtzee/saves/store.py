@@ -394,5 +394,3 @@ def one_line(text: str, limit: int) -> str:
     clean = "".join(c if c.isprintable() and unicodedata.category(c) != "Cf" else "?" for c in text)
     return clean if len(clean) <= limit else clean[:limit - 3] + "..."
 
-
-_one_line = one_line

@@ -4,8 +4,8 @@ from typing import Any, Optional
 from .. import render, spoken
 from ..dice import DUPLICATE_LINE, is_duplicate
 from ..language import N_, _
-from ..match import SINGLE_GAME
-from ..records import game_from_record, players_of
+from ..match import SINGLE_GAME, names_phrase
+from ..records import game_from_record, kind_of, name_of, players_of, totals_of, winners_of
 from ..review import CannotReview
 from ..review_lines import review_lines
 from ..session import Session
@@ -18,15 +18,14 @@ ANOTHER_GAME = N_("Another game? (Y/N) or R review")
 
 def winner_line(record: dict[str, Any]) -> str:
     """Who won the game, or who shared the win."""
-    totals = {p["name"]: p["total"] for p in record["players"]}
-    winners = record["winners"]
+    totals, winners = totals_of(record), winners_of(record)
     best = totals[winners[0]]
-    if len(record["players"]) == 1:
+    if len(totals) == 1:
         return _("{name} finishes with {points} points.").format(name=winners[0], points=best)
     if len(winners) == 1:
         return _("{name} wins with {points} points!").format(name=winners[0], points=best)
     return _("{names} share the win with {points} points each!").format(
-        names=_(" and ").join(winners), points=best)
+        names=names_phrase(winners), points=best)
 
 
 def match_lines(session: Session) -> list[str]:
@@ -111,8 +110,8 @@ def given_away(ctx: Context) -> Optional[dict[str, float]]:
         for record in ctx.session.results:
             review = strategy.reviewer.review(record)
             for player in players_of(record):
-                if player["kind"] == "human":
-                    name = player["name"]
+                if kind_of(player) == "human":
+                    name = name_of(player)
                     totals[name] = round(totals.get(name, 0.0) + review.totals[name], 3)
     except CannotReview:
         return None

@@ -1,7 +1,7 @@
 """The saved game offered before the opening screen, and the moment it goes back to."""
 from typing import Optional
 
-from ..game import Game
+from ..game import ROUNDS, Game
 from ..language import _
 from ..session import Session
 from .context import Console, Context, Moment, Screen
@@ -41,8 +41,9 @@ def saved_game_summary(session: Session) -> list[str]:
         return [_("Players: {names}").format(names=names),
                 _("Games finished: {count}").format(count=len(session.results))]
     scores = ", ".join(f"{p.name} {p.card.total}" for p in game.players)
-    return [_("Game {game}, round {round} of 13: {name} to play").format(
-                game=game.number, round=game.round, name=game.current.name),
+    where = (_("Game {game}, round {round}: {name} to play") if game.race_target is not None
+             else _("Game {game}, round {round} of {rounds}: {name} to play"))
+    return [where.format(game=game.number, round=game.round, rounds=ROUNDS, name=game.current.name),
             _("Scores: {scores}").format(scores=scores)]
 
 

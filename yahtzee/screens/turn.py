@@ -10,6 +10,7 @@ from ..language import N_, _, number
 from ..match import SINGLE_GAME, totals
 from ..palette import REVERSE
 from ..render import BOX_KEYS, KEY_OF_BOX
+from ..review import COSTLY
 from ..scoring import BEST_POINTS, Category, is_yahtzee
 from ..session import Session
 from ..tumble import SPEEDS, tumbling_dice
@@ -132,7 +133,7 @@ def choice_cost(ctx: Context, measure: Callable[["Coach"], float]) -> Optional[f
 
 def tell_cost(console: Console, cost: Optional[float], sentence_: str) -> None:
     """Say what a choice cost when it was not the best (`sentence_` has the {points})."""
-    if cost is not None and cost >= 0.05:
+    if cost is not None and cost >= COSTLY:
         console.message(sentence_.format(points=number(cost, ".1f")))
 
 

@@ -66,7 +66,7 @@ def box_option(table: StrategyTable, boxes: Mapping[Category, int], dice: tuple[
     points = scoring.posting_points(box, dice, boxes, rules)
     upper_bonus = 0
     if box.is_upper:
-        upper_bonus = scoring.UPPER_BONUS if up < UP_CAP <= up + points else 0
+        upper_bonus = scoring.upper_bonus({**boxes, box: points}) - scoring.upper_bonus(boxes)
         up = min(UP_CAP, up + points)
     elif box is Category.YAHTZEE:
         fifty = int(points == scoring.YAHTZEE_POINTS)

@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import time
 import zipfile
 from collections.abc import Hashable, Iterator
@@ -30,7 +29,7 @@ import numpy as np
 from ..game_json import rules_to_dict
 from ..language import _
 from ..rules import Rules
-from ..saves.atomic import NotAFile, open_file, rename_aside
+from ..saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
 from .rests import FULL_CARD_KINDS, Rests, has_rests, measure_rests, remember_rests, rest_arrays_shapes
 from .solver import EXPECTED_SCORE, Engine, Objective, empty_values, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported, planning_rules
@@ -155,30 +154,13 @@ def save_table(table: StrategyTable, folder: Folder) -> bool:
 def save_arrays(path: Folder, meta: dict[str, Any], **arrays: np.ndarray) -> bool:
     """Write arrays and their meta into an .npz at `path` atomically; False (and no file) if
     the folder refuses."""
-    folder = Path(path).parent
-    temp = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=Path(path).name, suffix=".tmp", delete=False) as file:
-            temp = file.name
-            np.savez(file, allow_pickle=False, **arrays, meta=np.array(json.dumps(meta)))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        write_atomically_with(path, lambda file: np.savez(file, allow_pickle=False, **arrays,
+                                                          meta=np.array(json.dumps(meta))))
         return True
     except OSError:
-        if temp:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
         return False
-
-
-def read_table(rules: Rules, objective: Objective, folder: Folder) -> Optional[StrategyTable]:
-    """The table stored in `folder`, or None when it is missing, damaged or for other rules."""
-    try:
-        return checked_table(rules, objective, folder)
-    except BadTable:
-        return None
 
 
 def checked_table(rules: Rules, objective: Objective, folder: Folder) -> Optional[StrategyTable]:
@@ -259,7 +241,7 @@ def remove_stale_temps(folder: Folder, now: Optional[float] = None) -> None:
     except OSError:
         return
     for entry in entries:
-        if entry.name.startswith(("strategy-", "rests-")) and entry.name.endswith(".tmp"):
+        if entry.name.lstrip(".").startswith(("strategy-", "rests-")) and entry.name.endswith(".tmp"):
             try:
                 if now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS:
                     os.unlink(entry.path)

@@ -21,8 +21,8 @@ from .dicemath import KEEPS, ROLL_INDEX
 from .moods import mood_named
 from .position import card_state, reroll_marks
 from .solver import EXPECTED_SCORE, Objective, States
+from .tables import BOXES
 
-BOXES = tuple(Category)
 OBJECTIVES = {
     "thinker": EXPECTED_SCORE,
     "norisk": Objective("norisk", risk=0.05),

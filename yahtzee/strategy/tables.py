@@ -12,13 +12,13 @@ from ..language import _
 from ..rules import Rules
 from ..scoring import Category
 from .dicemath import ROLLS, YAHTZEE_ROLLS
+from .position import UP_CAP
 
 BOXES = tuple(Category)
 BOX_COUNT = len(BOXES)
 FULL_CARD = (1 << BOX_COUNT) - 1
 YAHTZEE_BIT = BOXES.index(Category.YAHTZEE)
 UPPER_BITS = tuple(BOXES.index(box) for box in scoring.UPPER)
-UP_CAP = scoring.UPPER_BONUS_THRESHOLD
 UP_STATES = UP_CAP + 1
 
 # What the Yahtzee box holds, as far as any rule can tell: open, a zero, or 50.
