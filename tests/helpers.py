@@ -1,6 +1,9 @@
-"""Shared test helpers: scripted consoles and loaded games."""
+"""Shared test helpers: scripted consoles, loaded games, the program run in process."""
+import contextlib
 import io
 import os
+import signal
+import sys
 
 import pyte
 from prompt_toolkit.input import create_pipe_input
@@ -8,7 +11,7 @@ from prompt_toolkit.output import DummyOutput
 
 from yahtzee.console import KeyConsole, PlainConsole
 from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.palette import strip_ansi
+from yahtzee.palette import strip_controls
 from yahtzee.session import Session
 
 FULL_SIZE = os.terminal_size((80, 24))
@@ -53,7 +56,7 @@ class KeyScript:
         self.messages = []
         show, message, remind = self.console.show, self.console.message, self.console.remind
         self.console.show = lambda lines, brief=None: (self.screens.append(
-            [strip_ansi(line) for line in lines]), show(lines, brief))
+            [strip_controls(line) for line in lines]), show(lines, brief))
         self.console.message = lambda text: (self.messages.append(text), message(text))
         self.console.remind = lambda text: (self.messages.append(text), remind(text))
 
@@ -87,3 +90,66 @@ def plain_console(lines):
 def loaded_session(faces, seed=0, **options):
     """A session whose dice come from `faces`, then from a seed."""
     return Session([], source=LoadedDice(faces, SeededDice(seed)), **options)
+
+
+def read_table(rules, objective, folder):
+    """The table stored in `folder`, or None when it is missing, damaged or for other rules."""
+    from yahtzee.strategy.cache import BadTable, checked_table
+    try:
+        return checked_table(rules, objective, folder)
+    except BadTable:
+        return None
+
+
+def play_keys(saves_folder, keys, faces, run_settings=None):
+    """The whole program in process at a key console, as `yahtzee.py --dice-file` would run it
+    with these run settings (--match, --rules) and the preferences in `saves_folder`, typed
+    `keys` ahead; the script that drew it (`ended`: how the keys ran out, else None)."""
+    from yahtzee.app import make_context
+    from yahtzee.saves import Saves, local_now
+    from yahtzee.screens import Keeper, Settings, finish, run
+    saves = Saves(saves_folder, now=local_now)
+    ctx = make_context(Settings(saves.load_prefs(), run_settings or {}, dice_options=True), saves,
+                       LoadedDice(list(faces)), None)
+    script = KeyScript(keys)
+    script.ended = None
+    try:
+        run(script.console, ctx, Keeper(ctx))
+        finish(ctx)
+    except Exception as error:  # the keys ran out (InputClosed) or a quit
+        script.ended = error
+    finally:
+        script.close()
+        saves.close()
+    return script
+
+
+def key_turn(box, answer="y"):
+    """One key-mode turn's keys: any key rolls, R goes to posting, the box, then `answer`."""
+    return " r" + box + (answer or "")
+
+
+@contextlib.contextmanager
+def signal_handlers_kept():
+    """The stop signals' handlers as they were afterwards: a game run in process installs its
+    own, and ignores the signals on its way out."""
+    kept = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)
+
+
+def run_program(lines, *args):
+    """yahtzee.py run in process with these options, reading `lines` from a pipe (so in plain
+    mode); (exit code, what it printed, what it wrote to stderr)."""
+    from yahtzee import cli
+    stdin, stdout, stderr = io.StringIO("".join(line + "\n" for line in lines)), io.StringIO(), io.StringIO()
+    with signal_handlers_kept(), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        real_stdin, sys.stdin = sys.stdin, stdin
+        try:
+            code = cli.main(list(args))
+        finally:
+            sys.stdin = real_stdin
+    return code, stdout.getvalue(), stderr.getvalue()

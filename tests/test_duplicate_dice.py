@@ -1,13 +1,11 @@
 """Duplicate dice: every seat gets the same throws of each die in a round, saved and resumed
 exactly, recorded in history, named on the confirm screen and in the recap."""
-import io
 import json
 import random
-import sys
 from collections import defaultdict
 
 import pytest
-from helpers import plain_console
+from helpers import plain_console, run_program
 from test_plain import play_plain
 
 from yahtzee import cli
@@ -224,14 +222,11 @@ def scripted_game(lines_per_turn, players=("ANN", "BOB")):
 
 def run_plain(tmp_path, monkeypatch, lines, *options):
     """The real program in-process in plain mode; (exit code, output, history records)."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
-    output = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", output)
     saves = tmp_path / "saves"
-    code = cli.main(["--saves", str(saves), *options])
+    code, out, _ = run_program(lines, "--saves", str(saves), *options)
     history = saves / "history.jsonl"
     records = [json.loads(line) for line in history.read_text().splitlines()] if history.exists() else []
-    return code, output.getvalue(), records
+    return code, out, records
 
 
 @pytest.mark.parametrize("options", [["--duplicate"], ["--duplicate", "--seed", "12"]])

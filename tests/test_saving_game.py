@@ -8,6 +8,7 @@ import time
 
 import pytest
 from driver import ROOT, PlainPlayer
+from helpers import run_program
 from terminal import Terminal
 
 from yahtzee.saves import Saves
@@ -151,12 +152,10 @@ def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_pat
 
 
 def run_plain(saves, lines, *args):
-    """One plain-mode run; its output."""
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves",
-                           str(saves), *args], input="".join(line + "\n" for line in lines),
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    return done.stdout
+    """One plain-mode run of the program, in process; its output."""
+    code, out, errors = run_program(lines, "--plain", "--saves", str(saves), *args)
+    assert code == 0 and errors == "", errors
+    return out
 
 
 def autosave_with(saves, change):
@@ -209,32 +208,25 @@ def test_a_torn_last_history_line_loses_only_that_line(tmp_path):
     finish_one_game(saves)
     with open(saves / "history.jsonl", "a") as file:
         file.write('{"version": 1, "finished": "2026-')
-    out = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--stats", "--saves",
-                          str(saves)], capture_output=True, text=True, timeout=30).stdout
+    out = run_plain(saves, [], "--stats")
     assert "ANN" in out and len(history(saves)) == 1
 
 
+BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+
+
 def finish_one_game(saves, name="ANN", seed="3"):
-    """Play a whole game with the driver."""
-    player = PlainPlayer(saves, "--seed", seed)
-    NAMES_BEFORE = dict(__import__("driver").NAMES)
-    try:
-        __import__("driver").NAMES.clear()
-        __import__("driver").NAMES["Player 1 name: "] = name
-        assert player.play() and player.exit_code() == 0
-    finally:
-        __import__("driver").NAMES.clear()
-        __import__("driver").NAMES.update(NAMES_BEFORE)
+    """Play a whole one-player game in process: each box in turn after one roll."""
+    lines = ["", "n", name, "", "y"] + [line for box in BOXES for line in ("", "r", box, "y")] + ["n", ""]
+    out = run_plain(saves, lines, "--seed", seed)
+    assert "Another game? (Y/N)" in out, out
 
 
 def test_stats_show_the_hall_of_fame_and_players_after_a_few_games(tmp_path):
     saves = tmp_path / "saves"
     for name, seed in [("ANN", "1"), ("BOB", "2"), ("ANN", "3")]:
         finish_one_game(saves, name, seed)
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--stats", "--saves",
-                           str(saves)], capture_output=True, text=True, timeout=30)
-    assert done.returncode == 0
-    out = done.stdout
+    out = run_plain(saves, [], "--stats")
     assert "HALL OF FAME" in out and "PLAYERS, ALL-TIME" in out
     records = history(saves)
     best = max(p["total"] for r in records for p in r["players"])

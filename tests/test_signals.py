@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from helpers import signal_handlers_kept
 from terminal import ROOT, Terminal
 
 PROMPT = re.compile(r"([^\n>]*)> $")
@@ -68,17 +69,9 @@ def plain_run(saves, dice, lines):
     console = stdin.console = PlainConsole(stdin, stdout)
     files = Saves(saves, now=local_now)
     ctx = make_context(Settings(files.load_prefs()), files, LoadedDice(read_dice_file(str(dice))), None)
-    run_flow(console, ctx)
+    with signal_handlers_kept():
+        run_flow(console, ctx)
     return stdout.getvalue()
-
-
-@pytest.fixture
-def signal_handlers():
-    """The signal handlers as they were: a game on its way out ignores the stop signals."""
-    kept = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
-    yield
-    for signum, handler in kept.items():
-        signal.signal(signum, handler)
 
 
 def last_prompt(written):
@@ -88,7 +81,7 @@ def last_prompt(written):
 
 
 @pytest.mark.parametrize("screen", STOPS)
-def test_a_stop_at_any_screen_saves_and_the_game_resumes_at_the_same_question(tmp_path, signal_handlers, screen):
+def test_a_stop_at_any_screen_saves_and_the_game_resumes_at_the_same_question(tmp_path, screen):
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(["2 2 2 3 3"] * 26))
     written = plain_run(tmp_path / "saves", dice, SESSION[:STOPS[screen]])

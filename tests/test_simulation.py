@@ -125,10 +125,10 @@ def run_simulation(*args):
 
 
 def test_the_rules_option_is_played():
-    hasbro = run_simulation("3000", "--seed", "2")
-    yahtc = run_simulation("3000", "--seed", "2", "--rules", "yahtc")
+    hasbro = run_simulation("600", "--seed", "2")
+    yahtc = run_simulation("600", "--seed", "2", "--rules", "yahtc")
     assert yahtc["mean"] != hasbro["mean"]
-    assert abs(yahtc["mean"] - YAHTC_START) < 3 * yahtc["stdev"] / math.sqrt(3000)
+    assert abs(yahtc["mean"] - YAHTC_START) < 3 * yahtc["stdev"] / math.sqrt(600)
 
 
 def test_unknown_rules_are_refused_in_one_line():
@@ -139,5 +139,5 @@ def test_unknown_rules_are_refused_in_one_line():
 
 
 def test_nowhere_is_reproducible_from_the_command_line():
-    first, again = (run_simulation("500", "--player", "nowhere", "--seed", "9") for _ in range(2))
+    first, again = (run_simulation("100", "--player", "nowhere", "--seed", "9") for _ in range(2))
     assert {k: v for k, v in first.items() if k != "seconds"} == {k: v for k, v in again.items() if k != "seconds"}

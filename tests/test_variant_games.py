@@ -2,7 +2,7 @@
 import json
 
 import pytest
-from terminal import Terminal
+from helpers import key_turn, play_keys
 from test_plain import START, interleave, play_plain, turn
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -161,21 +161,12 @@ RACE = {"ANN": [([6, 6, 6, 6, 1], "6"), ([5, 5, 5, 5, 1], "5"), ([4, 4, 4, 4, 1]
 def test_a_race_runs_to_its_end_in_key_mode(tmp_path):
     write_prefs(tmp_path, advisor=False, sound=False)
     faces = [face for pair in zip(RACE["ANN"], RACE["BOB"]) for dice, _ in pair for face in dice]
-    (tmp_path / "dice.txt").write_text(" ".join(map(str, faces)))
-    term = Terminal("--saves", str(tmp_path / "saves"), "--dice-file", str(tmp_path / "dice.txt"),
-                    "--match", "race 140")
-    try:
-        start_key_game(term, ["ANN", "BOB"])
-        for (_, ann_box), (_, bob_box) in zip(RACE["ANN"], RACE["BOB"]):
-            term.turn("ANN", ann_box)
-            term.turn("BOB", bob_box)
-        screen = term.wait_for("Another game? (Y/N)")
-        assert "BOB wins with 168 points!" in screen
-        assert "Race to 140" in screen
-        term.press("n")
-        assert term.exit_code() == 0
-    finally:
-        term.close()
+    keys = "xnANN\rBOB\r\ry" + "".join(key_turn(ann_box) + key_turn(bob_box)
+                                         for (_, ann_box), (_, bob_box) in zip(RACE["ANN"], RACE["BOB"])) + "n"
+    script = play_keys(tmp_path / "saves", keys, faces, {"match": "race 140"})
+    (screen,) = [seen for seen in script.seen if "Another game? (Y/N)" in seen]
+    assert "BOB wins with 168 points!" in screen and "Race to 140" in screen
+    assert script.ended is None
     record = json.loads((tmp_path / "saves" / "history.jsonl").read_text())
     assert [p["total"] for p in record["players"]] == [144, 168]
 
@@ -183,31 +174,15 @@ def test_a_race_runs_to_its_end_in_key_mode(tmp_path):
 def test_a_challenge_runs_to_its_end_in_key_mode(tmp_path):
     write_prefs(tmp_path, advisor=False, sound=False, verify=False)
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
-    (tmp_path / "dice.txt").write_text("1 2 3 4 5 " * 13 + "6 6 6 6 6 " * 13)
-    term = Terminal("--saves", str(tmp_path / "saves"), "--dice-file", str(tmp_path / "dice.txt"),
-                    "--match", "challenge 2")
-    try:
-        start_key_game(term, ["ANN"])
-        for game in range(2):
-            for box in boxes:
-                zero_lower = box in "tfhy" if game == 0 else box in "hsl"
-                term.turn("ANN", box, "y" if zero_lower else None)
-            screen = term.wait_for("Another game? (Y/N)")
-            if game == 0:
-                assert "game 1 of 2" in screen.lower()
-                term.press("y")
-                term.wait_for("Press any key for the next game")
-                term.press(" ")
-                term.wait_for("Ready to play? (Y/N)")
-                term.press("y")
-        assert "Challenge of 2 games: ANN" in screen
-        term.press("n")
-        recap = term.wait_for("Press any key to finish")
-        assert "Rules: 1987 (forced joker)" in recap and "Challenge of 2 games" in recap
-        term.press(" ")
-        assert term.exit_code() == 0
-    finally:
-        term.close()
+    games = ["".join(key_turn(box, "y" if (box in "tfhy" if game == 0 else box in "hsl") else None) for box in boxes)
+             for game in range(2)]
+    keys = "xnANN\r\ry" + games[0] + "y y" + games[1] + "n "
+    script = play_keys(tmp_path / "saves", keys, [1, 2, 3, 4, 5] * 13 + [6] * 5 * 13, {"match": "challenge 2"})
+    first, second = [seen for seen in script.seen if "Another game? (Y/N)" in seen]
+    assert "game 1 of 2" in first.lower() and "Challenge of 2 games: ANN" in second
+    (recap,) = [seen for seen in script.seen if "Press any key to finish" in seen]
+    assert "Rules: 1987 (forced joker)" in recap and "Challenge of 2 games" in recap
+    assert script.ended is None
 
 
 def test_undo_after_a_yahtc_extra_turn_names_the_player_who_took_it(tmp_path, monkeypatch):
