@@ -1,9 +1,9 @@
-"""The end of a four-player game in a real 80x24 terminal: every box of every player stays on
+"""The end of a four-player game at an 80x24 key console: every box of every player stays on
 screen beside the winner and the notices."""
 import datetime
 
 import pytest
-from terminal import Terminal
+from helpers import key_turn, play_keys
 
 from yahtzee.dice import LoadedDice
 from yahtzee.game import Player
@@ -33,42 +33,20 @@ def earlier_games(folder, count=2):
 
 def test_a_four_player_end_screen_shows_every_box_of_every_player_and_all_notices(tmp_path):
     earlier_games(tmp_path / "saves")
-    dice = tmp_path / "dice.txt"
-    dice.write_text(" ".join(["2 2 2 3 3"] * 52))
-    term = Terminal("--saves", str(tmp_path / "saves"), "--dice-file", str(dice))
-    try:
-        term.wait_for("Press any key to begin")
-        term.press("x")
-        term.wait_for("Instructions? (Y/N)")
-        term.press("n")
-        for name in NAMES:
-            term.wait_for(f"Player {NAMES.index(name) + 1} name")
-            term.press(name, "Enter")
-        term.wait_for("Ready to play? (Y/N)")
-        term.press("y")
-        for box in BOXES:
-            for name in NAMES:
-                term.turn(name, box)
-        screens = []
-        while "Another game?" not in term.text:
-            term.wait_for("press any key" if "More notices" in term.text else "?")
-            if "More notices: press any key" in term.text:
-                screens.append(term.text)
-                term.press(" ")
-            term.pump(0.2)
-        screens.append(term.wait_for("Another game? (Y/N)"))
-        for screen in screens:
-            rows = screen.splitlines()
-            labels = [row[:13].strip() for row in rows]
-            assert all(LABELS[box] in labels for box in Category), screen
-            assert "GRAND TOTAL" in labels and "Upper bonus" in labels
-            assert rows[0].split()[:4] == NAMES, screen
-        shown = " ".join(" ".join(row[42:].split()) for screen in screens for row in screen.splitlines())
-        for name in NAMES:
-            assert f"{name} sets a new personal best" in shown
-            assert f"{name}'s all-time average goes up" in shown
-        assert "share the win" in shown
-        term.press("n")
-        assert term.exit_code() == 0
-    finally:
-        term.close()
+    keys = "xn" + "".join(name + "\r" for name in NAMES) + "y"
+    keys += "".join(key_turn(box) for box in BOXES for _ in NAMES) + " " * 8 + "n"
+    script = play_keys(tmp_path / "saves", keys, [2, 2, 2, 3, 3] * 52)
+    screens = [seen for seen in script.seen if "More notices: press any key" in seen]
+    screens.append(next(seen for seen in script.seen if "Another game? (Y/N)" in seen))
+    assert len(screens) > 1
+    for screen in screens:
+        rows = screen.splitlines()
+        labels = [row[:13].strip() for row in rows]
+        assert all(LABELS[box] in labels for box in Category), screen
+        assert "GRAND TOTAL" in labels and "Upper bonus" in labels
+        assert rows[0].split()[:4] == NAMES, screen
+    shown = " ".join(" ".join(row[42:].split()) for screen in screens for row in screen.splitlines())
+    for name in NAMES:
+        assert f"{name} sets a new personal best" in shown
+        assert f"{name}'s all-time average goes up" in shown
+    assert "share the win" in shown
