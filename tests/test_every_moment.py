@@ -6,6 +6,7 @@ import sys
 
 import pytest
 from driver import answer
+from helpers import signal_handlers_kept
 
 from yahtzee import cli
 from yahtzee.saves import Saves
@@ -35,7 +36,8 @@ def play(saves, monkeypatch, *options):
     output = io.StringIO()
     monkeypatch.setattr(sys, "stdout", output)
     monkeypatch.setattr(sys, "stdin", Answering(output))
-    assert cli.main(["--plain", "--saves", str(saves), *options]) == 0
+    with signal_handlers_kept():
+        assert cli.main(["--plain", "--saves", str(saves), *options]) == 0
     lines = (saves / "history.jsonl").read_text().splitlines()
     return [{k: v for k, v in json.loads(line).items() if k != "finished"} for line in lines], output.getvalue()
 

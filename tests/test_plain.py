@@ -1,13 +1,11 @@
 """Whole games in plain mode: scripted lines and loaded dice, asserting the final scores."""
-import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-from yahtzee import cli
+from helpers import run_program
 
 ROOT = Path(__file__).resolve().parent.parent
 START = ["", "n"]  # leave the opening screen; no instructions
@@ -43,13 +41,10 @@ def play_plain(tmp_path, monkeypatch, lines, faces, *options):
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(map(str, faces)))
     saves = tmp_path / "saves"
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
-    output = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", output)
-    code = cli.main(["--dice-file", str(dice), "--saves", str(saves), *options])
+    code, out, _ = run_program(lines, "--dice-file", str(dice), "--saves", str(saves), *options)
     history = saves / "history.jsonl"
     records = [json.loads(line) for line in history.read_text().splitlines()] if history.exists() else []
-    return code, output.getvalue(), records
+    return code, out, records
 
 
 ANN = [
