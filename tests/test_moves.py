@@ -137,6 +137,7 @@ DAMAGES = [
     lambda m: m.__setitem__(0, [7, 1, "roll", "12345", "01234"]),
     lambda m: m.__setitem__(0, [0, 99, "roll", "12345", "01234"]),
     lambda m: m.__setitem__(0, [0, 1, "shake", "12345", "01234"]),
+    lambda m: m.__setitem__(0, [0, 1, ["roll"], "12345", "01234"]),   # a kind that is not even text
     lambda m: m.__setitem__(0, [0, 1, "roll", "12347", "01234"]),
     lambda m: m.__setitem__(0, [0, 1, "roll", "1234", "01234"]),
     lambda m: m.__setitem__(0, [0, 1, "roll", "12345", "00"]),

@@ -17,7 +17,7 @@ from .illegal import NoRollsLeft as NoRollsLeft
 from .illegal import NothingMarked as NothingMarked
 from .illegal import NotRolledYet as NotRolledYet
 from .language import _
-from .moves import Detail, Move, take_back
+from .moves import Detail, Move, MoveKind, take_back
 from .rules import HASBRO, Rules
 from .scorecard import Scorecard
 from .scoring import Category
@@ -190,7 +190,7 @@ class Game:
         for place in places:
             dice[place] = next(faces)
         self.turn = Turn(tuple(dice), (False,) * DICE_COUNT, self.turn.rolls + 1, self.turn.extra)
-        self._log("roll", tuple(places))
+        self._log(MoveKind.ROLL, tuple(places))
         return self.turn.dice
 
     def check_posting(self, box: Category) -> None:
@@ -219,7 +219,7 @@ class Game:
         self._bank_unused_rolls()
         if self.race_target is not None:
             posting = replace(posting, reset=card.reset_full_columns())
-        self._log("blank" if posting.blank else "post", box)
+        self._log(MoveKind.BLANK if posting.blank else MoveKind.POST, box)
         self._next_turn()
         return posting
 
@@ -232,7 +232,7 @@ class Game:
         self._keep_undo_point()
         self.current.card.yahtzee_bonus += posting.bonus
         self._bank_unused_rolls()
-        self._log("extra", None)
+        self._log(MoveKind.EXTRA, None)
         # The dice stream goes on from this turn's: reseeding for the same seat and round
         # would deal the same Yahtzee again.
         self.turn = Turn(extra=self.turn.extra + 1)
@@ -267,7 +267,7 @@ class Game:
         describe = getattr(self.source, "to_dict", lambda: None)
         self.undo_point = UndoPoint(self.seat, self.round, self.turn, self.current.card.copy(), describe())
 
-    def _log(self, kind: str, detail: Detail) -> None:
+    def _log(self, kind: MoveKind, detail: Detail) -> None:
         if self.moves is not None:
             self.moves.append(Move(self.seat, self.round, kind, self.turn.dice, detail))
 

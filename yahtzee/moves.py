@@ -6,6 +6,7 @@ detail: the box), "extra" (an extra Yahtzee taken as its bonus and another turn;
 None). As JSON a move is a list: [seat, round, kind, "35226", "024" | box name | ""].
 """
 from collections.abc import Iterable
+from enum import Enum
 from typing import Any, NamedTuple, Optional, Union
 
 from .checks import is_int
@@ -13,8 +14,18 @@ from .dice import DICE_COUNT
 from .language import N_, _
 from .scoring import Category
 
-KINDS = ("roll", "post", "blank", "extra")
-POSTINGS = ("post", "blank", "extra")
+
+class MoveKind(str, Enum):
+    """What a move did; its value is the word the JSON keeps."""
+
+    ROLL = "roll"
+    POST = "post"
+    BLANK = "blank"
+    EXTRA = "extra"
+
+
+KINDS = {kind.value: kind for kind in MoveKind}
+POSTINGS = (MoveKind.POST, MoveKind.BLANK, MoveKind.EXTRA)
 MAX_MOVES = 1_000_000
 # A move's detail: the places rolled, the box posted or blanked, or None for an extra turn.
 Detail = Union[tuple[int, ...], Category, None]
@@ -29,7 +40,7 @@ class Move(NamedTuple):
 
     seat: int
     round: int
-    kind: str
+    kind: MoveKind
     dice: tuple[int, ...]
     detail: Detail = None  # roll: the places rolled; post/blank: the box; extra: None
 
@@ -47,7 +58,7 @@ def take_back(moves: Optional[list[Move]]) -> None:
 
 def moves_to_json(moves: Iterable[Move]) -> list[list[Union[int, str]]]:
     """The log as JSON data: one short list per move."""
-    return [[m.seat, m.round, m.kind, "".join(map(str, m.dice)), _detail_to_json(m)] for m in moves]
+    return [[m.seat, m.round, m.kind.value, "".join(map(str, m.dice)), _detail_to_json(m)] for m in moves]
 
 
 def _detail_to_json(move: Move) -> str:
@@ -70,20 +81,20 @@ def _move_from_json(item: Any, seats: int, rounds: int) -> Move:
     seat, round_, kind, dice, detail = item
     _require(is_int(seat, 0, seats - 1), N_("a move's seat is out of range"))
     _require(is_int(round_, 1, rounds), N_("a move's round is out of range"))
-    _require(kind in KINDS, N_("a move of an unknown kind"))
+    _require(isinstance(kind, str) and kind in KINDS, N_("a move of an unknown kind"))
     _require(isinstance(dice, str) and len(dice) == DICE_COUNT and set(dice) <= set("123456"),
              N_("a move's dice"))
     _require(isinstance(detail, str), N_("a move's detail"))
-    return Move(seat, round_, kind, tuple(map(int, dice)), _detail_from_json(kind, detail))
+    return Move(seat, round_, KINDS[kind], tuple(map(int, dice)), _detail_from_json(KINDS[kind], detail))
 
 
-def _detail_from_json(kind: str, detail: str) -> Detail:
-    if kind == "roll":
+def _detail_from_json(kind: MoveKind, detail: str) -> Detail:
+    if kind is MoveKind.ROLL:
         places = tuple(int(c) for c in detail if c in "01234")
         _require(places and len(places) == len(detail) == len(set(places)) and list(places) == sorted(places),
                  N_("the dice a roll rolled"))
         return places
-    if kind == "extra":
+    if kind is MoveKind.EXTRA:
         _require(detail == "", N_("an extra turn names a box"))
         return None
     _require(detail in {box.value for box in Category}, N_("a posting's box"))

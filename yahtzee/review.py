@@ -12,7 +12,7 @@ from .dice import DICE_COUNT
 from .game import Game, Player
 from .illegal import IllegalMove
 from .language import _, source_strings
-from .moves import BadMoves, Move
+from .moves import BadMoves, Move, MoveKind
 from .records import game_from_record, moves_of, name_of, players_of, totals_of
 from .rules import Rules
 from .scoring import Category
@@ -129,14 +129,14 @@ def _refuse() -> NoReturn:
 
 def _step(table: "StrategyTable", game: Game, move: Move) -> Optional[Decision]:
     """Replay one move; the Decision it was (None for a turn's first roll)."""
-    if move.kind == "roll":
+    if move.kind is MoveKind.ROLL:
         return _roll(table, game, move)
-    box = Category.YAHTZEE if move.kind == "extra" else cast(Category, move.detail)
+    box = Category.YAHTZEE if move.kind is MoveKind.EXTRA else cast(Category, move.detail)
     from .strategy import advise, cost_of_post
     options = advise(table, game)
     chosen = next((o for o in options if o.kind == "box" and o.box is box), None)
-    _require(chosen is not None and chosen.extra_turn == (move.kind == "extra")
-             and chosen.blank == (move.kind == "blank"))
+    _require(chosen is not None and chosen.extra_turn == (move.kind is MoveKind.EXTRA)
+             and chosen.blank == (move.kind is MoveKind.BLANK))
     decision = _decision(game, "post", options, cast(Option, chosen), cost_of_post(options, box))
     game.post(box)
     return decision
