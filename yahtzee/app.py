@@ -61,8 +61,9 @@ def make_context(settings: "Settings", saves: "Saves", source: "Union[LoadedDice
                  strategy: "Optional[StrategyServices]") -> "Context":
     """The screens' context: a new session under the preferences and this run's options."""
     from .dice import with_duplicate
+    from .prefs import game_settings
     from .saves import local_now
-    from .screens import Context, Services, game_settings
+    from .screens import Context, Services
     from .session import Session
     prefs = settings.prefs
     chosen = {**prefs, **settings.run_settings}

@@ -1,9 +1,10 @@
 """The player's preferences: each with its choices, the first of them the default."""
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 from .language import N_, _, ngettext, number
-from .rules import rules_title
+from .match import Match, parse_match
+from .rules import Rules, rules_named, rules_title
 
 # A preference's value, as prefs.json holds it.
 Choice = Union[bool, int, float, str]
@@ -70,3 +71,10 @@ def is_allowed(key: str, value: object) -> bool:
     """A known preference holds one of its choices (of the same type: True is not 1)."""
     choices = BY_KEY[key].choices
     return any(type(value) is type(choice) and value == choice for choice in choices)
+
+
+def game_settings(prefs: dict[str, Any]) -> tuple[Rules, Match]:
+    """The rules (with their options) and the match the preferences choose."""
+    rules = rules_named(prefs.get("rules", "hasbro")).with_options(
+        rolls=prefs.get("rolls", 3), bank=prefs.get("bank", 0))
+    return rules, parse_match(prefs.get("match", "single"))

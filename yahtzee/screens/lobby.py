@@ -8,10 +8,9 @@ from .. import render, stats
 from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
 from ..game import MAX_PLAYERS, Player
 from ..language import N_, _, choose, install
-from ..match import Challenge, FirstTo, Race, SingleGame, parse_match, totals
+from ..match import totals
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..palette import cut_to_cells, pad, strip_controls
-from ..rules import Rules, rules_named
 from ..session import Session
 from .context import Console, Context, Moment, Screen
 from .prompts import View, ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
@@ -292,16 +291,9 @@ def set_pref(ctx: Context, key: str, value: Any) -> None:
         install(choose(None, value))  # a choice made now outranks --lang, as for the rules
 
 
-def game_settings(prefs: dict[str, Any]) -> tuple[Rules, Union[SingleGame, Challenge, Race, FirstTo]]:
-    """The rules (with their options) and the match the preferences choose."""
-    rules = rules_named(prefs.get("rules", "hasbro")).with_options(
-        rolls=prefs.get("rolls", 3), bank=prefs.get("bank", 0))
-    return rules, parse_match(prefs.get("match", "single"))
-
-
 def apply_game_settings(session: Session, prefs: dict[str, Any]) -> None:
     """Play the chosen rules and match from the next game on."""
-    session.rules, match = game_settings(prefs)
+    session.rules, match = preferences.game_settings(prefs)
     session.source = with_duplicate(session.source, prefs.get("duplicate", False))
     if match != session.match:
         session.start_match(match)
