@@ -4,7 +4,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Optional, Union
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from . import __version__
 from .language import N_, _
@@ -12,10 +12,7 @@ from .moods import MOODS
 from .usage import usage_error
 
 if TYPE_CHECKING:  # only for the reader: the command line imports what it needs when it needs it
-    from .console import KeyConsole, PlainConsole
     from .saves.folder import EarlierSaves, Folders
-
-    Console = Union[PlainConsole, KeyConsole]
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 DESCRIPTION = N_("Computer Yahtzee for 1-4 players at one keyboard. The full manual is "
