@@ -52,11 +52,11 @@ def positive_int(text: str) -> int:
 
 def theme_name(text: str) -> str:
     """A colour theme's name, for --theme."""
-    from .palette import THEMES
-    if text not in THEMES:
-        raise argparse.ArgumentTypeError(_("unknown theme '{name}' (known: {known})").format(
-            name=text, known=", ".join(THEMES)))
-    return text
+    from .palette import UnknownTheme, checked_theme
+    try:
+        return checked_theme(text)
+    except UnknownTheme as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def language_code(text: str) -> str:

@@ -89,11 +89,14 @@ def painter(theme: Union[str, bool, None]) -> Paint:
     or leaves it plain (None or False)."""
     if not theme:
         return no_colour
-    name = DEFAULT_THEME if theme is True else theme
+    return themed(THEMES[checked_theme(DEFAULT_THEME if theme is True else theme)])
+
+
+def checked_theme(name: str) -> str:
+    """The name of a theme the game has; UnknownTheme says which there are."""
     if name not in THEMES:
-        raise UnknownTheme(_("unknown theme '{name}' (known: {known})").format(
-            name=name, known=", ".join(THEMES)))
-    return themed(THEMES[name])
+        raise UnknownTheme(_("unknown theme '{name}' (known: {known})").format(name=name, known=", ".join(THEMES)))
+    return name
 
 
 def strip_controls(text: str) -> str:

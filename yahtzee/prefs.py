@@ -4,6 +4,7 @@ from typing import Any, Union
 
 from .language import N_, _, ngettext, number
 from .match import Match, parse_match
+from .palette import THEMES
 from .rules import Rules, rules_named, rules_title
 
 # A preference's value, as prefs.json holds it.
@@ -58,7 +59,7 @@ PREFERENCES = (
     Preference("par", N_("Par tracker: the upper boxes against par"), (False, True)),
     Preference("duplicate", N_("Duplicate dice: all roll the same (next game)"), (False, True)),
     Preference("dice_roll", N_("Rolling dice (any key skips them)"), ("fast", "slow", "off")),
-    Preference("theme", N_("Colour theme (from the next start)"), ("classic", "light", "mono")),
+    Preference("theme", N_("Colour theme (from the next start)"), tuple(THEMES)),
     Preference("keep_marks", N_("Keep the last roll's marks after a reroll"), (False, True)),
     Preference("language", N_("Language (auto: as the system's)"), ("auto", "en", "de")),
 )
