@@ -192,3 +192,16 @@ def test_the_screen_is_its_golden_file(tmp_path: Path, strategy: StrategyService
         diff = difflib.unified_diff(kept.splitlines(), shown.splitlines(), f"{path.name} (kept)",
                                     f"{path.name} (shown)", lineterm="")
         pytest.fail(f"the {name} screen ({lang}) is not its golden file:\n" + "\n".join(diff))
+
+
+def test_f8_on_the_end_screen_turns_verify_off_in_its_hot_key_line(tmp_path: Path, strategy: StrategyServices) -> None:
+    ctx = finished_session(tmp_path, strategy)
+    script = KeyScript("v")
+    try:
+        with pytest.raises(InputClosed):
+            run_from(script.console, ctx, Keeper(ctx), Moment(Screen.END_OF_GAME))
+    finally:
+        script.close()
+        ctx.services.saves.close()
+    before, after = script.seen[0].splitlines(), script.output.text().splitlines()
+    assert "F8/V verify ON" in before[22] and "F8/V verify OFF" in after[22] and not ctx.session.verify

@@ -42,10 +42,10 @@ def end_of_game(console: Console, ctx: Context) -> Optional[Moment]:
     pages = render.end_lines(final, announce, console.paint, room=render.SCREEN_HEIGHT - 3)
     for page in pages[:-1]:
         def more(prompt: str, page: list[str] = page) -> list[str]:
-            return page + ["", prompt]
+            return page + ["", prompt, footer_for(console, ctx)]
         any_key(console, ctx, _("More notices: press any key"), more, [])
     def view(prompt: str) -> list[str]:
-        return pages[-1] + ["", prompt]
+        return pages[-1] + ["", prompt, footer_for(console, ctx)]
     brief = [*announce, *spoken.sheet_sentences(final)]
     another = another_game(console, ctx, view, brief)
     ctx.passing.notices = []
