@@ -12,6 +12,10 @@ from .rules import Rules
 class Category(Enum):
     """A box of the scorecard; its value is the name used in files and plain mode."""
 
+    # A box is the one object of its name, and equal only to itself: hashed as an object (in C)
+    # rather than by Enum's hash of the name (in Python), which every card's lookups pay.
+    __hash__ = object.__hash__
+
     ONES = "ones"
     TWOS = "twos"
     THREES = "threes"
@@ -42,8 +46,9 @@ class Category(Enum):
         return pgettext("box", TITLES[self])
 
 
-UPPER = tuple(Category)[:6]
-LOWER = tuple(Category)[6:]
+ALL_BOXES = tuple(Category)  # in card order; a tuple is quicker to walk than the Enum class
+UPPER = ALL_BOXES[:6]
+LOWER = ALL_BOXES[6:]
 TITLES = {Category.ONES: NC_("box", "ONES"), Category.TWOS: NC_("box", "TWOS"),
           Category.THREES: NC_("box", "THREES"), Category.FOURS: NC_("box", "FOURS"),
           Category.FIVES: NC_("box", "FIVES"), Category.SIXES: NC_("box", "SIXES"),
@@ -167,7 +172,7 @@ def is_joker(dice: Iterable[int], boxes: Mapping[Category, int], rules: Rules) -
 
 def open_boxes(boxes: Mapping[Category, int]) -> list[Category]:
     """The boxes not yet filled, in card order."""
-    return [box for box in Category if box not in boxes]
+    return [box for box in ALL_BOXES if box not in boxes]
 
 
 def _forced_joker_boxes(dice: Sequence[int], boxes: Mapping[Category, int]) -> list[Category]:

@@ -14,8 +14,9 @@ from ..scoring import Category
 from .dicemath import ROLLS, YAHTZEE_ROLLS
 from .position import UP_CAP
 
-BOXES = tuple(Category)
+BOXES = scoring.ALL_BOXES
 BOX_COUNT = len(BOXES)
+BIT_OF = {box: bit for bit, box in enumerate(BOXES)}
 FULL_CARD = (1 << BOX_COUNT) - 1
 YAHTZEE_BIT = BOXES.index(Category.YAHTZEE)
 UPPER_BITS = tuple(BOXES.index(box) for box in scoring.UPPER)
@@ -45,7 +46,7 @@ def _example_mask(case: int) -> int:
 
 def _card_mask(boxes: Iterable[Category]) -> int:
     """The bit mask of a collection of boxes."""
-    return sum(1 << BOXES.index(box) for box in boxes)
+    return sum(1 << BIT_OF[box] for box in boxes)
 
 
 def check_plannable(rules: Rules) -> None:
