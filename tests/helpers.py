@@ -153,3 +153,10 @@ def run_program(lines, *args):
         finally:
             sys.stdin = real_stdin
     return code, stdout.getvalue(), stderr.getvalue()
+
+
+def game_copy(game):
+    """A copy of a game to try a move on: its cards, turn and log copied, its rules (a frozen
+    value) and its dice source shared (the trials set their dice themselves)."""
+    import copy
+    return copy.deepcopy(game, {id(game.rules): game.rules, id(game.source): game.source})

@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import game_copy
 from test_win_chance import FULL_CARD, last_turn, throws
 
 from yahtzee.dice import RandomDice
@@ -62,7 +63,7 @@ def remaining_by_model(card, rules, thinker, memo):
                     for points, p in resolve(tuple(sorted(kept + fresh)), rolls + 1).items():
                         result[points] = result.get(points, 0.0) + chance * p
             else:
-                trial = copy.deepcopy(game)
+                trial = game_copy(game)
                 trial.post(action.box)
                 after = trial.players[0].card
                 for points, p in remaining_by_model(after, rules, thinker, memo).items():
@@ -128,7 +129,7 @@ def exact_chances(game, options, bob_remaining):
 
     def post_now(dice, used):
         if (dice, used) not in posted:
-            trial = copy.deepcopy(game)
+            trial = game_copy(game)
             trial.turn = Turn(dice=dice, rolls=used)
             trial.post(trial.legal_boxes()[0])
             posted[dice, used] = won(trial.players[1].card.total)

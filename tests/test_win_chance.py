@@ -2,7 +2,6 @@
 rolls through the game model), an estimate before it, the advice page's column and its
 ranking key, and *rival, who plays by it."""
 import collections
-import copy
 import functools
 import itertools
 import random
@@ -10,6 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from helpers import game_copy
 from test_plain import START, play_plain
 
 from yahtzee.dice import RandomDice
@@ -54,7 +54,7 @@ def brute_force(game):
     def won(dice, rolls_left):
         key = (tuple(sorted(dice)), rolls_left)
         if key not in finals:
-            trial = copy.deepcopy(game)
+            trial = game_copy(game)
             trial.turn = Turn(dice=key[0], rolls=rolls - rolls_left)  # a roll bonus counts the rolls
             trial.post(trial.legal_boxes()[0])
             total = trial.players[1].card.total
@@ -120,11 +120,11 @@ def whole_turn_chance(game, memo):
 
         def post_now(dice):
             if dice not in posted:
-                trial = copy.deepcopy(game)
+                trial = game_copy(game)
                 trial.turn = Turn(dice=dice, rolls=1)
                 finals = []
                 for box in trial.legal_boxes():
-                    after = copy.deepcopy(trial)
+                    after = game_copy(trial)
                     after.post(box)
                     finals.append(won(after.players[1].card.total, target))
                 if trial.can_take_extra_turn:
@@ -170,7 +170,7 @@ def test_an_extra_turn_on_the_last_turn_is_counted_to_the_end(loader, other):
     game = last_turn(C.CHANCE, (6, 6, 6, 6, 6), rolls=1, other_total=other, rules=YAHTC, yahtzee=50)
     options = advise(table, game)
     (extra,) = [chance for option, chance in zip(options, option_chances(table, game, options)) if option.extra_turn]
-    after = copy.deepcopy(game)
+    after = game_copy(game)
     after.take_extra_turn()
     assert extra == pytest.approx(whole_turn_chance(after, {}), abs=1e-9)
 
