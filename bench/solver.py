@@ -30,11 +30,12 @@ def timed_builds():
     """Build each solved variant's table cold; returns {'hasbro, 4 rolls': (seconds, table)}."""
     builds = {}
     for rules in SOLVED:
-        name = rules.describe()
+        name = rules.name + "".join(f", {value} {option}" for option, value in rules.options.items())
         started = time.perf_counter()
         table = build_table(rules)
         builds[name] = (time.perf_counter() - started, table)
-        print(f"{name:16} built in {builds[name][0]:6.2f} s, start value {table.start_value:.7f}", flush=True)
+        print(f"{rules.describe():28} built in {builds[name][0]:6.2f} s, start value {table.start_value:.7f}",
+              flush=True)
     return builds
 
 
