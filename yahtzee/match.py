@@ -31,7 +31,7 @@ class _Seat(Protocol):
 
 
 class GameInPlay(Protocol):
-    """What a match reads of the game in play: yahtzee.game imports this module, so not its Game."""
+    """What a match reads of the game in play (yahtzee.game.Game has it): the seats and whether it is over."""
 
     @property
     def players(self) -> Sequence[_Seat]: ...
