@@ -1,7 +1,7 @@
 """The post-game review: a finished game replayed from its move log, every decision of every
 player judged by the strategy table of the game's rules, as the advisor judges it in play.
 
-Pure: it takes a history record and a strategy table (coach.load(rules)) and returns values.
+Pure: it takes a history record and a strategy table (TableKeeper.load(rules)) and returns values.
 The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
 """
 from dataclasses import dataclass, replace
