@@ -130,17 +130,21 @@ def finished_session(tmp_path: Path, strategy: StrategyServices) -> Context:
     return ctx
 
 
-def end_screens(tmp_path: Path, strategy: StrategyServices) -> list:
-    """The end of the second game, then N: the recap as the session ends."""
-    ctx = finished_session(tmp_path, strategy)
-    script = KeyScript("n")
+def at_the_end(ctx: Context, keys: str) -> KeyScript:
+    """The session's end of game on these keys, until they run out; the script that drew it."""
+    script = KeyScript(keys)
     try:
         with pytest.raises(InputClosed):
             run_from(script.console, ctx, Keeper(ctx), Moment(Screen.END_OF_GAME))
     finally:
         script.close()
         ctx.services.saves.close()
-    return script.seen
+    return script
+
+
+def end_screens(tmp_path: Path, strategy: StrategyServices) -> list:
+    """The end of the second game, then N: the recap as the session ends."""
+    return at_the_end(finished_session(tmp_path, strategy), "n").seen
 
 
 def play_screen(tmp_path: Path, strategy: StrategyServices) -> str:
@@ -196,12 +200,6 @@ def test_the_screen_is_its_golden_file(tmp_path: Path, strategy: StrategyService
 
 def test_f8_on_the_end_screen_turns_verify_off_in_its_hot_key_line(tmp_path: Path, strategy: StrategyServices) -> None:
     ctx = finished_session(tmp_path, strategy)
-    script = KeyScript("v")
-    try:
-        with pytest.raises(InputClosed):
-            run_from(script.console, ctx, Keeper(ctx), Moment(Screen.END_OF_GAME))
-    finally:
-        script.close()
-        ctx.services.saves.close()
+    script = at_the_end(ctx, "v")
     before, after = script.seen[0].splitlines(), script.output.text().splitlines()
     assert "F8/V verify ON" in before[22] and "F8/V verify OFF" in after[22] and not ctx.session.verify
