@@ -9,9 +9,10 @@ import pyte
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from yahtzee.console import KeyConsole, PlainConsole
+from yahtzee.console import KeyConsole
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.palette import strip_controls
+from yahtzee.plainconsole import PlainConsole
 from yahtzee.session import Session
 
 FULL_SIZE = os.terminal_size((80, 24))

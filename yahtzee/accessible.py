@@ -7,8 +7,8 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Callable, Optional, TypedDict
 
-from .console import KeyConsole, wrapped_lines
-from .palette import Paint
+from .console import KeyConsole
+from .palette import Paint, wrapped_lines
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input

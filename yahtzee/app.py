@@ -14,8 +14,9 @@ from .manual import read_manual
 from .usage import usage_error
 
 if TYPE_CHECKING:  # only for the reader: the game imports what it needs when it needs it
-    from .console import KeyConsole, PlainConsole
+    from .console import KeyConsole
     from .dice import LoadedDice, RandomDice, SeededDice
+    from .plainconsole import PlainConsole
     from .saves import Saves
     from .saves.folder import Folders
     from .screens import Context, Keeper, Settings
@@ -77,8 +78,9 @@ def make_context(settings: "Settings", saves: "Saves", source: "Union[LoadedDice
 def make_console(plain: bool, colour: bool, theme: str = "classic", accessible: bool = False) -> "Console":
     """The console for this terminal: plain lines, single keys said as lines for a screen
     reader, or single keys (in `theme`'s colours when colour is on)."""
-    from .console import KeyConsole, PlainConsole
+    from .console import KeyConsole
     from .palette import painter
+    from .plainconsole import PlainConsole
     from .render import can_draw_unicode
     if plain:
         return PlainConsole(ring=sys.stdout.isatty())

@@ -1,6 +1,6 @@
 """The game's colours, in one place; rules and screens speak of roles, never of colours."""
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Callable, Union
 
 from colorama import Fore, Style  # type: ignore[import-untyped]
@@ -50,6 +50,7 @@ MONO: dict[str, str] = {
     "high": REVERSE,
     "yahtzee": Style.BRIGHT + REVERSE,
 }
+BELL = "\a"
 THEMES = {"classic": CLASSIC, "light": LIGHT, "mono": MONO}
 DEFAULT_THEME = "classic"
 
@@ -172,3 +173,8 @@ def _units(body: str, room: int) -> list[str]:
         item += "," if number < len(items) - 1 else ""
         units += [item] if visible_width(item) <= room else item.split(" ")
     return units
+
+
+def wrapped_lines(lines: Iterable[str], width: int) -> list[str]:
+    """Lines broken between words to fit `width` cells, trailing spaces gone."""
+    return [row.rstrip() for line in lines for row in wrapped(line.rstrip(), width)]

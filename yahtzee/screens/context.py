@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # only for the reader: importing these would slow the start
 
 
 class Console(Protocol):
-    """What the screens use of a console: yahtzee.console's PlainConsole and KeyConsole, and
-    yahtzee.accessible's AccessibleConsole."""
+    """What the screens use of a console: yahtzee.plainconsole's PlainConsole,
+    yahtzee.console's KeyConsole and yahtzee.accessible's AccessibleConsole."""
 
     @property
     def plain(self) -> bool:

@@ -1,0 +1,136 @@
+"""The door to a terminal, a pipe or a dumb terminal in plain mode: one command a line, no
+colours, no cursor movement (key mode is yahtzee.console)."""
+import collections
+import contextlib
+import shutil
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Optional, TextIO
+
+from .palette import BELL, no_colour, wrapped_lines
+from .stops import InputClosed, StopRequested
+
+PLAIN_WORDS = {"f8": "F8", "verify": "F8", "f9": "F9", "sound": "F9", "f10": "F10", "quit": "F10"}
+PLAIN_WIDTH = 80
+
+
+class PlainConsole:
+    """One command a line, no colours, no cursor movement: for scripts, pipes and dumb terminals."""
+
+    plain = True
+    flashes = False
+
+    def __init__(self, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None, ring: bool = False) -> None:
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        # Bytes the encoding lacks never stop the game; what is typed is read as UTF-8 whatever
+        # the locale says (under the C locale a piped "Zoë" stays Zoë).
+        if hasattr(self.stdin, "reconfigure"):
+            self.stdin.reconfigure(encoding="utf-8", errors="replace")
+        if hasattr(self.stdout, "reconfigure"):
+            self.stdout.reconfigure(errors="replace")
+        self.paint = no_colour
+        self.unicode = False
+        self.ring = ring
+        # Lines break between words at the terminal's width (at PLAIN_WIDTH into a pipe).
+        self.width = (shutil.get_terminal_size((PLAIN_WIDTH, 24)).columns
+                      if hasattr(self.stdout, "isatty") and self.stdout.isatty() else PLAIN_WIDTH)
+        self.stop: Optional[int] = None
+        self._reading = False
+        self._arrived: collections.deque[str] = collections.deque()  # messages from other threads, not yet shown
+
+    def request_stop(self, signum: int) -> None:
+        """From a signal handler: stop now if waiting for a line, else before the next read."""
+        self.stop = signum
+        if self._reading:
+            raise StopRequested(signum)
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator["PlainConsole"]:
+        """Nothing to set up for lines."""
+        yield self
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stdout.write(text)
+            self.stdout.flush()
+        except OSError:
+            raise InputClosed("the output is gone") from None
+
+    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
+        """Print a screen, or its brief form when it has one."""
+        shown = lines if brief is None else brief
+        self._write("".join(line + "\n" for line in wrapped_lines(shown, self.width)))
+
+    def message(self, text: str) -> None:
+        """A message for the player."""
+        self._write("".join(line + "\n" for line in wrapped_lines([text], self.width)))
+
+    def remind(self, text: str) -> None:
+        """A message about the question being asked: printed like any other."""
+        self.message(text)
+
+    def message_from_thread(self, text: str) -> None:
+        """A message from work in the background: printed before the next prompt."""
+        self._arrived.append(text)
+
+    def _show_arrived(self) -> None:
+        while self._arrived:
+            self.message(self._arrived.popleft())
+
+    def forget_messages(self) -> None:
+        """Printed messages stay where they are: nothing to forget."""
+
+    def status(self, text: str) -> None:
+        """A passing line (a progress bar): printed like a message."""
+        self.message(text)
+
+    def _read_line(self, prompt: str) -> str:
+        self._show_arrived()
+        *above, last = wrapped_lines([f"{prompt}>" if prompt else ">"], self.width)
+        self._write("".join(line + "\n" for line in above) + last + " ")
+        if self.stop:
+            raise StopRequested(self.stop)
+        self._reading = True
+        try:
+            line = self.stdin.readline()
+        except OSError:
+            raise InputClosed("the input is gone") from None
+        except KeyboardInterrupt:
+            self._write("\n")
+            return "f10"  # Ctrl-C asks to quit, as F10 does
+        finally:
+            self._reading = False
+        if not line:
+            self._write("\n")
+            raise InputClosed("end of input")
+        return line.strip()
+
+    def read_key(self, prompt: str = "") -> str:
+        """One input line as a token: hot-key words become F8/F9/F10, empty is 'enter'."""
+        line = self._read_line(prompt)
+        lowered = line.lower()
+        return PLAIN_WORDS.get(lowered) or lowered or "enter"
+
+    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+                  unlimited: str = "") -> tuple[Optional[str], str]:
+        """A line of free text; returns (hot key or None, text). A longer line is the screens' to cut."""
+        line = self._read_line(prompt)
+        hot = PLAIN_WORDS.get(line.lower())
+        return (hot, "") if hot else (None, line)
+
+    def bell(self, count: int = 1) -> None:
+        """Ring only when the output is a terminal that can hear it."""
+        if self.ring:
+            self._write(BELL * count)
+
+    def pause(self, seconds: float) -> Optional[str]:
+        """Plain mode never waits (and reads no key for it)."""
+        return None
+
+    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
+        """Plain mode never animates: the dice are said once they settle."""
+        return True
+
+    def discard_typeahead(self) -> None:
+        """Plain mode reads every line in order: nothing is discarded."""
