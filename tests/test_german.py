@@ -322,7 +322,7 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
     from yahtzee.game import Player
     from yahtzee.match import parse_match
     from yahtzee.rules import rules_named
-    from yahtzee.screens import turn
+    from yahtzee.screens import turnview
     speaking(code)
     session = loaded_session([6] * 5, rules=rules_named("yahtc").with_options(rolls=4, bank=3),
                              match=parse_match("race 300"))
@@ -331,11 +331,11 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
     game.roll()
     legal = game.legal_boxes()
     hints = {box: (game.points_for(box), True) for box in legal}
-    match = render.match_lines(turn.capital(session.match.describe()),
+    match = render.match_lines(turnview.capital(session.match.describe()),
                                {p.name: 1000 for p in game.players})
-    prompts = [turn.dice_prompt(game, hold) for hold in (True, False)] + [
-        turn.posting_prompt(game, legal), turn.posting_question(game, legal[0]),
-        *turn.dice_brief(game), turn.posting_note(game.post(legal[0]))]
+    prompts = [turnview.dice_prompt(game, hold) for hold in (True, False)] + [
+        turnview.posting_prompt(game, legal), turnview.posting_question(game, legal[0]),
+        *turnview.dice_brief(game), turnview.posting_note(game.post(legal[0]))]
     for prompt in prompts:
         lines = render.play_lines(game, True, True, prompt, keys={b: "X" for b in legal},
                                   hints=hints, match=match, par=True)

@@ -162,7 +162,7 @@ def test_the_end_screen_keeps_every_box_and_moves_notices_that_do_not_fit_to_a_n
 
 def test_every_posting_prompt_fits_the_status_line():
     from yahtzee.rules import rules_named
-    from yahtzee.screens.turn import posting_prompt
+    from yahtzee.screens.turnview import posting_prompt
     for rules in ("hasbro", "yahtc", "acorn"):
         game = Game.start([Player("ANNIE")], rules_named(rules), LoadedDice([6] * 15))
         game.roll()

@@ -219,7 +219,7 @@ def match_screen(match, results=(), names=("ANN", "BOB")):
     from yahtzee.game import Player
     from yahtzee.palette import visible_width
     from yahtzee.scoring import Category
-    from yahtzee.screens.turn import play_view
+    from yahtzee.screens.turnview import play_view
     session = Session([Player(name) for name in names], results=list(results), match=match,
                       source=LoadedDice([2, 2, 2, 3, 3] * 4, SeededDice(1)))
     session.new_game()

@@ -96,7 +96,7 @@ def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(tm
 
 def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
     from yahtzee.accessible import AccessibleConsole
-    from yahtzee.screens.turn import posting_brief
+    from yahtzee.screens.turnview import posting_brief
     session = loaded_session([3, 3, 1, 2, 5])
     session.players.extend([Player("ANN"), Player("BOB")])
     game = session.new_game()

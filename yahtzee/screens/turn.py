@@ -1,22 +1,32 @@
-"""A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo."""
+"""A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo
+(what each step shows and says is yahtzee.screens.turnview)."""
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Callable, Optional
 
-from .. import render, spoken
-from ..game import Game, Posting, Turn
+from .. import spoken
+from ..game import Game, Turn
 from ..illegal import IllegalMove
-from ..language import N_, _, number
-from ..match import SINGLE_GAME, totals
+from ..language import _, number
 from ..palette import REVERSE
 from ..render import BOX_KEYS, KEY_OF_BOX
 from ..review import COSTLY
-from ..scoring import BEST_POINTS, Category, is_yahtzee
-from ..session import Session
+from ..scoring import Category, is_yahtzee
 from ..tumble import SPEEDS, tumbling_dice
 from .advice import show_advice
 from .context import Console, Context, Moment, Screen, game_in_play
 from .prompts import View, ask, hot_key, sentence, yes
+from .turnview import (
+    dice_keys_note,
+    dice_prompt,
+    play_view,
+    posting_brief,
+    posting_note,
+    posting_prompt,
+    posting_question,
+    rolls_note,
+    total_note,
+    turn_brief,
+)
 
 if TYPE_CHECKING:
     from ..coach import Coach
@@ -25,9 +35,6 @@ YAHTZEE_BELLS = 3
 YAHTZEE_BLINKS = 3
 BLINK_SECONDS = 0.15  # each half of a blink
 TUMBLE_FACES = random.Random()  # the tumbling faces' own source: never the game's dice
-COLUMN_NOTES = {("upper",): N_(" The upper column is banked and cleared."),
-                ("lower",): N_(" The lower column is banked and cleared."),
-                ("upper", "lower"): N_(" The upper and lower column is banked and cleared.")}
 
 
 def play(console: Console, ctx: Context) -> Moment:
@@ -81,29 +88,6 @@ def first_roll(console: Console, ctx: Context, view: View) -> Moment:
     console.forget_messages()  # the last turn's messages are done with
     roll_dice(console, ctx)
     return Moment(Screen.PLAY)
-
-
-def dice_prompt(game: Game, hold: bool, plain: bool = False) -> str:
-    """The dice step's keys: which number keys mark, and what R does (in plain mode, B
-    reads the sheet)."""
-    rolls = _("Roll {roll} of {rolls}").format(roll=game.turn.rolls,
-                                              rolls=game.turn.rolls + game.rolls_left)
-    sheet = sheet_key(plain)
-    if hold:
-        return _("{rolls}: 1-5 hold dice, R rolls the others, ? advice").format(rolls=rolls) + sheet
-    return _("{rolls}: 1-5 mark dice, R rolls, ? advice").format(rolls=rolls) + sheet
-
-
-def sheet_key(plain: bool) -> str:
-    """Plain mode's B key on a prompt (key mode shows the sheet all the time)."""
-    return _(", B sheet") if plain else ""
-
-
-def dice_keys_note(hold: bool, plain: bool) -> str:
-    """The dice step's keys in a sentence, for a key that does nothing there."""
-    note = (_("Keys here: 1-5 hold or free a die, R rolls the others, ? advice.") if hold
-            else _("Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice."))
-    return note + (_(" B reads the sheet.") if plain else "")
 
 
 def read_sheet(console: Console, game: Game) -> None:
@@ -176,12 +160,6 @@ def computer_step(console: Console, ctx: Context) -> Moment:
     return Moment(Screen.PLAY)
 
 
-def rolls_note(game: Game) -> str:
-    """What the current player rolled: 'ANN rolls 3 5 2 2 6'."""
-    return _("{name} rolls {dice}").format(name=game.current.name,
-                                           dice=" ".join(map(str, game.turn.dice)))
-
-
 def show_step(console: Console, ctx: Context, view: View, what: str, pause: float,
               brief: Optional[list[str]] = None) -> None:
     """Show one step of a computer's turn (plain mode says `brief`, by default `what`) and let
@@ -242,39 +220,6 @@ def set_marks(ctx: Context, before: Turn) -> None:
     for die, (now, want) in enumerate(zip(game.turn.marked, wanted)):
         if now != want:
             game.toggle(die)
-
-
-def posting_prompt(game: Game, legal: Sequence[Category], plain: bool = False) -> str:
-    """What the posting step's keys are, and what an extra Yahtzee offers (in plain mode,
-    B reads the sheet)."""
-    keys = " ".join(KEY_OF_BOX[box] for box in legal)
-    back = _(", R dice") if game.rolls_left > 0 else ""
-    back += sheet_key(plain)
-    bonus = game.rules.extra_yahtzee_bonus
-    if game.must_blank:
-        text = _("YAHTZEE +{bonus}: blank which box? {keys}{back}, ? advice")
-    elif game.can_take_extra_turn:
-        text = _("Post where? {keys} (Y: +{bonus}, roll again){back}, ? advice")
-    else:
-        text = _("Post where? {keys}{back}, ? advice")
-    return text.format(bonus=bonus, keys=keys, back=back)
-
-
-def posting_question(game: Game, box: Category) -> str:
-    """The verify question for a posting, in the words of what it does."""
-    preview = game.preview(box)
-    if preview.extra_turn:
-        return _("Take {bonus} and another turn?").format(bonus=preview.bonus)
-    if preview.blank:
-        return _("Blank {box} for the {bonus} bonus?").format(box=box.title, bonus=preview.bonus)
-    return _("Post {points} in {box}?").format(points=preview.points, box=box.title)
-
-
-def posting_brief(game: Game, legal: Sequence[Category]) -> list[str]:
-    """The open boxes and what each would score, for plain mode."""
-    boxes = ", ".join(f"{KEY_OF_BOX[b]} {spoken.spoken_label(b)} {game.points_for(b)}" for b in legal)
-    return [_("{name} has {dice}; boxes: {boxes}").format(
-        name=game.current.name, dice=" ".join(map(str, game.turn.dice)), boxes=boxes)]
 
 
 def posting(console: Console, ctx: Context) -> Moment:
@@ -348,84 +293,3 @@ def post_and_tell(console: Console, ctx: Context, box: Category) -> Moment:
     return Moment(Screen.END_OF_GAME)
 
 
-def total_note(game: Game, name: str) -> str:
-    """A player's total after a posting, in words."""
-    total = next(p.card.total for p in game.players if p.name == name)
-    return _("{name}'s total is now {total}.").format(name=name, total=total)
-
-
-def posting_note(result: Posting) -> str:
-    """What a posting did, in one line."""
-    if result.extra_turn:
-        return _("{name} takes {bonus} for the extra YAHTZEE and another turn!").format(
-            name=result.player, bonus=result.bonus)
-    if result.blank:
-        note = _("{name} blanks {box}.").format(name=result.player, box=result.box.title)
-    else:
-        note = _("{name} posts {points} in {box}.").format(name=result.player, points=result.points,
-                                                          box=result.box.title)
-    if result.bonus:
-        note += _(" YAHTZEE bonus +{points}!").format(points=result.bonus)
-    if result.roll_bonus:
-        note += _(" Roll bonus +{points}.").format(points=result.roll_bonus)
-    if result.reset:
-        note += _(COLUMN_NOTES[tuple(result.reset)])
-    return note
-
-
-def play_view(console: Console, ctx: Context, keys: Optional[dict[Category, str]] = None,
-              dice: Optional[tuple[int, ...]] = None) -> View:
-    """The play screen's lines for a status prompt (showing `dice` while they tumble)."""
-    session = ctx.session
-    return lambda prompt: render.play_lines(
-        game_in_play(session), session.verify, session.sound, prompt, console.paint, console.unicode,
-        keys, hints(ctx) if dice is None else None, match_view(console, session),
-        par=ctx.pref("par"), dice=dice)
-
-
-def match_view(console: Console, session: Session) -> list[str]:
-    """In a match, what it is and each player's match total so far (this game included)."""
-    if session.match == SINGLE_GAME:
-        return []
-    points = totals(session.match_scores)
-    for player in game_in_play(session).players:
-        points[player.name] = points.get(player.name, 0) + player.card.total
-    return render.match_lines(capital(session.match.describe()), points, console.paint)
-
-
-def hints(ctx: Context) -> Optional[dict[Category, tuple[int, bool]]]:
-    """What the dice would score in each open box, when the hints preference is on."""
-    game = game_in_play(ctx.session)
-    if not (ctx.pref("hints") and game.turn.has_rolled and not game.current.is_computer):
-        return None
-    threshold = ctx.pref("hint_threshold") / 100
-    shown = {}
-    for box in game.legal_boxes():
-        points = game.points_for(box)
-        shown[box] = (points, points > 0 and points >= threshold * BEST_POINTS[box])
-    return shown
-
-
-def turn_brief(ctx: Context) -> list[str]:
-    """Plain mode's view of a turn: the dice line, and the hints when they are on."""
-    shown = hints(ctx)
-    extra = [] if not shown else [_("hints: {boxes}").format(boxes=", ".join(
-        f"{KEY_OF_BOX[box]} {spoken.spoken_label(box)} {points}{'*' if high else ''}"
-        for box, (points, high) in shown.items()))]
-    return dice_brief(game_in_play(ctx.session), ctx.pref("marking") == "hold") + extra
-
-
-def dice_brief(game: Game, hold: bool = False) -> list[str]:
-    """The dice on one line, for plain mode: 'ANN roll 2 of 3: 3 5 2 2 6   marked: 1 3'
-    (in hold marking the held dice: 'held: 2 4 5')."""
-    picked = [i for i, m in enumerate(game.turn.marked, start=1) if m != hold]
-    dice = " ".join(str(d) for d in game.turn.dice)
-    text = _("{heading}: {dice}   held: {dice_picked}") if hold \
-        else _("{heading}: {dice}   marked: {dice_picked}")
-    return [text.format(heading=render.turn_heading(game), dice=dice,
-                        dice_picked=" ".join(map(str, picked)) or _("none"))]
-
-
-def capital(text: str) -> str:
-    """The first letter made a capital, the rest as it is (German nouns keep theirs)."""
-    return text[:1].upper() + text[1:]
