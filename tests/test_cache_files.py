@@ -12,6 +12,7 @@ from helpers import read_table
 from yahtzee.rules import HASBRO
 from yahtzee.strategy import cache
 from yahtzee.strategy.solver import EXPECTED_SCORE
+from yahtzee.strategy.table import StrategyTable
 
 NAME = cache.table_file_name(HASBRO, EXPECTED_SCORE)
 
@@ -28,7 +29,7 @@ def builds(monkeypatch, hasbro):
 
     def build(rules, objective=EXPECTED_SCORE, progress=None):
         made.append(rules.name)
-        return cache.StrategyTable(rules, objective, hasbro.values)
+        return StrategyTable(rules, objective, hasbro.values)
     monkeypatch.setattr(cache, "build_table", build)
     return made
 

@@ -23,6 +23,7 @@ from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.position import card_state, card_total
 from yahtzee.strategy.simulate import format_simulation, simulate
 from yahtzee.strategy.solver import EXPECTED_SCORE, Engine, States, empty_values
+from yahtzee.strategy.table import StrategyTable
 from yahtzee.strategy.tables import FULL_CARD, check_tables
 
 C = Category
@@ -256,7 +257,7 @@ def counted_builds(monkeypatch, hasbro):
 
     def build(rules, objective=EXPECTED_SCORE, progress=None):
         calls.append(rules.name)
-        return cache.StrategyTable(rules, objective, hasbro.values.copy())
+        return StrategyTable(rules, objective, hasbro.values.copy())
 
     monkeypatch.setattr(cache, "build_table", build)
     return calls

@@ -21,6 +21,7 @@ from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.position import BOX_BIT, card_state, card_total
 from yahtzee.strategy.simulate import simulate
 from yahtzee.strategy.solver import Engine, States
+from yahtzee.strategy.table import StrategyTable
 from yahtzee.strategy.tables import FULL_CARD, UnsupportedRules, check_supported, check_tables, planning_rules
 from yahtzee.strategy_services import StrategyServices
 from yahtzee.tablekeeper import TableKeeper
@@ -132,7 +133,7 @@ def test_yahtc_extra_yahtzee_lists_the_extra_turn_and_takes_it(variant_loader):
 
 def test_yahtc_declines_the_extra_turn_when_posting_is_worth_more(variant_loader):
     # A table that values every future at nothing: 30 + 35 in SIXES beats 50 and nothing.
-    zero = cache.StrategyTable(YAHTC, OBJECTIVES["thinker"], np.zeros_like(variant_loader(YAHTC).values))
+    zero = StrategyTable(YAHTC, OBJECTIVES["thinker"], np.zeros_like(variant_loader(YAHTC).values))
     game = Game.start([Player("CPU", "computer")], YAHTC, SeededDice(1))
     game.current.card.boxes.update({box: 0 for box in C if box is not C.SIXES})
     game.current.card.boxes.update({C.YAHTZEE: 50, C.FIVES: 25, C.FOURS: 8})
@@ -225,7 +226,7 @@ def stand_in_loader(variant_loader):
         if objective == OBJECTIVES["thinker"] and plan in built:
             return variant_loader(rules)
         values = variant_loader(plan if plan in built else plan.with_options(rolls=3)).values
-        return cache.StrategyTable(rules, objective, values, plan_rules=plan)
+        return StrategyTable(rules, objective, values, plan_rules=plan)
     return loader
 
 

@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy 
     from .game import Game
     from .scorecard import Scorecard
     from .scoring import Category
-    from .strategy.cache import StrategyTable
+    from .strategy.table import StrategyTable
 
 HEAD_START_CLOSE_SECONDS = 10.0  # the longest the game waits at its end for a turn's head start
 

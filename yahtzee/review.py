@@ -18,7 +18,7 @@ from .rules import Rules
 from .scoring import Category
 
 if TYPE_CHECKING:
-    from .strategy.cache import StrategyTable
+    from .strategy.table import StrategyTable
 
 # A decision within this many expected points of the best counts as accurate (YAHTZEE.DOC).
 ACCURATE = 0.5

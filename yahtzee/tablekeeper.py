@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Callable, Optional, Union
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
     from .rules import Rules
     from .strategy.builder import TableBuilder
-    from .strategy.cache import StrategyTable
     from .strategy.solver import Objective
+    from .strategy.table import StrategyTable
 
 Progress = Callable[[int, int], None]
 
@@ -65,7 +65,7 @@ class TableKeeper:
         rules not solved exactly, the nearest exact table, planning for the rules played."""
         from .strategy import EXPECTED_SCORE
         from .strategy.builder import wait_for
-        from .strategy.cache import is_solved_exactly, planned_with
+        from .strategy.table import is_solved_exactly, planned_with
         from .strategy.tables import planning_rules
         objective = objective or EXPECTED_SCORE
         if not is_solved_exactly(rules):

@@ -12,7 +12,7 @@ from .progress import progress_bar, text_progress
 
 _LAZY = {
     "Objective": "solver", "EXPECTED_SCORE": "solver",
-    "StrategyTable": "cache", "load_table": "cache", "build_table": "cache", "table_loader": "cache",
+    "StrategyTable": "table", "load_table": "cache", "build_table": "cache", "table_loader": "cache",
     "table_file_name": "cache",
     "Option": "advisor", "advise": "advisor", "advise_position": "advisor", "choice_cost": "advisor",
     "cost_of_reroll": "advisor", "cost_of_post": "advisor",

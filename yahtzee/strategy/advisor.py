@@ -9,10 +9,10 @@ from .. import scoring
 from ..choices import Option, OptionKind
 from ..game import Game
 from ..scoring import Category
-from .cache import StrategyTable
 from .dicemath import KEEPS, sub_keeps
 from .position import BOX_BIT, card_state, card_total, kept_faces, reroll_marks
 from .solver import States, Workspace
+from .table import StrategyTable
 from .tables import UP_CAP
 
 CACHE_SIZE = 4096

@@ -49,7 +49,7 @@ def roll_numbers(faces: np.ndarray) -> np.ndarray:
 
 
 class SolvedTable(Protocol):
-    """What a batch plays by: a cache.StrategyTable (cache imports this module, through rests)."""
+    """What a batch plays by: a table.StrategyTable."""
 
     @property
     def engine(self) -> Engine: ...

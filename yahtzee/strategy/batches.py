@@ -15,7 +15,7 @@ import numpy as np
 
 from ..scoring import YAHTZEE_POINTS
 from .batch import Cards
-from .cache import StrategyTable
+from .table import StrategyTable
 from .tables import YAHTZEE_BIT
 
 Figures = dict[str, np.ndarray]  # one array a figure, one entry a game

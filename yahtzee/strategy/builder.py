@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 from ..rules import Rules
 
 if TYPE_CHECKING:  # imported in the worker only: they load numpy
-    from .cache import StrategyTable
     from .solver import Objective
+    from .table import StrategyTable
 
 POLL_SECONDS = 0.05
 CLOSE_SECONDS = 3.0
@@ -87,9 +87,9 @@ class TableBuilder:
 
     def _prepare(self, rules: Rules, moods: tuple[str, ...]) -> None:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's first."""
-        from .cache import is_solved_exactly
         from .computers import mood_objectives
         from .solver import EXPECTED_SCORE
+        from .table import is_solved_exactly
         from .tables import planning_rules
         exact = rules if is_solved_exactly(rules) else planning_rules(rules)
         wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in mood_objectives(mood)]

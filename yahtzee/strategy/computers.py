@@ -4,11 +4,11 @@ import random
 from typing import Optional, Union
 
 from ..rules import Rules
-from .cache import TableLoader
 from .moods import mood_named
 from .players import OBJECTIVES, ComputerPlayer
 from .rival import RIVAL_OBJECTIVES, RivalPlayer
 from .solver import Objective
+from .table import TableLoader
 
 
 def computer_player(mood: str, rules: Rules, table_loader: TableLoader,

@@ -17,11 +17,11 @@ from typing import Optional
 import numpy as np
 
 from .batch import Cards
-from .cache import StrategyTable
 from .dicemath import CHILDREN, DICE, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, size_rows
 from .rests import shape_at
 from .stages import CHUNK
 from .statespace import States, state_index, states_of
+from .table import StrategyTable
 from .tables import BOX_COUNT, UP_CAP, UP_STATES
 
 EXACT_OPEN = 5  # the most open boxes whose remaining score is worked out exactly (at once)

@@ -16,11 +16,11 @@ import numpy as np
 from ..game import Game
 from ..rules import Rules
 from ..scoring import Category
-from .cache import StrategyTable, TableLoader
 from .dicemath import KEEPS, ROLL_INDEX
 from .moods import mood_named
 from .position import card_state, reroll_marks
 from .solver import EXPECTED_SCORE, Objective, States
+from .table import StrategyTable, TableLoader
 from .tables import BOXES
 
 OBJECTIVES = {

@@ -42,7 +42,7 @@ class Rests:
 
 
 class MeasuredTable(SolvedTable, Protocol):
-    """A table whose rests are measured: a cache.StrategyTable (cache imports this module)."""
+    """A table whose rests are measured: a table.StrategyTable (the table module imports this one, through solver)."""
 
     @property
     def rules(self) -> Hashable: ...

@@ -19,12 +19,12 @@ from ..rules import Rules
 from ..scorecard import Scorecard
 from ..scoring import Category
 from .advisor import keep_values
-from .cache import StrategyTable, TableLoader
 from .dicemath import ROLL_PROBABILITY, SUB_KEEPS
 from .players import Policy, Post, Reroll, turn_key
 from .position import card_state
 from .solver import EXPECTED_SCORE
 from .statespace import state_index
+from .table import StrategyTable, TableLoader
 from .tables import BOX_COUNT
 from .winchance import card_stages, others_ahead, postings
 from .winturns import TurnPlans, best_of, final_normals, turn_plans

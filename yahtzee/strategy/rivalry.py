@@ -15,9 +15,9 @@ from ..language import _
 from ..rules import Rules
 from .batch import DICE, Cards, play_turn, play_turns
 from .batches import Figures, Progress, batch_figures, batch_seeds, batch_sizes, batch_statistics
-from .cache import StrategyTable, TableLoader
 from .finals import remaining_pmfs
 from .rival import RIVAL_OBJECTIVES, win_plan
+from .table import StrategyTable, TableLoader
 from .tables import BOX_COUNT, BOXES, UP_CAP, UnsupportedRules
 from .winchance import Final, ahead_chances
 from .winturns import TurnPlans, final_normals, state_spreads, turn_plans

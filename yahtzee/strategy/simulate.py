@@ -23,12 +23,13 @@ from ..scorecard import Scorecard
 from ..scoring import YAHTZEE_POINTS, Category
 from .batch import play_games as play_batch_games
 from .batches import Figures, Progress, batch_figures, batch_seeds, batch_sizes, batch_statistics, game_statistics
-from .cache import StrategyTable, TableLoader, table_loader
+from .cache import table_loader
 from .computers import computer_player
 from .moods import mood_named
 from .players import OBJECTIVES, ComputerPlayer, Post
 from .rival import RivalPlayer
 from .rivalry import simulate_rivalry
+from .table import StrategyTable, TableLoader
 
 BATCH = 25_000  # games played side by side: more share more turn-start states
 ONE_BY_ONE_BATCH = 10_000

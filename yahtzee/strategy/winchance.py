@@ -20,7 +20,6 @@ from ..game import Game
 from ..scorecard import Scorecard
 from ..scoring import Category
 from .advisor import CACHE_SIZE
-from .cache import StrategyTable
 from .dicemath import (
     CHILDREN,
     DICE,
@@ -36,6 +35,7 @@ from .dicemath import (
 from .finals import EXACT_TURNS, remaining_pmfs
 from .position import card_state
 from .statespace import state_index
+from .table import StrategyTable
 from .tables import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 
 SCORE_LIMIT = 4000  # final scores are counted on 0..SCORE_LIMIT (higher ones are clipped)

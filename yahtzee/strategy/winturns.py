@@ -19,12 +19,12 @@ import numpy as np
 
 from .. import scoring
 from ..scoring import Category
-from .cache import StrategyTable
 from .dicemath import CHILDREN, DICE, KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS, YAHTZEE_ROLLS, size_rows
 from .players import Post, Reroll
 from .position import reroll_marks
 from .rests import measured_rests
 from .statespace import state_index
+from .table import StrategyTable
 from .tables import BOX_COUNT, BOXES, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 
 EXTRA_TURN = BOX_COUNT  # the column of an extra turn, after the thirteen boxes
