@@ -225,6 +225,7 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     from yahtzee.strategy import cache, rests
     folder = tmp_path / "cache"
     table = cache.load_table(HASBRO, cache_dir=shared_table_cache)
+    cache.ready_rests(table, shared_table_cache)
     name = cache.table_file_name(HASBRO, table.objective)
     folder.mkdir()
     shutil.copy(shared_table_cache / name, folder / name)
@@ -233,11 +234,11 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     shutil.copy(shared_table_cache / rests_path.name, rests_path)
     kept = cache.read_rests(table, rests_path)
     assert kept is not None and (kept.shapes == measured.shapes).all()
-    # A damaged file is never read; the next load measures them again and keeps them anew.
+    # A damaged file is never read; the next readying measures them again and keeps them anew.
     for damage in (b"not a zip", b"", rests_path.read_bytes()[:-100]):
         rests_path.write_bytes(damage)
         assert cache.read_rests(table, rests_path) is None
     rests.MEASURED_RESTS.pop((HASBRO, table.objective), None)
-    cache.load_table(HASBRO, cache_dir=folder)
+    cache.ready_rests(cache.load_table(HASBRO, cache_dir=folder), folder)
     kept = cache.read_rests(table, rests_path)
     assert kept is not None and (kept.shapes == measured.shapes).all()

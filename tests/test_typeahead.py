@@ -1,10 +1,15 @@
 """Keys typed ahead are never lost: a whole two-player game sent in one burst ends exactly as
 the same game typed key by key."""
 import json
+import shutil
 import time
 
 import pytest
 from terminal import Terminal
+
+from yahtzee.rules import HASBRO
+from yahtzee.saves.locks import default_lock
+from yahtzee.strategy import cache
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
@@ -48,18 +53,28 @@ def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
     assert all(len(p["scores"]) == 13 for p in slow["players"])
 
 
-def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_it(tmp_path):
+def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_it(tmp_path, table,
+                                                                                 shared_table_cache):
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / "prefs.json").write_text('{"version": 1, "advisor": true}')  # a reroll's cost needs the table
     dice = tmp_path / "dice.txt"
     dice.write_text("1 2 3 4 6 5 6 6 6 6")
-    term = Terminal("--saves", str(saves), "--dice-file", str(dice),
-                    env={"YAHTZEE_CACHE": str(tmp_path / "cache")})
+    # The game's table is being built by another copy of the game (its lock is held here) until
+    # the test hands the finished table over, after every key has been typed.
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    name = cache.table_file_name(HASBRO, table.objective)
+    builder = default_lock(folder / (name + ".lock"))
+    assert builder.acquire()
+    term = Terminal("--saves", str(saves), "--dice-file", str(dice), env={"YAHTZEE_CACHE": str(folder)})
     try:
         term.wait_for("Press any key to begin")
         term.press("xnANN\r\ry 1r2")  # mark die 1, reroll it (the wait), then mark die 2
         term.wait_for("Working out the best strategy")
+        shutil.copy(shared_table_cache / name, folder / name)
+        cache.ready_rests(table, folder)
+        builder.release()
         screen = term.wait_for("Roll 2 of 3", timeout=60)
         term.wait_for("[2]")
         term.press("q")
@@ -67,6 +82,7 @@ def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_i
         term.press("y")
         assert term.exit_code() == 0, screen
     finally:
+        builder.release()
         term.close()
     turn = json.loads((saves / "autosave.json").read_text())["game"]["turn"]
     assert turn["rolls"] == 2 and turn["dice"] == [5, 2, 3, 4, 6]

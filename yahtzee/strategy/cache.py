@@ -30,7 +30,7 @@ from ..game_json import rules_to_dict
 from ..language import _
 from ..rules import Rules
 from ..saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
-from .rests import FULL_CARD_KINDS, Rests, has_rests, measure_rests, remember_rests, rest_arrays_shapes
+from .rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays_shapes
 from .solver import EXPECTED_SCORE, Engine, Objective, empty_values, start_value
 from .table import StrategyTable, TableLoader, is_solved_exactly, planned_with
 from .tables import planning_rules
@@ -205,14 +205,13 @@ def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: O
                progress: Optional[Progress] = None, notify: Optional[Notify] = None) -> StrategyTable:
     """The table from `cache_dir` if it is sound there, else built (and stored when possible);
     for rules not solved exactly, the nearest exact table, planning for the rules played.
-    `notify(line)` hears of a bad table set aside."""
+    `notify(line)` hears of a bad table set aside. Its rests are readied apart, where a win
+    chance is worked out (ready_rests)."""
     if not is_solved_exactly(rules):
         return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify))
     table: Optional[StrategyTable]
     if cache_dir is None:
-        table = build_table(rules, objective, progress)
-        ready_rests(table)
-        return table
+        return build_table(rules, objective, progress)
     remove_stale_temps(cache_dir)
     table = cached_table(rules, objective, cache_dir, notify)
     if table is None:
@@ -222,9 +221,7 @@ def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: O
             if table is None:
                 table = build_table(rules, objective, progress)
                 save_table(table, cache_dir)
-                ready_rests(table, cache_dir)
                 return table
-    ready_rests(table, cache_dir)
     if progress:
         progress(1, 1)
     return table
@@ -236,18 +233,19 @@ def rests_file_name(table: StrategyTable) -> str:
 
 
 def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None) -> None:
-    """Make the measured rests of an expected-score table ready (finals.measured_rests): read
-    from the cache beside the table, or measured there and kept (a file that does not read
-    back whole is measured again and replaced)."""
-    if table.objective != EXPECTED_SCORE or not table.exact or has_rests(table):
+    """Make the measured rests of an expected-score table ready (rests.measured_rests): read
+    from the cache beside the table, or measured (or taken from memory) and kept there (a file
+    that does not read back whole is measured again and replaced)."""
+    if table.objective != EXPECTED_SCORE or not table.exact:
         return
     path = None if cache_dir is None else Path(cache_dir) / rests_file_name(table)
-    rests = read_rests(table, path) if path else None
-    if rests is None:
-        rests = measure_rests(table)
-        if path:
-            save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
-                        spreads=rests.spreads, shapes=rests.shapes, centres=rests.centres)
+    if has_rests(table) and (path is None or path.exists()):
+        return
+    kept = read_rests(table, path) if path else None
+    rests = kept or measured_rests(table)
+    if path and kept is None:
+        save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
+                    spreads=rests.spreads, shapes=rests.shapes, centres=rests.centres)
     remember_rests(table, rests)
 
 

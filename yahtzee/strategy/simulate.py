@@ -23,12 +23,13 @@ from ..scorecard import Scorecard
 from ..scoring import YAHTZEE_POINTS, Category
 from .batch import play_games as play_batch_games
 from .batches import Figures, Progress, batch_figures, batch_seeds, batch_sizes, batch_statistics, game_statistics
-from .cache import table_loader
+from .cache import ready_rests, table_loader
 from .computers import computer_player
 from .moods import mood_named
 from .players import OBJECTIVES, ComputerPlayer, Post
 from .rival import RivalPlayer
 from .rivalry import simulate_rivalry
+from .solver import EXPECTED_SCORE
 from .table import StrategyTable, TableLoader
 
 BATCH = 25_000  # games played side by side: more share more turn-start states
@@ -45,6 +46,7 @@ def simulate(n: int, mood: str, rules: Rules = HASBRO, seed: Optional[int] = Non
     mood = mood_named(mood)
     loader = table_loader(cache_dir, build_progress)
     if mood == "rival":
+        ready_rests(loader(rules, EXPECTED_SCORE), cache_dir)  # the rival's win chances read them
         return simulate_rivalry(n, rules, seed, loader, progress, workers)
     moods = [mood] if mood in OBJECTIVES else sorted(OBJECTIVES)
     tables = [loader(rules, OBJECTIVES[m]) for m in moods]

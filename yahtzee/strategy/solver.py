@@ -17,7 +17,7 @@ from .. import scoring
 from ..rules import Rules
 from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, YAHTZEE_ROLLS, size_rows
 from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
-from .statespace import States, empty_values, fill_unreachable, level_states, start_value, state_index  # noqa: F401
+from .statespace import States, empty_values, fill_unreachable, level_states, share_hopeless, start_value, state_index  # noqa: F401
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
@@ -295,8 +295,8 @@ class Engine:
     def solve(self, progress: Optional[Callable[[int, int], None]] = None) -> np.ndarray:
         """The value of every turn-start state; `progress(done, total)` is told as it goes."""
         values = empty_values()
-        levels = [level_states(filled, CHUNK) for filled in range(BOX_COUNT - 1, -1, -1)]
-        total, done = sum(len(s) for s in levels), 0
+        levels = [(filled, level_states(filled, CHUNK)) for filled in range(BOX_COUNT - 1, -1, -1)]
+        total, done = sum(len(states) for _, states in levels), 0
         workspaces: queue.SimpleQueue[Workspace] = queue.SimpleQueue()
         for _ in range(THREADS):
             workspaces.put(Workspace(CHUNK))
@@ -311,12 +311,13 @@ class Engine:
 
         # numpy lets go of the interpreter lock in its loops, so two threads use two cores.
         with ThreadPoolExecutor(THREADS) as pool:
-            for states in levels:
+            for filled, states in levels:
                 parts = [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
                 for solved in pool.map(solve_part, parts):
                     done += solved
                     if progress:
                         progress(done, total)
+                share_hopeless(values, filled)
         fill_unreachable(values)
         return values
 

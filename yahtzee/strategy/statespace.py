@@ -75,15 +75,24 @@ def _reachable_ups(upper_mask: int) -> np.ndarray:
     return np.array(sorted(sums))
 
 
+def _hopeless_below(upper_mask: int) -> int:
+    """The upper sums below which the open upper boxes can no longer reach the bonus."""
+    reach = sum(DICE * (bit + 1) for bit in UPPER_BITS if not upper_mask >> bit & 1)
+    return max(0, UP_CAP - reach)
+
+
 UPPER_MASK = sum(1 << bit for bit in UPPER_BITS)
 REACHABLE_UPS = [_reachable_ups(upper) for upper in range(UPPER_MASK + 1)]
+HOPELESS_BELOW = [_hopeless_below(upper) for upper in range(UPPER_MASK + 1)]
 
 
 def level_states(filled: int, batch: int) -> States:
-    """Every reachable state with `filled` boxes filled (Yahtzee box open: only 'not fifty')."""
+    """Every reachable state with `filled` boxes filled that must be solved (Yahtzee box open:
+    only 'not fifty'; of the sums that can no longer reach the bonus, only 0: see share_hopeless)."""
     masks, ups, fifties = [], [], []
     for mask in _masks_with(filled):
         reachable = REACHABLE_UPS[mask & UPPER_MASK]
+        reachable = reachable[(reachable == 0) | (reachable >= HOPELESS_BELOW[mask & UPPER_MASK])]
         for fifty in (0, 1) if mask >> YAHTZEE_BIT & 1 else (0,):
             masks.append(np.full(len(reachable), mask))
             ups.append(reachable)
@@ -94,6 +103,16 @@ def level_states(filled: int, batch: int) -> States:
     states = [column[order] for column in states]
     padding = -len(states[0]) % batch  # whole batches only: repeat the last state
     return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
+
+
+def share_hopeless(values: np.ndarray, filled: int) -> None:
+    """Give the cards with `filled` boxes filled whose upper sum can no longer win the bonus
+    the value of the same card at sum 0: nothing still to come depends on the sum then, so
+    the same arithmetic gives the same value."""
+    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
+    for mask in _masks_with(filled):
+        below = HOPELESS_BELOW[mask & UPPER_MASK]
+        table[mask, 1:below] = table[mask, 0]
 
 
 def _copy_to_unused_fifty(values: np.ndarray) -> None:
