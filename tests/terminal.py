@@ -25,16 +25,17 @@ def still_dice(args, speed):
 class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
-    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None, dice_roll="off"):
+    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None, dice_roll="off", program=None):
         """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
-        prefs.json yet (off by default, so whole games run at the speed keys are sent)."""
+        prefs.json yet (off by default, so whole games run at the speed keys are sent);
+        `program`: another command than the game (an ssh client joining it)."""
         still_dice(args, dice_roll)
         environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
                        "PYTHONUNBUFFERED": "1"}
         for stale in ("NO_COLOR", "COLUMNS", "LINES"):
             environment.pop(stale, None)
         environment.update(env or {})  # a test's own NO_COLOR stays
-        command = [sys.executable, str(ROOT / "yahtzee.py"), *args]
+        command = program or [sys.executable, str(ROOT / "yahtzee.py"), *args]
         if stderr is not None:  # the game's stderr to a file, so it outlives the terminal
             command = ["/bin/sh", "-c", 'exec "$@" 2>"$GAME_STDERR"', "sh", *command]
             environment["GAME_STDERR"] = str(stderr)

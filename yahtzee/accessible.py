@@ -7,12 +7,10 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Callable, Optional, TypedDict
 
-from .console import KeyConsole
+from .console import KeyConsole, KeySource, ScreenSink
 from .palette import Paint, wrapped_lines
 
 if TYPE_CHECKING:
-    from prompt_toolkit.input import Input
-    from prompt_toolkit.output import Output
     from typing_extensions import Unpack
 
 ERASE = "\b \b"  # what a terminal's own line editing sends for a backspace
@@ -21,8 +19,8 @@ ERASE = "\b \b"  # what a terminal's own line editing sends for a backspace
 class KeyConsoleOptions(TypedDict, total=False):
     """What a KeyConsole is made with, as keywords, but `unicode` (never here)."""
 
-    input: "Optional[Input]"
-    output: "Optional[Output]"
+    input: "Optional[KeySource]"
+    output: "Optional[ScreenSink]"
     paint: Paint
     terminal_size: Optional[Callable[[], os.terminal_size]]
     sleep: Callable[[float], None]

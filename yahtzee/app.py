@@ -16,13 +16,14 @@ from .usage import usage_error
 if TYPE_CHECKING:  # only for the reader: the game imports what it needs when it needs it
     from .console import KeyConsole
     from .dice import LoadedDice, RandomDice, SeededDice
+    from .net.table import TableConsole
     from .plainconsole import PlainConsole
     from .saves import Saves
     from .saves.folder import Folders
     from .screens import Context, Keeper, Settings
     from .strategy_services import StrategyServices
 
-    Console = Union[PlainConsole, KeyConsole]
+    Console = Union[PlainConsole, KeyConsole, TableConsole]
 
 
 def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
@@ -38,14 +39,44 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
         colorama.just_fix_windows_console()
     colour = not (plain or args.accessible) and wants_colour(os.environ, sys.stdout.isatty(),
                                                              args.no_color)
-    console = make_console(plain, colour, args.theme or settings.pref("theme"), args.accessible)
+    console: Console = make_console(plain, colour, args.theme or settings.pref("theme"), args.accessible)
+    if args.host:
+        from .console import KeyConsole
+        if not isinstance(console, KeyConsole) or console.plain:
+            return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
+        try:
+            table = hosted_table(console, args.host, folders.saves)
+        except OSError as error:
+            return usage_error(_("cannot host a table at {address}: {error}").format(
+                address=":".join(map(str, args.host)), error=error.strerror or error))
+        console = table
     try:
         ctx = make_context(settings, saves, dice_source(args), strategy_services(console, folders.cache, args.seed))
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
+    if args.host:
+        table.acting = ctx.answering_player
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
+
+
+def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path) -> "TableConsole":
+    """The host's console behind a table that friends join over SSH, listening already; how to
+    join is told under the first screen."""
+    from .console import KeyConsole
+    from .net.credentials import table_credentials
+    from .net.server import TableServer
+    from .net.table import TableConsole
+    from .screens import sentence
+    credentials = table_credentials(folder)
+    server = TableServer(credentials, *address, notify=lambda line: host.message_from_thread(sentence(line)))
+    server.start()
+    host.message_from_thread(_("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
+        port=server.port, address=address[0], password=credentials.password))
+    host.message_from_thread(_("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
+    return TableConsole(host, server, lambda: None, lambda seat: KeyConsole(
+        input=seat, output=seat, terminal_size=seat.terminal_size, flashes=host.flashes))
 
 
 def strategy_services(console: "Console", tables_dir: Path, seed: Optional[int]) -> "StrategyServices":

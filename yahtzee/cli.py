@@ -39,6 +39,22 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(usage_error(_("{message} (try --help)").format(message=message)))
 
 
+DEFAULT_PORT = 8022
+LOOPBACK = "127.0.0.1"
+
+
+def host_address(text: str) -> tuple[str, int]:
+    """--host's '[ADDRESS:]PORT' as (address, port): the loopback address unless one is given."""
+    address, _colon, port = text.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("invalid port: '{text}'").format(text=port)) from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(_("a port is 0 to 65535, not {value}").format(value=number))
+    return (address.strip("[]") or LOOPBACK), number
+
+
 def positive_int(text: str) -> int:
     """A whole number of at least 1, for --simulate."""
     try:
@@ -109,6 +125,10 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help=_("'single', 'challenge N', 'race N' or 'first_to N' for this run"))
     parser.add_argument("--duplicate", action="store_true",
                         help=_("duplicate dice for this run: every player rolls the same dice"))
+    parser.add_argument("--host", type=host_address, nargs="?", const=(LOOPBACK, DEFAULT_PORT),
+                        metavar="[ADDRESS:]PORT",
+                        help=_("also let friends join over SSH (port {port}, on this machine only unless an "
+                               "address is given): ssh -p PORT NAME@HOST").format(port=DEFAULT_PORT))
     add_report_options(parser)
     return parser.parse_args(argv)
 

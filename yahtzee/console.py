@@ -15,16 +15,14 @@ import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional, Protocol
 
 from .palette import BELL, Paint, no_colour, wrapped_lines
 from .render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
 from .stops import InputClosed, StopRequested
 
 if TYPE_CHECKING:  # prompt_toolkit loads only for key mode
-    from prompt_toolkit.input import Input
     from prompt_toolkit.key_binding import KeyPress
-    from prompt_toolkit.output import Output
 
     from .lineedit import LineEditor
 
@@ -47,6 +45,24 @@ def window_size() -> os.terminal_size:
         if size.columns > 0 and size.lines > 0:
             return size
     return shutil.get_terminal_size((80, 24))
+
+
+class KeySource(Protocol):
+    """Where a console's key bytes come from: a terminal (prompt_toolkit's Input) or a pipe."""
+
+    def fileno(self) -> int: ...
+
+    def raw_mode(self) -> contextlib.AbstractContextManager[None]: ...
+
+
+class ScreenSink(Protocol):
+    """Where a console's screens go: a terminal (prompt_toolkit's Output) or a network seat."""
+
+    def write_raw(self, data: str) -> None: ...
+
+    def flush(self) -> None: ...
+
+    def encoding(self) -> str: ...
 
 
 def key_token(press: "KeyPress") -> "str | None":
@@ -77,15 +93,15 @@ class KeyConsole:
 
     plain = False
 
-    def __init__(self, input: "Optional[Input]" = None, output: "Optional[Output]" = None, paint: Paint = no_colour,
+    def __init__(self, input: Optional[KeySource] = None, output: Optional[ScreenSink] = None, paint: Paint = no_colour,
                  unicode: bool = True, terminal_size: Optional[Callable[[], os.terminal_size]] = None,
                  sleep: Callable[[float], None] = time.sleep, flashes: bool = False) -> None:
         from prompt_toolkit.input import create_input
         from prompt_toolkit.output import create_output
 
         from .keyreader import KeyReader
-        self.input = input or create_input()
-        self.output = output or create_output()
+        self.input: KeySource = input or create_input()
+        self.output: ScreenSink = output or create_output()
         self.reader = KeyReader(self.input.fileno())
         self.paint = paint
         self.flashes = flashes  # whether a Yahtzee blinks (colour themes, not mono)
@@ -102,6 +118,7 @@ class KeyConsole:
         self._arrived: collections.deque[str] = collections.deque()  # messages from other threads, not yet shown
         self._editing: Optional[tuple[str, LineEditor]] = None
         self._drawn_size: Optional[os.terminal_size] = None
+        self.idle: Optional[Callable[[], None]] = None  # run when a wait for a key is woken
 
     def request_stop(self, signum: int) -> None:
         """From a signal handler: the read under way, or the next one, raises StopRequested."""
@@ -247,6 +264,8 @@ class KeyConsole:
             press = self.reader.next_press()
             if press is not None:
                 return press
+            if self.idle:
+                self.idle()
             if not self.stop and self.terminal_size() != self._drawn_size:
                 self._draw()
 

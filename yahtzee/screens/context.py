@@ -181,6 +181,14 @@ class Context:
         if strategy is not None:
             strategy.tables.prepare(self.session.rules, [p.mood for p in self.session.players if p.is_computer])
 
+    def answering_player(self) -> str | None:
+        """The human player who answers the question on screen; None for a lobby question or
+        a computer player's turn (the host's, when friends play from their own terminals)."""
+        game = self.session.game
+        if self.moment.screen not in IN_GAME or game is None or game.is_over or game.current.is_computer:
+            return None
+        return game.current.name
+
     def prefs_to_keep(self) -> dict[str, Any]:
         """The preferences as prefs.json keeps them, verify and sound from the session."""
         return {**self.settings.prefs, "verify": self.session.verify, "sound": self.session.sound}

@@ -1,0 +1,346 @@
+"""A table hosted over SSH (--host): friends join it with a real OpenSSH client over the loopback
+address, and only they may."""
+import asyncio
+import json
+import random
+import re
+import signal
+import subprocess
+import threading
+
+import asyncssh
+import pytest
+from terminal import Terminal
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A friend's key listed in the saves folder, and the dice every game here rolls."""
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    key = tmp_path / "friend"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    (saves / "authorized_keys").write_text((tmp_path / "friend.pub").read_text())
+    dice = tmp_path / "dice.txt"
+    dice.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
+    return tmp_path
+
+
+def ssh_command(folder, port, name, *options, key="friend"):
+    """A real ssh client to the table, knowing nothing of this machine's own ssh settings."""
+    return ["ssh", "-F", "/dev/null", "-i", str(folder / key), "-o", "IdentitiesOnly=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={folder / 'known_hosts'}",
+            "-o", "LogLevel=ERROR", "-p", str(port), *options, f"{name}@127.0.0.1"]
+
+
+def host(folder, saves="saves"):
+    """The game hosting a table on a free loopback port; (its terminal, the port)."""
+    term = Terminal("--saves", str(folder / saves), "--dice-file", str(folder / "dice.txt"),
+                    "--host", "127.0.0.1:0")
+    screen = term.wait_for("Friends join with")
+    return term, int(re.search(r"ssh -p (\d+)", screen).group(1))
+
+
+def seat_two(term):
+    term.wait_for("Press any key to begin")
+    term.press("x")
+    term.wait_for("Instructions? (Y/N)")
+    term.press("n")
+    term.wait_for("Player 1 name")
+    term.press("ANN", "Enter")
+    term.wait_for("Player 2 name")
+    term.press("BOB", "Enter")
+    term.wait_for("Player 3 name")
+    term.press("Enter")
+    term.wait_for("Ready to play? (Y/N)")
+
+
+def history_record(saves):
+    (line,) = (saves / "history.jsonl").read_text().splitlines()
+    record = json.loads(line)
+    record.pop("finished")
+    return record
+
+
+@pytest.fixture
+def hot_seat_record(table):
+    """The history record of the scripted two-player game played at one keyboard."""
+    hot = Terminal("--saves", str(table / "hot"), "--dice-file", str(table / "dice.txt"))
+    try:
+        seat_two(hot)
+        hot.press("y")
+        for box in BOXES:
+            hot.turn("ANN", box)
+            hot.turn("BOB", box)
+        hot.wait_for("Another game? (Y/N)")
+        hot.press("n")
+        assert hot.exit_code(timeout=60) == 0, hot.text
+    finally:
+        hot.close()
+    return history_record(table / "hot")
+
+
+def join(table, port, name="BOB"):
+    """A friend's terminal logged in to the table."""
+    return Terminal(program=ssh_command(table, port, name, "-tt"), columns=90, lines=30)
+
+
+def play_turns(term, friend, boxes):
+    """ANN at the host and BOB at his own terminal post in `boxes` in turn."""
+    for box in boxes:
+        term.turn("ANN", box)
+        friend.turn("BOB", box)
+
+
+def finish(term, friend, boxes):
+    """The last turns, `boxes`; the game ends and the host leaves."""
+    play_turns(term, friend, boxes)
+    term.wait_for("Another game? (Y/N)")
+    term.press("n")
+    assert term.exit_code(timeout=60) == 0, term.text
+
+
+def dice_rows(screen):
+    """The dice part of the play screen."""
+    return [line[36:] for line in screen.splitlines()[2:8]]
+
+
+def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_seat_record):
+    term, port = host(table)
+    friend = join(table, port)
+    try:
+        seat_two(term)
+        friend.wait_for("Ready to play? (Y/N)")  # the friend sees the host's screens
+        term.press("y")
+        finish(term, friend, BOXES)
+    finally:
+        friend.close()
+        term.close()
+    assert history_record(table / "saves") == hot_seat_record
+
+
+def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(table, hot_seat_record):
+    term, port = host(table)
+    friend = join(table, port)
+    try:
+        seat_two(term)
+        term.press("y")
+        play_turns(term, friend, BOXES[:3])
+        term.turn("ANN", BOXES[3])
+        friend.wait_for("BOB: press any key to roll")
+        friend.press(" ")
+        rolled = dice_rows(friend.wait_for("R rolls"))
+        friend.close()  # the connection drops mid-turn
+        term.wait_for("BOB is away")
+        friend = join(table, port)
+        again = friend.wait_for("R rolls")
+        assert dice_rows(again) == rolled and "Roll 1 of 3" in again
+        friend.press("r")
+        friend.wait_for("Post where?")
+        friend.press(BOXES[3])
+        friend.wait_for("(Y/N)")
+        friend.press("y")
+        finish(term, friend, BOXES[4:])
+    finally:
+        friend.close()
+        term.close()
+    assert history_record(table / "saves") == hot_seat_record
+
+
+def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot_seat_record):
+    term, port = host(table)
+    friend = join(table, port)
+    try:
+        seat_two(term)
+        term.press("y")
+        play_turns(term, friend, BOXES[:5])
+        term.wait_for("ANN: press any key to roll")
+        term.child.kill(signal.SIGKILL)
+        friend.exit_code(timeout=30)  # the friend's connection ends with the host
+    finally:
+        friend.close()
+        term.close()
+    term, port = host(table)
+    friend = join(table, port)
+    try:
+        term.wait_for("Resume the saved game? (Y/N)")
+        term.press("y")
+        friend.wait_for("ANN: press any key to roll")
+        finish(term, friend, BOXES[5:])
+    finally:
+        friend.close()
+        term.close()
+    assert history_record(table / "saves") == hot_seat_record
+
+
+def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table):
+    term, port = host(table)
+    try:
+        password = re.search(r"password (\w+)", term.text).group(1)
+        stranger = table / "stranger"
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(stranger)], check=True)
+        batch = ("-o", "BatchMode=yes", "-o", "ConnectTimeout=10")
+        refused = subprocess.run(ssh_command(table, port, "BOB", *batch, key="stranger"),
+                                 capture_output=True, text=True, timeout=30)
+        assert refused.returncode == 255 and "Permission denied" in refused.stderr
+        askpass = table / "askpass"
+        for given, admitted in (("wrong", False), (password, True)):
+            askpass.write_text(f"#!/bin/sh\necho {given}\n")
+            askpass.chmod(0o700)
+            tried = subprocess.run(
+                ["ssh", "-F", "/dev/null", "-o", "PubkeyAuthentication=no", "-o", "StrictHostKeyChecking=no",
+                 "-o", f"UserKnownHostsFile={table / 'known_hosts'}", "-o", "NumberOfPasswordPrompts=1",
+                 "-p", str(port), "ANN@127.0.0.1", "true"],
+                capture_output=True, text=True, timeout=30,
+                env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "PATH": "/usr/bin:/bin"})
+            # Let in, a command is still no game: only a terminal's session is served.
+            assert tried.returncode != 0 and ("Permission denied" in tried.stderr) is not admitted, tried.stderr
+        command = subprocess.run(ssh_command(table, port, "BOB", *batch) + ["echo", "hello"],
+                                 capture_output=True, text=True, timeout=30)
+        assert command.returncode != 0 and "hello" not in command.stdout
+        no_terminal = subprocess.run(ssh_command(table, port, "BOB", *batch, "-T"), capture_output=True,
+                                     text=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert no_terminal.returncode != 0 and not no_terminal.stdout
+        forward = subprocess.run(ssh_command(table, port, "BOB", *batch, "-N", "-o", "ExitOnForwardFailure=yes",
+                                             "-R", "0:127.0.0.1:9"), capture_output=True, text=True, timeout=30)
+        assert forward.returncode == 255 and "forwarding failed" in forward.stderr
+        term.wait_for("A command over SSH was refused")
+    finally:
+        term.close()
+
+
+def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
+    term, port = host(table)
+    friend = join(table, port)
+    try:
+        seat_two(term)
+        term.press("y")
+        term.wait_for("ANN: press any key to roll")
+        friend.wait_for("ANN: press any key to roll")
+        friend.press(" ")  # not BOB's turn: it rolls nothing
+        term.pump(0.5)
+        assert "ANN: press any key to roll" in term.text
+        term.turn("ANN", "c")
+        friend.wait_for("BOB: press any key to roll")
+        friend.press("m")
+        friend.wait_for("Sound at your seat is now OFF")
+        friend.press("v")
+        friend.wait_for("Verify is the host's to change")
+        assert "Sound at your seat" not in term.wait_for("BOB: press any key to roll")
+        friend.press("q")
+        assert friend.exit_code(timeout=30) is not None  # the friend's session ended, not the game
+        term.wait_for("BOB is away")
+        term.press("q")  # meanwhile the host's keys answer: F10 keeps the game for later
+        term.wait_for("Quit the game? Your game is kept for next time. (Y/N)")
+        term.press("y")
+        assert term.exit_code(timeout=30) == 0
+    finally:
+        friend.close()
+        term.close()
+    saved = json.loads((table / "saves" / "autosave.json").read_text())
+    assert [p["name"] for p in saved["game"]["players"]] == ["ANN", "BOB"]
+
+
+class Guesser(asyncssh.SSHClient):
+    """A client that tries one wrong password after another on the same connection."""
+
+    def __init__(self):
+        self.guesses = 0
+
+    def password_auth_requested(self):
+        self.guesses += 1
+        return f"guess{self.guesses}"
+
+
+class Flood:
+    """200 hostile connections to the table, in waves, from a thread of their own: wrong
+    passwords, garbage before the banner, sockets that never speak, windows beyond reason,
+    window-change storms and floods of keys (invalid UTF-8, split escapes, 100 kB pastes)."""
+
+    KINDS = ("password", "garbage", "silent", "window", "keys")
+
+    def __init__(self, port, password, count=200, wave=20):
+        self.port, self.secret, self.count, self.wave = port, password, count, wave
+        self.errors = []
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.run()))
+
+    async def run(self):
+        for start in range(0, self.count, self.wave):
+            kinds = [self.KINDS[n % len(self.KINDS)] for n in range(start, start + self.wave)]
+            await asyncio.gather(*(self.attack(kind, n) for n, kind in enumerate(kinds)))
+
+    async def attack(self, kind, n):
+        try:
+            await asyncio.wait_for(getattr(self, kind)(n), 20)
+        except (OSError, asyncssh.Error, asyncio.TimeoutError, asyncio.IncompleteReadError):
+            pass  # refused or dropped: what the table should do
+        except Exception as error:  # noqa: BLE001 - a flood's own mistake must fail the test
+            self.errors.append(repr(error))
+
+    async def password(self, n):
+        async with asyncssh.connect("127.0.0.1", self.port, username="EVE", client_factory=Guesser,
+                                    known_hosts=None, client_keys=None, agent_path=None):
+            raise AssertionError("a wrong password was let in")
+
+    async def garbage(self, n):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(bytes(random.Random(n).randrange(256) for _ in range(5000)))
+        await writer.drain()
+        await reader.read(1000)
+        writer.close()
+
+    async def silent(self, n):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        await asyncio.sleep(0.5)  # half-open: connected, never a word
+        writer.close()
+
+    async def _seated(self, n, size):
+        conn = await asyncssh.connect("127.0.0.1", self.port, username=f"EVE{n % 100}", password=self.secret,
+                                      known_hosts=None, client_keys=None, agent_path=None)
+        chan, _ = await conn.create_session(asyncssh.SSHClientSession, term_type="xterm", term_size=size,
+                                            encoding=None)
+        return conn, chan
+
+    async def window(self, n):
+        conn, chan = await self._seated(n, (10**6, 10**6))
+        for step in range(200):
+            chan.change_terminal_size(10**6 - step, 1 + step % 3)
+        await asyncio.sleep(0.5)
+        conn.close()
+
+    async def keys(self, n):
+        conn, chan = await self._seated(n, (80, 24))
+        rng = random.Random(n)
+        chan.write(b"\xff\xfe\x80" + b"\x1b[" * 1000 + bytes(rng.randrange(256) for _ in range(100_000)))
+        await asyncio.sleep(0.5)
+        conn.close()
+
+
+def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(table, hot_seat_record):
+    errors = table / "host-stderr.txt"
+    term = Terminal("--saves", str(table / "saves"), "--dice-file", str(table / "dice.txt"),
+                    "--host", "127.0.0.1:0", stderr=errors)
+    screen = term.wait_for("Friends join with")
+    port = int(re.search(r"ssh -p (\d+)", screen).group(1))
+    password = re.search(r"password (\w+)", screen).group(1)
+    friend = join(table, port)
+    try:
+        seat_two(term)
+        term.press("y")
+        friend.wait_for("ANN: press any key to roll")
+        flood = Flood(port, password)
+        flood.thread.start()
+        play_turns(term, friend, BOXES[:-1])
+        flood.thread.join(timeout=120)
+        assert not flood.thread.is_alive() and flood.errors == []
+        finish(term, friend, BOXES[-1:])
+    finally:
+        friend.close()
+        term.close()
+    assert history_record(table / "saves") == hot_seat_record
+    said = term.raw.decode("utf-8", "replace")
+    assert "at once is the most" in said and "failed logins" in said
+    assert "Traceback" not in errors.read_text()

@@ -1,0 +1,262 @@
+"""The SSH server of a hosted table (asyncssh), run by an event loop in a thread of its own.
+
+Only an interactive session with a terminal is served: no exec, no subsystem, no port or
+agent or X11 forwarding. A friend logs in with the table's password or a listed key; the login
+name is the seat they take. Every limit, when reached, is said in one line to the host."""
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import Optional
+
+import asyncssh
+
+from ..language import _
+from .credentials import Credentials
+from .seat import RemoteSeat
+
+MAX_CONNECTIONS = 8  # at once, logged in or not
+MAX_LOGIN_ATTEMPTS = 3  # wrong passwords or keys on one connection before it is closed
+FAILED_LOGIN_DELAY = 1.0  # seconds before a wrong password is answered
+LOGIN_SECONDS = 30  # to log in, once connected
+IDLE_SECONDS = 30 * 60  # a seat that sends nothing this long is let go
+MAX_INPUT_RATE = 64 * 1024  # bytes a second from one seat; more is dropped
+NAME_LENGTH = 6
+NOTICE_GAP = 5.0  # seconds before the host is told the same line again
+
+Notify = Callable[[str], None]
+
+
+class TableServer:
+    """Listens for friends; the seats of those logged in, by name, for the game's thread."""
+
+    def __init__(self, credentials: Credentials, address: str, port: int, notify: Notify) -> None:
+        self.credentials = credentials
+        self.address, self.port = address, port
+        self._notify = notify  # from the server's thread: a line for the host's screen
+        self._told: dict[str, float] = {}
+        self.changed: Callable[[], None] = lambda: None  # from the server's thread: a friend came or went
+        self.seats: dict[str, RemoteSeat] = {}
+        self.connections = 0
+        self._lock = threading.Lock()
+        self._loop = asyncio.new_event_loop()
+        self._server: Optional[asyncssh.SSHAcceptor] = None
+        self._thread = threading.Thread(target=self._loop.run_forever, name="ssh-table", daemon=True)
+
+    def notify(self, line: str) -> None:
+        """Tell the host, but not the same line again within NOTICE_GAP seconds (a flood of
+        refused connections is one line, not a flood of lines)."""
+        now = time.monotonic()
+        if now - self._told.get(line, -NOTICE_GAP) >= NOTICE_GAP:
+            self._told[line] = now
+            self._notify(line)
+
+    def start(self) -> None:
+        """Listen (OSError when the address cannot be had), serving from a thread of its own."""
+        self._thread.start()
+        self._server = asyncio.run_coroutine_threadsafe(self._listen(), self._loop).result()
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def _listen(self) -> asyncssh.SSHAcceptor:
+        return await asyncssh.create_server(
+            lambda: Door(self), self.address, self.port, server_host_keys=[self.credentials.host_key],
+            encoding=None, line_editor=False, allow_pty=True, agent_forwarding=False, x11_forwarding=False,
+            allow_scp=False, kbdint_auth=False, host_based_auth=False, gss_host=None,
+            login_timeout=LOGIN_SECONDS, keepalive_interval=30, keepalive_count_max=4)
+
+    def close(self) -> None:
+        """Stop listening and let every friend go."""
+        if self._server is not None:
+            self._loop.call_soon_threadsafe(self._server.close)
+        for seat in list(self.seats.values()):
+            seat.hang_up()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    def present(self) -> list[RemoteSeat]:
+        """The friends logged in now."""
+        with self._lock:
+            return [seat for seat in self.seats.values() if not seat.gone]
+
+    def seat(self, name: str) -> Optional[RemoteSeat]:
+        """The friend logged in as `name`, if one is."""
+        with self._lock:
+            seat = self.seats.get(name.casefold())
+        return None if seat is None or seat.gone else seat
+
+    def sender(self, chan: "asyncssh.SSHServerChannel[bytes]") -> Callable[[bytes], None]:
+        """A send(data) that any thread may call for this channel."""
+        def send(data: bytes) -> None:
+            self._loop.call_soon_threadsafe(_write, chan, data)
+        return send
+
+    def closer(self, chan: "asyncssh.SSHServerChannel[bytes]") -> Callable[[], None]:
+        """A close() that any thread may call for this channel."""
+        def close() -> None:
+            self._loop.call_soon_threadsafe(chan.close)
+        return close
+
+    def join(self, name: str, chan: "asyncssh.SSHServerChannel[bytes]", columns: int, lines: int) -> Optional[str]:
+        """Seat a friend logged in as `name`; why not, as a line for them, or None."""
+        if not name or len(name) > NAME_LENGTH or not name.isprintable():
+            return _("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
+        with self._lock:
+            held = self.seats.get(name.casefold())
+            if held is not None and not held.gone:
+                return _("{name} is already at the table.").format(name=name)
+            self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines)
+        self.notify(_("{name} joined the table over SSH.").format(name=name))
+        self.changed()
+        return None
+
+    def leave(self, name: str) -> None:
+        """The friend's connection is gone."""
+        with self._lock:
+            seat = self.seats.get(name.casefold())
+        if seat is not None:
+            seat.hang_up()
+            self.notify(_("{name} left the table.").format(name=name))
+            self.changed()
+
+
+def _write(chan: "asyncssh.SSHServerChannel[bytes]", data: bytes) -> None:
+    """Send to a channel that may have closed meanwhile."""
+    if not chan.is_closing():
+        chan.write(data)
+
+
+class Door(asyncssh.SSHServer):
+    """One connection: its login, with the limits, and the one session it may open."""
+
+    def __init__(self, table: TableServer) -> None:
+        self.table = table
+        self.failures = 0
+        self.conn: Optional[asyncssh.SSHServerConnection] = None
+        self.counted = False
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        if self.table.connections >= MAX_CONNECTIONS:
+            self.table.notify(_("A connection was refused: {count} at once is the most.").format(count=MAX_CONNECTIONS))
+            conn.close()
+            return
+        self.table.connections += 1
+        self.counted = True
+
+    def connection_lost(self, exc: Optional[Exception]) -> None:
+        if self.counted:
+            self.table.connections -= 1
+            self.counted = False
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        if self.table.credentials.password_fits(password):
+            return True
+        await asyncio.sleep(FAILED_LOGIN_DELAY)
+        self._failed()
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return self.table.credentials.authorized is not None
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.table.credentials.key_fits(key):
+            return True
+        self._failed()
+        return False
+
+    def _failed(self) -> None:
+        """A wrong password or key: the third on one connection closes it."""
+        self.failures += 1
+        if self.failures >= MAX_LOGIN_ATTEMPTS and self.conn is not None:
+            self.table.notify(_("A connection was closed after {count} failed logins.").format(
+                count=MAX_LOGIN_ATTEMPTS))
+            self.conn.close()
+
+    def session_requested(self) -> "asyncssh.SSHServerSession[bytes]":
+        assert self.conn is not None
+        return SeatSession(self.table, self.conn.get_extra_info("username") or "")
+
+
+class SeatSession(asyncssh.SSHServerSession):
+    """A friend's session: a terminal and a shell request, nothing else; their keys to their seat."""
+
+    def __init__(self, table: TableServer, name: str) -> None:
+        self.table, self.name = table, name
+        self.chan: Optional[asyncssh.SSHServerChannel[bytes]] = None
+        self.size: Optional[tuple[int, int]] = None
+        self.seat: Optional[RemoteSeat] = None
+        self.window = (time.monotonic(), 0)  # the input rate's second and its bytes
+        self.idle: Optional[asyncio.TimerHandle] = None
+
+    def connection_made(self, chan: "asyncssh.SSHServerChannel[bytes]") -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object) -> bool:
+        self.size = term_size[0] or 80, term_size[1] or 24
+        return True
+
+    def shell_requested(self) -> bool:
+        return self.size is not None  # a game needs a terminal: `ssh -T` is refused
+
+    def exec_requested(self, command: str) -> bool:
+        self.table.notify(_("A command over SSH was refused: the table serves only a terminal."))
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        assert self.chan is not None and self.size is not None
+        refused = self.table.join(self.name, self.chan, *self.size)
+        if refused:
+            self.chan.write((refused + "\r\n").encode())
+            self.chan.exit(1)
+            return
+        self.seat = self.table.seat(self.name)
+        self._restart_idle()
+
+    def data_received(self, data: bytes, datatype: object) -> None:
+        if self.seat is None:
+            return
+        self._restart_idle()
+        now = time.monotonic()
+        second, count = self.window
+        if now - second >= 1:
+            second, count = now, 0
+        self.window = second, count + len(data)
+        if self.window[1] > MAX_INPUT_RATE:
+            self.table.notify(_("Keys from {name} came too fast: some were dropped.").format(name=self.name))
+            return
+        if not self.seat.typed(data):
+            self.table.notify(_("Keys from {name} came too fast: some were dropped.").format(name=self.name))
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if self.seat is not None:
+            self.seat.resized(width, height)
+
+    def eof_received(self) -> bool:
+        return False
+
+    def connection_lost(self, exc: Optional[Exception]) -> None:
+        if self.idle is not None:
+            self.idle.cancel()
+        if self.seat is not None:
+            self.table.leave(self.name)
+
+    def _restart_idle(self) -> None:
+        """Let a seat that sends nothing for IDLE_SECONDS go."""
+        if self.idle is not None:
+            self.idle.cancel()
+        self.idle = asyncio.get_running_loop().call_later(IDLE_SECONDS, self._idle_out)
+
+    def _idle_out(self) -> None:
+        self.table.notify(_("{name} was idle for {minutes} minutes and was let go.").format(
+            name=self.name, minutes=IDLE_SECONDS // 60))
+        if self.chan is not None:
+            self.chan.close()

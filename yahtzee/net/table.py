@@ -1,0 +1,249 @@
+"""The console the flow talks to while it hosts a table: every screen at the host's terminal and
+at every friend's, the keys of the seat whose turn it is.
+
+A seat is played from a friend's terminal once a friend has logged in under its name; until
+then it is played at the host's keyboard, as in hot-seat play. The lobby's questions and the
+computer players' turns are the host's. A friend whose connection drops keeps the seat: the
+game waits for them at the same question, and meanwhile the host's keys may answer it (F10
+saves the game for later)."""
+import contextlib
+import functools
+from collections.abc import Iterable, Iterator
+from typing import Callable, Optional
+
+from ..console import KeyConsole
+from ..language import _
+from ..palette import Paint
+from ..render import on_off
+from ..screens.prompts import ALIASES
+from ..stops import InputClosed
+from .seat import RemoteSeat
+from .server import TableServer
+
+AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
+
+
+class TableConsole:
+    """The host's KeyConsole and one KeyConsole per friend, behind the one console the screens use."""
+
+    plain = False
+
+    def __init__(self, host: KeyConsole, server: TableServer, acting: Callable[[], Optional[str]],
+                 console_for: Callable[[RemoteSeat], KeyConsole]) -> None:
+        self.host = host
+        self.server = server
+        self.acting = acting  # the name of the human seat whose turn it is, or None: the host's question
+        self.console_for = console_for
+        self.remote: dict[str, tuple[RemoteSeat, KeyConsole]] = {}  # by folded name
+        self.remote_names: set[str] = set()  # seats a friend has played from: theirs from then on
+        self.screen: tuple[list[str], Optional[list[str]]] = ([], None)
+        # A friend who joins while a seat waits for a key is shown the screen at once.
+        server.changed = self._wake
+        host.idle = self._take_in_joined
+
+    # -- what the screens read of a console ------------------------------------------------
+    @property
+    def flashes(self) -> bool:
+        """A Yahtzee blinks (as the host's terminal does)."""
+        return self.host.flashes
+
+    @property
+    def unicode(self) -> bool:
+        """The dice are drawn with box-drawing characters."""
+        return self.host.unicode
+
+    @property
+    def paint(self) -> Paint:
+        """The host's colours."""
+        return self.host.paint
+
+    @property
+    def stop(self) -> Optional[int]:
+        """A stop signal that came to the host."""
+        return self.host.stop
+
+    def request_stop(self, signum: int) -> None:
+        """From a signal handler at the host."""
+        self.host.request_stop(signum)
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator["TableConsole"]:
+        """The host's terminal raw for the whole game; the friends go when it ends."""
+        with self.host.running():
+            try:
+                yield self
+            finally:
+                self.server.close()
+                for key in list(self.remote):
+                    self._let_go(key)
+
+    # -- shown at every seat -------------------------------------------------------------
+    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
+        """A whole screen, at every seat."""
+        self.screen = (list(lines), None if brief is None else list(brief))
+        self._everywhere(lambda console: console.show(*self.screen))
+
+    def message(self, text: str) -> None:
+        """A message under the screen, at every seat."""
+        self._everywhere(lambda console: console.message(text))
+
+    def remind(self, text: str) -> None:
+        """A message about the question asked, at every seat."""
+        self._everywhere(lambda console: console.remind(text))
+
+    def forget_messages(self) -> None:
+        """The screen's subject changed, at every seat."""
+        self._everywhere(lambda console: console.forget_messages())
+
+    def status(self, text: str) -> None:
+        """A passing line, at every seat."""
+        self._everywhere(lambda console: console.status(text))
+
+    def bell(self, count: int = 1) -> None:
+        """The bell, at every seat whose sound is on."""
+        muted = [console for seat, console in self.remote.values() if not seat.sound]
+        self._everywhere(lambda console: None if console in muted else console.bell(count))
+
+    def message_from_thread(self, text: str) -> None:
+        """A message from work in the background, for the host."""
+        self.host.message_from_thread(text)
+
+    def discard_typeahead(self) -> None:
+        """Keys typed while the game was busy answer nothing, at any seat."""
+        self._everywhere(lambda console: console.discard_typeahead())
+
+    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
+        """Each frame at every seat; False as soon as the answering seat presses a key."""
+        answering = self._answering()
+        for frame in frames:
+            shown = list(frame)
+            self._everywhere(functools.partial(KeyConsole.show, lines=shown), but=answering)
+            if not answering.animate([shown], seconds_per_frame):
+                return False
+        return True
+
+    def pause(self, seconds: float) -> Optional[str]:
+        """A moment to see a step; a key at the answering seat cuts it short."""
+        return self._answering().pause(seconds)
+
+    # -- answered at one seat ------------------------------------------------------------
+    def read_key(self, prompt: str = "") -> str:
+        """The next key of the seat whose turn it is (the host's for the lobby's questions)."""
+        while True:
+            name = self._refresh()
+            if name is None:
+                return self.host.read_key(prompt)
+            entry = self.remote.get(name)
+            if entry is None:
+                token = self._wait_for(name, prompt)
+                if token is not None:
+                    return token
+                continue
+            seat, console = entry
+            try:
+                token = console.read_key(prompt)
+            except InputClosed:
+                self._let_go(name)
+                continue
+            if not self._own_hot_key(seat, console, token):
+                return token
+
+    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+                  unlimited: str = "") -> tuple[Optional[str], str]:
+        """A line of text: always the host's (names are typed in the lobby)."""
+        self._refresh()
+        return self.host.read_text(prompt, default, limit, unlimited)
+
+    def _own_hot_key(self, seat: RemoteSeat, console: KeyConsole, token: str) -> bool:
+        """A friend's hot keys are their seat's own: F9 their sound, F10 leaves the table (the
+        game goes on), F8 is the host's; whether the token was one."""
+        token = ALIASES.get(token, token)
+        if token == "F9":
+            seat.sound = not seat.sound
+            console.remind(_("Sound at your seat is now {state}.").format(state=on_off(seat.sound)))
+        elif token == "F8":
+            console.remind(_("Verify is the host's to change."))
+        elif token == "F10":
+            with contextlib.suppress(InputClosed):
+                console.message(_("You left the table: join again with ssh to take your seat back."))
+            seat.disconnect()
+            self._let_go(seat.name.casefold())
+        else:
+            return False
+        return True
+
+    # -- the seats -----------------------------------------------------------------------
+    def _refresh(self) -> Optional[str]:
+        """Take in the friends who joined and let go of those who left; the folded name of the
+        friend's seat that answers now, or None for the host."""
+        live = {seat.name.casefold(): seat for seat in self.server.present()}
+        for key, (seat, _console) in list(self.remote.items()):
+            if live.get(key) is not seat:
+                self._let_go(key)
+        self._take_in_joined()
+        acting = self.acting()
+        name = None if acting is None else acting.casefold()
+        if name not in self.remote_names:
+            name = None
+        for key, (seat, _console) in self.remote.items():
+            seat.listening = key == name
+        return name
+
+    def _wake(self) -> None:
+        """From the server's thread: end every wait for a key, so a friend who came is taken in."""
+        for _seat, console in list(self.remote.values()):
+            console.reader.wake()
+        self.host.reader.wake()
+
+    def _take_in_joined(self) -> None:
+        """Take in the friends who joined since the last look."""
+        for seat in self.server.present():
+            key = seat.name.casefold()
+            if key not in self.remote:
+                self._take_in(key, seat)
+
+    def _take_in(self, key: str, seat: RemoteSeat) -> None:
+        """A friend joined (or came back): their console, showing the screen as it stands."""
+        console = self.console_for(seat)
+        seat.woken = console.reader.wake
+        console.idle = self._take_in_joined
+        self.remote[key] = (seat, console)
+        self.remote_names.add(key)
+        with contextlib.suppress(InputClosed):
+            console.show(*self.screen)
+
+    def _let_go(self, key: str) -> None:
+        """A friend's console goes (their connection went, or the game ended)."""
+        seat, console = self.remote.pop(key)
+        console.reader.close()
+        seat.close()
+
+    def _answering(self) -> KeyConsole:
+        """The console whose keys answer now."""
+        name = self._refresh()
+        entry = None if name is None else self.remote.get(name)
+        return self.host if entry is None else entry[1]
+
+    def _everywhere(self, action: Callable[[KeyConsole], None], but: Optional[KeyConsole] = None) -> None:
+        """Do `action` at the host's terminal and every friend's; a friend who is gone is let go."""
+        self._refresh()
+        if self.host is not but:
+            action(self.host)
+        for key, (_seat, console) in list(self.remote.items()):
+            if console is but:
+                continue
+            try:
+                action(console)
+            except InputClosed:
+                self._let_go(key)
+
+    def _wait_for(self, name: str, prompt: str) -> Optional[str]:
+        """A friend whose turn it is is away: wait for them; a key of the host's answers instead."""
+        self.host.remind(_("{name} is away: the game waits for them to join again (the host's keys may answer).")
+                         .format(name=name.upper()))
+        while name not in self.remote:
+            token = self.host.pause(AWAY_POLL_SECONDS)
+            if token is not None:
+                return token
+            self._refresh()
+        return None
