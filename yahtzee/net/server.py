@@ -23,6 +23,7 @@ IDLE_SECONDS = 30 * 60  # a seat that sends nothing this long is let go
 MAX_INPUT_RATE = 64 * 1024  # bytes a second from one seat; more is dropped
 NAME_LENGTH = 6
 NOTICE_GAP = 5.0  # seconds before the host is told the same line again
+MAX_UNSENT = 1024 * 1024  # bytes waiting for a friend's client to read them; past this it is let go
 
 Notify = Callable[[str], None]
 
@@ -87,8 +88,19 @@ class TableServer:
     def sender(self, chan: "asyncssh.SSHServerChannel[bytes]") -> Callable[[bytes], None]:
         """A send(data) that any thread may call for this channel."""
         def send(data: bytes) -> None:
-            self._loop.call_soon_threadsafe(_write, chan, data)
+            self._loop.call_soon_threadsafe(self._write, chan, data)
         return send
+
+    def _write(self, chan: "asyncssh.SSHServerChannel[bytes]", data: bytes) -> None:
+        """Send to a channel that may have closed meanwhile; a client that reads nothing of its
+        screens is let go before they pile up."""
+        if chan.is_closing():
+            return
+        if chan.get_write_buffer_size() > MAX_UNSENT:
+            self.notify(_("A friend's terminal read nothing of its screens and was let go."))
+            chan.close()
+            return
+        chan.write(data)
 
     def closer(self, chan: "asyncssh.SSHServerChannel[bytes]") -> Callable[[], None]:
         """A close() that any thread may call for this channel."""
@@ -117,12 +129,6 @@ class TableServer:
             seat.hang_up()
             self.notify(_("{name} left the table.").format(name=name))
             self.changed()
-
-
-def _write(chan: "asyncssh.SSHServerChannel[bytes]", data: bytes) -> None:
-    """Send to a channel that may have closed meanwhile."""
-    if not chan.is_closing():
-        chan.write(data)
 
 
 class Door(asyncssh.SSHServer):

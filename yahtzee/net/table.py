@@ -240,7 +240,7 @@ class TableConsole:
     def _wait_for(self, name: str, prompt: str) -> Optional[str]:
         """A friend whose turn it is is away: wait for them; a key of the host's answers instead."""
         self.host.remind(_("{name} is away: the game waits for them to join again (the host's keys may answer).")
-                         .format(name=name.upper()))
+                         .format(name=self.acting() or name))
         while name not in self.remote:
             token = self.host.pause(AWAY_POLL_SECONDS)
             if token is not None:
