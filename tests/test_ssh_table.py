@@ -224,7 +224,9 @@ def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
         term.pump(0.5)
         assert "ANN: press any key to roll" in term.text
         term.turn("ANN", "c")
-        friend.wait_for("BOB: press any key to roll")
+        friend.wait_for("BOB: press any key to roll, U takes back the last posting")
+        friend.press("u")  # ANN's posting is ANN's to take back
+        friend.wait_for("Only ANN may take back ANN's posting.")
         friend.press("m")
         friend.wait_for("Sound at your seat is now OFF")
         friend.press("v")
@@ -344,3 +346,59 @@ def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(tabl
     said = term.raw.decode("utf-8", "replace")
     assert "at once is the most" in said and "failed logins" in said
     assert "Traceback" not in errors.read_text()
+
+
+def test_the_host_key_is_made_once_and_kept_and_a_password_is_new_each_table(tmp_path):
+    from yahtzee.net.credentials import HOST_KEY_FILE, table_credentials
+    first, second = table_credentials(tmp_path), table_credentials(tmp_path)
+    assert first.fingerprint == second.fingerprint and first.fingerprint.startswith("SHA256:")
+    assert (tmp_path / HOST_KEY_FILE).stat().st_mode & 0o077 == 0  # its owner's only
+    assert first.password != second.password and len(first.password) == 10
+    assert first.password_fits(first.password) and not first.password_fits(second.password)
+    assert first.authorized is None and not first.key_fits(second.host_key)
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("8022", ("127.0.0.1", 8022)), ("0", ("127.0.0.1", 0)), ("0.0.0.0:2222", ("0.0.0.0", 2222)),
+    ("[::1]:8022", ("::1", 8022)), (":9000", ("127.0.0.1", 9000))])
+def test_host_takes_a_port_and_listens_on_loopback_unless_given_an_address(text, address):
+    from yahtzee.cli import host_address, parse_args
+    assert host_address(text) == address
+    assert parse_args(["--host"]).host == ("127.0.0.1", 8022) and parse_args([]).host is None
+
+
+@pytest.mark.parametrize("text", ["port", "70000", "-1", "host:"])
+def test_a_bad_host_port_is_a_one_line_error(text, capsys):
+    from yahtzee.cli import parse_args
+    with pytest.raises(SystemExit):
+        parse_args(["--host", text])
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tmp_path):
+    from yahtzee.net import server
+    from yahtzee.net.credentials import table_credentials
+
+    class Stalled:
+        closed = False
+        written = []
+
+        def is_closing(self):
+            return self.closed
+
+        def get_write_buffer_size(self):
+            return server.MAX_UNSENT + 1 if self.written else 0
+
+        def write(self, data):
+            self.written.append(data)
+
+        def close(self):
+            self.closed = True
+
+    told = []
+    table = server.TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
+    chan = Stalled()
+    table._write(chan, b"a screen")
+    table._write(chan, b"another")
+    assert chan.written == [b"a screen"] and chan.closed
+    assert told == ["A friend's terminal read nothing of its screens and was let go."]

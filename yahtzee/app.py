@@ -55,7 +55,7 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
     if args.host:
-        table.acting = ctx.answering_player
+        table.acting, table.undo_owner = ctx.answering_player, ctx.undo_owner
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
@@ -68,9 +68,8 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path) -> 
     from .net.credentials import table_credentials
     from .net.server import TableServer
     from .net.table import TableConsole
-    from .screens import sentence
     credentials = table_credentials(folder)
-    server = TableServer(credentials, *address, notify=lambda line: host.message_from_thread(sentence(line)))
+    server = TableServer(credentials, *address, notify=host.message_from_thread)  # its lines begin with a name
     server.start()
     host.message_from_thread(_("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
         port=server.port, address=address[0], password=credentials.password))

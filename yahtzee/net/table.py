@@ -33,6 +33,7 @@ class TableConsole:
         self.host = host
         self.server = server
         self.acting = acting  # the name of the human seat whose turn it is, or None: the host's question
+        self.undo_owner: Callable[[], Optional[str]] = lambda: None  # whose posting U would take back
         self.console_for = console_for
         self.remote: dict[str, tuple[RemoteSeat, KeyConsole]] = {}  # by folded name
         self.remote_names: set[str] = set()  # seats a friend has played from: theirs from then on
@@ -132,12 +133,15 @@ class TableConsole:
         while True:
             name = self._refresh()
             if name is None:
-                return self.host.read_key(prompt)
+                token = self.host.read_key(prompt)
+                if not self._refused_undo(token, self.host, None):
+                    return token
+                continue
             entry = self.remote.get(name)
             if entry is None:
-                token = self._wait_for(name, prompt)
-                if token is not None:
-                    return token
+                answered = self._wait_for(name, prompt)
+                if answered is not None:
+                    return answered
                 continue
             seat, console = entry
             try:
@@ -145,7 +149,7 @@ class TableConsole:
             except InputClosed:
                 self._let_go(name)
                 continue
-            if not self._own_hot_key(seat, console, token):
+            if not (self._own_hot_key(seat, console, token) or self._refused_undo(token, console, name)):
                 return token
 
     def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
@@ -153,6 +157,17 @@ class TableConsole:
         """A line of text: always the host's (names are typed in the lobby)."""
         self._refresh()
         return self.host.read_text(prompt, default, limit, unlimited)
+
+    def _refused_undo(self, token: str, console: KeyConsole, seat: Optional[str]) -> bool:
+        """U at a terminal that did not make the posting it would take back is refused with a
+        word (`seat`: the friend's folded name, None for the host's keyboard)."""
+        owner = self.undo_owner() if token == "u" else None
+        if owner is None:
+            return False
+        ours = owner.casefold() == seat if seat is not None else owner.casefold() not in self.remote_names
+        if not ours:
+            console.remind(_("Only {name} may take back {name}'s posting.").format(name=owner))
+        return not ours
 
     def _own_hot_key(self, seat: RemoteSeat, console: KeyConsole, token: str) -> bool:
         """A friend's hot keys are their seat's own: F9 their sound, F10 leaves the table (the

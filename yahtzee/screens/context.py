@@ -189,6 +189,13 @@ class Context:
             return None
         return game.current.name
 
+    def undo_owner(self) -> str | None:
+        """The player whose posting U would take back now, if one may be."""
+        game = self.session.game
+        if game is None or game.undo_point is None or not game.can_undo:
+            return None
+        return game.players[game.undo_point.seat].name
+
     def prefs_to_keep(self) -> dict[str, Any]:
         """The preferences as prefs.json keeps them, verify and sound from the session."""
         return {**self.settings.prefs, "verify": self.session.verify, "sound": self.session.sound}
