@@ -136,6 +136,7 @@ def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
         friend.close()  # the connection drops mid-turn
         term.wait_for("BOB is away")
         friend = join(table, port)
+        term.wait_for("BOB is back")
         again = friend.wait_for("R rolls")
         assert dice_rows(again) == rolled and "Roll 1 of 3" in again
         friend.press("r")

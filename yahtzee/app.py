@@ -71,8 +71,7 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path) -> 
     credentials = table_credentials(folder)
     server = TableServer(credentials, *address, notify=host.message_from_thread)  # its lines begin with a name
     server.start()
-    host.message_from_thread(_("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
-        port=server.port, address=address[0], password=credentials.password))
+    host.message_from_thread(server.how_to_join())
     host.message_from_thread(_("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
     return TableConsole(host, server, lambda: None, lambda seat: KeyConsole(
         input=seat, output=seat, terminal_size=seat.terminal_size, flashes=host.flashes))

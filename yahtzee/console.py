@@ -210,7 +210,8 @@ class KeyConsole:
         self._arrived.append(text)
         self.reader.wake()
 
-    def _show_arrived(self) -> None:
+    def show_arrived(self) -> None:
+        """Show the messages from other threads that came since the last look."""
         while self._arrived:
             self.message(self._arrived.popleft())
 
@@ -260,7 +261,7 @@ class KeyConsole:
         while True:
             if self.stop:
                 raise StopRequested(self.stop)
-            self._show_arrived()
+            self.show_arrived()
             press = self.reader.next_press()
             if press is not None:
                 return press

@@ -74,7 +74,8 @@ class PlainConsole:
         """A message from work in the background: printed before the next prompt."""
         self._arrived.append(text)
 
-    def _show_arrived(self) -> None:
+    def show_arrived(self) -> None:
+        """Show the messages from other threads that came since the last look."""
         while self._arrived:
             self.message(self._arrived.popleft())
 
@@ -86,7 +87,7 @@ class PlainConsole:
         self.message(text)
 
     def _read_line(self, prompt: str) -> str:
-        self._show_arrived()
+        self.show_arrived()
         *above, last = wrapped_lines([f"{prompt}>" if prompt else ">"], self.width)
         self._write("".join(line + "\n" for line in above) + last + " ")
         if self.stop:

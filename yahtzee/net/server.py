@@ -51,6 +51,7 @@ class TableServer:
         if now - self._told.get(line, -NOTICE_GAP) >= NOTICE_GAP:
             self._told[line] = now
             self._notify(line)
+            self.changed()  # a seat waiting for a key shows it to the host at once
 
     def start(self) -> None:
         """Listen (OSError when the address cannot be had), serving from a thread of its own."""
@@ -64,6 +65,11 @@ class TableServer:
             encoding=None, line_editor=False, allow_pty=True, agent_forwarding=False, x11_forwarding=False,
             allow_scp=False, kbdint_auth=False, host_based_auth=False, gss_host=None,
             login_timeout=LOGIN_SECONDS, keepalive_interval=30, keepalive_count_max=4)
+
+    def how_to_join(self) -> str:
+        """The line that tells the host's friends how to join (once listening)."""
+        return _("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
+            port=self.port, address=self.address, password=self.credentials.password)
 
     def close(self) -> None:
         """Stop listening and let every friend go."""

@@ -40,7 +40,7 @@ class TableConsole:
         self.screen: tuple[list[str], Optional[list[str]]] = ([], None)
         # A friend who joins while a seat waits for a key is shown the screen at once.
         server.changed = self._wake
-        host.idle = self._take_in_joined
+        host.idle = self._look_around
 
     # -- what the screens read of a console ------------------------------------------------
     @property
@@ -210,6 +210,11 @@ class TableConsole:
             console.reader.wake()
         self.host.reader.wake()
 
+    def _look_around(self) -> None:
+        """While a seat waits for a key: the host's notices shown, the friends who joined taken in."""
+        self.host.show_arrived()
+        self._take_in_joined()
+
     def _take_in_joined(self) -> None:
         """Take in the friends who joined since the last look."""
         for seat in self.server.present():
@@ -221,7 +226,7 @@ class TableConsole:
         """A friend joined (or came back): their console, showing the screen as it stands."""
         console = self.console_for(seat)
         seat.woken = console.reader.wake
-        console.idle = self._take_in_joined
+        console.idle = self._look_around
         self.remote[key] = (seat, console)
         self.remote_names.add(key)
         with contextlib.suppress(InputClosed):
@@ -256,9 +261,12 @@ class TableConsole:
         """A friend whose turn it is is away: wait for them; a key of the host's answers instead."""
         self.host.remind(_("{name} is away: the game waits for them to join again (the host's keys may answer).")
                          .format(name=self.acting() or name))
+        self.host.remind(self.server.how_to_join())
         while name not in self.remote:
             token = self.host.pause(AWAY_POLL_SECONDS)
             if token is not None:
                 return token
+            self.host.show_arrived()
             self._refresh()
+        self.host.remind(_("{name} is back: the seat's own keys answer again.").format(name=self.acting() or name))
         return None
