@@ -108,6 +108,11 @@ def dice_rows(screen):
     return [line[36:] for line in screen.splitlines()[2:8]]
 
 
+def faces(rows):
+    """The five dice of dice_rows, counted by their pips."""
+    return [sum(row[6 * die:6 * die + 5].count("●") for row in rows[1:4]) for die in range(5)]
+
+
 def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_seat_record):
     term, port = host(table)
     friend = join(table, port)
@@ -134,7 +139,7 @@ def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
         friend.press(" ")
         rolled = dice_rows(friend.wait_for("R rolls"))
         friend.close()  # the connection drops mid-turn
-        term.wait_for("BOB is away")
+        term.wait_for("BOB is away.")
         friend = join(table, port)
         term.wait_for("BOB is back")
         again = friend.wait_for("R rolls")
@@ -235,7 +240,7 @@ def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
         assert "Sound at your seat" not in term.wait_for("BOB: press any key to roll")
         friend.press("q")
         assert friend.exit_code(timeout=30) is not None  # the friend's session ended, not the game
-        term.wait_for("BOB is away")
+        term.wait_for("BOB is away.")
         term.press("q")  # meanwhile the host's keys answer: F10 keeps the game for later
         term.wait_for("Quit the game? Your game is kept for next time. (Y/N)")
         term.press("y")
@@ -403,3 +408,54 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
     table._write(chan, b"another")
     assert chan.written == [b"a screen"] and chan.closed
     assert told == ["A friend's terminal read nothing of its screens and was let go."]
+
+
+def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
+    term, port = host(table)
+    friend = join(table, port)
+    try:
+        seat_two(term)
+        term.press("y")
+        term.turn("ANN", "c")
+        friend.wait_for("BOB: press any key to roll")
+        friend.press(" ")
+        friend.wait_for("R rolls")
+        term.child.kill(signal.SIGTERM)  # the game waits for BOB's key, at BOB's terminal
+        assert term.exit_code(timeout=30) == 0
+    finally:
+        friend.close()
+        term.close()
+    saved = json.loads((table / "saves" / "autosave.json").read_text())
+    assert saved["game"]["turn"]["rolls"] == 1 and saved["game"]["seat"] == 1
+
+
+def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from_the_same_dice(table):
+    term, port = host(table)
+    friend = join(table, port)
+    try:
+        seat_two(term)
+        term.press("y")
+        term.turn("ANN", "c")
+        friend.wait_for("BOB: press any key to roll")
+        friend.press(" ")
+        rolled = dice_rows(friend.wait_for("R rolls"))
+        friend.close()
+        term.wait_for("* hands the seat to the computer")
+        term.press("*")
+        term.wait_for("BOB's seat is played by the computer from now on.")
+        screen = term.wait_for("BOB posts", timeout=60)
+        term.wait_for("ANN: press any key to roll")
+        term.press("q")
+        term.wait_for("Quit the game?")
+        term.press("y")
+        assert term.exit_code(timeout=30) == 0, screen
+    finally:
+        friend.close()
+        term.close()
+    saved = json.loads((table / "saves" / "autosave.json").read_text())
+    bob = saved["game"]["players"][1]
+    assert bob["kind"] == "computer" and bob["mood"] == "thinker" and len(bob["boxes"]) == 1
+    # The computer went on from BOB's own first roll: one turn of at most three rolls.
+    turn = [move for move in saved["game"]["moves"] if move[:2] == [1, 1]]
+    assert turn[0][2] == "roll" and turn[-1][2] == "post" and [m[2] for m in turn].count("roll") <= 3
+    assert turn[0][3] == "".join(str(pips) for pips in faces(rolled))

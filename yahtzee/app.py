@@ -55,7 +55,7 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
     if args.host:
-        table.acting, table.undo_owner = ctx.answering_player, ctx.undo_owner
+        table.acting, table.undo_owner, table.hand_over = ctx.answering_player, ctx.undo_owner, ctx.hand_to_computer
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0

@@ -1,4 +1,5 @@
-"""The two ways the terminal ends a game early; the console raises them, the command line ends."""
+"""What a console raises besides keys: the two ways the terminal ends a game early, and a seat
+that changed hands while its question was asked."""
 
 
 class InputClosed(Exception):
@@ -7,3 +8,8 @@ class InputClosed(Exception):
 
 class StopRequested(BaseException):
     """SIGTERM, SIGHUP or (in key mode) SIGINT arrived: stop at the next safe moment (saved)."""
+
+
+class SeatChanged(Exception):
+    """A seat changed hands while its question was asked (handed to a computer): the flow asks
+    the same moment again."""

@@ -16,7 +16,8 @@ from .credentials import Credentials
 from .seat import RemoteSeat
 
 MAX_CONNECTIONS = 8  # at once, logged in or not
-MAX_LOGIN_ATTEMPTS = 3  # wrong passwords or keys on one connection before it is closed
+MAX_LOGIN_ATTEMPTS = 3  # wrong passwords on one connection before it is closed
+MAX_KEY_OFFERS = 10  # unlisted keys on one connection (a client offers each key it has) before it is closed
 FAILED_LOGIN_DELAY = 1.0  # seconds before a wrong password is answered
 LOGIN_SECONDS = 30  # to log in, once connected
 IDLE_SECONDS = 30 * 60  # a seat that sends nothing this long is let go
@@ -142,7 +143,7 @@ class Door(asyncssh.SSHServer):
 
     def __init__(self, table: TableServer) -> None:
         self.table = table
-        self.failures = 0
+        self.failures = {"password": 0, "key": 0}
         self.conn: Optional[asyncssh.SSHServerConnection] = None
         self.counted = False
 
@@ -170,7 +171,7 @@ class Door(asyncssh.SSHServer):
         if self.table.credentials.password_fits(password):
             return True
         await asyncio.sleep(FAILED_LOGIN_DELAY)
-        self._failed()
+        self._failed("password", MAX_LOGIN_ATTEMPTS)
         return False
 
     def public_key_auth_supported(self) -> bool:
@@ -179,15 +180,14 @@ class Door(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if self.table.credentials.key_fits(key):
             return True
-        self._failed()
+        self._failed("key", MAX_KEY_OFFERS)
         return False
 
-    def _failed(self) -> None:
-        """A wrong password or key: the third on one connection closes it."""
-        self.failures += 1
-        if self.failures >= MAX_LOGIN_ATTEMPTS and self.conn is not None:
-            self.table.notify(_("A connection was closed after {count} failed logins.").format(
-                count=MAX_LOGIN_ATTEMPTS))
+    def _failed(self, kind: str, most: int) -> None:
+        """A wrong password or an unlisted key: too many on one connection close it."""
+        self.failures[kind] += 1
+        if self.failures[kind] >= most and self.conn is not None:
+            self.table.notify(_("A connection was closed after {count} failed logins.").format(count=most))
             self.conn.close()
 
     def session_requested(self) -> "asyncssh.SSHServerSession[bytes]":

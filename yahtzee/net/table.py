@@ -16,7 +16,7 @@ from ..language import _
 from ..palette import Paint
 from ..render import on_off
 from ..screens.prompts import ALIASES
-from ..stops import InputClosed
+from ..stops import InputClosed, SeatChanged
 from .seat import RemoteSeat
 from .server import TableServer
 
@@ -34,6 +34,7 @@ class TableConsole:
         self.server = server
         self.acting = acting  # the name of the human seat whose turn it is, or None: the host's question
         self.undo_owner: Callable[[], Optional[str]] = lambda: None  # whose posting U would take back
+        self.hand_over: Callable[[str], None] = lambda name: None  # a seat to a computer player
         self.console_for = console_for
         self.remote: dict[str, tuple[RemoteSeat, KeyConsole]] = {}  # by folded name
         self.remote_names: set[str] = set()  # seats a friend has played from: theirs from then on
@@ -64,8 +65,10 @@ class TableConsole:
         return self.host.stop
 
     def request_stop(self, signum: int) -> None:
-        """From a signal handler at the host."""
+        """From a signal handler at the host: the read under way stops, at whichever seat."""
         self.host.request_stop(signum)
+        for _seat, console in list(self.remote.values()):
+            console.request_stop(signum)
 
     @contextlib.contextmanager
     def running(self) -> Iterator["TableConsole"]:
@@ -259,14 +262,19 @@ class TableConsole:
 
     def _wait_for(self, name: str, prompt: str) -> Optional[str]:
         """A friend whose turn it is is away: wait for them; a key of the host's answers instead."""
-        self.host.remind(_("{name} is away: the game waits for them to join again (the host's keys may answer).")
-                         .format(name=self.acting() or name))
+        shown = self.acting() or name
+        self.host.remind(_("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
+                         .format(name=shown))
         self.host.remind(self.server.how_to_join())
         while name not in self.remote:
             token = self.host.pause(AWAY_POLL_SECONDS)
+            if token == "*":
+                self.hand_over(shown)
+                self.message(_("{name}'s seat is played by the computer from now on.").format(name=shown))
+                raise SeatChanged()
             if token is not None:
                 return token
             self.host.show_arrived()
             self._refresh()
-        self.host.remind(_("{name} is back: the seat's own keys answer again.").format(name=self.acting() or name))
+        self.host.remind(_("{name} is back: the seat's own keys answer again.").format(name=shown))
         return None

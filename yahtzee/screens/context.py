@@ -189,6 +189,14 @@ class Context:
             return None
         return game.current.name
 
+    def hand_to_computer(self, name: str, mood: str = "thinker") -> None:
+        """The human seat `name` is played by a computer player from now on (its table readied)."""
+        game = self.session.game
+        for player in [*self.session.players, *(game.players if game is not None else [])]:
+            if player.name == name and not player.is_computer:
+                player.kind, player.mood = "computer", mood
+        self.prepare_tables()
+
     def undo_owner(self) -> str | None:
         """The player whose posting U would take back now, if one may be."""
         game = self.session.game

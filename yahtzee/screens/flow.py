@@ -1,10 +1,12 @@
 """The one flow: runs the screens by the moments they return, and is the one place that saves."""
+import contextlib
 import json
 from typing import Callable, Optional, Union
 
 from .. import stats
 from ..game_json import session_to_dict
 from ..language import _
+from ..stops import SeatChanged
 from .context import IN_GAME, Console, Context, Moment, Screen
 from .ending import end_of_game, recap, recap_then_confirm
 from .lobby import confirm, names, opening, title
@@ -67,7 +69,8 @@ def run_from(console: Console, ctx: Context, keeper: Keeper, moment: Optional[Mo
         keeper.keep(ctx)
         if moment.screen is Screen.END_OF_GAME:
             file_finished_game(ctx)
-        moment = SCREENS[moment.screen](console, ctx)
+        with contextlib.suppress(SeatChanged):  # else the same moment again, for whoever has the seat now
+            moment = SCREENS[moment.screen](console, ctx)
     keeper.keep(ctx)
 
 
