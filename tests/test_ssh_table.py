@@ -83,9 +83,9 @@ def hot_seat_record(table):
     return history_record(table / "hot")
 
 
-def join(table, port, name="BOB"):
+def join(table, port, name="BOB", term="xterm"):
     """A friend's terminal logged in to the table."""
-    return Terminal(program=ssh_command(table, port, name, "-tt"), columns=90, lines=30)
+    return Terminal(program=ssh_command(table, port, name, "-tt"), columns=90, lines=30, env={"TERM": term})
 
 
 def play_turns(term, friend, boxes):
@@ -226,9 +226,9 @@ def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
         term.press("y")
         term.wait_for("ANN: press any key to roll")
         friend.wait_for("ANN: press any key to roll")
-        friend.press(" ")  # not BOB's turn: it rolls nothing
-        term.pump(0.5)
-        assert "ANN: press any key to roll" in term.text
+        friend.press(" ")  # not BOB's turn: it rolls nothing, and BOB is told so
+        friend.wait_for("It is ANN's turn.")
+        assert "ANN: press any key to roll" in term.text and "It is ANN's turn" not in term.text
         term.turn("ANN", "c")
         friend.wait_for("BOB: press any key to roll, U takes back the last posting")
         friend.press("u")  # ANN's posting is ANN's to take back
@@ -350,7 +350,7 @@ def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(tabl
         term.close()
     assert history_record(table / "saves") == hot_seat_record
     said = term.raw.decode("utf-8", "replace")
-    assert "at once is the most" in said and "failed logins" in said
+    assert "at once is the most" in said and "failed logins" in said and "is drawn as 500x200" in said
     assert "Traceback" not in errors.read_text()
 
 
@@ -459,3 +459,16 @@ def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from
     turn = [move for move in saved["game"]["moves"] if move[:2] == [1, 1]]
     assert turn[0][2] == "roll" and turn[-1][2] == "post" and [m[2] for m in turn].count("roll") <= 3
     assert turn[0][3] == "".join(str(pips) for pips in faces(rolled))
+
+
+def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
+    term, port = host(table)
+    friend = join(table, port, term="vt100")
+    try:
+        term.wait_for("BOB joined the table")
+        term.press("x")
+        friend.wait_for("Instructions? (Y/N)")
+        assert re.search(rb"\x1b\[[0-9;]*m", term.raw) and not re.search(rb"\x1b\[[0-9;]*m", friend.raw)
+    finally:
+        friend.close()
+        term.close()

@@ -2,10 +2,15 @@
 console reads as it reads a keyboard, and the screens it draws go out through their SSH channel."""
 import contextlib
 import os
+import re
 import threading
+import time
 from typing import Callable, Optional
 
 MAX_COLUMNS, MAX_LINES = 500, 200  # a larger window is drawn as this size
+KNOCK_GAP = 0.5  # seconds: keys typed out of turn are answered at most this often
+COLOURLESS_TERMS = ("dumb", "vt52", "vt100", "vt102", "vt220")  # terminals sent no colour codes
+COLOUR_CODE = re.compile("\x1b\\[[0-9;]*m")
 
 
 class RemoteSeat:
@@ -15,8 +20,9 @@ class RemoteSeat:
     and writes the screens."""
 
     def __init__(self, name: str, send: Callable[[bytes], None], disconnect: Callable[[], None],
-                 columns: int, lines: int) -> None:
+                 columns: int, lines: int, term: str = "xterm") -> None:
         self.name = name
+        self.colour = term.lower() not in COLOURLESS_TERMS
         self._send = send  # safe from any thread, as disconnect is: the server's loop does the work
         self.disconnect = disconnect
         self._read_end, self._write_end = os.pipe()
@@ -27,6 +33,8 @@ class RemoteSeat:
         self.gone = False
         self.listening = False  # keys count only while it is this seat's turn to answer
         self.sound = True  # this seat's own bell (F9 at a friend's terminal)
+        self.knocked = 0.0  # when keys typed out of turn were last answered (0: none waiting)
+        self._last_knock = 0.0
         self.woken: Optional[Callable[[], None]] = None  # the console's reader, woken by a resize
         self.size = os.terminal_size((80, 24))
         self.resized(columns, lines)
@@ -48,6 +56,8 @@ class RemoteSeat:
     def flush(self) -> None:
         """Send what was written."""
         data, self._pending = "".join(self._pending), []
+        if not self.colour:
+            data = COLOUR_CODE.sub("", data)
         if data and not self.gone:
             self._send(data.encode("utf-8", "replace"))
 
@@ -60,6 +70,14 @@ class RemoteSeat:
         return self.size
 
     # -- from the server's thread ------------------------------------------------------
+    def knock(self) -> bool:
+        """Keys came out of turn: whether the game should say so now (at most every KNOCK_GAP)."""
+        now = time.monotonic()
+        if now - self._last_knock < KNOCK_GAP:
+            return False
+        self._last_knock = self.knocked = now
+        return True
+
     def typed(self, data: bytes) -> bool:
         """Keys from the friend: kept for the console while it is their turn, else dropped;
         False when the pipe is full (too much typed ahead) and they were dropped."""

@@ -13,7 +13,7 @@ import asyncssh
 
 from ..language import _
 from .credentials import Credentials
-from .seat import RemoteSeat
+from .seat import MAX_COLUMNS, MAX_LINES, RemoteSeat
 
 MAX_CONNECTIONS = 8  # at once, logged in or not
 MAX_LOGIN_ATTEMPTS = 3  # wrong passwords on one connection before it is closed
@@ -115,7 +115,8 @@ class TableServer:
             self._loop.call_soon_threadsafe(chan.close)
         return close
 
-    def join(self, name: str, chan: "asyncssh.SSHServerChannel[bytes]", columns: int, lines: int) -> Optional[str]:
+    def join(self, name: str, chan: "asyncssh.SSHServerChannel[bytes]", columns: int, lines: int,
+             term: str = "xterm") -> Optional[str]:
         """Seat a friend logged in as `name`; why not, as a line for them, or None."""
         if not name or len(name) > NAME_LENGTH or not name.isprintable():
             return _("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
@@ -123,7 +124,7 @@ class TableServer:
             held = self.seats.get(name.casefold())
             if held is not None and not held.gone:
                 return _("{name} is already at the table.").format(name=name)
-            self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines)
+            self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines, term)
         self.notify(_("{name} joined the table over SSH.").format(name=name))
         self.changed()
         return None
@@ -202,6 +203,7 @@ class SeatSession(asyncssh.SSHServerSession):
         self.table, self.name = table, name
         self.chan: Optional[asyncssh.SSHServerChannel[bytes]] = None
         self.size: Optional[tuple[int, int]] = None
+        self.term = "xterm"
         self.seat: Optional[RemoteSeat] = None
         self.window = (time.monotonic(), 0)  # the input rate's second and its bytes
         self.idle: Optional[asyncio.TimerHandle] = None
@@ -211,6 +213,8 @@ class SeatSession(asyncssh.SSHServerSession):
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object) -> bool:
         self.size = term_size[0] or 80, term_size[1] or 24
+        self.term = term_type or "xterm"
+        self._check_window(*self.size)
         return True
 
     def shell_requested(self) -> bool:
@@ -225,7 +229,7 @@ class SeatSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         assert self.chan is not None and self.size is not None
-        refused = self.table.join(self.name, self.chan, *self.size)
+        refused = self.table.join(self.name, self.chan, *self.size, self.term)
         if refused:
             self.chan.write((refused + "\r\n").encode())
             self.chan.exit(1)
@@ -245,12 +249,22 @@ class SeatSession(asyncssh.SSHServerSession):
         if self.window[1] > MAX_INPUT_RATE:
             self.table.notify(_("Keys from {name} came too fast: some were dropped.").format(name=self.name))
             return
-        if not self.seat.typed(data):
+        if not self.seat.listening:
+            if self.seat.knock():
+                self.table.changed()  # the game says whose turn it is, at this seat
+        elif not self.seat.typed(data):
             self.table.notify(_("Keys from {name} came too fast: some were dropped.").format(name=self.name))
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self._check_window(width, height)
         if self.seat is not None:
             self.seat.resized(width, height)
+
+    def _check_window(self, columns: int, lines: int) -> None:
+        """A window beyond reason is drawn at the largest size, and the host is told."""
+        if columns > MAX_COLUMNS or lines > MAX_LINES:
+            self.table.notify(_("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
+                columns=columns, lines=lines, most=f"{MAX_COLUMNS}x{MAX_LINES}", name=self.name[:NAME_LENGTH]))
 
     def eof_received(self) -> bool:
         return False

@@ -214,9 +214,19 @@ class TableConsole:
         self.host.reader.wake()
 
     def _look_around(self) -> None:
-        """While a seat waits for a key: the host's notices shown, the friends who joined taken in."""
+        """While a seat waits for a key: the host's notices shown, the friends who joined taken
+        in, and a friend who typed out of turn told whose turn it is."""
         self.host.show_arrived()
         self._take_in_joined()
+        for key, (seat, console) in list(self.remote.items()):
+            if seat.knocked:
+                seat.knocked = 0.0
+                acting = self.acting()
+                try:
+                    console.remind(_("It is {name}'s turn.").format(name=acting) if acting
+                                   else _("The host answers this question."))
+                except InputClosed:
+                    self._let_go(key)
 
     def _take_in_joined(self) -> None:
         """Take in the friends who joined since the last look."""
