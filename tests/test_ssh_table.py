@@ -472,3 +472,28 @@ def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
     finally:
         friend.close()
         term.close()
+
+
+def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
+    term, port = host(table)
+    friend = join(table, port)
+    try:
+        password = re.search(r"password (\w+)", term.text).group(1)
+        term.wait_for("BOB joined the table")
+        friend.close()
+        term.wait_for("BOB left the table")
+        askpass = table / "askpass"
+        askpass.write_text(f"#!/bin/sh\necho {password}\n")
+        askpass.chmod(0o700)
+        other = subprocess.run(
+            ["ssh", "-F", "/dev/null", "-tt", "-o", "PubkeyAuthentication=no", "-o", "StrictHostKeyChecking=no",
+             "-o", f"UserKnownHostsFile={table / 'known_hosts'}", "-p", str(port), "BOB@127.0.0.1"],
+            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+            env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "PATH": "/usr/bin:/bin"})
+        assert "BOB's seat was taken with a key: join again with the same key." in other.stdout
+        friend = join(table, port)  # the same key takes it back
+        friend.wait_for("Press any key to begin")  # shown at once: the host's title screen
+        assert term.raw.count(b"BOB's seat was taken") == 0  # told to the one refused, not the host
+    finally:
+        friend.close()
+        term.close()

@@ -39,6 +39,7 @@ class TableServer:
         self._told: dict[str, float] = {}
         self.changed: Callable[[], None] = lambda: None  # from the server's thread: a friend came or went
         self.seats: dict[str, RemoteSeat] = {}
+        self.proofs: dict[str, str] = {}  # by folded name: the key a seat was first taken with ('' a password)
         self.connections = 0
         self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
@@ -116,14 +117,19 @@ class TableServer:
         return close
 
     def join(self, name: str, chan: "asyncssh.SSHServerChannel[bytes]", columns: int, lines: int,
-             term: str = "xterm") -> Optional[str]:
-        """Seat a friend logged in as `name`; why not, as a line for them, or None."""
+             term: str = "xterm", proof: str = "") -> Optional[str]:
+        """Seat a friend logged in as `name` with `proof` (their key's fingerprint, '' for the
+        password); why not, as a line for them, or None. A seat first taken with a key is taken
+        again only with that key."""
         if not name or len(name) > NAME_LENGTH or not name.isprintable():
             return _("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
         with self._lock:
             held = self.seats.get(name.casefold())
             if held is not None and not held.gone:
                 return _("{name} is already at the table.").format(name=name)
+            first = self.proofs.setdefault(name.casefold(), proof)
+            if first and first != proof:
+                return _("{name}'s seat was taken with a key: join again with the same key.").format(name=name)
             self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines, term)
         self.notify(_("{name} joined the table over SSH.").format(name=name))
         self.changed()
@@ -145,6 +151,7 @@ class Door(asyncssh.SSHServer):
     def __init__(self, table: TableServer) -> None:
         self.table = table
         self.failures = {"password": 0, "key": 0}
+        self.proof = ""  # the fingerprint of the key logged in with ('' for the password)
         self.conn: Optional[asyncssh.SSHServerConnection] = None
         self.counted = False
 
@@ -170,6 +177,7 @@ class Door(asyncssh.SSHServer):
 
     async def validate_password(self, username: str, password: str) -> bool:
         if self.table.credentials.password_fits(password):
+            self.proof = ""  # in by the password, whatever key was offered before it
             return True
         await asyncio.sleep(FAILED_LOGIN_DELAY)
         self._failed("password", MAX_LOGIN_ATTEMPTS)
@@ -180,6 +188,7 @@ class Door(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if self.table.credentials.key_fits(key):
+            self.proof = str(key.get_fingerprint("sha256"))
             return True
         self._failed("key", MAX_KEY_OFFERS)
         return False
@@ -193,14 +202,14 @@ class Door(asyncssh.SSHServer):
 
     def session_requested(self) -> "asyncssh.SSHServerSession[bytes]":
         assert self.conn is not None
-        return SeatSession(self.table, self.conn.get_extra_info("username") or "")
+        return SeatSession(self.table, self.conn.get_extra_info("username") or "", self.proof)
 
 
 class SeatSession(asyncssh.SSHServerSession):
     """A friend's session: a terminal and a shell request, nothing else; their keys to their seat."""
 
-    def __init__(self, table: TableServer, name: str) -> None:
-        self.table, self.name = table, name
+    def __init__(self, table: TableServer, name: str, proof: str) -> None:
+        self.table, self.name, self.proof = table, name, proof
         self.chan: Optional[asyncssh.SSHServerChannel[bytes]] = None
         self.size: Optional[tuple[int, int]] = None
         self.term = "xterm"
@@ -229,7 +238,7 @@ class SeatSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         assert self.chan is not None and self.size is not None
-        refused = self.table.join(self.name, self.chan, *self.size, self.term)
+        refused = self.table.join(self.name, self.chan, *self.size, self.term, self.proof)
         if refused:
             self.chan.write((refused + "\r\n").encode())
             self.chan.exit(1)

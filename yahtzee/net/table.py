@@ -194,10 +194,7 @@ class TableConsole:
     def _refresh(self) -> Optional[str]:
         """Take in the friends who joined and let go of those who left; the folded name of the
         friend's seat that answers now, or None for the host."""
-        live = {seat.name.casefold(): seat for seat in self.server.present()}
-        for key, (seat, _console) in list(self.remote.items()):
-            if live.get(key) is not seat:
-                self._let_go(key)
+        self._let_go_of_the_gone()
         self._take_in_joined()
         acting = self.acting()
         name = None if acting is None else acting.casefold()
@@ -217,6 +214,7 @@ class TableConsole:
         """While a seat waits for a key: the host's notices shown, the friends who joined taken
         in, and a friend who typed out of turn told whose turn it is."""
         self.host.show_arrived()
+        self._let_go_of_the_gone(but_the_listening=True)  # a seat read from now ends its own read
         self._take_in_joined()
         for key, (seat, console) in list(self.remote.items()):
             if seat.knocked:
@@ -227,6 +225,13 @@ class TableConsole:
                                    else _("The host answers this question."))
                 except InputClosed:
                     self._let_go(key)
+
+    def _let_go_of_the_gone(self, but_the_listening: bool = False) -> None:
+        """Let go of the consoles of friends who left (or joined again on a new connection)."""
+        live = {seat.name.casefold(): seat for seat in self.server.present()}
+        for key, (seat, _console) in list(self.remote.items()):
+            if live.get(key) is not seat and not (but_the_listening and seat.listening):
+                self._let_go(key)
 
     def _take_in_joined(self) -> None:
         """Take in the friends who joined since the last look."""
