@@ -1,4 +1,5 @@
 """A real pseudo-terminal for whole-game tests: pexpect runs the game, pyte draws its screen."""
+import contextlib
 import json
 import os
 import sys
@@ -45,6 +46,7 @@ class Terminal:
         self.screen = pyte.Screen(columns, lines)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
+        self.partners = []  # other terminals of the same game, read while this one waits: as their windows would be
 
     def pump(self, timeout=0.05):
         """Take in what the game has written so far."""
@@ -71,6 +73,10 @@ class Terminal:
                 self.pump()
             except pexpect.EOF:
                 raise AssertionError(f"the game ended before {words!r}:\n{self.text}") from None
+            for partner in self.partners:
+                if not partner.child.closed:
+                    with contextlib.suppress(pexpect.EOF):
+                        partner.pump(0)
         return self.text
 
     def resize(self, columns, lines):

@@ -83,9 +83,13 @@ def hot_seat_record(table):
     return history_record(table / "hot")
 
 
-def join(table, port, name="BOB", term="xterm"):
-    """A friend's terminal logged in to the table."""
-    return Terminal(program=ssh_command(table, port, name, "-tt"), columns=90, lines=30, env={"TERM": term})
+def join(table, port, name="BOB", term="xterm", host_term=None):
+    """A friend's terminal logged in to the table; with `host_term`, each is read while the
+    other waits, as windows on a screen are (a terminal nobody reads would stop the game)."""
+    friend = Terminal(program=ssh_command(table, port, name, "-tt"), columns=90, lines=30, env={"TERM": term})
+    if host_term is not None:
+        friend.partners, host_term.partners = [host_term], [friend]
+    return friend
 
 
 def play_turns(term, friend, boxes):
@@ -115,7 +119,7 @@ def faces(rows):
 
 def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_seat_record):
     term, port = host(table)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         seat_two(term)
         friend.wait_for("Ready to play? (Y/N)")  # the friend sees the host's screens
@@ -129,7 +133,7 @@ def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_se
 
 def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(table, hot_seat_record):
     term, port = host(table)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         seat_two(term)
         term.press("y")
@@ -140,7 +144,7 @@ def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
         rolled = dice_rows(friend.wait_for("R rolls"))
         friend.close()  # the connection drops mid-turn
         term.wait_for("BOB is away.")
-        friend = join(table, port)
+        friend = join(table, port, host_term=term)
         term.wait_for("BOB is back")
         again = friend.wait_for("R rolls")
         assert dice_rows(again) == rolled and "Roll 1 of 3" in again
@@ -158,7 +162,7 @@ def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
 
 def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot_seat_record):
     term, port = host(table)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         seat_two(term)
         term.press("y")
@@ -170,7 +174,7 @@ def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot
         friend.close()
         term.close()
     term, port = host(table)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         term.wait_for("Resume the saved game? (Y/N)")
         term.press("y")
@@ -220,7 +224,7 @@ def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table)
 
 def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
     term, port = host(table)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         seat_two(term)
         term.press("y")
@@ -334,7 +338,7 @@ def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(tabl
     screen = term.wait_for("Friends join with")
     port = int(re.search(r"ssh -p (\d+)", screen).group(1))
     password = re.search(r"password (\w+)", screen).group(1)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         seat_two(term)
         term.press("y")
@@ -412,7 +416,7 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
 
 def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
     term, port = host(table)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         seat_two(term)
         term.press("y")
@@ -431,7 +435,7 @@ def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
 
 def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from_the_same_dice(table):
     term, port = host(table)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         seat_two(term)
         term.press("y")
@@ -463,7 +467,7 @@ def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from
 
 def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
     term, port = host(table)
-    friend = join(table, port, term="vt100")
+    friend = join(table, port, term="vt100", host_term=term)
     try:
         term.wait_for("BOB joined the table")
         term.press("x")
@@ -476,7 +480,7 @@ def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
 
 def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
     term, port = host(table)
-    friend = join(table, port)
+    friend = join(table, port, host_term=term)
     try:
         password = re.search(r"password (\w+)", term.text).group(1)
         term.wait_for("BOB joined the table")
@@ -491,7 +495,7 @@ def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
             capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
             env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "PATH": "/usr/bin:/bin"})
         assert "BOB's seat was taken with a key: join again with the same key." in other.stdout
-        friend = join(table, port)  # the same key takes it back
+        friend = join(table, port, host_term=term)  # the same key takes it back
         friend.wait_for("Press any key to begin")  # shown at once: the host's title screen
         assert term.raw.count(b"BOB's seat was taken") == 0  # told to the one refused, not the host
     finally:
