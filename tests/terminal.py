@@ -89,6 +89,19 @@ class Terminal:
         for key in keys:
             self.child.send(KEYS.get(key, key))
 
+    def seat(self, *names):
+        """From the title screen to "Ready to play?" with these players."""
+        self.wait_for("Press any key to begin")
+        self.press("x")
+        self.wait_for("Instructions? (Y/N)")
+        self.press("n")
+        for number, name in enumerate(names, 1):
+            self.wait_for(f"Player {number} name")
+            self.press(name, "Enter")
+        self.wait_for(f"Player {len(names) + 1} name")
+        self.press("Enter")
+        self.wait_for("Ready to play? (Y/N)")
+
     def turn(self, name, box, answer="y"):
         """One turn in key mode: any key rolls, R goes to posting, the box, then `answer` to
         the question that follows (none when None)."""

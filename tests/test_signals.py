@@ -130,15 +130,7 @@ def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before
     cache = tmp_path / "cache"
     term = Terminal("--saves", str(saves), "--dice-file", str(dice), env={"YAHTZEE_CACHE": str(cache)})
     try:
-        term.wait_for("Press any key to begin")
-        term.press("x")
-        term.wait_for("Instructions? (Y/N)")
-        term.press("n")
-        term.wait_for("Player 1 name")
-        term.press("ANN", "Enter")
-        term.wait_for("Player 2 name")
-        term.press("Enter")
-        term.wait_for("Ready to play? (Y/N)")
+        term.seat("ANN")
         term.press("y")
         term.wait_for("ANN: press any key to roll")
         term.press(" ")

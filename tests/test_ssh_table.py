@@ -1,6 +1,7 @@
 """A table hosted over SSH (--host): friends join it with a real OpenSSH client over the loopback
 address, and only they may."""
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -29,6 +30,18 @@ def table(tmp_path):
     return tmp_path
 
 
+def with_password(folder, port, name, password, *options):
+    """A real ssh client logging in with `password` (no keys), its run once it ends."""
+    askpass = folder / "askpass"
+    askpass.write_text(f"#!/bin/sh\necho {password}\n")
+    askpass.chmod(0o700)
+    return subprocess.run(
+        ["ssh", "-F", "/dev/null", "-o", "PubkeyAuthentication=no", "-o", "StrictHostKeyChecking=no",
+         "-o", f"UserKnownHostsFile={folder / 'known_hosts'}", "-p", str(port), *options, f"{name}@127.0.0.1"],
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+        env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "PATH": "/usr/bin:/bin"})
+
+
 def ssh_command(folder, port, name, *options, key="friend"):
     """A real ssh client to the table, knowing nothing of this machine's own ssh settings."""
     return ["ssh", "-F", "/dev/null", "-i", str(folder / key), "-o", "IdentitiesOnly=yes",
@@ -36,26 +49,17 @@ def ssh_command(folder, port, name, *options, key="friend"):
             "-o", "LogLevel=ERROR", "-p", str(port), *options, f"{name}@127.0.0.1"]
 
 
-def host(folder, saves="saves"):
+def host(folder, stderr=None):
     """The game hosting a table on a free loopback port; (its terminal, the port)."""
-    term = Terminal("--saves", str(folder / saves), "--dice-file", str(folder / "dice.txt"),
-                    "--host", "127.0.0.1:0")
+    term = Terminal("--saves", str(folder / "saves"), "--dice-file", str(folder / "dice.txt"),
+                    "--host", "127.0.0.1:0", stderr=stderr)
     screen = term.wait_for("Friends join with")
     return term, int(re.search(r"ssh -p (\d+)", screen).group(1))
 
 
 def seat_two(term):
-    term.wait_for("Press any key to begin")
-    term.press("x")
-    term.wait_for("Instructions? (Y/N)")
-    term.press("n")
-    term.wait_for("Player 1 name")
-    term.press("ANN", "Enter")
-    term.wait_for("Player 2 name")
-    term.press("BOB", "Enter")
-    term.wait_for("Player 3 name")
-    term.press("Enter")
-    term.wait_for("Ready to play? (Y/N)")
+    """ANN and BOB seated, at "Ready to play?"."""
+    term.seat("ANN", "BOB")
 
 
 def history_record(saves):
@@ -92,6 +96,37 @@ def join(table, port, name="BOB", term="xterm", host_term=None):
     return friend
 
 
+class Hosted:
+    """A hosted table: the host's terminal and BOB's, and the port (BOB may join again)."""
+
+    def __init__(self, table, stderr=None, friend_term="xterm"):
+        self.table = table
+        self.term, self.port = host(table, stderr)
+        self.password = re.search(r"password (\w+)", self.term.text).group(1)
+        self.friend = join(table, self.port, term=friend_term, host_term=self.term)
+
+    def rejoin(self):
+        """BOB's connection again, after the last one dropped."""
+        self.friend.close()
+        self.friend = join(self.table, self.port, host_term=self.term)
+        return self.friend
+
+
+@contextlib.contextmanager
+def hosted(table, begin=True, stderr=None, friend_term="xterm"):
+    """A table with ANN at the host and BOB over ssh (his terminal a `friend_term`); with
+    `begin`, their game is under way."""
+    seats = Hosted(table, stderr, friend_term)
+    try:
+        if begin:
+            seat_two(seats.term)
+            seats.term.press("y")
+        yield seats
+    finally:
+        seats.friend.close()
+        seats.term.close()
+
+
 def play_turns(term, friend, boxes):
     """ANN at the host and BOB at his own terminal post in `boxes` in turn."""
     for box in boxes:
@@ -118,33 +153,25 @@ def faces(rows):
 
 
 def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_seat_record):
-    term, port = host(table)
-    friend = join(table, port, host_term=term)
-    try:
-        seat_two(term)
-        friend.wait_for("Ready to play? (Y/N)")  # the friend sees the host's screens
-        term.press("y")
-        finish(term, friend, BOXES)
-    finally:
-        friend.close()
-        term.close()
+    with hosted(table, begin=False) as seats:
+        seat_two(seats.term)
+        seats.friend.wait_for("Ready to play? (Y/N)")  # the friend sees the host's screens
+        seats.term.press("y")
+        finish(seats.term, seats.friend, BOXES)
     assert history_record(table / "saves") == hot_seat_record
 
 
 def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(table, hot_seat_record):
-    term, port = host(table)
-    friend = join(table, port, host_term=term)
-    try:
-        seat_two(term)
-        term.press("y")
-        play_turns(term, friend, BOXES[:3])
+    with hosted(table) as seats:
+        term = seats.term
+        play_turns(term, seats.friend, BOXES[:3])
         term.turn("ANN", BOXES[3])
-        friend.wait_for("BOB: press any key to roll")
-        friend.press(" ")
-        rolled = dice_rows(friend.wait_for("R rolls"))
-        friend.close()  # the connection drops mid-turn
+        seats.friend.wait_for("BOB: press any key to roll")
+        seats.friend.press(" ")
+        rolled = dice_rows(seats.friend.wait_for("R rolls"))
+        seats.friend.close()  # the connection drops mid-turn
         term.wait_for("BOB is away.")
-        friend = join(table, port, host_term=term)
+        friend = seats.rejoin()
         term.wait_for("BOB is back")
         again = friend.wait_for("R rolls")
         assert dice_rows(again) == rolled and "Roll 1 of 3" in again
@@ -154,35 +181,20 @@ def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
         friend.wait_for("(Y/N)")
         friend.press("y")
         finish(term, friend, BOXES[4:])
-    finally:
-        friend.close()
-        term.close()
     assert history_record(table / "saves") == hot_seat_record
 
 
 def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot_seat_record):
-    term, port = host(table)
-    friend = join(table, port, host_term=term)
-    try:
-        seat_two(term)
-        term.press("y")
-        play_turns(term, friend, BOXES[:5])
-        term.wait_for("ANN: press any key to roll")
-        term.child.kill(signal.SIGKILL)
-        friend.exit_code(timeout=30)  # the friend's connection ends with the host
-    finally:
-        friend.close()
-        term.close()
-    term, port = host(table)
-    friend = join(table, port, host_term=term)
-    try:
-        term.wait_for("Resume the saved game? (Y/N)")
-        term.press("y")
-        friend.wait_for("ANN: press any key to roll")
-        finish(term, friend, BOXES[5:])
-    finally:
-        friend.close()
-        term.close()
+    with hosted(table) as seats:
+        play_turns(seats.term, seats.friend, BOXES[:5])
+        seats.term.wait_for("ANN: press any key to roll")
+        seats.term.child.kill(signal.SIGKILL)
+        seats.friend.exit_code(timeout=30)  # the friend's connection ends with the host
+    with hosted(table, begin=False) as seats:
+        seats.term.wait_for("Resume the saved game? (Y/N)")
+        seats.term.press("y")
+        seats.friend.wait_for("ANN: press any key to roll")
+        finish(seats.term, seats.friend, BOXES[5:])
     assert history_record(table / "saves") == hot_seat_record
 
 
@@ -196,16 +208,8 @@ def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table)
         refused = subprocess.run(ssh_command(table, port, "BOB", *batch, key="stranger"),
                                  capture_output=True, text=True, timeout=30)
         assert refused.returncode == 255 and "Permission denied" in refused.stderr
-        askpass = table / "askpass"
         for given, admitted in (("wrong", False), (password, True)):
-            askpass.write_text(f"#!/bin/sh\necho {given}\n")
-            askpass.chmod(0o700)
-            tried = subprocess.run(
-                ["ssh", "-F", "/dev/null", "-o", "PubkeyAuthentication=no", "-o", "StrictHostKeyChecking=no",
-                 "-o", f"UserKnownHostsFile={table / 'known_hosts'}", "-o", "NumberOfPasswordPrompts=1",
-                 "-p", str(port), "ANN@127.0.0.1", "true"],
-                capture_output=True, text=True, timeout=30,
-                env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "PATH": "/usr/bin:/bin"})
+            tried = with_password(table, port, "ANN", given, "-o", "NumberOfPasswordPrompts=1")
             # Let in, a command is still no game: only a terminal's session is served.
             assert tried.returncode != 0 and ("Permission denied" in tried.stderr) is not admitted, tried.stderr
         command = subprocess.run(ssh_command(table, port, "BOB", *batch) + ["echo", "hello"],
@@ -223,11 +227,8 @@ def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table)
 
 
 def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
-    term, port = host(table)
-    friend = join(table, port, host_term=term)
-    try:
-        seat_two(term)
-        term.press("y")
+    with hosted(table) as seats:
+        term, friend = seats.term, seats.friend
         term.wait_for("ANN: press any key to roll")
         friend.wait_for("ANN: press any key to roll")
         friend.press(" ")  # not BOB's turn: it rolls nothing, and BOB is told so
@@ -249,9 +250,6 @@ def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
         term.wait_for("Quit the game? Your game is kept for next time. (Y/N)")
         term.press("y")
         assert term.exit_code(timeout=30) == 0
-    finally:
-        friend.close()
-        term.close()
     saved = json.loads((table / "saves" / "autosave.json").read_text())
     assert [p["name"] for p in saved["game"]["players"]] == ["ANN", "BOB"]
 
@@ -333,27 +331,16 @@ class Flood:
 
 def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(table, hot_seat_record):
     errors = table / "host-stderr.txt"
-    term = Terminal("--saves", str(table / "saves"), "--dice-file", str(table / "dice.txt"),
-                    "--host", "127.0.0.1:0", stderr=errors)
-    screen = term.wait_for("Friends join with")
-    port = int(re.search(r"ssh -p (\d+)", screen).group(1))
-    password = re.search(r"password (\w+)", screen).group(1)
-    friend = join(table, port, host_term=term)
-    try:
-        seat_two(term)
-        term.press("y")
-        friend.wait_for("ANN: press any key to roll")
-        flood = Flood(port, password)
+    with hosted(table, stderr=errors) as seats:
+        seats.friend.wait_for("ANN: press any key to roll")
+        flood = Flood(seats.port, seats.password)
         flood.thread.start()
-        play_turns(term, friend, BOXES[:-1])
+        play_turns(seats.term, seats.friend, BOXES[:-1])
         flood.thread.join(timeout=120)
         assert not flood.thread.is_alive() and flood.errors == []
-        finish(term, friend, BOXES[-1:])
-    finally:
-        friend.close()
-        term.close()
+        finish(seats.term, seats.friend, BOXES[-1:])
     assert history_record(table / "saves") == hot_seat_record
-    said = term.raw.decode("utf-8", "replace")
+    said = seats.term.raw.decode("utf-8", "replace")
     assert "at once is the most" in said and "failed logins" in said and "is drawn as 500x200" in said
     assert "Traceback" not in errors.read_text()
 
@@ -414,36 +401,28 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
     assert told == ["A friend's terminal read nothing of its screens and was let go."]
 
 
+def bobs_first_roll(seats):
+    """ANN posts in CHANCE; BOB rolls at his terminal: the screen he sees."""
+    seats.term.turn("ANN", "c")
+    seats.friend.wait_for("BOB: press any key to roll")
+    seats.friend.press(" ")
+    return seats.friend.wait_for("R rolls")
+
+
 def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
-    term, port = host(table)
-    friend = join(table, port, host_term=term)
-    try:
-        seat_two(term)
-        term.press("y")
-        term.turn("ANN", "c")
-        friend.wait_for("BOB: press any key to roll")
-        friend.press(" ")
-        friend.wait_for("R rolls")
-        term.child.kill(signal.SIGTERM)  # the game waits for BOB's key, at BOB's terminal
-        assert term.exit_code(timeout=30) == 0
-    finally:
-        friend.close()
-        term.close()
+    with hosted(table) as seats:
+        bobs_first_roll(seats)
+        seats.term.child.kill(signal.SIGTERM)  # the game waits for BOB's key, at BOB's terminal
+        assert seats.term.exit_code(timeout=30) == 0
     saved = json.loads((table / "saves" / "autosave.json").read_text())
     assert saved["game"]["turn"]["rolls"] == 1 and saved["game"]["seat"] == 1
 
 
 def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from_the_same_dice(table):
-    term, port = host(table)
-    friend = join(table, port, host_term=term)
-    try:
-        seat_two(term)
-        term.press("y")
-        term.turn("ANN", "c")
-        friend.wait_for("BOB: press any key to roll")
-        friend.press(" ")
-        rolled = dice_rows(friend.wait_for("R rolls"))
-        friend.close()
+    with hosted(table) as seats:
+        term = seats.term
+        rolled = dice_rows(bobs_first_roll(seats))
+        seats.friend.close()
         term.wait_for("* hands the seat to the computer")
         term.press("*")
         term.wait_for("BOB's seat is played by the computer from now on.")
@@ -453,9 +432,6 @@ def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from
         term.wait_for("Quit the game?")
         term.press("y")
         assert term.exit_code(timeout=30) == 0, screen
-    finally:
-        friend.close()
-        term.close()
     saved = json.loads((table / "saves" / "autosave.json").read_text())
     bob = saved["game"]["players"][1]
     assert bob["kind"] == "computer" and bob["mood"] == "thinker" and len(bob["boxes"]) == 1
@@ -466,38 +442,20 @@ def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from
 
 
 def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
-    term, port = host(table)
-    friend = join(table, port, term="vt100", host_term=term)
-    try:
-        term.wait_for("BOB joined the table")
-        term.press("x")
-        friend.wait_for("Instructions? (Y/N)")
-        assert re.search(rb"\x1b\[[0-9;]*m", term.raw) and not re.search(rb"\x1b\[[0-9;]*m", friend.raw)
-    finally:
-        friend.close()
-        term.close()
+    with hosted(table, begin=False, friend_term="vt100") as seats:
+        seats.term.wait_for("BOB joined the table")
+        seats.term.press("x")
+        seats.friend.wait_for("Instructions? (Y/N)")
+        colour = re.compile(rb"\x1b\[[0-9;]*m")
+        assert colour.search(seats.term.raw) and not colour.search(seats.friend.raw)
 
 
 def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
-    term, port = host(table)
-    friend = join(table, port, host_term=term)
-    try:
-        password = re.search(r"password (\w+)", term.text).group(1)
-        term.wait_for("BOB joined the table")
-        friend.close()
-        term.wait_for("BOB left the table")
-        askpass = table / "askpass"
-        askpass.write_text(f"#!/bin/sh\necho {password}\n")
-        askpass.chmod(0o700)
-        other = subprocess.run(
-            ["ssh", "-F", "/dev/null", "-tt", "-o", "PubkeyAuthentication=no", "-o", "StrictHostKeyChecking=no",
-             "-o", f"UserKnownHostsFile={table / 'known_hosts'}", "-p", str(port), "BOB@127.0.0.1"],
-            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
-            env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "PATH": "/usr/bin:/bin"})
+    with hosted(table, begin=False) as seats:
+        seats.term.wait_for("BOB joined the table")
+        seats.friend.close()
+        seats.term.wait_for("BOB left the table")
+        other = with_password(table, seats.port, "BOB", seats.password, "-tt")
         assert "BOB's seat was taken with a key: join again with the same key." in other.stdout
-        friend = join(table, port, host_term=term)  # the same key takes it back
-        friend.wait_for("Press any key to begin")  # shown at once: the host's title screen
-        assert term.raw.count(b"BOB's seat was taken") == 0  # told to the one refused, not the host
-    finally:
-        friend.close()
-        term.close()
+        seats.rejoin().wait_for("Press any key to begin")  # the same key takes it back, at once
+        assert b"BOB's seat was taken" not in seats.term.raw  # told to the one refused, not the host
