@@ -25,9 +25,13 @@ def table(tmp_path):
     key = tmp_path / "friend"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
     (saves / "authorized_keys").write_text((tmp_path / "friend.pub").read_text())
-    dice = tmp_path / "dice.txt"
-    dice.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
+    write_dice(tmp_path / "dice.txt")
     return tmp_path
+
+
+def write_dice(path):
+    """The loaded dice of every game here."""
+    path.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
 
 
 def with_password(folder, port, name, password, *options):
@@ -69,10 +73,12 @@ def history_record(saves):
     return record
 
 
-@pytest.fixture
-def hot_seat_record(table):
-    """The history record of the scripted two-player game played at one keyboard."""
-    hot = Terminal("--saves", str(table / "hot"), "--dice-file", str(table / "dice.txt"))
+@pytest.fixture(scope="module")
+def hot_seat_record(tmp_path_factory):
+    """The history record of the scripted two-player game played at one keyboard (once)."""
+    folder = tmp_path_factory.mktemp("hot-seat")
+    write_dice(folder / "dice.txt")
+    hot = Terminal("--saves", str(folder / "hot"), "--dice-file", str(folder / "dice.txt"))
     try:
         seat_two(hot)
         hot.press("y")
@@ -84,7 +90,7 @@ def hot_seat_record(table):
         assert hot.exit_code(timeout=60) == 0, hot.text
     finally:
         hot.close()
-    return history_record(table / "hot")
+    return history_record(folder / "hot")
 
 
 def join(table, port, name="BOB", term="xterm", host_term=None):
