@@ -6,6 +6,7 @@ import json
 import random
 import re
 import signal
+import socket
 import subprocess
 import threading
 
@@ -376,6 +377,14 @@ def test_a_bad_host_port_is_a_one_line_error(text, capsys):
     with pytest.raises(SystemExit):
         parse_args(["--host", text])
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("address", "shown"), [("127.0.0.1", "127.0.0.1"), ("0.0.0.0", socket.gethostname())])
+def test_the_join_line_names_an_address_a_friend_can_reach(tmp_path, address, shown):
+    from yahtzee.net import server
+    from yahtzee.net.credentials import table_credentials
+    table = server.TableServer(table_credentials(tmp_path, password="abc"), address, 8022, print)
+    assert table.how_to_join() == f"Friends join with: ssh -p 8022 NAME@{shown} (password abc)"
 
 
 def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tmp_path):

@@ -4,6 +4,7 @@ Only an interactive session with a terminal is served: no exec, no subsystem, no
 agent or X11 forwarding. A friend logs in with the table's password or a listed key; the login
 name is the seat they take. Every limit, when reached, is said in one line to the host."""
 import asyncio
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -69,9 +70,11 @@ class TableServer:
             login_timeout=LOGIN_SECONDS, keepalive_interval=30, keepalive_count_max=4)
 
     def how_to_join(self) -> str:
-        """The line that tells the host's friends how to join (once listening)."""
+        """The line that tells the host's friends how to join (once listening): on every
+        address, this machine's name stands for them."""
+        address = socket.gethostname() if self.address in ("0.0.0.0", "::", "") else self.address
         return _("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
-            port=self.port, address=self.address, password=self.credentials.password)
+            port=self.port, address=address, password=self.credentials.password)
 
     def close(self) -> None:
         """Stop listening and let every friend go."""
