@@ -33,7 +33,7 @@ class RemoteSeat:
         self.gone = False
         self.listening = False  # keys count only while it is this seat's turn to answer
         self.sound = True  # this seat's own bell (F9 at a friend's terminal)
-        self.knocked = 0.0  # when keys typed out of turn were last answered (0: none waiting)
+        self.knocked = False  # keys came out of turn, and the game has yet to say whose turn it is
         self._last_knock = 0.0
         self.woken: Optional[Callable[[], None]] = None  # the console's reader, woken by a resize
         self.size = os.terminal_size((80, 24))
@@ -75,7 +75,7 @@ class RemoteSeat:
         now = time.monotonic()
         if now - self._last_knock < KNOCK_GAP:
             return False
-        self._last_knock = self.knocked = now
+        self._last_knock, self.knocked = now, True
         return True
 
     def typed(self, data: bytes) -> bool:

@@ -218,7 +218,7 @@ class TableConsole:
         self._take_in_joined()
         for key, (seat, console) in list(self.remote.items()):
             if seat.knocked:
-                seat.knocked = 0.0
+                seat.knocked = False
                 acting = self.acting()
                 try:
                     console.remind(_("It is {name}'s turn.").format(name=acting) if acting

@@ -1,5 +1,6 @@
 """The turn-start states: (filled boxes as a 13-bit mask, upper sum capped at 63, whether
 the Yahtzee box holds 50), where each lives in a value table, and which can happen."""
+import functools
 from dataclasses import dataclass
 from typing import Union, overload
 
@@ -60,9 +61,10 @@ def empty_values() -> np.ndarray:
     return np.zeros(STATE_COUNT)
 
 
-def _masks_with(filled: int) -> list[int]:
-    """The cards with exactly `filled` boxes filled."""
-    return [mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled]
+@functools.cache
+def _masks_with(filled: int) -> tuple[int, ...]:
+    """The cards with exactly `filled` boxes filled (level_states and share_hopeless ask alike)."""
+    return tuple(mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled)
 
 
 def _reachable_ups(upper_mask: int) -> np.ndarray:
