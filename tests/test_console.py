@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from helpers import KeyScript, plain_console
+from helpers import FULL_SIZE, KeyScript, plain_console
 
 from yahtzee.console import StopRequested
 from yahtzee.keyreader import ESCAPE_TIMEOUT, SEQUENCE_TIMEOUT
@@ -185,3 +185,37 @@ def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script):
     assert keys.console.read_key("Press a key") == "x"
     worker.join()
     assert "THE SCREEN" in shown[0] and "A damaged strategy table is rebuilt." in shown[0]
+
+
+def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script):
+    keys = script(more_to_come=True)
+    size = [FULL_SIZE]
+    keys.console.terminal_size = lambda: size[0]
+    shown, main = [], threading.get_ident()
+
+    def later():
+        """A window made smaller while a table is built: the kernel may give the signal to
+        the building thread, not to the one waiting for a key."""
+        wait_until(lambda: sys._current_frames()[main].f_code.co_name == "next_press")
+        time.sleep(0.1)  # into its select(): a signal sent sooner would be handled anyway
+        size[0] = os.terminal_size((70, 24))
+        signal.pthread_kill(threading.get_ident(), signal.SIGWINCH)
+        shown.append(wait_until(lambda: "needs 80x24" in keys.output.text()))
+        keys.pipe.send_text("\x1b[21~")  # F10 is still read on a window too small
+    worker = threading.Thread(target=later)
+    with keys.console.running():
+        keys.console.show(["THE SCREEN"])
+        worker.start()
+        assert keys.console.read_key("Press a key") == "F10"
+    worker.join()
+    assert shown == [True]
+
+
+def wait_until(condition, seconds=10):
+    """Whether `condition` came true within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True

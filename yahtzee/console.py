@@ -147,14 +147,20 @@ class KeyConsole:
 
     @contextlib.contextmanager
     def _watching_resizes(self) -> Iterator[None]:
+        """A resized window (or any signal the game handles) wakes the reader. The wake-up
+        fd, not the handler, does it: the kernel may give a signal to a thread that is not
+        the one waiting for a key (a table being built), and a handler only runs later."""
         winch = getattr(signal, "SIGWINCH", None)  # None: no SIGWINCH here
         try:
-            previous = None if winch is None else signal.signal(winch, lambda signum, frame: self.reader.wake())
+            previous_fd = signal.set_wakeup_fd(self.reader.wake_fd, warn_on_full_buffer=False)
+            previous = None if winch is None else signal.signal(winch, lambda signum, frame: None)
         except ValueError:  # not the main thread
-            previous = None
+            yield
+            return
         try:
             yield
         finally:
+            signal.set_wakeup_fd(previous_fd)
             if winch is not None and previous is not None:
                 signal.signal(winch, previous)
 

@@ -118,6 +118,11 @@ class KeyReader:
         for end in (self._wake_read, self._wake_write):
             os.close(end)
 
+    @property
+    def wake_fd(self) -> int:
+        """The end of the wake-up pipe that a write to ends the wait (a signal's wake-up fd)."""
+        return self._wake_write
+
     def wake(self) -> None:
         """End the wait under way (safe from a signal handler)."""
         with contextlib.suppress(OSError):  # already woken: the pipe is full
