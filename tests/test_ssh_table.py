@@ -180,6 +180,7 @@ def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
         rolled = dice_rows(seats.friend.wait_for("R rolls"))
         seats.friend.close()  # the connection drops mid-turn
         term.wait_for("BOB is away.")
+        term.wait_for("BOB is away: the computer takes the seat in 4:5")  # counting down from 5:00
         friend = seats.rejoin()
         term.wait_for("BOB is back")
         again = friend.wait_for("R rolls")
@@ -490,3 +491,36 @@ def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
         assert "BOB's seat was taken with a key: join again with the same key." in other.stdout
         seats.rejoin().wait_for("Press any key to begin")  # the same key takes it back, at once
         assert b"BOB's seat was taken" not in seats.term.raw  # told to the one refused, not the host
+
+
+class EmptyTable:
+    """A table server nobody joins."""
+    changed = None
+
+    def present(self):
+        return []
+
+    def how_to_join(self):
+        return "Friends join with: ssh -p 8022 NAME@here"
+
+
+def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
+    from helpers import KeyScript
+
+    from yahtzee.net.table import TableConsole
+    from yahtzee.stops import SeatChanged
+    keys = KeyScript("", more_to_come=True)
+    now, given = [0.0], []
+
+    def clock():
+        now[0] += 100.0  # each look at the clock: 100 seconds on
+        return now[0]
+    table = TableConsole(keys.console, EmptyTable(), lambda: "BOB", None, away_seconds=250, clock=clock)
+    table.hand_over = given.append
+    with pytest.raises(SeatChanged):
+        table._wait_for("bob", "BOB: press any key to roll")
+    said = "".join(keys.output.written)
+    assert "BOB is away: the computer takes the seat in 2:30." in said
+    assert "BOB is away: the computer takes the seat in 0:50." in said
+    assert given == ["BOB"] and "BOB stayed away: the computer plays the seat from now on." in keys.output.text()
+    keys.close()

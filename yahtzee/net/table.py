@@ -8,6 +8,8 @@ game waits for them at the same question, and meanwhile the host's keys may answ
 saves the game for later)."""
 import contextlib
 import functools
+import math
+import time
 from collections.abc import Iterable, Iterator
 from typing import Callable, Optional
 
@@ -21,6 +23,7 @@ from .seat import RemoteSeat
 from .server import TableServer
 
 AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
+AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before the computer plays the seat
 
 
 class TableConsole:
@@ -29,8 +32,10 @@ class TableConsole:
     plain = False
 
     def __init__(self, host: KeyConsole, server: TableServer, acting: Callable[[], Optional[str]],
-                 console_for: Callable[[RemoteSeat], KeyConsole]) -> None:
+                 console_for: Callable[[RemoteSeat], KeyConsole], away_seconds: float = AWAY_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.host = host
+        self.away_seconds, self.clock = away_seconds, clock
         self.server = server
         self.acting = acting  # the name of the human seat whose turn it is, or None: the host's question
         self.undo_owner: Callable[[], Optional[str]] = lambda: None  # whose posting U would take back
@@ -276,20 +281,33 @@ class TableConsole:
                 self._let_go(key)
 
     def _wait_for(self, name: str, prompt: str) -> Optional[str]:
-        """A friend whose turn it is is away: wait for them; a key of the host's answers instead."""
+        """A friend whose turn it is is away: wait for them, the time left shown at every seat;
+        a key of the host's answers instead; when the time is up the computer plays the seat."""
         shown = self.acting() or name
         self.host.remind(_("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
                          .format(name=shown))
         self.host.remind(self.server.how_to_join())
+        deadline, counted = self.clock() + self.away_seconds, None
         while name not in self.remote:
+            left = math.ceil(deadline - self.clock())
+            if left <= 0:
+                self._computer_plays(shown, _("{name} stayed away: the computer plays the seat from now on."))
+            if left != counted:
+                counted = left
+                self.status(_("{name} is away: the computer takes the seat in {time}.").format(
+                    name=shown, time=f"{left // 60}:{left % 60:02d}"))
             token = self.host.pause(AWAY_POLL_SECONDS)
             if token == "*":
-                self.hand_over(shown)
-                self.message(_("{name}'s seat is played by the computer from now on.").format(name=shown))
-                raise SeatChanged()
+                self._computer_plays(shown, _("{name}'s seat is played by the computer from now on."))
             if token is not None:
                 return token
             self.host.show_arrived()
             self._refresh()
         self.host.remind(_("{name} is back: the seat's own keys answer again.").format(name=shown))
         return None
+
+    def _computer_plays(self, name: str, why: str) -> None:
+        """The seat of `name` to the computer, said at every seat; the flow runs the moment again."""
+        self.hand_over(name)
+        self.message(why.format(name=name))
+        raise SeatChanged()
