@@ -219,6 +219,34 @@ def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(loa
     assert not (yahtzee_open == fifty).all()
 
 
+def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_twice(tmp_path, shared_table_cache,
+                                                                                    monkeypatch):
+    import shutil
+    import threading
+
+    from yahtzee.saves.locks import default_lock
+    from yahtzee.strategy import cache, rests
+    table = cache.load_table(HASBRO, cache_dir=shared_table_cache)
+    cache.ready_rests(table, shared_table_cache)
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    other_copy = default_lock(folder / (cache.table_file_name(HASBRO, table.objective) + ".lock"))
+    assert other_copy.acquire()  # another copy of the game is measuring them
+    monkeypatch.delitem(rests.MEASURED_RESTS, (HASBRO, table.objective))  # not yet in this copy's memory
+    measured, waiting = [], threading.Event()
+    monkeypatch.setattr(cache, "measured_rests", lambda table: measured.append(table) or rests.measured_rests(table))
+    reader = threading.Thread(target=cache.ready_rests, args=(table, folder, lambda done, total: waiting.set()))
+    reader.start()
+    try:
+        assert waiting.wait(30)
+        name = cache.rests_file_name(table)
+        shutil.copy(shared_table_cache / name, folder / name)  # the other copy keeps what it measured
+    finally:
+        other_copy.release()
+    reader.join(30)
+    assert not reader.is_alive() and measured == [] and rests.has_rests(table)
+
+
 def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_again(tmp_path, shared_table_cache):
     import shutil
 

@@ -64,6 +64,7 @@ def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_i
     # the test hands the finished table over, after every key has been typed.
     folder = tmp_path / "cache"
     folder.mkdir()
+    cache.ready_rests(table, folder)  # measured under the table's lock, held next
     name = cache.table_file_name(HASBRO, table.objective)
     builder = default_lock(folder / (name + ".lock"))
     assert builder.acquire()
@@ -73,7 +74,6 @@ def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_i
         term.press("xnANN\r\ry 1r2")  # mark die 1, reroll it (the wait), then mark die 2
         term.wait_for("Working out the best strategy")
         shutil.copy(shared_table_cache / name, folder / name)
-        cache.ready_rests(table, folder)
         builder.release()
         screen = term.wait_for("Roll 2 of 3", timeout=60)
         term.wait_for("[2]")

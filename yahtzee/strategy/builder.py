@@ -105,7 +105,7 @@ class TableBuilder:
             table = self._cached(rules, objective) or self._built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
             if objective == EXPECTED_SCORE:
-                ready_rests(table, self.cache_dir)  # read or measured here, off the advice page's path
+                ready_rests(table, self.cache_dir, lambda done, total: self._check_cancelled())  # off the advice path
             READY[key] = table
         return READY[key]
 

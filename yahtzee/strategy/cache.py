@@ -232,21 +232,30 @@ def rests_file_name(table: StrategyTable) -> str:
     return "rests" + table_file_name(table.rules, table.objective)[len("strategy"):]
 
 
-def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None) -> None:
+def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
+                progress: Optional[Progress] = None) -> None:
     """Make the measured rests of an expected-score table ready (rests.measured_rests): read
     from the cache beside the table, or measured (or taken from memory) and kept there (a file
-    that does not read back whole is measured again and replaced)."""
+    that does not read back whole is measured again and replaced); measured by one copy of the
+    game at a time, under the table's lock (`progress` as for build_lock)."""
     if table.objective != EXPECTED_SCORE or not table.exact:
         return
     path = None if cache_dir is None else Path(cache_dir) / rests_file_name(table)
     if has_rests(table) and (path is None or path.exists()):
         return
-    kept = read_rests(table, path) if path else None
-    rests = kept or measured_rests(table)
-    if path and kept is None:
-        save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
-                    spreads=rests.spreads, shapes=rests.shapes, centres=rests.centres)
-    remember_rests(table, rests)
+    if path is None:
+        remember_rests(table, measured_rests(table))
+        return
+    kept = read_rests(table, path)
+    if kept is None:
+        with build_lock(table.rules, table.objective, path.parent, progress):
+            # Another copy of the game may have measured them while this one waited.
+            kept = read_rests(table, path)
+            if kept is None:
+                kept = measured_rests(table)
+                save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
+                            spreads=kept.spreads, shapes=kept.shapes, centres=kept.centres)
+    remember_rests(table, kept)
 
 
 def read_rests(table: StrategyTable, path: Path) -> Optional[Rests]:
