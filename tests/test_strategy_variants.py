@@ -3,15 +3,17 @@ golden positions, the advisor agreeing with the solver, every mood playing every
 legally, and the dice-bank heuristic saying that it is one."""
 import math
 import random
+from dataclasses import astuple
 
 import numpy as np
 import pytest
 from test_strategy import FiveAlikeOften, random_card, start_midway
 
+from yahtzee import scoring
 from yahtzee.dice import SeededDice
 from yahtzee.game import Game, Player
 from yahtzee.render import choice_text
-from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, RULES, YAHTC
+from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, RULES, YAHTC, Rules
 from yahtzee.scoring import Category
 from yahtzee.strategy import MOODS, cache
 from yahtzee.strategy.advisor import advise, advise_position
@@ -22,7 +24,20 @@ from yahtzee.strategy.position import BOX_BIT, card_state, card_total
 from yahtzee.strategy.simulate import simulate
 from yahtzee.strategy.solver import Engine, States
 from yahtzee.strategy.table import StrategyTable
-from yahtzee.strategy.tables import FULL_CARD, UnsupportedRules, check_supported, check_tables, planning_rules
+from yahtzee.strategy.tables import (
+    CASES,
+    FULL_CARD,
+    YAHTZEE_BIT,
+    YAHTZEE_FIFTY,
+    YAHTZEE_OPEN,
+    YAHTZEE_ZERO,
+    UnsupportedRules,
+    boxes_of,
+    check_supported,
+    check_tables,
+    planning_rules,
+    rule_tables,
+)
 from yahtzee.strategy_services import StrategyServices
 from yahtzee.tablekeeper import TableKeeper
 
@@ -68,6 +83,29 @@ def test_the_thinker_averages_each_variants_start_value(shared_table_cache, vari
 @pytest.mark.parametrize("rules", [FIVEOAK, ACORN, YAHTC], ids=lambda r: r.name)
 def test_variant_tables_agree_with_scoring_on_many_cards(rules):
     check_tables(Engine(rules).tables, rules, masks=range(0, FULL_CARD, 211))
+
+
+@pytest.mark.parametrize("rules", EXACT + [Rules(name="forcedblank", joker="forced", extra_yahtzee_blank=True),
+                                   Rules(name="freeblank", joker="free", extra_yahtzee_blank=True)],
+                         ids=lambda r: r.name)
+def test_the_solvers_legal_boxes_of_five_alike_are_scorings_on_every_card(rules):
+    legal = np.zeros((len(CASES), FULL_CARD + 1, 6), dtype=np.int64)
+    for mask in range(FULL_CARD):
+        for case in (YAHTZEE_ZERO, YAHTZEE_FIFTY) if mask >> YAHTZEE_BIT & 1 else (YAHTZEE_OPEN,):
+            boxes = boxes_of(mask, case)
+            for face in range(1, 7):
+                chosen = scoring.legal_boxes((face,) * 5, boxes, rules)
+                legal[case, mask, face - 1] = sum(BOX_BIT[box] for box in chosen)
+    assert np.array_equal(rule_tables(rules).yahtzee_legal, legal)
+
+
+def test_a_table_is_solved_only_for_arrays_that_agree_with_the_rules(monkeypatch):
+    from yahtzee.strategy import tables
+    wrong = tables.RuleTables(*(np.zeros_like(array) if index == 3 else array
+                                for index, array in enumerate(astuple(rule_tables(HASBRO)))))
+    monkeypatch.setattr(cache, "Engine", lambda rules, objective: type("E", (), {"tables": wrong})())
+    with pytest.raises(UnsupportedRules, match="legal boxes"):
+        cache.build_table(HASBRO)
 
 
 def test_only_the_dice_bank_is_left_to_the_heuristic():

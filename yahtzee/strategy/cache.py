@@ -33,7 +33,7 @@ from ..saves.atomic import NotAFile, open_file, rename_aside, write_atomically_w
 from .rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays_shapes
 from .solver import EXPECTED_SCORE, Engine, Objective, empty_values, start_value
 from .table import StrategyTable, TableLoader, is_solved_exactly, planned_with
-from .tables import planning_rules
+from .tables import check_tables, planning_rules
 
 FORMAT_VERSION = 1
 MAX_SCORE = 1575  # thirteen Yahtzees: no expectation can exceed it
@@ -71,8 +71,10 @@ def checksum(values: np.ndarray) -> str:
 
 def build_table(rules: Rules, objective: Objective = EXPECTED_SCORE,
                 progress: Optional[Progress] = None) -> StrategyTable:
-    """Solve a table in memory."""
+    """Solve a table in memory, once the solver's arrays agree with the rules (UnsupportedRules
+    if they do not)."""
     engine = Engine(rules, objective)
+    check_tables(engine.tables, rules)
     return StrategyTable(rules, objective, engine.solve(progress), engine)
 
 

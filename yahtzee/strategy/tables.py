@@ -20,6 +20,7 @@ BIT_OF = {box: bit for bit, box in enumerate(BOXES)}
 FULL_CARD = (1 << BOX_COUNT) - 1
 YAHTZEE_BIT = BOXES.index(Category.YAHTZEE)
 UPPER_BITS = tuple(BOXES.index(box) for box in scoring.UPPER)
+LOWER_MASK = sum(1 << BOXES.index(box) for box in scoring.LOWER)
 UP_STATES = UP_CAP + 1
 
 # What the Yahtzee box holds, as far as any rule can tell: open, a zero, or 50.
@@ -123,14 +124,24 @@ def _plain_points(rules: Rules) -> np.ndarray:
 
 
 def _yahtzee_legal(rules: Rules) -> np.ndarray:
-    """legal_boxes of five alike on every card."""
+    """legal_boxes of five alike on every card, as bit masks: the array form of
+    scoring.legal_boxes (tests compare the two on every card)."""
     legal = np.zeros((len(CASES), FULL_CARD + 1, 6), dtype=np.int64)
-    for mask in range(FULL_CARD):
-        cases = (YAHTZEE_OPEN,) if not mask >> YAHTZEE_BIT & 1 else (YAHTZEE_ZERO, YAHTZEE_FIFTY)
-        for case in cases:
-            boxes = boxes_of(mask, case)
-            for face in FACES:
-                legal[case, mask, face - 1] = _card_mask(scoring.legal_boxes((face,) * 5, boxes, rules))
+    masks = np.arange(FULL_CARD, dtype=np.int64)  # a full card has no legal box
+    open_ = FULL_CARD ^ masks
+    yahtzee_open = (masks >> YAHTZEE_BIT & 1) == 0
+    # The Yahtzee box open: five alike are any roll, for any open box.
+    legal[YAHTZEE_OPEN, masks[yahtzee_open]] = open_[yahtzee_open, None]
+    filled, open_ = masks[~yahtzee_open], open_[~yahtzee_open]
+    lower_open = open_ & LOWER_MASK
+    for case in (YAHTZEE_ZERO, YAHTZEE_FIFTY):
+        blanks = rules.extra_yahtzee_blank and case == YAHTZEE_FIFTY
+        for face in FACES:
+            if rules.joker == "forced" and not blanks:  # the matching upper box, else a lower one
+                upper = 1 << UPPER_BITS[face - 1]
+                legal[case, filled, face - 1] = np.where(open_ & upper, upper, np.where(lower_open, lower_open, open_))
+            else:
+                legal[case, filled, face - 1] = open_
     return legal
 
 
@@ -213,12 +224,12 @@ def points_of(tables: RuleTables, mask: int, case: int, r: int, bit: int) -> int
 @lru_cache(maxsize=32)
 def rule_tables(rules: Rules) -> RuleTables:
     """The arrays the solver plays by, read off yahtzee.scoring for `rules` (a dice bank apart);
-    worked out once per rules and shared, so never to be written to."""
+    worked out once per rules and shared, so never to be written to. A table is solved only
+    after check_tables has compared them with yahtzee.scoring (cache.build_table)."""
     check_plannable(rules)
     five_points, bonus, turn_bonus = _five_alike_tables(rules)
     tables = RuleTables(_plain_points(rules), five_points, bonus, _yahtzee_legal(rules), turn_bonus,
                         _fits(rules), tuple(rules.roll_bonus))
-    check_tables(tables, rules)
     for array in (tables.points, tables.five_points, tables.bonus, tables.yahtzee_legal, tables.turn_bonus,
                   tables.fits):
         array.flags.writeable = False
