@@ -520,7 +520,7 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     with pytest.raises(SeatChanged):
         table._wait_for("bob", "BOB: press any key to roll")
     said = "".join(keys.output.written)
-    assert "BOB is away: the computer takes the seat in 2:30." in said
-    assert "BOB is away: the computer takes the seat in 0:50." in said
+    assert "BOB is away: the computer takes the seat in 2:30, or now with *." in said
+    assert "BOB is away: the computer takes the seat in 0:50, or now with *." in said
     assert given == ["BOB"] and "BOB stayed away: the computer plays the seat from now on." in keys.output.text()
     keys.close()

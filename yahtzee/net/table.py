@@ -284,6 +284,7 @@ class TableConsole:
         """A friend whose turn it is is away: wait for them, the time left shown at every seat;
         a key of the host's answers instead; when the time is up the computer plays the seat."""
         shown = self.acting() or name
+        self.host.show_arrived()  # that they left, above what to do about it
         self.host.remind(_("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
                          .format(name=shown))
         self.host.remind(self.server.how_to_join())
@@ -294,7 +295,7 @@ class TableConsole:
                 self._computer_plays(shown, _("{name} stayed away: the computer plays the seat from now on."))
             if left != counted:
                 counted = left
-                self.status(_("{name} is away: the computer takes the seat in {time}.").format(
+                self.status(_("{name} is away: the computer takes the seat in {time}, or now with *.").format(
                     name=shown, time=f"{left // 60}:{left % 60:02d}"))
             token = self.host.pause(AWAY_POLL_SECONDS)
             if token == "*":
