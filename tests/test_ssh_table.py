@@ -504,6 +504,22 @@ class EmptyTable:
         return "Friends join with: ssh -p 8022 NAME@here"
 
 
+class BobsTurn:
+    """The game's seating at BOB's turn; the seats handed to the computer go into `given`."""
+
+    def __init__(self, given):
+        self.given = given
+
+    def answering_player(self):
+        return "BOB"
+
+    def undo_owner(self):
+        return None
+
+    def hand_to_computer(self, name):
+        self.given.append(name)
+
+
 def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     from helpers import KeyScript
 
@@ -515,8 +531,8 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     def clock():
         now[0] += 100.0  # each look at the clock: 100 seconds on
         return now[0]
-    table = TableConsole(keys.console, EmptyTable(), lambda: "BOB", None, away_seconds=250, clock=clock)
-    table.hand_over = given.append
+    table = TableConsole(keys.console, EmptyTable(), None, away_seconds=250, clock=clock)
+    table.seating = BobsTurn(given)
     with pytest.raises(SeatChanged):
         table._wait_for("bob", "BOB: press any key to roll")
     said = "".join(keys.output.written)

@@ -55,7 +55,7 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
     if args.host:
-        table.acting, table.undo_owner, table.hand_over = ctx.answering_player, ctx.undo_owner, ctx.hand_to_computer
+        table.seating = ctx
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
@@ -73,7 +73,7 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path) -> 
     server.start()
     host.message_from_thread(server.how_to_join())
     host.message_from_thread(_("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
-    return TableConsole(host, server, lambda: None, lambda seat: KeyConsole(
+    return TableConsole(host, server, lambda seat: KeyConsole(
         input=seat, output=seat, terminal_size=seat.terminal_size, flashes=host.flashes))
 
 

@@ -258,13 +258,11 @@ class SeatSession(asyncssh.SSHServerSession):
         if now - second >= 1:
             second, count = now, 0
         self.window = second, count + len(data)
-        if self.window[1] > MAX_INPUT_RATE:
-            self.table.notify(_("Keys from {name} came too fast: some were dropped.").format(name=self.name))
-            return
-        if not self.seat.listening:
+        too_fast = self.window[1] > MAX_INPUT_RATE
+        if not too_fast and not self.seat.listening:
             if self.seat.knock():
                 self.table.changed()  # the game says whose turn it is, at this seat
-        elif not self.seat.typed(data):
+        elif too_fast or not self.seat.typed(data):
             self.table.notify(_("Keys from {name} came too fast: some were dropped.").format(name=self.name))
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:

@@ -11,7 +11,7 @@ import functools
 import math
 import time
 from collections.abc import Iterable, Iterator
-from typing import Callable, Optional
+from typing import Callable, Optional, Protocol
 
 from ..console import KeyConsole
 from ..language import _
@@ -26,20 +26,45 @@ AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for 
 AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before the computer plays the seat
 
 
+class Seating(Protocol):
+    """What the table asks the game about its seats (the flow's Context answers)."""
+
+    def answering_player(self) -> Optional[str]:
+        """The human seat whose turn it is, or None: the host's question."""
+
+    def undo_owner(self) -> Optional[str]:
+        """The player whose posting U would take back now, if one may be."""
+
+    def hand_to_computer(self, name: str) -> None:
+        """The seat of `name` is played by a computer player from now on."""
+
+
+class Unseated:
+    """The seating before the game's context exists: every question is the host's."""
+
+    def answering_player(self) -> Optional[str]:
+        """Nobody's turn yet."""
+        return None
+
+    def undo_owner(self) -> Optional[str]:
+        """No posting to take back."""
+        return None
+
+    def hand_to_computer(self, name: str) -> None:
+        """No seat to hand over."""
+
+
 class TableConsole:
     """The host's KeyConsole and one KeyConsole per friend, behind the one console the screens use."""
 
     plain = False
 
-    def __init__(self, host: KeyConsole, server: TableServer, acting: Callable[[], Optional[str]],
-                 console_for: Callable[[RemoteSeat], KeyConsole], away_seconds: float = AWAY_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, host: KeyConsole, server: TableServer, console_for: Callable[[RemoteSeat], KeyConsole],
+                 away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self.host = host
         self.away_seconds, self.clock = away_seconds, clock
         self.server = server
-        self.acting = acting  # the name of the human seat whose turn it is, or None: the host's question
-        self.undo_owner: Callable[[], Optional[str]] = lambda: None  # whose posting U would take back
-        self.hand_over: Callable[[str], None] = lambda name: None  # a seat to a computer player
+        self.seating: Seating = Unseated()  # the game's context, once there is one
         self.console_for = console_for
         self.remote: dict[str, tuple[RemoteSeat, KeyConsole]] = {}  # by folded name
         self.remote_names: set[str] = set()  # seats a friend has played from: theirs from then on
@@ -169,7 +194,7 @@ class TableConsole:
     def _refused_undo(self, token: str, console: KeyConsole, seat: Optional[str]) -> bool:
         """U at a terminal that did not make the posting it would take back is refused with a
         word (`seat`: the friend's folded name, None for the host's keyboard)."""
-        owner = self.undo_owner() if token == "u" else None
+        owner = self.seating.undo_owner() if token == "u" else None
         if owner is None:
             return False
         ours = owner.casefold() == seat if seat is not None else owner.casefold() not in self.remote_names
@@ -201,7 +226,7 @@ class TableConsole:
         friend's seat that answers now, or None for the host."""
         self._let_go_of_the_gone()
         self._take_in_joined()
-        acting = self.acting()
+        acting = self.seating.answering_player()
         name = None if acting is None else acting.casefold()
         if name not in self.remote_names:
             name = None
@@ -224,7 +249,7 @@ class TableConsole:
         for key, (seat, console) in list(self.remote.items()):
             if seat.knocked:
                 seat.knocked = False
-                acting = self.acting()
+                acting = self.seating.answering_player()
                 try:
                     console.remind(_("It is {name}'s turn.").format(name=acting) if acting
                                    else _("The host answers this question."))
@@ -283,7 +308,7 @@ class TableConsole:
     def _wait_for(self, name: str, prompt: str) -> Optional[str]:
         """A friend whose turn it is is away: wait for them, the time left shown at every seat;
         a key of the host's answers instead; when the time is up the computer plays the seat."""
-        shown = self.acting() or name
+        shown = self.seating.answering_player() or name
         self.host.show_arrived()  # that they left, above what to do about it
         self.host.remind(_("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
                          .format(name=shown))
@@ -309,6 +334,6 @@ class TableConsole:
 
     def _computer_plays(self, name: str, why: str) -> None:
         """The seat of `name` to the computer, said at every seat; the flow runs the moment again."""
-        self.hand_over(name)
+        self.seating.hand_to_computer(name)
         self.message(why.format(name=name))
         raise SeatChanged()
