@@ -23,9 +23,8 @@ from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.position import card_state, card_total
 from yahtzee.strategy.simulate import format_simulation, simulate
 from yahtzee.strategy.solver import EXPECTED_SCORE, Engine, States, empty_values
-from yahtzee.strategy.stages import CHUNK, Workspace
 from yahtzee.strategy.table import StrategyTable
-from yahtzee.strategy.tables import BOX_COUNT, FULL_CARD, check_tables
+from yahtzee.strategy.tables import FULL_CARD, check_tables
 
 C = Category
 START_VALUES = {"hasbro": 254.5877287, "freejoker": 254.5896095, "nobonus": 245.8707745}
@@ -339,26 +338,15 @@ def test_file_names_carry_the_rules_and_a_key_of_every_field():
     assert all(name.startswith("strategy-") and name.endswith(".npz") for name in names)
 
 
-def solved_last_levels(engine: Engine, levels: int) -> np.ndarray:
-    """A value table with only the cards of the last `levels` levels solved, as solve() does."""
-    values, work = empty_values(), Workspace(CHUNK)
-    for filled in range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1):
-        states = statespace.level_states(filled, CHUNK)
-        for start in range(0, len(states), CHUNK):
-            engine.solve_states(values, states.part(slice(start, start + CHUNK)), work)
-        statespace.share_hopeless(values, filled)
-    return values
-
-
 def test_sums_that_can_no_longer_win_the_bonus_are_solved_once_with_the_values_of_solving_each(monkeypatch):
     # A hand count: with only THREES of the upper boxes open, at most 15 more come, so a sum
     # below 48 can never reach 63; with all six open, every sum still can.
     assert statespace.HOPELESS_BELOW[0b111011] == 48 and statespace.HOPELESS_BELOW[0] == 0
     engine = Engine(HASBRO)
-    shared = solved_last_levels(engine, 3)
+    shared = engine.solve(levels=3)
     solved_apart = [len(statespace.level_states(filled, 1)) for filled in range(10, 13)]
     monkeypatch.setattr(statespace, "HOPELESS_BELOW", [0] * len(statespace.HOPELESS_BELOW))
-    every = solved_last_levels(engine, 3)
+    every = engine.solve(levels=3)
     reachable = np.concatenate([statespace.level_states(filled, 1).index for filled in range(10, 13)])
     assert np.array_equal(shared[reachable], every[reachable])
     assert sum(solved_apart) < 0.8 * len(reachable)

@@ -5,9 +5,6 @@ Yahtzee box holds 50). Its value is the best expected score still to come. State
 solved a level at a time (the same number of filled boxes), in batches with the states
 along the last axis, so every step is a row gather or an element-wise operation.
 """
-import os
-import queue
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -21,7 +18,6 @@ from .statespace import States, empty_values, fill_unreachable, level_states, sh
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
-THREADS = min(2, os.cpu_count() or 1)
 NO_BOX = -1
 
 
@@ -292,32 +288,20 @@ class Engine:
         return turn_stages(self, values, states, last or self.rolls)
 
     # -- whole table ---------------------------------------------------------------
-    def solve(self, progress: Optional[Callable[[int, int], None]] = None) -> np.ndarray:
-        """The value of every turn-start state; `progress(done, total)` is told as it goes."""
+    def solve(self, progress: Optional[Callable[[int, int], None]] = None, levels: int = BOX_COUNT) -> np.ndarray:
+        """The value of every turn-start state; `progress(done, total)` is told as it goes.
+        With fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled."""
         values = empty_values()
-        levels = [(filled, level_states(filled, CHUNK)) for filled in range(BOX_COUNT - 1, -1, -1)]
-        total, done = sum(len(states) for _, states in levels), 0
-        workspaces: queue.SimpleQueue[Workspace] = queue.SimpleQueue()
-        for _ in range(THREADS):
-            workspaces.put(Workspace(CHUNK))
-
-        def solve_part(part: States) -> int:
-            work = workspaces.get()
-            try:
-                self.solve_states(values, part, work)
-            finally:
-                workspaces.put(work)
-            return len(part)
-
-        # numpy lets go of the interpreter lock in its loops, so two threads use two cores.
-        with ThreadPoolExecutor(THREADS) as pool:
-            for filled, states in levels:
-                parts = [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
-                for solved in pool.map(solve_part, parts):
-                    done += solved
-                    if progress:
-                        progress(done, total)
-                share_hopeless(values, filled)
+        solved = [(filled, level_states(filled, CHUNK)) for filled in range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)]
+        total, done = sum(len(states) for _, states in solved), 0
+        work = Workspace(CHUNK)
+        for filled, states in solved:
+            for start in range(0, len(states), CHUNK):
+                self.solve_states(values, states.part(slice(start, start + CHUNK)), work)
+                done += CHUNK
+                if progress:
+                    progress(done, total)
+            share_hopeless(values, filled)
         fill_unreachable(values)
         return values
 
