@@ -8,6 +8,7 @@ import time
 
 import pytest
 from helpers import FULL_SIZE, KeyScript, plain_console
+from prompt_toolkit.utils import get_cwidth
 
 from yahtzee.console import StopRequested
 from yahtzee.keyreader import ESCAPE_TIMEOUT, SEQUENCE_TIMEOUT
@@ -40,6 +41,9 @@ def test_strip_controls_leaves_only_what_a_screen_shows(text, shown):
 def test_widths_are_terminal_cells():
     assert visible_width("\x1b[31m名前\x1b[0m") == 4
     assert visible_width("Zoë") == 3
+    # plain ASCII is counted apart from the cell-width table: both must agree on every character
+    for char in map(chr, range(128)):
+        assert visible_width(f"\x1b[1m{char}x") == get_cwidth(strip_controls(char + "x")), repr(char)
 
 
 @pytest.fixture

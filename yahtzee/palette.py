@@ -108,8 +108,11 @@ def strip_controls(text: str) -> str:
 
 def visible_width(text: str) -> int:
     """How many terminal cells text takes on screen, colour codes aside."""
+    shown = strip_controls(text)
+    if shown.isascii() and shown.isprintable():
+        return len(shown)  # a printable ASCII character takes one cell
     from prompt_toolkit.utils import get_cwidth
-    return get_cwidth(strip_controls(text))
+    return get_cwidth(shown)
 
 
 def pad(text: str, width: int) -> str:
