@@ -2,9 +2,16 @@
 import os
 import threading
 
+import pytest
+from test_messages import CLOCK
+
+from yahtzee.game import Player
 from yahtzee.rules import HASBRO
+from yahtzee.screens import Context, Services
+from yahtzee.session import Session
 from yahtzee.strategy.builder import AHEAD, TableBuilder
 from yahtzee.strategy.solver import EXPECTED_SCORE
+from yahtzee.strategy_services import StrategyServices
 from yahtzee.tablekeeper import TableKeeper
 
 
@@ -22,17 +29,42 @@ def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
         builder.close()
 
 
-def test_prepare_asks_for_the_advisors_table_and_each_moods_ahead():
+@pytest.mark.parametrize("chances", [False, True])
+def test_prepare_asks_for_the_advisors_table_and_each_moods_ahead(chances):
     cache = os.environ["YAHTZEE_CACHE"]
     builder = TableBuilder(cache)
     asked = []
-    builder._table = lambda rules, objective: asked.append(objective.name)
+    builder._table = lambda rules, objective, with_rests: asked.append((objective.name, with_rests))
     try:
-        builder.prepare(HASBRO, ["nowhere"]).result(timeout=30)
+        builder.prepare(HASBRO, ["nowhere"], chances).result(timeout=30)
         builder._submit(AHEAD, lambda: None).result(timeout=30)  # the tables asked for ran before it
     finally:
         builder.close()
-    assert asked[0] == "expected" and set(asked) == {"expected", "norisk", "gambler", "yclover"}
+    assert asked[0] == ("expected", chances)  # the rests, only when win chances are wanted
+    assert set(asked[1:]) == {("norisk", False), ("gambler", False), ("yclover", False)}
+
+
+def rests_asked(monkeypatch, players):
+    """The rules whose rests the tables a session of `players` prepares ready (recorded
+    instead of done)."""
+    from yahtzee.strategy import cache
+    readied = []
+    monkeypatch.setattr(cache, "ready_rests", lambda table, folder, progress: readied.append(table.rules))
+    strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
+    ctx = Context(Session([Player(name) for name in players]), Services(CLOCK, strategy=strategy))
+    try:
+        ctx.prepare_tables()
+        for _ in range(2):  # prepare's own job, then the jobs it queued, have run before this
+            strategy.tables.builder()._submit(AHEAD, lambda: None).result(timeout=60)
+    finally:
+        strategy.close()
+    return readied
+
+
+def test_the_rests_are_readied_ahead_only_for_a_game_with_others_to_beat(monkeypatch):
+    # Measuring them takes as long as building a table: a solo game never wants them.
+    assert rests_asked(monkeypatch, ["ANN"]) == []
+    assert rests_asked(monkeypatch, ["ANN", "BOB"]) == [HASBRO]
 
 
 def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):

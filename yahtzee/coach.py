@@ -45,6 +45,7 @@ class Coach:
         table = self.tables.table(game.rules)
         if isinstance(table, NoTable) or not shows_chances(game, table):
             return None
+        table = self.tables.load(game.rules, with_rests=True)
         with self.tables.thinking:
             return option_chances(table, game, options)
 
@@ -53,8 +54,8 @@ class Coach:
         the turn's win chances need, so that the advice page shows them at once; only when
         they are shown and the table is ready (never waiting for one)."""
         from .strategy import EXPECTED_SCORE
-        from .strategy.builder import READY
-        table = READY.get((game.rules, EXPECTED_SCORE))
+        from .strategy.builder import ready_table
+        table = ready_table(game.rules, EXPECTED_SCORE, with_rests=True) if len(game.players) >= 2 else None
         if not shows_chances(game, table):
             return
         assert table is not None

@@ -1,4 +1,5 @@
 """The computer players of one session: one per mood and rules, playing from the session's tables."""
+import functools
 import random
 from typing import TYPE_CHECKING, Optional, Union
 
@@ -22,10 +23,14 @@ class Opponents:
     def player(self, mood: str, rules: "Rules") -> Union["ComputerPlayer", "RivalPlayer"]:
         """The computer player of a mood (one per mood and rules)."""
         from .strategy import computer_player
+        from .strategy.moods import mood_named
         key = (mood, rules)
         if key not in self._players:
             rng = random.Random(f"{self.seed}/{mood}") if self.seed is not None else None
-            self._players[key] = computer_player(mood, rules, self.tables.load, rng)
+            # *rival plays for the win: it works with win chances, so with the rests
+            load = functools.partial(self.tables.load, with_rests=True) if mood_named(mood) == "rival" \
+                else self.tables.load
+            self._players[key] = computer_player(mood, rules, load, rng)
         return self._players[key]
 
     def action(self, game: "Game") -> Union["Reroll", "Post"]:

@@ -51,18 +51,21 @@ class TableKeeper:
             self._builder = TableBuilder(self.cache_dir, self.notify)
         return self._builder
 
-    def prepare(self, rules: "Rules", moods: Iterable[str] = ()) -> None:
-        """Start making ready the tables these rules and computer moods will need."""
-        self.builder().prepare(rules, moods)
+    def prepare(self, rules: "Rules", moods: Iterable[str] = (), chances: bool = False) -> None:
+        """Start making ready the tables these rules and computer moods will need (and with
+        `chances`, what win chances need)."""
+        self.builder().prepare(rules, moods, chances)
 
     def close(self) -> None:
         """The game is ending: stop any build under way at once."""
         if self._builder is not None:
             self._builder.close()
 
-    def load(self, rules: "Rules", objective: Optional["Objective"] = None) -> "StrategyTable":
-        """The table for these rules and objective, waiting for it if it is not ready yet; for
-        rules not solved exactly, the nearest exact table, planning for the rules played."""
+    def load(self, rules: "Rules", objective: Optional["Objective"] = None,
+             with_rests: bool = False) -> "StrategyTable":
+        """The table for these rules and objective, waiting for it if it is not ready yet
+        (`with_rests`: and for the rests that win chances need); for rules not solved
+        exactly, the nearest exact table, planning for the rules played."""
         from .strategy import EXPECTED_SCORE
         from .strategy.builder import wait_for
         from .strategy.table import is_solved_exactly, planned_with
@@ -73,7 +76,7 @@ class TableKeeper:
             if key not in self._planned:
                 self._planned[key] = planned_with(rules, self.load(planning_rules(rules), objective))
             return self._planned[key]
-        job = self.builder().table(rules, objective)
+        job = self.builder().table(rules, objective, with_rests)
         return wait_for(job, self.builder(), self.progress, self.stopping)
 
     def table(self, rules: "Rules") -> Union["StrategyTable", NoTable]:

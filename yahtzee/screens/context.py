@@ -176,10 +176,13 @@ class Context:
         return self.services.clock().isoformat(timespec="seconds")
 
     def prepare_tables(self) -> None:
-        """Have the strategy tables this session may need made ready in the background."""
+        """Have the strategy tables this session may need made ready in the background (with
+        two players or more, what their win chances need too)."""
         strategy = self.services.strategy
         if strategy is not None:
-            strategy.tables.prepare(self.session.rules, [p.mood for p in self.session.players if p.is_computer])
+            players = self.session.players
+            strategy.tables.prepare(self.session.rules, [p.mood for p in players if p.is_computer],
+                                    chances=len(players) >= 2)
 
     def answering_player(self) -> str | None:
         """The human player who answers the question on screen; None for a lobby question or

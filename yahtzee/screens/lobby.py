@@ -305,6 +305,7 @@ def start_game(console: Console, ctx: Context) -> Moment:
     session = ctx.session
     played = totals(session.match_scores) if not session.match_is_over else {}
     session.new_game()
+    ctx.prepare_tables()  # now that the players are known: whether win chances are wanted
     for player in session.players:
         if played and player.name not in played:
             console.message(_("{name} joins the match with 0 points: the others have played {count} of its games.")

@@ -55,19 +55,21 @@ class TableBuilder:
         self.worker = threading.Thread(target=self._work, name="tables", daemon=True)
         self.worker.start()
 
-    def prepare(self, rules: Rules, moods: Iterable[str]) -> Future[None]:
-        """Start making ready the tables that these rules and computer moods need."""
-        return self._submit(AHEAD, self._prepare, rules, tuple(moods))
+    def prepare(self, rules: Rules, moods: Iterable[str], chances: bool = False) -> Future[None]:
+        """Start making ready the tables that these rules and computer moods need, and with
+        `chances` the rests that win chances need."""
+        return self._submit(AHEAD, self._prepare, rules, tuple(moods), chances)
 
-    def table(self, rules: Rules, objective: "Objective") -> "Future[StrategyTable]":
+    def table(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "Future[StrategyTable]":
         """The table for exactly solved rules and an objective, when it is ready (at once
-        when it is, never behind a build of another table)."""
-        ready = READY.get((rules, objective))
+        when it is, never behind a build of another table); `with_rests`: once the rests
+        of an expected-score table are ready too (what win chances need)."""
+        ready = ready_table(rules, objective, with_rests)
         if ready is not None:
             done: Future[StrategyTable] = Future()
             done.set_result(ready)
             return done
-        return self._submit(NEEDED, self._table, rules, objective)
+        return self._submit(NEEDED, self._table, rules, objective, with_rests)
 
     def _submit(self, priority: int, work: Callable[..., T], *args: object) -> Future[T]:
         future: Future[T] = Future()
@@ -85,8 +87,9 @@ class TableBuilder:
             except BaseException as error:  # handed to whoever waits for the table
                 future.set_exception(error)
 
-    def _prepare(self, rules: Rules, moods: tuple[str, ...]) -> None:
-        """In the worker: ask, ahead, for every table the moods play with, the advisor's first."""
+    def _prepare(self, rules: Rules, moods: tuple[str, ...], chances: bool) -> None:
+        """In the worker: ask, ahead, for every table the moods play with, the advisor's
+        first (with its rests when win chances are wanted)."""
         from .computers import mood_objectives
         from .solver import EXPECTED_SCORE
         from .table import is_solved_exactly
@@ -94,19 +97,19 @@ class TableBuilder:
         exact = rules if is_solved_exactly(rules) else planning_rules(rules)
         wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in mood_objectives(mood)]
         for objective in dict.fromkeys(wanted):
-            self._submit(AHEAD, self._table, exact, objective)
+            self._submit(AHEAD, self._table, exact, objective, chances and objective == EXPECTED_SCORE)
 
-    def _table(self, rules: Rules, objective: "Objective") -> "StrategyTable":
-        """In the worker: the table from memory, the cache, or a build; its arithmetic warmed."""
+    def _table(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "StrategyTable":
+        """In the worker: the table from memory, the cache, or a build; its arithmetic
+        warmed; `with_rests`, its rests readied (off the advice path)."""
         key = (rules, objective)
         if key not in READY:
-            from .cache import ready_rests
-            from .solver import EXPECTED_SCORE
             table = self._cached(rules, objective) or self._built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
-            if objective == EXPECTED_SCORE:
-                ready_rests(table, self.cache_dir, lambda done, total: self._check_cancelled())  # off the advice path
             READY[key] = table
+        if with_rests:
+            from .cache import ready_rests
+            ready_rests(READY[key], self.cache_dir, lambda done, total: self._check_cancelled())
         return READY[key]
 
     def _cached(self, rules: Rules, objective: "Objective") -> "Optional[StrategyTable]":
@@ -169,6 +172,16 @@ class TableBuilder:
         # Let a step under way (a table read, its arithmetic) finish before the game exits:
         # numpy stopped halfway by the interpreter's exit could end the process abruptly.
         self.worker.join(timeout=CLOSE_SECONDS)
+
+
+def ready_table(rules: Rules, objective: "Objective", with_rests: bool = False) -> "Optional[StrategyTable]":
+    """The table made ready in this process, or None; `with_rests`, only once its rests are
+    ready too (measured only where win chances are wanted: they take as long as a build)."""
+    table = READY.get((rules, objective))
+    if table is None or not with_rests:
+        return table
+    from .rests import has_rests  # numpy is loaded: the table is
+    return table if has_rests(table) else None
 
 
 def wait_for(job: Future[T], builder: TableBuilder, progress: Optional[Callable[[int, int], None]],
