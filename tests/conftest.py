@@ -6,12 +6,25 @@ from pathlib import Path
 
 import pytest
 
+import yahtzee  # noqa: F401 (first: it sets what numpy reads when it loads, as in the game)
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # The suite reads English whatever the machine's locale (in-process and in child processes);
 # the tests of the German translation ask for it themselves.
 os.environ.update(LANGUAGE="en", LC_ALL="C.UTF-8", LANG="C.UTF-8")
 os.environ.pop("LC_MESSAGES", None)
+
+
+def keep_bytecode_in(run_folder):
+    """Where bytecode is not written (PYTHONDONTWRITEBYTECODE), each of the many games the
+    tests start would compile the game's modules afresh: the run keeps its own bytecode in
+    its temp folder instead (never beside the sources), for itself and every process it starts."""
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is None and not sys.dont_write_bytecode:
+        return
+    prefix = str(run_folder / "bytecode")
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -23,6 +36,7 @@ def shared_table_cache(tmp_path_factory, worker_id):
     folder = Path(kept) if kept else (root.parent if worker_id != "master" else root) / "table-cache"
     folder.mkdir(exist_ok=True)
     os.environ["YAHTZEE_CACHE"] = str(folder)
+    keep_bytecode_in(root.parent if worker_id != "master" else root)
     yield folder
     os.environ.pop("YAHTZEE_CACHE", None)
 
