@@ -33,10 +33,11 @@ def shared_table_cache(tmp_path_factory, worker_id):
     root = tmp_path_factory.getbasetemp()
     # A developer may keep the tables between runs (YAHTZEE_TEST_CACHE); CI builds them afresh.
     kept = os.environ.get("YAHTZEE_TEST_CACHE")
-    folder = Path(kept) if kept else (root.parent if worker_id != "master" else root) / "table-cache"
+    run_folder = root.parent if worker_id != "master" else root  # the workers' common folder
+    folder = Path(kept) if kept else run_folder / "table-cache"
     folder.mkdir(exist_ok=True)
     os.environ["YAHTZEE_CACHE"] = str(folder)
-    keep_bytecode_in(root.parent if worker_id != "master" else root)
+    keep_bytecode_in(run_folder)
     yield folder
     os.environ.pop("YAHTZEE_CACHE", None)
 

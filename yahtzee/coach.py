@@ -55,7 +55,7 @@ class Coach:
         they are shown and the table is ready (never waiting for one)."""
         from .strategy import EXPECTED_SCORE
         from .strategy.builder import ready_table
-        table = ready_table(game.rules, EXPECTED_SCORE, with_rests=True) if len(game.players) >= 2 else None
+        table = ready_table(game.rules, EXPECTED_SCORE, with_rests=True)
         if not shows_chances(game, table):
             return
         assert table is not None
