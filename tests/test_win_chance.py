@@ -219,6 +219,25 @@ def test_a_turn_prepared_before_its_first_roll_needs_no_more_distributions(table
         assert option_chances(table, game, advise(table, game)) == pytest.approx(chances, abs=1e-12)
 
 
+def test_a_turn_over_stops_its_preparation_between_its_parts(table):
+    game = mid_game(1)
+    ann, bob = game.current.card, game.players[1].card
+
+    def worked_out():
+        """The (kind, state) of every distribution in the table's memo."""
+        return {(key, state) for key, part in table.memo.items() if isinstance(part, dict) for state in part}
+
+    table.memo.clear()
+    prepare_turn(table, ann, [bob])
+    whole = worked_out()
+    table.memo.clear()
+    asked = []
+    prepare_turn(table, ann, [bob], lambda: asked.append(1) or len(asked) > 1)  # over after BOB's final
+    part = worked_out()
+    assert len(asked) == 2 and part < whole
+    assert state_index(*card_state(bob.boxes)) in {state for _, state in part}
+
+
 def test_a_tie_for_first_counts_half():
     ahead = ahead_chances([Final(200), Final(180)])
     assert (ahead[199], ahead[200], ahead[201]) == (0.0, 0.5, 1.0)

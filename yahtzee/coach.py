@@ -22,10 +22,12 @@ class Coach:
     def __init__(self, tables: TableKeeper) -> None:
         self.tables = tables
         self._head_start: Optional[threading.Thread] = None
+        self._turn_over = threading.Event()  # the head start's turn is over: it stops
 
     def close(self) -> None:
-        """The game is ending: a turn's head start under way ends first (numpy stopped halfway
-        by the interpreter's exit can abort the process)."""
+        """The game is ending: a turn's head start under way stops and ends first (numpy
+        stopped halfway by the interpreter's exit can abort the process)."""
+        self._turn_over.set()
         if self._head_start is not None:
             self._head_start.join(timeout=HEAD_START_CLOSE_SECONDS)
 
@@ -60,16 +62,19 @@ class Coach:
             return
         assert table is not None
         others = [player.card.copy() for player in game.players if player is not game.current]
+        self._turn_over.set()  # the last turn's head start, if still at work, is of no more use
+        self._turn_over = threading.Event()
         self._head_start = threading.Thread(target=self._prepare_turn, name="coach", daemon=True,
-                                            args=(table, game.current.card.copy(), others))
+                                            args=(table, game.current.card.copy(), others, self._turn_over))
         self._head_start.start()
 
-    def _prepare_turn(self, table: "StrategyTable", card: "Scorecard", others: list["Scorecard"]) -> None:
-        """The background part of prepare_turn."""
+    def _prepare_turn(self, table: "StrategyTable", card: "Scorecard", others: list["Scorecard"],
+                      turn_over: threading.Event) -> None:
+        """The background part of prepare_turn, stopping between its parts once `turn_over` is set."""
         from .strategy.winchance import prepare_turn
         # only a head start: the look itself works it out and reports what goes wrong
         with self.tables.thinking, contextlib.suppress(Exception):
-            prepare_turn(table, card, others)
+            prepare_turn(table, card, others, turn_over.is_set)
 
     def cost_of_reroll(self, game: "Game") -> float:
         """Expected points the marked reroll gives away against perfect play."""

@@ -237,12 +237,18 @@ def others_ahead(table: StrategyTable, game: Game) -> np.ndarray:
                           for seat, player in enumerate(game.players) if seat != game.seat])
 
 
-def prepare_turn(table: StrategyTable, card: Scorecard, others: Sequence[Scorecard]) -> None:
+def prepare_turn(table: StrategyTable, card: Scorecard, others: Sequence[Scorecard],
+                 stopped: Callable[[], bool] = lambda: False) -> None:
     """Work out, before a player's first roll, what every look at the turn's chances needs
     whatever the dice (all remembered in the table's memo): the final scores of the `others`
-    cards and the remaining score of every state a posting from `card` can leave."""
+    cards and the remaining score of every state a posting from `card` can leave; each part
+    only while `stopped()` is False."""
     for other in others:
+        if stopped():
+            return
         final_of(table, other)
+    if stopped():
+        return
     afters = postings(table, card.boxes, 1).afters
     remaining_pmfs(table, np.unique(afters[afters != NO_STATE]), turns=EXACT_TURNS - 1)
 
