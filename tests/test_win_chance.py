@@ -5,6 +5,7 @@ import collections
 import functools
 import itertools
 import random
+import threading
 from fractions import Fraction
 
 import numpy as np
@@ -236,6 +237,33 @@ def test_a_turn_over_stops_its_preparation_between_its_parts(table):
     part = worked_out()
     assert len(asked) == 2 and part < whole
     assert state_index(*card_state(bob.boxes)) in {state for _, state in part}
+
+
+def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_the_end(
+        shared_table_cache, monkeypatch):
+    from yahtzee.coach import Coach
+    from yahtzee.strategy import winchance
+    from yahtzee.tablekeeper import TableKeeper
+    tables = TableKeeper(shared_table_cache)
+    tables.load(HASBRO, with_rests=True)  # ready, as a head start needs
+    asked, began, release = [], threading.Event(), threading.Event()
+
+    def at_work(table, card, others, stopped):
+        asked.append(stopped)
+        began.set()
+        release.wait(30)
+    monkeypatch.setattr(winchance, "prepare_turn", at_work)
+    coach = Coach(tables)
+    try:
+        coach.prepare_turn(mid_game(1))
+        assert began.wait(30)
+        coach.prepare_turn(mid_game(1))  # the next turn begins while the first is still at work
+        assert asked[0]()
+        release.set()
+    finally:
+        coach.close()
+        tables.close()
+    assert len(asked) == 2 and asked[1]()  # the game's end stopped the second
 
 
 def test_a_tie_for_first_counts_half():

@@ -57,12 +57,12 @@ class Coach:
         they are shown and the table is ready (never waiting for one)."""
         from .strategy import EXPECTED_SCORE
         from .strategy.builder import ready_table
+        self._turn_over.set()  # the last turn's head start, if still at work, is of no more use
         table = ready_table(game.rules, EXPECTED_SCORE, with_rests=True)
         if not shows_chances(game, table):
             return
         assert table is not None
         others = [player.card.copy() for player in game.players if player is not game.current]
-        self._turn_over.set()  # the last turn's head start, if still at work, is of no more use
         self._turn_over = threading.Event()
         self._head_start = threading.Thread(target=self._prepare_turn, name="coach", daemon=True,
                                             args=(table, game.current.card.copy(), others, self._turn_over))
