@@ -101,3 +101,40 @@ def test_a_killed_builds_temp_files_go_though_the_table_is_cached(tmp_path):
     finally:
         builder.close()
     assert not stale.exists() and fresh.exists()  # a build under way elsewhere keeps its file
+
+
+@pytest.fixture
+def table_without_rests(tmp_path, monkeypatch):
+    """A cache folder holding the hasbro table and no rests, none in memory either, and rests
+    measured on few games (their progress is the point here)."""
+    import shutil
+
+    from yahtzee.strategy import cache, rests
+    table = TableKeeper(os.environ["YAHTZEE_CACHE"]).load(HASBRO)
+    name = cache.table_file_name(HASBRO, EXPECTED_SCORE)
+    shutil.copy(os.path.join(os.environ["YAHTZEE_CACHE"], name), tmp_path / name)
+    monkeypatch.delitem(rests.MEASURED_RESTS, (HASBRO, EXPECTED_SCORE), raising=False)
+    measure = rests.measure_rests
+    monkeypatch.setattr(rests, "measure_rests", lambda table, progress=None: measure(table, 200, 0, progress))
+    return table
+
+
+def test_measuring_rests_tells_its_progress_turn_by_turn(tmp_path, table_without_rests):
+    from yahtzee.strategy import cache
+    told = []
+    cache.ready_rests(table_without_rests, tmp_path, lambda done, total: told.append((done, total)))
+    assert told == [(turn, 13) for turn in range(13)]
+    assert (tmp_path / cache.rests_file_name(table_without_rests)).exists()
+
+
+def test_a_game_ending_stops_the_rests_being_measured_and_keeps_nothing(tmp_path, table_without_rests):
+    from yahtzee.strategy import cache
+    from yahtzee.strategy.builder import BuildCancelled
+    builder = TableBuilder(tmp_path)
+    builder.cancelled.set()  # the game is ending
+    try:
+        with pytest.raises(BuildCancelled):
+            builder._table(HASBRO, EXPECTED_SCORE, with_rests=True)
+    finally:
+        builder.close()
+    assert not (tmp_path / cache.rests_file_name(table_without_rests)).exists()

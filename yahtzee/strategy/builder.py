@@ -109,7 +109,7 @@ class TableBuilder:
             READY[key] = table
         if with_rests:
             from .cache import ready_rests
-            ready_rests(READY[key], self.cache_dir, lambda done, total: self._check_cancelled())
+            ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
         return READY[key]
 
     def _cached(self, rules: Rules, objective: "Objective") -> "Optional[StrategyTable]":
@@ -154,7 +154,8 @@ class TableBuilder:
         self.process.wait()
 
     def _progress(self, done: int, total: int) -> None:
-        """An in-process build's progress; it stops here when the game is ending."""
+        """The progress of an in-process build or of measuring rests; they stop here when the
+        game is ending."""
         self._check_cancelled()
         self.done, self.total = done, total
 

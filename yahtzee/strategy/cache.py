@@ -239,14 +239,15 @@ def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
     """Make the measured rests of an expected-score table ready (rests.measured_rests): read
     from the cache beside the table, or measured (or taken from memory) and kept there (a file
     that does not read back whole is measured again and replaced); measured by one copy of the
-    game at a time, under the table's lock (`progress` as for build_lock)."""
+    game at a time, under the table's lock (`progress` as for build_lock, then as the
+    measuring goes)."""
     if table.objective != EXPECTED_SCORE or not table.exact:
         return
     path = None if cache_dir is None else Path(cache_dir) / rests_file_name(table)
     if has_rests(table) and (path is None or path.exists()):
         return
     if path is None:
-        remember_rests(table, measured_rests(table))
+        remember_rests(table, measured_rests(table, progress))
         return
     kept = read_rests(table, path)
     if kept is None:
@@ -254,7 +255,7 @@ def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
             # Another copy of the game may have measured them while this one waited.
             kept = read_rests(table, path)
             if kept is None:
-                kept = measured_rests(table)
+                kept = measured_rests(table, progress)
                 save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
                             spreads=kept.spreads, shapes=kept.shapes, centres=kept.centres)
     remember_rests(table, kept)

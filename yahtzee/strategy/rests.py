@@ -9,7 +9,7 @@ their own. cache.ready_rests keeps them beside the table.
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
+from typing import Callable, Optional, Protocol
 
 import numpy as np
 
@@ -66,11 +66,11 @@ def rest_kinds(states: States) -> np.ndarray:
     return (opens * 3 + states.case) * 3 + bonus
 
 
-def measured_rests(table: MeasuredTable) -> Rests:
+def measured_rests(table: MeasuredTable, progress: Optional[Callable[[int, int], None]] = None) -> Rests:
     """The table's rests: remembered, or measured now (see measure_rests)."""
     key = (table.rules, table.objective)
     if key not in MEASURED_RESTS:
-        MEASURED_RESTS[key] = measure_rests(table)
+        MEASURED_RESTS[key] = measure_rests(table, progress=progress)
     return MEASURED_RESTS[key]
 
 
@@ -93,18 +93,22 @@ def rest_arrays_shapes() -> dict[str, tuple[int, ...]]:
     return {"spreads": (BOX_COUNT + 1, 3), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
 
 
-def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0) -> Rests:
+def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
+                  progress: Optional[Callable[[int, int], None]] = None) -> Rests:
     """Rests measured over `games` seeded games of the table's own play, from every turn's
-    start: each turn start's remaining score off its expected one. Half
-    the games stray once, at a turn drawn at random, into a box drawn at random, YAHTZEE as
-    often as all others together (so that cards the table itself seldom leaves, a zero in
-    YAHTZEE early above all, are measured too); those count only from the turn after."""
+    start: each turn start's remaining score off its expected one. Half the games stray
+    once, at a turn drawn at random, into a box drawn at random, YAHTZEE as often as all
+    others together (so that cards the table itself seldom leaves, a zero in YAHTZEE early
+    above all, are measured too); those count only from the turn after. `progress(turns
+    played, 13)` is told before each turn (and may raise to stop)."""
     rng = np.random.default_rng(seed)
     cards = Cards.empty(2 * games)
     dice, playing = NumpyDice(rng), np.arange(2 * games)
     strays = np.concatenate([np.full(games, -1), rng.integers(BOX_COUNT - 1, size=games)])
     starts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for turn in range(BOX_COUNT):
+        if progress:
+            progress(turn, BOX_COUNT)
         states = cards.states(playing)
         counted = strays[playing] < turn
         starts.append((playing[counted], rest_kinds(states)[counted],
