@@ -138,3 +138,12 @@ def test_a_game_ending_stops_the_rests_being_measured_and_keeps_nothing(tmp_path
     finally:
         builder.close()
     assert not (tmp_path / cache.rests_file_name(table_without_rests)).exists()
+
+
+def test_a_wait_is_shown_only_its_own_works_progress():
+    builder = TableBuilder(os.environ["YAHTZEE_CACHE"])
+    try:
+        builder._submit(AHEAD, builder._progress, 12, 13).result(timeout=30)  # work that told 12 of 13
+        assert builder._submit(AHEAD, lambda: (builder.done, builder.total)).result(timeout=30) == (0, 0)
+    finally:
+        builder.close()

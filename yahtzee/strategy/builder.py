@@ -82,6 +82,7 @@ class TableBuilder:
             _, _, future, work, args = self.work.get()
             if future is None or work is None or not future.set_running_or_notify_cancel():
                 continue
+            self.done, self.total = 0, 0  # a wait shows this work's progress, never the last's
             try:
                 future.set_result(work(*args))
             except BaseException as error:  # handed to whoever waits for the table
@@ -139,7 +140,6 @@ class TableBuilder:
         from .build_cache import request
         self._check_cancelled()
         assert self.cache_dir is not None  # _built builds apart only into a cache
-        self.done, self.total = 0, 0
         package_home = str(Path(__file__).resolve().parents[2])
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             filter(None, [package_home, os.environ.get("PYTHONPATH")]))}
