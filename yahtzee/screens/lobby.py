@@ -202,8 +202,7 @@ def seat(console: Console, ctx: Context, text: str) -> Optional[Moment]:
         console.remind(problem)
         return None
     players.append(Player(short))
-    if len(players) == 2:
-        ctx.prepare_tables()  # someone to beat: what win chances need is readied meanwhile
+    ctx.prepare_tables()  # with someone to beat, what win chances need is readied meanwhile
     return Moment(Screen.NAMES)
 
 
@@ -307,7 +306,6 @@ def start_game(console: Console, ctx: Context) -> Moment:
     session = ctx.session
     played = totals(session.match_scores) if not session.match_is_over else {}
     session.new_game()
-    ctx.prepare_tables()  # the players as they sit down now (a match's next game may differ)
     for player in session.players:
         if played and player.name not in played:
             console.message(_("{name} joins the match with 0 points: the others have played {count} of its games.")

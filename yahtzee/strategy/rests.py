@@ -22,6 +22,7 @@ REST_GAMES = 20_000  # games whose turns measure the shapes of remaining scores
 SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 points
 SMOOTHING = 2  # the shapes' histograms are smoothed over about this many points
 MIN_SAMPLE = 500  # the fewest remaining scores a spread or shape is measured from
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def rest_kinds(states: States) -> np.ndarray:
     return (opens * 3 + states.case) * 3 + bonus
 
 
-def measured_rests(table: MeasuredTable, progress: Optional[Callable[[int, int], None]] = None) -> Rests:
+def measured_rests(table: MeasuredTable, progress: Optional[Progress] = None) -> Rests:
     """The table's rests: remembered, or measured now (see measure_rests)."""
     key = (table.rules, table.objective)
     if key not in MEASURED_RESTS:
@@ -94,7 +95,7 @@ def rest_arrays_shapes() -> dict[str, tuple[int, ...]]:
 
 
 def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
-                  progress: Optional[Callable[[int, int], None]] = None) -> Rests:
+                  progress: Optional[Progress] = None) -> Rests:
     """Rests measured over `games` seeded games of the table's own play, from every turn's
     start: each turn start's remaining score off its expected one. Half the games stray
     once, at a turn drawn at random, into a box drawn at random, YAHTZEE as often as all
