@@ -10,7 +10,7 @@ from yahtzee.rules import HASBRO
 from yahtzee.screens import Context, Services
 from yahtzee.session import Session
 from yahtzee.strategy.builder import AHEAD, TableBuilder
-from yahtzee.strategy.solver import EXPECTED_SCORE
+from yahtzee.strategy.objective import EXPECTED_SCORE
 from yahtzee.strategy_services import StrategyServices
 from yahtzee.tablekeeper import TableKeeper
 

@@ -11,7 +11,7 @@ from helpers import read_table
 
 from yahtzee.rules import HASBRO
 from yahtzee.strategy import cache
-from yahtzee.strategy.solver import EXPECTED_SCORE
+from yahtzee.strategy.objective import EXPECTED_SCORE
 from yahtzee.strategy.table import StrategyTable
 
 NAME = cache.table_file_name(HASBRO, EXPECTED_SCORE)

@@ -19,10 +19,11 @@ from yahtzee.strategy import MOODS, cache, progress_bar, statespace
 from yahtzee.strategy.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
 from yahtzee.strategy.computers import computer_player
 from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
+from yahtzee.strategy.objective import EXPECTED_SCORE
 from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.position import card_state, card_total
 from yahtzee.strategy.simulate import format_simulation, simulate
-from yahtzee.strategy.solver import EXPECTED_SCORE, Engine, States, empty_values
+from yahtzee.strategy.solver import Engine, States, empty_values
 from yahtzee.strategy.table import StrategyTable
 from yahtzee.strategy.tables import FULL_CARD, check_tables
 

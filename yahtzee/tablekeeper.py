@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Union
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
     from .rules import Rules
     from .strategy.builder import TableBuilder
-    from .strategy.solver import Objective
+    from .strategy.objective import Objective
     from .strategy.table import StrategyTable
 
 Progress = Callable[[int, int], None]

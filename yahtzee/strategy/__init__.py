@@ -11,7 +11,7 @@ from .moods import MOOD_TRAITS, MOODS, UnknownMood, mood_named
 from .progress import progress_bar, text_progress
 
 _LAZY = {
-    "Objective": "solver", "EXPECTED_SCORE": "solver",
+    "Objective": "objective", "EXPECTED_SCORE": "objective",
     "StrategyTable": "table", "load_table": "cache", "build_table": "cache", "table_loader": "cache",
     "table_file_name": "cache",
     "Option": "advisor", "advise": "advisor", "advise_position": "advisor", "choice_cost": "advisor",

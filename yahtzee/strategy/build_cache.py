@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used: main() loads them only once Ctrl-C is ignored
     from ..rules import Rules
-    from .solver import Objective
+    from .objective import Objective
 
 
 def request(rules: "Rules", objective: "Objective", cache_dir: Path) -> str:
@@ -28,7 +28,7 @@ def main(argument: str) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
     from ..game_json import rules_from_dict
     from .cache import load_table
-    from .solver import Objective
+    from .objective import Objective
     asked = json.loads(argument)
     shown = [-1]
 

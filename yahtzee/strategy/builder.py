@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 from ..rules import Rules
 
 if TYPE_CHECKING:  # imported in the worker only: they load numpy
-    from .solver import Objective
+    from .objective import Objective
     from .table import StrategyTable
 
 POLL_SECONDS = 0.05
@@ -92,7 +92,7 @@ class TableBuilder:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's
         first (with its rests when win chances are wanted)."""
         from .computers import mood_objectives
-        from .solver import EXPECTED_SCORE
+        from .objective import EXPECTED_SCORE
         from .table import is_solved_exactly
         from .tables import planning_rules
         exact = rules if is_solved_exactly(rules) else planning_rules(rules)

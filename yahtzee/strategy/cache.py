@@ -30,8 +30,9 @@ from ..game_json import rules_to_dict
 from ..language import _
 from ..rules import Rules
 from ..saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
+from .objective import EXPECTED_SCORE, Objective
 from .rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays_shapes
-from .solver import EXPECTED_SCORE, Engine, Objective, empty_values, start_value
+from .solver import Engine, empty_values, start_value
 from .table import StrategyTable, TableLoader, is_solved_exactly, planned_with
 from .tables import check_tables, planning_rules
 

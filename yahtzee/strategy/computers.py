@@ -5,9 +5,9 @@ from typing import Optional, Union
 
 from ..rules import Rules
 from .moods import mood_named
+from .objective import Objective
 from .players import OBJECTIVES, ComputerPlayer
 from .rival import RIVAL_OBJECTIVES, RivalPlayer
-from .solver import Objective
 from .table import TableLoader
 
 

@@ -18,8 +18,9 @@ from ..rules import Rules
 from ..scoring import Category
 from .dicemath import KEEPS, ROLL_INDEX
 from .moods import mood_named
+from .objective import EXPECTED_SCORE, Objective
 from .position import card_state, reroll_marks
-from .solver import EXPECTED_SCORE, Objective, States
+from .solver import States
 from .table import StrategyTable, TableLoader
 from .tables import BOXES
 

@@ -20,9 +20,9 @@ from ..scorecard import Scorecard
 from ..scoring import Category
 from .advisor import keep_values
 from .dicemath import ROLL_PROBABILITY, SUB_KEEPS
+from .objective import EXPECTED_SCORE
 from .players import Policy, Post, Reroll, turn_key
 from .position import card_state
-from .solver import EXPECTED_SCORE
 from .statespace import state_index
 from .table import StrategyTable, TableLoader
 from .tables import BOX_COUNT

@@ -26,10 +26,10 @@ from .batches import Figures, Progress, batch_figures, batch_seeds, batch_sizes,
 from .cache import ready_rests, table_loader
 from .computers import computer_player
 from .moods import mood_named
+from .objective import EXPECTED_SCORE
 from .players import OBJECTIVES, ComputerPlayer, Post
 from .rival import RivalPlayer
 from .rivalry import simulate_rivalry
-from .solver import EXPECTED_SCORE
 from .table import StrategyTable, TableLoader
 
 BATCH = 25_000  # games played side by side: more share more turn-start states

@@ -5,7 +5,6 @@ Yahtzee box holds 50). Its value is the best expected score still to come. State
 solved a level at a time (the same number of filled boxes), in batches with the states
 along the last axis, so every step is a row gather or an element-wise operation.
 """
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
@@ -13,28 +12,13 @@ import numpy as np
 from .. import scoring
 from ..rules import Rules
 from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, YAHTZEE_ROLLS, size_rows
+from .objective import EXPECTED_SCORE, Objective
 from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
 from .statespace import States, empty_values, fill_unreachable, level_states, share_hopeless, start_value, state_index  # noqa: F401
 from .tables import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 NO_BOX = -1
-
-
-@dataclass(frozen=True)
-class Objective:
-    """What a player maximises: expected score, or a risk-shaped or Yahtzee-loving variant.
-
-    risk > 0 dislikes spread and risk < 0 likes it (an exponential utility, exact over the
-    whole game); yahtzee_reward adds that many points of delight for a 50 in the Yahtzee box.
-    """
-
-    name: str = "expected"
-    risk: float = 0.0
-    yahtzee_reward: float = 0.0
-
-
-EXPECTED_SCORE = Objective()
 
 
 def open_boxes(states: States) -> list[int]:

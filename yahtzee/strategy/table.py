@@ -9,7 +9,8 @@ import numpy as np
 
 from ..language import _
 from ..rules import Rules
-from .solver import Engine, Objective, start_value, state_index
+from .objective import Objective
+from .solver import Engine, start_value, state_index
 from .tables import UnsupportedRules, check_plannable, check_supported
 
 
