@@ -170,6 +170,24 @@ def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_se
     assert history_record(table / "saves") == hot_seat_record
 
 
+def test_a_friend_who_joins_while_the_host_answers_for_their_seat_takes_the_question_over(table):
+    term, port = host(table)
+    friend = None
+    try:
+        seat_two(term)
+        term.press("y")
+        term.turn("ANN", BOXES[0])
+        term.wait_for("BOB: press any key to roll")  # BOB's seat, played at the host's keyboard for now
+        friend = join(table, port, host_term=term)
+        friend.turn("BOB", BOXES[0])  # his first key rolls: it is not refused as out of turn
+        assert "It is BOB's turn." not in friend.text
+        term.wait_for("ANN: press any key to roll")
+    finally:
+        if friend is not None:
+            friend.close()
+        term.close()
+
+
 def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(table, hot_seat_record):
     with hosted(table) as seats:
         term = seats.term

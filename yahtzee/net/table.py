@@ -54,6 +54,11 @@ class Unseated:
         """No seat to hand over."""
 
 
+class AnswerMoved(Exception):
+    """A friend took the seat whose question the host's keyboard was answering: the question
+    is asked again at the friend's terminal."""
+
+
 class TableConsole:
     """The host's KeyConsole and one KeyConsole per friend, behind the one console the screens use."""
 
@@ -69,6 +74,7 @@ class TableConsole:
         self.remote: dict[str, tuple[RemoteSeat, KeyConsole]] = {}  # by folded name
         self.remote_names: set[str] = set()  # seats a friend has played from: theirs from then on
         self.screen: tuple[list[str], Optional[list[str]]] = ([], None)
+        self._host_answers = False  # the host's keys answer a question that a friend's seat may take over
         # A friend who joins while a seat waits for a key is shown the screen at once.
         server.changed = self._wake
         host.idle = self._look_around
@@ -166,7 +172,10 @@ class TableConsole:
         while True:
             name = self._refresh()
             if name is None:
-                token = self.host.read_key(prompt)
+                try:
+                    token = self._host_key(prompt)
+                except AnswerMoved:
+                    continue
                 if not self._refused_undo(token, self.host, None):
                     return token
                 continue
@@ -184,6 +193,15 @@ class TableConsole:
                 continue
             if not (self._own_hot_key(seat, console, token) or self._refused_undo(token, console, name)):
                 return token
+
+    def _host_key(self, prompt: str) -> str:
+        """The host's key for the question; a friend who joins to play the seat that answers
+        it ends the wait (AnswerMoved), or their keys would be refused as out of turn."""
+        self._host_answers = True
+        try:
+            return self.host.read_key(prompt)
+        finally:
+            self._host_answers = False
 
     def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
                   unlimited: str = "") -> tuple[Optional[str], str]:
@@ -226,13 +244,16 @@ class TableConsole:
         friend's seat that answers now, or None for the host."""
         self._let_go_of_the_gone()
         self._take_in_joined()
-        acting = self.seating.answering_player()
-        name = None if acting is None else acting.casefold()
-        if name not in self.remote_names:
-            name = None
+        name = self._answering_seat()
         for key, (seat, _console) in self.remote.items():
             seat.listening = key == name
         return name
+
+    def _answering_seat(self) -> Optional[str]:
+        """The folded name of the friend's seat that answers now, or None for the host."""
+        acting = self.seating.answering_player()
+        name = None if acting is None else acting.casefold()
+        return name if name in self.remote_names else None
 
     def _wake(self) -> None:
         """From the server's thread: end every wait for a key, so a friend who came is taken in."""
@@ -242,10 +263,13 @@ class TableConsole:
 
     def _look_around(self) -> None:
         """While a seat waits for a key: the host's notices shown, the friends who joined taken
-        in, and a friend who typed out of turn told whose turn it is."""
+        in (the one whose seat answers the host's question takes it over), and a friend who
+        typed out of turn told whose turn it is."""
         self.host.show_arrived()
         self._let_go_of_the_gone(but_the_listening=True)  # a seat read from now ends its own read
         self._take_in_joined()
+        if self._host_answers and self._answering_seat() is not None:
+            raise AnswerMoved()
         for key, (seat, console) in list(self.remote.items()):
             if seat.knocked:
                 seat.knocked = False
