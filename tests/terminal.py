@@ -43,9 +43,11 @@ class Terminal:
         self.child = pexpect.spawn(command[0], command[1:], cwd=str(ROOT),
                                    env=environment, dimensions=(lines, columns))
         self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
-        self.screen = pyte.Screen(columns, lines)
-        self.stream = pyte.ByteStream(self.screen)
+        self._screen = pyte.Screen(columns, lines)
+        self.stream = pyte.ByteStream(self._screen)
         self.raw = b""
+        self._undrawn = []  # output taken in but not yet drawn: a screen is drawn only when read
+        self._text = None  # the screen as text, until more output is drawn
         self.partners = []  # other terminals of the same game, read while this one waits: as their windows would be
 
     def pump(self, timeout=0.05):
@@ -55,12 +57,24 @@ class Terminal:
         except pexpect.TIMEOUT:
             return
         self.raw += data
-        self.stream.feed(data)
+        self._undrawn.append(data)
+
+    @property
+    def screen(self):
+        """The pyte screen, with everything taken in drawn on it."""
+        if self._undrawn:
+            self.stream.feed(b"".join(self._undrawn))
+            self._undrawn.clear()
+            self._text = None
+        return self._screen
 
     @property
     def text(self):
         """The screen as it stands, one string."""
-        return "\n".join(self.screen.display)
+        screen = self.screen
+        if self._text is None:
+            self._text = "\n".join(screen.display)
+        return self._text
 
     def wait_for(self, words, timeout=60):
         """Pump until the screen shows `words`; fail with the screen if it never does (the wait is
@@ -82,6 +96,7 @@ class Terminal:
     def resize(self, columns, lines):
         """Change the window's size, as a player dragging its corner."""
         self.screen.resize(lines, columns)
+        self._text = None
         self.child.setwinsize(lines, columns)
 
     def press(self, *keys):
