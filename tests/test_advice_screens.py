@@ -159,6 +159,7 @@ def test_start_up_and_a_game_without_advice_load_numpy_only_in_the_background(tm
     assert "ANN posts" in done.stdout, done.stderr
     assert done.stdout.splitlines()[-1] == "numpy in []"
 
+
 def test_simulate_json_prints_exactly_one_object_with_the_keys():
     done = run_python("from yahtzee import cli; cli.main(['--simulate', '40', '--player', "
                       "'*norisk', '--seed', '3', '--json'])")
