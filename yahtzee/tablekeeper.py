@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy 
     from .strategy.objective import Objective
     from .strategy.table import StrategyTable
 
-Progress = Callable[[int, int], None]
+from .strategy.progress import Progress
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ import numpy as np
 
 from ..scoring import YAHTZEE_POINTS
 from .batch import Cards
+from .progress import Progress
 from .table import StrategyTable
 from .tables import YAHTZEE_BIT
 
 Figures = dict[str, np.ndarray]  # one array a figure, one entry a game
 Play = Callable[[Sequence[StrategyTable], int, np.random.SeedSequence], Figures]
-Progress = Callable[[int, int], None]
 
 _WORKER_TABLES: list[StrategyTable] = []  # a worker process's tables, handed over when it starts
 

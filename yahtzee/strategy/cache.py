@@ -31,6 +31,7 @@ from ..language import _
 from ..rules import Rules
 from ..saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
 from .objective import EXPECTED_SCORE, Objective
+from .progress import Progress
 from .rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays_shapes
 from .solver import Engine, empty_values, start_value
 from .table import StrategyTable, TableLoader, is_solved_exactly, planned_with
@@ -44,7 +45,6 @@ STALE_SECONDS = 15 * 60  # far longer than any table build takes
 LOCK_POLL_SECONDS = 0.1
 
 Folder = Union[str, Path]
-Progress = Callable[[int, int], None]
 Notify = Callable[[str], None]
 
 

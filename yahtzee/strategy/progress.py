@@ -4,6 +4,8 @@ from typing import Callable, Optional, TextIO
 
 from ..language import _
 
+Progress = Callable[[int, int], None]  # told (done, total) as work goes; may raise to stop it
+
 
 def progress_bar(done: int, total: int, width: int = 40) -> str:
     """'[#########...........]  45%' for `done` of `total`."""
@@ -13,7 +15,7 @@ def progress_bar(done: int, total: int, width: int = 40) -> str:
 
 
 def text_progress(stream: Optional[TextIO] = None, label: Optional[str] = None,
-                  width: int = 40) -> Callable[[int, int], None]:
+                  width: int = 40) -> Progress:
     """A progress(done, total) callback that redraws one line of `stream` (stderr by default);
     work done at once (a table read from the cache) shows nothing."""
     stream = stream or sys.stderr

@@ -9,12 +9,13 @@ their own. cache.ready_rests keeps them beside the table.
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Optional, Protocol
+from typing import Optional, Protocol
 
 import numpy as np
 
 from .batch import Cards, NumpyDice, SolvedTable, play_turns
 from .dicemath import DICE, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
+from .progress import Progress
 from .statespace import STATE_COUNT, States, states_of
 from .tables import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT
 
@@ -22,7 +23,6 @@ REST_GAMES = 20_000  # games whose turns measure the shapes of remaining scores
 SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 points
 SMOOTHING = 2  # the shapes' histograms are smoothed over about this many points
 MIN_SAMPLE = 500  # the fewest remaining scores a spread or shape is measured from
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
