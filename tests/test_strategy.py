@@ -18,7 +18,7 @@ from yahtzee.scoring import Category
 from yahtzee.strategy import MOODS, cache, progress_bar, statespace
 from yahtzee.strategy.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
 from yahtzee.strategy.computers import computer_player
-from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
+from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS, over_rolls
 from yahtzee.strategy.objective import EXPECTED_SCORE
 from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.position import card_state, card_total
@@ -67,6 +67,16 @@ def test_the_last_turn_with_only_chance_open_is_worth_70_thirds():
     values = empty_values()
     state = States(*(np.array([v]) for v in (FULL_CARD ^ (1 << 12), 0, 0)))
     assert Engine(HASBRO).turn_start_values(values, state)[0] == pytest.approx(70 / 3, abs=1e-12)
+
+
+def test_the_average_over_rolls_adds_them_in_roll_order_to_the_last_bit():
+    # A fixed order of sums gives a table the same bits on every processor; a BLAS product's
+    # order is its kernel's, and the measured rests follow each near-tie the table breaks.
+    rows = np.random.default_rng(5).random((len(ROLLS), 7)) * 300
+    in_order = [0.0] * 7
+    for chance, row in zip(ROLL_PROBABILITY.tolist(), rows.tolist()):
+        in_order = [total + chance * value for total, value in zip(in_order, row)]
+    assert over_rolls(rows).tolist() == in_order
 
 
 def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro):

@@ -76,3 +76,10 @@ PARENTS = (None,) + tuple(_parents(size) for size in range(1, DICE + 1))  # (par
 SUB_KEEPS = _sub_keep_table()
 ROLL_PROBABILITY = _roll_probabilities()
 YAHTZEE_ROLLS = tuple(ROLL_INDEX[(face,) * DICE] for face in FACES)
+
+
+def over_rolls(rows: np.ndarray) -> np.ndarray:
+    """The average of `rows` (one per roll) weighted by each roll's chance, the same to the
+    last bit on every processor: a matrix product's order of sums is the BLAS kernel's, and
+    a table whose values differ in their last bits breaks near-ties differently."""
+    return np.multiply(rows, ROLL_PROBABILITY[:, None]).sum(axis=0)

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import scoring
 from ..rules import Rules
-from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, YAHTZEE_ROLLS, size_rows
+from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, YAHTZEE_ROLLS, over_rolls, size_rows
 from .objective import EXPECTED_SCORE, Objective
 from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
 from .statespace import States, empty_values, fill_unreachable, level_states, share_hopeless, start_value, state_index  # noqa: F401
@@ -259,7 +259,7 @@ class Engine:
     def start_from_postings(self, work: Workspace) -> np.ndarray:
         """turn_start_values once the postings are in work.base and work.fit."""
         offset = self.values_from_postings(work, 1, self.rolls)
-        return self.from_utility(ROLL_PROBABILITY @ work.post, offset)
+        return self.from_utility(over_rolls(work.post), offset)
 
     # -- decisions -----------------------------------------------------------------
     def turn_plans(self, values: np.ndarray, states: States,
