@@ -26,6 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from yahtzee.choices import OptionKind  # noqa: E402
 from yahtzee.game import Game, Player, Turn  # noqa: E402
 from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  # noqa: E402
 from yahtzee.scorecard import Scorecard  # noqa: E402
@@ -33,9 +34,10 @@ from yahtzee.strategy.advisor import advise  # noqa: E402
 from yahtzee.strategy.batch import KEEP_FACES, KEEP_SIZE, Cards, NumpyDice, play_turns, roll_numbers  # noqa: E402
 from yahtzee.strategy.cache import load_table  # noqa: E402
 from yahtzee.strategy.dicemath import DICE, KEEP_INDEX  # noqa: E402
-from yahtzee.strategy.rival import EXTRA_TURN, win_plan  # noqa: E402
+from yahtzee.strategy.rival import win_plan  # noqa: E402
 from yahtzee.strategy.tables import BOXES, YAHTZEE_BIT  # noqa: E402
 from yahtzee.strategy.winchance import option_chances, others_ahead, prepare_turn  # noqa: E402
+from yahtzee.strategy.winturns import EXTRA_TURN  # noqa: E402
 
 POSITIONS = 48
 MINE = 12_000     # continuations of the player's own card per option
@@ -111,14 +113,14 @@ def rest_of_turn(table, game, option, plan, count, rng):
     cards = copies(game.current.card, count)
     used = np.full(count, game.turn.rolls)
     rolls = np.full(count, roll_numbers(np.array([game.turn.dice]))[0])
-    if option.kind == "keep":
+    if option.kind is OptionKind.KEEP:
         rolls, used = rerolled(np.full(count, KEEP_INDEX[option.kept]), rng), used + 1
         for stage in range(game.turn.rolls + 1, table.rules.rolls_per_turn):
-            keeps = plan.keeps[stage - 1][rolls]
+            keeps = plan.keeps[stage - 1, rolls, 0]
             again = (keeps >= 0) & (used == stage)
             rolls[again] = rerolled(keeps[again], rng)
             used[again] += 1
-        boxes = plan.boxes[used - 1, rolls]
+        boxes = plan.boxes[used - 1, rolls, 0]
     else:
         boxes = np.full(count, YAHTZEE_BIT if option.extra_turn else BOXES.index(option.box))
     post(table, cards, rolls, boxes, used)

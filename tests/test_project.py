@@ -84,3 +84,17 @@ def test_the_player_is_told_where_an_earlier_installs_saves_went(tmp_path):
     assert cli.earlier_saves_notice(EarlierSaves(tmp_path / "old", True), folders) == (
         f"the saves of an earlier install were moved from {tmp_path / 'old'} to {tmp_path / 'data'}")
     assert "stay in" in cli.earlier_saves_notice(EarlierSaves(tmp_path / "old", False), folders)
+
+
+def test_every_name_a_benchmark_takes_from_the_game_is_there():
+    # The benchmarks run outside the suite, so a name moved in the game would break one unseen.
+    import ast
+    import importlib
+    missing = []
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "yahtzee":
+                module = importlib.import_module(node.module)
+                missing += [f"{path.name}: {node.module}.{alias.name}" for alias in node.names
+                            if not hasattr(module, alias.name)]
+    assert missing == []
