@@ -79,7 +79,8 @@ YAHTZEE_ROLLS = tuple(ROLL_INDEX[(face,) * DICE] for face in FACES)
 
 
 def over_rolls(rows: np.ndarray) -> np.ndarray:
-    """The average of `rows` (one per roll) weighted by each roll's chance, the same to the
-    last bit on every processor: a matrix product's order of sums is the BLAS kernel's, and
-    a table whose values differ in their last bits breaks near-ties differently."""
-    return np.multiply(rows, ROLL_PROBABILITY[:, None]).sum(axis=0)
+    """The average of `rows` (one value or row per roll) weighted by each roll's chance, the
+    same to the last bit on every processor: a matrix product's order of sums is the BLAS
+    kernel's, and a table whose values differ in their last bits breaks near-ties differently."""
+    weights = ROLL_PROBABILITY.reshape((-1,) + (1,) * (rows.ndim - 1))
+    return np.multiply(rows, weights).sum(axis=0)

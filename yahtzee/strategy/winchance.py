@@ -26,10 +26,10 @@ from .dicemath import (
     KEEP_INDEX,
     KEEPS,
     ROLL_INDEX,
-    ROLL_PROBABILITY,
     ROLLS,
     SUB_KEEPS,
     YAHTZEE_ROLLS,
+    over_rolls,
     size_rows,
 )
 from .finals import EXACT_TURNS, remaining_pmfs
@@ -221,7 +221,7 @@ def turn_chance(table: StrategyTable, boxes: Mapping[Category, int], total: int,
     best = posts[1].max(axis=1)
     if rolls > 1:
         best = np.maximum(best, keeps[1][SUB_KEEPS].max(axis=1))
-    return float(ROLL_PROBABILITY @ best)
+    return float(over_rolls(best))
 
 
 def default_extra_turns(ahead: np.ndarray) -> int:
