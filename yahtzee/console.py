@@ -31,6 +31,7 @@ __all__ = ["InputClosed", "KeyConsole", "StopRequested"]
 CLEAR = "\x1b[H\x1b[2J"
 CLEAR_TO_END = "\x1b[K"
 MESSAGES_KEPT = 3
+MAX_TYPED_AHEAD = 1000  # keys taken at once after a busy moment; a flood beyond waits for the next
 
 
 def window_size() -> os.terminal_size:
@@ -313,15 +314,18 @@ class KeyConsole:
             return text
         return "".join(char if can_encode(char, self.encoding) else "?" for char in text)
 
-    def discard_typeahead(self) -> None:
-        """Forget keys pressed while the game was busy: they answered nothing on screen."""
-        self.reader.discard()
-        try:
-            import termios
-        except ImportError:
-            return  # not POSIX: the reader's store was all there was
-        with contextlib.suppress(termios.error, OSError, ValueError, AttributeError):  # not a terminal
-            termios.tcflush(self.input.fileno(), termios.TCIFLUSH)
+    def typed_ahead(self) -> list[str]:
+        """Take the keys pressed while the game was busy (a computer's turn), as tokens: they
+        answer nothing on screen, but the hot keys among them still act."""
+        tokens = []
+        for _press in range(MAX_TYPED_AHEAD):
+            press = self.reader.press_within(0)
+            if press is None:
+                break
+            token = key_token(press)
+            if token is not None:
+                tokens.append(token)
+        return tokens
 
     def bell(self, count: int = 1) -> None:
         """Ring the terminal bell, a short pattern for more than one."""
@@ -333,11 +337,9 @@ class KeyConsole:
     def pause(self, seconds: float) -> Optional[str]:
         """Let the player see a step a moment; a key cuts it short and is spent on that (its
         token comes back, so that a hot key can still act)."""
-        if seconds <= 0:
-            return None
         if self.stop:
             raise StopRequested(self.stop)
-        press = self.reader.press_within(seconds)
+        press = self.reader.press_within(max(0.0, seconds))  # no pause still takes a waiting key
         return None if press is None else key_token(press)
 
     def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:

@@ -18,6 +18,8 @@ class Opponents:
     def __init__(self, tables: TableKeeper, seed: Optional[int] = None) -> None:
         self.tables = tables
         self.seed = seed
+        # What a turn's random choices (nowhere's mood) are drawn from: the seed, or one drawn for the run.
+        self.turn_seed = str(seed) if seed is not None else str(random.SystemRandom().getrandbits(64))
         self._players: dict[tuple[str, Rules], Union[ComputerPlayer, RivalPlayer]] = {}
 
     def player(self, mood: str, rules: "Rules") -> Union["ComputerPlayer", "RivalPlayer"]:
@@ -26,11 +28,10 @@ class Opponents:
         from .strategy.moods import mood_named
         key = (mood, rules)
         if key not in self._players:
-            rng = random.Random(f"{self.seed}/{mood}") if self.seed is not None else None
             # *rival plays for the win: it works with win chances, so with the rests
             load = functools.partial(self.tables.load, with_rests=True) if mood_named(mood) == "rival" \
                 else self.tables.load
-            self._players[key] = computer_player(mood, rules, load, rng)
+            self._players[key] = computer_player(mood, rules, load, turn_seed=f"{self.turn_seed}/{mood}")
         return self._players[key]
 
     def action(self, game: "Game") -> Union["Reroll", "Post"]:

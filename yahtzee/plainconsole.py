@@ -133,5 +133,6 @@ class PlainConsole:
         """Plain mode never animates: the dice are said once they settle."""
         return True
 
-    def discard_typeahead(self) -> None:
-        """Plain mode reads every line in order: nothing is discarded."""
+    def typed_ahead(self) -> list[str]:
+        """Plain mode reads every line in order: nothing is typed ahead of a question."""
+        return []

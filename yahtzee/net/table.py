@@ -148,9 +148,11 @@ class TableConsole:
         """A message from work in the background, for the host."""
         self.host.message_from_thread(text)
 
-    def discard_typeahead(self) -> None:
-        """Keys typed while the game was busy answer nothing, at any seat."""
-        self._everywhere(lambda console: console.discard_typeahead())
+    def typed_ahead(self) -> list[str]:
+        """The host's keys typed while the game was busy (a computer's turn is the host's);
+        a friend's answer nothing and are dropped."""
+        self._everywhere(KeyConsole.typed_ahead, but=self.host)
+        return self.host.typed_ahead()
 
     def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
         """Each frame at every seat; False as soon as the answering seat presses a key."""
@@ -316,7 +318,7 @@ class TableConsole:
         entry = None if name is None else self.remote.get(name)
         return self.host if entry is None else entry[1]
 
-    def _everywhere(self, action: Callable[[KeyConsole], None], but: Optional[KeyConsole] = None) -> None:
+    def _everywhere(self, action: Callable[[KeyConsole], object], but: Optional[KeyConsole] = None) -> None:
         """Do `action` at the host's terminal and every friend's; a friend who is gone is let go."""
         self._refresh()
         if self.host is not but:

@@ -196,11 +196,12 @@ class Saves:
             self._set_aside(self.folder / AUTOSAVE, str(error))
             return None
 
-    def set_aside_autosave(self) -> Optional[Path]:
-        """Keep the saved game the player chose not to resume as autosave.json.old-<time>."""
+    def set_aside_autosave(self, label: str = "old") -> Optional[Path]:
+        """Keep the saved game aside as autosave.json.<label>-<time>: "old" for one the player
+        chose not to resume, "kept" for one the game failed to resume through a fault of its own."""
         if not self._may_touch_autosave():
             return None
-        return self._rename_aside(self.folder / AUTOSAVE, "old")
+        return self._rename_aside(self.folder / AUTOSAVE, label)
 
     def remove_autosave(self) -> bool:
         """Remove the autosave of a session that ended normally; False if it could not be."""

@@ -65,8 +65,8 @@ class Console(Protocol):
     def animate(self, frames: Iterable[list[str]], seconds_per_frame: float) -> bool:
         """Draw each frame in turn; whether every frame was shown."""
 
-    def discard_typeahead(self) -> None:
-        """Forget keys pressed while the game was busy."""
+    def typed_ahead(self) -> list[str]:
+        """Take the keys pressed while the game was busy, as tokens."""
 
 
 class Screen(Enum):

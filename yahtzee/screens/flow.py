@@ -1,16 +1,18 @@
 """The one flow: runs the screens by the moments they return, and is the one place that saves."""
-import contextlib
 import json
 from typing import Callable, Optional, Union
 
 from .. import stats
+from ..game import Game
 from ..game_json import session_to_dict
 from ..language import _
-from ..stops import SeatChanged
+from ..saves.store import AUTOSAVE
+from ..session import Session
+from ..stops import InputClosed, SeatChanged
 from .context import IN_GAME, Console, Context, Moment, Screen
 from .ending import end_of_game, recap, recap_then_confirm
 from .lobby import confirm, names, opening, title
-from .prompts import sentence
+from .prompts import QuitGame, sentence
 from .resume import resume
 from .turn import play, posting, verify
 
@@ -56,22 +58,70 @@ def subject(moment: Moment) -> Union[str, Screen]:
 
 def run(console: Console, ctx: Context, keeper: Keeper) -> None:
     """Offer the saved game, then run the screens from where it stood (or the opening)."""
-    run_from(console, ctx, keeper, resume(console, ctx))
+    fresh = ctx.session
+    try:
+        moment: Optional[Moment] = resume(console, ctx)
+        if ctx.session is not fresh and moment is not None:
+            moment = saved_turn(console, ctx, keeper, moment)
+    except (QuitGame, InputClosed):
+        raise
+    except Exception as fault:  # a fault of the game's own: the file was read whole
+        moment = resume_failed(console, ctx, keeper, fresh, fault)
+    run_from(console, ctx, keeper, moment)
 
 
 def run_from(console: Console, ctx: Context, keeper: Keeper, moment: Optional[Moment]) -> None:
     """Run screens from `moment` until one returns None, saving after each step."""
     ctx.moment = moment or ctx.moment
     while moment is not None:
-        if subject(moment) != subject(ctx.moment):
-            console.forget_messages()
-        ctx.moment = moment
-        keeper.keep(ctx)
-        if moment.screen is Screen.END_OF_GAME:
-            file_finished_game(ctx)
-        with contextlib.suppress(SeatChanged):  # else the same moment again, for whoever has the seat now
-            moment = SCREENS[moment.screen](console, ctx)
+        moment = step(console, ctx, keeper, moment)
     keeper.keep(ctx)
+
+
+def saved_turn(console: Console, ctx: Context, keeper: Keeper, moment: Moment) -> Optional[Moment]:
+    """Run a resumed game to the end of the turn it was saved in (outside a game, its one
+    saved moment): the part of the game that shows the save can go on."""
+    saved_in = turn_of(ctx.session)
+    after = step(console, ctx, keeper, moment)
+    while after is not None and saved_in is not None and turn_of(ctx.session) == saved_in:
+        after = step(console, ctx, keeper, after)
+    return after
+
+
+def turn_of(session: Session) -> Optional[tuple[int, int, int, int]]:
+    """Which turn the session's game is at (game, round, seat, extra turns), None out of play."""
+    game = session.game
+    if not isinstance(game, Game) or game.is_over:
+        return None
+    return game.number, game.round, game.seat, game.turn.extra
+
+
+def step(console: Console, ctx: Context, keeper: Keeper, moment: Moment) -> Optional[Moment]:
+    """Save, then run `moment`'s screen once; the moment it goes to."""
+    if subject(moment) != subject(ctx.moment):
+        console.forget_messages()
+    ctx.moment = moment
+    keeper.keep(ctx)
+    if moment.screen is Screen.END_OF_GAME:
+        file_finished_game(ctx)
+    try:
+        return SCREENS[moment.screen](console, ctx)
+    except SeatChanged:  # the same moment again, for whoever has the seat now
+        return moment
+
+
+def resume_failed(console: Console, ctx: Context, keeper: Keeper, fresh: Session, fault: Exception) -> Moment:
+    """The saved game could not go on through a fault of the game's own (its file was read
+    whole): the file is kept aside as it was, said in one line, and a new game begins."""
+    saves = ctx.services.saves
+    kept = saves.set_aside_autosave("kept") if saves is not None else None
+    ctx.session, ctx.moment = fresh, Moment(Screen.OPENING)
+    keeper.saved_state = None
+    console.forget_messages()
+    console.message(_("The saved game could not be resumed, through a fault in the game ({fault}), not in its "
+                      "file: the file is kept as {name}.").format(
+        fault=f"{type(fault).__name__}: {fault}", name=kept.name if kept else AUTOSAVE))
+    return Moment(Screen.OPENING)
 
 
 def file_finished_game(ctx: Context) -> None:

@@ -141,16 +141,11 @@ def computer_step(console: Console, ctx: Context) -> Moment:
         return Moment(Screen.PLAY)
     strategy = ctx.services.strategy
     assert strategy is not None
-    action = strategy.opponents.action(game)
-    if not hasattr(action, "marked"):
-        moment = post_and_tell(console, ctx, action.box)
-        if not game.is_over:
-            show_step(console, ctx, view, "", pause, [])  # the sheet with the posting on it
-        console.discard_typeahead()  # keys pressed during the computer's turn hurried it
-        return moment
-    for die, marked in enumerate(action.marked):
-        if marked:
-            game.toggle(die)
+    if not any(game.turn.marked):  # else its keep was chosen and marked before the game was saved
+        action = strategy.opponents.action(game)
+        if not hasattr(action, "marked"):
+            return computer_posts(console, ctx, view, action.box, pause)
+        set_marked(game, action.marked)
     kept = [str(d) for d, marked in zip(game.turn.dice, game.turn.marked) if not marked]
     keeps = (_("{name} keeps {dice} and rolls again") if kept
              else _("{name} keeps nothing and rolls again"))
@@ -158,6 +153,18 @@ def computer_step(console: Console, ctx: Context) -> Moment:
     roll_dice(console, ctx)
     show_step(console, ctx, view, rolls_note(game), pause)
     return Moment(Screen.PLAY)
+
+
+def computer_posts(console: Console, ctx: Context, view: View, box: Category, pause: float) -> Moment:
+    """The computer posts, and the sheet with its posting stands a moment; the keys pressed
+    during its turn only hurried it, but the hot keys among them act now."""
+    game = game_in_play(ctx.session)
+    moment = post_and_tell(console, ctx, box)
+    if not game.is_over:
+        show_step(console, ctx, view, "", pause, [])  # the sheet with the posting on it
+    for token in console.typed_ahead():
+        hot_key(console, ctx, token, view)
+    return moment
 
 
 def show_step(console: Console, ctx: Context, view: View, what: str, pause: float,
@@ -214,9 +221,13 @@ def set_marks(ctx: Context, before: Turn) -> None:
     if game.current.is_computer or not game.rolls_left:
         return
     if ctx.pref("keep_marks") and before.has_rolled:
-        wanted = before.marked
+        set_marked(game, before.marked)
     else:
-        wanted = (ctx.pref("marking") == "hold",) * len(before.marked)
+        set_marked(game, (ctx.pref("marking") == "hold",) * len(before.marked))
+
+
+def set_marked(game: Game, wanted: tuple[bool, ...]) -> None:
+    """Mark for the reroll exactly the `wanted` dice (toggling only those that differ)."""
     for die, (now, want) in enumerate(zip(game.turn.marked, wanted)):
         if now != want:
             game.toggle(die)

@@ -11,12 +11,13 @@ from .rival import RIVAL_OBJECTIVES, RivalPlayer
 from .table import TableLoader
 
 
-def computer_player(mood: str, rules: Rules, table_loader: TableLoader,
-                    rng: Optional[random.Random] = None) -> Union[RivalPlayer, ComputerPlayer]:
-    """A computer player: mood '*thinker', 'norisk', ...; table_loader(rules, objective) -> table."""
+def computer_player(mood: str, rules: Rules, table_loader: TableLoader, rng: Optional[random.Random] = None,
+                    turn_seed: Optional[str] = None) -> Union[RivalPlayer, ComputerPlayer]:
+    """A computer player: mood '*thinker', 'norisk', ...; table_loader(rules, objective) -> table;
+    a turn seed makes nowhere's mood a turn's own (see ComputerPlayer)."""
     if mood_named(mood) == "rival":
         return RivalPlayer(rules, table_loader)
-    return ComputerPlayer(mood, rules, table_loader, rng)
+    return ComputerPlayer(mood, rules, table_loader, rng, turn_seed)
 
 
 def mood_objectives(mood: str) -> tuple[Objective, ...]:

@@ -112,10 +112,14 @@ class Policy:
 class ComputerPlayer:
     """A computer player of one mood, asked for one action at a time."""
 
-    def __init__(self, mood: str, rules: Rules, table_loader: TableLoader, rng: Optional[random.Random] = None) -> None:
+    def __init__(self, mood: str, rules: Rules, table_loader: TableLoader, rng: Optional[random.Random] = None,
+                 turn_seed: Optional[str] = None) -> None:
         self.mood = mood_named(mood)
         self.rules = rules
         self.rng = rng or random.Random()
+        # With a turn seed, nowhere's mood for a turn comes from the seed and the turn alone, so
+        # a game saved and resumed mid-turn plays on in the same mood; without, from rng in turn order.
+        self.turn_seed = turn_seed
         moods = [self.mood] if self.mood in OBJECTIVES else list(OBJECTIVES)
         self.policies = {m: Policy(table_loader(rules, OBJECTIVES[m])) for m in moods}
         self._turn_moods: dict[tuple[int, int, int, int, int], str] = {}
@@ -134,6 +138,9 @@ class ComputerPlayer:
         """The mood this turn is played in (nowhere settles on one per turn)."""
         if len(self.policies) == 1:
             return self.mood
+        if self.turn_seed is not None:
+            draw = random.Random(f"{self.turn_seed}/{game.number}/{game.round}/{game.seat}/{game.turn.extra}")
+            return draw.choice(sorted(self.policies))
         turn = (id(game), game.number, game.round, game.seat, game.turn.extra)
         mood = self._turn_moods.get(turn)
         if mood is None:

@@ -1,0 +1,189 @@
+"""A game saved at any step of a computer's turn resumes to the same game: every mood, four
+rolls, a dice bank, yahtChallenge's extra turn and Acorn's blank. Each step of a computer's
+turn ends in a pause; quitting there (as F10 or a closed window would) saves the game, and
+the game resumed from that save must finish exactly as the game that never stopped."""
+import io
+import json
+import signal
+import sys
+
+import pytest
+from driver import answer
+from helpers import signal_handlers_kept
+from terminal import Terminal
+
+from yahtzee import cli
+from yahtzee.plainconsole import PlainConsole
+from yahtzee.screens import QuitGame
+
+ALL_SIXES = " ".join(["6"] * 80)  # every roll a Yahtzee for a while: extra turns and blanks come early
+CASES = {
+    "thinker": ("thinker", [], {}),
+    "norisk": ("norisk", [], {}),
+    "gambler": ("gambler", [], {}),
+    "yclover": ("yclover", [], {}),
+    "nowhere": ("nowhere", [], {}),
+    "rival": ("rival", [], {}),
+    "four rolls": ("thinker", [], {"rolls": 4}),
+    "dice bank": ("nowhere", [], {"bank": 2}),
+    "yahtChallenge extra turn": ("thinker", ["--rules", "yahtc", "--dice-file", "SIXES"], {}),
+    "Acorn blank": ("gambler", ["--rules", "acorn", "--dice-file", "SIXES"], {}),
+}
+
+
+class Answering(io.StringIO):
+    """Standard input that answers each plain prompt as the driver's player ANN would, against
+    one computer player of `mood`."""
+
+    def __init__(self, output: io.StringIO, mood: str):
+        super().__init__()
+        self.output, self.mood, self.read_up_to = output, mood, 0
+
+    def readline(self, *args):
+        shown = self.output.getvalue()[self.read_up_to:]
+        self.read_up_to = len(self.output.getvalue())
+        prompt = shown.rsplit("\n", 1)[-1]
+        if not prompt.endswith("> "):
+            return ""
+        if prompt == "Player 2 name: > ":
+            return f"*{self.mood}\n"
+        if prompt == "Player 3 name: > ":
+            return "\n"
+        return answer(prompt[:-2], shown) + "\n"
+
+
+def play(saves, monkeypatch, mood, options, quit_at=None):
+    """Play in process in plain mode (quitting at the `quit_at`-th step of a computer's turn);
+    the finished records, how many steps the computers took, and what was printed."""
+    output = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", output)
+    monkeypatch.setattr(sys, "stdin", Answering(output, mood))
+    steps = [0]
+
+    def pause(console, seconds):
+        steps[0] += 1
+        if steps[0] == quit_at:
+            raise QuitGame()  # the flow's quit path: the game is saved as it stands mid-step
+
+    monkeypatch.setattr(PlainConsole, "pause", pause)
+    with signal_handlers_kept():
+        assert cli.main(["--plain", "--saves", str(saves), "--seed", "7", *options]) == 0
+    history = saves / "history.jsonl"
+    lines = history.read_text().splitlines() if history.exists() else []
+    records = [{k: v for k, v in json.loads(line).items() if k != "finished"} for line in lines]
+    return records, steps[0], output.getvalue()
+
+
+def case_options(case, tmp_path):
+    """The mood and command line of a case, its preferences written in a fresh saves folder."""
+    mood, options, prefs = CASES[case]
+    dice = tmp_path / "sixes.txt"
+    dice.write_text(ALL_SIXES)
+    saves = tmp_path / "reference"
+    saves.mkdir()
+    (saves / "prefs.json").write_text(json.dumps({"version": 1, **prefs}))
+    return mood, [str(dice) if option == "SIXES" else option for option in options], saves
+
+
+def quit_points(steps):
+    """The steps to quit at: every step of the computers' first turns, and a few later ones."""
+    return sorted({*range(1, min(steps, 14) + 1), steps // 3, steps // 2, steps - 1} - {0})
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(case, tmp_path, monkeypatch):
+    mood, options, reference = case_options(case, tmp_path)
+    (record,), steps, _ = play(reference, monkeypatch, mood, options)
+    if "extra turn" in case:
+        assert any(move[2] == "extra" for move in record["moves"]), "the computer took no extra turn"
+    if "blank" in case:
+        assert any(move[2] == "blank" for move in record["moves"]), "the computer blanked no box"
+    for point in quit_points(steps):
+        saves = tmp_path / f"quit{point}"
+        saves.mkdir()
+        (saves / "prefs.json").write_bytes((reference / "prefs.json").read_bytes())
+        records, _, out = play(saves, monkeypatch, mood, options, quit_at=point)
+        assert records == [] and (saves / "autosave.json").exists(), out[-300:]
+        records, _, out = play(saves, monkeypatch, mood, options)
+        assert "Resume the saved game? (Y/N)" in out
+        assert records == [record], (point, out[-500:])
+        assert not list(saves.glob("autosave.json*")), point
+
+
+def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path, monkeypatch):
+    """The reproduction: quit while 'Brainy keeps ... and rolls again' stands, dice marked."""
+    mood, options, saves = case_options("thinker", tmp_path)
+    output = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", output)
+    records, _, out = play(saves, monkeypatch, mood, options, quit_at=2)  # roll, then its keep
+    assert "keeps" in out.rsplit("\n", 3)[-3] or "keeps" in out
+    saved = json.loads((saves / "autosave.json").read_text())
+    assert any(saved["game"]["turn"]["marked"]), "the save holds the computer's marked keep"
+    records, _, out = play(saves, monkeypatch, mood, options)
+    assert "Traceback" not in out and "NothingMarked" not in out
+    assert len(records) == 1
+
+
+def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_path, monkeypatch):
+    mood, options, saves = case_options("thinker", tmp_path)
+    play(saves, monkeypatch, mood, options, quit_at=2)
+    saved = (saves / "autosave.json").read_bytes()
+
+    def fault(self, game):
+        raise RuntimeError("a fault of ours")
+
+    monkeypatch.setattr("yahtzee.opponents.Opponents.action", fault)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n\nn\n\n"))  # resume; then the opening, no manual, no names
+    output = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", output)
+    with signal_handlers_kept():
+        assert cli.main(["--plain", "--saves", str(saves)]) == 0
+    out = output.getvalue()
+    assert "Traceback" not in out
+    said = [line for line in out.splitlines() if "could not be resumed" in line]
+    assert len(said) == 1 and "(RuntimeError: a fault of ours), not in its file" in said[0]
+    (kept,) = saves.glob("autosave.json.kept-*")
+    assert said[0].endswith(f"kept as {kept.name}."), said
+    before, after = json.loads(saved)["game"], json.loads(kept.read_bytes())["game"]  # the turn went on to the fault
+    assert (after["round"], after["seat"], after["players"]) == (before["round"], before["seat"], before["players"])
+    assert not list(saves.glob("autosave.json.bad-*"))
+    assert "Instructions? (Y/N)" in out  # a new game starts at the opening
+
+
+def test_a_game_quit_then_killed_while_a_computer_marks_its_keep_resumes_in_a_terminal(tmp_path):
+    """In a real terminal: F10 while the computer's keep stands, then resumed; a SIGKILL at the
+    same step of a later turn, then resumed again; the game plays on each time."""
+    saves = tmp_path / "saves"
+    term = Terminal("--saves", str(saves), "--seed", "7")
+    try:
+        term.seat("ANN", "*")
+        term.press("y")
+        term.turn("ANN", "c")
+        term.wait_for("Brainy plays next")
+        term.press(" ")
+        term.wait_for("keeps")
+        term.press("F10")
+        term.wait_for("Quit the game?")
+        term.press("y")
+        assert term.exit_code() == 0
+    finally:
+        term.close()
+    saved = json.loads((saves / "autosave.json").read_text())
+    assert any(saved["game"]["turn"]["marked"]), "saved with the computer's keep marked"
+    for stop in ("kill", "quit"):
+        term = Terminal("--saves", str(saves))
+        try:
+            term.wait_for("Resume the saved game?")
+            term.press("y")
+            term.turn("ANN", "1" if stop == "kill" else "2")
+            term.wait_for("Brainy plays next")
+            term.press(" ")
+            term.wait_for("keeps")
+            if stop == "kill":
+                term.child.kill(signal.SIGKILL)
+            else:
+                term.press("F10", "y")
+                assert term.exit_code() == 0
+            assert "Traceback" not in term.raw.decode(errors="replace")
+        finally:
+            term.close()
