@@ -179,3 +179,31 @@ def test_a_name_piped_under_the_c_locale_is_read_as_utf8(tmp_path):
     assert done.returncode == 0, done.stderr
     saved = json.loads((tmp_path / "autosave.json").read_text(encoding="ascii"))
     assert [player["name"] for player in saved["players"]] == ["Zoë"]
+
+
+def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path, monkeypatch):
+    """Every message, prompt and brief line the game means to say stands whole on a line of
+    its own in the piped output (a reader or script wraps it, never the game)."""
+    from yahtzee.plainconsole import PlainConsole
+    meant = []
+    for method in ("message", "show", "_read_line"):
+        original = getattr(PlainConsole, method)
+
+        def spy(self, first, *rest, original=original, method=method):
+            texts = [first] if isinstance(first, str) else list(rest[0] if rest and rest[0] is not None else first)
+            meant.extend(f"{text}>" if method == "_read_line" else text for text in texts)
+            return original(self, first, *rest)
+
+        monkeypatch.setattr(PlainConsole, method, spy)
+    lines = ["", "n", "ANN", "*", "", "y"]
+    for box in SPEC_BOXES:
+        lines += ["", "b", "135", "r", "r", "b", box, "y"]
+    code, out, _ = run_program([*lines, "n"], "--plain", "--seed", "7", "--saves", str(tmp_path))
+    assert code == 0 and "Brainy wins with" in out
+    printed = out.splitlines()
+    long = [text for text in meant if len(text) > 80]
+    assert len(long) > 20, "the game says long sentences (the sheet read with B)"
+    for text in meant:
+        if text.strip():
+            assert any(text.rstrip() in line for line in printed), text
+    assert all(any(line.startswith(text) or text in line for line in printed) for text in long)

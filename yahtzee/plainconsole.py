@@ -32,9 +32,10 @@ class PlainConsole:
         self.paint = no_colour
         self.unicode = False
         self.ring = ring
-        # Lines break between words at the terminal's width (at PLAIN_WIDTH into a pipe).
-        self.width = (shutil.get_terminal_size((PLAIN_WIDTH, 24)).columns
-                      if hasattr(self.stdout, "isatty") and self.stdout.isatty() else PLAIN_WIDTH)
+        # Lines break between words at the terminal's width; a pipe has none: there every
+        # record is one line, however long (a reader or a script wraps it, never the game).
+        self.width: Optional[int] = (shutil.get_terminal_size((PLAIN_WIDTH, 24)).columns
+                                     if hasattr(self.stdout, "isatty") and self.stdout.isatty() else None)
         self.stop: Optional[int] = None
         self._reading = False
         self._arrived: collections.deque[str] = collections.deque()  # messages from other threads, not yet shown
@@ -57,14 +58,20 @@ class PlainConsole:
         except OSError:
             raise InputClosed("the output is gone") from None
 
+    def _fitted(self, lines: Iterable[str]) -> list[str]:
+        """Lines broken between words at the terminal's width; into a pipe, each kept whole."""
+        if self.width is None:
+            return [line.rstrip() for line in lines]
+        return wrapped_lines(lines, self.width)
+
     def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
         """Print a screen, or its brief form when it has one."""
         shown = lines if brief is None else brief
-        self._write("".join(line + "\n" for line in wrapped_lines(shown, self.width)))
+        self._write("".join(line + "\n" for line in self._fitted(shown)))
 
     def message(self, text: str) -> None:
         """A message for the player."""
-        self._write("".join(line + "\n" for line in wrapped_lines([text], self.width)))
+        self._write("".join(line + "\n" for line in self._fitted([text])))
 
     def remind(self, text: str) -> None:
         """A message about the question being asked: printed like any other."""
@@ -88,7 +95,7 @@ class PlainConsole:
 
     def _read_line(self, prompt: str) -> str:
         self.show_arrived()
-        *above, last = wrapped_lines([f"{prompt}>" if prompt else ">"], self.width)
+        *above, last = self._fitted([f"{prompt}>" if prompt else ">"])
         self._write("".join(line + "\n" for line in above) + last + " ")
         if self.stop:
             raise StopRequested(self.stop)

@@ -1,12 +1,11 @@
 """Pure: the game in sentences for plain mode and a screen reader (no tables, no art)."""
-import textwrap
 from collections.abc import Iterable
 from typing import Optional
 
 from .choices import Option
 from .game import Game, Turn
 from .language import _, number
-from .render import SCREEN_WIDTH, advice_keys, choice_text, percent, reroll_text
+from .render import advice_keys, choice_text, percent, reroll_text
 from .scorecard import Scorecard
 from .scoring import LOWER, SPOKEN_NAMES, UPPER, Category
 
@@ -41,12 +40,8 @@ def card_sentence(name: str, card: Scorecard) -> str:
 
 
 def sheet_sentences(game: Game) -> list[str]:
-    """The score sheet read out, a sentence a player, each wrapped to the screen's width."""
-    lines: list[str] = []
-    for player in game.players:
-        lines += textwrap.wrap(card_sentence(player.name, player.card), SCREEN_WIDTH - 1,
-                               subsequent_indent="  ")
-    return lines
+    """The score sheet read out, a sentence a player (the console wraps them to its width)."""
+    return [card_sentence(player.name, player.card) for player in game.players]
 
 
 def turn_sentence(game: Game) -> str:
