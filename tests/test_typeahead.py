@@ -87,3 +87,32 @@ def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_i
     turn = json.loads((saves / "autosave.json").read_text())["game"]["turn"]
     assert turn["rolls"] == 2 and turn["dice"] == [5, 2, 3, 4, 6]
     assert turn["marked"] == [False, True, False, False, False]
+
+
+# Runs of the hot-key test (the closing check ran it 20 times in a row: YAHTZEE_HOT_KEY_RUNS=20).
+HOT_KEY_RUNS = int(__import__("os").environ.get("YAHTZEE_HOT_KEY_RUNS", "2"))
+
+
+@pytest.mark.parametrize("run", range(HOT_KEY_RUNS))
+def test_hot_keys_typed_while_computers_play_without_a_pause_act_before_the_next_question(tmp_path, run):
+    """Two computers at a pause of 0 s: V and F10 typed as they start act (verify flips, the
+    quit question comes) before ANN is asked anything again; nothing typed then is lost."""
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": "off", "computer_delay": 0.0}))
+    term = Terminal("--saves", str(saves), "--seed", str(run))
+    try:
+        term.seat("ANN", "*", "*yclover")
+        term.press("y")
+        term.turn("ANN", "c")
+        term.wait_for("Brainy plays next")
+        term.press(" ", "v", "F10")  # the key that starts the computers, then the hot keys at once
+        term.wait_for("Quit the game?")
+        assert "ANN: press any key to roll" not in term.text
+        term.press("n")
+        term.wait_for("ANN: press any key to roll")
+        term.press("F10", "y")
+        assert term.exit_code() == 0
+    finally:
+        term.close()
+    assert json.loads((saves / "prefs.json").read_text())["verify"] is False
