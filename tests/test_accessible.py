@@ -175,3 +175,47 @@ def test_a_computer_players_turns_are_said_step_by_step(tmp_path):
     assert_words_only(out)
     assert "Brainy's turn, round 1 of 13; Brainy has 0 points.\nBrainy rolls " in out
     assert len(re.findall(r"^Brainy posts \d+ in [A-Z ]+\.$", out, re.MULTILINE)) == 13
+
+
+def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tmp_path):
+    """The screen reader waits where the full screen does: after ANN posts, the computer starts
+    on a key, and U there takes ANN's posting back."""
+    term = Terminal("--accessible", "--seed", "3", "--saves", str(tmp_path / "saves"))
+    try:
+        term.wait_for("Press any key to begin")
+        term.press(" ")
+        term.wait_for("Instructions? (Y/N)")
+        term.press("n")
+        term.wait_for("Player 1 name:")
+        term.press("ANN", "Enter")
+        term.wait_for("Player 2 name:")
+        term.press("*norisk", "Enter")
+        term.wait_for("Player 3 name:")
+        term.press("Enter")
+        term.wait_for("Ready to play? (Y/N)")
+        term.press("y")
+        term.wait_for("press any key to roll")
+        term.press(" ")
+        term.wait_for("ANN  roll 1 of 3")
+        term.press("r")
+        term.wait_for("Post where?")
+        term.press("c")
+        term.wait_for("(Y/N)")
+        term.press("y")
+        term.wait_for("plays next: press any key to start, U takes back the last posting")
+        assert "rolls" not in term.raw.decode().rsplit("ANN posts", 1)[1]  # the computer waits
+        term.press("u")
+        term.wait_for("ANN's last posting is taken back.")
+        term.wait_for("Post where?")
+        term.press("1")
+        term.wait_for("(Y/N)")
+        term.press("y")
+        term.wait_for("ANN posts")
+        term.press(" ")
+        term.wait_for("ANN's turn, round 2")
+        term.press("F10")
+        term.wait_for("Quit the game?")
+        term.press("y")
+        assert term.exit_code() == 0
+    finally:
+        term.close()

@@ -93,6 +93,7 @@ class KeyConsole:
     """A real terminal: one key reader for the whole game, screens redrawn as blocks."""
 
     plain = False
+    reads_lines = False
 
     def __init__(self, input: Optional[KeySource] = None, output: Optional[ScreenSink] = None, paint: Paint = no_colour,
                  unicode: bool = True, terminal_size: Optional[Callable[[], os.terminal_size]] = None,

@@ -18,6 +18,7 @@ class PlainConsole:
     """One command a line, no colours, no cursor movement: for scripts, pipes and dumb terminals."""
 
     plain = True
+    reads_lines = True
     flashes = False
 
     def __init__(self, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None, ring: bool = False) -> None:

@@ -63,6 +63,7 @@ class TableConsole:
     """The host's KeyConsole and one KeyConsole per friend, behind the one console the screens use."""
 
     plain = False
+    reads_lines = False
 
     def __init__(self, host: KeyConsole, server: TableServer, console_for: Callable[[RemoteSeat], KeyConsole],
                  away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:

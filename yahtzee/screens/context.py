@@ -27,6 +27,10 @@ class Console(Protocol):
         """Lines read one by one (plain mode, a screen reader): the screens give sentences."""
 
     @property
+    def reads_lines(self) -> bool:
+        """Input is plain mode's fixed protocol, a line a command (a screen reader reads keys)."""
+
+    @property
     def flashes(self) -> bool:
         """A Yahtzee blinks."""
 

@@ -123,14 +123,14 @@ def tell_cost(console: Console, cost: Optional[float], sentence_: str) -> None:
 
 def computer_step(console: Console, ctx: Context) -> Moment:
     """One step of a computer's turn, each shown a moment; a key only hurries it (keys typed
-    during it never answer what follows). In key mode a human's posting just made may be taken
-    back before the computer starts."""
+    during it never answer what follows). Where keys are read (not plain mode's protocol of
+    lines) a human's posting just made may be taken back before the computer starts."""
     game = game_in_play(ctx.session)
     name = game.current.name
     view = play_view(console, ctx)
     pause = ctx.pref("computer_delay")
     if not game.turn.has_rolled:
-        if game.can_undo and not console.plain:
+        if game.can_undo and not console.reads_lines:
             prompt = _("{name} plays next: press any key to start, U takes back the last posting")
             if ask(console, ctx, prompt.format(name=name), view) == "u":
                 return take_back(console, ctx)
