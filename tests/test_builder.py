@@ -147,3 +147,43 @@ def test_a_wait_is_shown_only_its_own_works_progress():
         assert builder._submit(AHEAD, lambda: (builder.done, builder.total)).result(timeout=30) == (0, 0)
     finally:
         builder.close()
+
+
+def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monkeypatch, tmp_path):
+    """A first ? with two players waits for the table's build and then for its rests: one bar
+    over both, never going back, full once."""
+    from types import SimpleNamespace
+
+    from yahtzee.strategy import builder as builder_module
+    from yahtzee.strategy import cache, rests
+
+    measured = set()
+
+    def stage(progress, steps=8):
+        for step in range(steps + 1):
+            progress(step, steps)
+            threading.Event().wait(0.03)
+
+    def built(self, rules, objective):
+        stage(self._progress)
+        return SimpleNamespace(engine=None, rules=rules, objective=objective)
+
+    def ready_rests(table, cache_dir, progress):
+        stage(progress)
+        measured.add(id(table))
+
+    monkeypatch.setattr(builder_module, "READY", {})
+    monkeypatch.setattr(TableBuilder, "_cached", lambda self, rules, objective: None)
+    monkeypatch.setattr(TableBuilder, "_built", built)
+    monkeypatch.setattr(cache, "ready_rests", ready_rests)
+    monkeypatch.setattr(rests, "has_rests", lambda table: id(table) in measured)
+    shown = []
+    keeper = TableKeeper(tmp_path, lambda done, total: shown.append(done / total))
+    try:
+        keeper.prepare(HASBRO, chances=True)
+        keeper.load(HASBRO, with_rests=True)
+    finally:
+        keeper.close()
+    assert len(shown) > 5
+    assert shown == sorted(shown), shown  # never back to the start
+    assert shown.count(1.0) <= 1 and shown[-1] > 0.8

@@ -8,17 +8,18 @@ and quitting ends the build at once: a killed build has written nothing (a table
 written whole, at its end, under a temporary name). The game waits for a table only when it
 needs it, showing the progress of the work ahead of it.
 """
+import contextlib
 import itertools
 import os
 import queue
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as StillWaiting
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, cast
 
 from ..rules import Rules
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # imported in the worker only: they load numpy
     from .table import StrategyTable
 
 POLL_SECONDS = 0.05
+PROGRESS_STEPS = 1000  # a wait's bar in thousandths of all the work before it
 CLOSE_SECONDS = 3.0
 NEEDED, AHEAD = 0, 1  # a table the game waits for goes before those made ready ahead
 # Tables made ready in this process, by (rules, objective): a table is read or built once per
@@ -47,7 +49,10 @@ class TableBuilder:
     def __init__(self, cache_dir: Optional[Path], notify: Optional[Callable[[str], None]] = None) -> None:
         self.cache_dir = cache_dir
         self.notify = notify
-        self.done, self.total = 0, 0  # the progress of the build under way
+        self.done, self.total = 0, 0  # the progress of the stage under way (a build, or measuring rests)
+        self.stages_done = 0  # the stages finished so far
+        self.running: Optional[Future[Any]] = None  # the work under way, and its stages still to do
+        self.running_left = 0
         self.cancelled = threading.Event()
         self.process: Optional[subprocess.Popen[str]] = None
         self.work: queue.PriorityQueue[Job] = queue.PriorityQueue()
@@ -83,10 +88,13 @@ class TableBuilder:
             if future is None or work is None or not future.set_running_or_notify_cancel():
                 continue
             self.done, self.total = 0, 0  # a wait shows this work's progress, never the last's
+            self.running, self.running_left = future, stages_of(work, args)
             try:
                 future.set_result(work(*args))
             except BaseException as error:  # handed to whoever waits for the table
                 future.set_exception(error)
+            finally:
+                self.running, self.running_left = None, 0
 
     def _prepare(self, rules: Rules, moods: tuple[str, ...], chances: bool) -> None:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's
@@ -105,13 +113,41 @@ class TableBuilder:
         warmed; `with_rests`, its rests readied (off the advice path)."""
         key = (rules, objective)
         if key not in READY:
-            table = self._cached(rules, objective) or self._built(rules, objective)
+            table = self._cached(rules, objective)
+            if table is None:
+                with self._stage():
+                    table = self._built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
             READY[key] = table
-        if with_rests:
+        if with_rests and ready_table(rules, objective, with_rests) is None:
             from .cache import ready_rests
-            ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
+            with self._stage():
+                ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
         return READY[key]
+
+    @contextlib.contextmanager
+    def _stage(self) -> Iterator[None]:
+        """One stage of the work under way (a build, or measuring rests), counted when done."""
+        self.done, self.total = 0, 0
+        yield
+        self.stages_done += 1
+        self.running_left = max(0, self.running_left - 1)
+
+    def stages_until(self, job: Future[Any]) -> int:
+        """How many stages are still to do before `job` is done: what is left of the work
+        under way and of the work queued before it (read, not taken, from the queue)."""
+        if job.done():
+            return 0
+        left = self.running_left
+        if job is self.running:
+            return left
+        with self.work.mutex:
+            queued = sorted(self.work.queue, key=lambda item: item[:2])
+        for _priority, _order, future, work, args in queued:
+            left += stages_of(work, args)
+            if future is job:
+                break
+        return left
 
     def _cached(self, rules: Rules, objective: "Objective") -> "Optional[StrategyTable]":
         """The table from the cache, or None: a damaged one is set aside here, where its
@@ -185,17 +221,31 @@ def ready_table(rules: Rules, objective: "Objective", with_rests: bool = False) 
     return table if has_rests(table) else None
 
 
+def stages_of(work: Optional[Callable[..., Any]], args: tuple[object, ...]) -> int:
+    """How many stages a piece of work will take, as it looks now: a table not ready yet is
+    one (read from the cache it takes a moment), rests not ready yet another."""
+    if getattr(work, "__func__", None) is not TableBuilder._table:
+        return 0
+    rules, objective = cast("tuple[Rules, Objective]", args[:2])
+    with_rests = len(args) > 2 and bool(args[2])
+    return (ready_table(rules, objective) is None) + (with_rests and ready_table(rules, objective, True) is None)
+
+
 def wait_for(job: Future[T], builder: TableBuilder, progress: Optional[Callable[[int, int], None]],
              stopping: Callable[[], None]) -> T:
-    """The job's result, showing the builder's progress meanwhile; `stopping()` may raise."""
-    shown = (-1, -1)
+    """The job's result, showing meanwhile one bar over all the work before it (every stage
+    of it, never starting again from nothing); `stopping()` may raise."""
+    start, stages = builder.stages_done, builder.stages_until(job)
+    shown = -1
     while True:
         try:
             return job.result(timeout=POLL_SECONDS)
         except StillWaiting:
             pass
         stopping()
-        now = (builder.done, builder.total)
-        if progress and now[1] and now != shown:
-            shown = now
-            progress(*now)
+        under_way = builder.done / builder.total if builder.total else 0.0
+        finished = builder.stages_done - start
+        share = int(PROGRESS_STEPS * min((finished + under_way) / max(stages, finished + 1), 1.0))
+        if progress and stages and share > shown:
+            shown = share
+            progress(share, PROGRESS_STEPS)
