@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, Optional, TextIO, Union
 
 from .language import _
 from .manual import read_manual
-from .usage import usage_error
+from .usage import missing_package, usage_error
 
 if TYPE_CHECKING:  # only for the reader: the game imports what it needs when it needs it
     from .console import KeyConsole
@@ -34,6 +34,9 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     settings = Settings(saves.load_prefs(), run_settings(args),
                         dice_options=args.seed is not None or args.dice_file is not None)
     plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
+    missing = missing_package(packages_needed(plain, bool(args.host)))
+    if missing is not None:
+        return missing
     if not plain:
         import colorama  # type: ignore[import-untyped]
         colorama.just_fix_windows_console()
@@ -59,6 +62,12 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
+
+
+def packages_needed(plain: bool, hosting: bool) -> list[str]:
+    """The packages this run needs: numpy for the advice and the computer players, and those
+    of key mode and of hosting a table when they are used."""
+    return ["numpy", *([] if plain else ["prompt_toolkit", "colorama"]), *(["asyncssh"] if hosting else [])]
 
 
 def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path) -> "TableConsole":

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Optional
 from . import __version__
 from .language import N_, _
 from .moods import MOODS
-from .usage import usage_error
+from .usage import missing_package, program_name, usage_error
 
 if TYPE_CHECKING:  # only for the reader: the command line imports what it needs when it needs it
     from .saves.folder import EarlierSaves, Folders
@@ -100,7 +100,7 @@ def early_language(argv: Optional[Sequence[str]]) -> str:
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     """The options from the command line; a bad value exits with a one-line error."""
     parser = OneLineParser(
-        prog="yahtzee.py",
+        prog=program_name(),
         description=_(DESCRIPTION))
     parser.add_argument("--plain", action="store_true",
                         help=_("one command per line, no colours (automatic when not on a terminal)"))
@@ -160,6 +160,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     folders = choose_folders(args.saves, os.environ, PROJECT_DIR)
     if args.paths:
         return show_paths(folders)
+    if (args.simulate or args.review) and missing_package(["numpy"]) is not None:
+        return 2
     if args.simulate:
         return printing(run_simulation, args, folders.cache)
     earlier = move_earlier_saves(PROJECT_DIR, folders)

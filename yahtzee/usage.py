@@ -1,12 +1,40 @@
-"""A usage error said in one line on stderr: shared by the command line and its reports."""
+"""A usage error said in one line on stderr, under the name the game was started by; and the
+packages a run needs, said the same way when one is missing."""
+import importlib.util
+import os
 import sys
+from collections.abc import Iterable
+from typing import Optional
+
+from .language import _
+
+INSTALL = "python3 -m venv .venv && .venv/bin/python -m pip install -e ."  # README.md's first command
+
+
+def program_name(started_as: Optional[str] = None) -> str:
+    """How the game was started, as its usage lines name it: yahtzee.py, yahtzee (installed),
+    or python -m yahtzee."""
+    name = os.path.basename(sys.argv[0] if started_as is None else started_as)
+    if name in ("__main__.py", "-m", "-c", ""):
+        return "python -m yahtzee"
+    return name
 
 
 def usage_error(message: object) -> int:
     """Say what was wrong on stderr; the exit code for a usage error (2), whatever stderr is."""
     try:
-        sys.stderr.write(f"yahtzee.py: {message}\n")
+        sys.stderr.write(f"{program_name()}: {message}\n")
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass  # a full or closed stderr must not turn a usage error into a crash
     return 2
+
+
+def missing_package(names: Iterable[str]) -> Optional[int]:
+    """None when every package named is installed; else the first missing one said in one line
+    with the install command, and the exit code (2)."""
+    for name in names:
+        if importlib.util.find_spec(name) is None:
+            return usage_error(_("the package {name} is not installed: install the game as README.md says "
+                                 "({command})").format(name=name, command=INSTALL))
+    return None
