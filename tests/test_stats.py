@@ -187,3 +187,33 @@ def test_a_cut_computer_name_keeps_its_mark():
     record = game("2024-02-01T10:00:00+00:00",
                   [card("B" * 30, [1] + [0] * 5, [0] * 7, kind="computer")], ["B" * 30])
     assert " 1  BBBBBBBBBBB*      1  2024-02-01  1987 (forced joker)" in stats_lines([record])
+
+
+def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame(tmp_path, monkeypatch):
+    """Loaded dice make every roll a Yahtzee: the record says the dice were loaded, no place in
+    the hall of fame is given, --stats counts the game apart; a seeded game after it counts as
+    usual, and a practice game saved and resumed is still one."""
+    from helpers import run_program
+    from test_computer_resume import play
+
+    from yahtzee.records import is_practice
+    dice = tmp_path / "sixes.txt"
+    dice.write_text(" ".join(["6"] * 300))
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (practice,), _, out = play(saves, monkeypatch, "thinker", ["--dice-file", str(dice)])
+    assert practice["dice"] == "loaded" and is_practice(practice)
+    best = max(player["total"] for player in practice["players"])
+    assert best > 700
+    assert "hall of fame at" not in out
+    assert "A practice game (loaded dice): it stays out of the hall of fame and the statistics." in out
+    (_, seeded), _, out = play(saves, monkeypatch, "thinker", [])
+    assert "dice" not in seeded and "ANN enters the hall of fame at" in out
+    code, shown, _ = run_program([], "--stats", "--saves", str(saves))
+    assert code == 0 and "1 practice game (loaded dice) is not counted here." in shown
+    assert str(best) not in shown and str(seeded["players"][0]["total"]) in shown
+    resumed = tmp_path / "resumed"
+    resumed.mkdir()
+    play(resumed, monkeypatch, "thinker", ["--dice-file", str(dice)], quit_at=3)
+    (again,), _, out = play(resumed, monkeypatch, "thinker", [])
+    assert "Resume the saved game?" in out and is_practice(again)

@@ -199,6 +199,11 @@ def throw(source: Source, places: Sequence[int]) -> list[int]:
     return source.roll(len(places))
 
 
+def is_loaded(source: Source) -> bool:
+    """The dice came from a file (a practice game)."""
+    return isinstance(source, LoadedDice)
+
+
 def is_duplicate(source: Source) -> bool:
     """Every seat rolls the same dice."""
     return isinstance(source, DuplicateDice)

@@ -15,6 +15,7 @@ from .language import N_, _
 from .match import MATCH_KINDS, MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match
 from .moods import MOODS
 from .moves import BadMoves, Move, moves_from_json, moves_to_json
+from .records import bonus_problem
 from .rules import HASBRO, BadOption, Rules, UnknownRules, rules_named
 from .scorecard import Scorecard
 from .scoring import Category, is_possible_points
@@ -246,11 +247,9 @@ def _card_from_dict(data: dict[str, Any], rules: Rules, race: bool = False) -> S
         _check(is_possible_points(box, points),
                _("{box} holds {points}").format(box=box.title, points=repr(str(points)[:20])))
         boxes[box] = points
-    long_game = race or rules.extra_yahtzee_turn
-    bonus = _int(data, "yahtzee_bonus", 0, MAX_POINTS if long_game else 100 * ROUNDS,
-                 N_("the Yahtzee bonus is out of range"), 0)
-    roll_bonus = _int(data, "roll_bonus", 0, MAX_POINTS if rules.roll_bonus else 0,
-                      N_("the roll bonus is out of range"), 0)
+    bonus, roll_bonus = data.get("yahtzee_bonus", 0), data.get("roll_bonus", 0)
+    problem = bonus_problem(bonus, roll_bonus, rules, race or rules.extra_yahtzee_turn)
+    _check(problem is None, problem or "")
     blank_names = _list(data.get("blanks", []), N_("the blanked boxes"))
     _check(all(isinstance(name, str) and name in BOX_NAMES for name in blank_names)
            and len(set(blank_names)) == len(blank_names), N_("the blanked boxes"))

@@ -4,24 +4,27 @@ here only, so that its shape and version are stated once.
 A record: {"version", "finished" (ISO-8601), "rules", "seed", "players": [{"name", "kind",
 "scores" (all 13 boxes), "upper_bonus", "yahtzee_bonus", "total", and where a variant has
 them "roll_bonus", "banked", "blanks"}], "winners", and where there are some "options" and
-"race_target", and "duplicate": true for a game of duplicate dice}, and in records since the
-move log (yahtzee.moves) "moves": every decision.
+"race_target", "duplicate": true for a game of duplicate dice, and "dice": "loaded" for a
+practice game, whose dice came from a file (--dice-file)}, and in records since the move log
+(yahtzee.moves) "moves": every decision.
 """
 import contextlib
 import datetime
+import math
 from typing import Any, Optional, cast
 
 from .checks import MAX_ROUNDS, is_int, is_text, is_valid_name
-from .dice import is_duplicate
+from .dice import is_duplicate, is_loaded
 from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player
 from .language import N_, _
 from .match import MAX_RACE_TARGET
 from .moves import BadMoves, Move, moves_from_json, moves_to_json
-from .rules import HASBRO, RULES, BadOption
+from .rules import HASBRO, RULES, BadOption, Rules
 from .scorecard import Scorecard
 from .scoring import YAHTZEE_POINTS, Category, is_possible_points, upper_bonus
 
 RECORD_VERSION = 1
+LOADED = "loaded"  # "dice" of a practice game: its dice came from a file
 
 
 class InvalidRecord(ValueError):
@@ -47,6 +50,8 @@ def build_record(game: Game, finished: str) -> dict[str, Any]:
         record["race_target"] = game.race_target
     if is_duplicate(game.source):
         record["duplicate"] = True
+    if is_loaded(game.source):
+        record["dice"] = LOADED
     if game.moves is not None:
         record["moves"] = moves_to_json(game.moves)
     return record
@@ -79,12 +84,14 @@ def check_record(record: Any) -> None:
     _require(is_text(record.get("rules")), N_("'rules' is not a rule-set name"))
     _require(record.get("seed") is None or is_int(record.get("seed")), N_("'seed' is not a number"))
     _require(record.get("duplicate", True) is True, N_("'duplicate' is not true"))
+    _require(record.get("dice", LOADED) == LOADED, N_("'dice' is not 'loaded'"))
     _require(record.get("race_target") is None or is_int(record["race_target"], 1, MAX_RACE_TARGET),
              N_("'race_target' is out of range"))
+    rules = record_rules(record)
     players = record.get("players")
     _require(isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS, N_("bad 'players'"))
     for player in players:
-        check_player_record(player)
+        check_player_record(player, rules, is_race(record))
     names = [player["name"] for player in players]
     _require(len(set(names)) == len(names), N_("two players share a name"))
     winners = record.get("winners")
@@ -101,8 +108,41 @@ def _check_moves(moves: object, seats: int, rounds: int) -> None:
         raise InvalidRecord(f"'moves': {error}") from None
 
 
-def check_player_record(player: Any) -> None:
-    """Raise InvalidRecord unless `player` is one valid entry of a record's players."""
+def record_rules(record: dict[str, Any]) -> Rules:
+    """The rules a record's game was played under, with its options."""
+    rules = RULES.get(record.get("rules", ""))
+    _require(rules is not None, N_("'rules' is not a rule set this game knows"))
+    assert rules is not None
+    try:
+        return rules.with_options(**record.get("options", {}))
+    except (BadOption, TypeError):
+        raise InvalidRecord(_("'options' are not options of its rules")) from None
+
+
+def bonus_problem(yahtzee_bonus: object, roll_bonus: object, rules: Rules, long_game: bool) -> Optional[str]:
+    """Why a card's Yahtzee and roll bonuses cannot come from a game under `rules` (None when
+    they can): each a whole number of what the rules pay for one, at most one a turn, and a
+    long game (a race, or extra turns) may have as many turns as any game can."""
+    turns = MAX_ROUNDS if long_game else ROUNDS
+    if not is_count_of(yahtzee_bonus, (rules.extra_yahtzee_bonus,), turns - 1):
+        return N_("the Yahtzee bonus is out of range")
+    if not is_count_of(roll_bonus, rules.roll_bonus, turns):
+        return N_("the roll bonus is out of range")
+    return None
+
+
+def is_count_of(points: object, payments: tuple[int, ...], most: int) -> bool:
+    """`points` can be made of at most `most` of these payments (a multiple of their greatest
+    common divisor, at most `most` times the largest); none paid, only 0."""
+    step, largest = math.gcd(*payments, 0), max(payments, default=0)
+    if not (isinstance(points, int) and is_int(points, 0, largest * most)):
+        return False
+    return points % step == 0 if step else points == 0
+
+
+def check_player_record(player: Any, rules: Rules = HASBRO, race: bool = False) -> None:
+    """Raise InvalidRecord unless `player` is one valid entry of a record's players, under the
+    record's rules."""
     _require(isinstance(player, dict), N_("a player is not an object"))
     _require(is_valid_name(player.get("name")), N_("a player name is missing or not printable"))
     _require(player.get("kind") in KINDS, N_("a player kind is not human or computer"))
@@ -116,15 +156,13 @@ def check_player_record(player: Any) -> None:
     _require(is_int(bonus) and bonus == upper_bonus({box: scores[box.value] for box in Category}),
              N_("the upper bonus does not match the upper boxes"))
     # Variants add these: FiveOAK's roll bonus, a race's banked columns, Acorn's blanks.
-    roll_bonus, banked = player.get("roll_bonus", 0), player.get("banked", 0)
-    _require(is_int(roll_bonus, 0) and roll_bonus % 5 == 0, N_("the roll bonus is out of range"))
+    roll_bonus, banked, extra = player.get("roll_bonus", 0), player.get("banked", 0), player.get("yahtzee_bonus")
+    problem = bonus_problem(extra, roll_bonus, rules, race or rules.extra_yahtzee_turn)
+    _require(problem is None, problem or "")
     _require(is_int(banked, 0), N_("the banked race points are out of range"))
     blanks = player.get("blanks", [])
     _require(isinstance(blanks, list) and all(isinstance(box, str) and scores.get(box) == 0 for box in blanks),
              N_("a blanked box that does not hold 0"))
-    extra = player.get("yahtzee_bonus")
-    _require(is_int(extra, 0, 100 * (len(Category) - 1) * (1000 if banked else 1)) and extra % 50 == 0,
-             N_("the Yahtzee bonus is out of range"))
     _require(extra == 0 or banked or scores[Category.YAHTZEE.value] == YAHTZEE_POINTS,
              N_("a Yahtzee bonus without 50 in the Yahtzee box"))
     _require(is_int(player.get("total")) and player["total"] == sum(scores.values()) + bonus + extra
@@ -181,6 +219,11 @@ def rules_name(record: dict[str, Any]) -> str:
 def is_race(record: dict[str, Any]) -> bool:
     """The game was a race, whose total runs over many rounds."""
     return "race_target" in record
+
+
+def is_practice(record: dict[str, Any]) -> bool:
+    """A practice game: its dice were loaded from a file, so its scores count for nothing."""
+    return record.get("dice") == LOADED
 
 
 def moves_of(record: dict[str, Any]) -> Optional[list[Move]]:

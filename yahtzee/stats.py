@@ -8,13 +8,15 @@ Choices made here:
   Yahtzee bonus paid (yahtzee_bonus divided by the rule set's bonus per extra Yahtzee, 100
   unless the rules say otherwise). Rule sets that pay no bonus leave the extra ones uncounted.
 - Notices after a game are for human players only: the computer does not chase records.
+- A practice game (loaded dice) counts for nothing: it stays out of the hall of fame and the
+  statistics, and is only counted apart.
 """
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
 from . import records as rec
-from .language import N_, _, number
+from .language import N_, _, ngettext, number
 from .palette import cut_to_cells, pad, visible_width
 from .rules import HASBRO, RULES, rules_title
 from .scoring import YAHTZEE_POINTS, Category
@@ -76,8 +78,9 @@ def yahtzees_in(record: dict[str, Any], player: dict[str, Any]) -> int:
 
 
 def whole_games(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The records of ordinary games: a race's total runs over many rounds and is left out."""
-    return [record for record in records if not rec.is_race(record)]
+    """The records of ordinary games: a race's total runs over many rounds and is left out, and
+    a practice game's dice were loaded."""
+    return [record for record in records if not (rec.is_race(record) or rec.is_practice(record))]
 
 
 def hall_of_fame(records: Iterable[dict[str, Any]], size: int = HALL_SIZE) -> list[HallEntry]:
@@ -105,7 +108,9 @@ def player_stats(records: Iterable[dict[str, Any]]) -> dict[str, PlayerStats]:
 
 def game_notices(earlier_records: Iterable[dict[str, Any]], record: dict[str, Any], size: int = HALL_SIZE) -> list[str]:
     """One-line notices for the humans of a just-finished game, against the games before it
-    (none for a race, whose total is not one game's)."""
+    (none for a race, whose total is not one game's; for a practice game, that it counts for nothing)."""
+    if rec.is_practice(record):
+        return [_("a practice game (loaded dice): it stays out of the hall of fame and the statistics")]
     if rec.is_race(record):
         return []
     earlier = list(earlier_records)
@@ -165,6 +170,11 @@ def stats_lines(records: Iterable[dict[str, Any]], session_records: Iterable[dic
     """The hall of fame and the player tables (all-time, this session) as plain lines."""
     records, session_records = list(records), list(session_records)
     lines = [_("HALL OF FAME"), ""] + hall_lines(hall_of_fame(records, size))
+    practice = sum(map(rec.is_practice, records))
+    if practice:
+        lines += ["", ngettext("{count} practice game (loaded dice) is not counted here.",
+                               "{count} practice games (loaded dice) are not counted here.", practice).format(
+            count=practice)]
     if records:
         lines += ["", _("PLAYERS, ALL-TIME"), ""] + player_lines(player_stats(records), names)
     if session_records:

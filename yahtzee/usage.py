@@ -15,9 +15,9 @@ def program_name(started_as: Optional[str] = None) -> str:
     """How the game was started, as its usage lines name it: yahtzee.py, yahtzee (installed),
     or python -m yahtzee."""
     name = os.path.basename(sys.argv[0] if started_as is None else started_as)
-    if name in ("__main__.py", "-m", "-c", ""):
+    if name == "__main__.py":
         return "python -m yahtzee"
-    return name
+    return "yahtzee" if os.path.splitext(name)[0] in ("yahtzee", "yahtzee-script") else "yahtzee.py"
 
 
 def usage_error(message: object) -> int:
