@@ -17,7 +17,7 @@ def program_name(started_as: Optional[str] = None) -> str:
     name = os.path.basename(sys.argv[0] if started_as is None else started_as)
     if name == "__main__.py":
         return "python -m yahtzee"
-    return "yahtzee" if os.path.splitext(name)[0] in ("yahtzee", "yahtzee-script") else "yahtzee.py"
+    return "yahtzee" if name in ("yahtzee", "yahtzee.exe", "yahtzee-script.py") else "yahtzee.py"
 
 
 def usage_error(message: object) -> int:
