@@ -87,9 +87,11 @@ def play_out(game: Game, turns: int) -> None:
 
 
 def table(tmp_path: Path, strategy: StrategyServices, faces: list) -> Context:
-    """ANN and BOB at a table whose dice are `faces`, then the seeded ones; saves under tmp_path."""
+    """ANN and BOB at a table whose dice are `faces`, then the seeded ones (only seeded ones, a
+    game that counts, without faces); saves under tmp_path."""
     saves = Saves(tmp_path / "saves", now=clock)
-    ctx = Context(Session([], source=LoadedDice(faces, SeededDice(SEED))), Services(clock, saves, strategy))
+    source = LoadedDice(faces, SeededDice(SEED)) if faces else SeededDice(SEED)
+    ctx = Context(Session([], source=source), Services(clock, saves, strategy))
     ctx.session.players.extend(Player(name) for name in NAMES)
     return ctx
 
@@ -122,6 +124,7 @@ def turn_screen(tmp_path: Path, strategy: StrategyServices, extra_keys: str) -> 
 def finished_session(tmp_path: Path, strategy: StrategyServices) -> Context:
     """A session of two games just finished, the first already in the history."""
     ctx = table(tmp_path, strategy, [])
+    ctx.settings.prefs["advisor"] = True  # cost notes on: the recap shows what each gave away
     session = ctx.session
     play_out(session.new_game(), 13 * len(NAMES))
     ctx.services.saves.append_history(session.finish_game("2026-12-01T11:30:00+00:00"))

@@ -89,7 +89,8 @@ def show_recap(console: Console, ctx: Context, prompt: str) -> None:
     """Every game of the session, each player's aggregate and wins, the rules, the match;
     S shows the statistics."""
     session = ctx.session
-    lines = render.recap_lines(session.results, console.paint, given_away(ctx))
+    judged = given_away(ctx) if ctx.pref("advisor") else None  # the 1987 game never judged its players
+    lines = render.recap_lines(session.results, console.paint, judged)
     lines += ["", _("Rules: {rules}").format(rules=session.rules.describe()),
               *([_(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
     prompt = _("{prompt} (S statistics)").format(prompt=prompt)
