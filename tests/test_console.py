@@ -111,6 +111,7 @@ def test_keys_typed_ahead_survive_every_kind_of_read(script):
 def test_a_name_stops_at_its_limit_and_is_edited_in_place(script):
     console = script("Annabelle\r" + "Bob\x1b[D\x1b[Dx\x7f\x7fZ\x1b[Fy\r" + "\x1b4C\r").console
     assert console.read_text("Name: ", limit=6) == (None, "Annabe")
+    assert script("한국어X\r").console.read_text("Name: ", limit=6) == (None, "한국어")  # cells, not characters
     assert console.read_text("Name: ") == (None, "Zoby")
     assert console.read_text("Name: ") == (None, "C")  # ESC 4 is no numeric argument
 

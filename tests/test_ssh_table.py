@@ -558,3 +558,10 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     assert "BOB is away: the computer takes the seat in 0:50, or now with *." in said
     assert given == ["BOB"] and "BOB stayed away: the computer plays the seat from now on." in keys.output.text()
     keys.close()
+
+
+@pytest.mark.parametrize(("name", "fits"), [("한국어X", False), ("ANNABEL", False), ("😀😀😀😀", False),
+                                            ("", False), ("한국어", True), ("Zoë", True), ("ANNABE", True)])
+def test_a_login_name_is_measured_in_terminal_cells_as_a_typed_one(name, fits):
+    from yahtzee.net.server import is_seat_name
+    assert is_seat_name(name) == fits

@@ -23,6 +23,9 @@ def is_text(value: object, limit: int = MAX_TEXT_CHARS) -> bool:
     return isinstance(value, str) and 0 < len(value) <= limit and value.isprintable()
 
 
+NAME_CELLS = 6  # a typed name's most terminal cells, as the player sees them (a wide letter takes two)
+
+
 def is_valid_name(name: Any) -> bool:
     """A player name as files may hold it: 1-40 printable characters, not all blank."""
     return is_text(name, MAX_NAME_CHARS) and not name.isspace()

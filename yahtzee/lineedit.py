@@ -13,8 +13,9 @@ LINE_HOT_KEYS = {**HOT_KEYS, Keys.ControlD: "F10"}
 
 
 class LineEditor:
-    """The text typed so far and where the cursor stands; `limit` characters (unless the line
-    starts with `unlimited`, as a computer seat's '*gambler Zed' does), `cells` cells at most."""
+    """The text typed so far and where the cursor stands; `limit` terminal cells as the player
+    sees them (unless the line starts with `unlimited`, as a computer seat's '*gambler Zed'
+    does), and `cells` cells at most in any case (the room on the screen)."""
 
     def __init__(self, text: str = "", limit: "int | None" = None, cells: "int | None" = None,
                  unlimited: str = "") -> None:
@@ -47,7 +48,7 @@ class LineEditor:
 
     def _fits(self, char: str) -> bool:
         limited = not (self.unlimited and self.text.startswith(self.unlimited))
-        if limited and self.limit is not None and len(self.text) >= self.limit:
+        if limited and self.limit is not None and get_cwidth(self.text + char) > self.limit:
             return False
         return self.cells is None or get_cwidth(self.text + char) <= self.cells
 

@@ -12,7 +12,9 @@ from typing import Optional
 
 import asyncssh
 
+from ..checks import NAME_CELLS
 from ..language import _
+from ..palette import cut_to_cells, visible_width
 from .credentials import Credentials
 from .seat import MAX_COLUMNS, MAX_LINES, RemoteSeat
 
@@ -23,11 +25,16 @@ FAILED_LOGIN_DELAY = 1.0  # seconds before a wrong password is answered
 LOGIN_SECONDS = 30  # to log in, once connected
 IDLE_SECONDS = 30 * 60  # a seat that sends nothing this long is let go
 MAX_INPUT_RATE = 64 * 1024  # bytes a second from one seat; more is dropped
-NAME_LENGTH = 6
 NOTICE_GAP = 5.0  # seconds before the host is told the same line again
 MAX_UNSENT = 1024 * 1024  # bytes waiting for a friend's client to read them; past this it is let go
 
 Notify = Callable[[str], None]
+
+
+def is_seat_name(name: str) -> bool:
+    """A login name that can be a seat's: printable, and at most as many terminal cells as a
+    name typed at the table."""
+    return bool(name) and name.isprintable() and visible_width(name) <= NAME_CELLS
 
 
 class TableServer:
@@ -124,7 +131,7 @@ class TableServer:
         """Seat a friend logged in as `name` with `proof` (their key's fingerprint, '' for the
         password); why not, as a line for them, or None. A seat first taken with a key is taken
         again only with that key."""
-        if not name or len(name) > NAME_LENGTH or not name.isprintable():
+        if not is_seat_name(name):
             return _("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
         with self._lock:
             held = self.seats.get(name.casefold())
@@ -274,7 +281,8 @@ class SeatSession(asyncssh.SSHServerSession):
         """A window beyond reason is drawn at the largest size, and the host is told."""
         if columns > MAX_COLUMNS or lines > MAX_LINES:
             self.table.notify(_("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
-                columns=columns, lines=lines, most=f"{MAX_COLUMNS}x{MAX_LINES}", name=self.name[:NAME_LENGTH]))
+                columns=columns, lines=lines, most=f"{MAX_COLUMNS}x{MAX_LINES}",
+                name=cut_to_cells(self.name, NAME_CELLS)))
 
     def eof_received(self) -> bool:
         return False

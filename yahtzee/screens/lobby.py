@@ -5,6 +5,7 @@ from typing import Any, Optional, Union
 
 from .. import prefs as preferences
 from .. import render, stats
+from ..checks import NAME_CELLS
 from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
 from ..game import MAX_PLAYERS, Player
 from ..language import N_, _, choose, install
@@ -15,7 +16,6 @@ from ..session import Session
 from .context import Console, Context, Moment, Screen
 from .prompts import View, ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
 
-NAME_LENGTH = 6
 COMPUTER_MARK = "*"  # a name starting with it seats a computer player
 SETTING_KEYS = "1234567890abcdefg"  # V, M and Q stay hot keys
 
@@ -122,11 +122,11 @@ def computer_seat(text: str, players: list[Player]) -> Union[Player, str]:
         mood = mood_named(word or "thinker")
     except UnknownMood:
         return _("Computer players: {moods} (a name may follow).").format(moods=mood_list())
-    base = cut_to_cells(clean_name(rest) or MOOD_NAMED[mood].seat_name, NAME_LENGTH).rstrip()
+    base = cut_to_cells(clean_name(rest) or MOOD_NAMED[mood].seat_name, NAME_CELLS).rstrip()
     name, number = base, 1
     while name_problem(name, players):
         number += 1
-        name = cut_to_cells(base, NAME_LENGTH - len(str(number))) + str(number)
+        name = cut_to_cells(base, NAME_CELLS - len(str(number))) + str(number)
     return Player(name, "computer", mood=mood)
 
 
@@ -162,7 +162,7 @@ def names(console: Console, ctx: Context) -> Moment:
     while True:
         prompt = _("Player {number} name: ").format(number=len(players) + 1)
         console.show(view(prompt), [])
-        hot, text = console.read_text(prompt, typed, limit=NAME_LENGTH, unlimited=COMPUTER_MARK)
+        hot, text = console.read_text(prompt, typed, limit=NAME_CELLS, unlimited=COMPUTER_MARK)
         typed = text if hot else ""
         if hot in ("F8", "F9"):
             console.remind(toggle_hot_key(ctx, hot))
@@ -194,7 +194,7 @@ def seat(console: Console, ctx: Context, text: str) -> Optional[Moment]:
         console.remind(_("That name has no printable letters: type another.") if text.strip()
                         else _("At least one player is needed."))
         return None
-    short = cut_to_cells(name, NAME_LENGTH).rstrip()
+    short = cut_to_cells(name, NAME_CELLS).rstrip()
     if short != name:
         console.message(_("Names are at most six characters: this one is {name}.").format(name=short))
     problem = name_problem(short, players)
