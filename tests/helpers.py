@@ -102,16 +102,39 @@ def read_table(rules, objective, folder):
         return None
 
 
-def play_keys(saves_folder, keys, faces, run_settings=None):
+class DealtDice:
+    """Dice dealt in a fixed order that are not loaded ones: they stand in for a real game's
+    dice where a test needs the game to count (loaded dice make a practice game)."""
+
+    seed = None
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+
+    def start_turn(self, game, round_, seat):
+        """Nothing to reseed."""
+
+    def roll(self, count):
+        """The next faces dealt."""
+        taken, self.faces = self.faces[:count], self.faces[count:]
+        return taken
+
+    def to_dict(self):
+        """Saved as true randomness, as the game it stands in for."""
+        return {"kind": "random"}
+
+
+def play_keys(saves_folder, keys, faces, run_settings=None, dice=LoadedDice):
     """The whole program in process at a key console, as `yahtzee.py --dice-file` would run it
     with these run settings (--match, --rules) and the preferences in `saves_folder`, typed
-    `keys` ahead; the script that drew it (`ended`: how the keys ran out, else None)."""
+    `keys` ahead (the faces dealt by `dice`); the script that drew it (`ended`: how the keys
+    ran out, else None)."""
     from yahtzee.app import make_context
     from yahtzee.saves import Saves, local_now
     from yahtzee.screens import Keeper, Settings, finish, run
     saves = Saves(saves_folder, now=local_now)
     ctx = make_context(Settings(saves.load_prefs(), run_settings or {}, dice_options=True), saves,
-                       LoadedDice(list(faces)), None)
+                       dice(list(faces)), None)
     script = KeyScript(keys)
     script.ended = None
     try:

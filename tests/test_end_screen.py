@@ -3,9 +3,8 @@ screen beside the winner and the notices."""
 import datetime
 
 import pytest
-from helpers import key_turn, play_keys
+from helpers import DealtDice, key_turn, play_keys
 
-from yahtzee.dice import LoadedDice
 from yahtzee.game import Player
 from yahtzee.saves import Saves
 from yahtzee.scoring import SHEET_LABELS as LABELS
@@ -21,7 +20,7 @@ def earlier_games(folder, count=2):
     """A history in which all four have played before, so the game ends with many notices."""
     saves = Saves(folder, now=lambda: datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc))
     for number in range(count):
-        session = Session([Player(name) for name in NAMES], source=LoadedDice([1, 1, 1, 2, 2] * 52))
+        session = Session([Player(name) for name in NAMES], source=DealtDice([1, 1, 1, 2, 2] * 52))
         game = session.new_game()
         for box in list(Category):
             for _ in NAMES:
@@ -35,7 +34,7 @@ def test_a_four_player_end_screen_shows_every_box_of_every_player_and_all_notice
     earlier_games(tmp_path / "saves")
     keys = "xn" + "".join(name + "\r" for name in NAMES) + "y"
     keys += "".join(key_turn(box) for box in BOXES for _ in NAMES) + " " * 8 + "n"
-    script = play_keys(tmp_path / "saves", keys, [2, 2, 2, 3, 3] * 52)
+    script = play_keys(tmp_path / "saves", keys, [2, 2, 2, 3, 3] * 52, dice=DealtDice)
     screens = [seen for seen in script.seen if "More notices: press any key" in seen]
     screens.append(next(seen for seen in script.seen if "Another game? (Y/N)" in seen))
     assert len(screens) > 1

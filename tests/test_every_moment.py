@@ -69,8 +69,9 @@ def test_the_reference_game_writes_a_save_at_every_step(reference):
     assert len(set(moments)) == len(moments)  # never the same save twice in a row
 
 
-class Stepped(Exception):
-    """The resumed game has taken its one step."""
+class Stepped(BaseException):
+    """The resumed game has taken its one step (not an Exception: the game would take it for a
+    fault of its own while resuming, and start anew)."""
 
 
 def saved(data: bytes) -> dict:

@@ -233,8 +233,8 @@ def test_history_record_has_the_spec_shape():
     game = loaded_game([3, 3, 3, 3, 3], names=("ANN", "BOB"))
     play_randomly(game, random.Random(2))
     record = build_record(game, "2026-11-30T10:00:00+00:00")
-    assert set(record) == {"version", "finished", "rules", "seed", "players", "winners", "moves"}
-    assert record["rules"] == "hasbro" and record["seed"] == 0
+    assert set(record) == {"version", "finished", "rules", "seed", "players", "winners", "moves", "dice"}
+    assert record["rules"] == "hasbro" and record["seed"] == 0 and record["dice"] == "loaded"
     for player in record["players"]:
         assert set(player) == {"name", "kind", "scores", "upper_bonus", "yahtzee_bonus", "total"}
         assert set(player["scores"]) == {c.value for c in Category}

@@ -196,7 +196,8 @@ INTERNAL = {"end of input", "the output is gone", "the input is gone", "the term
             "the saved dice source is not valid", "the saved duplicate dice are not valid",
             "str | None", "int | None", "KeyPress | None", "o o", "reroll all", "extra turn",
             "extra turn +", "Computer Yahtzee ", " is not a number", "not a resume point: ",
-            "module  has no attribute "}
+            "module  has no attribute ", "python -m yahtzee",
+            "python3 -m venv .venv && .venv/bin/python -m pip install -e ."}  # commands, said as they are
 MARKERS = ("_", "N_", "ngettext", "NC_", "pgettext")
 SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.py", "stages.py",
           "dicemath.py", "position.py")

@@ -51,7 +51,15 @@ def assert_fits(lines, where):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_a_whole_plain_game_writes_no_line_wider_than_80_columns(tmp_path, monkeypatch, code):
+def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_columns(tmp_path, monkeypatch, code):
+    from yahtzee.plainconsole import PlainConsole
+    made = PlainConsole.__init__
+
+    def at_a_terminal(console, *args, **options):
+        made(console, *args, **options)
+        console.width = WIDTH  # as a terminal of 80 columns says (into a pipe, a record is one line)
+
+    monkeypatch.setattr(PlainConsole, "__init__", at_a_terminal)
     lines, faces = interleave([turn([3, 3, 1, 2, 5], box) for box in BOXES],
                               [turn([2, 2, 2, 6, 6], box) for box in BOXES])
     script = ["", "n", "ANN", "BOB", "", "y"] + lines + ["n"]

@@ -1,6 +1,6 @@
 """A usage error said in one line on stderr, under the name the game was started by; and the
 packages a run needs, said the same way when one is missing."""
-import importlib.util
+import importlib.machinery
 import os
 import sys
 from collections.abc import Iterable
@@ -34,7 +34,7 @@ def missing_package(names: Iterable[str]) -> Optional[int]:
     """None when every package named is installed; else the first missing one said in one line
     with the install command, and the exit code (2)."""
     for name in names:
-        if importlib.util.find_spec(name) is None:
+        if importlib.machinery.PathFinder.find_spec(name) is None:  # looked for, never loaded
             return usage_error(_("the package {name} is not installed: install the game as README.md says "
                                  "({command})").format(name=name, command=INSTALL))
     return None

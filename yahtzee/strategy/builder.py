@@ -119,7 +119,7 @@ class TableBuilder:
                     table = self._built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
             READY[key] = table
-        if with_rests and ready_table(rules, objective, with_rests) is None:
+        if with_rests:
             from .cache import ready_rests
             with self._stage():
                 ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
