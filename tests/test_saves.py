@@ -600,7 +600,7 @@ def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves
     assert saves.read_history() == []
     assert opened == []
     assert files_in(folder) == [f"{HISTORY}.large-{STAMP}"]
-    assert saves.notices == [f"{HISTORY} over 50 MB, kept as .large-{STAMP}: new statistics"]
+    assert saves.notices == [f"{HISTORY} over 50 MB, kept as {HISTORY}.large-{STAMP}: new statistics"]
 
 
 def test_a_history_of_fifty_megabytes_is_still_read(saves, folder):

@@ -276,3 +276,30 @@ def test_a_game_saved_at_the_verify_question_resumes_at_that_question(tmp_path):
     assert question.startswith("Post ") and question.endswith("? (Y/N)")
     again = run_plain(saves, ["y", "y", "f10", "y"])
     assert question in again and "ANN posts" in again
+
+
+def test_a_set_aside_notice_says_the_whole_reason_and_the_kept_files_whole_name(tmp_path):
+    saves = tmp_path / "saves"
+    autosave_with(saves, lambda text: '{"version": 2, garbage')
+    out = run_plain(saves, ["", "n", "BOB", "", "y", "", "f10", "y"])
+    (kept,) = saves.glob("autosave.json.bad-*")
+    (notice,) = [line for line in out.splitlines() if "autosave.json" in line]
+    assert notice == f"Damaged autosave.json kept as {kept.name}: not valid JSON at line 1, column 16."
+    assert "..." not in notice
+
+
+def test_a_long_message_is_wrapped_whole_under_a_key_screen_never_cut():
+    from helpers import KeyScript
+
+    from yahtzee.saves.store import SET_ASIDE, fit_notice
+    reason = "the saves folder's disk said something long " * 4
+    notice = fit_notice(SET_ASIDE, name="history.jsonl", kept="history.jsonl.bad-20261202-165910", detail=reason)
+    assert notice.rstrip().endswith(reason.strip()) and "history.jsonl.bad-20261202-165910" in notice
+    keys = KeyScript("")
+    try:
+        keys.console.show(["a screen"], None)
+        keys.console.message(notice)
+        shown = " ".join(keys.output.text().split())
+    finally:
+        keys.close()
+    assert " ".join(notice.split()) in shown

@@ -10,7 +10,6 @@ import pytest
 from test_saves import RESUME, STAMP, files_in, finished_record, fixed_clock, mid_game_session, run_unprivileged
 
 from yahtzee.saves import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
-from yahtzee.screens import sentence
 
 PRECIOUS = b"someone else's file\n"
 
@@ -48,7 +47,7 @@ def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, 
     assert outside.read_bytes() == PRECIOUS
     assert files_in(folder) == [f"{name}.bad-{STAMP}"]
     assert os.path.islink(folder / f"{name}.bad-{STAMP}")
-    assert saves.notices == [f"damaged {name} kept as .bad-{STAMP}: a link, not a file"]
+    assert saves.notices == [f"damaged {name} kept as {name}.bad-{STAMP}: a link, not a file"]
 
 
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
@@ -79,16 +78,22 @@ def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(fold
     assert saves.notices == ["saving is off: autosave.json: a folder, not a file"]
 
 
-WORST_FIELDS = {"name": "history.jsonl", "suffix": "reset-20240501-120000-99", "count": 10 ** 8,
-                "detail": "x" * 500, "size": 50}
+LONG_FIELDS = {"name": "history.jsonl", "kept": "history.jsonl.reset-20240501-120000-99", "count": 10 ** 8,
+               "detail": "a reason " * 30 + "\x1b[2J\n", "size": 50}
 
 
 @pytest.mark.parametrize("template", NOTICES)
-def test_every_notice_fits_80_columns_as_the_screens_show_it(template):
-    notice = fit_notice(template, **WORST_FIELDS)
-    assert len(sentence(notice)) <= 80
+def test_every_notice_says_its_whole_reason_and_kept_name_on_one_safe_line(template):
+    notice = fit_notice(template, **LONG_FIELDS)
+    assert notice.isprintable() and "..." not in notice  # one line the console wraps, nothing cut
     if "{detail}" in template:
-        assert "x" * 12 in notice  # the cut leaves the reason readable
+        assert ("a reason " * 30).strip() in notice
+    if "{kept}" in template:
+        assert "history.jsonl.reset-20240501-120000-99" in notice
+
+
+def test_only_a_runaway_reason_is_cut():
+    assert len(fit_notice(NOTICES[0], name="x", detail="y" * 100_000)) < 1000
 
 
 def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
@@ -101,7 +106,7 @@ def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
     other = Saves(folder, now=fixed_clock)
     assert saves.acquire_lock() and not other.acquire_lock()
     lines = saves.notices + other.notices + [saves.history_problem]
-    assert len(lines) == 4 and all(len(sentence(line)) <= 80 for line in lines)
+    assert len(lines) == 4 and all(line.isprintable() and not line.endswith("...") for line in lines)
 
 
 def test_a_read_only_folder_still_offers_its_saved_game():

@@ -31,8 +31,13 @@ def parse_json(raw: bytes) -> Any:
         return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:
         raise DamagedSave(_("not UTF-8 text")) from None
-    except (ValueError, RecursionError) as error:
-        raise DamagedSave(_("not valid JSON: {error}").format(error=error.__class__.__name__)) from None
+    except json.JSONDecodeError as error:
+        raise DamagedSave(_("not valid JSON at line {line}, column {column}").format(
+            line=error.lineno, column=error.colno)) from None
+    except RecursionError:
+        raise DamagedSave(_("not valid JSON: nested too deep")) from None
+    except ValueError as error:  # NaN or Infinity, which JSON has no place for
+        raise DamagedSave(_("not valid JSON: {error}").format(error=error)) from None
 
 
 def _refuse_constant(name: str) -> NoReturn:

@@ -33,21 +33,21 @@ HISTORY = "history.jsonl"
 LOCK = "autosave.lock"
 MAX_STATE_BYTES = 5 * 1024 * 1024
 MAX_HISTORY_BYTES = 50 * 1024 * 1024
-NOTICE_CHARS = 79  # the screens add a full stop: 80 columns
-MIN_DETAIL_CHARS = 12
+MAX_DETAIL_CHARS = 400  # a reason is said whole (the console wraps it); only a runaway one is cut
 
-# Every notice the saves folder can give; {detail} is cut to fit, the other fields are short.
+# Every notice the saves folder can give, with the whole reason ({detail}) and the whole name
+# of a file kept aside ({kept}); the console wraps it at its width.
 SAVING_OFF = N_("saving is off: {name}: {detail}")
 READ_ONLY = N_("the saves folder cannot be written: this game's progress will not be kept")
 BUSY = N_("another copy of the game has the saved game: this one will not be autosaved")
 NOT_IN_HISTORY = N_("this game was not added to the history: {detail}")
-SET_ASIDE = N_("damaged {name} kept as .{suffix}: {detail}")
+SET_ASIDE = N_("damaged {name} kept as {kept}: {detail}")
 NOT_SET_ASIDE = N_("{name} could not be set aside: {detail}")
 NOT_READ = N_("{name} could not be read: {detail}")
 NOT_SAVED = N_("{name} was not saved: {detail}")
-HISTORY_REPAIRED = N_("{name}: {count} damaged line(s) skipped; old file kept as .{suffix}")
+HISTORY_REPAIRED = N_("{name}: {count} damaged line(s) skipped; old file kept as {kept}")
 HISTORY_NOT_REPAIRED = N_("{name}: {count} damaged line(s) skipped; no repair: {detail}")
-HISTORY_TOO_LARGE = N_("{name} over {size} MB, kept as .{suffix}: new statistics")
+HISTORY_TOO_LARGE = N_("{name} over {size} MB, kept as {kept}: new statistics")
 NOTICES = (SAVING_OFF, READ_ONLY, BUSY, NOT_IN_HISTORY, SET_ASIDE, NOT_SET_ASIDE, NOT_READ, NOT_SAVED,
            HISTORY_REPAIRED, HISTORY_NOT_REPAIRED, HISTORY_TOO_LARGE)
 _NO_WRITE_ERRNOS = (errno.EACCES, errno.EPERM, errno.EROFS)
@@ -59,11 +59,9 @@ def local_now() -> datetime.datetime:
 
 
 def fit_notice(template: str, **fields: object) -> str:
-    """The notice with its fields filled in, `detail` cut so that it fits NOTICE_CHARS."""
-    template = _(template)
-    fixed = len(template.format(**{**fields, "detail": ""}))
-    detail = one_line(str(fields.get("detail", "")), max(NOTICE_CHARS - fixed, MIN_DETAIL_CHARS))
-    return one_line(template.format(**{**fields, "detail": detail}), NOTICE_CHARS)
+    """The notice with its fields filled in, safe to show on one line (the console wraps it)."""
+    detail = one_line(str(fields.get("detail", "")), MAX_DETAIL_CHARS)
+    return one_line(_(template).format(**{**fields, "detail": detail}), MAX_DETAIL_CHARS * 2)
 
 
 class Saves:
@@ -266,7 +264,7 @@ class Saves:
             kept = self._rename_aside(path, "large")
             if kept:
                 self._notice(HISTORY_TOO_LARGE, name=HISTORY, size=MAX_HISTORY_BYTES // (1024 * 1024),
-                             suffix=_suffix(path, kept))
+                             kept=kept.name)
             return []
         except DamagedSave as error:
             self._set_aside(path, str(error))
@@ -295,7 +293,7 @@ class Saves:
         except OSError as error:
             self._notice(HISTORY_NOT_REPAIRED, name=HISTORY, count=bad, detail=describe_os_error(error))
             return
-        self._notice(HISTORY_REPAIRED, name=HISTORY, count=bad, suffix=_suffix(path, copy))
+        self._notice(HISTORY_REPAIRED, name=HISTORY, count=bad, kept=copy.name)
 
     # Files
 
@@ -344,7 +342,7 @@ class Saves:
         """Rename a damaged file to NAME.bad-<time> and tell the player in one line."""
         kept = self._rename_aside(path, "bad")
         if kept:
-            self._notice(SET_ASIDE, name=path.name, suffix=_suffix(path, kept), detail=reason)
+            self._notice(SET_ASIDE, name=path.name, kept=kept.name, detail=reason)
 
     def _rename_aside(self, path: Path, label: str) -> Optional[Path]:
         """Rename `path` to NAME.<label>-<time> (unique); the new Path, or None."""
@@ -365,11 +363,6 @@ class HistoryTooLarge(DamagedSave):
 def _too_large(limit: int) -> Callable[[int], DamagedSave]:
     """The fault of a file over `limit` bytes, made from its size."""
     return lambda size: DamagedSave(_("larger than {size} MB").format(size=limit // (1024 * 1024)))
-
-
-def _suffix(path: Path, kept: Path) -> str:
-    """What setting aside added to the name: 'bad-20240501-120000'."""
-    return kept.name[len(path.name) + 1:]
 
 
 # Words for the player
