@@ -19,7 +19,7 @@ def answer(prompt, shown):
     if prompt.startswith("Player "):
         return ""
     if prompt.startswith("Roll "):
-        marks = re.findall(r"marked: ([0-9 ]+|none)", shown)
+        marks = re.findall(r"marked: (none|die)", shown)
         marked = marks[-1].strip() if marks else "none"
         if marked != "none":
             return "r"

@@ -76,7 +76,7 @@ def test_a_whole_game_in_a_terminal_reads_keys_and_writes_lines(tmp_path):
             term.wait_for("ANN  roll 1 of 3")
             if number == 1:
                 term.press("1", "3")
-                term.wait_for("marked: 1 3")
+                term.wait_for("marked: die 1 (")
                 term.press("b")
                 term.wait_for("ANN: Ones open")
                 term.press("1", "3")
@@ -97,7 +97,7 @@ def test_a_whole_game_in_a_terminal_reads_keys_and_writes_lines(tmp_path):
     assert_every_posting_named(transcript)
     assert "\x1b" not in term.raw.decode("utf-8")
     assert "Player 1 name: ANN\n" in transcript
-    assert "ANN  roll 1 of 3" in transcript and "marked: 1 3\n" in transcript
+    assert "ANN  roll 1 of 3" in transcript and re.search(r"marked: die 1 \(\d\), die 3 \(\d\)\n", transcript)
 
 
 class Written:

@@ -201,3 +201,12 @@ def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice()
 def test_a_preference_is_shown_in_a_players_words(key, value, shown):
     from yahtzee.prefs import BY_KEY
     assert BY_KEY[key].shown(value) == shown
+
+
+def test_a_starred_hint_keeps_its_brackets_in_line_with_the_others():
+    game = Game.start([Player("ANN"), Player("BOB")])
+    game.roll()
+    hints = {Category.ONES: (0, False), Category.SIXES: (19, True), Category.CHANCE: (19, False)}
+    rows = [strip_controls(row) for row in render.sheet_lines(game, hints=hints)]
+    closing = {row.split()[0]: row.rindex(")") for row in rows if ")" in row}
+    assert len(closing) == 3 and len(set(closing.values())) == 1, rows

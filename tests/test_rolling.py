@@ -190,7 +190,7 @@ def test_a_kept_mark_rolls_the_same_dice_again_with_one_key(tmp_path, monkeypatc
     (tmp_path / "saves" / "prefs.json").write_text(json.dumps({"version": 1, "keep_marks": True}))
     lines = START + ["ANN", "", "y", "", "13", "r", "r", "c", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5, 6, 6, 5, 5])
-    assert "ANN  roll 2 of 3: 6 2 6 4 5   marked: 1 3" in out
+    assert "ANN  roll 2 of 3: 6 2 6 4 5   marked: die 1 (6), die 3 (6)" in out
     assert "ANN posts 21 in CHANCE." in out  # the third roll rolled dice 1 and 3 again: 5 2 5 4 5
 
 
@@ -207,7 +207,7 @@ def test_kept_marks_in_hold_marking_keep_the_held_dice_held(tmp_path, monkeypatc
         json.dumps({"version": 1, "keep_marks": True, "marking": "hold"}))
     lines = START + ["ANN", "", "y", "", "245", "r", "r", "c", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5, 6, 6, 1, 1])
-    assert "ANN  roll 2 of 3: 6 2 6 4 5   held: 2 4 5" in out
+    assert "ANN  roll 2 of 3: 6 2 6 4 5   held: die 2 (2), die 4 (4), die 5 (5)" in out
     assert "ANN posts 13 in CHANCE." in out  # dice 1 and 3 rolled again: 1 2 1 4 5
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from . import __version__
 from .language import N_, _
-from .moods import MOODS
+from .moods import mood_list
 from .usage import missing_package, program_name, usage_error
 
 if TYPE_CHECKING:  # only for the reader: the command line imports what it needs when it needs it
@@ -140,7 +140,7 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--simulate", type=positive_int, metavar="N",
                         help=_("play N solitaire games of a computer player under --rules and print its figures"))
     parser.add_argument("--player", default="thinker", metavar="MOOD",
-                        help=_("the computer player for --simulate: {moods}").format(moods=", ".join(MOODS)))
+                        help=_("the computer player for --simulate: {moods}").format(moods=mood_list()))
     parser.add_argument("--review", type=positive_int, nargs="?", const=1, metavar="N",
                         help=_("review the N-th most recent game of the history (default 1, the last), then exit"))
     parser.add_argument("--json", action="store_true", help=_("--simulate or --review prints one JSON object"))

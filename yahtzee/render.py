@@ -78,7 +78,8 @@ def _box_cell(card: Scorecard, box: Category, hint: Optional[tuple[int, bool]] =
     if hint is None:
         return ""
     points, high = hint
-    return paint("high", f"({points})*") if high else paint("hint", f"({points})")
+    # The star hangs in the last column, so that every hint's brackets line up.
+    return paint("high", f"({points})*") if high else paint("hint", f"({points})") + " "
 
 
 def sheet_lines(game: Game, paint: Paint = no_colour, keys: Optional[Mapping[Category, str]] = None,

@@ -11,7 +11,7 @@ from ..game import MAX_PLAYERS, Player
 from ..language import N_, _, choose, install
 from ..match import totals
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
-from ..palette import cut_to_cells, pad, strip_controls
+from ..palette import cut_to_cells, pad, strip_controls, visible_width
 from ..session import Session
 from .context import Console, Context, Moment, Screen
 from .prompts import View, ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
@@ -23,15 +23,17 @@ BANNER_NAME = N_("C O M P U T E R     Y A H T Z E E")
 BANNER_LINE = N_("five dice, thirteen boxes, one to four players")
 BANNER_WORDS = N_("Computer Yahtzee: five dice, thirteen boxes, one to four players.")
 BANNER_WIDTH = 62
+NO_BREAK = "\u00a0"
+EXAMPLE = f"*gambler{NO_BREAK}Zed"  # a computer seat with a name of its own, kept on one line
 
 
 def banner() -> list[str]:
     """The title banner, its words in the player's language."""
     edge = "      +" + "-" * BANNER_WIDTH + "+"
     def inside(text: str) -> str:
-        return "      |" + f"{text:<{BANNER_WIDTH}}" + "|"
-    return ["", edge, inside(""), inside(" " * 10 + _(BANNER_NAME)), inside(""),
-            inside(" " * 5 + _(BANNER_LINE)), inside(""), edge, ""]
+        left = max(0, BANNER_WIDTH - visible_width(text)) // 2
+        return "      |" + pad(" " * left + text, BANNER_WIDTH) + "|"
+    return ["", edge, inside(""), inside(_(BANNER_NAME)), inside(""), inside(_(BANNER_LINE)), inside(""), edge, ""]
 
 
 def lobby_ask(console: Console, ctx: Context, question: str, view: View, keys: str = "sp",
@@ -144,12 +146,18 @@ def names_view(console: Console, ctx: Context) -> View:
         question = [f"  {prompt}", ""] if prompt.endswith("(Y/N)") else []
         return ([console.paint("title", "  " + _("PLAYERS")), ""] + seated + [""] + question +
                 ["  " + _("Up to four players; names up to six characters."),
-                 *textwrap.wrap(_("A name starting with * seats a computer player: {moods}; "
-                                  "a name may follow (*gambler Zed).").format(moods=mood_list()), 72,
-                                initial_indent="  ", subsequent_indent="  "),
+                 *wrapped_whole(_("A name starting with * seats a computer player: {moods}; "
+                                  "a name may follow ({example}).").format(moods=mood_list(), example=EXAMPLE)),
                  "  " + _("Press Enter on an empty name when everyone is in."), "",
                  footer_for(console, ctx)])
     return view
+
+
+def wrapped_whole(text: str) -> list[str]:
+    """The names help wrapped at 72 columns, indented, the example never broken (its space
+    does not break until the lines are made)."""
+    lines = textwrap.wrap(text, 72, initial_indent="  ", subsequent_indent="  ")
+    return [line.replace(NO_BREAK, " ") for line in lines]
 
 
 def names(console: Console, ctx: Context) -> Moment:

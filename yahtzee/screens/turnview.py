@@ -148,14 +148,15 @@ def turn_brief(ctx: Context) -> list[str]:
 
 
 def dice_brief(game: Game, hold: bool = False) -> list[str]:
-    """The dice on one line, for plain mode: 'ANN roll 2 of 3: 3 5 2 2 6   marked: 1 3'
-    (in hold marking the held dice: 'held: 2 4 5')."""
-    picked = [i for i, m in enumerate(game.turn.marked, start=1) if m != hold]
+    """The dice on one line, for plain mode: 'ANN roll 2 of 3: 3 5 2 2 6   marked: die 1 (3),
+    die 3 (2)', each marked die by its place and its face (in hold marking the held dice:
+    'held: die 2 (5)')."""
+    picked = [_("die {place} ({face})").format(place=place, face=face)
+              for place, (face, marked) in enumerate(zip(game.turn.dice, game.turn.marked), start=1) if marked != hold]
     dice = " ".join(str(d) for d in game.turn.dice)
     text = _("{heading}: {dice}   held: {dice_picked}") if hold \
         else _("{heading}: {dice}   marked: {dice_picked}")
-    return [text.format(heading=render.turn_heading(game), dice=dice,
-                        dice_picked=" ".join(map(str, picked)) or _("none"))]
+    return [text.format(heading=render.turn_heading(game), dice=dice, dice_picked=", ".join(picked) or _("none"))]
 
 
 def capital(text: str) -> str:
