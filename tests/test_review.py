@@ -239,3 +239,41 @@ def test_the_recap_shows_the_reviews_given_away_only_with_cost_notes_on(tmp_path
     ann, computer = rows[0].split()[2:4]
     assert float(ann) == pytest.approx(review["totals"]["ANN"], abs=0.05) and float(ann) > 1
     assert computer == "-"  # a computer's choices are not the player's to be told of
+
+
+def every_label_option():
+    """Every box with and without each bonus it may carry, blanks, extra turns and keeps."""
+    from yahtzee.choices import Option, OptionKind
+    options = [Option(OptionKind.KEEP, 0.0, kept=(1, 2, 3, 4)), Option(OptionKind.KEEP, 0.0),
+               Option(OptionKind.BOX, 0.0, box=Category.YAHTZEE, extra_turn=True, yahtzee_bonus=50)]
+    for box in Category:
+        for upper, extra, early in [(0, 0, 0), (35, 0, 0), (0, 100, 0), (35, 100, 10), (0, 100, 5)]:
+            options.append(Option(OptionKind.BOX, 0.0, box=box, points=30, upper_bonus=upper * box.is_upper,
+                                  yahtzee_bonus=extra, roll_bonus=early))
+        options.append(Option(OptionKind.BOX, 0.0, box=box, blank=True, yahtzee_bonus=100))
+    return list(dict.fromkeys(options))  # each once (a lower box has no upper bonus to vary)
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_the_review_columns_hold_every_label_whole(code):
+    from yahtzee import language
+    from yahtzee.palette import visible_width
+    from yahtzee.review import Decision
+    from yahtzee.review_lines import LABEL_WIDTH, decision_lines
+    language.install(code)
+    try:
+        options = every_label_option()
+        start = len(decision_lines(Decision("ANN", 13, 3, "post", (1, 2, 3, 4, 5), options[0], options[1], 0.0))[0]
+                    .split("1 2 3 4 5")[0]) + len("1 2 3 4 5") + 1
+        for done, best in zip(options, options[1:] + options[:1]):
+            decision = Decision("ANN", 13, 3, "post", (1, 2, 3, 4, 5), done, best, 12.5)
+            rows = decision_lines(decision, fit=True)
+            assert all(visible_width(row) <= 80 for row in rows), rows
+            for column, option in ((start, done), (start + LABEL_WIDTH + 1, best)):
+                cells = " ".join(row[column:column + LABEL_WIDTH].strip() for row in rows).strip()
+                assert cells == choice_text(option, short=True), rows
+            (line,) = decision_lines(decision, fit=False)
+            assert choice_text(done, short=True) in line and choice_text(best, short=True) in line
+        assert ("W3" if code == "de" else "r3") in rows[0]
+    finally:
+        language.install("en")

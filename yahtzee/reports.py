@@ -91,5 +91,5 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     else:
         title = _("Review of the game finished {finished}, rules: {rules}").format(
             finished=finished_text(record), rules=record_rules(record).describe())
-        print("\n".join(review_lines(review, title)))
+        print("\n".join(review_lines(review, title, fit=False)))  # a line a decision: nothing limits the width
     return 0

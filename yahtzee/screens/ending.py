@@ -75,7 +75,7 @@ def show_review(console: Console, ctx: Context) -> None:
     try:
         if strategy is None:
             raise CannotReview(_("the review needs the strategy engine, which is not here"))
-        lines = review_lines(strategy.reviewer.review(ctx.session.results[-1]))
+        lines = review_lines(strategy.reviewer.review(ctx.session.results[-1]), fit=not console.plain)
     except CannotReview as refusal:
         console.remind(sentence(str(refusal)))
         return
