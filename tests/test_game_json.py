@@ -147,3 +147,16 @@ def test_the_largest_resume_point_round_trips(tmp_path):
     saves = Saves(tmp_path, now=fixed_clock)
     assert saves.save_session(mid_game_session(), resume)
     assert saves.load_session()[1] == resume
+
+
+def test_each_humans_choice_to_rank_advice_by_the_chance_to_win_is_kept_with_the_game():
+    session = mid_game_session()
+    session.win_rankers = {session.players[0].name}
+    restored = session_from_dict(json.loads(json.dumps(session_to_dict(session))))
+    assert restored.win_rankers == {session.players[0].name}
+    data = session_to_dict(session)
+    del data["win_rankers"]  # a save from before: every human ranks by the expected score
+    assert session_from_dict(data).win_rankers == set()
+    data["win_rankers"] = ["\x1b[2J"]
+    with pytest.raises(DamagedSave):
+        session_from_dict(data)

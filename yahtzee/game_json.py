@@ -87,6 +87,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "dice": session.source.to_dict(),
         "match": match_to_dict(session.match),
         "match_start": session.match_start,
+        "win_rankers": sorted(session.win_rankers),
     }
 
 
@@ -110,8 +111,11 @@ def session_from_dict(data: object) -> Session:
         old_screen(data)
     match_start = _int(data, "match_start", 0, len(results), N_("where the match begins"), 0)
     _losses(data.get("losses", {}))  # older saves kept them; the review of each game counts them now
+    win_rankers = _list(data.get("win_rankers", []), N_("the players who rank advice by the chance to win"))
+    _check(all(isinstance(name, str) and is_valid_name(name) for name in win_rankers),
+           N_("the players who rank advice by the chance to win"))
     return Session(players, results, game, cast(bool, verify), cast(bool, sound), rules_from_dict(data.get("rules")),
-                   source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start)
+                   source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start, set(win_rankers))
 
 
 def old_screen(data: dict[str, Any]) -> str:

@@ -24,6 +24,8 @@ class Session:
     match: Match = SINGLE_GAME
     # Where the match's games begin among the results.
     match_start: int = 0
+    # The humans whose advice ranks by the chance to win (W on the advice page), by name.
+    win_rankers: set[str] = field(default_factory=set)
 
     def new_game(self) -> Game:
         """Start the session's next game with the players now seated (a new match of the

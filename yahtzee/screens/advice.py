@@ -31,7 +31,8 @@ def show_advice(console: Console, ctx: Context) -> None:
     note = textwrap.wrap(strategy.tables.note(game.rules), render.SCREEN_WIDTH - 2)
     at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
     while True:
-        by_win = chances is not None and ctx.passing.rank_by_win
+        rankers = ctx.session.win_rankers
+        by_win = chances is not None and game.current.name in rankers
         ranked = ranked_options(options, chances, by_win)
         if console.plain:  # sentences, not a table, for lines read one by one
             rows = spoken.advice_sentences(ranked, game.turn, at_posting)
@@ -44,7 +45,10 @@ def show_advice(console: Console, ctx: Context) -> None:
         toggle = _("W ranks by expected score") if by_win else _("W ranks by win %")
         if page_lines(console, ctx, [heading, *note, ranking, ""] + rows, toggle) != "w":
             return
-        ctx.passing.rank_by_win = not by_win
+        if by_win:
+            rankers.discard(game.current.name)
+        else:
+            rankers.add(game.current.name)
 
 
 def ranked_options(options: Sequence[Option], chances: Optional[Sequence[float]],

@@ -157,8 +157,6 @@ class Passing:
     notices: list[str] = field(default_factory=list)
     # How many finished games the flow has filed in the history (None: not yet looked).
     filed: int | None = None
-    # The advice page ranks by the chance to win (W toggles it) rather than the expected score.
-    rank_by_win: bool = False
 
 
 @dataclass
