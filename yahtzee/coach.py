@@ -31,6 +31,13 @@ class Coach:
         if self._head_start is not None:
             self._head_start.join(timeout=HEAD_START_CLOSE_SECONDS)
 
+    def make_ready(self, game: "Game") -> None:
+        """Wait, once, for all the advice page needs: the table and, where win chances are
+        shown, its rests, so that a first look shows one bar over both (and not a second)."""
+        from .strategy.table import is_solved_exactly
+        if len(game.players) >= 2 and game.race_target is None and is_solved_exactly(game.rules):
+            self.tables.load(game.rules, with_rests=True)
+
     def options(self, game: "Game") -> Union[list["Option"], NoTable]:
         """Every keep and legal box for the current dice, best first, or why there is no advice."""
         from .strategy import advise

@@ -91,5 +91,6 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     else:
         title = _("Review of the game finished {finished}, rules: {rules}").format(
             finished=finished_text(record), rules=record_rules(record).describe())
-        print("\n".join(review_lines(review, title, fit=False)))  # a line a decision: nothing limits the width
+        # At a terminal, fitted to 80 columns; into a pipe, a line a decision (nothing limits its width).
+        print("\n".join(review_lines(review, title, fit=sys.stdout.isatty())))
     return 0

@@ -20,6 +20,7 @@ def show_advice(console: Console, ctx: Context) -> None:
     if strategy is None:
         console.remind(_("The advisor is not available."))
         return
+    strategy.coach.make_ready(game)
     options = strategy.coach.options(game)
     if isinstance(options, NoTable):
         console.remind(_("No exact advice for these rules: {reason}.").format(reason=options.reason))

@@ -51,7 +51,8 @@ class TableBuilder:
         self.notify = notify
         self.done, self.total = 0, 0  # the progress of the stage under way (a build, or measuring rests)
         self.stages_done = 0  # the stages finished so far
-        self.running: Optional[Future[Any]] = None  # the work under way, and its stages still to do
+        self.running: Optional[Future[Any]] = None  # the work under way, its arguments and its stages still to do
+        self.running_args: tuple[object, ...] = ()
         self.running_left = 0
         self.cancelled = threading.Event()
         self.process: Optional[subprocess.Popen[str]] = None
@@ -88,13 +89,13 @@ class TableBuilder:
             if future is None or work is None or not future.set_running_or_notify_cancel():
                 continue
             self.done, self.total = 0, 0  # a wait shows this work's progress, never the last's
-            self.running, self.running_left = future, stages_of(work, args)
+            self.running, self.running_args, self.running_left = future, args, stages_of(work, args)
             try:
                 future.set_result(work(*args))
             except BaseException as error:  # handed to whoever waits for the table
                 future.set_exception(error)
             finally:
-                self.running, self.running_left = None, 0
+                self.running, self.running_args, self.running_left = None, (), 0
 
     def _prepare(self, rules: Rules, moods: tuple[str, ...], chances: bool) -> None:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's
@@ -143,8 +144,10 @@ class TableBuilder:
             return left
         with self.work.mutex:
             queued = sorted(self.work.queue, key=lambda item: item[:2])
+        done_before = {self.running_args}  # work asked for twice is done by the first
         for _priority, _order, future, work, args in queued:
-            left += stages_of(work, args)
+            left += 0 if args in done_before else stages_of(work, args)
+            done_before.add(args)
             if future is job:
                 break
         return left
