@@ -130,6 +130,13 @@ class Terminal:
             self.wait_for("(Y/N)")
             self.press(answer)
 
+    def quit(self):
+        """F10, then Y to the quit question: the game saved; its exit status."""
+        self.press("F10")
+        self.wait_for("Quit the game?")
+        self.press("y")
+        return self.exit_code()
+
     def exit_code(self, timeout=15):
         """Wait for the game to end; its exit status."""
         deadline = time.monotonic() + timeout

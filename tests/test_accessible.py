@@ -182,17 +182,7 @@ def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tm
     on a key, and U there takes ANN's posting back."""
     term = Terminal("--accessible", "--seed", "3", "--saves", str(tmp_path / "saves"))
     try:
-        term.wait_for("Press any key to begin")
-        term.press(" ")
-        term.wait_for("Instructions? (Y/N)")
-        term.press("n")
-        term.wait_for("Player 1 name:")
-        term.press("ANN", "Enter")
-        term.wait_for("Player 2 name:")
-        term.press("*norisk", "Enter")
-        term.wait_for("Player 3 name:")
-        term.press("Enter")
-        term.wait_for("Ready to play? (Y/N)")
+        term.seat("ANN", "*norisk")
         term.press("y")
         term.wait_for("press any key to roll")
         term.press(" ")
@@ -213,9 +203,6 @@ def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tm
         term.wait_for("ANN posts")
         term.press(" ")
         term.wait_for("ANN's turn, round 2")
-        term.press("F10")
-        term.wait_for("Quit the game?")
-        term.press("y")
-        assert term.exit_code() == 0
+        assert term.quit() == 0
     finally:
         term.close()
