@@ -206,3 +206,5 @@ def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tm
         assert term.quit() == 0
     finally:
         term.close()
+    said = term.raw.decode("utf-8").replace("\r", "").replace("\a", "")  # the bell: sound is on
+    assert_words_only(said)  # the computer's wait says its prompt, not the screen

@@ -132,7 +132,7 @@ def computer_step(console: Console, ctx: Context) -> Moment:
     if not game.turn.has_rolled:
         if game.can_undo and not console.reads_lines:
             prompt = _("{name} plays next: press any key to start, U takes back the last posting")
-            if ask(console, ctx, prompt.format(name=name), view) == "u":
+            if ask(console, ctx, prompt.format(name=name), view, []) == "u":  # a screen reader says the prompt alone
                 return take_back(console, ctx)
         console.forget_messages()
         whose = spoken.turn_sentence(game)
