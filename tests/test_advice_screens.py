@@ -193,3 +193,16 @@ def test_the_advisor_says_when_its_advice_is_approximate(tmp_path, monkeypatch):
     _, exact, _ = play_plain(tmp_path / "exact", monkeypatch, lines, [1, 2, 3, 4, 5],
                              "--rules", "fiveoak")
     assert "approximate" not in exact
+
+
+def test_a_player_who_ranks_by_the_chance_to_win_is_told_costs_in_win_percent(tmp_path, monkeypatch):
+    """ANN turns W on at the advice page: her costly posting is told in win %, labelled so,
+    and the choice stays hers after she quits and resumes."""
+    lines = (START[:1] + ["p", "1", "x"] + START[1:] + ["ANN", "BOB", "", "y", "", "?", "w", "x", "r", "c", "y",
+                                                        "f10", "y"])
+    code, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
+    assert code == 0 and "Ranked by the chance to win." in out
+    said = [line for line in out.splitlines() if line.startswith("That posting cost")]
+    assert len(said) == 1 and said[0].endswith("win % against the choice likeliest to win."), said
+    saved = json.loads((tmp_path / "saves" / "autosave.json").read_text())
+    assert saved["win_rankers"] == ["ANN"]

@@ -277,3 +277,54 @@ def test_the_review_columns_hold_every_label_whole(code):
         assert ("W3" if code == "de" else "r3") in rows[0]
     finally:
         language.install("en")
+
+
+def test_a_move_made_ranking_by_the_chance_to_win_is_logged_and_read_back_so():
+    from yahtzee.moves import moves_from_json, moves_to_json
+    game = finish_randomly(Game.start([Player("ANN"), Player("BOB")], source=SeededDice(4), win_rankers={"ANN"}),
+                           random.Random(4))
+    assert {m.by_win for m in game.moves if game.players[m.seat].name == "ANN"} == {True}
+    assert {m.by_win for m in game.moves if game.players[m.seat].name == "BOB"} == {False}
+    data = moves_to_json(game.moves)
+    assert {len(item) for item in data} == {5, 6} and all(item[5:] in ([], ["w"]) for item in data)
+    assert moves_from_json(data, 2, 13) == game.moves
+
+
+def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shared_table_cache):
+    """ANN ranked advice by the chance to win, BOB by the score: ANN's costs are the win % her
+    choices lost against the likeliest option (as the advice page's chances count them), in
+    totals of their own; BOB's are expected points; the recap shows the two in two rows."""
+    from yahtzee.coach import Coach
+    from yahtzee.render import recap_lines
+    from yahtzee.review import LogDice, review_to_json
+    from yahtzee.reviewer import Reviewer
+    from yahtzee.tablekeeper import TableKeeper
+    tables = TableKeeper(shared_table_cache)
+    game = finish_randomly(Game.start([Player("ANN"), Player("BOB")], source=SeededDice(7), win_rankers={"ANN"}),
+                           random.Random(7))  # ANN's first decision is a reroll
+    record = build_record(game, FINISHED)
+    try:
+        review = Reviewer(tables).review(record)
+        coach = Coach(tables)
+        ann = [d for d in review.decisions if d.player == "ANN"]
+        bob = [d for d in review.decisions if d.player == "BOB"]
+        assert ann and all(d.by_win for d in ann) and not any(d.by_win for d in bob)
+        assert review.totals["ANN"] == 0.0
+        assert review.win_totals["ANN"] == pytest.approx(sum(d.cost for d in ann), abs=0.01)
+        assert review.totals["BOB"] > 0 and "BOB" not in review.win_totals
+        # ANN's first reroll, seen again as the advice page saw it: the same chances, the same cost
+        replay = Game.start([Player("ANN"), Player("BOB")], source=LogDice())
+        first = record["moves"][0]
+        replay.source.faces = [int(face) for face in first[3]]
+        replay.roll()
+        replay.turn.marked = tuple(str(die) in record["moves"][1][4] for die in range(5))
+        assert record["moves"][1][2] == "roll"  # ANN rerolled after her first roll
+        options = coach.options(replay)
+        chances = coach.win_chances(replay, options)
+        lost = 100 * (max(chances) - chances[[o.kept for o in options].index(ann[0].done.kept)])
+        assert ann[0].kind == "reroll" and ann[0].cost == pytest.approx(lost, abs=1e-9)
+        assert review_to_json(review)["decisions"][0]["judged_by"] == "win_chance"
+        lines = recap_lines([record], losses={"ANN": 0.0, "BOB": 3.0}, win_losses=review.win_totals)
+        assert [line.split()[0] for line in lines if line.startswith(("Given", "Win"))] == ["Given", "Win"]
+    finally:
+        tables.close()

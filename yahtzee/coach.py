@@ -83,6 +83,20 @@ class Coach:
         with self.tables.thinking, contextlib.suppress(Exception):
             prepare_turn(table, card, others, turn_over.is_set)
 
+    def win_cost(self, game: "Game", box: "Optional[Category]" = None) -> Optional[float]:
+        """Win % the marked reroll (or posting in `box`) gives away against the option likeliest
+        to win, or None where win chances are not shown."""
+        from .strategy.position import kept_faces
+        options = self.options(game)
+        chances = self.win_chances(game, options) if isinstance(options, list) else None
+        if chances is None or not isinstance(options, list):
+            return None
+        kept = kept_faces(game.turn.dice, game.turn.marked)
+        chosen = next(index for index, option in enumerate(options)
+                      if (option.kind == "box" and option.box is box if box is not None
+                          else option.kind == "keep" and option.kept == kept))
+        return 100 * (max(chances) - chances[chosen])
+
     def cost_of_reroll(self, game: "Game") -> float:
         """Expected points the marked reroll gives away against perfect play."""
         from .strategy import cost_of_reroll

@@ -101,13 +101,16 @@ class Game:
     undo_point: Optional[UndoPoint] = None
     # Every decision so far (yahtzee.moves); None for a game resumed from a save without one.
     moves: Optional[list[Move]] = field(default_factory=list)
+    # The humans who rank advice by the chance to win (the session's set, shared): their
+    # decisions are logged as made under it.
+    win_rankers: set[str] = field(default_factory=set)
 
     @classmethod
     def start(cls, players: Iterable[Player], rules: Rules = HASBRO, source: Optional[Source] = None, number: int = 1,
-              race_target: Optional[int] = None) -> "Game":
+              race_target: Optional[int] = None, win_rankers: Optional[set[str]] = None) -> "Game":
         """A new game whose first turn has begun."""
         game = cls([Player(p.name, p.kind, mood=p.mood) for p in players], rules, source or RandomDice(), number,
-                   race_target=race_target)
+                   race_target=race_target, win_rankers=set() if win_rankers is None else win_rankers)
         game.source.start_turn(game.number, game.round, game.seat)
         return game
 
@@ -269,7 +272,8 @@ class Game:
 
     def _log(self, kind: MoveKind, detail: Detail) -> None:
         if self.moves is not None:
-            self.moves.append(Move(self.seat, self.round, kind, self.turn.dice, detail))
+            self.moves.append(Move(self.seat, self.round, kind, self.turn.dice, detail,
+                                   self.current.name in self.win_rankers))
 
     def _bank_unused_rolls(self) -> None:
         self.current.card.bank = min(self.rules.dice_bank, self.rolls_left)

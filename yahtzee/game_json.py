@@ -114,8 +114,11 @@ def session_from_dict(data: object) -> Session:
     win_rankers = _list(data.get("win_rankers", []), N_("the players who rank advice by the chance to win"))
     _check(all(isinstance(name, str) and is_valid_name(name) for name in win_rankers),
            N_("the players who rank advice by the chance to win"))
+    rankers = set(win_rankers)
+    if game:
+        game.win_rankers = rankers  # one set for the session and its game
     return Session(players, results, game, cast(bool, verify), cast(bool, sound), rules_from_dict(data.get("rules")),
-                   source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start, set(win_rankers))
+                   source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start, rankers)
 
 
 def old_screen(data: dict[str, Any]) -> str:

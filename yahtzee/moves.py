@@ -27,6 +27,7 @@ class MoveKind(str, Enum):
 KINDS = {kind.value: kind for kind in MoveKind}
 POSTINGS = (MoveKind.POST, MoveKind.BLANK, MoveKind.EXTRA)
 MAX_MOVES = 1_000_000
+BY_WIN = "w"  # a move's sixth item: decided under the chance to win
 # A move's detail: the places rolled, the box posted or blanked, or None for an extra turn.
 Detail = Union[tuple[int, ...], Category, None]
 
@@ -43,6 +44,9 @@ class Move(NamedTuple):
     kind: MoveKind
     dice: tuple[int, ...]
     detail: Detail = None  # roll: the places rolled; post/blank: the box; extra: None
+    # The decision was made by a human who ranks advice by the chance to win (W), not the
+    # expected score: the review judges it by the chance to win.
+    by_win: bool = False
 
     @property
     def is_posting(self) -> bool:
@@ -57,8 +61,10 @@ def take_back(moves: Optional[list[Move]]) -> None:
 
 
 def moves_to_json(moves: Iterable[Move]) -> list[list[Union[int, str]]]:
-    """The log as JSON data: one short list per move."""
-    return [[m.seat, m.round, m.kind.value, "".join(map(str, m.dice)), _detail_to_json(m)] for m in moves]
+    """The log as JSON data: one short list per move (a sixth item, "w", for a decision made
+    under the chance to win)."""
+    return [[m.seat, m.round, m.kind.value, "".join(map(str, m.dice)), _detail_to_json(m), *([BY_WIN] * m.by_win)]
+            for m in moves]
 
 
 def _detail_to_json(move: Move) -> str:
@@ -77,15 +83,16 @@ def moves_from_json(data: Any, seats: int, rounds: int) -> list[Move]:
 
 
 def _move_from_json(item: Any, seats: int, rounds: int) -> Move:
-    _require(isinstance(item, list) and len(item) == 5, N_("a move is not a list of five"))
-    seat, round_, kind, dice, detail = item
+    _require(isinstance(item, list) and (len(item) == 5 or item[5:] == [BY_WIN]), N_("a move is not a list of five"))
+    seat, round_, kind, dice, detail = item[:5]
     _require(is_int(seat, 0, seats - 1), N_("a move's seat is out of range"))
     _require(is_int(round_, 1, rounds), N_("a move's round is out of range"))
     _require(isinstance(kind, str) and kind in KINDS, N_("a move of an unknown kind"))
     _require(isinstance(dice, str) and len(dice) == DICE_COUNT and set(dice) <= set("123456"),
              N_("a move's dice"))
     _require(isinstance(detail, str), N_("a move's detail"))
-    return Move(seat, round_, KINDS[kind], tuple(map(int, dice)), _detail_from_json(KINDS[kind], detail))
+    return Move(seat, round_, KINDS[kind], tuple(map(int, dice)), _detail_from_json(KINDS[kind], detail),
+                len(item) == 6)
 
 
 def _detail_from_json(kind: MoveKind, detail: str) -> Detail:

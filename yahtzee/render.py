@@ -323,9 +323,11 @@ RECAP_LABEL = 11
 
 
 def recap_lines(results: Sequence[dict[str, Any]], paint: Paint = no_colour,
-                losses: Optional[Mapping[str, float]] = None) -> list[str]:
+                losses: Optional[Mapping[str, float]] = None,
+                win_losses: Optional[Mapping[str, float]] = None) -> list[str]:
     """The session so far: every game's scores and winner (the last ten listed), then totals
-    and games won over all of them, and (with cost notes on) the points given away."""
+    and games won over all of them, and (with cost notes on) the points given away, and apart
+    from them the win % given away by the decisions made ranking advice by the chance to win."""
     names: list[str] = []
     for record in results:
         names += [name for name in rec.totals_of(record) if name not in names]
@@ -356,4 +358,7 @@ def recap_lines(results: Sequence[dict[str, Any]], paint: Paint = no_colour,
     if losses is not None:
         lines += [row(_("Given away"), [number(losses[n], ".1f") if n in losses else "-" for n in names]),
                   " " * RECAP_LABEL + _("(expected points given away against perfect play)")]
+    if losses is not None and win_losses:
+        lines += [row(_("Win % lost"), [number(win_losses[n], ".1f") if n in win_losses else "-" for n in names]),
+                  " " * RECAP_LABEL + _("(win % given away by the choices made ranking advice by it, W)")]
     return lines

@@ -32,6 +32,10 @@ def player_lines(review: Review, name: str, fit: bool = True) -> list[str]:
                "within {within} of the best)").format(
         name=name, points=number(review.totals[name], ".1f"), accuracy=f"{review.accuracy[name]:.0f}",
         accurate=accurate, count=len(own), within=number(ACCURATE))]
+    if name in review.win_totals:
+        lines.append("  " + _("Judged by the chance to win, as {name} ranked the advice (W): {points} win % "
+                              "given away; those costs are marked %.").format(
+            name=name, points=number(review.win_totals[name], ".1f")))
     costly = review.costliest[name]
     if costly:
         lines += ["  " + _("Costliest:"), *(row for d in costly for row in decision_lines(d, fit))]
@@ -56,15 +60,15 @@ def decision_lines(decision: Decision, fit: bool = True) -> list[str]:
     same = option_to_json(decision.best) == option_to_json(decision.done)
     done = choice_text(decision.done, short=True)
     best = "=" if same else choice_text(decision.best, short=True)
+    cost = number(decision.cost, "5.1f") + ("%" if decision.by_win else "")
     if not fit:
-        return [f"  {pad(where, 8)} {dice:<9} {pad(done, LABEL_WIDTH)} {pad(best, LABEL_WIDTH)} "
-                f"{number(decision.cost, '5.1f')}"]
+        return [f"  {pad(where, 8)} {dice:<9} {pad(done, LABEL_WIDTH)} {pad(best, LABEL_WIDTH)} {cost}"]
     done_rows, best_rows = wrapped(done, LABEL_WIDTH), wrapped(best, LABEL_WIDTH)
     rows = []
     for row in range(max(len(done_rows), len(best_rows))):
         cells = [done_rows[row] if row < len(done_rows) else "", best_rows[row] if row < len(best_rows) else ""]
         first = row == 0
         rows.append((f"  {pad(where if first else '', 8)} {dice if first else '':<9} {pad(cells[0], LABEL_WIDTH)} "
-                     f"{pad(cells[1], LABEL_WIDTH)} " + (number(decision.cost, '5.1f') if first else "")).rstrip())
+                     f"{pad(cells[1], LABEL_WIDTH)} " + (cost if first else "")).rstrip())
     return rows
 

@@ -19,13 +19,16 @@ class Reviewer:
     def review(self, record: dict[str, Any]) -> "Review":
         """The post-game review of a history record (yahtzee.review); CannotReview says in
         one line why a game cannot be judged."""
-        from .review import CannotReview, record_rules, require_moves, review_game
+        from .review import CannotReview, judges_by_win, record_rules, require_moves, review_game
         key = json.dumps(record, sort_keys=True)
         if key not in self._reviews:
             require_moves(record)
-            table = self.tables.table(record_rules(record))
+            rules = record_rules(record)
+            table = self.tables.table(rules)
             if isinstance(table, NoTable):
                 raise CannotReview(_("the review cannot judge these rules: {reason}").format(reason=table.reason))
+            if judges_by_win(record) and table.exact:
+                table = self.tables.load(rules, with_rests=True)  # what the chance to win needs
             with self.tables.thinking:
                 self._reviews[key] = review_game(record, table)
         return self._reviews[key]

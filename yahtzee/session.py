@@ -33,7 +33,7 @@ class Session:
         if self.match_is_over:
             self.match_start = len(self.results)
         self.game = Game.start(self.players, self.rules, self.source, len(self.results) + 1,
-                               self.match.race_target)
+                               self.match.race_target, self.win_rankers)
         return self.game
 
     def start_match(self, match: Match) -> None:

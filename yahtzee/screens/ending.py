@@ -90,7 +90,7 @@ def show_recap(console: Console, ctx: Context, prompt: str) -> None:
     S shows the statistics."""
     session = ctx.session
     judged = given_away(ctx) if ctx.pref("advisor") else None  # the 1987 game never judged its players
-    lines = render.recap_lines(session.results, console.paint, judged)
+    lines = render.recap_lines(session.results, console.paint, *(judged or (None, None)))
     lines += ["", _("Rules: {rules}").format(rules=session.rules.describe()),
               *([_(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
     prompt = _("{prompt} (S statistics)").format(prompt=prompt)
@@ -100,23 +100,27 @@ def show_recap(console: Console, ctx: Context, prompt: str) -> None:
         statistics(console, ctx)
 
 
-def given_away(ctx: Context) -> Optional[dict[str, float]]:
-    """Each human's expected points given away over the session's games, added up from each
-    game's review, whether cost notes were shown or not (None when a game cannot be judged)."""
+def given_away(ctx: Context) -> Optional[tuple[dict[str, float], dict[str, float]]]:
+    """Each human's expected points given away over the session's games, and apart from them
+    the win % given away where they ranked advice by the chance to win, added up from each
+    game's review (None when a game cannot be judged)."""
     strategy = ctx.services.strategy
     if strategy is None:
         return None
-    totals: dict[str, float] = {}
+    points: dict[str, float] = {}
+    win: dict[str, float] = {}
     try:
         for record in ctx.session.results:
             review = strategy.reviewer.review(record)
             for player in players_of(record):
+                name = name_of(player)
                 if kind_of(player) == "human":
-                    name = name_of(player)
-                    totals[name] = round(totals.get(name, 0.0) + review.totals[name], 3)
+                    points[name] = round(points.get(name, 0.0) + review.totals[name], 3)
+                if kind_of(player) == "human" and name in review.win_totals:
+                    win[name] = round(win.get(name, 0.0) + review.win_totals[name], 3)
     except CannotReview:
         return None
-    return totals
+    return points, win
 
 
 def recap(console: Console, ctx: Context) -> None:

@@ -1,7 +1,7 @@
 """A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo
 (what each step shows and says is yahtzee.screens.turnview)."""
 import random
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Optional
 
 from .. import spoken
 from ..game import Game, Turn
@@ -29,7 +29,7 @@ from .turnview import (
 )
 
 if TYPE_CHECKING:
-    from ..coach import Coach
+    pass
 
 YAHTZEE_BELLS = 3
 YAHTZEE_BLINKS = 3
@@ -57,9 +57,9 @@ def play(console: Console, ctx: Context) -> Moment:
                 game.toggle(int(ch) - 1)
             return Moment(Screen.PLAY)
         if token == "r" and any(game.turn.marked):
-            cost = choice_cost(ctx, lambda coach: coach.cost_of_reroll(game))
+            cost = choice_cost(ctx)
             roll_dice(console, ctx)
-            tell_cost(console, cost, _("That reroll cost {points} points against perfect play."))
+            tell_cost(console, cost, posting=False)
             return Moment(Screen.PLAY)
         if token == "r":
             return Moment(Screen.POSTING)
@@ -105,20 +105,33 @@ def take_back(console: Console, ctx: Context) -> Moment:
     return Moment(Screen.POSTING)
 
 
-def choice_cost(ctx: Context, measure: Callable[["Coach"], float]) -> Optional[float]:
-    """What the current human's choice gives away against perfect play, for its cost note
-    (None when cost notes are off or the advisor cannot judge these rules); the recap counts
-    every choice from the game's review."""
+def choice_cost(ctx: Context, box: Optional[Category] = None) -> Optional[tuple[float, bool]]:
+    """What the current human's choice (the marked reroll, or posting in `box`) gives away, for
+    its cost note, and whether in win % (a player who ranks advice by the chance to win) rather
+    than expected points; None when cost notes are off. The recap counts every choice from the
+    game's review."""
     strategy = ctx.services.strategy
     if strategy is None or not ctx.pref("advisor"):
         return None
-    return measure(strategy.coach)
+    game, coach = game_in_play(ctx.session), strategy.coach
+    lost = coach.win_cost(game, box) if game.current.name in ctx.session.win_rankers else None
+    if lost is not None:
+        return lost, True
+    return (coach.cost_of_reroll(game) if box is None else coach.cost_of_post(game, box)), False
 
 
-def tell_cost(console: Console, cost: Optional[float], sentence_: str) -> None:
-    """Say what a choice cost when it was not the best (`sentence_` has the {points})."""
-    if cost is not None and cost >= COSTLY:
-        console.message(sentence_.format(points=number(cost, ".1f")))
+def tell_cost(console: Console, cost: Optional[tuple[float, bool]], posting: bool) -> None:
+    """Say what a reroll or posting cost when it was not the best, in the measure it was judged by."""
+    if cost is None or cost[0] < COSTLY:
+        return
+    points, by_win = number(cost[0], ".1f"), cost[1]
+    if posting:
+        said = (_("That posting cost {points} win % against the choice likeliest to win.") if by_win
+                else _("That posting cost {points} points against perfect play."))
+    else:
+        said = (_("That reroll cost {points} win % against the choice likeliest to win.") if by_win
+                else _("That reroll cost {points} points against perfect play."))
+    console.message(said.format(points=points))
 
 
 def computer_step(console: Console, ctx: Context) -> Moment:
@@ -290,10 +303,10 @@ def post_and_tell(console: Console, ctx: Context, box: Category) -> Moment:
     session = ctx.session
     game = game_in_play(session)
     human = not game.current.is_computer
-    cost = choice_cost(ctx, lambda coach: coach.cost_of_post(game, box)) if human else None
+    cost = choice_cost(ctx, box) if human else None
     result = game.post(box)
     console.message(posting_note(result))
-    tell_cost(console, cost, _("That posting cost {points} points against perfect play."))
+    tell_cost(console, cost, posting=True)
     if console.plain:  # key mode shows the new total on the sheet
         console.message(total_note(game, result.player))
     if result.bonus and session.sound:
