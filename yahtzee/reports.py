@@ -66,8 +66,8 @@ def run_simulation(args: Namespace, cache: Path) -> int:
 def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
     a game that cannot be reviewed is a one-line usage error."""
-    from .records import finished_text
-    from .review import CannotReview, record_rules, review_to_json
+    from .records import finished_text, record_rules
+    from .review import CannotReview, review_to_json
     from .review_lines import review_lines
     from .reviewer import Reviewer
     from .strategy import text_progress

@@ -17,7 +17,6 @@ from .illegal import IllegalMove
 from .language import _, source_strings
 from .moves import BadMoves, Move, MoveKind
 from .records import game_from_record, moves_of, name_of, players_of, totals_of
-from .rules import Rules
 from .scoring import Category
 
 if TYPE_CHECKING:
@@ -95,11 +94,6 @@ def require_moves(record: dict[str, Any]) -> list[Move]:
     if moves is None:
         raise CannotReview(_("this game was played before moves were kept: there is nothing to review"))
     return moves
-
-
-def record_rules(record: dict[str, Any]) -> Rules:
-    """The rules (with their options) the record's game was played under."""
-    return game_from_record(record).rules
 
 
 def judges_by_win(record: dict[str, Any]) -> bool:

@@ -19,7 +19,8 @@ class Reviewer:
     def review(self, record: dict[str, Any]) -> "Review":
         """The post-game review of a history record (yahtzee.review); CannotReview says in
         one line why a game cannot be judged."""
-        from .review import CannotReview, judges_by_win, record_rules, require_moves, review_game
+        from .records import record_rules
+        from .review import CannotReview, judges_by_win, require_moves, review_game
         key = json.dumps(record, sort_keys=True)
         if key not in self._reviews:
             require_moves(record)
