@@ -56,10 +56,10 @@ class KeyScript:
         self.screens = []
         self.messages = []
         show, message, remind = self.console.show, self.console.message, self.console.remind
-        self.console.show = lambda lines, brief=None: (self.screens.append(
-            [strip_controls(line) for line in lines]), show(lines, brief))
-        self.console.message = lambda text: (self.messages.append(text), message(text))
-        self.console.remind = lambda text: (self.messages.append(text), remind(text))
+        self.console.show = lambda screen, brief=None: (self.screens.append(
+            [strip_controls(line) for line in self.console.drawn(screen)]), show(screen, brief))
+        self.console.message = lambda said: (self.messages.append(self.console.words(said)), message(said))
+        self.console.remind = lambda said: (self.messages.append(self.console.words(said)), remind(said))
 
     def _watch(self, name):
         """Keep what the terminal shows when the console's `name` read is waiting for a key."""

@@ -11,6 +11,7 @@ from yahtzee import spoken
 from yahtzee.accessible import AccessibleConsole, echo
 from yahtzee.choices import Option, OptionKind
 from yahtzee.game import Game, Player
+from yahtzee.language import text
 from yahtzee.render import KEY_OF_BOX
 from yahtzee.scoring import Category
 
@@ -28,7 +29,7 @@ def assert_words_only(transcript: str) -> None:
 
 def assert_every_posting_named(transcript: str) -> None:
     """Thirteen postings, one a box, each followed by the new total."""
-    assert sorted(POSTED.findall(transcript)) == sorted(box.title for box in BOXES)
+    assert sorted(POSTED.findall(transcript)) == sorted(text(box.title) for box in BOXES)
     assert len(re.findall(r"(?:^|> )ANN.s total is now \d+\.$", transcript, re.MULTILINE)) == 13
 
 
@@ -86,7 +87,7 @@ def test_a_whole_game_in_a_terminal_reads_keys_and_writes_lines(tmp_path):
             term.press(KEY_OF_BOX[box].lower())
             term.wait_for("(Y/N)")
             term.press("y")
-            term.wait_for(f"in {box.title}.")
+            term.wait_for(f"in {text(box.title)}.")
         term.wait_for("Another game?")
         term.press("n")
         assert term.exit_code() == 0

@@ -36,8 +36,8 @@ def strategy():
 @pytest.fixture
 def speak():
     """Install a language for one test; English after."""
-    yield language.install
-    language.install("en")
+    yield language.use
+    language.use("en")
 
 
 def at_the_twos():

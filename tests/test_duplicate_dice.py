@@ -21,6 +21,7 @@ from yahtzee.dice import (
 )
 from yahtzee.game import Game, Player, Turn
 from yahtzee.game_json import game_from_dict, game_to_dict, session_from_dict, session_to_dict
+from yahtzee.language import text
 from yahtzee.records import InvalidRecord, build_record, check_record
 from yahtzee.rules import HASBRO, rules_named
 from yahtzee.saves import Saves
@@ -308,7 +309,7 @@ def test_the_confirm_screen_and_the_recap_name_duplicate_dice():
     console = plain_console([""])
     show_recap(console, ctx, "Press any key to finish")
     shown = console.stdout.getvalue()
-    assert f"Rules: {HASBRO.describe()}\n{DUPLICATE_LINE}" in shown
+    assert f"Rules: {text(HASBRO.describe())}\n{DUPLICATE_LINE}" in shown
     ctx.session.source = SeededDice(3)
     console = plain_console([""])
     show_recap(console, ctx, "Press any key to finish")

@@ -140,7 +140,8 @@ def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_roll
         script.close()
     assert "ANN posts 25 in FULL HOUSE." in script.messages
     assert script.screens[-1][-1] == "BOB: press any key to roll, U takes back the last posting"
-    assert [text for text, _question in script.console.messages] == ["ANN posts 25 in FULL HOUSE."]
+    assert [script.console.words(said) for said, _question in script.console.messages] == [
+        "ANN posts 25 in FULL HOUSE."]
 
 
 def run_steps(console, ctx, moment):

@@ -67,11 +67,11 @@ def strategy(shared_table_cache: Path) -> Iterator[StrategyServices]:
 def lang(request: pytest.FixtureRequest) -> Iterator[str]:
     """The screens in the language the test is given; English again after it."""
     code = request.param
-    language.install(code)
+    language.use(code)
     try:
         yield code
     finally:
-        language.install("en")
+        language.use("en")
 
 
 def best_box(game: Game) -> Category:

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from yahtzee import language
+from yahtzee import language, locales
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -31,7 +31,7 @@ import xgettext  # noqa: E402
 ])
 def test_the_flag_then_the_preference_then_the_environment_choose_the_language(flag, pref,
                                                                             environ, chosen):
-    assert language.choose(flag, pref, environ) == chosen
+    assert locales.choose(flag, pref, environ) == chosen
 
 
 def test_an_unknown_lang_code_is_a_one_line_usage_error(capsys):
@@ -85,8 +85,8 @@ def test_the_template_holds_exactly_the_strings_the_package_marks():
 ])
 def test_numbers_are_written_as_the_language_writes_them(value, spec, english, german):
     try:
-        language.install("de")
+        language.use("de")
         assert language.number(value, spec) == german
     finally:
-        language.install("en")
+        language.use("en")
     assert language.number(value, spec) == english

@@ -9,8 +9,14 @@ from yahtzee.checks import DamagedSave
 from yahtzee.dice import SeededDice
 from yahtzee.game import Player
 from yahtzee.game_json import match_from_dict, match_to_dict, session_from_dict, session_to_dict
+from yahtzee.language import text
 from yahtzee.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, parse_match
 from yahtzee.session import Session
+
+
+def texts(said):
+    """Words as the English reader reads them."""
+    return [text(line) for line in said]
 
 
 def record(**totals):
@@ -28,52 +34,52 @@ RECORDS = [record(**scores) for scores in GAMES]
 def test_a_single_game_is_over_with_its_record():
     assert not SINGLE_GAME.is_over([])
     assert SINGLE_GAME.is_over(GAMES[1:2]) and SINGLE_GAME.winners(GAMES[1:2]) == ["BOB"]
-    assert SINGLE_GAME.standings_lines(GAMES[:1]) == []
+    assert texts(SINGLE_GAME.standings_lines(GAMES[:1])) == []
 
 
 def test_a_challenge_is_won_on_the_total_of_its_games():
     challenge = Challenge(3)
     assert not challenge.is_over(GAMES[:2]) and challenge.winners(GAMES[:2]) == []
-    lines = challenge.standings_lines(GAMES[:2])
+    lines = texts(challenge.standings_lines(GAMES[:2]))
     assert lines == ["Challenge: after game 2 of 3, BOB leads ANN by 16", "ANN 430, BOB 446; 1 game to go"]
     assert challenge.is_over(GAMES) and challenge.winners(GAMES) == ["ANN"]
-    assert challenge.standings_lines(GAMES) == ["Challenge of 3 games: ANN wins by 34", "ANN 670, BOB 636"]
-    assert challenge.standings_lines([]) == ["Challenge of 3 games: none played yet"]
+    assert texts(challenge.standings_lines(GAMES)) == ["Challenge of 3 games: ANN wins by 34", "ANN 670, BOB 636"]
+    assert texts(challenge.standings_lines([])) == ["Challenge of 3 games: none played yet"]
 
 
 def test_a_challenge_can_end_level():
     games = [{"ANN": 200, "BOB": 210}, {"ANN": 210, "BOB": 200}]
     assert Challenge(2).winners(games) == ["ANN", "BOB"]
-    assert Challenge(2).standings_lines(games)[0] == "Challenge of 2 games: ANN and BOB share the win on 410"
-    assert Challenge(3).standings_lines(games)[0] == "Challenge: after game 2 of 3, ANN and BOB are level on 410"
+    assert texts(Challenge(2).standings_lines(games))[0] == "Challenge of 2 games: ANN and BOB share the win on 410"
+    assert texts(Challenge(3).standings_lines(games))[0] == "Challenge: after game 2 of 3, ANN and BOB are level on 410"
 
 
 def test_first_to_a_total_counts_whole_games():
     first = FirstTo(600)
     assert not first.is_over(GAMES[:2])
-    assert first.standings_lines(GAMES[:2]) == ["First to 600: after 2 games, BOB leads ANN by 16",
+    assert texts(first.standings_lines(GAMES[:2])) == ["First to 600: after 2 games, BOB leads ANN by 16",
                                                  "ANN 430, BOB 446; 154 more needed"]
     assert first.is_over(GAMES) and first.winners(GAMES) == ["ANN"]
-    assert first.standings_lines(GAMES)[0] == "First to 600: ANN wins by 34 after 3 games"
+    assert texts(first.standings_lines(GAMES))[0] == "First to 600: ANN wins by 34 after 3 games"
 
 
 def test_a_race_is_one_game_whose_end_the_game_decides():
     race = Race(500)
     assert race.race_target == 500 and SINGLE_GAME.race_target is None
     assert not race.is_over([]) and race.is_over(GAMES[:1]) and race.winners(GAMES[:1]) == ["ANN"]
-    assert race.standings_lines(GAMES[:1]) == ["Race to 500: ANN wins by 20", "ANN 250, BOB 230"]
+    assert texts(race.standings_lines(GAMES[:1])) == ["Race to 500: ANN wins by 20", "ANN 250, BOB 230"]
 
 
 def test_a_race_in_play_says_who_leads_and_what_is_left():
     session = Session([Player("ANN"), Player("BOB")], source=SeededDice(3), match=Race(60))
     game = session.new_game()
     assert game.race_target == 60
-    assert session.standings_lines() == ["Race to 60: ANN and BOB are level on 0",
+    assert texts(session.standings_lines()) == ["Race to 60: ANN and BOB are level on 0",
                                          "ANN 0, BOB 0; ANN and BOB need 60 more"]
     game.roll()
     game.post(game.legal_boxes()[-1])
     total = game.players[0].card.total
-    assert session.standings_lines()[1].startswith(f"ANN {total}, BOB 0;")
+    assert texts(session.standings_lines())[1].startswith(f"ANN {total}, BOB 0;")
     while not game.is_over:
         game.roll()
         game.post(game.legal_boxes()[-1])
@@ -158,7 +164,7 @@ def test_the_saved_game_summary_counts_the_rounds_only_when_they_are_thirteen():
     race = Session([Player("ANN")], source=SeededDice(3), match=Race(400))
     game = race.new_game()
     game.round = 20  # a race runs past thirteen rounds
-    assert saved_game_summary(race)[0] == "Game 1, round 20: ANN to play"
+    assert texts(saved_game_summary(race))[0] == "Game 1, round 20: ANN to play"
     single = Session([Player("ANN")], source=SeededDice(3))
     single.new_game()
-    assert saved_game_summary(single)[0] == "Game 1, round 1 of 13: ANN to play"
+    assert texts(saved_game_summary(single))[0] == "Game 1, round 1 of 13: ANN to play"

@@ -190,7 +190,12 @@ def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path, monkeypatch
         original = getattr(PlainConsole, method)
 
         def spy(self, first, *rest, original=original, method=method):
-            texts = [first] if isinstance(first, str) else list(rest[0] if rest and rest[0] is not None else first)
+            if method == "show":
+                brief = rest[0] if rest else None
+                texts = self.drawn(first) if brief is None else [self.words(line) for line in brief]
+                texts = [part for line in texts for part in line.split("\n")]
+            else:
+                texts = [self.words(first)]
             meant.extend(f"{text}>" if method == "_read_line" else text for text in texts)
             return original(self, first, *rest)
 

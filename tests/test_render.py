@@ -4,6 +4,7 @@ import pytest
 from yahtzee import render, scoring
 from yahtzee.dice import LoadedDice
 from yahtzee.game import Game, Player
+from yahtzee.language import text
 from yahtzee.palette import colour, strip_controls, visible_width
 from yahtzee.scoring import Category
 
@@ -169,7 +170,7 @@ def test_every_posting_prompt_fits_the_status_line():
         game.post(Category.YAHTZEE)
         game.roll()
         prompt = posting_prompt(game, list(Category))
-        assert len(prompt) < 80, prompt
+        assert len(text(prompt)) < 80, prompt
 
 
 def test_the_recap_shows_points_given_away_only_when_asked_for():
@@ -200,7 +201,7 @@ def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice()
                                                ("rules", "acorn", "Acorn (blank a box)")])
 def test_a_preference_is_shown_in_a_players_words(key, value, shown):
     from yahtzee.prefs import BY_KEY
-    assert BY_KEY[key].shown(value) == shown
+    assert text(BY_KEY[key].shown(value)) == shown
 
 
 def test_a_starred_hint_keeps_its_brackets_in_line_with_the_others():

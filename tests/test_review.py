@@ -260,7 +260,7 @@ def test_the_review_columns_hold_every_label_whole(code):
     from yahtzee.palette import visible_width
     from yahtzee.review import Decision
     from yahtzee.review_lines import LABEL_WIDTH, decision_lines
-    language.install(code)
+    language.use(code)
     try:
         options = every_label_option()
         start = len(decision_lines(Decision("ANN", 13, 3, "post", (1, 2, 3, 4, 5), options[0], options[1], 0.0))[0]
@@ -276,7 +276,7 @@ def test_the_review_columns_hold_every_label_whole(code):
             assert choice_text(done, short=True) in line and choice_text(best, short=True) in line
         assert ("W3" if code == "de" else "r3") in rows[0]
     finally:
-        language.install("en")
+        language.use("en")
 
 
 def test_a_move_made_ranking_by_the_chance_to_win_is_logged_and_read_back_so():

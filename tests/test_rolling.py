@@ -45,7 +45,7 @@ def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read():
 
     def drawn_then_pressed():
         draw()
-        if console.lines == ["frame 2"]:
+        if console.screen == ["frame 2"]:
             script.pipe.send_text("1")  # the player presses a key while frame 2 shows
 
     console._draw = drawn_then_pressed
@@ -53,7 +53,7 @@ def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read():
     frames = (made.append(number) or [f"frame {number}"] for number in range(10))
     try:
         assert console.animate(frames, 0.01) is False
-        assert made == [0, 1, 2] and console.lines == ["frame 2"]
+        assert made == [0, 1, 2] and console.screen == ["frame 2"]
         assert console.read_key() == "1"
     finally:
         script.close()
@@ -63,7 +63,7 @@ def test_a_tumble_with_no_key_shows_every_frame():
     script = KeyScript("", more_to_come=True)
     try:
         assert script.console.animate([["a"], ["b"], ["c"]], 0.0) is True
-        assert script.console.lines == ["c"]
+        assert script.console.screen == ["c"]
     finally:
         script.close()
 
@@ -217,6 +217,7 @@ def match_screen(match, results=(), names=("ANN", "BOB")):
     """The play screen's lines in a match, ANN having rolled 2 2 2 3 3 and posted a full house."""
     from yahtzee.dice import LoadedDice
     from yahtzee.game import Player
+    from yahtzee.look import Look
     from yahtzee.palette import visible_width
     from yahtzee.scoring import Category
     from yahtzee.screens.turnview import play_view
@@ -226,7 +227,7 @@ def match_screen(match, results=(), names=("ANN", "BOB")):
     session.game.roll()
     session.game.post(Category.FULL_HOUSE)
     ctx = Context(session, Services(CLOCK))
-    lines = play_view(plain_console([]), ctx)("BOB: press any key to roll")
+    lines = play_view(ctx)("BOB: press any key to roll")(Look())
     assert len(lines) <= 23 and max(visible_width(line) for line in lines) < 80
     return [line.strip() for line in lines]
 
@@ -261,7 +262,7 @@ def test_a_stop_request_ends_the_tumble_and_the_next_read_stops():
     console._draw = lambda: (draw(), console.request_stop(15))  # a signal while frame 0 shows
     try:
         assert console.animate([[f"frame {n}"] for n in range(10)], 60.0) is False
-        assert console.lines == ["frame 0"]
+        assert console.screen == ["frame 0"]
         with pytest.raises(StopRequested):
             console.read_key()
     finally:

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from yahtzee.language import text
 from yahtzee.rules import FREE_JOKER, HASBRO, NO_BONUS
 from yahtzee.scoring import LOWER, UPPER, Category, legal_boxes, posting_points, score, upper_bonus, yahtzee_bonus
 
@@ -93,7 +94,7 @@ def test_category_names_and_values_are_the_spec_s():
         "ONES", "TWOS", "THREES", "FOURS", "FIVES", "SIXES", "THREE_OF_A_KIND",
         "FOUR_OF_A_KIND", "FULL_HOUSE", "SMALL_STRAIGHT", "LARGE_STRAIGHT", "YAHTZEE", "CHANCE"]
     assert all(c.value == c.name.lower() for c in Category)
-    assert C.FULL_HOUSE.title == "FULL HOUSE" and C.FIVES.face == 5 and C.CHANCE.face is None
+    assert text(C.FULL_HOUSE.title) == "FULL HOUSE" and C.FIVES.face == 5 and C.CHANCE.face is None
 
 
 def card(**filled):

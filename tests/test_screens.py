@@ -290,12 +290,10 @@ def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(saves, flas
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_title_banner_is_centred_in_its_frame(code):
     from yahtzee import language
+    from yahtzee.look import Look
     from yahtzee.screens.lobby import banner
-    language.install(code)
-    try:
-        lines = banner()
-    finally:
-        language.install("en")
+    with language.speaking(code):
+        lines = banner(Look())
     for line in (line for line in lines if line.strip().startswith("|") and line.strip("| ")):
         inside = line.strip()[1:-1]
         left, right = len(inside) - len(inside.lstrip()), len(inside) - len(inside.rstrip())
@@ -305,9 +303,9 @@ def test_the_title_banner_is_centred_in_its_frame(code):
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_names_help_keeps_its_example_on_one_line(run_keys, code):
     from yahtzee import language
-    language.install(code)
+    language.use(code)
     try:
         _, _, script = run_keys(Screen.NAMES, "ANN\r\r", until=[Screen.CONFIRM])
     finally:
-        language.install("en")
+        language.use("en")
     assert any("(*gambler Zed)" in line for line in script.screens[0]), script.screens[0]

@@ -4,10 +4,17 @@ import json
 
 import pytest
 
+from yahtzee.language import text
 from yahtzee.palette import visible_width as display_width
 from yahtzee.saves import HISTORY, Saves, check_record
 from yahtzee.scoring import Category
 from yahtzee.stats import HallEntry, game_notices, hall_lines, hall_of_fame, ordinal, places, player_stats, stats_lines
+
+
+def texts(said):
+    """Words as the English reader reads them."""
+    return [text(line) for line in said]
+
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
@@ -102,7 +109,7 @@ def test_equal_scores_share_their_place_in_the_hall_of_fame(history):
                                                                    ["5", "BOB", "132"]]
     tie = game("2024-02-01T10:00:00+00:00", [card("ANN", [0] * 6, [40] + [0] * 6),
                                              card("BOB", [0] * 6, [40] + [0] * 6)], ["ANN", "BOB"])
-    assert game_notices([], tie) == ["ANN enters the hall of fame at 1st place with 40",
+    assert texts(game_notices([], tie)) == ["ANN enters the hall of fame at 1st place with 40",
                                      "BOB enters the hall of fame at 1st place with 40"]
 
 
@@ -113,7 +120,7 @@ def test_hall_of_fame_orders_times_across_time_zones():
 
 
 def test_notices_after_a_game_for_each_human(history):
-    assert game_notices(history[:1], GAME_2) == [
+    assert texts(game_notices(history[:1], GAME_2)) == [
         "ANN enters the hall of fame at 5th place with 76",
         "ANN's all-time average goes down from 385.0 to 230.5",
         "BOB enters the hall of fame at 1st place with 538",
@@ -123,21 +130,21 @@ def test_notices_after_a_game_for_each_human(history):
 
 
 def test_notices_of_a_game_below_the_hall_of_fame(history):
-    assert game_notices(history[:3], GAME_4, size=2) == ["ANN's all-time average goes up from 197.7 to 219.5"]
-    assert game_notices(history[:3], GAME_4) == [
+    assert texts(game_notices(history[:3], GAME_4, size=2)) == ["ANN's all-time average goes up from 197.7 to 219.5"]
+    assert texts(game_notices(history[:3], GAME_4)) == [
         "ANN enters the hall of fame at 3rd place with 285",
         "ANN's all-time average goes up from 197.7 to 219.5",
     ]
 
 
 def test_a_first_game_has_no_best_or_average_to_compare_with():
-    assert game_notices([], GAME_1) == ["ANN enters the hall of fame at 1st place with 385",
+    assert texts(game_notices([], GAME_1)) == ["ANN enters the hall of fame at 1st place with 385",
                                         "BOB enters the hall of fame at 2nd place with 132"]
 
 
 def test_an_unchanged_average_and_an_equalled_best_give_no_notice():
     again = dict(GAME_3, finished="2024-01-05T09:00:00+00:00")
-    assert game_notices([GAME_3], again, size=2) == []
+    assert texts(game_notices([GAME_3], again, size=2)) == []
 
 
 @pytest.mark.parametrize("number, text", [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (10, "10th"),

@@ -12,6 +12,7 @@ from test_strategy import FiveAlikeOften, random_card, start_midway
 from yahtzee import scoring
 from yahtzee.dice import SeededDice
 from yahtzee.game import Game, Player
+from yahtzee.language import text
 from yahtzee.render import choice_text
 from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, RULES, YAHTC, Rules
 from yahtzee.scoring import Category
@@ -151,7 +152,7 @@ def test_acorn_extra_yahtzee_offers_only_blanks_worth_100(variant_loader):
     posts = [o for o in options if o.kind == "box"]
     assert {o.box for o in posts} == set(C) - set(boxes)
     assert all(o.blank and (o.points, o.yahtzee_bonus) == (0, 100) for o in posts)
-    assert all(choice_text(o) == f"blank {o.box.title} +100 YAHTZEE bonus" for o in posts)
+    assert all(choice_text(o) == f"blank {text(o.box.title)} +100 YAHTZEE bonus" for o in posts)
 
 
 def test_yahtc_extra_yahtzee_lists_the_extra_turn_and_takes_it(variant_loader):
@@ -181,10 +182,10 @@ def test_yahtc_declines_the_extra_turn_when_posting_is_worth_more(variant_loader
     assert computer_player("thinker", YAHTC, lambda r, o=None: zero).next_action(game) == Post(C.SIXES)
 
 
-@pytest.mark.parametrize("rules", [FIVEOAK, ACORN, YAHTC, FOUR_ROLLS], ids=lambda r: r.describe())
+@pytest.mark.parametrize("rules", [FIVEOAK, ACORN, YAHTC, FOUR_ROLLS], ids=lambda r: text(r.describe()))
 def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(variant_loader, rules):
     table = variant_loader(rules)
-    rng = random.Random(rules.describe())
+    rng = random.Random(text(rules.describe()))
     for _ in range(2):
         boxes = random_card(rng, rng.randint(1, 10))
         if C.YAHTZEE in boxes:
@@ -268,7 +269,7 @@ def stand_in_loader(variant_loader):
     return loader
 
 
-@pytest.mark.parametrize("rules", WITH_OPTIONS, ids=lambda r: r.describe())
+@pytest.mark.parametrize("rules", WITH_OPTIONS, ids=lambda r: text(r.describe()))
 def test_every_mood_plays_every_rule_set_legally(variant_loader, rules):
     loader = stand_in_loader(variant_loader)
     seen = set()

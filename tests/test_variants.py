@@ -11,6 +11,7 @@ from yahtzee.checks import DamagedSave
 from yahtzee.dice import LoadedDice, SeededDice
 from yahtzee.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, Scorecard
 from yahtzee.game_json import game_from_dict, game_to_dict, session_from_dict, session_to_dict
+from yahtzee.language import text
 from yahtzee.records import build_record, game_from_record
 from yahtzee.rules import ACORN, FIVEOAK, HASBRO, RULES, YAHTC, BadOption, rules_named
 from yahtzee.scoring import (
@@ -134,9 +135,9 @@ def test_named_rules_and_options():
     assert rules_named("hasbro") is HASBRO
     four = YAHTC.with_options(rolls=4, bank=2)
     assert (four.name, four.rolls_per_turn, four.dice_bank) == ("yahtc", 4, 2)
-    assert four.describe() == "yahtChallenge: extra turn, 4 rolls, bank 2"
-    assert HASBRO.describe() == "1987 (forced joker)"
-    assert HASBRO.with_options(bank=1).describe() == "1987 (forced joker), bank 1"
+    assert text(four.describe()) == "yahtChallenge: extra turn, 4 rolls, bank 2"
+    assert text(HASBRO.describe()) == "1987 (forced joker)"
+    assert text(HASBRO.with_options(bank=1).describe()) == "1987 (forced joker), bank 1"
     assert HASBRO.with_options() == HASBRO
     for bad in ({"rolls": 5}, {"rolls": True}, {"bank": -1}, {"bank": 9}, {"bank": "2"}):
         with pytest.raises(BadOption):

@@ -66,7 +66,7 @@ def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_colum
     try:
         status, out, records = play_plain(tmp_path, monkeypatch, script, faces, "--lang", code)
     finally:
-        language.install("en")
+        language.use("en")
     assert status == 0 and records
     written = re.split(r"\n|> ", out)  # a prompt's answer comes on its own line at a terminal
     assert_fits(written, f"plain, {code}")
@@ -83,7 +83,7 @@ def key_mode_rows(script):
 
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(tmp_path, code):
-    language.install(code)
+    language.use(code)
     try:
         ctx = Context(loaded_session([3, 3, 1, 2, 5] * 30), Services(CLOCK, Saves(tmp_path / "saves", now=CLOCK)))
         keys = "*nobody\rANN\rBOB\r\r" + "y" + " zr" + "".join(f"{box}y r" for box in "123") + "?xq"
@@ -96,7 +96,7 @@ def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(tm
                 moment = SCREENS[moment.screen](script.console, ctx)
         script.close()
     finally:
-        language.install("en")
+        language.use("en")
     rows = key_mode_rows(script)
     assert_fits(rows, f"key mode, {code}")
     assert any("*rival" in row for row in rows)  # the long computer-players line was drawn, broken
@@ -109,11 +109,13 @@ def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
     session.players.extend([Player("ANN"), Player("BOB")])
     game = session.new_game()
     game.roll()
-    (brief,) = posting_brief(game, game.legal_boxes())
+    from yahtzee.language import text
+    (said_brief,) = posting_brief(game, game.legal_boxes())
+    brief = text(said_brief)
     assert visible_width(brief) > WIDTH
     script = KeyScript("")
     console = AccessibleConsole(input=script.pipe, output=script.output, terminal_size=lambda: script.size)
-    console.show([], [brief])
+    console.show([], [said_brief])
     said = "".join(script.output.written).splitlines()
     assert len(said) > 1
     assert_fits(said, "screen reader")

@@ -1,4 +1,4 @@
-"""Gather the player-visible strings (the literals passed to _(), N_() and ngettext()) from
+"""Gather the player-visible strings (the literals passed to _(), N_(), ngettext(), Say() and Say.plurals()) from
 the package into yahtzee/locale/yahtzee.pot, and bring each language's .po in step with it
 (translations kept, new strings added untranslated, strings no longer used dropped):
 `python tools/xgettext.py`, then translate, then `python tools/msgfmt.py`."""
@@ -27,14 +27,20 @@ def messages(package=PACKAGE):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
         for node in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
-            if not isinstance(node.func, ast.Name):
-                continue
             args = [literal(arg) for arg in node.args]
-            if node.func.id in ("_", "N_") and len(args) == 1 and args[0] is not None:
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            context = next((literal(k.value) for k in node.keywords if k.arg == "context"), None)
+            if name == "plurals" and len(args) == 3 and None not in args[:2]:
+                key = (args[0], args[1])
+            elif not isinstance(node.func, ast.Name):
+                continue
+            elif name == "Say" and args and args[0] is not None:
+                key = (context + CONTEXT + args[0]) if context else args[0]
+            elif name in ("_", "N_") and len(args) == 1 and args[0] is not None:
                 key = args[0]
-            elif node.func.id in ("pgettext", "NC_") and len(args) == 2 and None not in args:
+            elif name in ("pgettext", "NC_") and len(args) == 2 and None not in args:
                 key = args[0] + CONTEXT + args[1]
-            elif node.func.id == "ngettext" and len(args) == 3 and None not in args[:2]:
+            elif name == "ngettext" and len(args) == 3 and None not in args[:2]:
                 key = (args[0], args[1])
             else:
                 continue

@@ -8,7 +8,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Callable, Optional, TypedDict
 
 from .console import KeyConsole, KeySource, ScreenSink
+from .language import speaking, text
+from .look import Frame, Screenful, drawn
 from .palette import Paint, wrapped_lines
+from .words import Text
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -25,6 +28,7 @@ class KeyConsoleOptions(TypedDict, total=False):
     terminal_size: Optional[Callable[[], os.terminal_size]]
     sleep: Callable[[float], None]
     flashes: bool
+    language: str
 
 
 class AccessibleConsole(KeyConsole):
@@ -49,43 +53,48 @@ class AccessibleConsole(KeyConsole):
     def _draw(self) -> None:
         """Nothing is ever redrawn."""
 
-    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
+    def show(self, screen: Screenful, brief: Optional[Iterable[Text]] = None) -> None:
         """Say the lines of the brief (the screen's own lines when it has none) not said
         just before; an empty brief says nothing."""
-        words = list(lines if brief is None else brief)
+        with speaking(self.language):
+            words = drawn(screen, self.look) if brief is None else [
+                part for line in brief for part in text(line).split("\n")]
         if not words:
             return
         self._say([line for line in words if line not in self.said])
         self.said = words
 
-    def message(self, text: str) -> None:
+    def message(self, said: Text) -> None:
         """Say a message."""
-        self._say([text])
+        self._say([self.words(said)])
 
-    def remind(self, text: str) -> None:
+    def remind(self, said: Text) -> None:
         """Say a message about the question being asked."""
-        self._say([text])
+        self._say([self.words(said)])
 
     def forget_messages(self) -> None:
         """Said messages stay said."""
 
-    def status(self, text: str) -> None:
+    def status(self, said: Text) -> None:
         """Say a passing line (a progress bar) when it changed."""
-        if text != self.passing:
-            self.passing = text
-            self._say([text])
+        line = self.words(said)
+        if line != self.passing:
+            self.passing = line
+            self._say([line])
 
-    def read_key(self, prompt: str = "") -> str:
+    def read_key(self, said: Text = "") -> str:
         """Say the prompt unless it was the last thing said; the next keystroke as a token."""
+        prompt = self.words(said)
         if prompt and prompt != self.asked:
             self._say([prompt])
             self.asked = prompt
         return self._next_token()
 
-    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+    def read_text(self, said: Text, default: str = "", limit: Optional[int] = None,
                   unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of text typed after the prompt, echoed as it is typed."""
         from .lineedit import LineEditor
+        prompt = self.words(said)
         line = LineEditor(default, limit, unlimited=unlimited)
         self._write(self._shown(prompt + line.text))
         try:
@@ -99,7 +108,7 @@ class AccessibleConsole(KeyConsole):
             self._write("\n")
             self.asked = None
 
-    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
+    def animate(self, frames: Iterable[Frame], seconds_per_frame: float) -> bool:
         """Dice never tumble here: they are said once they settle."""
         return True
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable, Optional, TextIO, Union
 from .language import _
 from .manual import read_manual
 from .usage import missing_package, usage_error
+from .words import Say, Sentence
 
 if TYPE_CHECKING:  # only for the reader: the game imports what it needs when it needs it
     from .console import KeyConsole
@@ -48,7 +49,7 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
         if not isinstance(console, KeyConsole) or console.plain:
             return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
         try:
-            table = hosted_table(console, args.host, folders.saves)
+            table = hosted_table(console, args.host, folders.saves, args.theme or settings.pref("theme"))
         except OSError as error:
             return usage_error(_("cannot host a table at {address}: {error}").format(
                 address=":".join(map(str, args.host)), error=error.strerror or error))
@@ -70,29 +71,32 @@ def packages_needed(plain: bool, hosting: bool) -> list[str]:
     return ["numpy", *([] if plain else ["prompt_toolkit", "colorama"]), *(["asyncssh"] if hosting else [])]
 
 
-def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path) -> "TableConsole":
+def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, theme: str) -> "TableConsole":
     """The host's console behind a table that friends join over SSH, listening already; how to
-    join is told under the first screen."""
+    join is told under the first screen. Each friend's terminal draws in the host's theme, in
+    the colours, glyphs and language of its own TERM and locale."""
     from .console import KeyConsole
     from .net.credentials import table_credentials
     from .net.server import TableServer
     from .net.table import TableConsole
+    from .palette import painter
     credentials = table_credentials(folder)
-    server = TableServer(credentials, *address, notify=host.message_from_thread)  # its lines begin with a name
+    server = TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line))
+    table = TableConsole(host, server, lambda seat: KeyConsole(
+        input=seat, output=seat, terminal_size=seat.terminal_size, paint=painter(seat.colour and theme),
+        unicode=seat.unicode, flashes=seat.colour and theme != "mono", language=seat.language))
     server.start()
     host.message_from_thread(server.how_to_join())
-    host.message_from_thread(_("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
-    return TableConsole(host, server, lambda seat: KeyConsole(
-        input=seat, output=seat, terminal_size=seat.terminal_size, flashes=host.flashes))
+    host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
+    return table
 
 
 def strategy_services(console: "Console", tables_dir: Path, seed: Optional[int]) -> "StrategyServices":
     """The strategy engine for this session, showing its waits and its notices on `console`."""
-    from .screens import sentence
     from .strategy_services import StrategyServices
     from .tablekeeper import TableKeeper
     tables = TableKeeper(tables_dir, table_progress(console), stop_check(console),
-                         lambda line: console.message_from_thread(sentence(line)))  # told by the builder's thread
+                         lambda line: console.message_from_thread(Sentence(line)))  # told by the builder's thread
     return StrategyServices.over(tables, seed)
 
 
@@ -180,14 +184,14 @@ def stop_check(console: "Console") -> Callable[[], None]:
 def run_flow(console: "Console", ctx: "Context") -> None:
     """Run the screens; every way out leaves the game saved or finished."""
     from .console import InputClosed, StopRequested
-    from .screens import Keeper, QuitGame, finish, run, sentence
+    from .screens import Keeper, QuitGame, finish, run
     saves, strategy = ctx.services.saves, ctx.services.strategy
     assert saves is not None  # make_context gives it
     keeper = Keeper(ctx)
     with console.running():
         for notice in saves.take_notices():
-            console.message(sentence(notice))
-        saves.notify = lambda line: console.message(sentence(line))
+            console.message(Sentence(notice))
+        saves.notify = lambda line: console.message(Sentence(line))
         try:
             ctx.prepare_tables()
             run(console, ctx, keeper)

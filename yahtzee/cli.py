@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from . import __version__
-from .language import N_, _
+from .language import N_, _, text
 from .moods import mood_list
 from .usage import missing_package, program_name, usage_error
 
@@ -75,19 +75,19 @@ def theme_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def language_code(text: str) -> str:
+def language_code(code: str) -> str:
     """A language the game speaks, for --lang."""
-    from .language import UnknownLanguage, checked
+    from .locales import UnknownLanguage, checked
     try:
-        return checked(text)
+        return checked(code)
     except UnknownLanguage as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(text(error.said)) from None
 
 
 def early_language(argv: Optional[Sequence[str]]) -> str:
     """The language for --help and usage errors, before the preferences are read: --lang
     when it names one, else the environment's."""
-    from .language import UnknownLanguage, choose
+    from .locales import UnknownLanguage, choose
     words = list(sys.argv[1:] if argv is None else argv)
     given = [word.partition("=")[2] for word in words if word.startswith("--lang=")]
     given += [words[n + 1] for n, word in enumerate(words[:-1]) if word == "--lang"]
@@ -153,7 +153,8 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the game; returns the process exit code."""
     from . import language
-    language.install(early_language(argv))
+    from .locales import choose
+    language.use(early_language(argv))
     args = parse_args(argv)
     from .reports import printing, run_simulation, show_review, show_stats
     from .saves import Saves, choose_folders, local_now, move_earlier_saves
@@ -168,7 +169,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     saves = Saves(folders.saves, now=local_now)
     if earlier is not None:
         saves.notices.append(earlier_saves_notice(earlier, folders))
-    language.install(language.choose(args.lang, saves.load_prefs()["language"]))
+    language.use(choose(args.lang, saves.load_prefs()["language"]))
     if args.stats:
         return printing(show_stats, saves)
     if args.review:

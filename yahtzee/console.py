@@ -17,9 +17,12 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Callable, Optional, Protocol
 
+from .language import current, speaking, text
+from .look import Frame, Look, Screenful, drawn
 from .palette import BELL, Paint, no_colour, wrapped_lines
 from .render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
 from .stops import InputClosed, StopRequested
+from .words import Text
 
 if TYPE_CHECKING:  # prompt_toolkit loads only for key mode
     from prompt_toolkit.key_binding import KeyPress
@@ -97,7 +100,8 @@ class KeyConsole:
 
     def __init__(self, input: Optional[KeySource] = None, output: Optional[ScreenSink] = None, paint: Paint = no_colour,
                  unicode: bool = True, terminal_size: Optional[Callable[[], os.terminal_size]] = None,
-                 sleep: Callable[[float], None] = time.sleep, flashes: bool = False) -> None:
+                 sleep: Callable[[float], None] = time.sleep, flashes: bool = False,
+                 language: Optional[str] = None) -> None:
         from prompt_toolkit.input import create_input
         from prompt_toolkit.output import create_output
 
@@ -108,19 +112,44 @@ class KeyConsole:
         self.paint = paint
         self.flashes = flashes  # whether a Yahtzee blinks (colour themes, not mono)
         self.unicode = unicode
+        self.language = language or current()  # this terminal's reader's: every word is made in it when drawn
         self.terminal_size = terminal_size or window_size
         self.sleep = sleep
         self.encoding = codecs.lookup(self.output.encoding() or "utf-8").name
-        self.lines: list[str] = []
-        self.messages: list[tuple[str, Optional[str]]] = []
-        self.prompt = ""
+        self.screen: Screenful = []
+        self.messages: list[tuple[Text, Optional[Text]]] = []
+        self.prompt: Text = ""
         self.stop: Optional[int] = None
         self.lost = False
-        self._passing: Optional[str] = None
-        self._arrived: collections.deque[str] = collections.deque()  # messages from other threads, not yet shown
-        self._editing: Optional[tuple[str, LineEditor]] = None
+        self._passing: Optional[Text] = None
+        self._arrived: collections.deque[Text] = collections.deque()  # messages from other threads, not yet shown
+        self._editing: Optional[tuple[Text, LineEditor]] = None
         self._drawn_size: Optional[os.terminal_size] = None
         self.idle: Optional[Callable[[], None]] = None  # run when a wait for a key is woken
+        self.own_sound: Optional[bool] = None  # a friend's seat's own bell, shown on its screens
+
+    @property
+    def look(self) -> Look:
+        """How this console draws: its language, colours and glyphs."""
+        return Look(self.paint, self.unicode, self.flashes, self.own_sound)
+
+    def words(self, said: Text) -> str:
+        """Words as this console's reader reads them."""
+        with speaking(self.language):
+            return text(said)
+
+    def farewell(self, said: Text) -> None:
+        """The last words at this terminal."""
+        self.message(said)
+
+    def speak(self, code: str) -> None:
+        """Draw in language `code` from now on."""
+        self.language = code
+
+    def drawn(self, screen: Screenful) -> list[str]:
+        """A screen's lines as this console draws them."""
+        with speaking(self.language):
+            return drawn(screen, self.look)
 
     def request_stop(self, signum: int) -> None:
         """From a signal handler: the read under way, or the next one, raises StopRequested."""
@@ -186,10 +215,13 @@ class KeyConsole:
     def _draw(self) -> None:
         """The screen, the messages under it, a passing line, and the line being typed."""
         size = self._drawn_size = self.terminal_size()
-        lines = self.lines
-        notes = [*(text for text, _question in self.messages), *([self._passing] if self._passing else [])]
-        if not self._fits(size):
-            lines, notes = too_small_lines(size.columns, size.lines), [self.prompt]
+        with speaking(self.language):
+            lines = drawn(self.screen, self.look)
+            look = self.look
+            notes = [*(look.words(said) for said, _question in self.messages),
+                     *([look.words(self._passing)] if self._passing else [])]
+            if not self._fits(size):
+                lines, notes = too_small_lines(size.columns, size.lines), [text(self.prompt)]
         # No newline after the last row, so a full screen never scrolls; a line being typed
         # takes a row of its own.
         editing = self._editing is not None
@@ -198,24 +230,24 @@ class KeyConsole:
         rows = [*lines, *notes[max(0, len(notes) - room):]]
         self._write(CLEAR + "\r\n".join(rows) + ("\r\n" + self._edit_line() if editing else ""))
 
-    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
-        """Redraw the whole screen; the kept messages stay under it."""
-        self.lines = list(lines)
+    def show(self, screen: Screenful, brief: Optional[Iterable[Text]] = None) -> None:
+        """Redraw the whole screen (drawn in this console's look); the kept messages stay under it."""
+        self.screen = screen
         self._draw()
 
-    def message(self, text: str) -> None:
+    def message(self, said: Text) -> None:
         """Add a one-line message under the screen now; the last three stay until forgotten."""
-        self._add_message(text, None)
+        self._add_message(said, None)
 
-    def remind(self, text: str) -> None:
+    def remind(self, said: Text) -> None:
         """A message about the question being asked (a wrong key, what a hot key did): it goes
         when another question is asked."""
-        self._add_message(text, self.prompt)
+        self._add_message(said, self.prompt)
 
-    def message_from_thread(self, text: str) -> None:
+    def message_from_thread(self, said: Text) -> None:
         """A message from work in the background (a table set aside): shown at once, the wait
         for a key woken for it."""
-        self._arrived.append(text)
+        self._arrived.append(said)
         self.reader.wake()
 
     def show_arrived(self) -> None:
@@ -223,14 +255,14 @@ class KeyConsole:
         while self._arrived:
             self.message(self._arrived.popleft())
 
-    def _add_message(self, text: str, question: Optional[str]) -> None:
-        if self.messages[-1:] != [(text, question)]:  # the same words again are not stacked
-            self.messages = [*self.messages, (text, question)][-MESSAGES_KEPT:]
+    def _add_message(self, said: Text, question: Optional[Text]) -> None:
+        if self.messages[-1:] != [(said, question)]:  # the same words again are not stacked
+            self.messages = [*self.messages, (said, question)][-MESSAGES_KEPT:]
         self._draw()
 
-    def _asking(self, prompt: str) -> bool:
+    def _asking(self, prompt: Text) -> bool:
         """A question is asked: the reminders about another one go; whether any went."""
-        kept = [(text, question) for text, question in self.messages if question in (None, prompt)]
+        kept = [(said, question) for said, question in self.messages if question in (None, prompt)]
         gone = len(kept) < len(self.messages)
         self.messages, self.prompt = kept, prompt
         return gone
@@ -239,22 +271,47 @@ class KeyConsole:
         """The screen's subject changed: its messages go at the next draw."""
         self.messages = []
 
-    def status(self, text: str) -> None:
+    def status(self, said: Text) -> None:
         """Show a passing line under the screen (a progress bar) that the next draw replaces."""
-        self._passing = text
+        self._passing = said
         try:
             self._draw()
         finally:
             self._passing = None
 
-    def read_key(self, prompt: str = "") -> str:
+    def asking(self, prompt: Text) -> None:
+        """A question is asked here (read by a wait that watches several terminals): the
+        reminders about another question go."""
+        if self._asking(prompt):
+            self._draw()
+
+    def poll_token(self) -> Optional[str]:
+        """A key waiting now, as a token, or None, without waiting; a stop request raises
+        (for a wait that watches several terminals)."""
+        if self.stop:
+            raise StopRequested(self.stop)
+        self.show_arrived()
+        while True:
+            press = self.reader.poll()
+            if press is None:
+                return None
+            token = key_token(press)
+            if token is not None:
+                return token
+
+    def redraw_if_resized(self) -> None:
+        """Draw the screen again if the window changed size since it was drawn."""
+        if self.terminal_size() != self._drawn_size:
+            self._draw()
+
+    def read_key(self, prompt: Text = "") -> str:
         """The next keystroke as a token; a too-small terminal waits to be enlarged."""
         if self._asking(prompt) or not self._fits():
             self._draw()
         while True:
             token = self._next_token()
             # A question shown with the too-small message may still be answered.
-            if self._fits() or token == "F10" or prompt.endswith("(Y/N)"):
+            if self._fits() or token == "F10" or self.words(prompt).endswith("(Y/N)"):
                 return token
             self._draw()
 
@@ -275,17 +332,17 @@ class KeyConsole:
                 return press
             if self.idle:
                 self.idle()
-            if not self.stop and self.terminal_size() != self._drawn_size:
-                self._draw()
+            if not self.stop:
+                self.redraw_if_resized()
 
-    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+    def read_text(self, prompt: Text, default: str = "", limit: Optional[int] = None,
                   unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of text (a name) of `limit` characters at most, unless it starts with
         `unlimited`; F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
         from prompt_toolkit.utils import get_cwidth
 
         from .lineedit import LineEditor
-        room = self.terminal_size().columns - 1 - get_cwidth(self._shown(prompt))
+        room = self.terminal_size().columns - 1 - get_cwidth(self._shown(self.words(prompt)))
         line = LineEditor(default, limit, cells=max(1, room), unlimited=unlimited)
         self._asking(prompt)
         self._editing = (prompt, line)
@@ -304,7 +361,8 @@ class KeyConsole:
         if self._editing is None:
             return ""
         from prompt_toolkit.utils import get_cwidth
-        prompt, line = self._editing
+        said, line = self._editing
+        prompt = self.words(said)
         column = get_cwidth(self._shown(prompt + line.text[:line.cursor]))
         return (f"\r{self._shown(prompt + line.text)}{CLEAR_TO_END}\r"
                 + (f"\x1b[{column}C" if column else ""))
@@ -343,13 +401,13 @@ class KeyConsole:
         press = self.reader.press_within(max(0.0, seconds))  # no pause still takes a waiting key
         return None if press is None else key_token(press)
 
-    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
+    def animate(self, frames: Iterable[Frame], seconds_per_frame: float) -> bool:
         """Draw each frame (a whole screen) in turn; False as soon as a key press is waiting,
         which is left for the next read, True when every frame was shown."""
         for frame in frames:
             if self.stop or self.reader.has_press(0):
                 return False
-            self.lines = list(frame)
+            self.screen = frame
             self._draw()
             if self.reader.has_press(seconds_per_frame):
                 return False

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Optional, Protocol, Union
 
 from .checks import is_int
-from .language import N_, _
+from .words import N_, Refusal, Say, Text
 
 # The one source of these two facts of the game: five dice, faces 1 to 6.
 DICE_COUNT = 5
@@ -17,7 +17,7 @@ MAX_THROWS = 10_000  # throws of one die in one round (extra turns may add many)
 DUPLICATE_LINE = N_("Dice: duplicate, every player rolls the same dice")
 
 
-class DiceFileError(ValueError):
+class DiceFileError(Refusal):
     """A loaded-dice file that cannot be used, with the reason for the player."""
 
 
@@ -219,17 +219,17 @@ def with_duplicate(source: Source, duplicate: bool) -> Source:
     return DuplicateDice(source.seed) if source.seed is not None else DuplicateDice.drawn()
 
 
-def parse_faces(text: str, origin: Optional[str] = None) -> list[int]:
+def parse_faces(text: str, origin: Optional[Text] = None) -> list[int]:
     """The faces in a whitespace-separated text; DiceFileError names the first bad one."""
     faces = []
     for position, word in enumerate(text.split(), start=1):
         if word not in ("1", "2", "3", "4", "5", "6"):
             shown = word if len(word) <= 12 and word.isprintable() else word[:12].encode("unicode_escape").decode()
-            raise DiceFileError(_("{origin}: '{word}' (entry {position}) is not a die face 1-6").format(
-                origin=origin or _("dice file"), word=shown, position=position))
+            raise DiceFileError(Say("{origin}: '{word}' (entry {position}) is not a die face 1-6").format(
+                origin=origin or Say("dice file"), word=shown, position=position))
         faces.append(int(word))
     if not faces:
-        raise DiceFileError(_("{origin}: holds no dice faces").format(origin=origin or _("dice file")))
+        raise DiceFileError(Say("{origin}: holds no dice faces").format(origin=origin or Say("dice file")))
     return faces
 
 
@@ -239,17 +239,17 @@ def read_dice_file(path: Union[str, os.PathLike[str]]) -> list[int]:
         with open(path, "rb") as file:
             data = file.read(MAX_DICE_FILE_BYTES + 1)
     except OSError as error:
-        raise DiceFileError(_("dice file {path}: {error}").format(
-            path=path, error=error.strerror or error)) from None
+        raise DiceFileError(Say("dice file {path}: {error}").format(
+            path=os.fspath(path), error=error.strerror or str(error))) from None
     if len(data) > MAX_DICE_FILE_BYTES:
-        raise DiceFileError(_("dice file {path}: larger than {size} bytes").format(
-            path=path, size=MAX_DICE_FILE_BYTES))
+        raise DiceFileError(Say("dice file {path}: larger than {size} bytes").format(
+            path=os.fspath(path), size=MAX_DICE_FILE_BYTES))
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
-        raise DiceFileError(_("dice file {path}: holds characters other than faces and spaces").format(
-            path=path)) from None
-    return parse_faces(text, _("dice file {path}").format(path=path))
+        raise DiceFileError(Say("dice file {path}: holds characters other than faces and spaces").format(
+            path=os.fspath(path))) from None
+    return parse_faces(text, Say("dice file {path}").format(path=os.fspath(path)))
 
 
 def restore_source(source: Source, data: dict[str, Any]) -> None:

@@ -16,11 +16,11 @@ from .illegal import NoExtraTurn as NoExtraTurn
 from .illegal import NoRollsLeft as NoRollsLeft
 from .illegal import NothingMarked as NothingMarked
 from .illegal import NotRolledYet as NotRolledYet
-from .language import _
 from .moves import Detail, Move, MoveKind, take_back
 from .rules import HASBRO, Rules
 from .scorecard import Scorecard
 from .scoring import Category
+from .words import Say, Text
 
 ROUNDS = len(Category)
 KINDS = ("human", "computer")
@@ -173,7 +173,7 @@ class Game:
         """Mark die 0-4 for the reroll, or lock it again."""
         self._require_rolled()
         if self.rolls_left <= 0:
-            raise NoRollsLeft(_("no rolls are left: choose a box"))
+            raise NoRollsLeft(Say("no rolls are left: choose a box"))
         marked = list(self.turn.marked)
         marked[die] = not marked[die]
         self.turn.marked = tuple(marked)
@@ -181,13 +181,13 @@ class Game:
     def roll(self) -> tuple[int, ...]:
         """Roll all dice on the first roll, else the marked ones; all start locked again."""
         if self.is_over:
-            raise GameOver(_("the game is over"))
+            raise GameOver(Say("the game is over"))
         if self.rolls_left <= 0:
-            raise NoRollsLeft(_("no rolls are left: choose a box"))
+            raise NoRollsLeft(Say("no rolls are left: choose a box"))
         places = range(DICE_COUNT) if not self.turn.has_rolled else [
             i for i, marked in enumerate(self.turn.marked) if marked]
         if not places:
-            raise NothingMarked(_("no dice are marked for the reroll"))
+            raise NothingMarked(Say("no dice are marked for the reroll"))
         faces = iter(throw(self.source, places))
         dice = list(self.turn.dice)
         for place in places:
@@ -199,13 +199,13 @@ class Game:
     def check_posting(self, box: Category) -> None:
         """Raise the IllegalMove that posting in `box` now would meet, if any."""
         if self.is_over:
-            raise GameOver(_("the game is over"))
+            raise GameOver(Say("the game is over"))
         self._require_rolled()
         boxes = self.current.card.boxes
         if box is Category.YAHTZEE and self.can_take_extra_turn:
             return
         if box in boxes:
-            raise BoxFilled(_("{box} is already filled").format(box=box.title))
+            raise BoxFilled(Say("{box} is already filled").format(box=box.title))
         if box not in self.legal_boxes():
             raise JokerRuleError(scoring.joker_requirement(self.turn.dice, boxes, self.rules))
 
@@ -230,7 +230,7 @@ class Game:
         """yahtChallenge: add an extra Yahtzee's bonus and start the same player's turn again,
         no box filled; returns the Posting (extra_turn=True)."""
         if not self.can_take_extra_turn:
-            raise NoExtraTurn(_("only another Yahtzee, with 50 in YAHTZEE, earns another turn"))
+            raise NoExtraTurn(Say("only another Yahtzee, with 50 in YAHTZEE, earns another turn"))
         posting = self.preview(Category.YAHTZEE)
         self._keep_undo_point()
         self.current.card.yahtzee_bonus += posting.bonus
@@ -254,15 +254,15 @@ class Game:
         if point.dice is not None:
             restore_source(self.source, point.dice)
 
-    def _undo_refusal(self) -> str:
+    def _undo_refusal(self) -> Text:
         if self.undo_point is None:
-            return _("there is no posting to take back")
+            return Say("there is no posting to take back")
         if self.is_over:
-            return _("the game is over")
+            return Say("the game is over")
         if self.turn.has_rolled:
-            return _("the dice have been rolled since that posting")
+            return Say("the dice have been rolled since that posting")
         if self.players[self.undo_point.seat].is_computer:
-            return _("a computer's posting cannot be taken back")
+            return Say("a computer's posting cannot be taken back")
         return ""
 
     def _keep_undo_point(self) -> None:
@@ -280,7 +280,7 @@ class Game:
 
     def _require_rolled(self) -> None:
         if not self.turn.has_rolled:
-            raise NotRolledYet(_("roll the dice first"))
+            raise NotRolledYet(Say("roll the dice first"))
 
     def _next_turn(self) -> None:
         self.seat += 1

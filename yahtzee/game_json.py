@@ -11,7 +11,7 @@ from . import scoring
 from .checks import MAX_ROUNDS, DamagedSave, is_int, is_valid_name
 from .dice import DICE_COUNT, Source, dice_from_dict
 from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Turn, UndoPoint
-from .language import N_, _
+from .language import N_, _, text
 from .match import MATCH_KINDS, MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match
 from .moods import MOODS
 from .moves import BadMoves, Move, moves_from_json, moves_to_json
@@ -88,6 +88,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "match": match_to_dict(session.match),
         "match_start": session.match_start,
         "win_rankers": sorted(session.win_rankers),
+        "friend_seats": sorted(session.friend_seats),
     }
 
 
@@ -115,10 +116,14 @@ def session_from_dict(data: object) -> Session:
     _check(all(isinstance(name, str) and is_valid_name(name) for name in win_rankers),
            N_("the players who rank advice by the chance to win"))
     rankers = set(win_rankers)
+    friend_seats = _list(data.get("friend_seats", []), N_("the seats played from a friend's terminal"))
+    _check(all(isinstance(name, str) and is_valid_name(name) for name in friend_seats),
+           N_("the seats played from a friend's terminal"))
     if game:
         game.win_rankers = rankers  # one set for the session and its game
     return Session(players, results, game, cast(bool, verify), cast(bool, sound), rules_from_dict(data.get("rules")),
-                   source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start, rankers)
+                   source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start, rankers,
+                   set(friend_seats))
 
 
 def old_screen(data: dict[str, Any]) -> str:
@@ -150,7 +155,7 @@ def _match(data: object) -> Match:
     try:
         return match_from_dict(data)
     except BadMatch as error:
-        raise DamagedSave(_("the saved game is damaged: {what}").format(what=error)) from None
+        raise DamagedSave(_("the saved game is damaged: {what}").format(what=text(error.said))) from None
 
 
 def _losses(losses: object) -> dict[str, float]:
@@ -216,7 +221,7 @@ def _moves(data: object, game: Game) -> list[Move]:
     try:
         moves = moves_from_json(data, len(game.players), game.round)
     except BadMoves as error:
-        raise DamagedSave(_("the saved game is damaged: {what}").format(what=error)) from None
+        raise DamagedSave(_("the saved game is damaged: {what}").format(what=text(error.said))) from None
     _check(not moves or (moves[-1].round, moves[-1].seat) <= (game.round, game.seat), _("the moves"))
     return moves
 
@@ -252,7 +257,7 @@ def _card_from_dict(data: dict[str, Any], rules: Rules, race: bool = False) -> S
         _check(name in BOX_NAMES, _("an unknown box {name}").format(name=repr(name[:20])))
         box = Category(name)
         _check(is_possible_points(box, points),
-               _("{box} holds {points}").format(box=box.title, points=repr(str(points)[:20])))
+               _("{box} holds {points}").format(box=text(box.title), points=repr(str(points)[:20])))
         boxes[box] = points
     bonus, roll_bonus = data.get("yahtzee_bonus", 0), data.get("roll_bonus", 0)
     problem = bonus_problem(bonus, roll_bonus, rules, race or rules.extra_yahtzee_turn)
@@ -335,6 +340,6 @@ def rules_from_dict(data: object) -> Rules:
     try:
         expected = base.with_options(rules.rolls_per_turn, rules.dice_bank)
     except BadOption as error:
-        raise DamagedSave(_("the saved rules are damaged: {what}").format(what=error)) from None
+        raise DamagedSave(_("the saved rules are damaged: {what}").format(what=text(error.said))) from None
     _check(rules == expected, _("the saved rules differ from {name}'s").format(name=base.name))
     return rules

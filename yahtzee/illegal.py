@@ -1,8 +1,9 @@
 """The refusals of the game model: moves the rules do not allow now."""
+from .words import Refusal
 
 
-class IllegalMove(ValueError):
-    """An action the rules do not allow now; its message is for the player."""
+class IllegalMove(Refusal):
+    """An action the rules do not allow now; its words (`said`) are for the player."""
 
 
 class BoxFilled(IllegalMove):

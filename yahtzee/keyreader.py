@@ -109,6 +109,8 @@ class KeyReader:
         self._filter = SequenceFilter(clock)
         self._flushed: Optional[list[KeyPress]] = None
         self._unflushed: Optional[float] = None  # how long to wait before flushing the parser
+        self._clock = clock
+        self._fed_at = 0.0
         self._wake_read, self._wake_write = os.pipe()
         for end in (self._wake_read, self._wake_write):
             os.set_blocking(end, False)
@@ -161,6 +163,30 @@ class KeyReader:
                 self._feed()
         return self.presses.popleft() if self.presses else None
 
+    @property
+    def waits_on(self) -> tuple[int, int]:
+        """What a wait for this reader's keys watches: its input and its wake-up pipe."""
+        return self.fd, self._wake_read
+
+    def flush_due(self) -> Optional[float]:
+        """Seconds until a held start of a sequence counts as keys as they are (None: none held)."""
+        if self._unflushed is None:
+            return None
+        return max(0.0, self._fed_at + self._unflushed - self._clock())
+
+    def poll(self) -> "KeyPress | None":
+        """A key press waiting now, or None, without waiting (a wake-up is taken; a lone Esc
+        counts once its timeout has passed): for a wait that watches several readers."""
+        if not self.presses:
+            ready, _, _ = select.select([self.fd, self._wake_read], [], [], 0)
+            if self._wake_read in ready:
+                self._drain_wake()
+            if self.fd in ready:
+                self._feed()
+            elif self.flush_due() == 0.0:
+                self._flush()
+        return self.presses.popleft() if self.presses else None
+
     def discard(self) -> None:
         """Forget every key read but not yet taken."""
         self.presses.clear()
@@ -172,6 +198,7 @@ class KeyReader:
         self._parser.feed(text)
         if text:
             self._unflushed = ESCAPE_TIMEOUT if text.endswith("\x1b") else SEQUENCE_TIMEOUT
+            self._fed_at = self._clock()
 
     def _read(self) -> bytes:
         try:

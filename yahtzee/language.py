@@ -1,116 +1,130 @@
-"""The language the player reads: chosen from --lang, the preference or the environment, and
-the gettext catalog that translates every player-visible string (English is the source)."""
+"""The languages the game speaks: chosen from --lang, the preference or the environment (or,
+at a seat over SSH, what the friend's client sends), and the gettext catalogs that turn words
+(yahtzee.words) into text.
+
+The language is the rendering's, never the process's: each console draws in its own
+(`speaking`), a context variable carries it, and a thread starts in English."""
 import contextlib
+import contextvars
+import functools
 import gettext
-import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-LANGUAGES = ("en", "de")
-ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+from .words import N_, NC_, Joined, Later, Num, Painted, Say, Sentence, Text, as_sentence, filled
 
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 GERMAN_DIGITS = str.maketrans(",.", ".,")
 
-_catalog = gettext.NullTranslations()
-_current = "en"
+
+@dataclass(frozen=True)
+class Translator:
+    """One language's catalog and its way of writing numbers."""
+
+    code: str
+    catalog: gettext.NullTranslations
+
+    def number(self, value: float, spec: str = "") -> str:
+        """`value` formatted by `spec` ('.1f', ',', '.1%') as this language writes numbers."""
+        text = format(value, spec)
+        return text.translate(GERMAN_DIGITS) if self.code == "de" else text
 
 
-class UnknownLanguage(ValueError):
-    """A --lang code that names no language the game speaks."""
+@functools.cache
+def translator(code: str) -> Translator:
+    """The translator of `code` (English: the source strings), read once per run."""
+    if code == "en":
+        return Translator("en", gettext.NullTranslations())
+    return Translator(code, gettext.translation("yahtzee", localedir=str(LOCALE_DIR), languages=[code],
+                                                fallback=True))
 
 
-def code_of(value: str) -> str:
-    """The language a locale name means: 'de_AT.UTF-8' is German; C, POSIX, English and
-    anything unknown are English."""
-    base = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
-    return base if base in LANGUAGES else "en"
+ENGLISH = translator("en")
+_speaking: contextvars.ContextVar[Optional[Translator]] = contextvars.ContextVar("speaking", default=None)
 
 
-def from_environment(environ: Mapping[str, str]) -> str:
-    """The language the environment asks for: the first of LANGUAGE (a colon-separated list),
-    LC_ALL, LC_MESSAGES, LANG that is set and not empty."""
-    for name in ENVIRONMENT:
-        value = environ.get(name, "")
-        if name == "LANGUAGE":
-            value = next((part for part in value.split(":") if part), "")
-        if value:
-            return code_of(value)
-    return "en"
+def spoken() -> Translator:
+    """The translator of the language being spoken here (English where none was chosen)."""
+    return _speaking.get() or ENGLISH
 
 
-def checked(code: Optional[str]) -> str:
-    """A --lang code as given, or UnknownLanguage."""
-    text = (code or "").strip().lower()
-    if text not in LANGUAGES:
-        raise UnknownLanguage(_("unknown language '{code}' (known: {known})").format(
-            code=code, known=", ".join(LANGUAGES)))
-    return text
-
-
-def choose(cli_code: Optional[str], pref_code: Optional[str], environ: Optional[Mapping[str, str]] = None) -> str:
-    """--lang first, then the preference (auto follows the environment), then the environment."""
-    if cli_code:
-        return checked(cli_code)
-    if pref_code and pref_code != "auto":
-        return code_of(pref_code)
-    return from_environment(os.environ if environ is None else environ)
-
-
-def install(code: str) -> gettext.NullTranslations:
-    """Translate through `code`'s catalog from now on (English: the source strings)."""
-    global _catalog, _current
-    _current = code
-    _catalog = gettext.translation("yahtzee", localedir=str(LOCALE_DIR), languages=[code],
-                                   fallback=True)
-    return _catalog
+def use(code: str) -> None:
+    """Speak `code` in this thread's context from now on (the start, before any console)."""
+    _speaking.set(translator(code))
 
 
 @contextlib.contextmanager
-def source_strings() -> Iterator[None]:
-    """For a while, the English source strings: text that files and --json keep."""
-    global _catalog
-    kept, _catalog = _catalog, gettext.NullTranslations()
+def speaking(code: str) -> Iterator[Translator]:
+    """For a while, words are made in `code` (a console drawing for its reader)."""
+    token = _speaking.set(translator(code))
     try:
-        yield
+        yield spoken()
     finally:
-        _catalog = kept
+        _speaking.reset(token)
+
+
+def source_strings() -> contextlib.AbstractContextManager[Translator]:
+    """For a while, the English source strings: text that files and --json keep."""
+    return speaking("en")
 
 
 def number(value: float, spec: str = "") -> str:
-    """`value` formatted by `spec` ('.1f', ',', '.1%') as the player's language writes
-    numbers: '1,234.5' in English, '1.234,5' in German."""
-    text = format(value, spec)
-    return text.translate(GERMAN_DIGITS) if _current == "de" else text
+    """`value` formatted by `spec` as the language being spoken writes numbers."""
+    return spoken().number(value, spec)
 
 
 def current() -> str:
-    """The language being spoken ('en' or 'de')."""
-    return _current
+    """The language being spoken here ('en' or 'de')."""
+    return spoken().code
 
 
 def _(message: str) -> str:
-    """`message` in the player's language."""
-    return _catalog.gettext(message)
+    """`message` in the language being spoken."""
+    return spoken().catalog.gettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
-    """The singular or plural of `count`'s noun, in the player's language."""
-    return _catalog.ngettext(singular, plural, count)
+    """The singular or plural of `count`'s noun, in the language being spoken."""
+    return spoken().catalog.ngettext(singular, plural, count)
 
 
 def pgettext(context: str, message: str) -> str:
-    """`message` in the player's language, as meant in `context` (where one English word
+    """`message` in the language being spoken, as meant in `context` (where one English word
     stands for two German ones: 'YAHTZEE' the box name is 'KNIFFEL', the sheet row 'Kniffel')."""
-    return _catalog.pgettext(context, message)
+    return spoken().catalog.pgettext(context, message)
 
 
-def NC_(context: str, message: str) -> str:
-    """Marks a string and its context for the catalog; pgettext translates it where shown."""
-    return message
+def text(words: Text) -> str:
+    """Words as text in the language being spoken: a message translated and its fields filled in."""
+    if isinstance(words, str):
+        return words
+    if isinstance(words, Num):
+        return number(words.value, words.spec)
+    if isinstance(words, Joined):
+        return words.between.join(text(part) for part in words.parts)
+    if isinstance(words, Later):
+        return words.make()
+    if isinstance(words, Sentence):
+        return as_sentence(text(words.words))
+    if isinstance(words, Painted):
+        return text(words.words)  # painted by the console that shows it (yahtzee.look)
+    return said(words)
 
 
-def N_(message: str) -> str:
-    """Marks a string for the catalog where it is defined; it is translated where it is shown."""
-    return message
+
+def said(words: Say) -> str:
+    """A message in the language being spoken, its fields made text first."""
+    catalog = spoken().catalog
+    if words.plural:
+        message = catalog.ngettext(words.code, words.plural, words.count)
+    elif words.context:
+        message = catalog.pgettext(words.context, words.code)
+    else:
+        message = catalog.gettext(words.code)
+    return filled(message, words, text)
+
+
+__all__ = ["NC_", "N_", "Translator", "current", "ngettext", "number", "pgettext", "said", "speaking",
+           "text", "translator", "use"]

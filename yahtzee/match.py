@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from typing import ClassVar, Optional, Protocol, Union
 
 from .checks import is_int
-from .language import N_, _, ngettext
+from .words import N_, Refusal, Say, Text, joined
 
 MAX_CHALLENGE_GAMES = 100
 MAX_RACE_TARGET = 100_000
 MAX_FIRST_TO_TARGET = 1_000_000
 
 
-class BadMatch(ValueError):
+class BadMatch(Refusal):
     """A match the game does not offer, with the reason for the player."""
 
 
@@ -42,8 +42,8 @@ class GameInPlay(Protocol):
 
 def _require_count(value: object, low: int, high: int, what: str) -> None:
     if not is_int(value, low, high):
-        raise BadMatch(_("{what} must be a whole number from {low} to {high}, not {value}").format(
-            what=_(what), low=low, high=high, value=repr(value)))
+        raise BadMatch(Say("{what} must be a whole number from {low} to {high}, not {value}").format(
+            what=Say(what), low=low, high=high, value=repr(value)))
 
 
 Scores = Mapping[str, int]
@@ -66,33 +66,33 @@ def leaders(points: Mapping[str, int]) -> list[str]:
     return [name for name, value in points.items() if value == best]
 
 
-def names_phrase(names: list[str]) -> str:
+def names_phrase(names: list[str]) -> Text:
     """Names as a sentence says them: 'ANN', 'ANN and BOB', 'ANN, BOB and CAL'."""
-    return _(" and ").join([", ".join(names[:-1])] + names[-1:]) if len(names) > 1 else names[0]
+    return joined([", ".join(names[:-1]), Say(" and "), names[-1]]) if len(names) > 1 else names[0]
 
 
-def lead_phrase(points: Mapping[str, int]) -> str:
+def lead_phrase(points: Mapping[str, int]) -> Say:
     """Who leads whom by how much: 'ANN leads BOB by 34', 'ANN and BOB are level on 80'."""
     ranked = sorted(points.items(), key=lambda item: -item[1])
     top = leaders(points)
     if len(ranked) == 1:
-        return _("{name} has {points}").format(name=ranked[0][0], points=ranked[0][1])
+        return Say("{name} has {points}").format(name=ranked[0][0], points=ranked[0][1])
     if len(top) > 1:
-        return _("{names} are level on {points}").format(names=names_phrase(top), points=ranked[0][1])
+        return Say("{names} are level on {points}").format(names=names_phrase(top), points=ranked[0][1])
     (first, best), (second, next_best) = ranked[:2]
-    return _("{first} leads {second} by {points}").format(first=first, second=second,
+    return Say("{first} leads {second} by {points}").format(first=first, second=second,
                                                          points=best - next_best)
 
 
-def win_phrase(points: Mapping[str, int]) -> str:
+def win_phrase(points: Mapping[str, int]) -> Say:
     """The result of a finished match: 'ANN wins by 34', 'ANN and BOB share the win on 80'."""
     top = leaders(points)
     ranked = sorted(points.values(), reverse=True)
     if len(ranked) == 1:
-        return _("{name} finishes with {points}").format(name=top[0], points=ranked[0])
+        return Say("{name} finishes with {points}").format(name=top[0], points=ranked[0])
     if len(top) > 1:
-        return _("{names} share the win on {points}").format(names=names_phrase(top), points=ranked[0])
-    return _("{name} wins by {points}").format(name=top[0], points=ranked[0] - ranked[1])
+        return Say("{names} share the win on {points}").format(names=names_phrase(top), points=ranked[0])
+    return Say("{name} wins by {points}").format(name=top[0], points=ranked[0] - ranked[1])
 
 
 def score_line(points: Mapping[str, int]) -> str:
@@ -123,13 +123,13 @@ class SingleGame:
         """The game's winners (none before it is over)."""
         return _first_winners(finished)
 
-    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[str]:
+    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[Text]:
         """Nothing to add to the recap of a single game."""
         return []
 
-    def describe(self) -> str:
+    def describe(self) -> Say:
         """The match in a few words."""
-        return _("a single game")
+        return Say("a single game")
 
 
 
@@ -152,23 +152,23 @@ class Challenge:
         """The best totals over the games (none before the challenge is over)."""
         return leaders(totals(finished)) if self.is_over(finished) else []
 
-    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[str]:
+    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[Text]:
         """Where the challenge stands: after which game, who leads, the totals."""
         if not finished:
-            return [_("Challenge of {games} games: none played yet").format(games=self.games)]
+            return [Say("Challenge of {games} games: none played yet").format(games=self.games)]
         points = totals(finished)
         if self.is_over(finished):
-            return [_("Challenge of {games} games: {result}").format(
+            return [Say("Challenge of {games} games: {result}").format(
                 games=self.games, result=win_phrase(points)), score_line(points)]
         left = self.games - len(finished)
-        return [_("Challenge: after game {game} of {games}, {lead}").format(
+        return [Say("Challenge: after game {game} of {games}, {lead}").format(
                     game=len(finished), games=self.games, lead=lead_phrase(points)),
-                ngettext("{scores}; {count} game to go", "{scores}; {count} games to go",
+                Say.plurals("{scores}; {count} game to go", "{scores}; {count} games to go",
                          left).format(scores=score_line(points), count=left)]
 
-    def describe(self) -> str:
+    def describe(self) -> Say:
         """The match in a few words."""
-        return _("a challenge of {games} games").format(games=self.games)
+        return Say("a challenge of {games} games").format(games=self.games)
 
 
 
@@ -196,26 +196,26 @@ class Race:
         """The race game's winners (none before it is over)."""
         return _first_winners(finished)
 
-    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[str]:
+    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[Text]:
         """The race so far: the scores, who leads, and how far the leader has to go."""
         points = totals(finished[:1]) if finished else _game_totals(game) if game else {}
         if not points:
-            return [_("Race to {target}: not started").format(target=self.target)]
+            return [Say("Race to {target}: not started").format(target=self.target)]
         if finished or (game is not None and game.is_over):
-            return [_("Race to {target}: {result}").format(target=self.target,
+            return [Say("Race to {target}: {result}").format(target=self.target,
                                                           result=win_phrase(points)),
                     score_line(points)]
         best = max(points.values())
-        to_go = (ngettext("{names} needs {points} more", "{names} need {points} more",
+        to_go = (Say.plurals("{names} needs {points} more", "{names} need {points} more",
                           len(leaders(points))).format(names=names_phrase(leaders(points)),
                                                       points=self.target - best)
-                 if best < self.target else _("the target is reached: the race ends with this round"))
-        return [_("Race to {target}: {lead}").format(target=self.target, lead=lead_phrase(points)),
-                f"{score_line(points)}; {to_go}"]
+                 if best < self.target else Say("the target is reached: the race ends with this round"))
+        return [Say("Race to {target}: {lead}").format(target=self.target, lead=lead_phrase(points)),
+                joined([score_line(points), to_go], "; ")]
 
-    def describe(self) -> str:
+    def describe(self) -> Say:
         """The match in a few words."""
-        return _("a race to {target}").format(target=self.target)
+        return Say("a race to {target}").format(target=self.target)
 
 
 
@@ -239,26 +239,26 @@ class FirstTo:
         """The best totals over the games (none before the match is over)."""
         return leaders(totals(finished)) if self.is_over(finished) else []
 
-    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[str]:
+    def standings_lines(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> list[Text]:
         """The totals so far, who leads, and how far the leader has to go."""
         if not finished:
-            return [_("First to {target}: no game played yet").format(target=self.target)]
+            return [Say("First to {target}: no game played yet").format(target=self.target)]
         points = totals(finished)
         played = len(finished)
         if self.is_over(finished):
-            return [ngettext("First to {target}: {result} after {count} game",
+            return [Say.plurals("First to {target}: {result} after {count} game",
                              "First to {target}: {result} after {count} games", played).format(
                 target=self.target, result=win_phrase(points), count=played), score_line(points)]
         best = max(points.values())
-        return [ngettext("First to {target}: after {count} game, {lead}",
+        return [Say.plurals("First to {target}: after {count} game, {lead}",
                          "First to {target}: after {count} games, {lead}", played).format(
                     target=self.target, count=played, lead=lead_phrase(points)),
-                _("{scores}; {points} more needed").format(scores=score_line(points),
+                Say("{scores}; {points} more needed").format(scores=score_line(points),
                                                           points=self.target - best)]
 
-    def describe(self) -> str:
+    def describe(self) -> Say:
         """The match in a few words."""
-        return _("first to {target}").format(target=self.target)
+        return Say("first to {target}").format(target=self.target)
 
 
 
@@ -273,11 +273,11 @@ def parse_match(text: str) -> Match:
     words = text.replace(":", " ").replace("-", "_").split()
     kind = words[0].lower() if words else ""
     if kind not in MATCH_KINDS:
-        raise BadMatch(_("unknown match '{text}' (known: single, challenge N, race N, first_to N)")
+        raise BadMatch(Say("unknown match '{text}' (known: single, challenge N, race N, first_to N)")
                        .format(text=text))
     if kind == "single":
         return SINGLE_GAME
     if len(words) != 2 or not words[1].isdigit():
-        raise BadMatch(_("'{kind}' needs one number, as in '{kind} {number}'").format(
+        raise BadMatch(Say("'{kind}' needs one number, as in '{kind} {number}'").format(
             kind=kind, number=3 if kind == "challenge" else 500))
     return MATCH_KINDS[kind](int(words[1]))

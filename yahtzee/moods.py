@@ -1,7 +1,7 @@
 """The computer players' moods: one table of name, trait and seat name (standard library only)."""
 from dataclasses import dataclass
 
-from .language import N_, _
+from .words import N_, Refusal, Say
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ MOODS = tuple(mood.name for mood in MOOD_TABLE)
 MOOD_NAMED = {mood.name: mood for mood in MOOD_TABLE}
 
 
-class UnknownMood(ValueError):
+class UnknownMood(Refusal):
     """A mood the computer players do not have."""
 
 
@@ -33,7 +33,7 @@ def mood_named(name: str) -> str:
     """The mood `name` ('*thinker' or 'thinker'), checked."""
     mood = name.lstrip("*").lower()
     if mood not in MOOD_NAMED:
-        raise UnknownMood(_("unknown player '{name}' (known: {moods})").format(
+        raise UnknownMood(Say("unknown player '{name}' (known: {moods})").format(
             name=name, moods=mood_list()))
     return mood
 

@@ -11,8 +11,8 @@ from typing import Any, NamedTuple, Optional, Union
 
 from .checks import is_int
 from .dice import DICE_COUNT
-from .language import N_, _
 from .scoring import Category
+from .words import N_, Refusal, Say
 
 
 class MoveKind(str, Enum):
@@ -32,7 +32,7 @@ BY_WIN = "w"  # a move's sixth item: decided under the chance to win
 Detail = Union[tuple[int, ...], Category, None]
 
 
-class BadMoves(ValueError):
+class BadMoves(Refusal):
     """Move-log data that does not describe moves; the message names what is wrong."""
 
 
@@ -110,4 +110,4 @@ def _detail_from_json(kind: MoveKind, detail: str) -> Detail:
 
 def _require(condition: object, reason: str) -> None:
     if not condition:
-        raise BadMoves(_(reason))
+        raise BadMoves(Say(reason))

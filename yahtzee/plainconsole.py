@@ -7,8 +7,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Optional, TextIO
 
+from .language import current, speaking, text
+from .look import Frame, Look, Screenful, drawn
 from .palette import BELL, no_colour, wrapped_lines
 from .stops import InputClosed, StopRequested
+from .words import Text
 
 PLAIN_WORDS = {"f8": "F8", "verify": "F8", "f9": "F9", "sound": "F9", "f10": "F10", "quit": "F10"}
 PLAIN_WIDTH = 80
@@ -21,7 +24,8 @@ class PlainConsole:
     reads_lines = True
     flashes = False
 
-    def __init__(self, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None, ring: bool = False) -> None:
+    def __init__(self, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None, ring: bool = False,
+                 language: Optional[str] = None) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         # Bytes the encoding lacks never stop the game; what is typed is read as UTF-8 whatever
@@ -33,13 +37,37 @@ class PlainConsole:
         self.paint = no_colour
         self.unicode = False
         self.ring = ring
+        self.language = language or current()  # the language of the context that made it, unless told
         # Lines break between words at the terminal's width; a pipe has none: there every
         # record is one line, however long (a reader or a script wraps it, never the game).
         self.width: Optional[int] = (shutil.get_terminal_size((PLAIN_WIDTH, 24)).columns
                                      if hasattr(self.stdout, "isatty") and self.stdout.isatty() else None)
         self.stop: Optional[int] = None
         self._reading = False
-        self._arrived: collections.deque[str] = collections.deque()  # messages from other threads, not yet shown
+        self._arrived: collections.deque[Text] = collections.deque()  # messages from other threads, not yet shown
+
+    @property
+    def look(self) -> Look:
+        """How this console draws: its language, no colours, ASCII."""
+        return Look(self.paint, self.unicode, self.flashes)
+
+    def words(self, said: Text) -> str:
+        """Words as this console's reader reads them."""
+        with speaking(self.language):
+            return text(said)
+
+    def farewell(self, said: Text) -> None:
+        """The last words at this terminal."""
+        self.message(said)
+
+    def speak(self, code: str) -> None:
+        """Draw in language `code` from now on."""
+        self.language = code
+
+    def drawn(self, screen: Screenful) -> list[str]:
+        """A screen's lines as this console draws them."""
+        with speaking(self.language):
+            return drawn(screen, self.look)
 
     def request_stop(self, signum: int) -> None:
         """From a signal handler: stop now if waiting for a line, else before the next read."""
@@ -65,22 +93,24 @@ class PlainConsole:
             return [line.rstrip() for line in lines]
         return wrapped_lines(lines, self.width)
 
-    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
+    def show(self, screen: Screenful, brief: Optional[Iterable[Text]] = None) -> None:
         """Print a screen, or its brief form when it has one."""
-        shown = lines if brief is None else brief
+        with speaking(self.language):
+            shown = drawn(screen, self.look) if brief is None else [
+                part for line in brief for part in text(line).split("\n")]
         self._write("".join(line + "\n" for line in self._fitted(shown)))
 
-    def message(self, text: str) -> None:
+    def message(self, said: Text) -> None:
         """A message for the player."""
-        self._write("".join(line + "\n" for line in self._fitted([text])))
+        self._write("".join(line + "\n" for line in self._fitted([self.words(said)])))
 
-    def remind(self, text: str) -> None:
+    def remind(self, said: Text) -> None:
         """A message about the question being asked: printed like any other."""
-        self.message(text)
+        self.message(said)
 
-    def message_from_thread(self, text: str) -> None:
+    def message_from_thread(self, said: Text) -> None:
         """A message from work in the background: printed before the next prompt."""
-        self._arrived.append(text)
+        self._arrived.append(said)
 
     def show_arrived(self) -> None:
         """Show the messages from other threads that came since the last look."""
@@ -90,12 +120,13 @@ class PlainConsole:
     def forget_messages(self) -> None:
         """Printed messages stay where they are: nothing to forget."""
 
-    def status(self, text: str) -> None:
+    def status(self, said: Text) -> None:
         """A passing line (a progress bar): printed like a message."""
-        self.message(text)
+        self.message(said)
 
-    def _read_line(self, prompt: str) -> str:
+    def _read_line(self, said: Text) -> str:
         self.show_arrived()
+        prompt = self.words(said)
         *above, last = self._fitted([f"{prompt}>" if prompt else ">"])
         self._write("".join(line + "\n" for line in above) + last + " ")
         if self.stop:
@@ -115,13 +146,13 @@ class PlainConsole:
             raise InputClosed("end of input")
         return line.strip()
 
-    def read_key(self, prompt: str = "") -> str:
+    def read_key(self, prompt: Text = "") -> str:
         """One input line as a token: hot-key words become F8/F9/F10, empty is 'enter'."""
         line = self._read_line(prompt)
         lowered = line.lower()
         return PLAIN_WORDS.get(lowered) or lowered or "enter"
 
-    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+    def read_text(self, prompt: Text, default: str = "", limit: Optional[int] = None,
                   unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of free text; returns (hot key or None, text). A longer line is the screens' to cut."""
         line = self._read_line(prompt)
@@ -137,7 +168,7 @@ class PlainConsole:
         """Plain mode never waits (and reads no key for it)."""
         return None
 
-    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
+    def animate(self, frames: Iterable[Frame], seconds_per_frame: float) -> bool:
         """Plain mode never animates: the dice are said once they settle."""
         return True
 

@@ -2,10 +2,10 @@
 from dataclasses import dataclass
 from typing import Any, Union
 
-from .language import N_, _, ngettext, number
 from .match import Match, parse_match
 from .palette import THEMES
 from .rules import Rules, rules_named, rules_title
+from .words import N_, Num, Say, Text
 
 # A preference's value, as prefs.json holds it.
 Choice = Union[bool, int, float, str]
@@ -19,16 +19,16 @@ class Preference:
     label: str
     choices: tuple[Choice, ...]
 
-    def shown(self, value: Choice) -> str:
+    def shown(self, value: Choice) -> Text:
         """The value as the settings screen shows it."""
         if isinstance(value, bool):
-            return _("ON") if value else _("OFF")
+            return Say("ON") if value else Say("OFF")
         if self.key == "rules" and isinstance(value, str):
             return rules_title(value)
         if self.key == "bank" and isinstance(value, int):
-            return ngettext("{} roll", "{} rolls", value).format(value)
-        word = _(WORDS[value]) if value in WORDS else number(value) if isinstance(value, float) else value
-        return _(SHOWN[self.key]).format(word) if self.key in SHOWN else str(word)
+            return Say.plurals("{} roll", "{} rolls", value).format(value)
+        word: Text = Say(WORDS[value]) if value in WORDS else Num(value) if isinstance(value, float) else str(value)
+        return Say(SHOWN[self.key]).format(word) if self.key in SHOWN else word
 
     def after(self, value: Choice) -> Choice:
         """The next choice, as a key press cycles through them."""

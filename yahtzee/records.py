@@ -16,7 +16,7 @@ from typing import Any, Optional, cast
 from .checks import MAX_ROUNDS, is_int, is_text, is_valid_name
 from .dice import is_duplicate, is_loaded
 from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player
-from .language import N_, _
+from .language import N_, _, text
 from .match import MAX_RACE_TARGET
 from .moves import BadMoves, Move, moves_from_json, moves_to_json
 from .rules import HASBRO, RULES, BadOption, Rules
@@ -105,7 +105,7 @@ def _check_moves(moves: object, seats: int, rounds: int) -> None:
     try:
         moves_from_json(moves, seats, rounds)
     except BadMoves as error:
-        raise InvalidRecord(f"'moves': {error}") from None
+        raise InvalidRecord(f"'moves': {text(error.said)}") from None
 
 
 def record_rules(record: dict[str, Any]) -> Rules:

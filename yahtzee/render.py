@@ -6,10 +6,11 @@ from typing import Any, Optional, Union
 from . import records as rec
 from .choices import Option, OptionKind
 from .game import Game, Turn
-from .language import N_, _, ngettext, number
+from .language import N_, _, ngettext, number, text
 from .palette import Paint, no_colour, pad, visible_width
 from .scorecard import Scorecard
 from .scoring import LOWER, SHEET_LABELS, UPPER, Category
+from .words import Text
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24
@@ -192,7 +193,7 @@ def side_by_side(*columns: tuple[Sequence[str], int]) -> list[str]:
             .rstrip() for row in range(height)]
 
 
-def play_lines(game: Game, verify: bool, sound: bool, status: str, paint: Paint = no_colour, unicode: bool = True,
+def play_lines(game: Game, verify: bool, sound: bool, status: Text, paint: Paint = no_colour, unicode: bool = True,
                keys: Optional[Mapping[Category, str]] = None,
                hints: Optional[Mapping[Category, tuple[int, bool]]] = None, match: Sequence[str] = (),
                par: bool = False, dice: Optional[Sequence[int]] = None) -> list[str]:
@@ -202,12 +203,12 @@ def play_lines(game: Game, verify: bool, sound: bool, status: str, paint: Paint 
     middle = ["", ""] + hotkey_lines(verify, sound, paint)
     right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode, dice)
     right += ["", *match] if match else []
-    return side_by_side((sheet, sheet_width(game) + 1), (middle, MIDDLE_WIDTH), (right, 0)) + [status]
+    return side_by_side((sheet, sheet_width(game) + 1), (middle, MIDDLE_WIDTH), (right, 0)) + [text(status)]
 
 
-def match_lines(describe: str, points: Mapping[str, int], paint: Paint = no_colour) -> list[str]:
+def match_lines(describe: Text, points: Mapping[str, int], paint: Paint = no_colour) -> list[str]:
     """Under the dice in a match: what it is, then each player's match total so far."""
-    return [describe, paint("total", _("Match totals")),
+    return [capital(text(describe)), paint("total", _("Match totals")),
             *[f"  {pad(name, COLUMN_WIDTH)}{right_aligned(str(total), 6)}"
               for name, total in points.items()]]
 
@@ -217,19 +218,24 @@ def sheet_width(game: Game) -> int:
     return LABEL_WIDTH + COLUMN_WIDTH * len(game.players)
 
 
-def end_lines(game: Game, announce: Iterable[str], paint: Paint = no_colour,
+def end_lines(game: Game, announce: Iterable[Text], paint: Paint = no_colour,
               room: int = SCREEN_HEIGHT - 2) -> list[list[str]]:
     """The end of a game: the whole final sheet, the winner and the notices beside it.
     Returns pages of lines; notices that do not fit `room` rows go to the next page."""
     sheet = sheet_lines(game, paint)
     left = sheet_width(game) + 2
     wrapped: list[str] = []
-    for place, text in enumerate(announce):
-        rows = textwrap.wrap(text, SCREEN_WIDTH - left - 1) or [""]
+    for place, said in enumerate(announce):
+        rows = textwrap.wrap(text(said), SCREEN_WIDTH - left - 1) or [""]
         wrapped += [paint("good", row) if place == 0 else row for row in rows]
     height = max(len(sheet), room)
     chunks = [wrapped[start:start + height] for start in range(0, len(wrapped), height)] or [[]]
     return [side_by_side((sheet, left), (chunk, 0)) for chunk in chunks]
+
+
+def capital(words: str) -> str:
+    """The first letter made a capital, the rest as it is (German nouns keep theirs)."""
+    return words[:1].upper() + words[1:]
 
 
 def too_small_lines(columns: int, lines: int) -> list[str]:
@@ -283,8 +289,8 @@ def choice_text(option: Option, short: bool = False) -> str:
     if option.extra_turn:
         return _("extra turn {points}").format(points=f"+{option.yahtzee_bonus}")
     assert option.box is not None  # a box option always names its box
-    head = (_("blank {box}").format(box=option.box.title) if option.blank
-            else f"{option.box.title} {option.points}")
+    head = (_("blank {box}").format(box=text(option.box.title)) if option.blank
+            else f"{text(option.box.title)} {option.points}")
     return " ".join([head, *bonus_words(option, short)])
 
 

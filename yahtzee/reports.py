@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .language import _, ngettext, number
+from .language import _, ngettext, number, text
 from .usage import usage_error
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
         print(json.dumps(review_to_json(review)))
     else:
         title = _("Review of the game finished {finished}, rules: {rules}").format(
-            finished=finished_text(record), rules=record_rules(record).describe())
+            finished=finished_text(record), rules=text(record_rules(record).describe()))
         # At a terminal, fitted to 80 columns; into a pipe, a line a decision (nothing limits its width).
         print("\n".join(review_lines(review, title, fit=sys.stdout.isatty())))
     return 0

@@ -14,10 +14,11 @@ from .choices import Option, option_to_json
 from .dice import DICE_COUNT
 from .game import Game, Player
 from .illegal import IllegalMove
-from .language import _, source_strings
+from .language import _, source_strings, text
 from .moves import BadMoves, Move, MoveKind
 from .records import game_from_record, moves_of, name_of, players_of, totals_of
 from .scoring import Category
+from .words import Refusal
 
 if TYPE_CHECKING:
     from .strategy.table import StrategyTable
@@ -30,7 +31,7 @@ COSTLIEST = 3
 DICE = range(DICE_COUNT)
 
 
-class CannotReview(ValueError):
+class CannotReview(Refusal):
     """A game the review cannot judge; the message says why, in one line."""
 
 
@@ -90,7 +91,7 @@ def require_moves(record: dict[str, Any]) -> list[Move]:
     try:
         moves = moves_of(record)
     except BadMoves as error:
-        raise CannotReview(_("the game's moves are damaged ({error})").format(error=error)) from None
+        raise CannotReview(_("the game's moves are damaged ({error})").format(error=text(error.said))) from None
     if moves is None:
         raise CannotReview(_("this game was played before moves were kept: there is nothing to review"))
     return moves

@@ -3,14 +3,14 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from .checks import is_int
-from .language import N_, _
+from .words import N_, Refusal, Say, Text, joined
 
 # The options a player may add to any rule set: rolls a turn, and rolls carried over.
 ROLL_CHOICES = (3, 4)
 MAX_DICE_BANK = 5
 
 
-class BadOption(ValueError):
+class BadOption(Refusal):
     """An option value the game does not offer."""
 
 
@@ -42,10 +42,11 @@ class Rules:
         rolls = self.rolls_per_turn if rolls is None else rolls
         bank = self.dice_bank if bank is None else bank
         if rolls not in ROLL_CHOICES or isinstance(rolls, bool):
-            raise BadOption(_("rolls a turn must be {choices}, not {rolls}").format(
-                choices=_(" or ").join(map(str, ROLL_CHOICES)), rolls=rolls))
+            raise BadOption(Say("rolls a turn must be {choices}, not {rolls}").format(
+                choices=joined([", ".join(map(str, ROLL_CHOICES[:-1])), Say(" or "), str(ROLL_CHOICES[-1])]),
+                rolls=rolls))
         if not is_int(bank, 0, MAX_DICE_BANK):
-            raise BadOption(_("the dice bank holds 0 to {most} rolls, not {bank}").format(
+            raise BadOption(Say("the dice bank holds 0 to {most} rolls, not {bank}").format(
                 most=MAX_DICE_BANK, bank=bank))
         return replace(self, rolls_per_turn=rolls, dice_bank=bank)
 
@@ -57,11 +58,11 @@ class Rules:
         own = {"rolls": base.rolls_per_turn, "bank": base.dice_bank}
         return {key: value for key, value in chosen.items() if value != own[key]}
 
-    def describe(self) -> str:
+    def describe(self) -> Text:
         """The rules in a few words for a player: '1987 (forced joker), 4 rolls, bank 2'."""
         words = {"rolls": N_("{} rolls"), "bank": N_("bank {}")}
-        return ", ".join([rules_title(self.name)] + [_(words[key]).format(value)
-                                                     for key, value in self.options.items()])
+        return joined([rules_title(self.name)] + [Say(words[key]).format(value)
+                                                  for key, value in self.options.items()], ", ")
 
 
 HASBRO = Rules()
@@ -82,12 +83,12 @@ TITLES = {"hasbro": N_("1987 (forced joker)"), "freejoker": N_("free joker"),
           "acorn": N_("Acorn (blank a box)"), "fiveoak": N_("FiveOAK (roll bonus)")}
 
 
-def rules_title(name: str) -> str:
+def rules_title(name: str) -> Text:
     """A rule set's name as a player reads it, in the player's language."""
-    return _(TITLES[name]) if name in TITLES else name
+    return Say(TITLES[name]) if name in TITLES else name
 
 
-class UnknownRules(ValueError):
+class UnknownRules(Refusal):
     """A rule-set name the game does not know."""
 
 
@@ -97,5 +98,5 @@ def rules_named(name: str) -> Rules:
         return RULES[name]
     except (KeyError, TypeError):
         known = ", ".join(sorted(RULES))
-        raise UnknownRules(_("unknown rules '{name}' (known: {known})").format(
+        raise UnknownRules(Say("unknown rules '{name}' (known: {known})").format(
             name=name, known=known)) from None

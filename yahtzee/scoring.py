@@ -5,8 +5,8 @@ from enum import Enum
 from typing import Optional
 
 from .checks import is_int
-from .language import N_, NC_, _, pgettext
 from .rules import Rules
+from .words import N_, NC_, Say, Text
 
 
 class Category(Enum):
@@ -41,9 +41,9 @@ class Category(Enum):
         return UPPER.index(self) + 1 if self.is_upper else None
 
     @property
-    def title(self) -> str:
+    def title(self) -> Say:
         """The box's name as a player reads it: 'FULL HOUSE'."""
-        return pgettext("box", TITLES[self])
+        return Say(TITLES[self], context="box")
 
 
 ALL_BOXES = tuple(Category)  # in card order; a tuple is quicker to walk than the Enum class
@@ -190,15 +190,15 @@ def legal_boxes(dice: Sequence[int], boxes: Mapping[Category, int], rules: Rules
     return open_boxes(boxes)
 
 
-def joker_requirement(dice: Sequence[int], boxes: Mapping[Category, int], rules: Rules) -> str:
+def joker_requirement(dice: Sequence[int], boxes: Mapping[Category, int], rules: Rules) -> Text:
     """Why the joker rule narrows the choice, for a player ('' when it does not)."""
     if not (is_joker(dice, boxes, rules) and rules.joker == "forced"):
         return ""
     matching = upper_box(dice[0])
     if matching not in boxes:
-        return _("a Joker must go in {box} while it is open").format(box=matching.title)
+        return Say("a Joker must go in {box} while it is open").format(box=matching.title)
     if any(box not in boxes for box in LOWER):
-        return _("a Joker must go in an open lower box while there is one")
+        return Say("a Joker must go in an open lower box while there is one")
     return ""
 
 

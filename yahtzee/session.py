@@ -8,6 +8,7 @@ from .game import Game, Player
 from .match import SINGLE_GAME, Match, Scores
 from .records import build_record, totals_of
 from .rules import HASBRO, Rules
+from .words import Text
 
 
 @dataclass
@@ -26,6 +27,8 @@ class Session:
     match_start: int = 0
     # The humans whose advice ranks by the chance to win (W on the advice page), by name.
     win_rankers: set[str] = field(default_factory=set)
+    # The seats played from a friend's own terminal over SSH (folded names): theirs for the session.
+    friend_seats: set[str] = field(default_factory=set)
 
     def new_game(self) -> Game:
         """Start the session's next game with the players now seated (a new match of the
@@ -50,7 +53,7 @@ class Session:
         """The match is decided."""
         return self.match.is_over(self.match_scores, self.game)
 
-    def standings_lines(self) -> list[str]:
+    def standings_lines(self) -> list[Text]:
         """Where the match stands, for the recap."""
         return self.match.standings_lines(self.match_scores, self.game)
 

@@ -8,6 +8,7 @@ from .language import _, number
 from .render import advice_keys, choice_text, percent, reroll_text
 from .scorecard import Scorecard
 from .scoring import LOWER, SPOKEN_NAMES, UPPER, Category
+from .words import Say
 
 
 def spoken_label(box: Category) -> str:
@@ -44,13 +45,13 @@ def sheet_sentences(game: Game) -> list[str]:
     return [card_sentence(player.name, player.card) for player in game.players]
 
 
-def turn_sentence(game: Game) -> str:
+def turn_sentence(game: Game) -> Say:
     """Whose turn it is, in which round, and their total so far."""
     player = game.current
     if game.race_target:
-        text = _("{name}'s turn, round {round}; {name} has {points} points.")
+        text = Say("{name}'s turn, round {round}; {name} has {points} points.")
     else:
-        text = _("{name}'s turn, round {round} of {rounds}; {name} has {points} points.")
+        text = Say("{name}'s turn, round {round} of {rounds}; {name} has {points} points.")
     return text.format(name=player.name, round=game.round, rounds=len(Category),
                        points=player.card.total)
 

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from . import records as rec
-from .language import N_, _, ngettext, number
+from .language import N_, _, ngettext, number, text
 from .palette import cut_to_cells, pad, visible_width
 from .rules import HASBRO, RULES, rules_title
 from .scoring import YAHTZEE_POINTS, Category
+from .words import Later, Num, Say, Text
 
 HALL_SIZE = 10
 
@@ -106,11 +107,12 @@ def player_stats(records: Iterable[dict[str, Any]]) -> dict[str, PlayerStats]:
     return stats
 
 
-def game_notices(earlier_records: Iterable[dict[str, Any]], record: dict[str, Any], size: int = HALL_SIZE) -> list[str]:
+def game_notices(earlier_records: Iterable[dict[str, Any]], record: dict[str, Any],
+                 size: int = HALL_SIZE) -> list[Text]:
     """One-line notices for the humans of a just-finished game, against the games before it
     (none for a race, whose total is not one game's; for a practice game, that it counts for nothing)."""
     if rec.is_practice(record):
-        return [_("a practice game (loaded dice): it stays out of the hall of fame and the statistics")]
+        return [Say("a practice game (loaded dice): it stays out of the hall of fame and the statistics")]
     if rec.is_race(record):
         return []
     earlier = list(earlier_records)
@@ -137,21 +139,19 @@ def _hall_places(hall: Sequence[HallEntry], record: dict[str, Any]) -> dict[str,
 
 
 def _player_notices(name: str, total: int, before: Optional[PlayerStats], after: PlayerStats,
-                    place: Optional[int]) -> list[str]:
-    notices = []
+                    place: Optional[int]) -> list[Text]:
+    notices: list[Text] = []
     if place:
-        notices.append(_("{name} enters the hall of fame at {place} place with {total}").format(
-            name=name, place=ordinal(place), total=total))
+        notices.append(Say("{name} enters the hall of fame at {place} place with {total}").format(
+            name=name, place=Later(lambda: ordinal(place)), total=total))
     if before and total > before.best:
-        notices.append(_("{name} sets a new personal best: {total} (the old one was {old})").format(
+        notices.append(Say("{name} sets a new personal best: {total} (the old one was {old})").format(
             name=name, total=total, old=before.best))
-    if before:
-        old, new = number(before.average, ".1f"), number(after.average, ".1f")
-        if old != new:
-            way = (_("{name}'s all-time average goes up from {old} to {new}")
-                   if after.average > before.average
-                   else _("{name}'s all-time average goes down from {old} to {new}"))
-            notices.append(way.format(name=name, old=old, new=new))
+    if before and format(before.average, ".1f") != format(after.average, ".1f"):
+        way = (Say("{name}'s all-time average goes up from {old} to {new}")
+               if after.average > before.average
+               else Say("{name}'s all-time average goes down from {old} to {new}"))
+        notices.append(way.format(name=name, old=Num(before.average, ".1f"), new=Num(after.average, ".1f")))
     return notices
 
 
@@ -195,7 +195,7 @@ def hall_lines(hall: Sequence[HallEntry]) -> list[str]:
              + _("RULES")]
     for place, who, entry in zip(places(hall), shown, hall):
         lines.append(f"{place:>2}  {_cell(who, name_width)}  {entry.score:>{score}}  {entry.date:<10}  "
-                     f"{rules_title(entry.rules)}")
+                     f"{text(rules_title(entry.rules))}")
     if any(entry.kind == "computer" for entry in hall):
         lines.append(_("* played by the computer"))
     return lines

@@ -6,7 +6,8 @@ import sys
 from collections.abc import Iterable
 from typing import Optional
 
-from .language import _
+from .language import _, text
+from .words import Refusal
 
 INSTALL = "python3 -m venv .venv && .venv/bin/python -m pip install -e ."  # README.md's first command
 
@@ -23,7 +24,8 @@ def program_name(started_as: Optional[str] = None) -> str:
 def usage_error(message: object) -> int:
     """Say what was wrong on stderr; the exit code for a usage error (2), whatever stderr is."""
     try:
-        sys.stderr.write(f"{program_name()}: {message}\n")
+        shown = text(message.said) if isinstance(message, Refusal) else message
+        sys.stderr.write(f"{program_name()}: {shown}\n")
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass  # a full or closed stderr must not turn a usage error into a crash

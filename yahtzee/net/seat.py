@@ -1,14 +1,19 @@
 """One friend's terminal as the game sees it: the keys they type go into a pipe that a key
-console reads as it reads a keyboard, and the screens it draws go out through their SSH channel."""
+console reads as it reads a keyboard, and the screens it draws go out through their SSH channel.
+
+Keys typed while the seat is asked go into its own pipe (kept, as typed ahead at a keyboard);
+keys typed while another seat is asked go into a second pipe, where the game reads them only
+to act on the seat's own hot keys and to refuse the rest, never as an answer."""
 import contextlib
 import os
 import re
 import threading
-import time
+from collections.abc import Mapping
 from typing import Callable, Optional
 
+from ..locales import charset_is_utf8, from_environment
+
 MAX_COLUMNS, MAX_LINES = 500, 200  # a larger window is drawn as this size
-KNOCK_GAP = 0.5  # seconds: keys typed out of turn are answered at most this often
 COLOURLESS_TERMS = ("dumb", "vt52", "vt100", "vt102", "vt220")  # terminals sent no colour codes
 COLOUR_CODE = re.compile("\x1b\\[[0-9;]*m")
 
@@ -19,22 +24,23 @@ class RemoteSeat:
     The SSH server's thread calls typed, resized and hang_up; the game's thread reads the keys
     and writes the screens."""
 
-    def __init__(self, name: str, send: Callable[[bytes], None], disconnect: Callable[[], None],
-                 columns: int, lines: int, term: str = "xterm") -> None:
+    def __init__(self, name: str, send: Callable[[bytes], None], disconnect: Callable[[], None], columns: int,
+                 lines: int, term: str = "xterm", environment: Optional[Mapping[str, str]] = None) -> None:
         self.name = name
         self.colour = term.lower() not in COLOURLESS_TERMS
+        self.language = from_environment(environment or {})  # as the friend's ssh client sent LANG and LC_*
+        self.unicode = charset_is_utf8(environment or {})
         self._send = send  # safe from any thread, as disconnect is: the server's loop does the work
         self.disconnect = disconnect
         self._read_end, self._write_end = os.pipe()
-        for end in (self._read_end, self._write_end):
+        self._aside_read, self._aside_write = os.pipe()
+        for end in (self._read_end, self._write_end, self._aside_read, self._aside_write):
             os.set_blocking(end, False)
         self._pending: list[str] = []
         self._lock = threading.Lock()
         self.gone = False
-        self.listening = False  # keys count only while it is this seat's turn to answer
+        self.listening = False  # keys are answers only while this seat is asked
         self.sound = True  # this seat's own bell (F9 at a friend's terminal)
-        self.knocked = False  # keys came out of turn, and the game has yet to say whose turn it is
-        self._last_knock = 0.0
         self.woken: Optional[Callable[[], None]] = None  # the console's reader, woken by a resize
         self.size = os.terminal_size((80, 24))
         self.resized(columns, lines)
@@ -43,6 +49,10 @@ class RemoteSeat:
     def fileno(self) -> int:
         """The pipe the console reads the keys from."""
         return self._read_end
+
+    def aside_fileno(self) -> int:
+        """The pipe of the keys typed while another seat was asked."""
+        return self._aside_read
 
     def raw_mode(self) -> "contextlib.AbstractContextManager[None]":
         """Nothing to switch: the friend's own ssh client keeps their terminal raw."""
@@ -59,35 +69,25 @@ class RemoteSeat:
         if not self.colour:
             data = COLOUR_CODE.sub("", data)
         if data and not self.gone:
-            self._send(data.encode("utf-8", "replace"))
+            self._send(data.encode(self.encoding(), "replace"))
 
     def encoding(self) -> str:
-        """What the friend's terminal is sent in."""
-        return "utf-8"
+        """What the friend's terminal is sent in: UTF-8, or ASCII where their locale is not UTF-8."""
+        return "utf-8" if self.unicode else "ascii"
 
     def terminal_size(self) -> os.terminal_size:
         """The friend's window as their client last told it."""
         return self.size
 
     # -- from the server's thread ------------------------------------------------------
-    def knock(self) -> bool:
-        """Keys came out of turn: whether the game should say so now (at most every KNOCK_GAP)."""
-        now = time.monotonic()
-        if now - self._last_knock < KNOCK_GAP:
-            return False
-        self._last_knock, self.knocked = now, True
-        return True
-
     def typed(self, data: bytes) -> bool:
-        """Keys from the friend: kept for the console while it is their turn, else dropped;
-        False when the pipe is full (too much typed ahead) and they were dropped."""
-        if not self.listening:
-            return True
+        """Keys from the friend: answers while the seat is asked, else set aside; False when
+        the pipe is full (too much typed ahead) and they were dropped."""
         with self._lock:
             if self.gone:
                 return True
             try:
-                os.write(self._write_end, data)
+                os.write(self._write_end if self.listening else self._aside_write, data)
             except BlockingIOError:
                 return False
         return True
@@ -104,10 +104,12 @@ class RemoteSeat:
             if not self.gone:
                 self.gone = True
                 os.close(self._write_end)
+                os.close(self._aside_write)
 
     def close(self) -> None:
         """From the game's thread, once its console is let go: the read end goes too."""
         self.hang_up()
-        with contextlib.suppress(OSError):
-            os.close(self._read_end)
+        for end in (self._read_end, self._aside_read):
+            with contextlib.suppress(OSError):
+                os.close(end)
 

@@ -7,14 +7,16 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Optional
 
 import asyncssh
 
 from ..checks import NAME_CELLS
-from ..language import _
+from ..language import speaking, text
+from ..locales import from_environment
 from ..palette import cut_to_cells, visible_width
+from ..words import Say, Text
 from .credentials import Credentials
 from .seat import MAX_COLUMNS, MAX_LINES, RemoteSeat
 
@@ -28,7 +30,7 @@ MAX_INPUT_RATE = 64 * 1024  # bytes a second from one seat; more is dropped
 NOTICE_GAP = 5.0  # seconds before the host is told the same line again
 MAX_UNSENT = 1024 * 1024  # bytes waiting for a friend's client to read them; past this it is let go
 
-Notify = Callable[[str], None]
+Notify = Callable[[Text], None]
 
 
 def is_seat_name(name: str) -> bool:
@@ -44,7 +46,7 @@ class TableServer:
         self.credentials = credentials
         self.address, self.port = address, port
         self._notify = notify  # from the server's thread: a line for the host's screen
-        self._told: dict[str, float] = {}
+        self._told: dict[Text, float] = {}
         self.changed: Callable[[], None] = lambda: None  # from the server's thread: a friend came or went
         self.seats: dict[str, RemoteSeat] = {}
         self.proofs: dict[str, str] = {}  # by folded name: the key a seat was first taken with ('' a password)
@@ -54,7 +56,7 @@ class TableServer:
         self._server: Optional[asyncssh.SSHAcceptor] = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="ssh-table", daemon=True)
 
-    def notify(self, line: str) -> None:
+    def notify(self, line: Text) -> None:
         """Tell the host, but not the same line again within NOTICE_GAP seconds (a flood of
         refused connections is one line, not a flood of lines)."""
         now = time.monotonic()
@@ -76,11 +78,11 @@ class TableServer:
             allow_scp=False, kbdint_auth=False, host_based_auth=False, gss_host=None,
             login_timeout=LOGIN_SECONDS, keepalive_interval=30, keepalive_count_max=4)
 
-    def how_to_join(self) -> str:
+    def how_to_join(self) -> Say:
         """The line that tells the host's friends how to join (once listening): on every
         address, this machine's name stands for them."""
         address = socket.gethostname() if self.address in ("0.0.0.0", "::", "") else self.address
-        return _("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
+        return Say("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
             port=self.port, address=address, password=self.credentials.password)
 
     def close(self) -> None:
@@ -115,7 +117,7 @@ class TableServer:
         if chan.is_closing():
             return
         if chan.get_write_buffer_size() > MAX_UNSENT:
-            self.notify(_("A friend's terminal read nothing of its screens and was let go."))
+            self.notify(Say("A friend's terminal read nothing of its screens and was let go."))
             chan.close()
             return
         chan.write(data)
@@ -127,21 +129,22 @@ class TableServer:
         return close
 
     def join(self, name: str, chan: "asyncssh.SSHServerChannel[bytes]", columns: int, lines: int,
-             term: str = "xterm", proof: str = "") -> Optional[str]:
+             term: str = "xterm", proof: str = "", environment: Optional[Mapping[str, str]] = None) -> Optional[Say]:
         """Seat a friend logged in as `name` with `proof` (their key's fingerprint, '' for the
         password); why not, as a line for them, or None. A seat first taken with a key is taken
         again only with that key."""
         if not is_seat_name(name):
-            return _("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
+            return Say("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
         with self._lock:
             held = self.seats.get(name.casefold())
             if held is not None and not held.gone:
-                return _("{name} is already at the table.").format(name=name)
+                return Say("{name} is already at the table.").format(name=name)
             first = self.proofs.setdefault(name.casefold(), proof)
             if first and first != proof:
-                return _("{name}'s seat was taken with a key: join again with the same key.").format(name=name)
-            self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines, term)
-        self.notify(_("{name} joined the table over SSH.").format(name=name))
+                return Say("{name}'s seat was taken with a key: join again with the same key.").format(name=name)
+            self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines, term,
+                                                     environment)
+        self.notify(Say("{name} joined the table over SSH.").format(name=name))
         self.changed()
         return None
 
@@ -151,7 +154,7 @@ class TableServer:
             seat = self.seats.get(name.casefold())
         if seat is not None:
             seat.hang_up()
-            self.notify(_("{name} left the table.").format(name=name))
+            self.notify(Say("{name} left the table.").format(name=name))
             self.changed()
 
 
@@ -168,7 +171,8 @@ class Door(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         if self.table.connections >= MAX_CONNECTIONS:
-            self.table.notify(_("A connection was refused: {count} at once is the most.").format(count=MAX_CONNECTIONS))
+            self.table.notify(Say("A connection was refused: {count} at once is the most.").format(
+                count=MAX_CONNECTIONS))
             conn.close()
             return
         self.table.connections += 1
@@ -207,7 +211,7 @@ class Door(asyncssh.SSHServer):
         """A wrong password or an unlisted key: too many on one connection close it."""
         self.failures[kind] += 1
         if self.failures[kind] >= most and self.conn is not None:
-            self.table.notify(_("A connection was closed after {count} failed logins.").format(count=most))
+            self.table.notify(Say("A connection was closed after {count} failed logins.").format(count=most))
             self.conn.close()
 
     def session_requested(self) -> "asyncssh.SSHServerSession[bytes]":
@@ -240,7 +244,7 @@ class SeatSession(asyncssh.SSHServerSession):
         return self.size is not None  # a game needs a terminal: `ssh -T` is refused
 
     def exec_requested(self, command: str) -> bool:
-        self.table.notify(_("A command over SSH was refused: the table serves only a terminal."))
+        self.table.notify(Say("A command over SSH was refused: the table serves only a terminal."))
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -248,9 +252,11 @@ class SeatSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         assert self.chan is not None and self.size is not None
-        refused = self.table.join(self.name, self.chan, *self.size, self.term, self.proof)
+        environment = self.chan.get_environment()
+        refused = self.table.join(self.name, self.chan, *self.size, self.term, self.proof, environment)
         if refused:
-            self.chan.write((refused + "\r\n").encode())
+            with speaking(from_environment(environment)):
+                self.chan.write((text(refused) + "\r\n").encode())
             self.chan.exit(1)
             return
         self.seat = self.table.seat(self.name)
@@ -266,11 +272,8 @@ class SeatSession(asyncssh.SSHServerSession):
             second, count = now, 0
         self.window = second, count + len(data)
         too_fast = self.window[1] > MAX_INPUT_RATE
-        if not too_fast and not self.seat.listening:
-            if self.seat.knock():
-                self.table.changed()  # the game says whose turn it is, at this seat
-        elif too_fast or not self.seat.typed(data):
-            self.table.notify(_("Keys from {name} came too fast: some were dropped.").format(name=self.name))
+        if too_fast or not self.seat.typed(data):
+            self.table.notify(Say("Keys from {name} came too fast: some were dropped.").format(name=self.name))
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self._check_window(width, height)
@@ -280,7 +283,7 @@ class SeatSession(asyncssh.SSHServerSession):
     def _check_window(self, columns: int, lines: int) -> None:
         """A window beyond reason is drawn at the largest size, and the host is told."""
         if columns > MAX_COLUMNS or lines > MAX_LINES:
-            self.table.notify(_("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
+            self.table.notify(Say("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
                 columns=columns, lines=lines, most=f"{MAX_COLUMNS}x{MAX_LINES}",
                 name=cut_to_cells(self.name, NAME_CELLS)))
 
@@ -300,7 +303,7 @@ class SeatSession(asyncssh.SSHServerSession):
         self.idle = asyncio.get_running_loop().call_later(IDLE_SECONDS, self._idle_out)
 
     def _idle_out(self) -> None:
-        self.table.notify(_("{name} was idle for {minutes} minutes and was let go.").format(
+        self.table.notify(Say("{name} was idle for {minutes} minutes and was let go.").format(
             name=self.name, minutes=IDLE_SECONDS // 60))
         if self.chan is not None:
             self.chan.close()

@@ -1,29 +1,43 @@
-"""The console the flow talks to while it hosts a table: every screen at the host's terminal and
-at every friend's, the keys of the seat whose turn it is.
+"""The console the flow talks to while it hosts a table: one KeyConsole at the host's terminal
+and one at each friend's, each drawing every screen in its own language, colours and glyphs,
+and the keys of each terminal kept to its own seat.
 
-A seat is played from a friend's terminal once a friend has logged in under its name; until
-then it is played at the host's keyboard, as in hot-seat play. The lobby's questions and the
-computer players' turns are the host's. A friend whose connection drops keeps the seat: the
-game waits for them at the same question, and meanwhile the host's keys may answer it (F10
-saves the game for later)."""
+The seat contract (PRODUCT.md §9): a seat is a friend's when a friend logged in under its name
+before the game began (or it was theirs in the saved game); every other human seat, and every
+question of the lobby and of the computer players, is the host's. The terminal asked gets the
+question and its keys; every other terminal reads what is happening and what it may do there.
+Keys typed ahead at the terminal asked are kept; a key at any other terminal is refused there
+with one line and dropped. The host's hot keys act before a friend's next key is read; a
+friend's own hot keys (F9 their bell, D their language, F10 or Q to leave, asked first) act at
+once. A posting is taken back with U by its player, at their own terminal, until the next turn
+begins. A friend whose connection drops keeps the seat: the game waits for them at the same
+question, and meanwhile the host's keys may answer it or hand the seat to the computer."""
+import collections
 import contextlib
 import functools
 import math
+import select
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Callable, Optional, Protocol
 
-from ..console import KeyConsole
-from ..language import _
-from ..palette import Paint
+from ..console import KeyConsole, key_token
+from ..keyreader import KeyReader
+from ..locales import LANGUAGES
+from ..look import Asked, Frame, Look, Screenful, drawn
 from ..render import on_off
-from ..screens.prompts import ALIASES
 from ..stops import InputClosed, SeatChanged
+from ..words import Later, Say, Text
 from .seat import RemoteSeat
 from .server import TableServer
 
 AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
 AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before the computer plays the seat
+WAIT_SECONDS = 0.25  # the longest a wait for keys sleeps before it looks around (notices, joins)
+HOT = {"v": "F8", "m": "F9", "q": "F10"}  # the letters of the hot keys, where no name is typed
+LANGUAGE_KEY = "d"  # at a friend's terminal: the next language the game speaks
+HOST = ""  # the host's terminal, among the friends' folded names
 
 
 class Seating(Protocol):
@@ -38,9 +52,21 @@ class Seating(Protocol):
     def hand_to_computer(self, name: str) -> None:
         """The seat of `name` is played by a computer player from now on."""
 
+    def happening(self) -> Say:
+        """What is going on, for a terminal that is not asked."""
+
+    def game_under_way(self) -> bool:
+        """A game is in play (a seat is no longer taken by logging in under its name)."""
+
+    def friend_seats(self) -> set[str]:
+        """The seats (folded names) played from a friend's own terminal."""
+
 
 class Unseated:
     """The seating before the game's context exists: every question is the host's."""
+
+    def __init__(self) -> None:
+        self.seats: set[str] = set()
 
     def answering_player(self) -> Optional[str]:
         """Nobody's turn yet."""
@@ -53,10 +79,29 @@ class Unseated:
     def hand_to_computer(self, name: str) -> None:
         """No seat to hand over."""
 
+    def happening(self) -> Say:
+        """The host is at work."""
+        return Say("The host is getting the game ready.")
 
-class AnswerMoved(Exception):
-    """A friend took the seat whose question the host's keyboard was answering: the question
-    is asked again at the friend's terminal."""
+    def game_under_way(self) -> bool:
+        """No game yet."""
+        return False
+
+    def friend_seats(self) -> set[str]:
+        """The seats friends took so far."""
+        return self.seats
+
+
+@dataclass
+class Friend:
+    """A friend's terminal: their seat's connection, the console drawing for it, and the reader
+    of the keys they typed while another terminal was asked."""
+
+    seat: RemoteSeat
+    console: KeyConsole
+    aside: KeyReader
+    leaving: bool = False  # asked whether they leave the table
+    words: list[Text] = field(default_factory=list)  # their own line, in place of a question not theirs
 
 
 class TableConsole:
@@ -70,31 +115,42 @@ class TableConsole:
         self.host = host
         self.away_seconds, self.clock = away_seconds, clock
         self.server = server
-        self.seating: Seating = Unseated()  # the game's context, once there is one
+        self._seating: Seating = Unseated()  # the game's context, once there is one
         self.console_for = console_for
-        self.remote: dict[str, tuple[RemoteSeat, KeyConsole]] = {}  # by folded name
-        self.remote_names: set[str] = set()  # seats a friend has played from: theirs from then on
-        self.screen: tuple[list[str], Optional[list[str]]] = ([], None)
-        self._host_answers = False  # the host's keys answer a question that a friend's seat may take over
-        # A friend who joins while a seat waits for a key is shown the screen at once.
+        self.friends: dict[str, Friend] = {}  # by folded login name, seated or watching
+        self.screen: Screenful = []
+        self.prompt: Text = ""
+        self._host_hot: collections.deque[str] = collections.deque()  # the host's hot keys, for the next read
+        self._host_asks: Optional[Text] = None  # a host's hot key made this question the host's, until this prompt
+        self._replying: str = HOST  # the terminal whose key was answered last: reminders go there
+        self._undo_from: Optional[str] = None  # a terminal not asked pressed U to take back its posting
         server.changed = self._wake
         host.idle = self._look_around
 
+    @property
+    def seating(self) -> Seating:
+        """What the game says of its seats."""
+        return self._seating
+
+    @seating.setter
+    def seating(self, seating: Seating) -> None:
+        """The game's context answers from now on; the seats friends took before it are theirs."""
+        seating.friend_seats().update(self._seating.friend_seats())
+        self._seating = seating
+
     # -- what the screens read of a console ------------------------------------------------
     @property
-    def flashes(self) -> bool:
-        """A Yahtzee blinks (as the host's terminal does)."""
-        return self.host.flashes
+    def look(self) -> Look:
+        """How the terminal asked draws (its pages are counted in its look)."""
+        return self._console(self._asker()).look
 
-    @property
-    def unicode(self) -> bool:
-        """The dice are drawn with box-drawing characters."""
-        return self.host.unicode
+    def drawn(self, screen: Screenful) -> list[str]:
+        """A screen's lines as the terminal asked draws them."""
+        return self._console(self._asker()).drawn(screen)
 
-    @property
-    def paint(self) -> Paint:
-        """The host's colours."""
-        return self.host.paint
+    def speak(self, code: str) -> None:
+        """The host's language preference changed: the host's terminal speaks it."""
+        self.host.speak(code)
 
     @property
     def stop(self) -> Optional[int]:
@@ -102,10 +158,10 @@ class TableConsole:
         return self.host.stop
 
     def request_stop(self, signum: int) -> None:
-        """From a signal handler at the host: the read under way stops, at whichever seat."""
+        """From a signal handler at the host: the read under way stops, at whichever terminal."""
         self.host.request_stop(signum)
-        for _seat, console in list(self.remote.values()):
-            console.request_stop(signum)
+        for friend in list(self.friends.values()):
+            friend.console.request_stop(signum)
 
     @contextlib.contextmanager
     def running(self) -> Iterator["TableConsole"]:
@@ -115,252 +171,436 @@ class TableConsole:
                 yield self
             finally:
                 self.server.close()
-                for key in list(self.remote):
+                for key in list(self.friends):
                     self._let_go(key)
 
-    # -- shown at every seat -------------------------------------------------------------
-    def show(self, lines: Iterable[str], brief: Optional[Iterable[str]] = None) -> None:
-        """A whole screen, at every seat."""
-        self.screen = (list(lines), None if brief is None else list(brief))
-        self._everywhere(lambda console: console.show(*self.screen))
+    # -- shown at every terminal -------------------------------------------------------
+    def show(self, screen: Screenful, brief: Optional[Iterable[Text]] = None) -> None:
+        """A whole screen at every terminal: the question at the one asked, each other
+        terminal's own line in its place."""
+        self.screen = screen
+        if isinstance(screen, Asked):
+            self.prompt = screen.prompt
+        self._refresh()
+        self._refuse_host_keys()
+        self._everywhere(lambda key, console: console.show(self._screen_for(key)))
 
-    def message(self, text: str) -> None:
-        """A message under the screen, at every seat."""
-        self._everywhere(lambda console: console.message(text))
+    def message(self, said: Text) -> None:
+        """A message under the screen, at every terminal."""
+        self._everywhere(lambda key, console: console.message(said))
 
-    def remind(self, text: str) -> None:
-        """A message about the question asked, at every seat."""
-        self._everywhere(lambda console: console.remind(text))
+    def farewell(self, said: Text) -> None:
+        """The last words: the host's own; each friend told what happens next for them."""
+        self.host.message(said)
+        under_way = self.seating.game_under_way()
+        goodbye = (Say("The host stopped the game; it is saved. When the host starts it again, join again with ssh.")
+                   if under_way else Say("The host closed the table. Goodbye."))
+        self._everywhere(lambda key, console: console.message(goodbye), but_host=True)
+
+    def remind(self, said: Text) -> None:
+        """A message about the question asked, at the terminal whose key it answers."""
+        self._at(self._replying, lambda console: console.remind(said))
 
     def forget_messages(self) -> None:
-        """The screen's subject changed, at every seat."""
-        self._everywhere(lambda console: console.forget_messages())
+        """The screen's subject changed, at every terminal."""
+        self._everywhere(lambda key, console: console.forget_messages())
 
-    def status(self, text: str) -> None:
-        """A passing line, at every seat."""
-        self._everywhere(lambda console: console.status(text))
+    def status(self, said: Text) -> None:
+        """A passing line, at every terminal."""
+        self._everywhere(lambda key, console: console.status(said))
 
     def bell(self, count: int = 1) -> None:
-        """The bell, at every seat whose sound is on."""
-        muted = [console for seat, console in self.remote.values() if not seat.sound]
-        self._everywhere(lambda console: None if console in muted else console.bell(count))
+        """The bell, at every terminal whose sound is on."""
+        self._everywhere(lambda key, console: console.bell(count) if key == HOST or self.friends[key].seat.sound
+                         else None)
 
-    def message_from_thread(self, text: str) -> None:
-        """A message from work in the background, for the host."""
-        self.host.message_from_thread(text)
+    def message_from_thread(self, said: Text) -> None:
+        """A notice from work in the background (the server, the table builder), at every
+        terminal, each in its own language."""
+        self.host.message_from_thread(said)
+        for friend in list(self.friends.values()):
+            friend.console.message_from_thread(said)
 
     def typed_ahead(self) -> list[str]:
         """The host's keys typed while the game was busy (a computer's turn is the host's);
-        a friend's answer nothing and are dropped."""
-        self._everywhere(KeyConsole.typed_ahead, but=self.host)
-        return self.host.typed_ahead()
+        the friends' are looked at for their own hot keys and refused."""
+        self._look_at_friends()
+        return [*self._host_hot, *self.host.typed_ahead()]
 
-    def animate(self, frames: Iterable[Iterable[str]], seconds_per_frame: float) -> bool:
-        """Each frame at every seat; False as soon as the answering seat presses a key."""
-        answering = self._answering()
+    def animate(self, frames: Iterable[Frame], seconds_per_frame: float) -> bool:
+        """Each frame at every terminal; False as soon as the terminal asked has a key."""
+        asker = self._asker()
+        answering = self._console(asker)
         for frame in frames:
-            shown = list(frame)
-            self._everywhere(functools.partial(KeyConsole.show, lines=shown), but=answering)
-            if not answering.animate([shown], seconds_per_frame):
+            self._everywhere(functools.partial(show_frame, frame), but=asker)
+            if not answering.animate([frame], seconds_per_frame):
                 return False
         return True
 
     def pause(self, seconds: float) -> Optional[str]:
-        """A moment to see a step; a key at the answering seat cuts it short."""
-        return self._answering().pause(seconds)
+        """A moment to see a step; a key at the terminal asked cuts it short."""
+        token = self._console(self._asker()).pause(seconds)
+        self._look_at_friends()
+        return token
 
-    # -- answered at one seat ------------------------------------------------------------
-    def read_key(self, prompt: str = "") -> str:
-        """The next key of the seat whose turn it is (the host's for the lobby's questions)."""
+    # -- answered at one terminal ------------------------------------------------------
+    def read_key(self, prompt: Text = "") -> str:
+        """The next key of the terminal asked; the host's hot keys first; keys at any other
+        terminal act on that terminal's own hot keys or are refused there."""
+        if self._host_asks is not None and prompt == self._host_asks:
+            self._host_asks = None  # the host's hot key is done with: the question is the seat's again
         while True:
-            name = self._refresh()
-            if name is None:
-                try:
-                    token = self._host_key(prompt)
-                except AnswerMoved:
-                    continue
-                if not self._refused_undo(token, self.host, None):
-                    return token
-                continue
-            entry = self.remote.get(name)
-            if entry is None:
-                answered = self._wait_for(name, prompt)
+            asker = self._refresh()
+            if asker != HOST and asker not in self.friends:
+                answered = self._wait_for(asker, prompt)
                 if answered is not None:
                     return answered
                 continue
-            seat, console = entry
-            try:
-                token = console.read_key(prompt)
-            except InputClosed:
-                self._let_go(name)
-                continue
-            if not (self._own_hot_key(seat, console, token) or self._refused_undo(token, console, name)):
+            token = self._next_token(asker, prompt)
+            if token is not None:
                 return token
+            self._wait()
 
-    def _host_key(self, prompt: str) -> str:
-        """The host's key for the question; a friend who joins to play the seat that answers
-        it ends the wait (AnswerMoved), or their keys would be refused as out of turn."""
-        self._host_answers = True
-        try:
-            return self.host.read_key(prompt)
-        finally:
-            self._host_answers = False
-
-    def read_text(self, prompt: str, default: str = "", limit: Optional[int] = None,
+    def read_text(self, prompt: Text, default: str = "", limit: Optional[int] = None,
                   unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of text: always the host's (names are typed in the lobby)."""
         self._refresh()
+        self._replying = HOST
         return self.host.read_text(prompt, default, limit, unlimited)
 
-    def _refused_undo(self, token: str, console: KeyConsole, seat: Optional[str]) -> bool:
-        """U at a terminal that did not make the posting it would take back is refused with a
-        word (`seat`: the friend's folded name, None for the host's keyboard)."""
-        owner = self.seating.undo_owner() if token == "u" else None
-        if owner is None:
-            return False
-        ours = owner.casefold() == seat if seat is not None else owner.casefold() not in self.remote_names
-        if not ours:
-            console.remind(_("Only {name} may take back {name}'s posting.").format(name=owner))
-        return not ours
+    def _next_token(self, asker: str, prompt: Text) -> Optional[str]:
+        """A key that answers `prompt`, if one is waiting: the host's hot keys come first,
+        then U from the terminal whose posting it takes back, then the terminal asked; every
+        other key is handled at its own terminal."""
+        hot = self._host_hot_key(prompt, asker)
+        if hot is not None:
+            return hot
+        self._console(asker).asking(prompt)
+        self._look_at_friends(asker)
+        undo, self._undo_from = self._undo_from, None
+        if undo is not None and self.seating.undo_owner() is not None:
+            self._replying = undo
+            return "u"
+        while True:
+            token = self._poll(asker)
+            if token is None:
+                return None
+            if not self._refused_undo(token, asker) and not (asker != HOST and self._own_key(asker, token)):
+                self._replying = asker
+                return token
 
-    def _own_hot_key(self, seat: RemoteSeat, console: KeyConsole, token: str) -> bool:
-        """A friend's hot keys are their seat's own: F9 their sound, F10 leaves the table (the
-        game goes on), F8 is the host's; whether the token was one."""
-        token = ALIASES.get(token, token)
-        if token == "F9":
-            seat.sound = not seat.sound
-            console.remind(_("Sound at your seat is now {state}.").format(state=on_off(seat.sound)))
+    def _host_hot_key(self, prompt: Text, asker: str) -> Optional[str]:
+        """The host's next hot key, pressed while a friend's terminal was asked (the questions
+        it raises are the host's until this prompt is asked again); the host's other keys
+        meanwhile are refused."""
+        self._refuse_host_keys()
+        if not self._host_hot:
+            return None
+        if asker != HOST:
+            self._host_asks = prompt
+        self._replying = HOST
+        return self._host_hot.popleft()
+
+    def _refuse_host_keys(self) -> None:
+        """While a friend's terminal is asked, the host's keys: hot keys kept for the next
+        read, any other refused with a line."""
+        if self._asker() == HOST:
+            return
+        while True:
+            token = self.host.poll_token()
+            if token is None:
+                return
+            if HOT.get(token, token) in ("F8", "F9", "F10"):
+                self._host_hot.append(token)
+            else:
+                self._refuse(HOST, token)
+
+    def _poll(self, key: str) -> Optional[str]:
+        """A key waiting at this terminal (its answers), or None; a friend who left is let go."""
+        try:
+            return self._console(key).poll_token()
+        except InputClosed:
+            if key != HOST:
+                self._let_go(key)
+                return None
+            raise
+
+    def _refused_undo(self, token: str, key: str) -> bool:
+        """U where it is not the undo owner's terminal is refused with a word."""
+        owner = self.seating.undo_owner() if token == "u" else None
+        if owner is None or self._terminal_of(owner) == key:
+            return False
+        self._at(key, lambda console: console.remind(
+            Say("Only {name} may take back {name}'s posting.").format(name=owner)))
+        return True
+
+    def _own_key(self, key: str, token: str) -> bool:
+        """A friend's own hot keys and their leave question, at any moment; whether it was one."""
+        friend = self.friends.get(key)
+        if friend is None:
+            return True
+        token = HOT.get(token, token)
+        if friend.leaving:
+            self._leave_answer(key, friend, token)
+        elif token == "F9":
+            friend.seat.sound = not friend.seat.sound
+            friend.console.own_sound = friend.seat.sound
+            friend.console.remind(Say("Sound at your seat is now {state}.").format(
+                state=Later(lambda: on_off(friend.seat.sound))))
         elif token == "F8":
-            console.remind(_("Verify is the host's to change."))
+            friend.console.remind(Say("Verify is the host's to change."))
         elif token == "F10":
-            with contextlib.suppress(InputClosed):
-                console.message(_("You left the table: join again with ssh to take your seat back."))
-            seat.disconnect()
-            self._let_go(seat.name.casefold())
+            friend.leaving = True
+            friend.console.show(self._screen_for(key))
+        elif token == LANGUAGE_KEY:
+            friend.console.speak(LANGUAGES[(LANGUAGES.index(friend.console.language) + 1) % len(LANGUAGES)])
+            friend.console.remind(Say("This terminal speaks English now (D changes it)."))
         else:
             return False
         return True
 
+    def _leave_answer(self, key: str, friend: Friend, token: str) -> None:
+        """The friend's answer to whether they leave the table."""
+        if token in ("y", "F10"):
+            with contextlib.suppress(InputClosed):
+                friend.console.message(Say("You left the table: join again with ssh to take your seat back."))
+            friend.seat.disconnect()
+            self._let_go(key)
+            return
+        if token in ("n", "escape"):
+            friend.leaving = False
+            friend.console.show(self._screen_for(key))
+            return
+        friend.console.remind(Say("Please answer Y or N."))
+
+    def _look_at_friends(self, asker: Optional[str] = None) -> None:
+        """Every friend's keys typed while another terminal was asked: their own hot keys
+        act, U takes back their posting where they may, any other key is refused there."""
+        for key, friend in list(self.friends.items()):
+            friend.console.show_arrived()
+            while key in self.friends:
+                try:
+                    press = friend.aside.poll()
+                except InputClosed:
+                    self._let_go(key)
+                    break
+                if press is None:
+                    break
+                token = key_token(press)
+                if token is None or self._own_key(key, token):
+                    continue
+                if key != asker:
+                    self._refuse(key, token)
+
+    def _refuse(self, key: str, token: str) -> None:
+        """A key at a terminal that is not asked: U where the posting is theirs answers the
+        read under way; any other key is refused there with one line."""
+        owner = self.seating.undo_owner()
+        if token == "u" and owner is not None and self._terminal_of(owner) == key:
+            self._undo_from = key
+            return
+        self._at(key, lambda console: console.remind(self._not_yours(key)))
+
+    def _not_yours(self, key: str) -> Text:
+        """What a terminal that is not asked is told when a key there answers nothing."""
+        player = self.seating.answering_player()
+        if player is None:
+            return self.seating.happening()
+        return Say("It is {name}'s turn.").format(name=player)
+
+    # -- each terminal's view --------------------------------------------------------------
+    def _screen_for(self, key: str) -> Screenful:
+        """The screen as this terminal sees it: the question where it is asked; elsewhere its
+        own line (what is happening and what it may do there)."""
+        screen = self.screen
+        if not isinstance(screen, Asked):
+            return screen
+        friend = self.friends.get(key)
+        if friend is not None and friend.leaving:
+            return screen.view(Say("Leave the table? Your seat waits for you. (Y/N)"))
+        if key == self._asker():
+            owner = self.seating.undo_owner()
+            undo_here = screen.without_undo is None or owner is None or self._terminal_of(owner) == key
+            return screen if undo_here else screen.view(screen.without_undo or screen.prompt)
+        return screen.view(self._waiting_line(key))
+
+    def _waiting_line(self, key: str) -> Text:
+        """A terminal's own line while another is asked: what is happening, and its keys."""
+        happening = self.seating.happening()
+        owner = self.seating.undo_owner()
+        if owner is not None and self._terminal_of(owner) == key:
+            return Say("{happening} U takes back your posting.").format(happening=happening)
+        if key == HOST:
+            return Say("{happening} Here: F8 verify, F9 sound, F10 quit.").format(happening=happening)
+        if self._seat_name(key) is None:
+            return Say("{happening} You watch: F9 sound, D language, F10 leaves.").format(happening=happening)
+        return Say("{happening} Here: F9 sound, D language, F10 leaves the table.").format(happening=happening)
+
     # -- the seats -----------------------------------------------------------------------
-    def _refresh(self) -> Optional[str]:
-        """Take in the friends who joined and let go of those who left; the folded name of the
-        friend's seat that answers now, or None for the host."""
+    def _asker(self) -> str:
+        """The terminal asked now: a friend's folded name, or HOST."""
+        if self._host_asks is not None:
+            return HOST
+        player = self.seating.answering_player()
+        return HOST if player is None else self._terminal_of(player)
+
+    def _terminal_of(self, player: str) -> str:
+        """The terminal a player's keys come from: their own if the seat is a friend's, else the host's."""
+        key = player.casefold()
+        return key if key in self.seating.friend_seats() else HOST
+
+    def _seat_name(self, key: str) -> Optional[str]:
+        """The seat a friend's terminal plays, or None for a watcher."""
+        return key if key in self.seating.friend_seats() else None
+
+    def _refresh(self) -> str:
+        """Take in the friends who joined and let go of those who left; the terminal asked
+        (each friend's keys are answers only while theirs is)."""
         self._let_go_of_the_gone()
         self._take_in_joined()
-        name = self._answering_seat()
-        for key, (seat, _console) in self.remote.items():
-            seat.listening = key == name
-        return name
-
-    def _answering_seat(self) -> Optional[str]:
-        """The folded name of the friend's seat that answers now, or None for the host."""
-        acting = self.seating.answering_player()
-        name = None if acting is None else acting.casefold()
-        return name if name in self.remote_names else None
+        asker = self._asker()
+        for key, friend in self.friends.items():
+            friend.seat.listening = key == asker and not friend.leaving
+        return asker
 
     def _wake(self) -> None:
         """From the server's thread: end every wait for a key, so a friend who came is taken in."""
-        for _seat, console in list(self.remote.values()):
-            console.reader.wake()
+        for friend in list(self.friends.values()):
+            friend.console.reader.wake()
         self.host.reader.wake()
 
     def _look_around(self) -> None:
-        """While a seat waits for a key: the host's notices shown, the friends who joined taken
-        in (the one whose seat answers the host's question takes it over), and a friend who
-        typed out of turn told whose turn it is."""
+        """While the host's terminal waits for a key: notices shown, friends who joined taken
+        in, those who left let go, and their keys looked at."""
         self.host.show_arrived()
-        self._let_go_of_the_gone(but_the_listening=True)  # a seat read from now ends its own read
+        self._let_go_of_the_gone()
         self._take_in_joined()
-        if self._host_answers and self._answering_seat() is not None:
-            raise AnswerMoved()
-        for key, (seat, console) in list(self.remote.items()):
-            if seat.knocked:
-                seat.knocked = False
-                acting = self.seating.answering_player()
-                try:
-                    console.remind(_("It is {name}'s turn.").format(name=acting) if acting
-                                   else _("The host answers this question."))
-                except InputClosed:
-                    self._let_go(key)
+        self._look_at_friends(self._asker())
 
-    def _let_go_of_the_gone(self, but_the_listening: bool = False) -> None:
+    def _let_go_of_the_gone(self) -> None:
         """Let go of the consoles of friends who left (or joined again on a new connection)."""
         live = {seat.name.casefold(): seat for seat in self.server.present()}
-        for key, (seat, _console) in list(self.remote.items()):
-            if live.get(key) is not seat and not (but_the_listening and seat.listening):
+        for key, friend in list(self.friends.items()):
+            if live.get(key) is not friend.seat:
                 self._let_go(key)
 
     def _take_in_joined(self) -> None:
         """Take in the friends who joined since the last look."""
         for seat in self.server.present():
             key = seat.name.casefold()
-            if key not in self.remote:
+            if key not in self.friends:
                 self._take_in(key, seat)
 
     def _take_in(self, key: str, seat: RemoteSeat) -> None:
-        """A friend joined (or came back): their console, showing the screen as it stands."""
+        """A friend joined (or came back): before the game, the seat of their name is theirs;
+        their console shows the screen as it stands."""
         console = self.console_for(seat)
         seat.woken = console.reader.wake
-        console.idle = self._look_around
-        self.remote[key] = (seat, console)
-        self.remote_names.add(key)
+        self.friends[key] = Friend(seat, console, KeyReader(seat.aside_fileno()))
+        if not self.seating.game_under_way():
+            self.seating.friend_seats().add(key)
         with contextlib.suppress(InputClosed):
-            console.show(*self.screen)
+            console.show(self._screen_for(key))
+            if self.seating.game_under_way() and self._seat_name(key) is None:
+                console.message(Say("{name} is not a seat played here: you watch. F10 leaves.").format(
+                    name=seat.name))
 
     def _let_go(self, key: str) -> None:
         """A friend's console goes (their connection went, or the game ended)."""
-        seat, console = self.remote.pop(key)
-        console.reader.close()
-        seat.close()
+        friend = self.friends.pop(key)
+        friend.console.reader.close()
+        friend.aside.close()
+        friend.seat.close()
 
-    def _answering(self) -> KeyConsole:
-        """The console whose keys answer now."""
-        name = self._refresh()
-        entry = None if name is None else self.remote.get(name)
-        return self.host if entry is None else entry[1]
+    def _console(self, key: str) -> KeyConsole:
+        """The console of a terminal (the host's for one that is gone)."""
+        friend = self.friends.get(key)
+        return self.host if friend is None else friend.console
 
-    def _everywhere(self, action: Callable[[KeyConsole], object], but: Optional[KeyConsole] = None) -> None:
+    def _at(self, key: str, action: Callable[[KeyConsole], object]) -> None:
+        """Do `action` at one terminal; a friend who is gone is let go."""
+        try:
+            action(self._console(key))
+        except InputClosed:
+            if key == HOST:
+                raise
+            self._let_go(key)
+
+    def _everywhere(self, action: Callable[[str, KeyConsole], object], but: Optional[str] = None,
+                    but_host: bool = False) -> None:
         """Do `action` at the host's terminal and every friend's; a friend who is gone is let go."""
-        self._refresh()
-        if self.host is not but:
-            action(self.host)
-        for key, (_seat, console) in list(self.remote.items()):
-            if console is but:
+        if but != HOST and not but_host:
+            action(HOST, self.host)
+        for key, friend in list(self.friends.items()):
+            if key == but:
                 continue
             try:
-                action(console)
+                action(key, friend.console)
             except InputClosed:
                 self._let_go(key)
 
-    def _wait_for(self, name: str, prompt: str) -> Optional[str]:
-        """A friend whose turn it is is away: wait for them, the time left shown at every seat;
-        a key of the host's answers instead; when the time is up the computer plays the seat."""
-        shown = self.seating.answering_player() or name
+    def _wait(self) -> None:
+        """Sleep until a key comes at any terminal (or a wake-up, or a held Esc is due)."""
+        readers = [self.host.reader, *(f.console.reader for f in self.friends.values()),
+                   *(f.aside for f in self.friends.values())]
+        due = [d for d in (reader.flush_due() for reader in readers) if d is not None]
+        timeout = min([WAIT_SECONDS, *due])
+        select.select([fd for reader in readers for fd in reader.waits_on], [], [], timeout)
+        if self.host.stop:
+            self.host.poll_token()  # raises StopRequested
+        self._look_around()
+        self.host.redraw_if_resized()
+        for friend in list(self.friends.values()):
+            with contextlib.suppress(InputClosed):
+                friend.console.redraw_if_resized()
+
+    def _wait_for(self, key: str, prompt: Text) -> Optional[str]:
+        """A friend whose turn it is is away: wait for them, the time left shown at every
+        terminal; a key of the host's answers instead; when the time is up the computer plays
+        the seat."""
+        shown = self.seating.answering_player() or key
         self.host.show_arrived()  # that they left, above what to do about it
-        self.host.remind(_("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
+        self.host.remind(Say("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
                          .format(name=shown))
         self.host.remind(self.server.how_to_join())
         deadline, counted = self.clock() + self.away_seconds, None
-        while name not in self.remote:
+        while key not in self.friends:
             left = math.ceil(deadline - self.clock())
             if left <= 0:
-                self._computer_plays(shown, _("{name} stayed away: the computer plays the seat from now on."))
+                self._computer_plays(shown, Say("{name} stayed away: the computer plays the seat from now on."))
             if left != counted:
                 counted = left
-                self.status(_("{name} is away: the computer takes the seat in {time}, or now with *.").format(
-                    name=shown, time=f"{left // 60}:{left % 60:02d}"))
+                clock = f"{left // 60}:{left % 60:02d}"
+                self.host.status(Say("{name} is away: the computer takes the seat in {time}, or now with *.").format(
+                    name=shown, time=clock))
+                told = Say("{name} is away: the computer takes the seat in {time}.").format(name=shown, time=clock)
+                self._everywhere(functools.partial(status_line, told), but_host=True)
             token = self.host.pause(AWAY_POLL_SECONDS)
             if token == "*":
-                self._computer_plays(shown, _("{name}'s seat is played by the computer from now on."))
+                self._computer_plays(shown, Say("{name}'s seat is played by the computer from now on."))
             if token is not None:
+                self._replying = HOST
                 return token
             self.host.show_arrived()
             self._refresh()
-        self.host.remind(_("{name} is back: the seat's own keys answer again.").format(name=shown))
+        self.host.remind(Say("{name} is back: the seat's own keys answer again.").format(name=shown))
         return None
 
-    def _computer_plays(self, name: str, why: str) -> None:
-        """The seat of `name` to the computer, said at every seat; the flow runs the moment again."""
+    def _computer_plays(self, name: str, why: Say) -> None:
+        """The seat of `name` to the computer, said at every terminal; the flow runs the moment again."""
         self.seating.hand_to_computer(name)
         self.message(why.format(name=name))
         raise SeatChanged()
+
+
+def show_frame(frame: Frame, key: str, console: KeyConsole) -> None:
+    """Draw a frame at a terminal."""
+    console.show(frame)
+
+
+def status_line(said: Text, key: str, console: KeyConsole) -> None:
+    """Show a passing line at a terminal."""
+    console.status(said)
+
+
+__all__ = ["AWAY_SECONDS", "Seating", "TableConsole", "Unseated", "drawn"]

@@ -6,8 +6,10 @@ from typing import Optional, cast
 
 from .. import render, spoken
 from ..choices import Option
-from ..language import _, ngettext
+from ..game import Turn
+from ..look import Frame, Look
 from ..tablekeeper import NoTable
+from ..words import Later, Say, Text
 from .context import Console, Context, Screen, game_in_play
 from .prompts import page_lines
 
@@ -18,38 +20,48 @@ def show_advice(console: Console, ctx: Context) -> None:
     game = game_in_play(ctx.session)
     strategy = ctx.services.strategy
     if strategy is None:
-        console.remind(_("The advisor is not available."))
+        console.remind(Say("The advisor is not available."))
         return
     strategy.coach.make_ready(game)
     options = strategy.coach.options(game)
     if isinstance(options, NoTable):
-        console.remind(_("No exact advice for these rules: {reason}.").format(reason=options.reason))
+        console.remind(Say("No exact advice for these rules: {reason}.").format(reason=options.reason))
         return
     chances = strategy.coach.win_chances(game, options)
-    heading = ngettext("ADVICE for {name}: dice {dice}, {count} roll left",
-                       "ADVICE for {name}: dice {dice}, {count} rolls left", game.rolls_left).format(
+    heading = Say.plurals("ADVICE for {name}: dice {dice}, {count} roll left",
+                          "ADVICE for {name}: dice {dice}, {count} rolls left", game.rolls_left).format(
         name=game.current.name, dice=" ".join(map(str, game.turn.dice)), count=game.rolls_left)
-    note = textwrap.wrap(strategy.tables.note(game.rules), render.SCREEN_WIDTH - 2)
     at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
     while True:
         rankers = ctx.session.win_rankers
         by_win = chances is not None and game.current.name in rankers
         ranked = ranked_options(options, chances, by_win)
-        if console.plain:  # sentences, not a table, for lines read one by one
-            rows = spoken.advice_sentences(ranked, game.turn, at_posting)
-        else:
-            rows = render.advice_lines(ranked, game.turn, at_posting, console.paint)
+        ranking: Text = ""
+        if chances is not None:
+            ranking = Say("Ranked by the chance to win.") if by_win else Say("Ranked by the expected final score.")
+        lines = advice_page(console.plain, heading, Later(lambda: strategy.tables.note(game.rules)), ranking,
+                            ranked, game.turn, at_posting)
         if chances is None:
-            page_lines(console, ctx, [heading, *note, ""] + rows)
+            page_lines(console, ctx, lines)
             return
-        ranking = _("Ranked by the chance to win.") if by_win else _("Ranked by the expected final score.")
-        toggle = _("W ranks by expected score") if by_win else _("W ranks by win %")
-        if page_lines(console, ctx, [heading, *note, ranking, ""] + rows, toggle) != "w":
+        toggle = Say("W ranks by expected score") if by_win else Say("W ranks by win %")
+        if page_lines(console, ctx, lines, toggle, "w") != "w":
             return
         if by_win:
             rankers.discard(game.current.name)
         else:
             rankers.add(game.current.name)
+
+
+def advice_page(plain: bool, heading: Text, note: Text, ranking: Text,
+                ranked: list[tuple[Option, Optional[float]]], turn: Turn, at_posting: bool) -> Frame:
+    """The advice page as a console draws it: a table, or sentences where lines are read one by one."""
+    def lines(look: Look) -> list[str]:
+        rows = (spoken.advice_sentences(ranked, turn, at_posting) if plain
+                else render.advice_lines(ranked, turn, at_posting, look.paint))
+        wrapped = textwrap.wrap(look.words(note), render.SCREEN_WIDTH - 2)
+        return [look.words(heading), *wrapped, *([look.words(ranking)] if ranking else []), "", *rows]
+    return lines
 
 
 def ranked_options(options: Sequence[Option], chances: Optional[Sequence[float]],

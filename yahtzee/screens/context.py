@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .. import prefs as preferences
 from ..game import Game
+from ..look import Frame, Look, Screenful
 from ..render import BOX_KEYS
 from ..scoring import Category
 from ..session import Session
+from ..words import Say, Text
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start
     from ..saves import Saves
@@ -31,33 +33,34 @@ class Console(Protocol):
         """Input is plain mode's fixed protocol, a line a command (a screen reader reads keys)."""
 
     @property
-    def flashes(self) -> bool:
-        """A Yahtzee blinks."""
+    def look(self) -> Look:
+        """How this console draws (its language, colours and glyphs)."""
 
-    @property
-    def unicode(self) -> bool:
-        """The dice are drawn with box-drawing characters."""
+    def farewell(self, said: Text) -> None:
+        """The last words as the game stops (a table tells each friend what happens next)."""
 
-    @property
-    def paint(self) -> Callable[[str, str], str]:
-        """Text painted by role."""
+    def speak(self, code: str) -> None:
+        """Draw in language `code` from now on (the language preference changed)."""
 
-    def show(self, lines: list[str], brief: list[str] | None) -> None:
+    def drawn(self, screen: Screenful) -> list[str]:
+        """A screen's lines as this console draws them (to count its pages)."""
+
+    def show(self, screen: Screenful, brief: Iterable[Text] | None) -> None:
         """A whole screen, or the brief form a line-by-line console says."""
 
-    def message(self, text: str) -> None:
+    def message(self, said: Text) -> None:
         """A message for the player."""
 
-    def remind(self, text: str) -> None:
+    def remind(self, said: Text) -> None:
         """A message about the question being asked."""
 
     def forget_messages(self) -> None:
         """The screen's subject changed."""
 
-    def read_key(self, prompt: str) -> str:
+    def read_key(self, prompt: Text) -> str:
         """The next key (or line) as a token."""
 
-    def read_text(self, prompt: str, default: str, limit: int | None, unlimited: str) -> tuple[str | None, str]:
+    def read_text(self, prompt: Text, default: str, limit: int | None, unlimited: str) -> tuple[str | None, str]:
         """A line of text: (hot key or None, text)."""
 
     def bell(self, count: int) -> None:
@@ -66,7 +69,7 @@ class Console(Protocol):
     def pause(self, seconds: float) -> str | None:
         """Let a step stand a moment; the token of a key that cut it short."""
 
-    def animate(self, frames: Iterable[list[str]], seconds_per_frame: float) -> bool:
+    def animate(self, frames: Iterable[Frame], seconds_per_frame: float) -> bool:
         """Draw each frame in turn; whether every frame was shown."""
 
     def typed_ahead(self) -> list[str]:
@@ -154,7 +157,7 @@ class Passing:
     """What one screen hands the next and nothing keeps."""
 
     # The end of game's notices (a place in the hall of fame, a personal best...).
-    notices: list[str] = field(default_factory=list)
+    notices: list[Text] = field(default_factory=list)
     # How many finished games the flow has filed in the history (None: not yet looked).
     filed: int | None = None
 
@@ -201,6 +204,28 @@ class Context:
             if player.name == name and not player.is_computer:
                 player.kind, player.mood = "computer", mood
         self.prepare_tables()
+
+    def happening(self) -> Say:
+        """What is going on, for a seat that is not asked: whose turn and what they do."""
+        game = self.session.game
+        if self.moment.screen not in IN_GAME or game is None or game.is_over:
+            if self.moment.screen in (Screen.END_OF_GAME, Screen.RECAP, Screen.RECAP_THEN_CONFIRM):
+                return Say("The game is over: the host decides what comes next.")
+            return Say("The host is getting the game ready.")
+        name = game.current.name
+        if game.current.is_computer:
+            return Say("{name} is playing.").format(name=name)
+        if self.moment.screen is Screen.PLAY:
+            return Say("{name} is rolling the dice.").format(name=name)
+        return Say("{name} decides where to post.").format(name=name)
+
+    def game_under_way(self) -> bool:
+        """A game is in play: seats are no longer taken by logging in under their name."""
+        return self.session.game is not None and not self.session.game.is_over
+
+    def friend_seats(self) -> set[str]:
+        """The seats (folded names) played from a friend's own terminal."""
+        return self.session.friend_seats
 
     def undo_owner(self) -> str | None:
         """The player whose posting U would take back now, if one may be."""

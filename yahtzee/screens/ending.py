@@ -3,32 +3,33 @@ from typing import Any, Optional
 
 from .. import render, spoken
 from ..dice import DUPLICATE_LINE, is_duplicate
-from ..language import N_, _
+from ..look import Frame, Look, View
 from ..match import SINGLE_GAME, names_phrase
 from ..records import game_from_record, kind_of, name_of, players_of, totals_of, winners_of
 from ..review import CannotReview
 from ..review_lines import review_lines
 from ..session import Session
+from ..words import N_, Later, Say, Sentence, Text
 from .context import Console, Context, Moment, Screen
 from .lobby import statistics
-from .prompts import View, any_key, ask, footer_for, page_lines, sentence
+from .prompts import any_key, ask, footer_for, page_lines, page_view
 
 ANOTHER_GAME = N_("Another game? (Y/N) or R review")
 
 
-def winner_line(record: dict[str, Any]) -> str:
+def winner_line(record: dict[str, Any]) -> Say:
     """Who won the game, or who shared the win."""
     totals, winners = totals_of(record), winners_of(record)
     best = totals[winners[0]]
     if len(totals) == 1:
-        return _("{name} finishes with {points} points.").format(name=winners[0], points=best)
+        return Say("{name} finishes with {points} points.").format(name=winners[0], points=best)
     if len(winners) == 1:
-        return _("{name} wins with {points} points!").format(name=winners[0], points=best)
-    return _("{names} share the win with {points} points each!").format(
+        return Say("{name} wins with {points} points!").format(name=winners[0], points=best)
+    return Say("{names} share the win with {points} points each!").format(
         names=names_phrase(winners), points=best)
 
 
-def match_lines(session: Session) -> list[str]:
+def match_lines(session: Session) -> list[Text]:
     """Where a match stands (nothing for single games)."""
     return [] if session.match == SINGLE_GAME else session.standings_lines()
 
@@ -39,14 +40,12 @@ def end_of_game(console: Console, ctx: Context) -> Optional[Moment]:
     record = session.results[-1]
     announce = [winner_line(record), *ctx.passing.notices, *match_lines(session)]
     final = game_from_record(record)
-    pages = render.end_lines(final, announce, console.paint, room=render.SCREEN_HEIGHT - 3)
-    for page in pages[:-1]:
-        def more(prompt: str, page: list[str] = page) -> list[str]:
-            return page + ["", prompt, footer_for(console, ctx)]
-        any_key(console, ctx, _("More notices: press any key"), more, [])
-    def view(prompt: str) -> list[str]:
-        return pages[-1] + ["", prompt, footer_for(console, ctx)]
-    brief = [*announce, *spoken.sheet_sentences(final)]
+    def pages(look: Look) -> list[list[str]]:
+        return render.end_lines(final, announce, look.paint, room=render.SCREEN_HEIGHT - 3)
+    for number in range(len(console.drawn(lambda look: [""] * len(pages(look)))) - 1):
+        any_key(console, ctx, Say("More notices: press any key"), page_view(ctx, pages, number), [])
+    view = page_view(ctx, pages, -1)
+    brief = [*announce, Later(lambda: "\n".join(spoken.sheet_sentences(final)))]
     another = another_game(console, ctx, view, brief)
     ctx.passing.notices = []
     if another == "y":
@@ -54,10 +53,10 @@ def end_of_game(console: Console, ctx: Context) -> Optional[Moment]:
     return Moment(Screen.RECAP) if len(session.results) >= 2 else None
 
 
-def another_game(console: Console, ctx: Context, view: View, brief: list[str]) -> str:
+def another_game(console: Console, ctx: Context, view: View, brief: list[Text]) -> str:
     """Another game? 'y' or 'n'; R shows the review of the game, S the statistics."""
     while True:
-        token = ask(console, ctx, _(ANOTHER_GAME), view, brief)
+        token = ask(console, ctx, Say(ANOTHER_GAME), view, brief)
         brief = []
         if token in ("y", "n"):
             return token
@@ -66,7 +65,7 @@ def another_game(console: Console, ctx: Context, view: View, brief: list[str]) -
         elif token == "s":
             statistics(console, ctx)
         else:
-            console.remind(_("Please answer Y or N (R shows the review, S the statistics)."))
+            console.remind(Say("Please answer Y or N (R shows the review, S the statistics)."))
 
 
 def show_review(console: Console, ctx: Context) -> None:
@@ -74,29 +73,31 @@ def show_review(console: Console, ctx: Context) -> None:
     strategy = ctx.services.strategy
     try:
         if strategy is None:
-            raise CannotReview(_("the review needs the strategy engine, which is not here"))
-        lines = review_lines(strategy.reviewer.review(ctx.session.results[-1]), fit=not console.plain)
+            raise CannotReview(Say("the review needs the strategy engine, which is not here"))
+        review = strategy.reviewer.review(ctx.session.results[-1])
     except CannotReview as refusal:
-        console.remind(sentence(str(refusal)))
+        console.remind(Sentence(refusal.said))
         return
+    def lines(look: Look) -> list[str]:
+        return review_lines(review, fit=not console.plain)
     if console.plain:
-        console.show(lines, lines)
+        console.show(lines, None)
     else:
         page_lines(console, ctx, lines)
 
 
-def show_recap(console: Console, ctx: Context, prompt: str) -> None:
+def show_recap(console: Console, ctx: Context, prompt: Text) -> None:
     """Every game of the session, each player's aggregate and wins, the rules, the match;
     S shows the statistics."""
     session = ctx.session
     judged = given_away(ctx) if ctx.pref("advisor") else None  # the 1987 game never judged its players
-    lines = render.recap_lines(session.results, console.paint, *(judged or (None, None)))
-    lines += ["", _("Rules: {rules}").format(rules=session.rules.describe()),
-              *([_(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
-    prompt = _("{prompt} (S statistics)").format(prompt=prompt)
-    def view(prompt: str) -> list[str]:
-        return lines + ["", prompt, footer_for(console, ctx)]
-    while any_key(console, ctx, prompt, view) == "s":
+    below = ["", Say("Rules: {rules}").format(rules=session.rules.describe()),
+             *([Say(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
+    question = Say("{prompt} (S statistics)").format(prompt=prompt)
+    def view(prompt: Text) -> Frame:
+        return lambda look: [*render.recap_lines(session.results, look.paint, *(judged or (None, None))),
+                             *map(look.words, below), "", look.words(prompt), footer_for(ctx, look)]
+    while any_key(console, ctx, question, view) == "s":
         statistics(console, ctx)
 
 
@@ -125,10 +126,10 @@ def given_away(ctx: Context) -> Optional[tuple[dict[str, float], dict[str, float
 
 def recap(console: Console, ctx: Context) -> None:
     """The recap as the session ends."""
-    show_recap(console, ctx, _("Press any key to finish"))
+    show_recap(console, ctx, Say("Press any key to finish"))
 
 
 def recap_then_confirm(console: Console, ctx: Context) -> Moment:
     """The recap between games, then the confirm screen."""
-    show_recap(console, ctx, _("Press any key for the next game"))
+    show_recap(console, ctx, Say("Press any key for the next game"))
     return Moment(Screen.CONFIRM)

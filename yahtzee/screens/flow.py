@@ -5,14 +5,14 @@ from typing import Callable, Optional, Union
 from .. import stats
 from ..game import Game
 from ..game_json import session_to_dict
-from ..language import _
 from ..saves.store import AUTOSAVE
 from ..session import Session
 from ..stops import InputClosed, SeatChanged
+from ..words import Say, Sentence
 from .context import IN_GAME, Console, Context, Moment, Screen
 from .ending import end_of_game, recap, recap_then_confirm
 from .lobby import confirm, names, opening, title
-from .prompts import QuitGame, sentence
+from .prompts import QuitGame
 from .resume import resume
 from .turn import play, posting, verify
 
@@ -118,7 +118,7 @@ def resume_failed(console: Console, ctx: Context, keeper: Keeper, fresh: Session
     ctx.session, ctx.moment = fresh, Moment(Screen.OPENING)
     keeper.saved_state = None
     console.forget_messages()
-    console.message(_("The saved game could not be resumed, through a fault in the game ({fault}), not in its "
+    console.message(Say("The saved game could not be resumed, through a fault in the game ({fault}), not in its "
                       "file: the file is kept as {name}.").format(
         fault=f"{type(fault).__name__}: {fault}", name=kept.name if kept else AUTOSAVE))
     return Moment(Screen.OPENING)
@@ -138,9 +138,9 @@ def file_finished_game(ctx: Context) -> None:
     if resumed and record in earlier:
         return
     if saves.append_history(record):
-        ctx.passing.notices = [sentence(n) for n in stats.game_notices(earlier, record)]
+        ctx.passing.notices = [Sentence(n) for n in stats.game_notices(earlier, record)]
     else:
-        ctx.passing.notices = [sentence(saves.history_problem)]
+        ctx.passing.notices = [Sentence(saves.history_problem)]
 
 
 def finish(ctx: Context) -> None:
@@ -154,4 +154,4 @@ def keep_for_later(console: Console, ctx: Context, keeper: Keeper, quiet: bool =
     saved = keeper.keep(ctx)
     if not quiet:
         in_game = saved and ctx.session.game is not None
-        console.message(_("The game is saved: start again to resume it.") if in_game else _("Goodbye."))
+        console.farewell(Say("The game is saved: start again to resume it.") if in_game else Say("Goodbye."))

@@ -1,6 +1,7 @@
 """The lobby: the opening banner, the title, the manual, names, confirm, preferences, statistics."""
 import textwrap
 import unicodedata
+from collections.abc import Sequence
 from typing import Any, Optional, Union
 
 from .. import prefs as preferences
@@ -8,13 +9,15 @@ from .. import render, stats
 from ..checks import NAME_CELLS
 from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
 from ..game import MAX_PLAYERS, Player
-from ..language import N_, _, choose, install
+from ..locales import choose
+from ..look import Frame, Look, View
 from ..match import totals
 from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..palette import cut_to_cells, pad, strip_controls, visible_width
 from ..session import Session
+from ..words import N_, Later, Say, Text
 from .context import Console, Context, Moment, Screen
-from .prompts import View, ask, ask_yes_no, confirm_quit, footer_for, page_lines, toggle_hot_key, yes
+from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, sound_at, toggle_hot_key, yes
 
 COMPUTER_MARK = "*"  # a name starting with it seats a computer player
 SETTING_KEYS = "1234567890abcdefg"  # V, M and Q stay hot keys
@@ -27,17 +30,24 @@ NO_BREAK = "\u00a0"
 EXAMPLE = f"*gambler{NO_BREAK}Zed"  # a computer seat with a name of its own, kept on one line
 
 
-def banner() -> list[str]:
-    """The title banner, its words in the player's language."""
+def banner(look: Look) -> list[str]:
+    """The title banner, painted, its words in the reader's language."""
     edge = "      +" + "-" * BANNER_WIDTH + "+"
-    def inside(text: str) -> str:
+    def inside(said: Text) -> str:
+        text = look.words(said)
         left = max(0, BANNER_WIDTH - visible_width(text)) // 2
         return "      |" + pad(" " * left + text, BANNER_WIDTH) + "|"
-    return ["", edge, inside(""), inside(_(BANNER_NAME)), inside(""), inside(_(BANNER_LINE)), inside(""), edge, ""]
+    lines = ["", edge, inside(""), inside(Say(BANNER_NAME)), inside(""), inside(Say(BANNER_LINE)), inside(""), edge, ""]
+    return [look.paint("title", line) for line in lines]
 
 
-def lobby_ask(console: Console, ctx: Context, question: str, view: View, keys: str = "sp",
-              brief: Optional[list[str]] = None) -> str:
+def heading(look: Look, said: Text) -> str:
+    """A screen's heading, painted as a title."""
+    return look.paint("title", "  " + look.words(said))
+
+
+def lobby_ask(console: Console, ctx: Context, question: Text, view: View, keys: str = "sp",
+              brief: Optional[Sequence[Text]] = None) -> str:
     """A lobby Y/N question where S shows the statistics and P (when offered) the preferences."""
     while True:
         token = ask_yes_no(console, ctx, question, view, brief, others=keys)
@@ -52,37 +62,33 @@ def lobby_ask(console: Console, ctx: Context, question: str, view: View, keys: s
 
 def opening(console: Console, ctx: Context) -> Moment:
     """The title banner; any key goes on."""
-    paint = console.paint
-    def view(prompt: str) -> list[str]:
-        return [paint("title", line) for line in banner()] + [
-            "", f"      {prompt}", "", footer_for(console, ctx)]
-    ask(console, ctx, _("Press any key to begin"), view, [_(BANNER_WORDS), footer_for(console, ctx)])
+    def view(prompt: Text) -> Frame:
+        return lambda look: [*banner(look), "", f"      {look.words(prompt)}", "", footer_for(ctx, look)]
+    ask(console, ctx, Say("Press any key to begin"), view, [Say(BANNER_WORDS), Later(lambda: footer_for(ctx, Look()))])
     return Moment(Screen.TITLE)
 
 
 def title(console: Console, ctx: Context) -> Moment:
     """The hot keys explained; instructions? S shows the statistics, P the preferences."""
-    paint = console.paint
-
-    def words(prompt: str) -> list[str]:
+    def words(look: Look) -> list[str]:
         session = ctx.session
         return [
-            "  " + _("Hot keys work on every screen; the letter beside each works too"),
-            "  " + _("wherever you are not typing a name:"),
+            "  " + look.words(Say("Hot keys work on every screen; the letter beside each works too")),
+            "  " + look.words(Say("wherever you are not typing a name:")),
             "",
-            "    " + _("F8  or V   verify each posting by name      now {state}").format(
-                state=render.on_off(session.verify, paint)),
-            "    " + _("F9  or M   sound: a bell on every roll      now {state}").format(
-                state=render.on_off(session.sound, paint)),
-            "    " + _("F10 or Q   quit (asks first; a game in progress is kept for next time)"),
+            "    " + look.words(Say("F8  or V   verify each posting by name      now {state}").format(
+                state=Later(lambda: render.on_off(session.verify, look.paint)))),
+            "    " + look.words(Say("F9  or M   sound: a bell on every roll      now {state}").format(
+                state=Later(lambda: render.on_off(sound_at(ctx, look), look.paint)))),
+            "    " + look.words(Say("F10 or Q   quit (asks first; a game in progress is kept for next time)")),
             "",
-            "  " + _("S shows the hall of fame and the players' statistics, P the preferences."),
-            f"  {prompt}",
+            "  " + look.words(Say("S shows the hall of fame and the players' statistics, P the preferences.")),
         ]
 
-    def view(prompt: str) -> list[str]:
-        return [paint("title", line) for line in banner()] + words(prompt)
-    if lobby_ask(console, ctx, _("Instructions?"), view, brief=words("")[:-1]) == "y":
+    def view(prompt: Text) -> Frame:
+        return lambda look: [*banner(look), *words(look), f"  {look.words(prompt)}"]
+    brief = [Later(lambda: "\n".join(words(Look())))]
+    if lobby_ask(console, ctx, Say("Instructions?"), view, brief=brief) == "y":
         page_manual(console, ctx)
     return Moment(Screen.NAMES)
 
@@ -91,24 +97,26 @@ def statistics(console: Console, ctx: Context) -> None:
     """The hall of fame and player tables from history.jsonl; R resets them after asking."""
     saves = ctx.services.saves
     records = saves.read_history() if saves is not None else []
-    lines = stats.stats_lines(records, ctx.session.results)
     while True:
-        token = page_lines(console, ctx, lines, _("R reset the statistics"))
+        def lines(look: Look, records: list[dict[str, Any]] = records) -> list[str]:
+            return stats.stats_lines(records, ctx.session.results)
+        token = page_lines(console, ctx, lines, Say("R reset the statistics"), "r")
         if token != "r" or saves is None:
             return
-        question = _("Reset all statistics? The history is set aside, not deleted.")
-        def view(prompt: str, shown: list[str] = lines) -> list[str]:
-            return shown[:12] + ["", prompt]
+        question = Say("Reset all statistics? The history is set aside, not deleted.")
+        def view(prompt: Text, shown: Frame = lines) -> Frame:
+            return lambda look: [*shown(look)[:12], "", look.words(prompt)]
         if yes(console, ctx, question, view, []):
             saves.reset_history()
-            console.message(_("The statistics start afresh."))
-            lines = stats.stats_lines([], ctx.session.results)
+            console.message(Say("The statistics start afresh."))
+            records = []
 
 
 def page_manual(console: Console, ctx: Context) -> None:
     """Show YAHTZEE.DOC a page at a time."""
-    lines = ctx.services.manual or [_("The manual YAHTZEE.DOC was not found beside the game.")]
-    page_lines(console, ctx, lines)
+    manual = ctx.services.manual
+    page_lines(console, ctx, lambda look: manual or [
+        look.words(Say("The manual YAHTZEE.DOC was not found beside the game."))])
 
 
 def clean_name(text: str) -> str:
@@ -117,13 +125,13 @@ def clean_name(text: str) -> str:
     return " ".join("".join(ch for ch in shown if not unicodedata.category(ch).startswith("C")).split())
 
 
-def computer_seat(text: str, players: list[Player]) -> Union[Player, str]:
+def computer_seat(text: str, players: list[Player]) -> Union[Player, Say]:
     """'*', '*gambler' or '*gambler Zed': a computer Player, or why not as a message."""
     word, _space, rest = text[1:].partition(" ")
     try:
         mood = mood_named(word or "thinker")
     except UnknownMood:
-        return _("Computer players: {moods} (a name may follow).").format(moods=mood_list())
+        return Say("Computer players: {moods} (a name may follow).").format(moods=mood_list())
     base = cut_to_cells(clean_name(rest) or MOOD_NAMED[mood].seat_name, NAME_CELLS).rstrip()
     name, number = base, 1
     while name_problem(name, players):
@@ -132,24 +140,29 @@ def computer_seat(text: str, players: list[Player]) -> Union[Player, str]:
     return Player(name, "computer", mood=mood)
 
 
-def name_problem(name: str, players: list[Player]) -> str:
+def name_problem(name: str, players: list[Player]) -> Text:
     """Why a cleaned name cannot be seated ('' when it can)."""
     if any(p.name.casefold() == name.casefold() for p in players):
-        return _("{name} is already playing: choose another name.").format(name=name)
+        return Say("{name} is already playing: choose another name.").format(name=name)
     return ""
 
 
-def names_view(console: Console, ctx: Context) -> View:
-    """The names screen's lines for a prompt."""
-    def view(prompt: str) -> list[str]:
-        seated = [f"    {i}. {p.name}" for i, p in enumerate(ctx.session.players, start=1)]
-        question = [f"  {prompt}", ""] if prompt.endswith("(Y/N)") else []
-        return ([console.paint("title", "  " + _("PLAYERS")), ""] + seated + [""] + question +
-                ["  " + _("Up to four players; names up to six characters."),
-                 *wrapped_whole(_("A name starting with * seats a computer player: {moods}; "
-                                  "a name may follow ({example}).").format(moods=mood_list(), example=EXAMPLE)),
-                 "  " + _("Press Enter on an empty name when everyone is in."), "",
-                 footer_for(console, ctx)])
+def names_view(ctx: Context) -> View:
+    """The names screen for a prompt (a Y/N question stands under the names; a name is typed
+    on a line of its own)."""
+    def view(prompt: Text) -> Frame:
+        def frame(look: Look) -> list[str]:
+            seated = [f"    {i}. {p.name}" for i, p in enumerate(ctx.session.players, start=1)]
+            asked = look.words(prompt)
+            question = [f"  {asked}", ""] if asked.endswith("(Y/N)") else []
+            return [heading(look, Say("PLAYERS")), "", *seated, "", *question,
+                    "  " + look.words(Say("Up to four players; names up to six characters.")),
+                    *wrapped_whole(look.words(Say("A name starting with * seats a computer player: {moods}; "
+                                                  "a name may follow ({example}).").format(
+                        moods=mood_list(), example=EXAMPLE))),
+                    "  " + look.words(Say("Press Enter on an empty name when everyone is in.")), "",
+                    footer_for(ctx, look)]
+        return frame
     return view
 
 
@@ -165,10 +178,10 @@ def names(console: Console, ctx: Context) -> Moment:
     players = ctx.session.players
     if len(players) >= MAX_PLAYERS:
         return Moment(Screen.CONFIRM)
-    view = names_view(console, ctx)
+    view = names_view(ctx)
     typed = ""
     while True:
-        prompt = _("Player {number} name: ").format(number=len(players) + 1)
+        prompt = Say("Player {number} name: ").format(number=len(players) + 1)
         console.show(view(prompt), [])
         hot, text = console.read_text(prompt, typed, limit=NAME_CELLS, unlimited=COMPUTER_MARK)
         typed = text if hot else ""
@@ -187,24 +200,24 @@ def seat(console: Console, ctx: Context, text: str) -> Optional[Moment]:
     players = ctx.session.players
     if text.strip().startswith(COMPUTER_MARK):
         seated = computer_seat(text.strip(), players)
-        if isinstance(seated, str):
+        if isinstance(seated, Say):
             console.remind(seated)
             return None
         players.append(seated)
         ctx.prepare_tables()  # its table is built while the others type their names
-        console.message(_("{name} takes a seat: a computer player, {mood}.").format(
+        console.message(Say("{name} takes a seat: a computer player, {mood}.").format(
             name=seated.name, mood=seated.mood))
         return Moment(Screen.NAMES)
     name = clean_name(text)
     if not name:
         if players and not text.strip():
             return Moment(Screen.CONFIRM)
-        console.remind(_("That name has no printable letters: type another.") if text.strip()
-                        else _("At least one player is needed."))
+        console.remind(Say("That name has no printable letters: type another.") if text.strip()
+                        else Say("At least one player is needed."))
         return None
     short = cut_to_cells(name, NAME_CELLS).rstrip()
     if short != name:
-        console.message(_("Names are at most six characters: this one is {name}.").format(name=short))
+        console.message(Say("Names are at most six characters: this one is {name}.").format(name=short))
     problem = name_problem(short, players)
     if problem:
         console.remind(problem)
@@ -218,37 +231,38 @@ def confirm(console: Console, ctx: Context) -> Moment:
     """Show the players; ready to play? A first game's N re-enters every name."""
     session = ctx.session
 
-    def words() -> list[str]:
-        seated = [f"    {i}. {p.name}" + (_("  (computer, {mood})").format(mood=p.mood)
+    def words(look: Look) -> list[str]:
+        seated = [f"    {i}. {p.name}" + (look.words(Say("  (computer, {mood})").format(mood=p.mood))
                                            if p.is_computer else "")
                   for i, p in enumerate(session.players, start=1)]
-        return ([console.paint("title", "  " + _("PLAYERS")), ""] + seated +
-                ["", "  " + _("Rules: {rules}   Match: {match}").format(
-                    rules=session.rules.describe(), match=session.match.describe()),
-                 *dice_lines(ctx),
-                 "  " + _("P changes them and the other preferences, S shows the statistics.")])
+        return [heading(look, Say("PLAYERS")), "", *seated, "",
+                "  " + look.words(Say("Rules: {rules}   Match: {match}").format(
+                    rules=session.rules.describe(), match=session.match.describe())),
+                *("  " + look.words(line) for line in dice_lines(ctx)),
+                "  " + look.words(Say("P changes them and the other preferences, S shows the statistics."))]
 
-    def view(prompt: str) -> list[str]:
-        return [*words(), f"  {prompt}", "", footer_for(console, ctx)]
-    if lobby_ask(console, ctx, _("Ready to play?"), view, brief=words()) == "y":
+    def view(prompt: Text) -> Frame:
+        return lambda look: [*words(look), f"  {look.words(prompt)}", "", footer_for(ctx, look)]
+    brief = [Later(lambda: "\n".join(words(Look())))]
+    if lobby_ask(console, ctx, Say("Ready to play?"), view, brief=brief) == "y":
         return start_game(console, ctx)
     if not session.results:
         session.players.clear()
         return Moment(Screen.NAMES)
-    if ask_yes_no(console, ctx, _("Add players?"), view, []) == "y":
+    if ask_yes_no(console, ctx, Say("Add players?"), view, []) == "y":
         if len(session.players) < MAX_PLAYERS:
             return Moment(Screen.NAMES)
-        console.message(_("Four players are seated: there is no room for more."))
+        console.message(Say("Four players are seated: there is no room for more."))
     return start_game(console, ctx)
 
 
-def dice_lines(ctx: Context) -> list[str]:
+def dice_lines(ctx: Context) -> list[Say]:
     """The confirm screen's word on duplicate dice: on, or asked for but loaded from a file."""
     source = ctx.session.source
     if is_duplicate(source):
-        return ["  " + _(DUPLICATE_LINE)]
+        return [Say(DUPLICATE_LINE)]
     if ctx.pref("duplicate") and isinstance(source, LoadedDice):
-        return ["  " + _("Dice: loaded from the dice file, so not duplicate")]
+        return [Say("Dice: loaded from the dice file, so not duplicate")]
     return []
 
 
@@ -256,15 +270,17 @@ def settings(console: Console, ctx: Context) -> None:
     """The preferences, remembered between runs: a number changes one, X is done."""
     choices = [p for p in preferences.PREFERENCES if p.key not in ("verify", "sound")]
 
-    def view(prompt: str) -> list[str]:
-        rows = [f"  {key.upper():>2}  {pad(_(p.label), 46)} {p.shown(ctx.pref(p.key))}"
-                for key, p in zip(SETTING_KEYS, choices)]
-        return ([console.paint("title", "  " + _("PREFERENCES")), ""] + rows +
-                ["", f"  {prompt}", "", footer_for(console, ctx)])
+    def view(prompt: Text) -> Frame:
+        def frame(look: Look) -> list[str]:
+            rows = [f"  {key.upper():>2}  {pad(look.words(Say(p.label)), 46)} {look.words(p.shown(ctx.pref(p.key)))}"
+                    for key, p in zip(SETTING_KEYS, choices)]
+            return [heading(look, Say("PREFERENCES")), "", *rows, "", f"  {look.words(prompt)}", "",
+                    footer_for(ctx, look)]
+        return frame
 
     keys = SETTING_KEYS[:len(choices)]
-    prompt = _("{keys} change a setting, X done").format(keys=keys_text(keys))
-    brief: Optional[list[str]] = None
+    prompt = Say("{keys} change a setting, X done").format(keys=keys_text(keys))
+    brief: Optional[list[Text]] = None
     while True:
         token = ask(console, ctx, prompt, view, brief)
         brief = []
@@ -273,9 +289,12 @@ def settings(console: Console, ctx: Context) -> None:
         if len(token) == 1 and token in keys:
             choice = choices[keys.index(token)]
             set_pref(ctx, choice.key, choice.after(ctx.pref(choice.key)))
-            console.remind(f"{_(choice.label)}: {choice.shown(ctx.pref(choice.key))}.")
+            if choice.key == "language":  # a choice made now outranks --lang, as for the rules
+                console.speak(choose(None, ctx.pref("language")))
+            console.remind(Say("{setting}: {value}.").format(setting=Say(choice.label),
+                                                             value=choice.shown(ctx.pref(choice.key))))
         else:
-            console.remind(_("Keys here: {keys}.").format(keys=prompt))
+            console.remind(Say("Keys here: {keys}.").format(keys=prompt))
 
 
 def keys_text(keys: str) -> str:
@@ -296,8 +315,6 @@ def set_pref(ctx: Context, key: str, value: Any) -> None:
         ctx.settings.run_settings.pop(key, None)  # a choice made now outranks the command line's
         apply_game_settings(ctx.session, {**ctx.settings.prefs, **ctx.settings.run_settings})
         ctx.prepare_tables()
-    if key == "language":
-        install(choose(None, value))  # a choice made now outranks --lang, as for the rules
 
 
 def apply_game_settings(session: Session, prefs: dict[str, Any]) -> None:
@@ -316,6 +333,6 @@ def start_game(console: Console, ctx: Context) -> Moment:
     session.new_game()
     for player in session.players:
         if played and player.name not in played:
-            console.message(_("{name} joins the match with 0 points: the others have played {count} of its games.")
+            console.message(Say("{name} joins the match with 0 points: the others have played {count} of its games.")
                             .format(name=player.name, count=len(session.match_scores)))
     return Moment(Screen.PLAY)

@@ -1,52 +1,66 @@
 """Asking the player: a key with the hot keys live, Y/N, any key, the quit question, pages."""
+from collections.abc import Sequence
 from typing import Callable, Optional
 
-from ..language import _
+from ..look import Asked, Frame, Look, View
 from ..render import hotkey_footer, on_off
+from ..words import Later, Say, Text
 from .context import Console, Context
 
 ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
 PAGE_LINES = 19
 LEAVE_PAGES = ("x", "escape")
 
-View = Callable[[str], list[str]]
 
 
 class QuitGame(Exception):
     """The player asked to quit: the flow's quit path takes over."""
 
 
-def footer_for(console: Console, ctx: Context) -> str:
-    """The hot-key line painted for this console."""
-    return hotkey_footer(ctx.session.verify, ctx.session.sound, console.paint)
+def footer_for(ctx: Context, look: Look) -> str:
+    """The hot-key line painted for a console's look."""
+    return hotkey_footer(ctx.session.verify, sound_at(ctx, look), look.paint)
 
 
-def toggle_hot_key(ctx: Context, token: str) -> str:
+def sound_at(ctx: Context, look: Look) -> bool:
+    """Whether the bell rings at the terminal of this look: its seat's own, or the game's."""
+    return ctx.session.sound if look.sound is None else look.sound
+
+
+def state_of(flag: bool) -> Later:
+    """ON or OFF, in the reader's language."""
+    return Later(lambda: on_off(flag))
+
+
+def toggle_hot_key(ctx: Context, token: str) -> Say:
     """F8 or F9: flip verify or sound; what to tell the player."""
     session = ctx.session
     if token == "F8":
         session.verify = not session.verify
-        return _("Verify is now {state}.").format(state=on_off(session.verify))
+        return Say("Verify is now {state}.").format(state=state_of(session.verify))
     session.sound = not session.sound
-    return _("Sound is now {state}.").format(state=on_off(session.sound))
+    return Say("Sound is now {state}.").format(state=state_of(session.sound))
 
 
-def ask(console: Console, ctx: Context, prompt: str, view: View, brief: Optional[list[str]] = None) -> str:
-    """Draw the screen and read a token; hot keys act here and the same prompt comes back."""
-    console.show(view(prompt), brief)
+def ask(console: Console, ctx: Context, prompt: Text, view: View, brief: Optional[Sequence[Text]] = None,
+        without_undo: Optional[Text] = None) -> str:
+    """Draw the screen and read a token; hot keys act here and the same prompt comes back.
+    `without_undo` is the question where another terminal's player may take back a posting."""
+    console.show(Asked(view, prompt, without_undo), brief)
     while True:
         token = console.read_key(prompt)
-        if not hot_key(console, ctx, token, view, prompt):
+        if not hot_key(console, ctx, token, view, prompt, without_undo):
             return token
 
 
-def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, prompt: str = "") -> bool:
+def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, prompt: Text = "",
+            without_undo: Optional[Text] = None) -> bool:
     """Act on F8, F9 or F10 (or their letters) and show `prompt`'s screen again with what
     changed; False for any other token."""
     if token is None:
         return False
     token = ALIASES.get(token, token)
-    note: Optional[str]
+    note: Optional[Say]
     if token in ("F8", "F9"):
         note = toggle_hot_key(ctx, token)
     elif token == "F10":
@@ -54,60 +68,64 @@ def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, pr
         note = None
     else:
         return False
-    console.show(view(prompt), [])
+    console.show(Asked(view, prompt, without_undo), [])
     if note:
         console.remind(note)
     return True
 
 
-def quit_question(ctx: Context) -> str:
+def quit_question(ctx: Context) -> Say:
     """What F10 asks: a game in progress is kept, and the question says so."""
     if ctx.session.game is not None:
-        return _("Quit the game? Your game is kept for next time. (Y/N)")
-    return _("Quit Computer Yahtzee? (Y/N)")
+        return Say("Quit the game? Your game is kept for next time. (Y/N)")
+    return Say("Quit Computer Yahtzee? (Y/N)")
 
 
 def confirm_quit(console: Console, ctx: Context, view: View) -> None:
     """F10: ask, then quit through the flow's one quit path (N plays on)."""
     question = quit_question(ctx)
     console.forget_messages()  # they answered another question
-    console.show(view(question), [])
+    console.show(Asked(view, question), [])
     while True:
         token = console.read_key(question)
         if token in ("y", "F10"):
             raise QuitGame()
         if token in ("n", "escape"):
             return
-        console.remind(_("Please answer Y or N."))
+        console.remind(Say("Please answer Y or N."))
 
 
-def ask_yes_no(console: Console, ctx: Context, question: str, view: View, brief: Optional[list[str]] = None,
+def ask_yes_no(console: Console, ctx: Context, question: Text, view: View, brief: Optional[Sequence[Text]] = None,
                others: str = "") -> str:
     """A Y/N question: 'y' or 'n', or one of the `others` keys; any other key gets a reminder."""
-    prompt = _("{question} (Y/N)").format(question=question)
+    prompt = Say("{question} (Y/N)").format(question=question)
     while True:
         token = ask(console, ctx, prompt, view, brief)
         if token in ("y", "n") or (len(token) == 1 and token in others):
             return token
-        console.remind(_("Please answer Y or N."))
+        console.remind(Say("Please answer Y or N."))
         brief = []
 
 
-def yes(console: Console, ctx: Context, question: str, view: View, brief: Optional[list[str]] = None) -> bool:
+def yes(console: Console, ctx: Context, question: Text, view: View, brief: Optional[Sequence[Text]] = None) -> bool:
     """A Y/N question answered Y."""
     return ask_yes_no(console, ctx, question, view, brief) == "y"
 
 
-def any_key(console: Console, ctx: Context, prompt: str, view: View, brief: Optional[list[str]] = None) -> str:
+def any_key(console: Console, ctx: Context, prompt: Text, view: View, brief: Optional[Sequence[Text]] = None) -> str:
     """Wait for one key (or line); hot keys still act. Returns the key."""
     return ask(console, ctx, prompt, view, brief)
 
 
-def sentence(text: str) -> str:
-    """A message as a sentence: capital first (a file name keeps its own), full stop last."""
-    if text.split(" ", 1)[0].isalpha():
-        text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+def page_view(ctx: Context, pages: Callable[[Look], list[list[str]]], number: int) -> View:
+    """Page `number` of the pages as a console draws them (-1 the last), its question and the
+    hot keys under it."""
+    def view(prompt: Text) -> Frame:
+        def frame(look: Look) -> list[str]:
+            drawn = pages(look)
+            return [*drawn[min(number, len(drawn) - 1)], "", look.words(prompt), footer_for(ctx, look)]
+        return frame
+    return view
 
 
 def paginate(lines: list[str], size: int = PAGE_LINES) -> list[list[str]]:
@@ -133,18 +151,18 @@ def heading_before(lines: list[str], blank: int, start: int) -> bool:
     return bool(before) and (before.endswith(":") or blank - 2 < start or not lines[blank - 2].strip())
 
 
-def page_lines(console: Console, ctx: Context, lines: list[str], extra: str = "") -> str:
-    """Page through lines: Enter next, B back, X or Esc done; returns the key that ended it."""
+def page_lines(console: Console, ctx: Context, lines: Frame, extra: Text = "", extra_key: str = "") -> str:
+    """Page through lines (drawn by each console in its look): Enter next, B back, X or Esc
+    done (and `extra` named by its `extra_key`); returns the key that ended it."""
     console.forget_messages()  # a page is a subject of its own
-    pages = paginate(lines)
-    keys = _("Enter next, B back, X done") + (", " + extra if extra else "")
+    pages = paginate(console.drawn(lines))
+    keys = Say("Enter next, B back, X done") + (Say(", {extra}").format(extra=extra) if extra else "")
     number = 0
     while 0 <= number < len(pages):
-        prompt = _("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages), keys=keys)
-        def view(prompt: str, page: list[str] = pages[number]) -> list[str]:
-            return page + ["", prompt, footer_for(console, ctx)]
+        prompt = Say("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages), keys=keys)
+        view = page_view(ctx, lambda look: paginate(lines(look)), number)
         token = ask(console, ctx, prompt, view, pages[number])
-        if token in LEAVE_PAGES or (extra and token == extra[0].lower()):
+        if token in LEAVE_PAGES or (extra_key and token == extra_key):
             return "x" if token == "escape" else token
         number = max(0, number - 1) if token == "b" else number + 1
     return "enter"

@@ -2,8 +2,9 @@
 from typing import Optional
 
 from ..game import ROUNDS, Game
-from ..language import _
+from ..look import Frame
 from ..session import Session
+from ..words import Say, Text
 from .context import Console, Context, Moment, Screen
 from .prompts import footer_for, yes
 
@@ -20,31 +21,32 @@ def resume(console: Console, ctx: Context) -> Moment:
         return Moment(Screen.OPENING)
     saved, moment_data = loaded
     summary = saved_game_summary(saved)
-    def view(prompt: str) -> list[str]:
-        return [console.paint("title", "  " + _("A SAVED GAME IS WAITING")), ""] + [
-            f"    {line}" for line in summary] + ["", f"  {prompt}", "", footer_for(console, ctx)]
-    if not yes(console, ctx, _("Resume the saved game?"), view, summary):
+    def view(prompt: Text) -> Frame:
+        return lambda look: [look.paint("title", "  " + look.words(Say("A SAVED GAME IS WAITING"))), "",
+                             *(f"    {look.words(line)}" for line in summary),
+                             "", f"  {look.words(prompt)}", "", footer_for(ctx, look)]
+    if not yes(console, ctx, Say("Resume the saved game?"), view, summary):
         saves.set_aside_autosave()
         return Moment(Screen.OPENING)
     ctx.session = saved
     ctx.prepare_tables()
     if ctx.settings.dice_options:
-        console.message(_("The saved game keeps its own dice: --seed and --dice-file are ignored."))
+        console.message(Say("The saved game keeps its own dice: --seed and --dice-file are ignored."))
     return resumed_moment(saved, Moment.from_dict(moment_data))
 
 
-def saved_game_summary(session: Session) -> list[str]:
+def saved_game_summary(session: Session) -> list[Text]:
     """What the saved game is, in a line or two."""
     names = ", ".join(p.name for p in session.players)
     game = session.game
     if not isinstance(game, Game):
-        return [_("Players: {names}").format(names=names),
-                _("Games finished: {count}").format(count=len(session.results))]
+        return [Say("Players: {names}").format(names=names),
+                Say("Games finished: {count}").format(count=len(session.results))]
     scores = ", ".join(f"{p.name} {p.card.total}" for p in game.players)
-    where = (_("Game {game}, round {round}: {name} to play") if game.race_target is not None
-             else _("Game {game}, round {round} of {rounds}: {name} to play"))
+    where = (Say("Game {game}, round {round}: {name} to play") if game.race_target is not None
+             else Say("Game {game}, round {round} of {rounds}: {name} to play"))
     return [where.format(game=game.number, round=game.round, rounds=ROUNDS, name=game.current.name),
-            _("Scores: {scores}").format(scores=scores)]
+            Say("Scores: {scores}").format(scores=scores)]
 
 
 def resumed_moment(session: Session, saved: Optional[Moment]) -> Moment:

@@ -6,20 +6,22 @@ from typing import TYPE_CHECKING, Optional
 from .. import spoken
 from ..game import Game, Turn
 from ..illegal import IllegalMove
-from ..language import _, number
+from ..look import Frame, View
 from ..palette import REVERSE
 from ..render import BOX_KEYS, KEY_OF_BOX
 from ..review import COSTLY
 from ..scoring import Category, is_yahtzee
 from ..tumble import SPEEDS, tumbling_dice
+from ..words import Num, Painted, Say, Sentence, Text
 from .advice import show_advice
 from .context import Console, Context, Moment, Screen, game_in_play
-from .prompts import View, ask, hot_key, sentence, yes
+from .prompts import ask, hot_key, yes
 from .turnview import (
     dice_keys_note,
     dice_prompt,
     play_view,
     posting_brief,
+    posting_keys,
     posting_note,
     posting_prompt,
     posting_question,
@@ -42,7 +44,7 @@ def play(console: Console, ctx: Context) -> Moment:
     game = game_in_play(ctx.session)
     if game.current.is_computer:
         return computer_step(console, ctx)
-    view = play_view(console, ctx)
+    view = play_view(ctx)
     if not game.turn.has_rolled:
         return first_roll(console, ctx, view)
     if game.rolls_left == 0:
@@ -77,12 +79,13 @@ def play(console: Console, ctx: Context) -> Moment:
 def first_roll(console: Console, ctx: Context, view: View) -> Moment:
     """Any key rolls the turn's first dice (U takes back the last posting while it may)."""
     game = game_in_play(ctx.session)
-    prompt = (_("{name}: press any key to roll, U takes back the last posting") if game.can_undo
-              else _("{name}: press any key to roll"))
+    name = game.current.name
+    plain = Say("{name}: press any key to roll").format(name=name)
+    prompt = Say("{name}: press any key to roll, U takes back the last posting").format(name=name)
     if ctx.services.strategy is not None:
         ctx.services.strategy.coach.prepare_turn(game)  # the advice page's win chances, while the player looks
-    token = ask(console, ctx, prompt.format(name=game.current.name), view,
-                [spoken.turn_sentence(game)])
+    token = ask(console, ctx, prompt if game.can_undo else plain, view, [spoken.turn_sentence(game)],
+                without_undo=plain if game.can_undo else None)
     if token == "u" and game.can_undo:
         return take_back(console, ctx)
     console.forget_messages()  # the last turn's messages are done with
@@ -101,7 +104,7 @@ def take_back(console: Console, ctx: Context) -> Moment:
     game = game_in_play(ctx.session)
     game.undo()
     player = game.current.name
-    console.message(_("{name}'s last posting is taken back.").format(name=player))
+    console.message(Say("{name}'s last posting is taken back.").format(name=player))
     return Moment(Screen.POSTING)
 
 
@@ -124,13 +127,13 @@ def tell_cost(console: Console, cost: Optional[tuple[float, bool]], posting: boo
     """Say what a reroll or posting cost when it was not the best, in the measure it was judged by."""
     if cost is None or cost[0] < COSTLY:
         return
-    points, by_win = number(cost[0], ".1f"), cost[1]
+    points, by_win = Num(cost[0], ".1f"), cost[1]
     if posting:
-        said = (_("That posting cost {points} win % against the choice likeliest to win.") if by_win
-                else _("That posting cost {points} points against perfect play."))
+        said = (Say("That posting cost {points} win % against the choice likeliest to win.") if by_win
+                else Say("That posting cost {points} points against perfect play."))
     else:
-        said = (_("That reroll cost {points} win % against the choice likeliest to win.") if by_win
-                else _("That reroll cost {points} points against perfect play."))
+        said = (Say("That reroll cost {points} win % against the choice likeliest to win.") if by_win
+                else Say("That reroll cost {points} points against perfect play."))
     console.message(said.format(points=points))
 
 
@@ -140,12 +143,13 @@ def computer_step(console: Console, ctx: Context) -> Moment:
     lines) a human's posting just made may be taken back before the computer starts."""
     game = game_in_play(ctx.session)
     name = game.current.name
-    view = play_view(console, ctx)
+    view = play_view(ctx)
     pause = ctx.pref("computer_delay")
     if not game.turn.has_rolled:
         if game.can_undo and not console.reads_lines:
-            prompt = _("{name} plays next: press any key to start, U takes back the last posting")
-            if ask(console, ctx, prompt.format(name=name), view, []) == "u":  # a screen reader says the prompt alone
+            prompt = Say("{name} plays next: press any key to start, U takes back the last posting").format(name=name)
+            plain = Say("{name} plays next: press any key to start").format(name=name)
+            if ask(console, ctx, prompt, view, [], plain) == "u":  # a screen reader says the prompt alone
                 return take_back(console, ctx)
         console.forget_messages()
         whose = spoken.turn_sentence(game)
@@ -160,8 +164,8 @@ def computer_step(console: Console, ctx: Context) -> Moment:
             return computer_posts(console, ctx, view, action.box, pause)
         set_marked(game, action.marked)
     kept = [str(d) for d, marked in zip(game.turn.dice, game.turn.marked) if not marked]
-    keeps = (_("{name} keeps {dice} and rolls again") if kept
-             else _("{name} keeps nothing and rolls again"))
+    keeps = (Say("{name} keeps {dice} and rolls again") if kept
+             else Say("{name} keeps nothing and rolls again"))
     show_step(console, ctx, view, keeps.format(name=name, dice=" ".join(kept)), pause)
     roll_dice(console, ctx)
     show_step(console, ctx, view, rolls_note(game), pause)
@@ -180,8 +184,8 @@ def computer_posts(console: Console, ctx: Context, view: View, box: Category, pa
     return moment
 
 
-def show_step(console: Console, ctx: Context, view: View, what: str, pause: float,
-              brief: Optional[list[str]] = None) -> None:
+def show_step(console: Console, ctx: Context, view: View, what: Text, pause: float,
+              brief: Optional[list[Text]] = None) -> None:
     """Show one step of a computer's turn (plain mode says `brief`, by default `what`) and let
     it stand a moment: a key cuts the moment short, a hot key still acts."""
     console.show(view(what), [what] if brief is None else brief)
@@ -207,12 +211,16 @@ def roll_dice(console: Console, ctx: Context) -> None:
 def flash_yahtzee(console: Console, ctx: Context) -> None:
     """A Yahtzee: blinked in reverse video a few times under the screen where the console
     flashes (any key cuts it short), then left there in its colour; said once where not."""
-    word = _("YAHTZEE!")
-    if console.flashes:
-        screen = play_view(console, ctx)("")
-        blinks = [console.paint("yahtzee", REVERSE + word), console.paint("yahtzee", word)]
-        console.animate(([*screen, blinks[frame % 2]] for frame in range(2 * YAHTZEE_BLINKS)), BLINK_SECONDS)
-    console.message(console.paint("yahtzee", word))
+    word = Say("YAHTZEE!")
+    screen = play_view(ctx)("")
+    if not console.look.flashes:
+        console.message(Painted("yahtzee", word))
+        return
+    def blink(frame: int) -> Frame:
+        shown = REVERSE + word if frame % 2 == 0 else word
+        return lambda look: [*screen(look), look.paint("yahtzee", look.words(shown))]
+    console.animate((blink(frame) for frame in range(2 * YAHTZEE_BLINKS)), BLINK_SECONDS)
+    console.message(Painted("yahtzee", word))
 
 
 def tumble(console: Console, ctx: Context, rolled: list[int]) -> None:
@@ -222,8 +230,8 @@ def tumble(console: Console, ctx: Context, rolled: list[int]) -> None:
     if console.plain or not frames:
         return
     game = game_in_play(ctx.session)
-    status = _("{name} rolls...").format(name=game.current.name)
-    console.animate((play_view(console, ctx, dice=dice)(status) for dice in tumbling_dice(
+    status = Say("{name} rolls...").format(name=game.current.name)
+    console.animate((play_view(ctx, dice=dice)(status) for dice in tumbling_dice(
         game.turn.dice, rolled, frames, TUMBLE_FACES)), seconds)
 
 
@@ -252,7 +260,7 @@ def posting(console: Console, ctx: Context) -> Moment:
     if not game.turn.has_rolled:
         return Moment(Screen.PLAY)
     legal = game.legal_boxes()
-    view = play_view(console, ctx, {box: KEY_OF_BOX[box] for box in legal})
+    view = play_view(ctx, {box: KEY_OF_BOX[box] for box in legal})
     prompt = posting_prompt(game, legal, console.plain)
     brief = posting_brief(game, legal)
     while True:
@@ -268,12 +276,12 @@ def posting(console: Console, ctx: Context) -> Moment:
             continue
         box = BOX_KEYS.get(token)
         if box is None:
-            console.remind(_("Keys here: {keys}.").format(keys=prompt.split("? ", 1)[1]))
+            console.remind(Say("Keys here: {keys}.").format(keys=posting_keys(game, legal, console.plain)))
             continue
         try:
             game.check_posting(box)
         except IllegalMove as refusal:
-            console.remind(sentence(str(refusal)))
+            console.remind(Sentence(refusal.said))
             continue
         preview = game.preview(box)
         lower_zero = preview.points == 0 and not box.is_upper and not preview.extra_turn
@@ -292,7 +300,7 @@ def verify(console: Console, ctx: Context) -> Moment:
         game.check_posting(box)
     except IllegalMove:
         return Moment(Screen.POSTING)
-    view = play_view(console, ctx, {b: KEY_OF_BOX[b] for b in game.legal_boxes()})
+    view = play_view(ctx, {b: KEY_OF_BOX[b] for b in game.legal_boxes()})
     if not yes(console, ctx, posting_question(game, box), view, []):
         return Moment(Screen.POSTING)
     return post_and_tell(console, ctx, box)

@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..language import _
+from ..language import _, text
 from ..rules import Rules
 from .batch import DICE, Cards, play_turn, play_turns
 from .batches import Figures, Progress, batch_figures, batch_seeds, batch_sizes, batch_statistics
@@ -127,7 +127,7 @@ def simulate_rivalry(n: int, rules: Rules, seed: Optional[int], loader: TableLoa
     tables = [loader(rules, objective) for objective in RIVAL_OBJECTIVES]
     if not all(table.exact for table in tables):
         raise UnsupportedRules(_("*rival's games are not simulated for {rules}").format(
-            rules=rules.describe()))
+            rules=text(rules.describe())))
     for table in tables:
         table.warm()  # worked out once, not in every worker
         state_spreads(table)

@@ -7,7 +7,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from ..language import _
+from ..language import _, text
 from ..rules import Rules
 from .objective import Objective
 from .solver import Engine, start_value, state_index
@@ -75,7 +75,7 @@ def heuristic_note(rules: Rules, plan_rules: Rules) -> str:
     """What the approximate advice for `rules` does, in one sentence."""
     return _("Advice for {rules} is approximate: it plans with the exact table for {plan}, uses "
              "banked rolls as extra rerolls and gives rolls saved for later no value.").format(
-        rules=rules.describe(), plan=plan_rules.describe())
+        rules=text(rules.describe()), plan=text(plan_rules.describe()))
 
 
 def planned_with(rules: Rules, plan: StrategyTable) -> StrategyTable:

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import scoring
 from ..dice import FACES
-from ..language import _
+from ..language import _, text
 from ..rules import Rules
 from ..scoring import Category
 from .dicemath import ROLLS, YAHTZEE_ROLLS
@@ -174,7 +174,7 @@ def check_tables(tables: RuleTables, rules: Rules, masks: Iterable[int] = CHECK_
                     if box not in boxes and scoring.posting_points(box, roll, boxes, rules) != \
                             points_of(tables, mask, case, r, bit):
                         raise UnsupportedRules(_("points of {roll} in {box} differ from the solver's tables").format(
-                            roll=roll, box=box.title))
+                            roll=roll, box=text(box.title)))
 
 
 def _check_roll_bonus(tables: RuleTables, rules: Rules, boxes: Mapping[Category, int], roll: tuple[int, ...],
@@ -187,7 +187,7 @@ def _check_roll_bonus(tables: RuleTables, rules: Rules, boxes: Mapping[Category,
             expected = tables.stage_bonus(rolls) * bool(tables.fits[r, bit])
             if box not in boxes and scoring.roll_bonus_points(box, roll, rolls, boxes, rules) != expected:
                 raise UnsupportedRules(_("the roll bonus of {roll} in {box} differs from the solver's tables").format(
-                    roll=roll, box=box.title))
+                    roll=roll, box=text(box.title)))
 
 
 def _face_of_five(r: int) -> Optional[int]:
