@@ -115,8 +115,8 @@ def test_star_names_seat_computer_players(typed, name, mood):
 
 
 def test_an_unknown_mood_is_refused_and_same_names_get_numbers():
-    from yahtzee.screens import computer_seat
     from yahtzee.language import text
+    from yahtzee.screens import computer_seat
     assert text(computer_seat("*sleepy", [])).startswith("Computer players: *thinker")
     first = computer_seat("*", [])
     second = computer_seat("*", [first])

@@ -14,6 +14,7 @@ import asyncssh
 import pytest
 from terminal import Terminal
 
+from yahtzee.language import text
 from yahtzee.net.server import MAX_LOGIN_ATTEMPTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -113,6 +114,7 @@ class Hosted:
         self.term, self.port = host(table, stderr)
         self.password = re.search(r"password (\w+)", self.term.text).group(1)
         self.friend = join(table, self.port, term=friend_term, host_term=self.term)
+        self.term.wait_for("BOB joined the table over SSH.")  # before the game: the seat is his
 
     def rejoin(self):
         """BOB's connection again, after the last one dropped."""
@@ -164,24 +166,27 @@ def faces(rows):
 def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_seat_record):
     with hosted(table, begin=False) as seats:
         seat_two(seats.term)
-        seats.friend.wait_for("Ready to play? (Y/N)")  # the friend sees the host's screens
+        seats.friend.wait_for("The host is getting the game ready.")  # the lobby is the host's
         seats.term.press("y")
         finish(seats.term, seats.friend, BOXES)
     assert history_record(table / "saves") == hot_seat_record
 
 
-def test_a_friend_who_joins_while_the_host_answers_for_their_seat_takes_the_question_over(table):
+def test_a_friend_who_logs_in_under_a_hosts_seat_during_the_game_watches_it(table):
     term, port = host(table)
     friend = None
     try:
         seat_two(term)
         term.press("y")
         term.turn("ANN", BOXES[0])
-        term.wait_for("BOB: press any key to roll")  # BOB's seat, played at the host's keyboard for now
+        term.wait_for("BOB: press any key to roll")  # BOB's seat is played at the host's keyboard
         friend = join(table, port, host_term=term)
-        friend.turn("BOB", BOXES[0])  # his first key rolls: it is not refused as out of turn
-        assert "It is BOB's turn." not in friend.text
+        friend.wait_for("BOB is not a seat played here: you watch. F10 leaves.")
+        friend.press(" ")  # a key at a watcher's terminal answers nothing
+        friend.wait_for("It is BOB's turn.")
+        term.turn("BOB", BOXES[0])  # the host's keyboard still plays the seat
         term.wait_for("ANN: press any key to roll")
+        friend.wait_for("ANN is rolling the dice. You watch")
     finally:
         if friend is not None:
             friend.close()
@@ -221,7 +226,7 @@ def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot
     with hosted(table, begin=False) as seats:
         seats.term.wait_for("Resume the saved game? (Y/N)")
         seats.term.press("y")
-        seats.friend.wait_for("ANN: press any key to roll")
+        seats.friend.wait_for("ANN is rolling the dice.")  # his seat is his again, as the save kept it
         finish(seats.term, seats.friend, BOXES[5:])
     assert history_record(table / "saves") == hot_seat_record
 
@@ -254,24 +259,35 @@ def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table)
         term.close()
 
 
-def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
+def test_each_seat_is_asked_only_its_own_and_f10_leaves_only_the_friends_seat(table):
     with hosted(table) as seats:
         term, friend = seats.term, seats.friend
         term.wait_for("ANN: press any key to roll")
-        friend.wait_for("ANN: press any key to roll")
+        friend.wait_for("ANN is rolling the dice. Here: F9 sound, D language, F10 leaves the table.")
         friend.press(" ")  # not BOB's turn: it rolls nothing, and BOB is told so
         friend.wait_for("It is ANN's turn.")
         assert "ANN: press any key to roll" in term.text and "It is ANN's turn" not in term.text
         term.turn("ANN", "c")
-        friend.wait_for("BOB: press any key to roll, U takes back the last posting")
-        friend.press("u")  # ANN's posting is ANN's to take back
+        screen = friend.wait_for("BOB: press any key to roll")
+        assert "U takes back" not in screen  # ANN's posting is not his to take back
+        term.wait_for("BOB is rolling the dice. U takes back your posting.")
+        friend.press("u")
         friend.wait_for("Only ANN may take back ANN's posting.")
+        term.press("u")  # at her own terminal, ANN takes hers back
+        term.wait_for("ANN's last posting is taken back.")
+        term.wait_for("Post where?")
+        term.press("c")
+        term.wait_for("(Y/N)")
+        term.press("y")
+        friend.wait_for("BOB: press any key to roll")
         friend.press("m")
         friend.wait_for("Sound at your seat is now OFF")
         friend.press("v")
         friend.wait_for("Verify is the host's to change")
-        assert "Sound at your seat" not in term.wait_for("BOB: press any key to roll")
+        assert "Sound at your seat" not in term.wait_for("BOB is rolling the dice.")
         friend.press("q")
+        friend.wait_for("Leave the table? Your seat waits for you. (Y/N)")
+        friend.press("y")
         assert friend.exit_code(timeout=30) is not None  # the friend's session ended, not the game
         term.wait_for("BOB is away.")
         term.press("q")  # meanwhile the host's keys answer: F10 keeps the game for later
@@ -280,6 +296,44 @@ def test_a_friends_hot_keys_are_their_own_and_f10_leaves_only_their_seat(table):
         assert term.exit_code(timeout=30) == 0
     saved = json.loads((table / "saves" / "autosave.json").read_text())
     assert [p["name"] for p in saved["game"]["players"]] == ["ANN", "BOB"]
+    assert saved["friend_seats"] == ["bob"]
+
+
+def german_turn(friend, box):
+    """One turn at a German friend's terminal: any key rolls, R goes to posting, the box, Y."""
+    friend.wait_for("BOB: eine Taste würfelt")
+    friend.press(" ")
+    friend.wait_for("R würfelt")
+    friend.press("r")
+    friend.wait_for("Wohin eintragen?")
+    friend.press(box)
+    friend.wait_for("(Y/N)")
+    friend.press("y")
+
+
+def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_german(table, hot_seat_record):
+    term, port = host(table)
+    friend = Terminal(program=ssh_command(table, port, "BOB", "-tt", "-o", "SetEnv=LANG=de_DE.UTF-8"),
+                      columns=90, lines=30, env={"TERM": "xterm"})
+    friend.partners, term.partners = [term], [friend]
+    try:
+        friend.wait_for("Der Gastgeber bereitet das Spiel vor.")
+        seat_two(term)
+        term.press("y")
+        for box in BOXES:
+            term.turn("ANN", box)
+            assert "ANN würfelt." in friend.text or "BOB" in friend.text
+            german_turn(friend, box)
+        term.wait_for("Another game? (Y/N)")
+        friend.wait_for("Das Spiel ist aus: der Gastgeber entscheidet, wie es weitergeht.")
+        assert "Another game?" not in friend.text and "Noch ein Spiel" not in friend.text
+        term.press("n")
+        assert term.exit_code(timeout=60) == 0, term.text
+        friend.wait_for("Der Gastgeber hat den Tisch geschlossen.")
+    finally:
+        friend.close()
+        term.close()
+    assert history_record(table / "saves") == hot_seat_record
 
 
 class Guesser(asyncssh.SSHClient):
@@ -374,7 +428,7 @@ class Flood:
 def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(table, hot_seat_record):
     errors = table / "host-stderr.txt"
     with hosted(table, stderr=errors) as seats:
-        seats.friend.wait_for("ANN: press any key to roll")
+        seats.friend.wait_for("ANN is rolling the dice.")
         flood = Flood(seats.port, seats.password)
         flood.thread.start()
         play_turns(seats.term, seats.friend, BOXES[:-1])
@@ -419,7 +473,7 @@ def test_the_join_line_names_an_address_a_friend_can_reach(tmp_path, address, sh
     from yahtzee.net import server
     from yahtzee.net.credentials import table_credentials
     table = server.TableServer(table_credentials(tmp_path, password="abc"), address, 8022, print)
-    assert table.how_to_join() == f"Friends join with: ssh -p 8022 NAME@{shown} (password abc)"
+    assert text(table.how_to_join()) == f"Friends join with: ssh -p 8022 NAME@{shown} (password abc)"
 
 
 def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tmp_path):
@@ -448,7 +502,7 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
     table._write(chan, b"a screen")
     table._write(chan, b"another")
     assert chan.written == [b"a screen"] and chan.closed
-    assert told == ["A friend's terminal read nothing of its screens and was let go."]
+    assert [text(line) for line in told] == ["A friend's terminal read nothing of its screens and was let go."]
 
 
 def bobs_first_roll(seats):
@@ -495,7 +549,7 @@ def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
     with hosted(table, begin=False, friend_term="vt100") as seats:
         seats.term.wait_for("BOB joined the table")
         seats.term.press("x")
-        seats.friend.wait_for("Instructions? (Y/N)")
+        seats.friend.wait_for("The host is getting the game ready.")
         colour = re.compile(rb"\x1b\[[0-9;]*m")
         assert colour.search(seats.term.raw) and not colour.search(seats.friend.raw)
 
@@ -507,7 +561,7 @@ def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
         seats.term.wait_for("BOB left the table")
         other = with_password(table, seats.port, "BOB", seats.password, "-tt")
         assert "BOB's seat was taken with a key: join again with the same key." in other.stdout
-        seats.rejoin().wait_for("Press any key to begin")  # the same key takes it back, at once
+        seats.rejoin().wait_for("The host is getting the game ready.")  # the same key takes it back, at once
         assert b"BOB's seat was taken" not in seats.term.raw  # told to the one refused, not the host
 
 
@@ -536,6 +590,19 @@ class BobsTurn:
 
     def hand_to_computer(self, name):
         self.given.append(name)
+
+    def happening(self):
+        from yahtzee.words import Say
+        return Say("{name} is rolling the dice.").format(name="BOB")
+
+    def game_under_way(self):
+        return True
+
+    def friend_seats(self):
+        return {"bob"}
+
+    def human_seats(self):
+        return {"ann", "bob"}
 
 
 def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():

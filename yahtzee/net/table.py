@@ -59,7 +59,10 @@ class Seating(Protocol):
         """A game is in play (a seat is no longer taken by logging in under its name)."""
 
     def friend_seats(self) -> set[str]:
-        """The seats (folded names) played from a friend's own terminal."""
+        """The seats (folded names) friends took at their own terminals."""
+
+    def human_seats(self) -> set[str]:
+        """The seats (folded names) people play."""
 
 
 class Unseated:
@@ -91,6 +94,10 @@ class Unseated:
         """The seats friends took so far."""
         return self.seats
 
+    def human_seats(self) -> set[str]:
+        """Nobody is seated yet."""
+        return set()
+
 
 @dataclass
 class Friend:
@@ -119,11 +126,11 @@ class TableConsole:
         self.console_for = console_for
         self.friends: dict[str, Friend] = {}  # by folded login name, seated or watching
         self.screen: Screenful = []
-        self.prompt: Text = ""
         self._host_hot: collections.deque[str] = collections.deque()  # the host's hot keys, for the next read
         self._host_asks: Optional[Text] = None  # a host's hot key made this question the host's, until this prompt
         self._replying: str = HOST  # the terminal whose key was answered last: reminders go there
         self._undo_from: Optional[str] = None  # a terminal not asked pressed U to take back its posting
+        self._farewell_said = False
         server.changed = self._wake
         host.idle = self._look_around
 
@@ -170,6 +177,8 @@ class TableConsole:
             try:
                 yield self
             finally:
+                if not self._farewell_said:
+                    self._everywhere(lambda key, console: console.message(self._goodbye()), but_host=True)
                 self.server.close()
                 for key in list(self.friends):
                     self._let_go(key)
@@ -179,8 +188,8 @@ class TableConsole:
         """A whole screen at every terminal: the question at the one asked, each other
         terminal's own line in its place."""
         self.screen = screen
-        if isinstance(screen, Asked):
-            self.prompt = screen.prompt
+        if isinstance(screen, Asked) and screen.prompt == self._host_asks:
+            self._host_asks = None  # the host's hot key is done with: the question is the seat's again
         self._refresh()
         self._refuse_host_keys()
         self._everywhere(lambda key, console: console.show(self._screen_for(key)))
@@ -192,10 +201,14 @@ class TableConsole:
     def farewell(self, said: Text) -> None:
         """The last words: the host's own; each friend told what happens next for them."""
         self.host.message(said)
-        under_way = self.seating.game_under_way()
-        goodbye = (Say("The host stopped the game; it is saved. When the host starts it again, join again with ssh.")
-                   if under_way else Say("The host closed the table. Goodbye."))
-        self._everywhere(lambda key, console: console.message(goodbye), but_host=True)
+        self._farewell_said = True
+        self._everywhere(lambda key, console: console.message(self._goodbye()), but_host=True)
+
+    def _goodbye(self) -> Say:
+        """What a friend reads as the table closes: whether the game can go on, and how."""
+        if self.seating.game_under_way():
+            return Say("The host stopped the game; it is saved. When the host starts it again, join again with ssh.")
+        return Say("The host closed the table. Goodbye.")
 
     def remind(self, said: Text) -> None:
         """A message about the question asked, at the terminal whose key it answers."""
@@ -250,9 +263,9 @@ class TableConsole:
         if self._host_asks is not None and prompt == self._host_asks:
             self._host_asks = None  # the host's hot key is done with: the question is the seat's again
         while True:
-            asker = self._refresh()
-            if asker != HOST and asker not in self.friends:
-                answered = self._wait_for(asker, prompt)
+            asker, seat = self._refresh(), self._seat_terminal()
+            if seat != asker:
+                answered = self._wait_for(seat, prompt)
                 if answered is not None:
                     return answered
                 continue
@@ -330,8 +343,7 @@ class TableConsole:
         owner = self.seating.undo_owner() if token == "u" else None
         if owner is None or self._terminal_of(owner) == key:
             return False
-        self._at(key, lambda console: console.remind(
-            Say("Only {name} may take back {name}'s posting.").format(name=owner)))
+        self._refuse(key, token)
         return True
 
     def _own_key(self, key: str, token: str) -> bool:
@@ -395,17 +407,21 @@ class TableConsole:
     def _refuse(self, key: str, token: str) -> None:
         """A key at a terminal that is not asked: U where the posting is theirs answers the
         read under way; any other key is refused there with one line."""
-        owner = self.seating.undo_owner()
-        if token == "u" and owner is not None and self._terminal_of(owner) == key:
+        owner = self.seating.undo_owner() if token == "u" else None
+        if owner is not None and self._terminal_of(owner) == key:
             self._undo_from = key
             return
-        self._at(key, lambda console: console.remind(self._not_yours(key)))
+        said = self._not_yours(key) if owner is None else Say("Only {name} may take back {name}'s posting.").format(
+            name=owner)
+        self._at(key, lambda console: console.remind(said))
 
     def _not_yours(self, key: str) -> Text:
         """What a terminal that is not asked is told when a key there answers nothing."""
         player = self.seating.answering_player()
         if player is None:
             return self.seating.happening()
+        if self._host_asks is not None:
+            return Say("The host answers a question first; then it is {name}'s turn again.").format(name=player)
         return Say("It is {name}'s turn.").format(name=player)
 
     # -- each terminal's view --------------------------------------------------------------
@@ -438,7 +454,13 @@ class TableConsole:
 
     # -- the seats -----------------------------------------------------------------------
     def _asker(self) -> str:
-        """The terminal asked now: a friend's folded name, or HOST."""
+        """The terminal asked now: a friend's folded name, or HOST (also while the friend
+        whose turn it is is away)."""
+        seat = self._seat_terminal()
+        return seat if seat in self.friends else HOST
+
+    def _seat_terminal(self) -> str:
+        """The terminal whose question it is: a friend's folded name (present or away), or HOST."""
         if self._host_asks is not None:
             return HOST
         player = self.seating.answering_player()
@@ -450,8 +472,11 @@ class TableConsole:
         return key if key in self.seating.friend_seats() else HOST
 
     def _seat_name(self, key: str) -> Optional[str]:
-        """The seat a friend's terminal plays, or None for a watcher."""
-        return key if key in self.seating.friend_seats() else None
+        """The seat a friend's terminal plays, or None for a watcher (before the game, a
+        friend's name is a seat to come)."""
+        under_way = self.seating.game_under_way()
+        seated = key in self.seating.friend_seats() and (key in self.seating.human_seats() or not under_way)
+        return key if seated else None
 
     def _refresh(self) -> str:
         """Take in the friends who joined and let go of those who left; the terminal asked
@@ -559,6 +584,8 @@ class TableConsole:
         terminal; a key of the host's answers instead; when the time is up the computer plays
         the seat."""
         shown = self.seating.answering_player() or key
+        self.host.show(self._screen_for(HOST))  # the question itself, which the host may answer now
+        self.host.asking(prompt)
         self.host.show_arrived()  # that they left, above what to do about it
         self.host.remind(Say("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
                          .format(name=shown))

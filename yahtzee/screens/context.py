@@ -224,8 +224,12 @@ class Context:
         return self.session.game is not None and not self.session.game.is_over
 
     def friend_seats(self) -> set[str]:
-        """The seats (folded names) played from a friend's own terminal."""
+        """The seats (folded names) friends took at their own terminals."""
         return self.session.friend_seats
+
+    def human_seats(self) -> set[str]:
+        """The seats (folded names) people play."""
+        return {player.name.casefold() for player in self.session.players if not player.is_computer}
 
     def undo_owner(self) -> str | None:
         """The player whose posting U would take back now, if one may be."""

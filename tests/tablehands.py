@@ -1,0 +1,173 @@
+"""A hosted table in process: the host's key console and each friend's terminal as the SSH
+server would make them (a RemoteSeat whose screens land on a pyte screen), the flow running in
+a thread of its own, keys typed at each terminal as the server's thread would hand them over."""
+import contextlib
+import os
+import threading
+import time
+
+import pyte
+from helpers import ScreenOutput, loaded_session
+from prompt_toolkit.input import create_pipe_input
+
+from yahtzee.console import KeyConsole
+from yahtzee.game import Player
+from yahtzee.net.seat import RemoteSeat
+from yahtzee.net.table import TableConsole
+from yahtzee.palette import painter
+from yahtzee.screens import Context, Keeper, Services
+from yahtzee.screens.context import Moment, Screen
+from yahtzee.screens.flow import run_from
+from yahtzee.stops import InputClosed
+from yahtzee.words import Say
+
+KEYS = {"F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "Esc": "\x1b"}
+SIZE = os.terminal_size((80, 24))
+
+
+class FriendScreen:
+    """What a friend's ssh client shows: the bytes the seat sends, on an 80x24 screen."""
+
+    def __init__(self):
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.lock = threading.Lock()
+
+    def receive(self, data):
+        with self.lock:
+            self.raw += data
+            self.stream.feed(data)
+
+    def text(self):
+        with self.lock:
+            return "\n".join(line.rstrip() for line in self.screen.display)
+
+
+class Server:
+    """The seats logged in, as the game's thread asks the SSH server for them."""
+
+    def __init__(self):
+        self.seats = []
+        self.changed = lambda: None
+
+    def present(self):
+        return [seat for seat in self.seats if not seat.gone]
+
+    def close(self):
+        for seat in self.seats:
+            seat.hang_up()
+
+    def how_to_join(self):
+        return Say("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
+            port=8022, address="here", password="secret")
+
+
+class Table:
+    """Players at a table in process; `terminals` by name ("host" and each login name)."""
+
+    def __init__(self, players, faces, logins=(), environments=None, term="xterm", before_game=True):
+        self.server = Server()
+        self._pipe = create_pipe_input()
+        self.pipe = self._pipe.__enter__()
+        self.host_output = ScreenOutput(SIZE)
+        self.host = KeyConsole(input=self.pipe, output=self.host_output, terminal_size=lambda: SIZE,
+                               paint=painter("classic"), flashes=True, language="en")
+        self.table = TableConsole(self.host, self.server, self.console_for)
+        self.session = loaded_session(list(faces), verify=True)
+        self.session.players.extend(Player(*player) if isinstance(player, tuple) else Player(player)
+                                    for player in players)
+        self.ctx = Context(self.session, Services(lambda: None))
+        self.ctx.settings.prefs["computer_delay"] = 0.0
+        self.ctx.settings.prefs["dice_roll"] = "off"
+        self.friends = {}
+        self.seats = {}
+        for name in logins:
+            self.log_in(name, (environments or {}).get(name, {}), term)
+        if before_game:
+            self.table.seating = self.ctx
+            self.table._refresh()  # the friends who logged in before the game take their seats
+        self.session.new_game()
+        self.table.seating = self.ctx
+        self.error = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def console_for(self, seat):
+        """A friend's console, as the game makes it for their TERM and locale."""
+        return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size,
+                          paint=painter(seat.colour and "classic"), unicode=seat.unicode,
+                          flashes=seat.colour, language=seat.language)
+
+    def log_in(self, name, environment=None, term="xterm"):
+        """A friend logs in as `name`."""
+        screen = FriendScreen()
+        seat = RemoteSeat(name, screen.receive, lambda: seat.hang_up(), 80, 24, term, environment or {})
+        self.server.seats.append(seat)
+        self.friends[name], self.seats[name] = screen, seat
+        self.server.changed()
+        return screen
+
+    def drop(self, name):
+        """A friend's connection drops."""
+        self.seats[name].hang_up()
+        self.server.changed()
+
+    def start(self, moment=None):
+        """The flow from `moment` (the play screen), in its own thread."""
+        self.moment = moment or Moment(Screen.PLAY)
+        self.thread.start()
+        return self
+
+    def _run(self):
+        try:
+            with self.table.running():
+                run_from(self.table, self.ctx, Keeper(self.ctx), self.moment)
+        except InputClosed:
+            pass
+        except BaseException as error:  # noqa: BLE001 - the test thread reports it
+            self.error = error
+
+    def text(self, who):
+        """The terminal's screen as its reader sees it."""
+        return self.host_output.text() if who == "host" else self.friends[who].text()
+
+    def type(self, who, *keys):
+        """Keys typed at a terminal (names as in KEYS), each handed over as its own packet."""
+        for key in keys:
+            data = KEYS.get(key, key)
+            if who == "host":
+                self.pipe.send_text(data)
+            else:
+                self.seats[who].typed(data.encode())
+
+    def wait_for(self, who, words, timeout=20):
+        """The screen of `who` once it shows `words`."""
+        deadline = time.monotonic() + timeout
+        while words not in self.text(who):
+            if self.error is not None:
+                raise self.error
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{who} never saw {words!r} on:\n{self.text(who)}")
+            time.sleep(0.01)
+        return self.text(who)
+
+    def settle(self, seconds=0.3):
+        """Let the game's thread act on what was typed."""
+        time.sleep(seconds)
+
+    def close(self):
+        self.pipe.pipe.close_write()
+        for seat in self.seats.values():
+            seat.hang_up()
+        self.thread.join(timeout=10)
+        self._pipe.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def table(players, faces, logins=(), **options):
+    """A table under way from its first roll; closed after."""
+    hands = Table(players, faces, logins, **options).start()
+    try:
+        yield hands
+    finally:
+        hands.close()

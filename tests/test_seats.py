@@ -1,0 +1,303 @@
+"""The seat contract of a hosted table, in process (tests/tablehands.py): each terminal is asked
+only what it may answer, its keys stay at its own seat, and it reads the game in its own
+language and colours. The real OpenSSH client plays whole games in test_ssh_table.py."""
+import re
+import threading
+
+import pytest
+from tablehands import table
+
+from yahtzee import language
+from yahtzee.look import Look
+from yahtzee.words import Say
+
+FACES = [1, 2, 3, 4, 6] * 60  # never five alike: every posting is asked to be verified
+PLAYERS = ["ANN", "BOB"]  # ANN at the host's keyboard, BOB at his own terminal
+
+
+def prompt_line(screen):
+    """The line under the sheet (its last row is the grand total): the question, or this
+    terminal's own line."""
+    lines = screen.splitlines()
+    return lines[1 + next(n for n, line in enumerate(lines) if line.startswith(("GRAND TOTAL", "ENDSUMME")))]
+
+
+def last_line(screen):
+    """The last line written on the screen."""
+    return [line for line in screen.splitlines() if line.strip()][-1]
+
+
+def at_bobs_first_roll(hands):
+    """ANN posts in CHANCE at the host; BOB's first roll at his terminal."""
+    hands.wait_for("host", "ANN: press any key to roll")
+    hands.type("host", " ")
+    hands.wait_for("host", "Roll 1 of 3")
+    hands.type("host", "r")
+    hands.wait_for("host", "Post where?")
+    hands.type("host", "c")
+    hands.wait_for("host", "(Y/N)")
+    hands.type("host", "y")
+    hands.wait_for("BOB", "BOB: press any key to roll")
+    hands.type("BOB", " ")
+    return hands.wait_for("BOB", "Roll 1 of 3")
+
+
+def bob_posts(hands, box="c"):
+    """From BOB's first roll: R, the box, Y."""
+    hands.type("BOB", "r")
+    hands.wait_for("BOB", "Post where?")
+    hands.type("BOB", box)
+    hands.wait_for("BOB", "(Y/N)")
+    hands.type("BOB", "y")
+    hands.wait_for("host", "BOB posts")
+
+
+# Each moment of a turn, for the terminal asked, the host, another friend and a watcher: what
+# its line under the sheet says, and a key that answers nothing there with what it is told.
+MOMENTS = [
+    ("ANN's first roll", lambda hands: hands.wait_for("host", "ANN: press any key to roll"), {
+        "host": ("ANN: press any key to roll", None, None),
+        "BOB": ("ANN is rolling the dice. Here: F9 sound, D language, F10 leaves the table.", "r", "It is ANN's turn."),
+        "CAL": ("ANN is rolling the dice. Here: F9 sound, D language, F10 leaves the table.", "1", "It is ANN's turn."),
+        "WAT": ("ANN is rolling the dice. You watch: F9 sound, D language, F10 leaves.", " ", "It is ANN's turn."),
+    }),
+    ("BOB's first roll", at_bobs_first_roll, {
+        "BOB": ("Roll 1 of 3: 1-5 mark dice, R rolls, ? advice", None, None),
+        "host": ("BOB is rolling the dice. Here: F8 verify, F9 sound, F10 quit.", "1", "It is BOB's turn."),
+        "CAL": ("BOB is rolling the dice. Here: F9 sound, D language, F10 leaves the table.", "r", "It is BOB's turn."),
+        "WAT": ("BOB is rolling the dice. You watch: F9 sound, D language, F10 leaves.", "2", "It is BOB's turn."),
+    }),
+    ("BOB's posting", lambda hands: (hands.type("BOB", "r"), hands.wait_for("BOB", "Post where?")), {
+        "BOB": ("Post where? 1 2 3 4 5 6 T F H S L Y C, R dice, ? advice", None, None),
+        "host": ("BOB decides where to post. Here: F8 verify, F9 sound, F10 quit.", "c", "It is BOB's turn."),
+        "CAL": ("BOB decides where to post. Here: F9 sound, D language, F10 leaves the table.", "c",
+                "It is BOB's turn."),
+        "WAT": ("BOB decides where to post. You watch: F9 sound, D language, F10 leaves.", "y", "It is BOB's turn."),
+    }),
+    ("BOB's verify question", lambda hands: (hands.type("BOB", "1"), hands.wait_for("BOB", "(Y/N)")), {
+        "BOB": ("Post 1 in ONES? (Y/N)", None, None),
+        "host": ("BOB decides where to post. Here: F8 verify, F9 sound, F10 quit.", "y", "It is BOB's turn."),
+        "CAL": ("BOB decides where to post. Here: F9 sound, D language, F10 leaves the table.", "y",
+                "It is BOB's turn."),
+        "WAT": ("BOB decides where to post. You watch: F9 sound, D language, F10 leaves.", "n", "It is BOB's turn."),
+    }),
+    ("CAL's first roll, BOB's posting still his to take back", lambda hands: (
+        hands.type("BOB", "y"), hands.wait_for("CAL", "CAL: press any key to roll")), {
+        "CAL": ("CAL: press any key to roll", None, None),
+        "BOB": ("CAL is rolling the dice. U takes back your posting.", "r", "It is CAL's turn."),
+        "host": ("CAL is rolling the dice. Here: F8 verify, F9 sound, F10 quit.", "u",
+                 "Only BOB may take back BOB's posting."),
+        "WAT": ("CAL is rolling the dice. You watch: F9 sound, D language, F10 leaves.", "u",
+                "Only BOB may take back BOB's posting."),
+    }),
+]
+
+
+def test_each_terminal_is_asked_only_what_it_may_answer_and_refused_the_rest():
+    with table(["ANN", "BOB", "CAL"], FACES, logins=["BOB", "CAL"]) as hands:
+        hands.log_in("WAT")
+        for moment, reach, terminals in MOMENTS:
+            reach(hands)
+            for who, (line, _key, _told) in terminals.items():
+                assert prompt_line(hands.wait_for(who, line)) == line, (moment, who)
+            for who, (line, key, told) in terminals.items():
+                if key is None:
+                    continue
+                asked = next(other for other, (_l, k, _t) in terminals.items() if k is None)
+                before = hands.text(asked)
+                hands.type(who, key)
+                hands.wait_for(who, told)
+                hands.settle(0.1)
+                assert hands.text(asked) == before, (moment, who, key)  # the key answered nothing
+                assert prompt_line(hands.text(who)) == line, (moment, who)
+
+
+def test_the_hosts_keys_during_a_friends_turn_are_refused_and_never_replayed_when_he_drops():
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        rolled = at_bobs_first_roll(hands)
+        hands.type("host", "1", "2", "r")
+        hands.wait_for("host", "It is BOB's turn.")
+        hands.settle(0.2)
+        assert "[1]" not in hands.text("BOB") and "Roll 1 of 3" in hands.text("BOB")
+        hands.drop("BOB")
+        screen = hands.wait_for("host", "BOB is away")
+        assert "BOB  roll 1 of 3" in screen and "[1]" not in screen and "[2]" not in screen
+        assert dice_of(screen) == dice_of(rolled)  # the same dice: no roll BOB never made
+
+
+def dice_of(screen):
+    """The dice faces drawn on a play screen, by their pips."""
+    rows = [line[36:] for line in screen.splitlines()[2:8]]
+    return [sum(row[6 * die:6 * die + 5].count("●") for row in rows[1:4]) for die in range(5)]
+
+
+def test_the_hosts_hot_keys_act_during_a_friends_turn_before_his_next_key_is_read():
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        at_bobs_first_roll(hands)
+        hands.type("host", "F8")
+        hands.type("BOB", "1")
+        hands.wait_for("host", "Verify is now OFF.")
+        assert "Verify is now OFF." not in hands.text("BOB")
+        hands.wait_for("BOB", "[1]")
+        hands.type("host", "q")
+        hands.type("BOB", "2")  # typed ahead at BOB's seat, still asked, as the host presses Q
+        hands.wait_for("host", "Quit the game? Your game is kept for next time. (Y/N)")
+        hands.settle(0.2)
+        assert "[2]" not in hands.text("BOB")  # read only after the host's question
+        hands.type("BOB", "3")  # while the question is the host's: refused at BOB's seat
+        hands.wait_for("BOB", "The host answers a question first; then it is BOB's turn again.")
+        hands.type("host", "n")
+        hands.wait_for("BOB", "[2]")
+        hands.settle(0.2)
+        assert "[3]" not in hands.text("BOB") and "It is BOB's turn." not in hands.text("host")
+
+
+def test_a_friend_takes_back_his_own_posting_at_his_own_terminal():
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        at_bobs_first_roll(hands)
+        bob_posts(hands)
+        screen = hands.wait_for("host", "ANN: press any key to roll")
+        assert "U takes back" not in prompt_line(screen)
+        assert prompt_line(hands.wait_for("BOB", "U takes back your posting.")).endswith("U takes back your posting.")
+        hands.type("BOB", "u")
+        hands.wait_for("BOB", "BOB's last posting is taken back.")
+        hands.wait_for("BOB", "Post where?")
+        assert "BOB decides where to post." in hands.wait_for("host", "BOB decides where to post.")
+
+
+def test_a_watcher_is_told_so_and_leaves_with_f10_asked_first():
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        hands.wait_for("host", "ANN: press any key to roll")
+        hands.log_in("ANN")  # the host's own seat: never taken over SSH
+        hands.wait_for("ANN", "ANN is not a seat played here: you watch. F10 leaves.")
+        hands.type("ANN", " ")
+        hands.wait_for("ANN", "It is ANN's turn.")
+        assert "ANN: press any key to roll" in hands.text("host")
+        hands.type("ANN", "q")
+        hands.wait_for("ANN", "Leave the table? Your seat waits for you. (Y/N)")
+        hands.type("ANN", "y")
+        hands.wait_for("ANN", "You left the table")
+        hands.settle(0.2)
+        assert hands.seats["ANN"].gone and "ANN: press any key to roll" in hands.text("host")
+
+
+def test_a_friend_leaves_with_f10_asked_first_even_on_his_own_turn():
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        at_bobs_first_roll(hands)
+        hands.type("BOB", "F10")
+        hands.wait_for("BOB", "Leave the table? Your seat waits for you. (Y/N)")
+        hands.type("BOB", "1")
+        hands.wait_for("BOB", "Please answer Y or N.")
+        hands.type("BOB", "n")
+        hands.wait_for("BOB", "Roll 1 of 3: 1-5 mark dice")
+        assert "[1]" not in hands.text("BOB")
+        hands.type("BOB", "q", "y")
+        hands.wait_for("host", "BOB is away")
+
+
+def test_a_friends_f9_is_his_seats_own_and_shown_on_his_screen():
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        hands.wait_for("BOB", "ANN is rolling the dice.")
+        hands.type("BOB", "m")
+        screen = hands.wait_for("BOB", "Sound at your seat is now OFF.")
+        assert sound_column(screen) == "OFF" and sound_column(hands.text("host")) == "ON"
+        hands.type("BOB", "F8")
+        hands.wait_for("BOB", "Verify is the host's to change.")
+        assert hands.seats["BOB"].sound is False and hands.session.sound is True
+
+
+def sound_column(screen):
+    """The state shown under Sound in the middle column of the play screen."""
+    lines = screen.splitlines()
+    row = next(n for n, line in enumerate(lines) if line[28:].startswith(("Sound", "Ton")))
+    return lines[row + 1][28:36].strip()
+
+
+def test_a_friends_screens_speak_the_language_his_client_sends_and_d_changes_it():
+    german = {"BOB": {"LANG": "de_DE.UTF-8"}}
+    with table(PLAYERS, FACES, logins=["BOB"], environments=german) as hands:
+        assert prompt_line(hands.wait_for("BOB", "ANN würfelt.")) == (
+            "ANN würfelt. Hier: F9 Ton, D Sprache, F10 verlässt den Tisch.")
+        assert "ANN: press any key to roll" in hands.wait_for("host", "ANN: press any key to roll")
+        hands.type("host", " ")
+        hands.wait_for("host", "Roll 1 of 3")
+        hands.type("host", "r", "c", "y")
+        hands.wait_for("BOB", "ANN trägt 16 in CHANCE ein.")
+        hands.wait_for("host", "ANN posts 16 in CHANCE.")
+        hands.wait_for("BOB", "BOB: eine Taste würfelt")
+        hands.type("BOB", "d")
+        hands.wait_for("BOB", "This terminal speaks English now (D changes it).")
+        hands.wait_for("BOB", "BOB: press any key to roll")
+
+
+def test_a_notice_from_another_thread_reaches_each_terminal_in_its_own_language():
+    german = {"BOB": {"LANG": "de_DE.UTF-8"}}
+    with table(PLAYERS, FACES, logins=["BOB"], environments=german) as hands:
+        hands.wait_for("BOB", "ANN würfelt.")
+        notice = Say("{name} joined the table over SSH.").format(name="CAL")
+        thread = threading.Thread(target=hands.table.message_from_thread, args=(notice,))
+        thread.start()
+        thread.join()
+        hands.wait_for("host", "CAL joined the table over SSH.")
+        hands.wait_for("BOB", "CAL ist über SSH an den Tisch gekommen.")
+
+
+def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour():
+    latin = {"BOB": {"LANG": "de_DE.ISO-8859-1"}}
+    with table(PLAYERS, FACES, logins=["BOB"], environments=latin, term="vt100") as hands:
+        screen = hands.wait_for("BOB", "ANN")
+        raw = bytes(hands.friends["BOB"].raw)
+        assert "┌" not in screen and "+---+" in screen
+        assert not re.search(rb"\x1b\[[0-9;]*m", raw)
+        assert raw.decode("ascii", "replace").isascii()
+        assert re.search(r"\x1b\[[0-9;]*m", "".join(hands.host_output.written))
+
+
+def test_one_screen_is_drawn_in_english_and_german_from_two_threads_at_once():
+    from yahtzee.game import Posting
+    from yahtzee.scoring import Category
+    from yahtzee.screens.turnview import posting_note
+    note = posting_note(Posting("ANN", Category.FULL_HOUSE, 25, 0))
+    frame = lambda look: [look.words(note), look.words(Say("Roll {roll} of {rolls}").format(roll=1, rolls=3))]  # noqa: E731
+    seen = {"en": set(), "de": set()}
+
+    def draw(code):
+        for _ in range(300):
+            with language.speaking(code):
+                seen[code].add(tuple(frame(Look())))
+    threads = [threading.Thread(target=draw, args=(code,)) for code in ("en", "de", "en", "de")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"en": {("ANN posts 25 in FULL HOUSE.", "Roll 1 of 3")},
+                    "de": {("ANN trägt 25 in FULL HOUSE ein.", "Wurf 1 von 3")}}
+
+
+@pytest.mark.parametrize("module", ["scoring", "rules", "scorecard", "game", "moves", "choices", "match", "dice",
+                                    "session", "moods", "illegal", "screens.context", "screens.flow",
+                                    "screens.lobby", "screens.turn", "screens.turnview", "screens.prompts",
+                                    "screens.ending", "screens.resume", "screens.advice"])
+def test_no_model_or_screen_module_imports_the_language_layer(module):
+    import ast
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "yahtzee" / (module.replace(".", "/") + ".py")
+    imported = {node.module or "" for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ImportFrom)}
+    assert not {name for name in imported if name.split(".")[-1] == "language"}, module
+
+
+def test_the_language_is_the_drawings_and_no_module_keeps_a_current_one():
+    import ast
+    from pathlib import Path
+    source = (Path(__file__).resolve().parent.parent / "yahtzee" / "language.py").read_text()
+    assigned = [target.id for node in ast.parse(source).body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                if isinstance(target, ast.Name)]
+    assert "global" not in source and not {"_current", "_catalog"} & set(assigned)
+    results = {}
+    thread = threading.Thread(target=lambda: results.setdefault("other", language.current()))
+    with language.speaking("de"):
+        thread.start()
+        thread.join()
+        results["here"] = language.current()
+    assert results == {"other": "en", "here": "de"}  # a thread starts in English, whatever another speaks
