@@ -151,6 +151,25 @@ class Table:
             time.sleep(0.01)
         return self.text(who)
 
+    @contextlib.contextmanager
+    def held(self):
+        """The game's thread held at its next wait for keys until the block ends: keys typed
+        meanwhile at several terminals are all there when it looks."""
+        entered, go, wait = threading.Event(), threading.Event(), self.table._wait
+
+        def gate():
+            entered.set()
+            go.wait(10)
+            self.table._wait = wait
+            wait()
+        self.table._wait = gate
+        self.table._wake()
+        assert entered.wait(10), "the game never waited for a key"
+        try:
+            yield
+        finally:
+            go.set()
+
     def settle(self, seconds=0.3):
         """Let the game's thread act on what was typed."""
         time.sleep(seconds)

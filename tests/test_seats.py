@@ -134,13 +134,15 @@ def dice_of(screen):
 def test_the_hosts_hot_keys_act_during_a_friends_turn_before_his_next_key_is_read():
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         at_bobs_first_roll(hands)
-        hands.type("host", "F8")
-        hands.type("BOB", "1")
+        with hands.held():
+            hands.type("BOB", "1")
+            hands.type("host", "F8")
         hands.wait_for("host", "Verify is now OFF.")
         assert "Verify is now OFF." not in hands.text("BOB")
         hands.wait_for("BOB", "[1]")
-        hands.type("host", "q")
-        hands.type("BOB", "2")  # typed ahead at BOB's seat, still asked, as the host presses Q
+        with hands.held():  # both typed before the game looks: the host's hot key acts first
+            hands.type("BOB", "2")  # typed ahead at BOB's seat, still asked
+            hands.type("host", "q")
         hands.wait_for("host", "Quit the game? Your game is kept for next time. (Y/N)")
         hands.settle(0.2)
         assert "[2]" not in hands.text("BOB")  # read only after the host's question
