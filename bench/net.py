@@ -87,10 +87,11 @@ def main() -> None:
             shown = read_until(host, b"NAME@127.0.0.1").decode("utf-8", "replace")
             port = int(re.search(r"ssh -p (\d+)", shown).group(1))
             friend = ssh_client(folder, port)
+            read_until(host, b"BOB joined the table")  # before the game: the seat is his
             for key, words in ((b"x", b"Instructions?"), (b"n", b"Player 1 name"), (b"ANN\r", b"Player 2"),
                                (b"BOB\r", b"Player 3"), (b"\r", b"Ready to play")):
                 answer(host, key, words)
-            read_until(friend, b"Ready to play")
+            read_until(friend, b"The host is getting the game ready")
             # Each seat's terminal shows every redraw; one left unread would block the game, so
             # the seat not measured is read (and dropped) meanwhile, as a terminal would.
             with reading(friend):
@@ -99,7 +100,7 @@ def main() -> None:
                 drained(host)
                 local = summary(timed_keys(host, b"1", screen_end(host)))
                 unmark_die_one(host)
-                for key, words in ((b"r", b"Post where?"), (b"c", b"(Y/N)"), (b"y", b"BOB: press any key")):
+                for key, words in ((b"r", b"Post where?"), (b"c", b"(Y/N)"), (b"y", b"BOB is rolling")):
                     answer(host, key, words)
             with reading(host):
                 answer(friend, b" ", b"Roll 1 of 3")

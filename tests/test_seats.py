@@ -1,8 +1,11 @@
 """The seat contract of a hosted table, in process (tests/tablehands.py): each terminal is asked
 only what it may answer, its keys stay at its own seat, and it reads the game in its own
 language and colours. The real OpenSSH client plays whole games in test_ssh_table.py."""
+import difflib
+import os
 import re
 import threading
+from pathlib import Path
 
 import pytest
 from tablehands import table
@@ -303,3 +306,55 @@ def test_the_language_is_the_drawings_and_no_module_keeps_a_current_one():
         thread.join()
         results["here"] = language.current()
     assert results == {"other": "en", "here": "de"}  # a thread starts in English, whatever another speaks
+
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = os.environ.get("YAHTZEE_GOLDEN_UPDATE") == "1"
+
+
+def painted(screen):
+    """A pyte screen as its reader sees it: the text lines, then each run of coloured or
+    bold text by row and columns (the colours a terminal of no colour never shows)."""
+    lines = [line.rstrip() for line in screen.display]
+    runs = []
+    for row in range(screen.lines):
+        cells = [screen.buffer[row][column] for column in range(screen.columns)]
+        column = 0
+        while column < len(cells):
+            style = (cells[column].fg, cells[column].bold, cells[column].reverse)
+            end = column
+            while end + 1 < len(cells) and (cells[end + 1].fg, cells[end + 1].bold, cells[end + 1].reverse) == style:
+                end += 1
+            if style != ("default", False, False) and "".join(c.data for c in cells[column:end + 1]).strip():
+                runs.append(f"row {row:2} columns {column:2}-{end:2}: {style[0]}{' bold' if style[1] else ''}"
+                            f"{' reverse' if style[2] else ''}")
+            column = end + 1
+    return "\n".join([*lines, "--- colours ---", *runs]) + "\n"
+
+
+@pytest.mark.parametrize(("who", "name"), [("host", "seats.host.en"), ("BOB", "seats.friend.de")])
+def test_one_moment_at_two_terminals_in_two_languages_and_two_colour_depths(who, name):
+    german = {"BOB": {"LANG": "de_DE.UTF-8"}}
+    with table(PLAYERS, FACES, logins=["BOB"], environments=german, term="vt100") as hands:
+        hands.wait_for("host", "ANN: press any key to roll")
+        for key, words in ((" ", "Roll 1 of 3"), ("r", "Post where?"), ("c", "(Y/N)")):
+            hands.type("host", key)
+            hands.wait_for("host", words)
+        hands.type("host", "y")
+        hands.wait_for("BOB", "BOB: eine Taste würfelt")
+        hands.type("BOB", " ")
+        hands.wait_for("BOB", "Wurf 1 von 3")
+        hands.type("BOB", "1")
+        hands.wait_for("BOB", "[1]")
+        hands.wait_for("host", "[1]")
+        hands.settle(0.2)
+        screen = hands.host_output.screen if who == "host" else hands.friends["BOB"].screen
+        with hands.friends["BOB"].lock:
+            shown = painted(screen)
+    path = GOLDEN / f"{name}.txt"
+    if UPDATE:
+        kept = path.read_text(encoding="utf-8") if path.exists() else None
+        path.write_text(shown, encoding="utf-8")
+        assert kept == shown, f"{path.name} written anew: review its diff"
+    assert shown == path.read_text(encoding="utf-8"), "".join(difflib.unified_diff(
+        path.read_text(encoding="utf-8").splitlines(True), shown.splitlines(True), "kept", "drawn"))
