@@ -6,6 +6,7 @@ import pytest
 from test_messages import CLOCK
 
 from yahtzee.game import Player
+from yahtzee.language import text
 from yahtzee.rules import HASBRO
 from yahtzee.screens import Context, Services
 from yahtzee.session import Session
@@ -77,7 +78,7 @@ def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
         assert builder._cached(HASBRO, EXPECTED_SCORE) is None
     finally:
         builder.close()
-    assert len(told) == 1 and told[0].startswith("a damaged strategy table is rebuilt (old file kept as")
+    assert len(told) == 1 and text(told[0]).startswith("a damaged strategy table is rebuilt (old file kept as")
     assert not (tmp_path / name).exists() and [p.name for p in tmp_path.iterdir()][0].startswith(name + ".bad-")
 
 

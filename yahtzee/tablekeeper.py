@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Union
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
     from .rules import Rules
     from .strategy.builder import TableBuilder
+    from .strategy.cache import Notify
     from .strategy.objective import Objective
     from .strategy.table import StrategyTable
 
@@ -30,7 +31,7 @@ class TableKeeper:
     """The tables for one session: each read or built once, in the background."""
 
     def __init__(self, cache_dir: Optional[Path], progress: Optional[Progress] = None,
-                 stopping: Callable[[], None] = never_stop, notify: Optional[Callable[[str], None]] = None) -> None:
+                 stopping: Callable[[], None] = never_stop, notify: Optional["Notify"] = None) -> None:
         self.cache_dir = cache_dir
         # progress(done, total): shown while the game waits for a table that is not ready.
         self.progress = progress

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, cast
 from ..rules import Rules
 
 if TYPE_CHECKING:  # imported in the worker only: they load numpy
+    from .cache import Notify
     from .objective import Objective
     from .table import StrategyTable
 
@@ -46,7 +47,7 @@ class BuildCancelled(Exception):
 class TableBuilder:
     """Makes tables ready in the background, one after another."""
 
-    def __init__(self, cache_dir: Optional[Path], notify: Optional[Callable[[str], None]] = None) -> None:
+    def __init__(self, cache_dir: Optional[Path], notify: "Optional[Notify]" = None) -> None:
         self.cache_dir = cache_dir
         self.notify = notify
         self.done, self.total = 0, 0  # the progress of the stage under way (a build, or measuring rests)

@@ -30,6 +30,7 @@ from ..game_json import rules_to_dict
 from ..language import _
 from ..rules import Rules
 from ..saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
+from ..words import Say, Text
 from .objective import EXPECTED_SCORE, Objective
 from .progress import Progress
 from .rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays_shapes
@@ -45,7 +46,7 @@ STALE_SECONDS = 15 * 60  # far longer than any table build takes
 LOCK_POLL_SECONDS = 0.1
 
 Folder = Union[str, Path]
-Notify = Callable[[str], None]
+Notify = Callable[[Text], None]  # told from the builder's thread: words each console makes in its language
 
 
 class BadTable(ValueError):
@@ -168,9 +169,8 @@ def set_aside_bad_table(rules: Rules, objective: Objective, folder: Folder, reas
     except OSError:
         kept = None
     if notify:
-        where = (_("old file kept as {name}").format(name=kept.name[len(path.name):]) if kept
-                 else reason[:30])
-        notify(_("a damaged strategy table is rebuilt ({where})").format(where=where))
+        where: Text = Say("old file kept as {name}").format(name=kept.name[len(path.name):]) if kept else reason[:30]
+        notify(Say("a damaged strategy table is rebuilt ({where})").format(where=where))
 
 
 def remove_stale_temps(folder: Folder, now: Optional[float] = None) -> None:
