@@ -96,7 +96,7 @@ class Table:
         """A friend's console, as the game makes it for their TERM and locale."""
         return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size,
                           paint=painter(seat.colour and "classic"), unicode=seat.unicode,
-                          flashes=seat.colour, language=seat.language)
+                          flashes=seat.colour, language=seat.language, at_host=False)
 
     def log_in(self, name, environment=None, term="xterm"):
         """A friend logs in as `name`."""

@@ -84,7 +84,7 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     server = TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line))
     table = TableConsole(host, server, lambda seat: KeyConsole(
         input=seat, output=seat, terminal_size=seat.terminal_size, paint=painter(seat.colour and theme),
-        unicode=seat.unicode, flashes=seat.colour and theme != "mono", language=seat.language))
+        unicode=seat.unicode, flashes=seat.colour and theme != "mono", language=seat.language, at_host=False))
     server.start()
     host.message_from_thread(server.how_to_join())
     host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))

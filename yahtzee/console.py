@@ -101,7 +101,7 @@ class KeyConsole:
     def __init__(self, input: Optional[KeySource] = None, output: Optional[ScreenSink] = None, paint: Paint = no_colour,
                  unicode: bool = True, terminal_size: Optional[Callable[[], os.terminal_size]] = None,
                  sleep: Callable[[float], None] = time.sleep, flashes: bool = False,
-                 language: Optional[str] = None) -> None:
+                 language: Optional[str] = None, at_host: bool = True) -> None:
         from prompt_toolkit.input import create_input
         from prompt_toolkit.output import create_output
 
@@ -127,11 +127,12 @@ class KeyConsole:
         self._drawn_size: Optional[os.terminal_size] = None
         self.idle: Optional[Callable[[], None]] = None  # run when a wait for a key is woken
         self.own_sound: Optional[bool] = None  # a friend's seat's own bell, shown on its screens
+        self.at_host = at_host  # False at a friend's terminal: the lobby's keys are not offered there
 
     @property
     def look(self) -> Look:
         """How this console draws: its language, colours and glyphs."""
-        return Look(self.paint, self.unicode, self.flashes, self.own_sound)
+        return Look(self.paint, self.unicode, self.flashes, self.own_sound, self.at_host)
 
     def words(self, said: Text) -> str:
         """Words as this console's reader reads them."""
@@ -163,8 +164,7 @@ class KeyConsole:
             try:
                 yield self
             finally:
-                with contextlib.suppress(InputClosed):
-                    self._write("\r\n")
+                self.end_line()
 
     @contextlib.contextmanager
     def _raw_mode(self) -> Iterator[None]:
@@ -194,6 +194,11 @@ class KeyConsole:
             signal.set_wakeup_fd(previous_fd)
             if winch is not None and previous is not None:
                 signal.signal(winch, previous)
+
+    def end_line(self) -> None:
+        """The cursor to a line of its own, for what the terminal writes after the game."""
+        with contextlib.suppress(InputClosed):
+            self._write("\r\n")
 
     def _write(self, text: str) -> None:
         """Write to the terminal; the first write to a lost terminal raises, later ones do nothing."""

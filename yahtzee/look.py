@@ -19,6 +19,7 @@ class Look:
     unicode: bool = True
     flashes: bool = False
     sound: Optional[bool] = None  # a seat's own sound (F9 at a friend's terminal), else the game's
+    host: bool = True  # the host's terminal, where the lobby's keys (S, P) work
 
     def words(self, said: Text) -> str:
         """Words as text, inside a frame being drawn (in the language it is drawn in), painted

@@ -533,6 +533,7 @@ class TableConsole:
     def _let_go(self, key: str) -> None:
         """A friend's console goes (their connection went, or the game ended)."""
         friend = self.friends.pop(key)
+        friend.console.end_line()
         friend.console.reader.close()
         friend.aside.close()
         friend.seat.close()

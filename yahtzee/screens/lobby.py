@@ -82,7 +82,8 @@ def title(console: Console, ctx: Context) -> Moment:
                 state=Later(lambda: render.on_off(sound_at(ctx, look), look.paint)))),
             "    " + look.words(Say("F10 or Q   quit (asks first; a game in progress is kept for next time)")),
             "",
-            "  " + look.words(Say("S shows the hall of fame and the players' statistics, P the preferences.")),
+            *(["  " + look.words(Say("S shows the hall of fame and the players' statistics, P the preferences."))]
+              if look.host else []),
         ]
 
     def view(prompt: Text) -> Frame:
@@ -239,7 +240,8 @@ def confirm(console: Console, ctx: Context) -> Moment:
                 "  " + look.words(Say("Rules: {rules}   Match: {match}").format(
                     rules=session.rules.describe(), match=session.match.describe())),
                 *("  " + look.words(line) for line in dice_lines(ctx)),
-                "  " + look.words(Say("P changes them and the other preferences, S shows the statistics."))]
+                *(["  " + look.words(Say("P changes them and the other preferences, S shows the statistics."))]
+                  if look.host else [])]
 
     def view(prompt: Text) -> Frame:
         return lambda look: [*words(look), f"  {look.words(prompt)}", "", footer_for(ctx, look)]
