@@ -14,6 +14,8 @@ from .manual import read_manual
 from .usage import missing_package, usage_error
 from .words import Say, Sentence
 
+SWITCH_SECONDS = 0.0005  # how long a thread runs before another may (the interpreter's switch interval)
+
 if TYPE_CHECKING:  # only for the reader: the game imports what it needs when it needs it
     from .console import KeyConsole
     from .dice import LoadedDice, RandomDice, SeededDice
@@ -81,6 +83,9 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     from .net.table import TableConsole
     from .palette import painter
     credentials = table_credentials(folder)
+    # The game's thread and the SSH server's share the interpreter: a switch sooner than the
+    # default 5 ms lets a friend's key reach the game, and its screen the friend, without queueing.
+    sys.setswitchinterval(SWITCH_SECONDS)
     server = TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line))
     table = TableConsole(host, server, lambda seat: KeyConsole(
         input=seat, output=seat, terminal_size=seat.terminal_size, paint=painter(seat.colour and theme),

@@ -190,9 +190,10 @@ class TableConsole:
         self.screen = screen
         if isinstance(screen, Asked) and screen.prompt == self._host_asks:
             self._host_asks = None  # the host's hot key is done with: the question is the seat's again
-        self._refresh()
+        asker = self._refresh()
         self._refuse_host_keys()
-        self._everywhere(lambda key, console: console.show(self._screen_for(key)))
+        self._at(asker, lambda console: console.show(self._screen_for(asker)))  # the one waiting for it first
+        self._everywhere(lambda key, console: console.show(self._screen_for(key)), but=asker)
 
     def message(self, said: Text) -> None:
         """A message under the screen, at every terminal."""
