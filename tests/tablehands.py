@@ -66,7 +66,7 @@ class Server:
 class Table:
     """Players at a table in process; `terminals` by name ("host" and each login name)."""
 
-    def __init__(self, players, faces, logins=(), environments=None, term="xterm", before_game=True):
+    def __init__(self, players, faces, logins=(), environments=None, term="xterm", before_game=True, begun=True):
         self.server = Server()
         self._pipe = create_pipe_input()
         self.pipe = self._pipe.__enter__()
@@ -87,7 +87,8 @@ class Table:
         if before_game:
             self.table.seating = self.ctx
             self.table._refresh()  # the friends who logged in before the game take their seats
-        self.session.new_game()
+        if begun:
+            self.session.new_game()
         self.table.seating = self.ctx
         self.error = None
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -183,9 +184,9 @@ class Table:
 
 
 @contextlib.contextmanager
-def table(players, faces, logins=(), **options):
-    """A table under way from its first roll; closed after."""
-    hands = Table(players, faces, logins, **options).start()
+def table(players, faces, logins=(), moment=None, **options):
+    """A table under way from its first roll (or from `moment`); closed after."""
+    hands = Table(players, faces, logins, **options).start(moment)
     try:
         yield hands
     finally:

@@ -358,3 +358,19 @@ def test_one_moment_at_two_terminals_in_two_languages_and_two_colour_depths(who,
         assert kept == shown, f"{path.name} written anew: review its diff"
     assert shown == path.read_text(encoding="utf-8"), "".join(difflib.unified_diff(
         path.read_text(encoding="utf-8").splitlines(True), shown.splitlines(True), "kept", "drawn"))
+
+
+def test_the_lobby_is_the_hosts_and_a_friends_keys_there_are_refused():
+    from yahtzee.screens.context import Moment, Screen
+    with table(PLAYERS, FACES, logins=["BOB"], begun=False, moment=Moment(Screen.CONFIRM)) as hands:
+        host = hands.wait_for("host", "Ready to play? (Y/N)")
+        friend = hands.wait_for("BOB", "The host is getting the game ready. Here: F9 sound, D language,")
+        assert "P changes them" in host and "P changes them" not in friend and "(Y/N)" not in friend
+        for key in ("y", "p", "s", "n"):
+            hands.type("BOB", key)
+        hands.wait_for("BOB", "The host is getting the game ready.\n")
+        hands.settle(0.2)
+        assert "Ready to play? (Y/N)" in hands.text("host") and "PREFERENCES" not in hands.text("host")
+        hands.type("host", "y")
+        hands.wait_for("host", "ANN: press any key to roll")
+        hands.wait_for("BOB", "ANN is rolling the dice.")

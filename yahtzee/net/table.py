@@ -19,13 +19,13 @@ import math
 import select
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
 
 from ..console import KeyConsole, key_token
 from ..keyreader import KeyReader
 from ..locales import LANGUAGES
-from ..look import Asked, Frame, Look, Screenful, drawn
+from ..look import Asked, Frame, Look, Screenful
 from ..render import on_off
 from ..stops import InputClosed, SeatChanged
 from ..words import Later, Say, Text
@@ -108,7 +108,6 @@ class Friend:
     console: KeyConsole
     aside: KeyReader
     leaving: bool = False  # asked whether they leave the table
-    words: list[Text] = field(default_factory=list)  # their own line, in place of a question not theirs
 
 
 class TableConsole:
@@ -631,5 +630,3 @@ def status_line(said: Text, key: str, console: KeyConsole) -> None:
     """Show a passing line at a terminal."""
     console.status(said)
 
-
-__all__ = ["AWAY_SECONDS", "Seating", "TableConsole", "Unseated", "drawn"]
