@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Callable, Optional, Protocol
 
 from .language import current, speaking, text
-from .look import Frame, Look, Screenful, drawn
+from .look import Drawing, Frame, Screenful, drawn
 from .palette import BELL, Paint, no_colour, wrapped_lines
 from .render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
 from .stops import InputClosed, StopRequested
@@ -92,7 +92,7 @@ def can_encode(char: str, encoding: str) -> bool:
     return True
 
 
-class KeyConsole:
+class KeyConsole(Drawing):
     """A real terminal: one key reader for the whole game, screens redrawn as blocks."""
 
     plain = False
@@ -126,31 +126,7 @@ class KeyConsole:
         self._editing: Optional[tuple[Text, LineEditor]] = None
         self._drawn_size: Optional[os.terminal_size] = None
         self.idle: Optional[Callable[[], None]] = None  # run when a wait for a key is woken
-        self.own_sound: Optional[bool] = None  # a friend's seat's own bell, shown on its screens
-        self.at_host = at_host  # False at a friend's terminal: the lobby's keys are not offered there
-
-    @property
-    def look(self) -> Look:
-        """How this console draws: its language, colours and glyphs."""
-        return Look(self.paint, self.unicode, self.flashes, self.own_sound, self.at_host)
-
-    def words(self, said: Text) -> str:
-        """Words as this console's reader reads them."""
-        with speaking(self.language):
-            return text(said)
-
-    def farewell(self, said: Text) -> None:
-        """The last words at this terminal."""
-        self.message(said)
-
-    def speak(self, code: str) -> None:
-        """Draw in language `code` from now on."""
-        self.language = code
-
-    def drawn(self, screen: Screenful) -> list[str]:
-        """A screen's lines as this console draws them."""
-        with speaking(self.language):
-            return drawn(screen, self.look)
+        self.at_host = at_host
 
     def request_stop(self, signum: int) -> None:
         """From a signal handler: the read under way, or the next one, raises StopRequested."""

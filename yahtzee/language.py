@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from .words import N_, NC_, Joined, Later, Num, Painted, Say, Sentence, Text, as_sentence, filled
+from .words import N_, NC_, Say, Text, filled, made
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 GERMAN_DIGITS = str.maketrans(",.", ".,")
@@ -98,19 +98,7 @@ def pgettext(context: str, message: str) -> str:
 
 def text(words: Text) -> str:
     """Words as text in the language being spoken: a message translated and its fields filled in."""
-    if isinstance(words, str):
-        return words
-    if isinstance(words, Num):
-        return number(words.value, words.spec)
-    if isinstance(words, Joined):
-        return words.between.join(text(part) for part in words.parts)
-    if isinstance(words, Later):
-        return words.make()
-    if isinstance(words, Sentence):
-        return as_sentence(text(words.words))
-    if isinstance(words, Painted):
-        return text(words.words)  # painted by the console that shows it (yahtzee.look)
-    return said(words)
+    return made(words, said, lambda figure: number(figure.value, figure.spec))
 
 
 

@@ -5,7 +5,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from .language import text
+from .language import speaking, text
 from .palette import Paint, no_colour
 from .words import Painted, Text
 
@@ -53,3 +53,41 @@ Screenful = Union[Frame, Sequence[str]]  # a frame, or lines that need no words
 def drawn(screen: Screenful, look: Look) -> list[str]:
     """The screen's lines for this look."""
     return screen(look) if callable(screen) else list(screen)
+
+
+class Drawing:
+    """What every console does alike: make words and screens in its reader's language and look."""
+
+    language: str
+    paint: Paint = staticmethod(no_colour)
+    unicode = True
+    flashes = False
+    own_sound: Optional[bool] = None  # a friend's seat's own bell, shown on its screens
+    at_host = True  # False at a friend's terminal: the lobby's keys are not offered there
+
+    def message(self, said: Text) -> None:
+        """A message for the reader (each console shows it its own way)."""
+        raise NotImplementedError
+
+    @property
+    def look(self) -> Look:
+        """How this console draws: its colours and glyphs."""
+        return Look(self.paint, self.unicode, self.flashes, self.own_sound, self.at_host)
+
+    def words(self, said: Text) -> str:
+        """Words as this console's reader reads them."""
+        with speaking(self.language):
+            return text(said)
+
+    def drawn(self, screen: Screenful) -> list[str]:
+        """A screen's lines as this console draws them."""
+        with speaking(self.language):
+            return drawn(screen, self.look)
+
+    def speak(self, code: str) -> None:
+        """Draw in language `code` from now on."""
+        self.language = code
+
+    def farewell(self, said: Text) -> None:
+        """The last words at this terminal."""
+        self.message(said)

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Iterator
 from typing import Optional, TextIO
 
 from .language import current, speaking, text
-from .look import Frame, Look, Screenful, drawn
-from .palette import BELL, no_colour, wrapped_lines
+from .look import Drawing, Frame, Screenful, drawn
+from .palette import BELL, wrapped_lines
 from .stops import InputClosed, StopRequested
 from .words import Text
 
@@ -17,7 +17,7 @@ PLAIN_WORDS = {"f8": "F8", "verify": "F8", "f9": "F9", "sound": "F9", "f10": "F1
 PLAIN_WIDTH = 80
 
 
-class PlainConsole:
+class PlainConsole(Drawing):
     """One command a line, no colours, no cursor movement: for scripts, pipes and dumb terminals."""
 
     plain = True
@@ -34,7 +34,6 @@ class PlainConsole:
             self.stdin.reconfigure(encoding="utf-8", errors="replace")
         if hasattr(self.stdout, "reconfigure"):
             self.stdout.reconfigure(errors="replace")
-        self.paint = no_colour
         self.unicode = False
         self.ring = ring
         self.language = language or current()  # the language of the context that made it, unless told
@@ -45,29 +44,6 @@ class PlainConsole:
         self.stop: Optional[int] = None
         self._reading = False
         self._arrived: collections.deque[Text] = collections.deque()  # messages from other threads, not yet shown
-
-    @property
-    def look(self) -> Look:
-        """How this console draws: its language, no colours, ASCII."""
-        return Look(self.paint, self.unicode, self.flashes)
-
-    def words(self, said: Text) -> str:
-        """Words as this console's reader reads them."""
-        with speaking(self.language):
-            return text(said)
-
-    def farewell(self, said: Text) -> None:
-        """The last words at this terminal."""
-        self.message(said)
-
-    def speak(self, code: str) -> None:
-        """Draw in language `code` from now on."""
-        self.language = code
-
-    def drawn(self, screen: Screenful) -> list[str]:
-        """A screen's lines as this console draws them."""
-        with speaking(self.language):
-            return drawn(screen, self.look)
 
     def request_stop(self, signum: int) -> None:
         """From a signal handler: stop now if waiting for a line, else before the next read."""

@@ -86,21 +86,31 @@ Text = Union[str, Say, Num, Joined, Later, Sentence, Painted]  # a str is shown 
 Field = Union[Text, int, float]
 
 
-def source_text(words: Text) -> str:
-    """Words in the source language, English, with no catalog: what logs and files keep, and
-    what an error says when it is printed as it is."""
+def made(words: Text, say: Callable[[Say], str], count: Callable[[Num], str]) -> str:
+    """Words as text: each message made by `say`, each number written by `count`."""
     if isinstance(words, str):
         return words
     if isinstance(words, Num):
-        return format(words.value, words.spec)
+        return count(words)
     if isinstance(words, Joined):
-        return words.between.join(source_text(part) for part in words.parts)
+        return words.between.join(made(part, say, count) for part in words.parts)
     if isinstance(words, Later):
         return words.make()
     if isinstance(words, Sentence):
-        return as_sentence(source_text(words.words))
+        return as_sentence(made(words.words, say, count))
     if isinstance(words, Painted):
-        return source_text(words.words)
+        return made(words.words, say, count)  # painted by the console that shows it (yahtzee.look)
+    return say(words)
+
+
+def source_text(words: Text) -> str:
+    """Words in the source language, English, with no catalog: what logs and files keep, and
+    what an error says when it is printed as it is."""
+    return made(words, source_message, lambda number: format(number.value, number.spec))
+
+
+def source_message(words: Say) -> str:
+    """A message in English, its fields filled in."""
     return filled(words.code if words.count == 1 or not words.plural else words.plural, words, source_text)
 
 
