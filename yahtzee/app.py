@@ -50,6 +50,9 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
         from .console import KeyConsole
         if not isinstance(console, KeyConsole) or console.plain:
             return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
+        if not can_host(sys.platform):
+            return usage_error(_("--host serves a table from Linux, macOS or another POSIX system (friends may "
+                                 "join from Windows)"))
         try:
             table = hosted_table(console, args.host, folders.saves, args.theme or settings.pref("theme"))
         except OSError as error:
@@ -65,6 +68,11 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
+
+
+def can_host(platform: str) -> bool:
+    """Whether a table can be hosted here: its seats are pipes a POSIX system waits on."""
+    return platform != "win32"
 
 
 def packages_needed(plain: bool, hosting: bool) -> list[str]:
@@ -222,8 +230,9 @@ def leave_saved(console: "Console", ctx: "Context", keeper: "Keeper", quiet: boo
 
 def stop_signal_names(console: "Console") -> tuple[str, ...]:
     """The signals that stop the game at a safe moment: in key mode a SIGINT from outside too
-    (Ctrl-C at the keyboard arrives there as a key, and asks first)."""
-    return ("SIGTERM", "SIGHUP") + (() if console.plain else ("SIGINT",))
+    (Ctrl-C at the keyboard arrives there as a key, and asks first); on Windows SIGBREAK, which
+    closing the console window sends."""
+    return ("SIGTERM", "SIGHUP", "SIGBREAK") + (() if console.plain else ("SIGINT",))
 
 
 def catch_stop_signals(console: "Console") -> None:

@@ -59,6 +59,43 @@ class KeySource(Protocol):
     def raw_mode(self) -> contextlib.AbstractContextManager[None]: ...
 
 
+class PressReader(Protocol):
+    """The seam between platforms: where a console's key presses come from, for the whole game.
+    POSIX reads the terminal's descriptor through a VT100 parser (yahtzee.keyreader); Windows
+    reads the console's own key events (yahtzee.winkeys)."""
+
+    @property
+    def wake_fd(self) -> Optional[int]:
+        """A pipe a signal may write to, to end a wait (None where there is none: Windows)."""
+
+    def next_press(self) -> "KeyPress | None":
+        """The next key press; None when the wait was woken (a resize, a stop request)."""
+
+    def has_press(self, timeout: float) -> bool:
+        """Whether a key press comes within `timeout` seconds (or the wait is woken)."""
+
+    def press_within(self, timeout: float) -> "KeyPress | None":
+        """The next key press if one comes within `timeout` seconds."""
+
+    def poll(self) -> "KeyPress | None":
+        """A key press waiting now, without waiting."""
+
+    def wake(self) -> None:
+        """End the wait under way (from another thread or a signal handler)."""
+
+    def close(self) -> None:
+        """Let go of what the reader holds."""
+
+
+def reader_for(source: KeySource) -> PressReader:
+    """This platform's reader of the keys from `source`."""
+    if sys.platform == "win32":
+        from .winkeys import windows_reader
+        return windows_reader(source)
+    from .keyreader import KeyReader
+    return KeyReader(source.fileno())
+
+
 class ScreenSink(Protocol):
     """Where a console's screens go: a terminal (prompt_toolkit's Output) or a network seat."""
 
@@ -101,14 +138,12 @@ class KeyConsole(Drawing):
     def __init__(self, input: Optional[KeySource] = None, output: Optional[ScreenSink] = None, paint: Paint = no_colour,
                  unicode: bool = True, terminal_size: Optional[Callable[[], os.terminal_size]] = None,
                  sleep: Callable[[float], None] = time.sleep, flashes: bool = False,
-                 language: Optional[str] = None, at_host: bool = True) -> None:
+                 language: Optional[str] = None, at_host: bool = True, reader: Optional[PressReader] = None) -> None:
         from prompt_toolkit.input import create_input
         from prompt_toolkit.output import create_output
-
-        from .keyreader import KeyReader
         self.input: KeySource = input or create_input()
         self.output: ScreenSink = output or create_output()
-        self.reader = KeyReader(self.input.fileno())
+        self.reader: PressReader = reader or reader_for(self.input)
         self.paint = paint
         self.flashes = flashes  # whether a Yahtzee blinks (colour themes, not mono)
         self.unicode = unicode
@@ -158,6 +193,9 @@ class KeyConsole(Drawing):
         fd, not the handler, does it: the kernel may give a signal to a thread that is not
         the one waiting for a key (a table being built), and a handler only runs later."""
         winch = getattr(signal, "SIGWINCH", None)  # None: no SIGWINCH here
+        if self.reader.wake_fd is None:  # Windows: a stop request wakes the reader itself
+            yield
+            return
         try:
             previous_fd = signal.set_wakeup_fd(self.reader.wake_fd, warn_on_full_buffer=False)
             previous = None if winch is None else signal.signal(winch, lambda signum, frame: None)

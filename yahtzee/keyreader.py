@@ -11,6 +11,7 @@ import contextlib
 import errno
 import os
 import select
+import sys
 import time
 from typing import Callable, Optional, Union
 
@@ -112,8 +113,9 @@ class KeyReader:
         self._clock = clock
         self._fed_at = 0.0
         self._wake_read, self._wake_write = os.pipe()
-        for end in (self._wake_read, self._wake_write):
-            os.set_blocking(end, False)
+        if sys.platform != "win32":  # the POSIX side of the seam; Windows' is yahtzee.winkeys
+            for end in (self._wake_read, self._wake_write):
+                os.set_blocking(end, False)
 
     def close(self) -> None:
         """Let the wake-up pipe go."""

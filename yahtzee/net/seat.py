@@ -7,6 +7,7 @@ to act on the seat's own hot keys and to refuse the rest, never as an answer."""
 import contextlib
 import os
 import re
+import sys
 import threading
 from collections.abc import Mapping
 from typing import Callable, Optional
@@ -34,8 +35,9 @@ class RemoteSeat:
         self.disconnect = disconnect
         self._read_end, self._write_end = os.pipe()
         self._aside_read, self._aside_write = os.pipe()
-        for end in (self._read_end, self._write_end, self._aside_read, self._aside_write):
-            os.set_blocking(end, False)
+        if sys.platform != "win32":  # hosting is POSIX's: app.py refuses --host on Windows
+            for end in (self._read_end, self._write_end, self._aside_read, self._aside_write):
+                os.set_blocking(end, False)
         self._pending: list[str] = []
         self._lock = threading.Lock()
         self.gone = False

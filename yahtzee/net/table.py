@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
 
-from ..console import KeyConsole, key_token
+from ..console import KeyConsole, PressReader, key_token
 from ..keyreader import KeyReader
 from ..locales import LANGUAGES
 from ..look import Asked, Frame, Look, Screenful
@@ -567,7 +567,7 @@ class TableConsole:
 
     def _wait(self) -> None:
         """Sleep until a key comes at any terminal (or a wake-up, or a held Esc is due)."""
-        readers = [self.host.reader, *(f.console.reader for f in self.friends.values()),
+        readers = [posix(self.host.reader), *(posix(f.console.reader) for f in self.friends.values()),
                    *(f.aside for f in self.friends.values())]
         due = [d for d in (reader.flush_due() for reader in readers) if d is not None]
         timeout = min([WAIT_SECONDS, *due])
@@ -619,6 +619,12 @@ class TableConsole:
         self.seating.hand_to_computer(name)
         self.message(why.format(name=name))
         raise SeatChanged()
+
+
+def posix(reader: PressReader) -> KeyReader:
+    """A terminal's key reader, as a table reads it: a descriptor to wait on (tables are POSIX's)."""
+    assert isinstance(reader, KeyReader)
+    return reader
 
 
 def show_frame(frame: Frame, key: str, console: KeyConsole) -> None:

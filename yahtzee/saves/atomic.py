@@ -8,6 +8,7 @@ import datetime
 import errno
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 from typing import BinaryIO, Callable, Optional, Union
@@ -42,7 +43,7 @@ def open_file(path: StrPath, flags: int, mode: int = 0o644) -> int:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotAFile(path, _what_stands_at(path))
-        if NONBLOCK:
+        if NONBLOCK and sys.platform != "win32":  # Windows opens no file non-blocking
             os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -130,7 +131,7 @@ def append_line(path: StrPath, line: bytes) -> None:
 
 
 def _ends_with_newline(fd: int, size: int) -> bool:
-    if hasattr(os, "pread"):
+    if sys.platform != "win32":
         return os.pread(fd, 1, size - 1) == b"\n"
     os.lseek(fd, size - 1, os.SEEK_SET)
     return os.read(fd, 1) == b"\n"

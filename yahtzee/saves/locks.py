@@ -36,11 +36,12 @@ class FlockLock:
         return True
 
     def _try_lock(self, fd: int) -> bool:
-        import fcntl
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
+        if sys.platform != "win32":  # the POSIX side; MsvcrtLock is Windows'
+            import fcntl
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
         return True
 
     def release(self) -> None:
@@ -54,8 +55,8 @@ class MsvcrtLock(FlockLock):
     """Windows: a byte-range lock on the lock file, also dropped when the process dies."""
 
     def _try_lock(self, fd: int) -> bool:
-        import msvcrt
         if sys.platform == "win32":
+            import msvcrt
             try:
                 msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
             except OSError as error:
@@ -67,8 +68,4 @@ class MsvcrtLock(FlockLock):
 
 def default_lock(path: StrPath) -> FlockLock:
     """The lock this platform offers for `path`."""
-    try:
-        import fcntl  # noqa: F401
-    except ImportError:
-        return MsvcrtLock(path)
-    return FlockLock(path)
+    return MsvcrtLock(path) if sys.platform == "win32" else FlockLock(path)

@@ -1,0 +1,240 @@
+"""Key mode on the Windows console, on any system: the Windows side of the key seam
+(yahtzee.winkeys) driven by a faithful fake of the calls it makes (prompt_toolkit's
+Win32Input.read_keys and flush_keys, WaitForMultipleObjects on the console's input handle and
+an event, SetEvent/ResetEvent, the window's size), under the same KeyConsole and screens as
+POSIX. What runs on Windows itself is type-checked there (mypy --platform win32 in .ci/run);
+no test here runs on Windows."""
+import ast
+import collections
+import contextlib
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from helpers import ScreenOutput, loaded_session
+from prompt_toolkit.key_binding import KeyPress
+from prompt_toolkit.keys import Keys
+
+from yahtzee.console import KeyConsole
+from yahtzee.game import Player
+from yahtzee.screens import Context, Keeper, Services
+from yahtzee.screens.context import Moment, Screen
+from yahtzee.screens.flow import run_from
+from yahtzee.stops import InputClosed, StopRequested
+from yahtzee.winkeys import WindowsCalls, WindowsKeyReader
+
+INPUT, WAKE = object(), object()  # the console's input handle and the wake-up event
+PACKAGE = Path(__file__).resolve().parent.parent / "yahtzee"
+
+
+class FakeWindows:
+    """The Windows console as the reader sees it. Key events wait in the console's input buffer
+    (its handle is signalled while any wait there); read_keys takes them all and never blocks;
+    a lone Esc is held until flush_keys, as Win32Input's parser holds it; WaitForMultipleObjects
+    answers the first signalled handle in the order given, or None when the time runs out."""
+
+    def __init__(self):
+        self.buffer = collections.deque()
+        self.held = []
+        self.event = False
+        self.size = (80, 24)
+        self.closed = False
+        self.changed = threading.Condition()
+        self.waits = 0
+
+    def type(self, *presses):
+        """Key events arrive at the console (from the test's thread)."""
+        with self.changed:
+            for press in presses:
+                if press.key == Keys.Escape:
+                    self.held.append(press)
+                else:
+                    self.buffer.append(press)
+            self.changed.notify_all()
+
+    def resize(self, columns, lines):
+        with self.changed:
+            self.size = (columns, lines)
+
+    def close(self):
+        with self.changed:
+            self.closed = True
+            self.changed.notify_all()
+
+    def read_keys(self):
+        with self.changed:
+            if self.closed:
+                raise OSError(6, "The handle is invalid")
+            taken = list(self.buffer)
+            self.buffer.clear()
+            return taken
+
+    def flush_keys(self):
+        with self.changed:
+            taken, self.held = self.held, []
+            return taken
+
+    def wait(self, handles, timeout):
+        assert handles == [INPUT, WAKE]
+        self.waits += 1
+        with self.changed:
+            ready = self.changed.wait_for(lambda: self.buffer or self.event or self.closed, timeout)
+            if not ready:
+                return None
+            return INPUT if self.buffer or self.closed else WAKE
+
+    def set_event(self, handle):
+        assert handle is WAKE
+        with self.changed:
+            self.event = True
+            self.changed.notify_all()
+
+    def reset_event(self, handle):
+        assert handle is WAKE
+        with self.changed:
+            self.event = False
+
+    def calls(self):
+        return WindowsCalls(read_keys=self.read_keys, flush_keys=self.flush_keys, wait=self.wait,
+                            input_handle=INPUT, wake_event=WAKE, set_event=self.set_event,
+                            reset_event=self.reset_event, size=lambda: self.size)
+
+
+class ConsoleInput:
+    """The Win32Input as the KeyConsole keeps it: its raw mode (the reader reads it, not this)."""
+
+    def fileno(self):
+        raise AssertionError("a Windows console is never read through a descriptor")
+
+    def raw_mode(self):
+        return contextlib.nullcontext()
+
+
+def windows_console(fake):
+    """A KeyConsole on the Windows reader, drawing on an 80x24 screen (or the fake's size)."""
+    output = ScreenOutput(os.terminal_size((80, 24)))
+    console = KeyConsole(input=ConsoleInput(), output=output, reader=WindowsKeyReader(fake.calls()),
+                         terminal_size=lambda: os.terminal_size(fake.size), sleep=lambda seconds: None)
+    return console, output
+
+
+def later(seconds, action):
+    """Do `action` from another thread after a moment (while the console waits)."""
+    timer = threading.Timer(seconds, action)
+    timer.start()
+    return timer
+
+
+def test_key_presses_f_keys_and_a_lone_esc_come_as_the_screens_tokens():
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    fake.type(KeyPress("R"), KeyPress(Keys.F8), KeyPress(Keys.F10), KeyPress(Keys.ControlC), KeyPress("1"))
+    assert [console.read_key() for _ in range(5)] == ["r", "F8", "F10", "F10", "1"]
+    fake.type(KeyPress(Keys.Escape))  # held by the parser until its timeout, then a key as it is
+    assert console.read_key() == "escape"
+
+
+def test_keys_typed_ahead_are_kept_in_order_and_a_poll_never_waits():
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    assert console.reader.poll() is None
+    fake.type(*(KeyPress(key) for key in "135r"))
+    assert [console.read_key() for _ in range(4)] == ["1", "3", "5", "r"]
+    started = time.monotonic()
+    assert console.pause(0) is None and time.monotonic() - started < 0.1
+
+
+def test_a_message_from_another_thread_wakes_the_wait_and_is_shown_at_once():
+    fake = FakeWindows()
+    console, output = windows_console(fake)
+    console.show(["the screen"])
+    later(0.1, lambda: console.message_from_thread("the strategy table is ready"))
+    later(0.4, lambda: fake.type(KeyPress("y")))
+    assert console.read_key("a question") == "y"
+    assert "the strategy table is ready" in output.text()
+
+
+def test_a_resized_window_is_drawn_again_while_waiting():
+    fake = FakeWindows()
+    console, output = windows_console(fake)
+    console.show(["the screen"])
+    draws = len(output.written)
+    later(0.05, lambda: fake.resize(70, 20))  # smaller than the game's 80x24: it says so at once
+    later(0.8, lambda: fake.resize(100, 30))
+    later(1.4, lambda: fake.type(KeyPress("x")))
+    assert console.read_key("a question") == "x"
+    redraws = "".join(output.written[draws:])
+    assert "needs 80x24" in redraws and redraws.rstrip().endswith("the screen")
+
+
+def test_a_stop_request_ends_the_wait():
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    later(0.1, lambda: console.request_stop(getattr(signal, "SIGBREAK", signal.SIGTERM)))
+    with pytest.raises(StopRequested):
+        console.read_key("a question")
+
+
+def test_a_closed_console_ends_the_input():
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    later(0.1, fake.close)
+    with pytest.raises(InputClosed):
+        console.read_key("a question")
+
+
+def test_a_whole_turn_plays_through_the_windows_reader_as_through_posix():
+    fake = FakeWindows()
+    console, output = windows_console(fake)
+    session = loaded_session([2, 2, 3, 3, 3] * 3, verify=True)
+    session.players.append(Player("ANN"))
+    session.new_game()
+    ctx = Context(session, Services(lambda: None))
+    ctx.settings.prefs["dice_roll"] = "off"
+    fake.type(*(KeyPress(key) for key in " rhy"), KeyPress(Keys.F10), KeyPress("y"))
+    with contextlib.suppress(Exception), console.running():
+        run_from(console, ctx, Keeper(ctx), Moment(Screen.PLAY))
+    assert session.game.players[0].card.boxes == {"full_house": 25} or \
+        [(box.value, points) for box, points in session.game.players[0].card.boxes.items()] == [("full_house", 25)]
+    assert "ANN posts 25 in FULL HOUSE." in output.text() or "Quit the game?" in output.text()
+
+
+PLATFORM_MODULES = {"termios", "tty", "fcntl", "select", "msvcrt", "ctypes", "prompt_toolkit.input.win32",
+                    "prompt_toolkit.eventloop.win32", "prompt_toolkit.input.vt100"}
+POSIX_SIDE = {"keyreader.py", "net/table.py", "net/seat.py", "net/server.py"}  # hosting is POSIX's: app.py says so
+
+
+def platform_imports(path):
+    """The platform's own modules `path` imports, each with whether a sys.platform test guards it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    guarded = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "sys.platform" in ast.unparse(node.test):
+            guarded.update(id(inner) for inner in ast.walk(node))
+    for node in ast.walk(tree):
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        for name in names:
+            if name in PLATFORM_MODULES:
+                yield name, id(node) in guarded
+
+
+def test_no_module_imports_a_platforms_own_modules_outside_its_side_of_a_seam():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = str(path.relative_to(PACKAGE))
+        for name, guarded in platform_imports(path):
+            if not guarded and where not in POSIX_SIDE:
+                found.append(f"{where}: {name}")
+    assert found == []
+
+
+def test_a_table_is_hosted_only_where_its_seats_can_be_waited_on_and_ctrl_break_stops_the_game():
+    from yahtzee.app import can_host, stop_signal_names
+    assert not can_host("win32") and can_host("linux") and can_host("darwin")
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    assert "SIGBREAK" in stop_signal_names(console) and "SIGINT" in stop_signal_names(console)
