@@ -179,7 +179,8 @@ class Table:
         self.pipe.pipe.close_write()
         for seat in self.seats.values():
             seat.hang_up()
-        self.thread.join(timeout=10)
+        if self.thread.is_alive():
+            self.thread.join(timeout=10)
         self._pipe.__exit__(None, None, None)
 
 

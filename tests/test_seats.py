@@ -374,3 +374,37 @@ def test_the_lobby_is_the_hosts_and_a_friends_keys_there_are_refused():
         hands.type("host", "y")
         hands.wait_for("host", "ANN: press any key to roll")
         hands.wait_for("BOB", "ANN is rolling the dice.")
+
+
+def open_files():
+    """How many files this process has open."""
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_no_pipe_outlives_its_seat_however_quickly_friends_come_and_go(tmp_path):
+    from tablehands import Table
+
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import TableServer
+
+    class Channel:
+        """A session's channel, as far as joining asks of it."""
+
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
+    hands = Table(PLAYERS, FACES, logins=["BOB"])
+    hands.table.server = server
+    try:
+        before = open_files()
+        for round_ in range(300):
+            assert server.join(f"EVE{round_ % 7}", Channel(), 80, 24) is None
+            seat = server.seat(f"EVE{round_ % 7}")
+            if round_ % 3 == 0:
+                hands.table._refresh()  # the game looks while this one is there: it is taken in
+            server.leave(seat)
+            if round_ % 2 == 0:
+                hands.table._refresh()  # and lets go of the gone
+        hands.table._refresh()
+        assert open_files() <= before + 1 and server.seats == {} and hands.table.friends == {}
+    finally:
+        server._loop.close()
+        hands.close()

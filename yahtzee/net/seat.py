@@ -41,6 +41,7 @@ class RemoteSeat:
         self._pending: list[str] = []
         self._lock = threading.Lock()
         self.gone = False
+        self.taken = False  # the game reads its pipes (and closes them when it lets the seat go)
         self.listening = False  # keys are answers only while this seat is asked
         self.sound = True  # this seat's own bell (F9 at a friend's terminal)
         self.woken: Optional[Callable[[], None]] = None  # the console's reader, woken by a resize
@@ -100,18 +101,27 @@ class RemoteSeat:
         if self.woken:
             self.woken()
 
+    def take(self) -> bool:
+        """The game takes the seat's keys in: False when its connection went first (nothing
+        of it is left open then)."""
+        with self._lock:
+            self.taken = not self.gone
+            return self.taken
+
     def hang_up(self) -> None:
-        """The connection is gone: the console's next read sees the end of its input."""
+        """The connection is gone: the console's next read sees the end of its input (a seat
+        the game never took in is closed whole: nobody else would close its pipes)."""
         with self._lock:
             if not self.gone:
                 self.gone = True
-                os.close(self._write_end)
-                os.close(self._aside_write)
+                ends = (self._write_end, self._aside_write) + (() if self.taken else (self._read_end, self._aside_read))
+                for end in ends:
+                    os.close(end)
 
     def close(self) -> None:
         """From the game's thread, once its console is let go: the read end goes too."""
         self.hang_up()
         for end in (self._read_end, self._aside_read):
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):  # closed already: the seat was never taken in
                 os.close(end)
 

@@ -148,14 +148,14 @@ class TableServer:
         self.changed()
         return None
 
-    def leave(self, name: str) -> None:
-        """The friend's connection is gone."""
+    def leave(self, seat: RemoteSeat) -> None:
+        """The friend's connection is gone: the seat is let go (the game lets go of its console)."""
         with self._lock:
-            seat = self.seats.get(name.casefold())
-        if seat is not None:
-            seat.hang_up()
-            self.notify(Say("{name} left the table.").format(name=name))
-            self.changed()
+            if self.seats.get(seat.name.casefold()) is seat:
+                del self.seats[seat.name.casefold()]
+        seat.hang_up()
+        self.notify(Say("{name} left the table.").format(name=seat.name))
+        self.changed()
 
 
 class Door(asyncssh.SSHServer):
@@ -294,7 +294,7 @@ class SeatSession(asyncssh.SSHServerSession):
         if self.idle is not None:
             self.idle.cancel()
         if self.seat is not None:
-            self.table.leave(self.name)
+            self.table.leave(self.seat)
 
     def _restart_idle(self) -> None:
         """Let a seat that sends nothing for IDLE_SECONDS go."""

@@ -519,6 +519,8 @@ class TableConsole:
     def _take_in(self, key: str, seat: RemoteSeat) -> None:
         """A friend joined (or came back): before the game, the seat of their name is theirs;
         their console shows the screen as it stands."""
+        if not seat.take():
+            return  # gone before the game looked: nothing of it to keep
         console = self.console_for(seat)
         seat.woken = console.reader.wake
         self.friends[key] = Friend(seat, console, KeyReader(seat.aside_fileno()))
