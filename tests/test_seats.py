@@ -408,3 +408,55 @@ def test_no_pipe_outlives_its_seat_however_quickly_friends_come_and_go(tmp_path)
     finally:
         server._loop.close()
         hands.close()
+
+
+def test_guesses_sent_without_waiting_are_each_counted_and_the_right_password_after_them_is_refused(tmp_path):
+    import asyncio
+
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import MAX_LOGIN_ATTEMPTS, Door, TableServer
+
+    class Connection:
+        closed = False
+
+        def close(self):
+            self.closed = True
+
+    told = []
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
+
+    async def pipelined():
+        door, connection = Door(server), Connection()
+        door.conn = connection
+        for guess in range(500):  # as asyncssh does when the next request comes: the check under way is cancelled
+            check = asyncio.ensure_future(door.validate_password("EVE", f"guess{guess}"))
+            await asyncio.sleep(0)
+            check.cancel()
+        right = await door.validate_password("EVE", server.credentials.password)
+        return right, connection.closed
+
+    try:
+        assert asyncio.run(pipelined()) == (False, True)
+        assert [language.text(line) for line in told] == [
+            f"A connection was closed after {MAX_LOGIN_ATTEMPTS} failed logins."]
+    finally:
+        server._loop.close()
+
+
+def test_the_right_password_within_the_limit_still_lets_a_friend_in(tmp_path):
+    import asyncio
+
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import Door, TableServer
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
+
+    async def two_wrong_then_right():
+        door = Door(server)
+        door.conn = None
+        wrong = [await door.validate_password("BOB", "nope"), await door.validate_password("BOB", "nope")]
+        return wrong, await door.validate_password("BOB", server.credentials.password)
+
+    try:
+        assert asyncio.run(two_wrong_then_right()) == ([False, False], True)
+    finally:
+        server._loop.close()

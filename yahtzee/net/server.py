@@ -163,7 +163,8 @@ class Door(asyncssh.SSHServer):
 
     def __init__(self, table: TableServer) -> None:
         self.table = table
-        self.failures = {"password": 0, "key": 0}
+        self.passwords = 0  # passwords asked to be checked on this connection, however many were cut short
+        self.keys = 0  # unlisted keys offered on it
         self.proof = ""  # the fingerprint of the key logged in with ('' for the password)
         self.conn: Optional[asyncssh.SSHServerConnection] = None
         self.counted = False
@@ -190,11 +191,17 @@ class Door(asyncssh.SSHServer):
         return True
 
     async def validate_password(self, username: str, password: str) -> bool:
+        # Every request counts when it comes: asyncssh cancels a check still under way when the
+        # next request arrives, so a count kept after the delay would never see pipelined guesses.
+        self.passwords += 1
+        if self.passwords > MAX_LOGIN_ATTEMPTS:
+            return False  # the connection is closing already
         if self.table.credentials.password_fits(password):
             self.proof = ""  # in by the password, whatever key was offered before it
             return True
+        if self.passwords == MAX_LOGIN_ATTEMPTS:
+            self._close_after(MAX_LOGIN_ATTEMPTS)
         await asyncio.sleep(FAILED_LOGIN_DELAY)
-        self._failed("password", MAX_LOGIN_ATTEMPTS)
         return False
 
     def public_key_auth_supported(self) -> bool:
@@ -204,14 +211,15 @@ class Door(asyncssh.SSHServer):
         if self.table.credentials.key_fits(key):
             self.proof = str(key.get_fingerprint("sha256"))
             return True
-        self._failed("key", MAX_KEY_OFFERS)
+        self.keys += 1
+        if self.keys == MAX_KEY_OFFERS:
+            self._close_after(MAX_KEY_OFFERS)
         return False
 
-    def _failed(self, kind: str, most: int) -> None:
-        """A wrong password or an unlisted key: too many on one connection close it."""
-        self.failures[kind] += 1
-        if self.failures[kind] >= most and self.conn is not None:
-            self.table.notify(Say("A connection was closed after {count} failed logins.").format(count=most))
+    def _close_after(self, count: int) -> None:
+        """Too many failed logins on one connection: it is closed, and the host told."""
+        self.table.notify(Say("A connection was closed after {count} failed logins.").format(count=count))
+        if self.conn is not None:
             self.conn.close()
 
     def session_requested(self) -> "asyncssh.SSHServerSession[bytes]":
