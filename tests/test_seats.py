@@ -460,3 +460,25 @@ def test_the_right_password_within_the_limit_still_lets_a_friend_in(tmp_path):
         assert asyncio.run(two_wrong_then_right()) == ([False, False], True)
     finally:
         server._loop.close()
+
+
+def test_logins_under_way_are_limited_per_address_and_a_flood_is_dropped_at_random(tmp_path):
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import EARLY_DROP_FROM, MAX_STARTUPS, MAX_STARTUPS_PER_ADDRESS, TableServer
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
+    try:
+        assert [server.admit("10.0.0.1") for _ in range(MAX_STARTUPS_PER_ADDRESS)] == [None] * MAX_STARTUPS_PER_ADDRESS
+        assert language.text(server.admit("10.0.0.1")) == "Refused 10.0.0.1: at most 3 logins at once from one address."
+        assert server.admit("10.0.0.2") is None  # another address still gets in
+        server.left_unseated("10.0.0.1")
+        assert server.admit("10.0.0.1") is None  # a place given back is a place again
+        while sum(server.starting.values()) < EARLY_DROP_FROM:
+            assert server.admit(f"10.0.1.{len(server.starting)}") is None  # below the early drop, none is refused
+        server.early_drop.seed(1)
+        tries = [server.admit(f"10.0.2.{n}") for n in range(200)]
+        assert any(t is None for t in tries) and any(t is not None for t in tries)  # dropped at random
+        assert sum(server.starting.values()) == MAX_STARTUPS  # and never past the most
+        assert all(server.admit(f"10.0.3.{n}") is not None for n in range(50))
+        assert server.logged_in("10.0.0.2") is None and server.seated == 1
+    finally:
+        server._loop.close()

@@ -437,8 +437,28 @@ def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(tabl
         finish(seats.term, seats.friend, BOXES[-1:])
     assert history_record(table / "saves") == hot_seat_record
     said = seats.term.raw.decode("utf-8", "replace")
-    assert "at once is the most" in said and "failed logins" in said and "is drawn as 500x200" in said
+    assert "at most 3 logins at once from one address" in said and "failed logins" in said
+    assert "is drawn as 500x200" in said
     assert "Traceback" not in errors.read_text()
+
+
+def test_one_address_never_keeps_a_friend_at_another_out(table):
+    term, port = host(table)
+    silent, friend = [], None
+    try:
+        for _ in range(12):  # sockets that never speak, from 127.0.0.1: past three they are refused at once
+            silent.append(socket.create_connection(("127.0.0.1", port)))
+        term.wait_for("Refused 127.0.0.1: at most 3 logins at once from one address.")
+        friend = Terminal(program=ssh_command(table, port, "BOB", "-tt", "-b", "127.0.0.2"), columns=90, lines=30,
+                          env={"TERM": "xterm"})
+        friend.partners, term.partners = [term], [friend]
+        term.wait_for("BOB joined the table over SSH.", timeout=10)
+    finally:
+        for sock in silent:
+            sock.close()
+        if friend is not None:
+            friend.close()
+        term.close()
 
 
 def test_the_host_key_is_made_once_and_kept_and_a_password_is_new_each_table(tmp_path):

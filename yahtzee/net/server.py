@@ -4,6 +4,8 @@ Only an interactive session with a terminal is served: no exec, no subsystem, no
 agent or X11 forwarding. A friend logs in with the table's password or a listed key; the login
 name is the seat they take. Every limit, when reached, is said in one line to the host."""
 import asyncio
+import collections
+import random
 import socket
 import threading
 import time
@@ -20,7 +22,12 @@ from ..words import Say, Text
 from .credentials import Credentials
 from .seat import MAX_COLUMNS, MAX_LINES, RemoteSeat
 
-MAX_CONNECTIONS = 8  # at once, logged in or not
+MAX_STARTUPS = 10  # connections not yet logged in, from every address together
+EARLY_DROP_FROM = 5  # from this many not yet logged in, a new one is dropped at random (surely at MAX_STARTUPS)
+MAX_STARTUPS_PER_ADDRESS = 3  # not yet logged in from one address: one address never keeps another out
+MAX_SEATED = 8  # logged-in connections at once
+UNUSED_SECONDS = 10.0  # a logged-in connection that opens no terminal this long is closed
+KEEPALIVE_SECONDS, KEEPALIVE_MISSES = 5, 4  # a friend whose client stopped answering is let go within 25 s
 MAX_LOGIN_ATTEMPTS = 3  # wrong passwords on one connection before it is closed
 MAX_KEY_OFFERS = 10  # unlisted keys on one connection (a client offers each key it has) before it is closed
 FAILED_LOGIN_DELAY = 1.0  # seconds before a wrong password is answered
@@ -50,7 +57,9 @@ class TableServer:
         self.changed: Callable[[], None] = lambda: None  # from the server's thread: a friend came or went
         self.seats: dict[str, RemoteSeat] = {}
         self.proofs: dict[str, str] = {}  # by folded name: the key a seat was first taken with ('' a password)
-        self.connections = 0
+        self.starting: collections.Counter[str] = collections.Counter()  # not yet logged in, by address
+        self.seated = 0
+        self.early_drop = random.Random()
         self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
         self._server: Optional[asyncssh.SSHAcceptor] = None
@@ -76,7 +85,38 @@ class TableServer:
             lambda: Door(self), self.address, self.port, server_host_keys=[self.credentials.host_key],
             encoding=None, line_editor=False, allow_pty=True, agent_forwarding=False, x11_forwarding=False,
             allow_scp=False, kbdint_auth=False, host_based_auth=False, gss_host=None,
-            login_timeout=LOGIN_SECONDS, keepalive_interval=30, keepalive_count_max=4)
+            login_timeout=LOGIN_SECONDS, keepalive_interval=KEEPALIVE_SECONDS,
+            keepalive_count_max=KEEPALIVE_MISSES)
+
+    def admit(self, address: str) -> Optional[Say]:
+        """Whether a new connection from `address` may try to log in: why not, or None (then it
+        is counted until it logs in or goes). Past EARLY_DROP_FROM, new ones are dropped at
+        random, more surely the fuller it is, so a flood never fills every place at once."""
+        waiting = sum(self.starting.values())
+        if self.starting[address] >= MAX_STARTUPS_PER_ADDRESS:
+            return Say("Refused {address}: at most {count} logins at once from one address.").format(
+                address=address, count=MAX_STARTUPS_PER_ADDRESS)
+        drop_chance = (waiting - EARLY_DROP_FROM + 1) / (MAX_STARTUPS - EARLY_DROP_FROM + 1)
+        if waiting >= EARLY_DROP_FROM and self.early_drop.random() < drop_chance:
+            return Say("Refused {address}: {count} logins under way at once (a flood is dropped at random).").format(
+                address=address, count=waiting)
+        self.starting[address] += 1
+        return None
+
+    def logged_in(self, address: str) -> Optional[Say]:
+        """A connection from `address` logged in: it takes a seated place, or why not."""
+        self.left_unseated(address)
+        if self.seated >= MAX_SEATED:
+            return Say("A login from {address} was let go: {count} logged in at once is the most.").format(
+                address=address, count=MAX_SEATED)
+        self.seated += 1
+        return None
+
+    def left_unseated(self, address: str) -> None:
+        """A connection not yet logged in went (or logged in)."""
+        self.starting[address] -= 1
+        if self.starting[address] <= 0:
+            del self.starting[address]
 
     def how_to_join(self) -> Say:
         """The line that tells the host's friends how to join (once listening): on every
@@ -163,26 +203,51 @@ class Door(asyncssh.SSHServer):
 
     def __init__(self, table: TableServer) -> None:
         self.table = table
+        self.address = ""
+        self.stage = "refused"  # then "starting", "seated"
+        self.unused: Optional[asyncio.TimerHandle] = None
         self.passwords = 0  # passwords asked to be checked on this connection, however many were cut short
         self.keys = 0  # unlisted keys offered on it
         self.proof = ""  # the fingerprint of the key logged in with ('' for the password)
         self.conn: Optional[asyncssh.SSHServerConnection] = None
-        self.counted = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
-        if self.table.connections >= MAX_CONNECTIONS:
-            self.table.notify(Say("A connection was refused: {count} at once is the most.").format(
-                count=MAX_CONNECTIONS))
-            conn.close()
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        refused = self.table.admit(self.address)
+        if refused is not None:
+            self.table.notify(refused)
+            conn.abort()
             return
-        self.table.connections += 1
-        self.counted = True
+        self.stage = "starting"
+
+    def auth_completed(self) -> None:
+        refused = self.table.logged_in(self.address)
+        if refused is not None:
+            self.stage = "refused"
+            self.table.notify(refused)
+            if self.conn is not None:
+                self.conn.close()
+            return
+        self.stage = "seated"
+        self.unused = asyncio.get_running_loop().call_later(UNUSED_SECONDS, self._close_unused)
+
+    def _close_unused(self) -> None:
+        """Logged in but no terminal opened: the place is given back."""
+        self.table.notify(Say("A login from {address} opened no terminal in {seconds} s and was closed.").format(
+            address=self.address, seconds=int(UNUSED_SECONDS)))
+        if self.conn is not None:
+            self.conn.close()
 
     def connection_lost(self, exc: Optional[Exception]) -> None:
-        if self.counted:
-            self.table.connections -= 1
-            self.counted = False
+        if self.unused is not None:
+            self.unused.cancel()
+        if self.stage == "starting":
+            self.table.left_unseated(self.address)
+        elif self.stage == "seated":
+            self.table.seated -= 1
+        self.stage = "refused"
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -224,6 +289,8 @@ class Door(asyncssh.SSHServer):
 
     def session_requested(self) -> "asyncssh.SSHServerSession[bytes]":
         assert self.conn is not None
+        if self.unused is not None:
+            self.unused.cancel()
         return SeatSession(self.table, self.conn.get_extra_info("username") or "", self.proof)
 
 
