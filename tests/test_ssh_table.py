@@ -652,3 +652,44 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
 def test_a_login_name_is_measured_in_terminal_cells_as_a_typed_one(name, fits):
     from yahtzee.net.server import is_seat_name
     assert is_seat_name(name) == fits
+
+
+@pytest.mark.parametrize(("name", "content", "said"), [
+    ("authorized_keys", "", None),  # an empty list lets nobody in by key, and says nothing
+    ("authorized_keys", "# nobody yet\n\n", None),
+    ("authorized_keys", "ssh-ed25519 not-a-key friend\n", "lists something that is not a public key"),
+    ("ssh_host_key", "-----BEGIN OPENSSH PRIVATE KEY-----\ngarbage\n", "is damaged: move it away"),
+    ("ssh_host_key", b"\x00\xff" * 10, "is damaged: move it away"),
+])
+def test_a_damaged_key_file_is_one_line_never_a_traceback(tmp_path, name, content, said):
+    from yahtzee.net.credentials import KeyFileProblem, table_credentials
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    if said is None:
+        assert table_credentials(tmp_path).authorized is None
+        return
+    with pytest.raises(KeyFileProblem) as refused:
+        table_credentials(tmp_path)
+    assert said in text(refused.value.said) and str(path) in text(refused.value.said)
+
+
+def test_a_linked_host_key_is_never_followed(tmp_path):
+    from yahtzee.net.credentials import KeyFileProblem, table_credentials
+    table_credentials(tmp_path / "elsewhere")  # a real key, elsewhere
+    (tmp_path / "ssh_host_key").symlink_to(tmp_path / "elsewhere" / "ssh_host_key")
+    with pytest.raises(KeyFileProblem) as refused:
+        table_credentials(tmp_path)
+    assert "is not a file (a link or a folder is never followed)" in text(refused.value.said)
+
+
+def test_hosting_with_a_damaged_host_key_says_so_in_one_line(tmp_path):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "ssh_host_key").write_text("damaged\n")
+    term = Terminal("--saves", str(saves), "--host", "127.0.0.1:0")
+    try:
+        assert term.exit_code(timeout=30) == 2
+        said = [line for line in term.raw.decode("utf-8", "replace").splitlines() if line.strip()]
+        assert "Traceback" not in term.text and len(said) == 1 and "is damaged: move it away" in said[0], said
+    finally:
+        term.close()

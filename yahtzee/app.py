@@ -53,11 +53,16 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
         if not can_host(sys.platform):
             return usage_error(_("--host serves a table from Linux, macOS or another POSIX system (friends may "
                                  "join from Windows)"))
+        from .net.credentials import KeyFileProblem
         try:
             table = hosted_table(console, args.host, folders.saves, args.theme or settings.pref("theme"))
+        except KeyFileProblem as problem:
+            return usage_error(problem)
         except OSError as error:
+            where = (_(" (the saves folder {path} cannot be written: choose another with --saves)").format(
+                path=folders.saves) if isinstance(error, PermissionError) else "")
             return usage_error(_("cannot host a table at {address}: {error}").format(
-                address=":".join(map(str, args.host)), error=error.strerror or error))
+                address=":".join(map(str, args.host)), error=error.strerror or error) + where)
         console = table
     try:
         ctx = make_context(settings, saves, dice_source(args), strategy_services(console, folders.cache, args.seed))

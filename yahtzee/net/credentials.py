@@ -8,12 +8,18 @@ from typing import Optional
 
 import asyncssh
 
-from ..saves.atomic import write_atomically
+from ..saves.atomic import NotAFile, open_for_reading, write_atomically
+from ..words import Refusal, Say
 
 HOST_KEY_FILE = "ssh_host_key"
 AUTHORIZED_KEYS_FILE = "authorized_keys"
 PASSWORD_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # none that look alike (l/1, o/0)
 PASSWORD_LENGTH = 10
+MAX_KEY_FILE_BYTES = 1024 * 1024
+
+
+class KeyFileProblem(Refusal):
+    """A key file the table cannot use: said in one line, never a traceback."""
 
 
 @dataclass(frozen=True)
@@ -45,11 +51,35 @@ def new_password() -> str:
     return "".join(secrets.choice(PASSWORD_LETTERS) for _ in range(PASSWORD_LENGTH))
 
 
+def key_file(path: Path) -> Optional[bytes]:
+    """A key file's bytes (None when there is none), read as the saves are: never through a
+    link, never more than a key file holds; KeyFileProblem says what is wrong."""
+    try:
+        opened = open_for_reading(path, MAX_KEY_FILE_BYTES, lambda size: KeyFileProblem(
+            Say("{path} is {size} bytes: larger than a key file").format(path=str(path), size=size)))
+    except NotAFile as odd:
+        raise KeyFileProblem(Say("{path} is not a file (a link or a folder is never followed)").format(
+            path=str(path))) from odd
+    except OSError as error:
+        raise KeyFileProblem(Say("{path} cannot be read: {error}").format(
+            path=str(path), error=error.strerror or str(error))) from None
+    if opened is None:
+        return None
+    with opened[0] as file:
+        return file.read()
+
+
 def host_key(folder: Path) -> asyncssh.SSHKey:
-    """The host key kept in `folder`, made the first time (the atomic write's file is its owner's only)."""
+    """The host key kept in `folder`, made the first time (the atomic write's file is its owner's
+    only). A damaged one is refused, not replaced: friends' ssh trusts it by its fingerprint."""
     path = folder / HOST_KEY_FILE
-    if path.exists():
-        return asyncssh.read_private_key(str(path))
+    data = key_file(path)
+    if data is not None:
+        try:
+            return asyncssh.import_private_key(data)
+        except (asyncssh.KeyImportError, ValueError):
+            raise KeyFileProblem(Say("the table's host key {path} is damaged: move it away and a new one is made "
+                                     "(friends' ssh will ask to trust the new one)").format(path=str(path))) from None
     key = asyncssh.generate_private_key("ssh-ed25519")
     folder.mkdir(parents=True, exist_ok=True)
     write_atomically(path, key.export_private_key())
@@ -57,11 +87,20 @@ def host_key(folder: Path) -> asyncssh.SSHKey:
 
 
 def authorized_keys(folder: Path) -> Optional[asyncssh.SSHAuthorizedKeys]:
-    """The public keys listed in the data folder's authorized_keys, or None when there is none."""
+    """The public keys listed in the data folder's authorized_keys, or None when none is
+    (no file, or one with no key in it); a line that is no key is refused, naming the file."""
     path = folder / AUTHORIZED_KEYS_FILE
-    if not path.exists():
+    data = key_file(path)
+    if data is None:
         return None
-    return asyncssh.read_authorized_keys(str(path))
+    text = data.decode("utf-8", "replace")
+    if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
+        return None
+    try:
+        return asyncssh.import_authorized_keys(text)
+    except (asyncssh.KeyImportError, ValueError) as error:
+        raise KeyFileProblem(Say("{path} lists something that is not a public key ({error})").format(
+            path=str(path), error=str(error)[:60])) from None
 
 
 def table_credentials(folder: Path, password: Optional[str] = None) -> Credentials:
