@@ -482,3 +482,37 @@ def test_logins_under_way_are_limited_per_address_and_a_flood_is_dropped_at_rand
         assert server.logged_in("10.0.0.2") is None and server.seated == 1
     finally:
         server._loop.close()
+
+
+def test_at_most_sixty_passwords_a_minute_are_checked_from_one_address(tmp_path):
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import MAX_ADDRESSES_KEPT, PASSWORDS_PER_MINUTE, TableServer
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
+    try:
+        checked = [server.may_check_password("10.0.0.1", now=second / 10) for second in range(200)]
+        assert checked.count(True) == PASSWORDS_PER_MINUTE == 60 and not any(checked[60:])
+        assert server.may_check_password("10.0.0.2", now=20.0)  # another address is not held back
+        assert server.may_check_password("10.0.0.1", now=60.0)  # a minute after its first, one more
+        for n in range(MAX_ADDRESSES_KEPT + 10):
+            server.may_check_password(f"10.1.{n // 256}.{n % 256}", now=30.0)
+        assert len(server.passwords) == MAX_ADDRESSES_KEPT  # bounded, the oldest forgotten
+    finally:
+        server._loop.close()
+
+
+def test_a_connection_opens_one_terminal_at_most(tmp_path):
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import Door, TableServer
+
+    class Connection:
+        def get_extra_info(self, name):
+            return "BOB"
+
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
+    try:
+        door = Door(server)
+        door.conn = Connection()
+        assert door.session_requested() is not False
+        assert [door.session_requested() for _ in range(1000)] == [False] * 1000
+    finally:
+        server._loop.close()

@@ -10,7 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Optional
+from typing import Optional, Union
 
 import asyncssh
 
@@ -26,6 +26,9 @@ MAX_STARTUPS = 10  # connections not yet logged in, from every address together
 EARLY_DROP_FROM = 5  # from this many not yet logged in, a new one is dropped at random (surely at MAX_STARTUPS)
 MAX_STARTUPS_PER_ADDRESS = 3  # not yet logged in from one address: one address never keeps another out
 MAX_SEATED = 8  # logged-in connections at once
+PASSWORDS_PER_MINUTE = 60  # passwords checked from one address in any minute
+MAX_ADDRESSES_KEPT = 4096  # addresses whose recent passwords are remembered (the oldest forgotten first)
+MAX_NOTICES_KEPT = 256  # notices remembered so as not to repeat them
 UNUSED_SECONDS = 10.0  # a logged-in connection that opens no terminal this long is closed
 KEEPALIVE_SECONDS, KEEPALIVE_MISSES = 5, 4  # a friend whose client stopped answering is let go within 25 s
 MAX_LOGIN_ATTEMPTS = 3  # wrong passwords on one connection before it is closed
@@ -60,6 +63,7 @@ class TableServer:
         self.starting: collections.Counter[str] = collections.Counter()  # not yet logged in, by address
         self.seated = 0
         self.early_drop = random.Random()
+        self.passwords: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
         self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
         self._server: Optional[asyncssh.SSHAcceptor] = None
@@ -69,6 +73,8 @@ class TableServer:
         """Tell the host, but not the same line again within NOTICE_GAP seconds (a flood of
         refused connections is one line, not a flood of lines)."""
         now = time.monotonic()
+        if len(self._told) > MAX_NOTICES_KEPT:
+            self._told = {told: at for told, at in self._told.items() if now - at < NOTICE_GAP}
         if now - self._told.get(line, -NOTICE_GAP) >= NOTICE_GAP:
             self._told[line] = now
             self._notify(line)
@@ -102,6 +108,21 @@ class TableServer:
                 address=address, count=waiting)
         self.starting[address] += 1
         return None
+
+    def may_check_password(self, address: str, now: Optional[float] = None) -> bool:
+        """Whether another password from `address` may be checked within PASSWORDS_PER_MINUTE
+        (every request counts, answered or not)."""
+        now = time.monotonic() if now is None else now
+        recent = self.passwords.pop(address, None) or collections.deque()
+        while recent and now - recent[0] >= 60:
+            recent.popleft()
+        allowed = len(recent) < PASSWORDS_PER_MINUTE
+        if allowed:
+            recent.append(now)
+        self.passwords[address] = recent  # the most recent address last
+        while len(self.passwords) > MAX_ADDRESSES_KEPT:
+            self.passwords.popitem(last=False)
+        return allowed
 
     def logged_in(self, address: str) -> Optional[Say]:
         """A connection from `address` logged in: it takes a seated place, or why not."""
@@ -208,6 +229,7 @@ class Door(asyncssh.SSHServer):
         self.unused: Optional[asyncio.TimerHandle] = None
         self.passwords = 0  # passwords asked to be checked on this connection, however many were cut short
         self.keys = 0  # unlisted keys offered on it
+        self.sessions = 0
         self.proof = ""  # the fingerprint of the key logged in with ('' for the password)
         self.conn: Optional[asyncssh.SSHServerConnection] = None
 
@@ -261,6 +283,12 @@ class Door(asyncssh.SSHServer):
         self.passwords += 1
         if self.passwords > MAX_LOGIN_ATTEMPTS:
             return False  # the connection is closing already
+        if not self.table.may_check_password(self.address):
+            self.table.notify(Say("Refused {address}: at most {count} passwords a minute from one address.").format(
+                address=self.address, count=PASSWORDS_PER_MINUTE))
+            if self.conn is not None:
+                self.conn.close()
+            return False
         if self.table.credentials.password_fits(password):
             self.proof = ""  # in by the password, whatever key was offered before it
             return True
@@ -287,8 +315,11 @@ class Door(asyncssh.SSHServer):
         if self.conn is not None:
             self.conn.close()
 
-    def session_requested(self) -> "asyncssh.SSHServerSession[bytes]":
+    def session_requested(self) -> "Union[bool, asyncssh.SSHServerSession[bytes]]":
         assert self.conn is not None
+        if self.sessions:
+            return False  # one terminal per connection
+        self.sessions += 1
         if self.unused is not None:
             self.unused.cancel()
         return SeatSession(self.table, self.conn.get_extra_info("username") or "", self.proof)
