@@ -5,6 +5,7 @@ agent or X11 forwarding. A friend logs in with the table's password or a listed 
 name is the seat they take. Every limit, when reached, is said in one line to the host."""
 import asyncio
 import collections
+import contextlib
 import random
 import socket
 import threading
@@ -29,6 +30,7 @@ MAX_SEATED = 8  # logged-in connections at once
 PASSWORDS_PER_MINUTE = 60  # passwords checked from one address in any minute
 MAX_ADDRESSES_KEPT = 4096  # addresses whose recent passwords are remembered (the oldest forgotten first)
 MAX_NOTICES_KEPT = 256  # notices remembered so as not to repeat them
+CLOSE_SECONDS = 5.0  # the most the server's thread is waited for as the table closes
 UNUSED_SECONDS = 10.0  # a logged-in connection that opens no terminal this long is closed
 KEEPALIVE_SECONDS, KEEPALIVE_MISSES = 5, 4  # a friend whose client stopped answering is let go within 25 s
 MAX_LOGIN_ATTEMPTS = 3  # wrong passwords on one connection before it is closed
@@ -147,13 +149,25 @@ class TableServer:
             port=self.port, address=address, password=self.credentials.password)
 
     def close(self) -> None:
-        """Stop listening and let every friend go."""
-        if self._server is not None:
-            self._loop.call_soon_threadsafe(self._server.close)
+        """Stop listening, let every friend go, and end the server's thread with nothing of it
+        left running (no task is destroyed while pending, however many logins were under way)."""
         for seat in list(self.seats.values()):
             seat.hang_up()
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
+        if self._thread.is_alive():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._shut_down(), self._loop).result(timeout=CLOSE_SECONDS)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=CLOSE_SECONDS)
+
+    async def _shut_down(self) -> None:
+        """In the server's loop: stop listening, close every connection, and wait for their tasks."""
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
 
     def present(self) -> list[RemoteSeat]:
         """The friends logged in now."""
