@@ -1,6 +1,7 @@
 """The seat contract of a hosted table, in process (tests/tablehands.py): each terminal is asked
 only what it may answer, its keys stay at its own seat, and it reads the game in its own
 language and colours. The real OpenSSH client plays whole games in test_ssh_table.py."""
+import datetime
 import difflib
 import os
 import re
@@ -516,3 +517,58 @@ def test_a_connection_opens_one_terminal_at_most(tmp_path):
         assert [door.session_requested() for _ in range(1000)] == [False] * 1000
     finally:
         server._loop.close()
+
+
+def test_the_table_log_keeps_every_login_one_line_for_repeats_and_never_grows_past_three_files(tmp_path):
+    from yahtzee.net.log import LOG_BYTES, LOG_FILE, TableLog
+    log = TableLog(tmp_path, clock=lambda: datetime.datetime(2026, 12, 3, 8, 0, tzinfo=datetime.timezone.utc))
+    log.record("127.0.0.2", "BOB", "logged in with the password")
+    for _ in range(500):
+        log.record("10.0.0.9", "EVE\x1b[31m\x07", "wrong password")
+    log.record("127.0.0.2", "BOB", "left")
+    log.close()
+    lines = (tmp_path / LOG_FILE).read_text(encoding="utf-8").splitlines()
+    assert lines == ["2026-12-03T08:00:00+00:00 127.0.0.2 BOB logged in with the password",
+                     "2026-12-03T08:00:00+00:00 10.0.0.9 EVE wrong password",
+                     "2026-12-03T08:00:00+00:00 10.0.0.9 EVE wrong password (and 499 times more)",
+                     "2026-12-03T08:00:00+00:00 127.0.0.2 BOB left"]
+    big = TableLog(tmp_path / "big")
+    for n in range(40_000):
+        big.record(f"10.0.{n // 256 % 256}.{n % 256}", f"EVE{n}", "wrong password " + "x" * 40)
+    big.close()
+    files = sorted((tmp_path / "big").iterdir())
+    assert len(files) == 3 and all(path.stat().st_size <= LOG_BYTES for path in files)
+
+
+def test_a_login_and_a_wrong_password_are_logged_with_the_address(tmp_path):
+    import asyncio
+
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.log import LOG_FILE, TableLog
+    from yahtzee.net.server import Door, TableServer
+
+    class Connection:
+        def get_extra_info(self, name, default=None):
+            return ("127.0.0.2", 50000) if name == "peername" else default
+
+        def close(self):
+            pass
+
+        def abort(self):
+            pass
+
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None, TableLog(tmp_path))
+
+    async def attempts():
+        door = Door(server)
+        door.connection_made(Connection())
+        await door.validate_password("BOB", "wrong")
+        await door.validate_password("BOB", server.credentials.password)
+
+    try:
+        asyncio.run(attempts())
+    finally:
+        server._loop.close()
+        server.log.close()
+    said = [line.split(" ", 1)[1] for line in (tmp_path / LOG_FILE).read_text(encoding="utf-8").splitlines()]
+    assert said == ["127.0.0.2 BOB wrong password", "127.0.0.2 BOB logged in with the password"]

@@ -92,6 +92,7 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     the colours, glyphs and language of its own TERM and locale."""
     from .console import KeyConsole
     from .net.credentials import table_credentials
+    from .net.log import TableLog
     from .net.server import TableServer
     from .net.table import TableConsole
     from .palette import painter
@@ -99,7 +100,8 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     # The game's thread and the SSH server's share the interpreter: a switch sooner than the
     # default 5 ms lets a friend's key reach the game, and its screen the friend, without queueing.
     sys.setswitchinterval(SWITCH_SECONDS)
-    server = TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line))
+    server = TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line),
+                         log=TableLog(folder))
     table = TableConsole(host, server, lambda seat: KeyConsole(
         input=seat, output=seat, terminal_size=seat.terminal_size, paint=painter(seat.colour and theme),
         unicode=seat.unicode, flashes=seat.colour and theme != "mono", language=seat.language, at_host=False))

@@ -19,8 +19,9 @@ from ..checks import NAME_CELLS
 from ..language import speaking, text
 from ..locales import from_environment
 from ..palette import cut_to_cells, visible_width
-from ..words import Say, Text
+from ..words import Say, Text, source_text
 from .credentials import Credentials
+from .log import TableLog
 from .seat import MAX_COLUMNS, MAX_LINES, RemoteSeat
 
 MAX_STARTUPS = 10  # connections not yet logged in, from every address together
@@ -54,8 +55,10 @@ def is_seat_name(name: str) -> bool:
 class TableServer:
     """Listens for friends; the seats of those logged in, by name, for the game's thread."""
 
-    def __init__(self, credentials: Credentials, address: str, port: int, notify: Notify) -> None:
+    def __init__(self, credentials: Credentials, address: str, port: int, notify: Notify,
+                 log: Optional[TableLog] = None) -> None:
         self.credentials = credentials
+        self.log = log or TableLog(None)
         self.address, self.port = address, port
         self._notify = notify  # from the server's thread: a line for the host's screen
         self._told: dict[Text, float] = {}
@@ -158,6 +161,7 @@ class TableServer:
                 asyncio.run_coroutine_threadsafe(self._shut_down(), self._loop).result(timeout=CLOSE_SECONDS)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=CLOSE_SECONDS)
+        self.log.close()
 
     async def _shut_down(self) -> None:
         """In the server's loop: stop listening, close every connection, and wait for their tasks."""
@@ -253,6 +257,7 @@ class Door(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         refused = self.table.admit(self.address)
         if refused is not None:
+            self.table.log.record(self.address, "-", "refused at connect: " + source_text(refused))
             self.table.notify(refused)
             conn.abort()
             return
@@ -271,6 +276,7 @@ class Door(asyncssh.SSHServer):
 
     def _close_unused(self) -> None:
         """Logged in but no terminal opened: the place is given back."""
+        self.table.log.record(self.address, "-", "opened no terminal: closed")
         self.table.notify(Say("A login from {address} opened no terminal in {seconds} s and was closed.").format(
             address=self.address, seconds=int(UNUSED_SECONDS)))
         if self.conn is not None:
@@ -298,6 +304,7 @@ class Door(asyncssh.SSHServer):
         if self.passwords > MAX_LOGIN_ATTEMPTS:
             return False  # the connection is closing already
         if not self.table.may_check_password(self.address):
+            self.table.log.record(self.address, username, "refused: too many passwords a minute")
             self.table.notify(Say("Refused {address}: at most {count} passwords a minute from one address.").format(
                 address=self.address, count=PASSWORDS_PER_MINUTE))
             if self.conn is not None:
@@ -305,7 +312,9 @@ class Door(asyncssh.SSHServer):
             return False
         if self.table.credentials.password_fits(password):
             self.proof = ""  # in by the password, whatever key was offered before it
+            self.table.log.record(self.address, username, "logged in with the password")
             return True
+        self.table.log.record(self.address, username, "wrong password")
         if self.passwords == MAX_LOGIN_ATTEMPTS:
             self._close_after(MAX_LOGIN_ATTEMPTS)
         await asyncio.sleep(FAILED_LOGIN_DELAY)
@@ -317,7 +326,9 @@ class Door(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if self.table.credentials.key_fits(key):
             self.proof = str(key.get_fingerprint("sha256"))
+            self.table.log.record(self.address, username, f"logged in with the key {self.proof}")
             return True
+        self.table.log.record(self.address, username, "offered a key not listed")
         self.keys += 1
         if self.keys == MAX_KEY_OFFERS:
             self._close_after(MAX_KEY_OFFERS)
@@ -344,6 +355,7 @@ class SeatSession(asyncssh.SSHServerSession):
 
     def __init__(self, table: TableServer, name: str, proof: str) -> None:
         self.table, self.name, self.proof = table, name, proof
+        self.address = "?"
         self.chan: Optional[asyncssh.SSHServerChannel[bytes]] = None
         self.size: Optional[tuple[int, int]] = None
         self.term = "xterm"
@@ -374,6 +386,10 @@ class SeatSession(asyncssh.SSHServerSession):
         assert self.chan is not None and self.size is not None
         environment = self.chan.get_environment()
         refused = self.table.join(self.name, self.chan, *self.size, self.term, self.proof, environment)
+        peer = self.chan.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        self.table.log.record(self.address, self.name, "took the seat" if refused is None
+                              else "refused a seat: " + source_text(refused))
         if refused:
             with speaking(from_environment(environment)):
                 self.chan.write((text(refused) + "\r\n").encode())
@@ -414,6 +430,7 @@ class SeatSession(asyncssh.SSHServerSession):
         if self.idle is not None:
             self.idle.cancel()
         if self.seat is not None:
+            self.table.log.record(self.address, self.name, "left")
             self.table.leave(self.seat)
 
     def _restart_idle(self) -> None:
