@@ -6,6 +6,7 @@ import difflib
 import os
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -572,3 +573,18 @@ def test_a_login_and_a_wrong_password_are_logged_with_the_address(tmp_path):
         server.log.close()
     said = [line.split(" ", 1)[1] for line in (tmp_path / LOG_FILE).read_text(encoding="utf-8").splitlines()]
     assert said == ["127.0.0.2 BOB wrong password", "127.0.0.2 BOB logged in with the password"]
+
+
+def test_a_friends_key_flood_is_answered_at_once_and_drawn_once(tmp_path):
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        at_bobs_first_roll(hands)
+        hands.settle(0.2)
+        sent = sum(map(len, hands.host_output.written))
+        with hands.held():
+            hands.type("BOB", "1" * 2001)  # as one packet: an odd count leaves die 1 marked
+        started = time.monotonic()
+        hands.wait_for("BOB", "[1]")
+        hands.wait_for("host", "[1]")
+        hands.settle(0.3)
+        drawn = sum(map(len, hands.host_output.written)) - sent
+        assert time.monotonic() - started < 2.0 and drawn < 50_000, drawn  # a few screens, not 2,001

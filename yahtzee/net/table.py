@@ -130,6 +130,7 @@ class TableConsole:
         self._replying: str = HOST  # the terminal whose key was answered last: reminders go there
         self._undo_from: Optional[str] = None  # a terminal not asked pressed U to take back its posting
         self._farewell_said = False
+        self._stale = False  # screens shown while a friend's keys were typed ahead, not drawn yet
         server.changed = self._wake
         host.idle = self._look_around
 
@@ -191,7 +192,15 @@ class TableConsole:
             self._host_asks = None  # the host's hot key is done with: the question is the seat's again
         asker = self._refresh()
         self._refuse_host_keys()
-        self._at(asker, lambda console: console.show(self._screen_for(asker)))  # the one waiting for it first
+        if asker != HOST and posix(self._console(asker).reader).has_press(0):
+            self._stale = True  # a friend's keys typed ahead: drawn once they are all answered
+            return
+        self._draw_everywhere(asker)
+
+    def _draw_everywhere(self, asker: str) -> None:
+        """The screen as it stands at every terminal, the one asked first (it waits for it)."""
+        self._stale = False
+        self._at(asker, lambda console: console.show(self._screen_for(asker)))
         self._everywhere(lambda key, console: console.show(self._screen_for(key)), but=asker)
 
     def message(self, said: Text) -> None:
@@ -272,6 +281,8 @@ class TableConsole:
             token = self._next_token(asker, prompt)
             if token is not None:
                 return token
+            if self._stale:
+                self._draw_everywhere(asker)
             self._wait()
 
     def read_text(self, prompt: Text, default: str = "", limit: Optional[int] = None,
