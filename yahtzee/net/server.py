@@ -388,7 +388,7 @@ class SeatSession(asyncssh.SSHServerSession):
         refused = self.table.join(self.name, self.chan, *self.size, self.term, self.proof, environment)
         peer = self.chan.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        self.table.log.record(self.address, self.name, "took the seat" if refused is None
+        self.table.log.record(self.address, self.name, "joined the table" if refused is None
                               else "refused a seat: " + source_text(refused))
         if refused:
             with speaking(from_environment(environment)):

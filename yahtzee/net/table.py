@@ -179,9 +179,9 @@ class TableConsole:
             finally:
                 if not self._farewell_said:
                     self._everywhere(lambda key, console: console.message(self._goodbye()), but_host=True)
-                self.server.close()
                 for key in list(self.friends):
-                    self._let_go(key)
+                    self._let_go(key)  # their last line ends before the server's thread stops sending
+                self.server.close()
 
     # -- shown at every terminal -------------------------------------------------------
     def show(self, screen: Screenful, brief: Optional[Iterable[Text]] = None) -> None:
