@@ -46,33 +46,41 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     colour = not (plain or args.accessible) and wants_colour(os.environ, sys.stdout.isatty(),
                                                              args.no_color)
     console: Console = make_console(plain, colour, args.theme or settings.pref("theme"), args.accessible)
+    table: Optional[TableConsole] = None
     if args.host:
-        from .console import KeyConsole
-        if not isinstance(console, KeyConsole) or console.plain:
-            return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
-        if not can_host(sys.platform):
-            return usage_error(_("--host serves a table from Linux, macOS or another POSIX system (friends may "
-                                 "join from Windows)"))
-        from .net.credentials import KeyFileProblem
-        try:
-            table = hosted_table(console, args.host, folders.saves, args.theme or settings.pref("theme"))
-        except KeyFileProblem as problem:
-            return usage_error(problem)
-        except OSError as error:
-            where = (_(" (the saves folder {path} cannot be written: choose another with --saves)").format(
-                path=folders.saves) if isinstance(error, PermissionError) else "")
-            return usage_error(_("cannot host a table at {address}: {error}").format(
-                address=":".join(map(str, args.host)), error=error.strerror or error) + where)
-        console = table
+        hosted = hosting(console, args.host, folders.saves, args.theme or settings.pref("theme"))
+        if isinstance(hosted, int):
+            return hosted
+        console = table = hosted
     try:
         ctx = make_context(settings, saves, dice_source(args), strategy_services(console, folders.cache, args.seed))
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
-    if args.host:
+    if table is not None:
         table.seating = ctx
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
+
+
+def hosting(console: "Console", address: tuple[str, int], folder: Path, theme: str) -> "Union[TableConsole, int]":
+    """The table this terminal hosts, or the exit code of a usage error said in one line."""
+    from .console import KeyConsole
+    from .net.credentials import KeyFileProblem
+    if not isinstance(console, KeyConsole) or console.plain:
+        return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
+    if not can_host(sys.platform):
+        return usage_error(_("--host serves a table from Linux, macOS or another POSIX system (friends may "
+                             "join from Windows)"))
+    try:
+        return hosted_table(console, address, folder, theme)
+    except KeyFileProblem as problem:
+        return usage_error(problem)
+    except OSError as error:
+        where = (_(" (the saves folder {path} cannot be written: choose another with --saves)").format(
+            path=folder) if isinstance(error, PermissionError) else "")
+        return usage_error(_("cannot host a table at {address}: {error}").format(
+            address=":".join(map(str, address)), error=error.strerror or error) + where)
 
 
 def can_host(platform: str) -> bool:
