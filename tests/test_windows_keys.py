@@ -238,3 +238,23 @@ def test_a_table_is_hosted_only_where_its_seats_can_be_waited_on_and_ctrl_break_
     fake = FakeWindows()
     console, _ = windows_console(fake)
     assert "SIGBREAK" in stop_signal_names(console) and "SIGINT" in stop_signal_names(console)
+
+
+def test_closing_the_console_window_stops_the_game_and_waits_for_its_save():
+    from yahtzee.winkeys import CLOSE_EVENTS, watch_console_close
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    handlers = []
+    watch = watch_console_close(lambda: console.request_stop(getattr(signal, "SIGBREAK", signal.SIGTERM)),
+                                register=handlers.append)
+    assert handlers == [watch.handle] and watch.handle(0) is False  # Ctrl-C: the key does it
+    answered = []
+    closing = threading.Thread(target=lambda: answered.append(watch.handle(CLOSE_EVENTS[0])))
+    closing.start()  # as Windows calls the handler: in a thread of its own
+    with pytest.raises(StopRequested):
+        console.read_key("a question")  # the game stops at once...
+    time.sleep(0.2)
+    assert answered == []  # ...and Windows is held back until the game is saved
+    watch.saved.set()
+    closing.join(2)
+    assert answered == [True]

@@ -213,9 +213,11 @@ def run_flow(console: "Console", ctx: "Context") -> None:
     """Run the screens; every way out leaves the game saved or finished."""
     from .console import InputClosed, StopRequested
     from .screens import Keeper, QuitGame, finish, run
+    from .winkeys import watch_console_close
     saves, strategy = ctx.services.saves, ctx.services.strategy
     assert saves is not None  # make_context gives it
     keeper = Keeper(ctx)
+    closing = watch_console_close(lambda: console.request_stop(getattr(signal, "SIGBREAK", signal.SIGTERM)))
     with console.running():
         for notice in saves.take_notices():
             console.message(Sentence(notice))
@@ -232,6 +234,7 @@ def run_flow(console: "Console", ctx: "Context") -> None:
             if strategy is not None:
                 strategy.close()
             saves.close()
+            closing.saved.set()
 
 
 def leave_saved(console: "Console", ctx: "Context", keeper: "Keeper", quiet: bool = False) -> None:

@@ -7,10 +7,12 @@ The reader is given the Windows calls it makes (WindowsCalls), so that a faithfu
 it on any system (tests/test_windows_keys.py); `windows_reader` makes the real ones, and
 imports prompt_toolkit's Windows modules, only on win32."""
 import collections
+import contextlib
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from .stops import InputClosed
 
@@ -105,6 +107,41 @@ class WindowsKeyReader:
         return changed
 
 
+CLOSE_EVENTS = (2, 5, 6)  # CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT
+CLOSE_WAIT_SECONDS = 4.5  # Windows ends the process 5 s after a close event: the save comes first
+
+
+class CloseWatch:
+    """Closing the console window (or logging off) saves the game: the close event, which
+    Windows hands to a thread of its own, asks the game to stop, then waits until the game
+    says it is saved (Windows ends the process as soon as the handler returns)."""
+
+    def __init__(self, stop: Callable[[], None]) -> None:
+        self.stop = stop
+        self.saved = threading.Event()
+
+    def handle(self, event: int) -> bool:
+        """The console's control handler: True when the event was ours to handle."""
+        if event not in CLOSE_EVENTS:
+            return False  # Ctrl-C and Ctrl-Break: the key and SIGBREAK do
+        with contextlib.suppress(Exception):  # a console that stops by raising does it in its own thread
+            self.stop()
+        self.saved.wait(CLOSE_WAIT_SECONDS)
+        return True
+
+
+def watch_console_close(stop: Callable[[], None], register: Optional[Callable[[Callable[[int], bool]], None]] = None
+                        ) -> CloseWatch:
+    """Closing the window calls `stop` and waits for `CloseWatch.saved` (`register` installs
+    the handler: SetConsoleCtrlHandler on Windows, a fake in tests, nothing elsewhere)."""
+    watch = CloseWatch(stop)
+    if register is not None:
+        register(watch.handle)
+    elif sys.platform == "win32":
+        register_console_handler(watch.handle)
+    return watch
+
+
 def windows_reader(source: object) -> WindowsKeyReader:
     """The reader of the Windows console whose prompt_toolkit input is `source` (a Win32Input)."""
     if sys.platform == "win32":
@@ -113,8 +150,17 @@ def windows_reader(source: object) -> WindowsKeyReader:
 
 
 if sys.platform == "win32":  # Windows' own: mypy reads it under --platform win32 (as CI runs it)
+    import ctypes
     import shutil
     from ctypes import windll
+
+    HANDLERS: list[Any] = []  # kept alive as long as Windows may call them
+
+    def register_console_handler(handle: Callable[[int], bool]) -> None:
+        """Install `handle` as a console control handler."""
+        routine = ctypes.WINFUNCTYPE(ctypes.c_bool, ctypes.c_uint)(handle)
+        HANDLERS.append(routine)
+        windll.kernel32.SetConsoleCtrlHandler(routine, True)
 
     def console_reader(source: object) -> WindowsKeyReader:
         """The reader made of the real Windows calls."""
