@@ -34,6 +34,7 @@ from .server import TableServer
 
 AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
 AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before the computer plays the seat
+HANDOVER_SECONDS = 0.001  # the game's thread stands aside while a friend's screen goes out
 WAIT_SECONDS = 0.25  # the longest a wait for keys sleeps before it looks around (notices, joins)
 HOT = {"v": "F8", "m": "F9", "q": "F10"}  # the letters of the hot keys, where no name is typed
 LANGUAGE_KEY = "d"  # at a friend's terminal: the next language the game speaks
@@ -201,6 +202,8 @@ class TableConsole:
         """The screen as it stands at every terminal, the one asked first (it waits for it)."""
         self._stale = False
         self._at(asker, lambda console: console.show(self._screen_for(asker)))
+        if asker != HOST:
+            time.sleep(HANDOVER_SECONDS)  # the server's thread sends the friend's screen before the others are drawn
         self._everywhere(lambda key, console: console.show(self._screen_for(key)), but=asker)
 
     def message(self, said: Text) -> None:
