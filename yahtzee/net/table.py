@@ -27,6 +27,7 @@ from ..keyreader import KeyReader
 from ..locales import LANGUAGES
 from ..look import Asked, Frame, Look, Screenful
 from ..render import on_off
+from ..screens.prompts import ALIASES
 from ..stops import InputClosed, SeatChanged
 from ..words import Later, Say, Text
 from .seat import RemoteSeat
@@ -36,7 +37,6 @@ AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for 
 AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before the computer plays the seat
 HANDOVER_SECONDS = 0.001  # the game's thread stands aside while a friend's screen goes out
 WAIT_SECONDS = 0.25  # the longest a wait for keys sleeps before it looks around (notices, joins)
-HOT = {"v": "F8", "m": "F9", "q": "F10"}  # the letters of the hot keys, where no name is typed
 LANGUAGE_KEY = "d"  # at a friend's terminal: the next language the game speaks
 HOST = ""  # the host's terminal, among the friends' folded names
 
@@ -337,7 +337,7 @@ class TableConsole:
             token = self.host.poll_token()
             if token is None:
                 return
-            if HOT.get(token, token) in ("F8", "F9", "F10"):
+            if ALIASES.get(token, token) in ("F8", "F9", "F10"):
                 self._host_hot.append(token)
             else:
                 self._refuse(HOST, token)
@@ -365,7 +365,7 @@ class TableConsole:
         friend = self.friends.get(key)
         if friend is None:
             return True
-        token = HOT.get(token, token)
+        token = ALIASES.get(token, token)
         if friend.leaving:
             self._leave_answer(key, friend, token)
         elif token == "F9":
@@ -425,11 +425,11 @@ class TableConsole:
         if owner is not None and self._terminal_of(owner) == key:
             self._undo_from = key
             return
-        said = self._not_yours(key) if owner is None else Say("Only {name} may take back {name}'s posting.").format(
+        said = self._not_yours() if owner is None else Say("Only {name} may take back {name}'s posting.").format(
             name=owner)
         self._at(key, lambda console: console.remind(said))
 
-    def _not_yours(self, key: str) -> Text:
+    def _not_yours(self) -> Text:
         """What a terminal that is not asked is told when a key there answers nothing."""
         player = self.seating.answering_player()
         if player is None:
