@@ -234,9 +234,9 @@ class KeyConsole(Drawing):
     def _draw(self) -> None:
         """The screen, the messages under it, a passing line, and the line being typed."""
         size = self._drawn_size = self.terminal_size()
+        look = self.look
         with speaking(self.language):
-            lines = drawn(self.screen, self.look)
-            look = self.look
+            lines = drawn(self.screen, look)
             notes = [*(look.words(said) for said, _question in self.messages),
                      *([look.words(self._passing)] if self._passing else [])]
             if not self._fits(size):

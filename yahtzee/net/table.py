@@ -20,7 +20,7 @@ import select
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Optional, Protocol
+from typing import Callable, Optional
 
 from ..console import KeyConsole, PressReader, key_token
 from ..keyreader import KeyReader
@@ -31,6 +31,7 @@ from ..screens.prompts import ALIASES
 from ..stops import InputClosed, SeatChanged
 from ..words import Later, Say, Text
 from .seat import RemoteSeat
+from .seating import Seating, Unseated
 from .server import TableServer
 
 AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
@@ -39,65 +40,6 @@ HANDOVER_SECONDS = 0.001  # the game's thread stands aside while a friend's scre
 WAIT_SECONDS = 0.25  # the longest a wait for keys sleeps before it looks around (notices, joins)
 LANGUAGE_KEY = "d"  # at a friend's terminal: the next language the game speaks
 HOST = ""  # the host's terminal, among the friends' folded names
-
-
-class Seating(Protocol):
-    """What the table asks the game about its seats (the flow's Context answers)."""
-
-    def answering_player(self) -> Optional[str]:
-        """The human seat whose turn it is, or None: the host's question."""
-
-    def undo_owner(self) -> Optional[str]:
-        """The player whose posting U would take back now, if one may be."""
-
-    def hand_to_computer(self, name: str) -> None:
-        """The seat of `name` is played by a computer player from now on."""
-
-    def happening(self) -> Say:
-        """What is going on, for a terminal that is not asked."""
-
-    def game_under_way(self) -> bool:
-        """A game is in play (a seat is no longer taken by logging in under its name)."""
-
-    def friend_seats(self) -> set[str]:
-        """The seats (folded names) friends took at their own terminals."""
-
-    def human_seats(self) -> set[str]:
-        """The seats (folded names) people play."""
-
-
-class Unseated:
-    """The seating before the game's context exists: every question is the host's."""
-
-    def __init__(self) -> None:
-        self.seats: set[str] = set()
-
-    def answering_player(self) -> Optional[str]:
-        """Nobody's turn yet."""
-        return None
-
-    def undo_owner(self) -> Optional[str]:
-        """No posting to take back."""
-        return None
-
-    def hand_to_computer(self, name: str) -> None:
-        """No seat to hand over."""
-
-    def happening(self) -> Say:
-        """The host is at work."""
-        return Say("The host is getting the game ready.")
-
-    def game_under_way(self) -> bool:
-        """No game yet."""
-        return False
-
-    def friend_seats(self) -> set[str]:
-        """The seats friends took so far."""
-        return self.seats
-
-    def human_seats(self) -> set[str]:
-        """Nobody is seated yet."""
-        return set()
 
 
 @dataclass
