@@ -21,7 +21,7 @@ from yahtzee.screens.flow import run_from
 from yahtzee.stops import InputClosed
 from yahtzee.words import Say
 
-KEYS = {"F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "Esc": "\x1b"}
+KEYS = {"F7": "\x1b[18~", "F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "Esc": "\x1b"}
 SIZE = os.terminal_size((80, 24))
 
 
@@ -50,6 +50,13 @@ class Server:
     def __init__(self):
         self.seats = []
         self.changed = lambda: None
+        self.owners = {}
+        self.removed = set()
+
+    def remove(self, mark, seat):
+        self.removed.add(mark)
+        if seat is not None:
+            seat.hang_up()
 
     def present(self):
         return [seat for seat in self.seats if not seat.gone]
@@ -73,7 +80,7 @@ class Table:
         self.host_output = ScreenOutput(SIZE)
         self.host = KeyConsole(input=self.pipe, output=self.host_output, terminal_size=lambda: SIZE,
                                paint=painter("classic"), flashes=True, language="en")
-        self.table = TableConsole(self.host, self.server, self.console_for)
+        self.table = TableConsole(self.host, self.server, self.console_for, new_code=lambda: "K7Q2MX")
         self.session = loaded_session(list(faces), verify=True)
         self.session.players.extend(Player(*player) if isinstance(player, tuple) else Player(player)
                                     for player in players)
@@ -99,10 +106,11 @@ class Table:
                           paint=painter(seat.colour and "classic"), unicode=seat.unicode,
                           flashes=seat.colour, language=seat.language, at_host=False)
 
-    def log_in(self, name, environment=None, term="xterm"):
-        """A friend logs in as `name`."""
+    def log_in(self, name, environment=None, term="xterm", proof="", address="127.0.0.2"):
+        """A friend logs in as `name` (with a key's fingerprint as `proof`, or the password)."""
         screen = FriendScreen()
-        seat = RemoteSeat(name, screen.receive, lambda: seat.hang_up(), 80, 24, term, environment or {})
+        seat = RemoteSeat(name, screen.receive, lambda: seat.hang_up(), 80, 24, term, environment or {}, proof,
+                          address)
         self.server.seats.append(seat)
         self.friends[name], self.seats[name] = screen, seat
         self.server.changed()

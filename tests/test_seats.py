@@ -181,9 +181,9 @@ def test_a_watcher_is_told_so_and_leaves_with_f10_asked_first():
         hands.wait_for("ANN", "It is ANN's turn.")
         assert "ANN: press any key to roll" in hands.text("host")
         hands.type("ANN", "q")
-        hands.wait_for("ANN", "Leave the table? Your seat waits for you. (Y/N)")
+        hands.wait_for("ANN", "Stop watching and leave the table? (Y/N)")
         hands.type("ANN", "y")
-        hands.wait_for("ANN", "You left the table")
+        hands.wait_for("ANN", "You left the table.")
         hands.settle(0.2)
         assert hands.seats["ANN"].gone and "ANN: press any key to roll" in hands.text("host")
 
@@ -192,7 +192,7 @@ def test_a_friend_leaves_with_f10_asked_first_even_on_his_own_turn():
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         at_bobs_first_roll(hands)
         hands.type("BOB", "F10")
-        hands.wait_for("BOB", "Leave the table? Your seat waits for you. (Y/N)")
+        hands.wait_for("BOB", "Leave the table? Your seat waits for you (rejoin code K7Q2MX). (Y/N)")
         hands.type("BOB", "1")
         hands.wait_for("BOB", "Please answer Y or N.")
         hands.type("BOB", "n")
@@ -241,12 +241,13 @@ def test_a_notice_from_another_thread_reaches_each_terminal_in_its_own_language(
     german = {"BOB": {"LANG": "de_DE.UTF-8"}}
     with table(PLAYERS, FACES, logins=["BOB"], environments=german) as hands:
         hands.wait_for("BOB", "ANN würfelt.")
-        notice = Say("{name} joined the table over SSH.").format(name="CAL")
+        notice = Say("{name} joined the table over SSH from {address}.").format(
+            name="CAL", address="127.0.0.2")
         thread = threading.Thread(target=hands.table.message_from_thread, args=(notice,))
         thread.start()
         thread.join()
-        hands.wait_for("host", "CAL joined the table over SSH.")
-        hands.wait_for("BOB", "CAL ist über SSH an den Tisch gekommen.")
+        hands.wait_for("host", "CAL joined the table over SSH from 127.0.0.2.")
+        hands.wait_for("BOB", "CAL ist von 127.0.0.2 über SSH an den Tisch gekommen.")
 
 
 def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour():
@@ -588,3 +589,153 @@ def test_a_friends_key_flood_is_answered_at_once_and_drawn_once(tmp_path):
         hands.settle(0.3)
         drawn = sum(map(len, hands.host_output.written)) - sent
         assert time.monotonic() - started < 2.0 and drawn < 50_000, drawn  # a few screens, not 2,001
+
+
+# -- whose a seat is, and whom the host removes ----------------------------------------------
+
+def test_a_friend_with_the_password_gets_a_rejoin_code_shown_only_at_his_terminal():
+    import json
+
+    from yahtzee.game_json import session_to_dict
+    from yahtzee.net.owners import code_proof
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        hands.wait_for("BOB", "Your rejoin code is K7Q2MX: with it you take BOB's seat back if you leave")
+        hands.wait_for("host", "ANN: press any key to roll")
+        assert "K7Q2MX" not in hands.text("host")
+        assert hands.session.seat_owners == {"bob": code_proof("K7Q2MX")} == hands.server.owners
+        assert "K7Q2MX" not in json.dumps(session_to_dict(hands.session))  # the autosave keeps only its hash
+
+
+def test_a_friend_with_a_key_owns_his_seat_by_its_fingerprint_and_is_given_no_code():
+    with table(PLAYERS, FACES, logins=[]) as hands:
+        hands.table.seating = hands.ctx
+        hands.session.seat_owners["bob"] = ""  # a seat the host's saved game marks as a friend's, not yet proved
+        hands.log_in("BOB", proof="SHA256:Bobs+Key")
+        hands.wait_for("BOB", "ANN is rolling the dice.")
+        assert hands.session.seat_owners == {"bob": "SHA256:Bobs+Key"} and "rejoin code" not in hands.text("BOB")
+
+
+def test_the_host_removes_a_friend_whose_seat_is_then_played_at_the_hosts_keyboard():
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        at_bobs_first_roll(hands)
+        hands.log_in("ZED", address="127.0.0.3")
+        hands.wait_for("ZED", "ZED is not a seat played here: you watch.")
+        hands.type("host", "F7")
+        page = hands.wait_for("host", "Who is at the table")
+        rows = [line.split() for line in page.splitlines() if re.match(r" [12]  ", line)]
+        assert rows == [["1", "BOB", "plays", "here", "from", "127.0.0.2", "password,", "rejoin", "code"],
+                        ["2", "ZED", "watches", "here", "from", "127.0.0.3", "password"]]
+        assert "K7Q2MX" not in page
+        hands.type("host", "9")
+        hands.wait_for("host", "Press a number from the list, or Esc.")
+        hands.type("host", "1")
+        hands.wait_for("BOB", "The host removed you from the table.")
+        hands.wait_for("host", "BOB was removed from the table for the rest of the game.")
+        hands.type("host", "Esc")
+        hands.wait_for("host", "Roll 1 of 3")  # BOB's turn goes on, at the host's keyboard
+        hands.type("host", "1")
+        hands.wait_for("host", "[1]")
+        assert hands.seats["BOB"].gone and hands.session.seat_owners == {}
+        assert hands.server.removed == {("bob", "@127.0.0.2")}
+
+
+def test_a_seat_whose_friend_is_away_is_listed_and_freed_by_the_host():
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        hands.wait_for("host", "ANN: press any key to roll")
+        hands.drop("BOB")
+        hands.settle(0.3)
+        hands.type("host", "F7")
+        page = hands.wait_for("host", "Who is at the table")
+        assert re.search(r" 1  bob +plays +away +password, rejoin code", page), page
+        hands.type("host", "1")
+        hands.wait_for("host", "bob was removed from the table for the rest of the game.")
+        assert hands.session.seat_owners == {} and "Nobody has joined over SSH." in hands.text("host")
+
+
+def served(tmp_path, owners=None):
+    """A real table server listening on loopback, no game behind it; its seats' owners given."""
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.log import TableLog
+    from yahtzee.net.server import TableServer
+    told = []
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append, TableLog(tmp_path))
+    server.owners = owners or {}
+    server.start()
+    return server, told
+
+
+async def at_the_door(server, name, typed, address="127.0.0.1"):
+    """A friend logs in with the password from `address`, gets a terminal, types `typed` line by
+    line as each question comes; what their terminal read, and their seat at the server then."""
+    import asyncio
+
+    import asyncssh
+    async with asyncssh.connect("127.0.0.1", server.port, username=name, password=server.credentials.password,
+                                known_hosts=None, local_addr=(address, 0)) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        read = b""
+        for line in typed:
+            while not read.rstrip().endswith(b":"):
+                read += await asyncio.wait_for(process.stdout.read(1024), 5)
+            process.stdin.write(line.encode() + b"\r")
+            read += b"|"
+        try:
+            while True:
+                chunk = await asyncio.wait_for(process.stdout.read(1024), 2)
+                if not chunk:
+                    break
+                read += chunk
+        except asyncio.TimeoutError:
+            pass
+        return read.decode(errors="replace"), server.seat(name)
+
+
+def test_a_seat_taken_with_the_password_is_taken_again_only_with_its_rejoin_code(tmp_path):
+    import asyncio
+
+    from yahtzee.net.owners import code_proof
+    server, told = served(tmp_path, {"bob": code_proof("ABC234")})
+    try:
+        read, seat = asyncio.run(at_the_door(server, "BOB", ["WRONG1", "abc 234"]))
+        assert "BOB's seat is kept for the friend who took it. Their rejoin code:" in read
+        assert "That is not the code. Their rejoin code:" in read
+        assert seat is not None and seat.code == "ABC234" and seat.proof == code_proof("ABC234")
+        read, seat = asyncio.run(at_the_door(server, "BOB", ["NOPE1", "NOPE2", "NOPE3"]))
+        assert read.rstrip().endswith("That is not the code.") and seat is None
+        log = (tmp_path / "table.log").read_text()
+        assert "BOB wrong rejoin code: closed" in log and "ABC234" not in log
+    finally:
+        server.close()
+
+
+def test_a_removed_friend_is_refused_by_name_and_address_or_by_name_and_key(tmp_path):
+    import asyncio
+
+    from yahtzee.net.owners import removal_mark
+    server, told = served(tmp_path)
+    try:
+        server.remove(removal_mark("BOB", "", "127.0.0.2"), None)
+        server.remove(removal_mark("CAT", "SHA256:Cats+Key", "127.0.0.9"), None)
+        read, seat = asyncio.run(at_the_door(server, "BOB", [], address="127.0.0.2"))
+        assert "The host removed BOB from this table." in read and seat is None
+        read, seat = asyncio.run(at_the_door(server, "BOB", [], address="127.0.0.3"))
+        assert "The host removed" not in read and seat is not None
+        assert server.join("CAT", None, 80, 24, proof="SHA256:Cats+Key", address="127.0.0.4") is not None
+        assert server.join("CAT", None, 80, 24, proof="", address="127.0.0.4") is None  # password, another address
+    finally:
+        server.close()
+
+
+def test_a_resumed_game_keeps_each_seat_its_friends_and_an_older_save_still_reads():
+    from yahtzee.checks import DamagedSave
+    from yahtzee.game_json import session_from_dict, session_to_dict
+    from yahtzee.net.owners import code_proof
+    with table(PLAYERS, FACES) as hands:
+        hands.session.seat_owners.update({"bob": code_proof("K7Q2MX")})
+        data = session_to_dict(hands.session)
+        assert session_from_dict(data).seat_owners == {"bob": code_proof("K7Q2MX")}
+        older = {key: value for key, value in data.items() if key != "seat_owners"}
+        assert session_from_dict({**older, "friend_seats": ["bob"]}).seat_owners == {"bob": ""}
+        for damaged in ({"bob": "code:1234"}, {"bob": 7}, {"": "SHA256:x"}, ["bob"]):
+            with pytest.raises(DamagedSave):
+                session_from_dict({**older, "seat_owners": damaged})

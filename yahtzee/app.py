@@ -116,6 +116,7 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     server.start()
     host.message_from_thread(server.how_to_join())
     host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
+    host.message_from_thread(Say("F7 shows who is at the table; there a number removes someone."))
     return table
 
 

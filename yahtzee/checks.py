@@ -1,4 +1,5 @@
 """Checks on values read from the game's JSON files, shared by every reader of them."""
+import re
 from typing import Any, Optional
 
 MAX_NAME_CHARS = 40
@@ -29,3 +30,13 @@ NAME_CELLS = 6  # a typed name's most terminal cells, as the player sees them (a
 def is_valid_name(name: Any) -> bool:
     """A player name as files may hold it: 1-40 printable characters, not all blank."""
     return is_text(name, MAX_NAME_CHARS) and not name.isspace()
+
+
+# What proves a friend's seat theirs: nothing yet, their key's fingerprint, or a hash of their rejoin code.
+SEAT_PROOF = re.compile(r"|SHA256:[A-Za-z0-9+/]{1,100}|code:[0-9a-f]{64}")
+CODE_PROOF = "code:"  # a seat taken with the password: its rejoin code's hash follows
+
+
+def is_seat_proof(proof: Any) -> bool:
+    """What may prove a seat a friend's, as the autosave holds it."""
+    return isinstance(proof, str) and SEAT_PROOF.fullmatch(proof) is not None

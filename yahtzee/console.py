@@ -111,7 +111,8 @@ def key_token(press: "KeyPress") -> "str | None":
     from prompt_toolkit.keys import Keys
 
     from .lineedit import ENTER_KEYS, HOT_KEYS
-    named: dict[str, str] = {**HOT_KEYS, **dict.fromkeys(ENTER_KEYS, "enter"), Keys.Escape: "escape"}
+    named: dict[str, str] = {**HOT_KEYS, **dict.fromkeys(ENTER_KEYS, "enter"), Keys.Escape: "escape",
+                             Keys.F7: "F7"}  # F7: who is at a hosted table
     if press.key in named:
         return named[press.key]
     data = press.data

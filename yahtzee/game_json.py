@@ -8,7 +8,7 @@ from dataclasses import fields
 from typing import Any, Optional, cast
 
 from . import scoring
-from .checks import MAX_ROUNDS, DamagedSave, is_int, is_valid_name
+from .checks import MAX_ROUNDS, DamagedSave, is_int, is_seat_proof, is_valid_name
 from .dice import DICE_COUNT, Source, dice_from_dict
 from .game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Turn, UndoPoint
 from .language import N_, _, text
@@ -88,7 +88,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "match": match_to_dict(session.match),
         "match_start": session.match_start,
         "win_rankers": sorted(session.win_rankers),
-        "friend_seats": sorted(session.friend_seats),
+        "seat_owners": dict(sorted(session.seat_owners.items())),
     }
 
 
@@ -116,14 +116,22 @@ def session_from_dict(data: object) -> Session:
     _check(all(isinstance(name, str) and is_valid_name(name) for name in win_rankers),
            N_("the players who rank advice by the chance to win"))
     rankers = set(win_rankers)
-    friend_seats = _list(data.get("friend_seats", []), N_("the seats played from a friend's terminal"))
-    _check(all(isinstance(name, str) and is_valid_name(name) for name in friend_seats),
-           N_("the seats played from a friend's terminal"))
+    owners = _seat_owners(data)
     if game:
         game.win_rankers = rankers  # one set for the session and its game
     return Session(players, results, game, cast(bool, verify), cast(bool, sound), rules_from_dict(data.get("rules")),
                    source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start, rankers,
-                   set(friend_seats))
+                   owners)
+
+
+def _seat_owners(data: dict[str, Any]) -> dict[str, str]:
+    """The seats friends took, and what proves each theirs (a save before proofs lists the names)."""
+    what = N_("the seats played from a friend's terminal")
+    owners = _object(data.get("seat_owners", {}), what)
+    friends = _list(data.get("friend_seats", []), what)
+    _check(all(isinstance(name, str) and is_valid_name(name) for name in [*owners, *friends]), what)
+    _check(all(is_seat_proof(proof) for proof in owners.values()), what)
+    return {**dict.fromkeys(friends, ""), **owners}
 
 
 def old_screen(data: dict[str, Any]) -> str:

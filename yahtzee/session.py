@@ -27,8 +27,9 @@ class Session:
     match_start: int = 0
     # The humans whose advice ranks by the chance to win (W on the advice page), by name.
     win_rankers: set[str] = field(default_factory=set)
-    # The seats played from a friend's own terminal over SSH (folded names): theirs for the session.
-    friend_seats: set[str] = field(default_factory=set)
+    # The seats played from a friend's own terminal over SSH, by folded name: what proves the seat
+    # is theirs (their key's fingerprint, or 'code:' and a hash of their rejoin code; '' not yet).
+    seat_owners: dict[str, str] = field(default_factory=dict)
 
     def new_game(self) -> Game:
         """Start the session's next game with the players now seated (a new match of the

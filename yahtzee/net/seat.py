@@ -26,8 +26,12 @@ class RemoteSeat:
     and writes the screens."""
 
     def __init__(self, name: str, send: Callable[[bytes], None], disconnect: Callable[[], None], columns: int,
-                 lines: int, term: str = "xterm", environment: Optional[Mapping[str, str]] = None) -> None:
+                 lines: int, term: str = "xterm", environment: Optional[Mapping[str, str]] = None,
+                 proof: str = "", address: str = "?") -> None:
         self.name = name
+        self.proof = proof  # how they logged in: their key's fingerprint, their seat's code proof, or '' (the password)
+        self.address = address
+        self.code = ""  # their seat's rejoin code, where the game made it for them or they typed it
         self.colour = term.lower() not in COLOURLESS_TERMS
         self.language = from_environment(environment or {})  # as the friend's ssh client sent LANG and LC_*
         self.unicode = charset_is_utf8(environment or {})

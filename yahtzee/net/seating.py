@@ -23,8 +23,8 @@ class Seating(Protocol):
     def game_under_way(self) -> bool:
         """A game is in play (a seat is no longer taken by logging in under its name)."""
 
-    def friend_seats(self) -> set[str]:
-        """The seats (folded names) friends took at their own terminals."""
+    def seat_owners(self) -> dict[str, str]:
+        """The seats friends took at their own terminals: by folded name, what proves them theirs."""
 
     def human_seats(self) -> set[str]:
         """The seats (folded names) people play."""
@@ -34,7 +34,7 @@ class Unseated:
     """The seating before the game's context exists: every question is the host's."""
 
     def __init__(self) -> None:
-        self.seats: set[str] = set()
+        self.owners: dict[str, str] = {}
 
     def answering_player(self) -> Optional[str]:
         """Nobody's turn yet."""
@@ -55,9 +55,9 @@ class Unseated:
         """No game yet."""
         return False
 
-    def friend_seats(self) -> set[str]:
+    def seat_owners(self) -> dict[str, str]:
         """The seats friends took so far."""
-        return self.seats
+        return self.owners
 
     def human_seats(self) -> set[str]:
         """Nobody is seated yet."""

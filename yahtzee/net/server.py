@@ -22,6 +22,7 @@ from ..palette import cut_to_cells, visible_width
 from ..words import Say, Text, source_text
 from .credentials import Credentials
 from .log import TableLog
+from .owners import MAX_CODE_CHARS, by_code, code_proof, not_yours, removal_mark
 from .seat import MAX_COLUMNS, MAX_LINES, RemoteSeat
 
 MAX_STARTUPS = 10  # connections not yet logged in, from every address together
@@ -64,7 +65,8 @@ class TableServer:
         self._told: dict[Text, float] = {}
         self.changed: Callable[[], None] = lambda: None  # from the server's thread: a friend came or went
         self.seats: dict[str, RemoteSeat] = {}
-        self.proofs: dict[str, str] = {}  # by folded name: the key a seat was first taken with ('' a password)
+        self.owners: Mapping[str, str] = {}  # the game's seat owners (folded name: proof), as it last published them
+        self.removed: set[tuple[str, str]] = set()  # whom the host removed (owners.removal_mark)
         self.starting: collections.Counter[str] = collections.Counter()  # not yet logged in, by address
         self.seated = 0
         self.early_drop = random.Random()
@@ -208,24 +210,43 @@ class TableServer:
         return close
 
     def join(self, name: str, chan: "asyncssh.SSHServerChannel[bytes]", columns: int, lines: int,
-             term: str = "xterm", proof: str = "", environment: Optional[Mapping[str, str]] = None) -> Optional[Say]:
-        """Seat a friend logged in as `name` with `proof` (their key's fingerprint, '' for the
-        password); why not, as a line for them, or None. A seat first taken with a key is taken
-        again only with that key."""
+             term: str = "xterm", proof: str = "", environment: Optional[Mapping[str, str]] = None,
+             address: str = "?") -> Optional[Say]:
+        """Seat a friend logged in as `name` from `address` with `proof` (their key's
+        fingerprint, '' for the password, or the code proof they typed); why not, as a line for
+        them, or None. A seat that is a friend's is taken again only with what proves it theirs."""
         if not is_seat_name(name):
             return Say("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
         with self._lock:
+            if removal_mark(name, proof, address) in self.removed:
+                return Say("The host removed {name} from this table.").format(name=name)
             held = self.seats.get(name.casefold())
             if held is not None and not held.gone:
                 return Say("{name} is already at the table.").format(name=name)
-            first = self.proofs.setdefault(name.casefold(), proof)
-            if first and first != proof:
-                return Say("{name}'s seat was taken with a key: join again with the same key.").format(name=name)
+            owner = self.owners.get(name.casefold(), "")
+            if owner and owner != proof:
+                return not_yours(name, owner)
             self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines, term,
-                                                     environment)
-        self.notify(Say("{name} joined the table over SSH.").format(name=name))
+                                                     environment, proof, address)
+        self.notify(Say("{name} joined the table over SSH from {address}.").format(
+            name=name, address=address))
         self.changed()
         return None
+
+    def code_asked(self, name: str, proof: str) -> Optional[str]:
+        """The code proof a login as `name` must match before it is seated (a seat taken with
+        the password), or None."""
+        owner = self.owners.get(name.casefold(), "")
+        return owner if by_code(owner) and owner != proof else None
+
+    def remove(self, mark: tuple[str, str], seat: Optional[RemoteSeat]) -> None:
+        """From the game's thread: the host removed someone (known by `mark`, owners.removal_mark)
+        for the rest of the game; their connection, if they are here, is closed."""
+        with self._lock:
+            self.removed.add(mark)
+        self.log.record(seat.address if seat else "-", mark[0], "removed by the host")
+        if seat is not None:
+            seat.disconnect()
 
     def leave(self, seat: RemoteSeat) -> None:
         """The friend's connection is gone: the seat is let go (the game lets go of its console)."""
@@ -362,6 +383,9 @@ class SeatSession(asyncssh.SSHServerSession):
         self.seat: Optional[RemoteSeat] = None
         self.window = (time.monotonic(), 0)  # the input rate's second and its bytes
         self.idle: Optional[asyncio.TimerHandle] = None
+        self.code_wanted: Optional[str] = None  # the rejoin code's proof this terminal must give first
+        self.code = ""  # typed so far
+        self.tries = 0
 
     def connection_made(self, chan: "asyncssh.SSHServerChannel[bytes]") -> None:
         self.chan = chan
@@ -383,22 +407,86 @@ class SeatSession(asyncssh.SSHServerSession):
         return False
 
     def session_started(self) -> None:
-        assert self.chan is not None and self.size is not None
-        environment = self.chan.get_environment()
-        refused = self.table.join(self.name, self.chan, *self.size, self.term, self.proof, environment)
+        assert self.chan is not None
         peer = self.chan.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
+        self.code_wanted = self.table.code_asked(self.name, self.proof)
+        if self.code_wanted is None:
+            self._join(self.proof)
+        else:
+            self._tell(Say("{name}'s seat is kept for the friend who took it. Their rejoin code:").format(
+                name=self.name), end=" ")
+            self.idle = asyncio.get_running_loop().call_later(LOGIN_SECONDS, self.chan.close)
+
+    def _join(self, proof: str) -> None:
+        """Take the seat (or watch), or be told why not and let go."""
+        assert self.chan is not None and self.size is not None
+        environment = self.chan.get_environment()
+        refused = self.table.join(self.name, self.chan, *self.size, self.term, proof, environment, self.address)
         self.table.log.record(self.address, self.name, "joined the table" if refused is None
                               else "refused a seat: " + source_text(refused))
         if refused:
-            with speaking(from_environment(environment)):
-                self.chan.write((text(refused) + "\r\n").encode())
+            self._tell(refused)
             self.chan.exit(1)
             return
         self.seat = self.table.seat(self.name)
         self._restart_idle()
 
+    def _tell(self, said: Text, end: str = "\r\n") -> None:
+        """A line for this terminal, before it has a seat, in its client's language."""
+        assert self.chan is not None
+        with speaking(from_environment(self.chan.get_environment())):
+            self.chan.write((text(said) + end).encode("utf-8", "replace"))
+
+    def _code_typed(self, data: bytes) -> None:
+        """Keys typed at the rejoin question: the code, echoed; Enter checks it (three tries,
+        counted with the address's passwords)."""
+        assert self.chan is not None and self.code_wanted is not None
+        for char in data.decode("ascii", "replace"):
+            if char in "\r\n":
+                self._check_code()
+                return
+            if char in "\x03\x04":
+                self.chan.close()
+                return
+            if char in "\x7f\b" and self.code:
+                self.code = self.code[:-1]
+                self.chan.write(b"\b \b")
+            elif char.isalnum() and len(self.code) < MAX_CODE_CHARS:
+                self.code += char
+                self.chan.write(char.encode())
+
+    def _check_code(self) -> None:
+        """The rejoin code typed: the seat, another try, or the connection closed."""
+        assert self.chan is not None and self.code_wanted is not None
+        self.tries += 1
+        code, self.code = "".join(self.code.split()).upper(), ""
+        proof = code_proof(code)
+        self.chan.write(b"\r\n")
+        if not self.table.may_check_password(self.address):
+            self.table.log.record(self.address, self.name, "refused: too many passwords a minute")
+            self._tell(Say("Too many tries from your address: wait a minute."))
+            self.chan.exit(1)
+        elif proof == self.code_wanted:
+            self.table.log.record(self.address, self.name, "gave the seat's rejoin code")
+            self.code_wanted = None
+            self._join(proof)
+            if self.seat is not None:
+                self.seat.code = code
+        elif self.tries >= MAX_LOGIN_ATTEMPTS:
+            self.table.log.record(self.address, self.name, "wrong rejoin code: closed")
+            self.table.notify(Say("A connection was closed after {count} failed logins.").format(
+                count=MAX_LOGIN_ATTEMPTS))
+            self._tell(Say("That is not the code."))
+            self.chan.exit(1)
+        else:
+            self.table.log.record(self.address, self.name, "wrong rejoin code")
+            self._tell(Say("That is not the code. Their rejoin code:"), end=" ")
+
     def data_received(self, data: bytes, datatype: object) -> None:
+        if self.code_wanted is not None:
+            self._code_typed(data)
+            return
         if self.seat is None:
             return
         self._restart_idle()

@@ -30,6 +30,8 @@ from ..render import on_off
 from ..screens.prompts import ALIASES
 from ..stops import InputClosed, SeatChanged
 from ..words import Later, Say, Text
+from .owners import code_proof, new_code, not_yours, removal_mark
+from .roster import Present, roster_view
 from .seat import RemoteSeat
 from .seating import Seating, Unseated
 from .server import TableServer
@@ -39,6 +41,7 @@ AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before th
 HANDOVER_SECONDS = 0.001  # the game's thread stands aside while a friend's screen goes out
 WAIT_SECONDS = 0.25  # the longest a wait for keys sleeps before it looks around (notices, joins)
 LANGUAGE_KEY = "d"  # at a friend's terminal: the next language the game speaks
+ROSTER_KEY = "F7"  # at the host's terminal: who is at the table, to remove one
 HOST = ""  # the host's terminal, among the friends' folded names
 
 
@@ -60,8 +63,10 @@ class TableConsole:
     reads_lines = False
 
     def __init__(self, host: KeyConsole, server: TableServer, console_for: Callable[[RemoteSeat], KeyConsole],
-                 away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+                 away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,
+                 new_code: Callable[[], str] = new_code) -> None:
         self.host = host
+        self.new_code = new_code
         self.away_seconds, self.clock = away_seconds, clock
         self.server = server
         self._seating: Seating = Unseated()  # the game's context, once there is one
@@ -85,8 +90,9 @@ class TableConsole:
     @seating.setter
     def seating(self, seating: Seating) -> None:
         """The game's context answers from now on; the seats friends took before it are theirs."""
-        seating.friend_seats().update(self._seating.friend_seats())
+        seating.seat_owners().update(self._seating.seat_owners())
         self._seating = seating
+        self._publish_owners()
 
     # -- what the screens read of a console ------------------------------------------------
     @property
@@ -121,7 +127,7 @@ class TableConsole:
                 yield self
             finally:
                 if not self._farewell_said:
-                    self._everywhere(lambda key, console: console.message(self._goodbye()), but_host=True)
+                    self._everywhere(lambda key, console: console.message(self._goodbye(key)), but_host=True)
                 for key in list(self.friends):
                     self._let_go(key)  # their last line ends before the server's thread stops sending
                 self.server.close()
@@ -156,13 +162,21 @@ class TableConsole:
         """The last words: the host's own; each friend told what happens next for them."""
         self.host.message(said)
         self._farewell_said = True
-        self._everywhere(lambda key, console: console.message(self._goodbye()), but_host=True)
+        self._everywhere(lambda key, console: console.message(self._goodbye(key)), but_host=True)
 
-    def _goodbye(self) -> Say:
+    def _goodbye(self, key: str) -> Text:
         """What a friend reads as the table closes: whether the game can go on, and how."""
         if self.seating.game_under_way():
-            return Say("The host stopped the game; it is saved. When the host starts it again, join again with ssh.")
+            return self._with_code(key, Say(
+                "The host stopped the game; it is saved. When the host starts it again, join again with ssh."))
         return Say("The host closed the table. Goodbye.")
+
+    def _with_code(self, key: str, said: Say) -> Text:
+        """A line about coming back, with the friend's rejoin code where their seat needs one."""
+        friend = self.friends.get(key)
+        if friend is None or not friend.seat.code or self._seat_name(key) is None:
+            return said
+        return Say("{said} Your rejoin code: {code}.").format(said=said, code=friend.seat.code)
 
     def remind(self, said: Text) -> None:
         """A message about the question asked, at the terminal whose key it answers."""
@@ -254,6 +268,9 @@ class TableConsole:
             token = self._poll(asker)
             if token is None:
                 return None
+            if asker == HOST and token == ROSTER_KEY:
+                self._roster()
+                continue
             if not self._refused_undo(token, asker) and not (asker != HOST and self._own_key(asker, token)):
                 self._replying = asker
                 return token
@@ -265,6 +282,10 @@ class TableConsole:
         self._refuse_host_keys()
         if not self._host_hot:
             return None
+        if self._host_hot[0] == ROSTER_KEY:
+            self._host_hot.popleft()
+            self._roster()
+            return self._host_hot_key(prompt, asker)
         if asker != HOST:
             self._host_asks = prompt
         self._replying = HOST
@@ -279,7 +300,7 @@ class TableConsole:
             token = self.host.poll_token()
             if token is None:
                 return
-            if ALIASES.get(token, token) in ("F8", "F9", "F10"):
+            if ALIASES.get(token, token) in ("F8", "F9", "F10", ROSTER_KEY):
                 self._host_hot.append(token)
             else:
                 self._refuse(HOST, token)
@@ -330,8 +351,10 @@ class TableConsole:
     def _leave_answer(self, key: str, friend: Friend, token: str) -> None:
         """The friend's answer to whether they leave the table."""
         if token in ("y", "F10"):
+            said = (Say("You left the table.") if self._seat_name(key) is None else
+                    self._with_code(key, Say("You left the table: join again with ssh to take your seat back.")))
             with contextlib.suppress(InputClosed):
-                friend.console.message(Say("You left the table: join again with ssh to take your seat back."))
+                friend.console.message(said)
             friend.seat.disconnect()
             self._let_go(key)
             return
@@ -389,12 +412,21 @@ class TableConsole:
             return screen
         friend = self.friends.get(key)
         if friend is not None and friend.leaving:
-            return screen.view(Say("Leave the table? Your seat waits for you. (Y/N)"))
+            return screen.view(self._leave_question(key, friend))
         if key == self._asker():
             owner = self.seating.undo_owner()
             undo_here = screen.without_undo is None or owner is None or self._terminal_of(owner) == key
             return screen if undo_here else screen.view(screen.without_undo or screen.prompt)
         return screen.view(self._waiting_line(key))
+
+    def _leave_question(self, key: str, friend: Friend) -> Say:
+        """Whether a friend leaves: a seat's player is told it waits for them (and its code)."""
+        if self._seat_name(key) is None:
+            return Say("Stop watching and leave the table? (Y/N)")
+        if friend.seat.code:
+            return Say("Leave the table? Your seat waits for you (rejoin code {code}). (Y/N)").format(
+                code=friend.seat.code)
+        return Say("Leave the table? Your seat waits for you. (Y/N)")
 
     def _waiting_line(self, key: str) -> Text:
         """A terminal's own line while another is asked: what is happening, and its keys."""
@@ -425,13 +457,13 @@ class TableConsole:
     def _terminal_of(self, player: str) -> str:
         """The terminal a player's keys come from: their own if the seat is a friend's, else the host's."""
         key = player.casefold()
-        return key if key in self.seating.friend_seats() else HOST
+        return key if key in self.seating.seat_owners() else HOST
 
     def _seat_name(self, key: str) -> Optional[str]:
         """The seat a friend's terminal plays, or None for a watcher (before the game, a
         friend's name is a seat to come)."""
         under_way = self.seating.game_under_way()
-        seated = key in self.seating.friend_seats() and (key in self.seating.human_seats() or not under_way)
+        seated = key in self.seating.seat_owners() and (key in self.seating.human_seats() or not under_way)
         return key if seated else None
 
     def _refresh(self) -> str:
@@ -439,6 +471,7 @@ class TableConsole:
         (each friend's keys are answers only while theirs is)."""
         self._let_go_of_the_gone()
         self._take_in_joined()
+        self._publish_owners()
         asker = self._asker()
         for key, friend in self.friends.items():
             friend.seat.listening = key == asker and not friend.leaving
@@ -480,13 +513,39 @@ class TableConsole:
         console = self.console_for(seat)
         seat.woken = console.reader.wake
         self.friends[key] = Friend(seat, console, KeyReader(seat.aside_fileno()))
-        if not self.seating.game_under_way():
-            self.seating.friend_seats().add(key)
+        owners = self.seating.seat_owners()
+        owner = owners.get(key, "")
         with contextlib.suppress(InputClosed):
+            if owner and owner != seat.proof:  # the seat's owner changed since the server looked (a resume)
+                console.message(not_yours(seat.name, owner))
+                seat.disconnect()
+                self._let_go(key)
+                return
+            if key in owners or not self.seating.game_under_way():
+                self._claim(key, seat, owners)
             console.show(self._screen_for(key))
+            if seat.code:
+                console.message(Say("Your rejoin code is {code}: with it you take {name}'s seat back if you leave "
+                                    "(shown only here).").format(code=seat.code, name=seat.name))
             if self.seating.game_under_way() and self._seat_name(key) is None:
                 console.message(Say("{name} is not a seat played here: you watch. F10 leaves.").format(
                     name=seat.name))
+
+    def _claim(self, key: str, seat: RemoteSeat, owners: dict[str, str]) -> None:
+        """The seat is this friend's from now on: by their key, or by a new rejoin code
+        shown only at their terminal (the autosave keeps only its hash)."""
+        if not owners.get(key):
+            if not seat.proof:
+                seat.code = self.new_code()
+                seat.proof = code_proof(seat.code)
+            owners[key] = seat.proof
+        self._publish_owners()
+
+    def _publish_owners(self) -> None:
+        """Tell the SSH server whose the seats are now (it asks for a seat's proof at the door)."""
+        owners = self.seating.seat_owners()
+        if self.server.owners != owners:
+            self.server.owners = dict(owners)
 
     def _let_go(self, key: str) -> None:
         """A friend's console goes (their connection went, or the game ended)."""
@@ -562,6 +621,10 @@ class TableConsole:
                 told = Say("{name} is away: the computer takes the seat in {time}.").format(name=shown, time=clock)
                 self._everywhere(functools.partial(status_line, told), but_host=True)
             token = self.host.pause(AWAY_POLL_SECONDS)
+            if token == ROSTER_KEY:
+                self._roster()
+                self.host.show(self._screen_for(HOST))
+                continue
             if token == "*":
                 self._computer_plays(shown, Say("{name}'s seat is played by the computer from now on."))
             if token is not None:
@@ -571,6 +634,54 @@ class TableConsole:
             self._refresh()
         self.host.remind(Say("{name} is back: the seat's own keys answer again.").format(name=shown))
         return None
+
+    # -- the host's page of who is at the table ---------------------------------------------
+    def _roster(self) -> None:
+        """The host's page of who is at the table: a number removes that one for the rest of
+        the game (a seat removed is the host's again). Back to the question after; the flow
+        runs the moment again if a seat changed hands."""
+        seats_before = dict(self.seating.seat_owners())
+        prompt = Say("A number removes that one for the rest of the game; Esc returns.")
+        while True:
+            self._refresh()
+            people = self._people()
+            self.host.show(Asked(roster_view([person for _, person in people]), prompt))
+            token = self.host.read_key(prompt)
+            if token in ("escape", "x", ROSTER_KEY, "F10", "q", "enter"):
+                break
+            if token.isdigit() and 1 <= int(token) <= len(people):
+                self._remove(*people[int(token) - 1])
+            else:
+                self.host.remind(Say("Press a number from the list, or Esc."))
+        self.host.forget_messages()
+        if self.seating.seat_owners() != seats_before and self.seating.game_under_way():
+            raise SeatChanged()
+        self.host.show(self._screen_for(HOST))
+
+    def _people(self) -> list[tuple[str, Present]]:
+        """Who is at the table, by folded name: the friends at their terminals, then the seats
+        whose friends are away."""
+        here = [(key, Present(friend.seat.name, self._seat_name(key) is not None, True, friend.seat.proof,
+                              friend.seat.address)) for key, friend in self.friends.items()]
+        away = [(key, Present(key, True, False, proof))
+                for key, proof in self.seating.seat_owners().items()
+                if key not in self.friends and (key in self.seating.human_seats() or not self.seating.game_under_way())]
+        return here + away
+
+    def _remove(self, key: str, person: Present) -> None:
+        """Remove a friend for the rest of the game: their seat (if they had one) is the host's
+        again, they are refused if they come back, and every terminal is told."""
+        friend = self.friends.get(key)
+        if friend is not None:
+            with contextlib.suppress(InputClosed):
+                friend.console.message(Say("The host removed you from the table."))
+                friend.console.end_line()  # sent before their connection is closed
+        self.server.remove(removal_mark(person.name, person.proof, person.address), friend.seat if friend else None)
+        if friend is not None:
+            self._let_go(key)
+        self.seating.seat_owners().pop(key, None)
+        self._publish_owners()
+        self.message(Say("{name} was removed from the table for the rest of the game.").format(name=person.name))
 
     def _computer_plays(self, name: str, why: Say) -> None:
         """The seat of `name` to the computer, said at every terminal; the flow runs the moment again."""

@@ -223,9 +223,9 @@ class Context:
         """A game is in play: seats are no longer taken by logging in under their name."""
         return self.session.game is not None and not self.session.game.is_over
 
-    def friend_seats(self) -> set[str]:
-        """The seats (folded names) friends took at their own terminals."""
-        return self.session.friend_seats
+    def seat_owners(self) -> dict[str, str]:
+        """The seats friends took at their own terminals: by folded name, what proves them theirs."""
+        return self.session.seat_owners
 
     def human_seats(self) -> set[str]:
         """The seats (folded names) people play."""
