@@ -739,3 +739,36 @@ def test_a_resumed_game_keeps_each_seat_its_friends_and_an_older_save_still_read
         for damaged in ({"bob": "code:1234"}, {"bob": 7}, {"": "SHA256:x"}, ["bob"]):
             with pytest.raises(DamagedSave):
                 session_from_dict({**older, "seat_owners": damaged})
+
+
+def test_a_login_that_does_not_prove_a_resumed_games_seat_is_let_go():
+    from tablehands import Table
+    hands = Table(PLAYERS, FACES, before_game=False)
+    hands.session.seat_owners.update({"bob": "SHA256:Bobs+Key"})  # as the autosave of the crashed run had it
+    hands.start()
+    try:
+        hands.log_in("BOB")  # with the password, before the server has heard whose the seat is
+        hands.wait_for("BOB", "BOB's seat was taken with a key: join again with the same key.")
+        hands.settle(0.2)
+        assert hands.seats["BOB"].gone and hands.session.seat_owners == {"bob": "SHA256:Bobs+Key"}
+        assert hands.server.owners == {"bob": "SHA256:Bobs+Key"}
+        hands.log_in("BOB", proof="SHA256:Bobs+Key")
+        hands.wait_for("BOB", "ANN is rolling the dice. Here: F9 sound")  # his key takes it back
+    finally:
+        hands.close()
+
+
+def test_before_the_game_names_are_claimed_only_while_seats_remain_and_only_players_keep_theirs():
+    from tablehands import Table
+    from yahtzee.game import MAX_PLAYERS
+    hands = Table(PLAYERS, FACES, logins=["ANN", "BOB", "CAT", "DAN", "EVE"], begun=False)
+    try:
+        assert len(hands.session.seat_owners) == MAX_PLAYERS and "eve" not in hands.session.seat_owners
+        hands.drop("CAT")
+        hands.table._refresh()  # before the game, a name left is no seat: the watcher waiting takes the place
+        assert set(hands.session.seat_owners) == {"ann", "bob", "dan", "eve"} == set(hands.server.owners)
+        hands.session.new_game()
+        hands.table._refresh()  # the game began: only its players' seats are anyone's
+        assert set(hands.session.seat_owners) == {"ann", "bob"}
+    finally:
+        hands.close()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ..console import KeyConsole, PressReader, key_token
+from ..game import MAX_PLAYERS
 from ..keyreader import KeyReader
 from ..locales import LANGUAGES
 from ..look import Asked, Frame, Look, Screenful
@@ -471,7 +472,7 @@ class TableConsole:
         (each friend's keys are answers only while theirs is)."""
         self._let_go_of_the_gone()
         self._take_in_joined()
-        self._publish_owners()
+        self._settle_owners()
         asker = self._asker()
         for key, friend in self.friends.items():
             friend.seat.listening = key == asker and not friend.leaving
@@ -506,40 +507,55 @@ class TableConsole:
                 self._take_in(key, seat)
 
     def _take_in(self, key: str, seat: RemoteSeat) -> None:
-        """A friend joined (or came back): before the game, the seat of their name is theirs;
-        their console shows the screen as it stands."""
+        """A friend joined (or came back): before the game, the seat of their name is theirs
+        while seats remain; their console shows the screen as it stands."""
         if not seat.take():
             return  # gone before the game looked: nothing of it to keep
         console = self.console_for(seat)
         seat.woken = console.reader.wake
         self.friends[key] = Friend(seat, console, KeyReader(seat.aside_fileno()))
-        owners = self.seating.seat_owners()
-        owner = owners.get(key, "")
         with contextlib.suppress(InputClosed):
-            if owner and owner != seat.proof:  # the seat's owner changed since the server looked (a resume)
-                console.message(not_yours(seat.name, owner))
-                seat.disconnect()
-                self._let_go(key)
+            if not self._owns_or_claims(key):
                 return
-            if key in owners or not self.seating.game_under_way():
-                self._claim(key, seat, owners)
             console.show(self._screen_for(key))
-            if seat.code:
-                console.message(Say("Your rejoin code is {code}: with it you take {name}'s seat back if you leave "
-                                    "(shown only here).").format(code=seat.code, name=seat.name))
             if self.seating.game_under_way() and self._seat_name(key) is None:
                 console.message(Say("{name} is not a seat played here: you watch. F10 leaves.").format(
                     name=seat.name))
 
-    def _claim(self, key: str, seat: RemoteSeat, owners: dict[str, str]) -> None:
-        """The seat is this friend's from now on: by their key, or by a new rejoin code
-        shown only at their terminal (the autosave keeps only its hash)."""
-        if not owners.get(key):
+    def _settle_owners(self) -> None:
+        """Every friend at the table checked against the seats' owners as the game has them now
+        (a resumed game brings its own); once a game is under way, only its human seats are owned."""
+        for key in list(self.friends):
+            with contextlib.suppress(InputClosed):
+                self._owns_or_claims(key)
+        owners = self.seating.seat_owners()
+        if self.seating.game_under_way():
+            for key in set(owners) - self.seating.human_seats():
+                del owners[key]
+        self._publish_owners()
+
+    def _owns_or_claims(self, key: str) -> bool:
+        """Whether the friend at this terminal stays: a seat's friend only with what proves it
+        theirs; a seat not yet proved, or before the game a name while seats remain, is claimed
+        for them (by their key, or by a new rejoin code shown only at their terminal)."""
+        friend = self.friends[key]
+        seat, owners = friend.seat, self.seating.seat_owners()
+        owner = owners.get(key)
+        if owner and owner != seat.proof:
+            friend.console.message(not_yours(seat.name, owner))
+            friend.console.end_line()
+            seat.disconnect()
+            self._let_go(key)
+            return False
+        if owner == "" or (owner is None and not self.seating.game_under_way() and len(owners) < MAX_PLAYERS):
             if not seat.proof:
                 seat.code = self.new_code()
                 seat.proof = code_proof(seat.code)
+                friend.console.message(Say("Your rejoin code is {code}: with it you take {name}'s seat back if you "
+                                           "leave (shown only here).").format(code=seat.code, name=seat.name))
             owners[key] = seat.proof
-        self._publish_owners()
+            self._publish_owners()
+        return True
 
     def _publish_owners(self) -> None:
         """Tell the SSH server whose the seats are now (it asks for a seat's proof at the door)."""
@@ -550,6 +566,10 @@ class TableConsole:
     def _let_go(self, key: str) -> None:
         """A friend's console goes (their connection went, or the game ended)."""
         friend = self.friends.pop(key)
+        owners = self.seating.seat_owners()
+        if not self.seating.game_under_way() and owners.get(key) == friend.seat.proof:
+            del owners[key]  # before the game a name is no seat yet: it is claimed again on coming back
+            self._publish_owners()
         friend.console.end_line()
         friend.console.reader.close()
         friend.aside.close()
