@@ -758,17 +758,40 @@ def test_a_login_that_does_not_prove_a_resumed_games_seat_is_let_go():
         hands.close()
 
 
-def test_before_the_game_names_are_claimed_only_while_seats_remain_and_only_players_keep_theirs():
+def test_before_the_game_at_most_four_names_are_claimed_and_only_players_keep_theirs():
     from tablehands import Table
+
     from yahtzee.game import MAX_PLAYERS
     hands = Table(PLAYERS, FACES, logins=["ANN", "BOB", "CAT", "DAN", "EVE"], begun=False)
     try:
         assert len(hands.session.seat_owners) == MAX_PLAYERS and "eve" not in hands.session.seat_owners
         hands.drop("CAT")
-        hands.table._refresh()  # before the game, a name left is no seat: the watcher waiting takes the place
-        assert set(hands.session.seat_owners) == {"ann", "bob", "dan", "eve"} == set(hands.server.owners)
+        hands.table._refresh()  # a name taken stays its friend's, away or not, until the host frees it
+        assert set(hands.session.seat_owners) == {"ann", "bob", "cat", "dan"} == set(hands.server.owners)
         hands.session.new_game()
         hands.table._refresh()  # the game began: only its players' seats are anyone's
         assert set(hands.session.seat_owners) == {"ann", "bob"}
     finally:
         hands.close()
+
+
+def test_a_storm_of_notices_tells_the_host_a_few_lines_of_each_kind_and_keeps_no_more(tmp_path):
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import NOTICE_GAP, NOTICES_OF_A_KIND, TableServer
+    told = []
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
+    try:
+        for size in range(300_000):  # as many window sizes, each its own line
+            server.notify(Say("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
+                columns=1000 + size, lines=500, most="500x200", name="EVE"))
+        assert len(told) == NOTICES_OF_A_KIND and len(server._told) == NOTICES_OF_A_KIND
+        server.notify(Say("{name} left the table.").format(name="EVE"))  # another kind gets through
+        server.notify(Say("{name} left the table.").format(name="EVE"))  # the same line is told once
+        assert [language.text(line) for line in told[-2:]] == ["A window of 1002x500 is drawn as 500x200 (EVE).",
+                                                                "EVE left the table."]
+        server._told = type(server._told)((line, at - NOTICE_GAP) for line, at in server._told.items())
+        server.notify(Say("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
+            columns=1, lines=500, most="500x200", name="EVE"))  # a gap later, the host hears again
+        assert len(told) == NOTICES_OF_A_KIND + 2 and len(server._told) == 1
+    finally:
+        server._loop.close()

@@ -694,3 +694,30 @@ def test_hosting_with_a_damaged_host_key_says_so_in_one_line(tmp_path):
         assert "Traceback" not in term.text and len(said) == 1 and "is damaged: move it away" in said[0], said
     finally:
         term.close()
+
+
+def test_a_friend_whose_ssh_stops_answering_is_let_go_after_the_keepalives(table, monkeypatch):
+    import time
+
+    from yahtzee.net import server as served
+    from yahtzee.net.credentials import table_credentials
+    monkeypatch.setattr(served, "KEEPALIVE_SECONDS", 0.2)  # as 5 s x 4, a hundred times sooner
+    monkeypatch.setattr(served, "KEEPALIVE_MISSES", 2)
+    server = served.TableServer(table_credentials(table / "saves"), "127.0.0.1", 0, lambda line: None)
+    server.start()
+    friend = Terminal(program=ssh_command(table, server.port, "BOB", "-tt"))
+    try:
+        deadline = time.monotonic() + 20
+        while server.seat("BOB") is None:
+            assert time.monotonic() < deadline, friend.text
+            time.sleep(0.05)
+        friend.child.kill(signal.SIGSTOP)  # its client neither reads nor answers, its connection still open
+        stopped = time.monotonic()
+        while server.seat("BOB") is not None:
+            assert time.monotonic() - stopped < 10, "a stopped client was never let go"
+            time.sleep(0.05)
+        assert time.monotonic() - stopped < 2.0
+    finally:
+        friend.child.kill(signal.SIGCONT)
+        friend.close()
+        server.close()

@@ -103,7 +103,9 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     from .net.log import TableLog
     from .net.server import TableServer
     from .net.table import TableConsole
+    from .net.tracing import trace_memory_if_asked
     from .palette import painter
+    trace_memory_if_asked(os.environ)
     credentials = table_credentials(folder)
     # The game's thread and the SSH server's share the interpreter: a switch sooner than the
     # default 5 ms lets a friend's key reach the game, and its screen the friend, without queueing.

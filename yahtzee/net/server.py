@@ -11,7 +11,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Optional, Union
+from typing import Optional, Union, cast
 
 import asyncssh
 
@@ -31,7 +31,7 @@ MAX_STARTUPS_PER_ADDRESS = 3  # not yet logged in from one address: one address 
 MAX_SEATED = 8  # logged-in connections at once
 PASSWORDS_PER_MINUTE = 60  # passwords checked from one address in any minute
 MAX_ADDRESSES_KEPT = 4096  # addresses whose recent passwords are remembered (the oldest forgotten first)
-MAX_NOTICES_KEPT = 256  # notices remembered so as not to repeat them
+NOTICES_OF_A_KIND = 3  # the most lines of one kind (one message, whatever its names and numbers) in NOTICE_GAP
 CLOSE_SECONDS = 5.0  # the most the server's thread is waited for as the table closes
 UNUSED_SECONDS = 10.0  # a logged-in connection that opens no terminal this long is closed
 KEEPALIVE_SECONDS, KEEPALIVE_MISSES = 5, 4  # a friend whose client stopped answering is let go within 25 s
@@ -40,11 +40,17 @@ MAX_KEY_OFFERS = 10  # unlisted keys on one connection (a client offers each key
 FAILED_LOGIN_DELAY = 1.0  # seconds before a wrong password is answered
 LOGIN_SECONDS = 30  # to log in, once connected
 IDLE_SECONDS = 30 * 60  # a seat that sends nothing this long is let go
-MAX_INPUT_RATE = 64 * 1024  # bytes a second from one seat; more is dropped
+MAX_INPUT_RATE = 512  # bytes a second from one seat (100 function keys; a typist sends 20): more is dropped
+RESIZE_SECONDS = 0.05  # a window dragged to new sizes is drawn anew at most this often
 NOTICE_GAP = 5.0  # seconds before the host is told the same line again
 MAX_UNSENT = 1024 * 1024  # bytes waiting for a friend's client to read them; past this it is let go
 
 Notify = Callable[[Text], None]
+
+
+def kind_of(line: Text) -> object:
+    """What a notice says whatever its names and numbers: its message."""
+    return line.code if isinstance(line, Say) else line
 
 
 def is_seat_name(name: str) -> bool:
@@ -62,7 +68,7 @@ class TableServer:
         self.log = log or TableLog(None)
         self.address, self.port = address, port
         self._notify = notify  # from the server's thread: a line for the host's screen
-        self._told: dict[Text, float] = {}
+        self._told: collections.OrderedDict[Text, float] = collections.OrderedDict()  # lines told lately, oldest first
         self.changed: Callable[[], None] = lambda: None  # from the server's thread: a friend came or went
         self.seats: dict[str, RemoteSeat] = {}
         self.owners: Mapping[str, str] = {}  # the game's seat owners (folded name: proof), as it last published them
@@ -77,15 +83,18 @@ class TableServer:
         self._thread = threading.Thread(target=self._loop.run_forever, name="ssh-table", daemon=True)
 
     def notify(self, line: Text) -> None:
-        """Tell the host, but not the same line again within NOTICE_GAP seconds (a flood of
-        refused connections is one line, not a flood of lines)."""
+        """Tell the host, but not the same line again within NOTICE_GAP seconds, nor more than
+        NOTICES_OF_A_KIND lines of one kind in that time (a flood of refusals is a few lines,
+        not a flood of lines: the log keeps every one); every kind of line gets through."""
         now = time.monotonic()
-        if len(self._told) > MAX_NOTICES_KEPT:
-            self._told = {told: at for told, at in self._told.items() if now - at < NOTICE_GAP}
-        if now - self._told.get(line, -NOTICE_GAP) >= NOTICE_GAP:
-            self._told[line] = now
-            self._notify(line)
-            self.changed()  # a seat waiting for a key shows it to the host at once
+        while self._told and now - next(iter(self._told.values())) >= NOTICE_GAP:
+            self._told.popitem(last=False)  # the oldest first: what is left was told within the gap
+        kind = kind_of(line)
+        if line in self._told or sum(kind_of(told) == kind for told in self._told) >= NOTICES_OF_A_KIND:
+            return
+        self._told[line] = now
+        self._notify(line)
+        self.changed()  # a seat waiting for a key shows it to the host at once
 
     def start(self) -> None:
         """Listen (OSError when the address cannot be had), serving from a thread of its own."""
@@ -95,10 +104,10 @@ class TableServer:
 
     async def _listen(self) -> asyncssh.SSHAcceptor:
         return await asyncssh.create_server(
-            lambda: Door(self), self.address, self.port, server_host_keys=[self.credentials.host_key],
-            encoding=None, line_editor=False, allow_pty=True, agent_forwarding=False, x11_forwarding=False,
-            allow_scp=False, kbdint_auth=False, host_based_auth=False, gss_host=None,
-            login_timeout=LOGIN_SECONDS, keepalive_interval=KEEPALIVE_SECONDS,
+            lambda: Door(self), self.address, self.port, tunnel=Listener(self),
+            server_host_keys=[self.credentials.host_key], encoding=None, line_editor=False, allow_pty=True,
+            agent_forwarding=False, x11_forwarding=False, allow_scp=False, kbdint_auth=False, host_based_auth=False,
+            gss_host=None, login_timeout=LOGIN_SECONDS, keepalive_interval=KEEPALIVE_SECONDS,
             keepalive_count_max=KEEPALIVE_MISSES)
 
     def admit(self, address: str) -> Optional[Say]:
@@ -258,6 +267,39 @@ class TableServer:
         self.changed()
 
 
+class Listener:
+    """Where the table listens: a connection from an address that may not try to log in now is
+    closed as it is accepted, before any SSH is spoken (asyncssh listens through this, as through a tunnel)."""
+
+    def __init__(self, table: TableServer) -> None:
+        self.table = table
+
+    async def create_server(self, make: Callable[[str, int], asyncio.Protocol], host: str,
+                            port: int) -> asyncio.AbstractServer:
+        """Listen on `host` and `port`; each connection admitted is handed to asyncssh's `make`."""
+        return await asyncio.get_running_loop().create_server(lambda: Gate(self.table, make, host, port), host, port)
+
+
+class Gate(asyncio.Protocol):
+    """A connection just accepted: refused at once, or handed to SSH."""
+
+    def __init__(self, table: TableServer, make: Callable[[str, int], asyncio.Protocol], host: str, port: int) -> None:
+        self.table, self.make, self.host, self.port = table, make, host, port
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        refused = self.table.admit(address)
+        if refused is not None:
+            self.table.log.record(address, "-", "refused at connect: " + source_text(refused))
+            self.table.notify(refused)
+            cast(asyncio.Transport, transport).abort()
+            return
+        ssh = self.make(self.host, self.port)
+        transport.set_protocol(ssh)
+        ssh.connection_made(transport)
+
+
 class Door(asyncssh.SSHServer):
     """One connection: its login, with the limits, and the one session it may open."""
 
@@ -276,13 +318,7 @@ class Door(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        refused = self.table.admit(self.address)
-        if refused is not None:
-            self.table.log.record(self.address, "-", "refused at connect: " + source_text(refused))
-            self.table.notify(refused)
-            conn.abort()
-            return
-        self.stage = "starting"
+        self.stage = "starting"  # admitted as it was accepted (Gate)
 
     def auth_completed(self) -> None:
         refused = self.table.logged_in(self.address)
@@ -383,6 +419,7 @@ class SeatSession(asyncssh.SSHServerSession):
         self.seat: Optional[RemoteSeat] = None
         self.window = (time.monotonic(), 0)  # the input rate's second and its bytes
         self.idle: Optional[asyncio.TimerHandle] = None
+        self.resizing: Optional[asyncio.TimerHandle] = None  # the game is told the window's size soon
         self.code_wanted: Optional[str] = None  # the rejoin code's proof this terminal must give first
         self.code = ""  # typed so far
         self.tries = 0
@@ -501,8 +538,14 @@ class SeatSession(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self._check_window(width, height)
-        if self.seat is not None:
-            self.seat.resized(width, height)
+        self.size = width, height
+        if self.seat is not None and self.resizing is None:  # the game hears the latest size, RESIZE_SECONDS apart
+            self.resizing = asyncio.get_running_loop().call_later(RESIZE_SECONDS, self._resize)
+
+    def _resize(self) -> None:
+        self.resizing = None
+        if self.seat is not None and self.size is not None:
+            self.seat.resized(*self.size)
 
     def _check_window(self, columns: int, lines: int) -> None:
         """A window beyond reason is drawn at the largest size, and the host is told."""
@@ -515,8 +558,9 @@ class SeatSession(asyncssh.SSHServerSession):
         return False
 
     def connection_lost(self, exc: Optional[Exception]) -> None:
-        if self.idle is not None:
-            self.idle.cancel()
+        for timer in (self.idle, self.resizing):
+            if timer is not None:
+                timer.cancel()
         if self.seat is not None:
             self.table.log.record(self.address, self.name, "left")
             self.table.leave(self.seat)

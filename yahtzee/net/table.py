@@ -508,7 +508,7 @@ class TableConsole:
 
     def _take_in(self, key: str, seat: RemoteSeat) -> None:
         """A friend joined (or came back): before the game, the seat of their name is theirs
-        while seats remain; their console shows the screen as it stands."""
+        while seats remain (until the host frees it); their console shows the screen as it stands."""
         if not seat.take():
             return  # gone before the game looked: nothing of it to keep
         console = self.console_for(seat)
@@ -566,10 +566,6 @@ class TableConsole:
     def _let_go(self, key: str) -> None:
         """A friend's console goes (their connection went, or the game ended)."""
         friend = self.friends.pop(key)
-        owners = self.seating.seat_owners()
-        if not self.seating.game_under_way() and owners.get(key) == friend.seat.proof:
-            del owners[key]  # before the game a name is no seat yet: it is claimed again on coming back
-            self._publish_owners()
         friend.console.end_line()
         friend.console.reader.close()
         friend.aside.close()
