@@ -68,20 +68,20 @@ MOMENTS = [
     }),
     ("BOB's first roll", at_bobs_first_roll, {
         "BOB": ("Roll 1 of 3: 1-5 mark dice, R rolls, ? advice", None, None),
-        "host": ("BOB is rolling the dice. Here: F8 verify, F9 sound, F10 quit.", "1", "It is BOB's turn."),
+        "host": ("BOB is rolling the dice. Here: F7 seats, F8 verify, F9 sound, F10 quit.", "1", "It is BOB's turn."),
         "CAL": ("BOB is rolling the dice. Here: F9 sound, D language, F10 leaves the table.", "r", "It is BOB's turn."),
         "WAT": ("BOB is rolling the dice. You watch: F9 sound, D language, F10 leaves.", "2", "It is BOB's turn."),
     }),
     ("BOB's posting", lambda hands: (hands.type("BOB", "r"), hands.wait_for("BOB", "Post where?")), {
         "BOB": ("Post where? 1 2 3 4 5 6 T F H S L Y C, R dice, ? advice", None, None),
-        "host": ("BOB decides where to post. Here: F8 verify, F9 sound, F10 quit.", "c", "It is BOB's turn."),
+        "host": ("BOB decides where to post. Here: F7 seats, F8 verify, F9 sound, F10 quit.", "c", "It is BOB's turn."),
         "CAL": ("BOB decides where to post. Here: F9 sound, D language, F10 leaves the table.", "c",
                 "It is BOB's turn."),
         "WAT": ("BOB decides where to post. You watch: F9 sound, D language, F10 leaves.", "y", "It is BOB's turn."),
     }),
     ("BOB's verify question", lambda hands: (hands.type("BOB", "1"), hands.wait_for("BOB", "(Y/N)")), {
         "BOB": ("Post 1 in ONES? (Y/N)", None, None),
-        "host": ("BOB decides where to post. Here: F8 verify, F9 sound, F10 quit.", "y", "It is BOB's turn."),
+        "host": ("BOB decides where to post. Here: F7 seats, F8 verify, F9 sound, F10 quit.", "y", "It is BOB's turn."),
         "CAL": ("BOB decides where to post. Here: F9 sound, D language, F10 leaves the table.", "y",
                 "It is BOB's turn."),
         "WAT": ("BOB decides where to post. You watch: F9 sound, D language, F10 leaves.", "n", "It is BOB's turn."),
@@ -90,7 +90,7 @@ MOMENTS = [
         hands.type("BOB", "y"), hands.wait_for("CAL", "CAL: press any key to roll")), {
         "CAL": ("CAL: press any key to roll", None, None),
         "BOB": ("CAL is rolling the dice. U takes back your posting.", "r", "It is CAL's turn."),
-        "host": ("CAL is rolling the dice. Here: F8 verify, F9 sound, F10 quit.", "u",
+        "host": ("CAL is rolling the dice. Here: F7 seats, F8 verify, F9 sound, F10 quit.", "u",
                  "Only BOB may take back BOB's posting."),
         "WAT": ("CAL is rolling the dice. You watch: F9 sound, D language, F10 leaves.", "u",
                 "Only BOB may take back BOB's posting."),
@@ -505,18 +505,27 @@ def test_at_most_sixty_passwords_a_minute_are_checked_from_one_address(tmp_path)
 
 def test_a_connection_opens_one_terminal_at_most(tmp_path):
     from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import Door, TableServer
+    from yahtzee.net.server import MAX_SESSION_REQUESTS, Door, TableServer
 
     class Connection:
+        closed = False
+
         def get_extra_info(self, name):
             return "BOB"
 
-    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
+        def close(self):
+            self.closed = True
+
+    told = []
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
     try:
         door = Door(server)
         door.conn = Connection()
         assert door.session_requested() is not False
-        assert [door.session_requested() for _ in range(1000)] == [False] * 1000
+        assert [door.session_requested() for _ in range(MAX_SESSION_REQUESTS - 1)] == [False] * 9
+        assert not door.conn.closed
+        assert door.session_requested() is False and door.conn.closed  # one that keeps asking is closed
+        assert [language.text(line) for line in told][-1].endswith("asked for terminal after terminal and was closed.")
     finally:
         server._loop.close()
 
@@ -793,5 +802,36 @@ def test_a_storm_of_notices_tells_the_host_a_few_lines_of_each_kind_and_keeps_no
         server.notify(Say("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
             columns=1, lines=500, most="500x200", name="EVE"))  # a gap later, the host hears again
         assert len(told) == NOTICES_OF_A_KIND + 2 and len(server._told) == 1
+    finally:
+        server._loop.close()
+
+
+def test_keys_past_a_seats_rate_are_dropped_and_the_rest_kept(tmp_path):
+    import asyncio
+
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import MAX_INPUT_RATE, SeatSession, TableServer
+
+    class Seat:
+        typed_keys = b""
+
+        def typed(self, data):
+            self.typed_keys += data
+            return True
+
+    told = []
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
+
+    async def flood():
+        session = SeatSession(server, "BOB", "")
+        session.seat = Seat()
+        session.data_received(b"1" * (2 * MAX_INPUT_RATE), None)  # one packet of twice a second's keys
+        session.data_received(b"2", None)
+        session.idle.cancel()
+        return session.seat.typed_keys
+
+    try:
+        assert asyncio.run(flood()) == b"1" * MAX_INPUT_RATE
+        assert [language.text(line) for line in told] == ["Keys from BOB came too fast: some were dropped."]
     finally:
         server._loop.close()

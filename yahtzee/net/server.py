@@ -42,6 +42,8 @@ LOGIN_SECONDS = 30  # to log in, once connected
 IDLE_SECONDS = 30 * 60  # a seat that sends nothing this long is let go
 MAX_INPUT_RATE = 512  # bytes a second from one seat (100 function keys; a typist sends 20): more is dropped
 RESIZE_SECONDS = 0.05  # a window dragged to new sizes is drawn anew at most this often
+MAX_RESIZES_A_SECOND = 200  # window sizes from a seat in a second (a dragged window sends some 60): more, it goes
+MAX_SESSION_REQUESTS = 10  # terminals asked for on one connection (one is served) before it is closed
 NOTICE_GAP = 5.0  # seconds before the host is told the same line again
 MAX_UNSENT = 1024 * 1024  # bytes waiting for a friend's client to read them; past this it is let go
 
@@ -399,8 +401,14 @@ class Door(asyncssh.SSHServer):
 
     def session_requested(self) -> "Union[bool, asyncssh.SSHServerSession[bytes]]":
         assert self.conn is not None
-        if self.sessions:
-            return False  # one terminal per connection
+        if self.sessions:  # one terminal per connection; one that keeps asking is closed
+            self.sessions += 1
+            if self.sessions > MAX_SESSION_REQUESTS:
+                self.table.log.record(self.address, "-", "asked for too many terminals: closed")
+                self.table.notify(Say("A connection from {address} asked for terminal after terminal and was "
+                                      "closed.").format(address=self.address))
+                self.conn.close()
+            return False
         self.sessions += 1
         if self.unused is not None:
             self.unused.cancel()
@@ -420,6 +428,7 @@ class SeatSession(asyncssh.SSHServerSession):
         self.window = (time.monotonic(), 0)  # the input rate's second and its bytes
         self.idle: Optional[asyncio.TimerHandle] = None
         self.resizing: Optional[asyncio.TimerHandle] = None  # the game is told the window's size soon
+        self.resizes = (time.monotonic(), 0)  # the window sizes' second and their count
         self.code_wanted: Optional[str] = None  # the rejoin code's proof this terminal must give first
         self.code = ""  # typed so far
         self.tries = 0
@@ -531,12 +540,22 @@ class SeatSession(asyncssh.SSHServerSession):
         second, count = self.window
         if now - second >= 1:
             second, count = now, 0
-        self.window = second, count + len(data)
-        too_fast = self.window[1] > MAX_INPUT_RATE
-        if too_fast or not self.seat.typed(data):
+        room = max(0, MAX_INPUT_RATE - count)
+        self.window = second, count + min(room, len(data))
+        kept = self.seat.typed(data[:room]) if room else True
+        if len(data) > room or not kept:
             self.table.notify(Say("Keys from {name} came too fast: some were dropped.").format(name=self.name))
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        now = time.monotonic()
+        second, count = self.resizes
+        self.resizes = (now, 1) if now - second >= 1 else (second, count + 1)
+        if self.resizes[1] > MAX_RESIZES_A_SECOND and self.chan is not None:
+            self.table.log.record(self.address, self.name, "changed window size too often: closed")
+            self.table.notify(Say("{name}'s window changed size {count} times in a second: let go.").format(
+                name=cut_to_cells(self.name, NAME_CELLS), count=MAX_RESIZES_A_SECOND))
+            self.chan.close()
+            return
         self._check_window(width, height)
         self.size = width, height
         if self.seat is not None and self.resizing is None:  # the game hears the latest size, RESIZE_SECONDS apart

@@ -436,7 +436,7 @@ class TableConsole:
         if owner is not None and self._terminal_of(owner) == key:
             return Say("{happening} U takes back your posting.").format(happening=happening)
         if key == HOST:
-            return Say("{happening} Here: F8 verify, F9 sound, F10 quit.").format(happening=happening)
+            return Say("{happening} Here: F7 seats, F8 verify, F9 sound, F10 quit.").format(happening=happening)
         if self._seat_name(key) is None:
             return Say("{happening} You watch: F9 sound, D language, F10 leaves.").format(happening=happening)
         return Say("{happening} Here: F9 sound, D language, F10 leaves the table.").format(happening=happening)
