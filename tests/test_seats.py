@@ -634,7 +634,7 @@ def test_the_host_removes_a_friend_whose_seat_is_then_played_at_the_hosts_keyboa
         rows = [line.split() for line in page.splitlines() if re.match(r" [12]  ", line)]
         assert rows == [["1", "BOB", "plays", "here", "from", "127.0.0.2", "password,", "rejoin", "code"],
                         ["2", "ZED", "watches", "here", "from", "127.0.0.3", "password"]]
-        assert "K7Q2MX" not in page
+        assert "K7Q2MX" not in page and "Friends join with: ssh -p 8022 NAME@here (password secret)" in page
         hands.type("host", "9")
         hands.wait_for("host", "Press a number from the list, or Esc.")
         hands.type("host", "1")

@@ -22,15 +22,15 @@ class Present:
     address: str = ""  # where they came from ('' while away)
 
 
-def roster_view(people: Sequence[Present]) -> View:
-    """The page, with a question under it."""
+def roster_view(people: Sequence[Present], how_to_join: Text) -> View:
+    """The page, with how friends join under the list and a question under it."""
     def view(prompt: Text) -> Frame:
         def frame(look: Look) -> list[str]:
             lines = [look.words(Say("Who is at the table")), ""]
             lines += [f"{number:>2}  {entry_line(look, person)}" for number, person in enumerate(people, 1)]
             if not people:
                 lines.append(look.words(Say("Nobody has joined over SSH.")))
-            return [*lines, "", look.words(prompt)]
+            return [*lines, "", look.words(how_to_join), "", look.words(prompt)]
         return frame
     return view
 

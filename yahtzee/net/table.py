@@ -356,6 +356,7 @@ class TableConsole:
                     self._with_code(key, Say("You left the table: join again with ssh to take your seat back.")))
             with contextlib.suppress(InputClosed):
                 friend.console.message(said)
+                friend.console.end_line()  # sent before their connection is closed
             friend.seat.disconnect()
             self._let_go(key)
             return
@@ -658,10 +659,11 @@ class TableConsole:
         runs the moment again if a seat changed hands."""
         seats_before = dict(self.seating.seat_owners())
         prompt = Say("A number removes that one for the rest of the game; Esc returns.")
+        self.host.forget_messages()
         while True:
             self._refresh()
             people = self._people()
-            self.host.show(Asked(roster_view([person for _, person in people]), prompt))
+            self.host.show(Asked(roster_view([person for _, person in people], self.server.how_to_join()), prompt))
             token = self.host.read_key(prompt)
             if token in ("escape", "x", ROSTER_KEY, "F10", "q", "enter"):
                 break
