@@ -352,10 +352,11 @@ async def attack_passwords(port: int, folder: Path, count: int, seconds: float) 
 
 
 async def attack_channels(port: int, folder: Path, count: int, seconds: float) -> dict:
-    """Session channels asked for on one logged-in connection, a thousand at a time (again on
-    a new connection whenever one is closed)."""
-    asked, opened, deadline = 0, 0, time.monotonic() + seconds
+    """Session channels asked for on a logged-in connection, a thousand at a time (again on a
+    new connection whenever one is closed)."""
+    asked, opened, connections, deadline = 0, 0, 0, time.monotonic() + seconds
     while asked < count and time.monotonic() < deadline:
+        connections += 1
         try:
             async with asyncssh.connect("127.0.0.1", port, username="CHAN", client_keys=[str(folder / "friend")],
                                         known_hosts=None) as conn:
@@ -368,7 +369,7 @@ async def attack_channels(port: int, folder: Path, count: int, seconds: float) -
                         break
         except (OSError, asyncssh.Error):
             await asyncio.sleep(0.05)
-    return {"channels_asked": asked, "channels_opened": opened}
+    return {"channels_asked": asked, "channels_opened": opened, "connections": connections}
 
 
 async def attack_windows(port: int, folder: Path, count: int, seconds: float) -> dict:
