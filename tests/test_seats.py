@@ -835,3 +835,29 @@ def test_keys_past_a_seats_rate_are_dropped_and_the_rest_kept(tmp_path):
         assert [language.text(line) for line in told] == ["Keys from BOB came too fast: some were dropped."]
     finally:
         server._loop.close()
+
+
+def test_no_file_outlives_a_real_connection_that_logs_in_opens_a_terminal_and_drops(tmp_path):
+    import asyncio
+
+    import asyncssh
+    server, told = served(tmp_path)
+
+    async def reconnects(count):
+        for number in range(count):
+            async with asyncssh.connect("127.0.0.1", server.port, username=f"E{number % 7}",
+                                        password=server.credentials.password, known_hosts=None,
+                                        client_keys=None) as conn:
+                await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+
+    try:
+        asyncio.run(reconnects(5))  # asyncssh's own first-use files are open before counting
+        time.sleep(0.3)
+        before = open_files()
+        asyncio.run(reconnects(50))  # with the first five, within the address's 60 passwords a minute
+        deadline = time.monotonic() + 5
+        while open_files() > before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert open_files() <= before and server.present() == []
+    finally:
+        server.close()
