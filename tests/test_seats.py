@@ -467,14 +467,21 @@ def test_the_right_password_within_the_limit_still_lets_a_friend_in(tmp_path):
 
 def test_logins_under_way_are_limited_per_address_and_a_flood_is_dropped_at_random(tmp_path):
     from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import EARLY_DROP_FROM, MAX_STARTUPS, MAX_STARTUPS_PER_ADDRESS, TableServer
+    from yahtzee.net.server import (
+        EARLY_DROP_FROM,
+        MAX_STARTUPS,
+        MAX_STARTUPS_PER_ADDRESS,
+        PENALTY_SECONDS,
+        TableServer,
+    )
     server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
     try:
         assert [server.admit("10.0.0.1") for _ in range(MAX_STARTUPS_PER_ADDRESS)] == [None] * MAX_STARTUPS_PER_ADDRESS
         assert language.text(server.admit("10.0.0.1")) == "Refused 10.0.0.1: at most 3 logins at once from one address."
         assert server.admit("10.0.0.2") is None  # another address still gets in
         server.left_unseated("10.0.0.1")
-        assert server.admit("10.0.0.1") is None  # a place given back is a place again
+        assert language.text(server.admit("10.0.0.1")).startswith("Refused 10.0.0.1 for 5 s more")  # its penalty
+        assert server.admit("10.0.0.1", now=time.monotonic() + PENALTY_SECONDS) is None  # then a place again
         while sum(server.starting.values()) < EARLY_DROP_FROM:
             assert server.admit(f"10.0.1.{len(server.starting)}") is None  # below the early drop, none is refused
         server.early_drop.seed(1)
@@ -861,3 +868,25 @@ def test_no_file_outlives_a_real_connection_that_logs_in_opens_a_terminal_and_dr
         assert open_files() <= before and server.present() == []
     finally:
         server.close()
+
+
+def test_an_address_that_breaks_a_limit_is_refused_longer_at_each_offence_up_to_a_minute(tmp_path):
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.server import MAX_ADDRESSES_KEPT, MAX_PENALTY_SECONDS, PENALTY_SECONDS, TableServer
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
+    try:
+        server.penalize("10.0.0.1", now=100.0)
+        assert language.text(server.admit("10.0.0.1", now=100.0)) == "Refused 10.0.0.1 for 5 s more: it broke a limit."
+        assert server.admit("10.0.0.2", now=100.0) is None  # another address is not held back
+        assert server.admit("10.0.0.1", now=100.0 + PENALTY_SECONDS) is None
+        for _ in range(100):
+            server.penalize("10.0.0.3", now=200.0)
+        assert server.penalties["10.0.0.3"] == 200.0 + MAX_PENALTY_SECONDS
+        assert server.admit("10.0.0.3", now=200.0 + MAX_PENALTY_SECONDS) is None
+        for n in range(MAX_ADDRESSES_KEPT + 10):
+            server.penalize(f"10.1.{n // 256}.{n % 256}", now=300.0)
+        assert len(server.penalties) == MAX_ADDRESSES_KEPT  # bounded, the oldest forgotten
+        assert [server.may_check_password("10.0.0.4", now=400.0) for _ in range(61)].count(False) == 1
+        assert server.admit("10.0.0.4", now=400.0) is not None  # past its passwords a minute: penalized too
+    finally:
+        server._loop.close()

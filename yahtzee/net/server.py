@@ -6,6 +6,7 @@ name is the seat they take. Every limit, when reached, is said in one line to th
 import asyncio
 import collections
 import contextlib
+import math
 import random
 import socket
 import threading
@@ -30,6 +31,8 @@ EARLY_DROP_FROM = 5  # from this many not yet logged in, a new one is dropped at
 MAX_STARTUPS_PER_ADDRESS = 3  # not yet logged in from one address: one address never keeps another out
 MAX_SEATED = 8  # logged-in connections at once
 PASSWORDS_PER_MINUTE = 60  # passwords checked from one address in any minute
+PENALTY_SECONDS = 5.0  # an address that breaks a limit is refused this much longer at each offence
+MAX_PENALTY_SECONDS = 60.0  # however often it does
 MAX_ADDRESSES_KEPT = 4096  # addresses whose recent passwords are remembered (the oldest forgotten first)
 NOTICES_OF_A_KIND = 3  # the most lines of one kind (one message, whatever its names and numbers) in NOTICE_GAP
 CLOSE_SECONDS = 5.0  # the most the server's thread is waited for as the table closes
@@ -79,6 +82,7 @@ class TableServer:
         self.seated = 0
         self.early_drop = random.Random()
         self.passwords: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
+        self.penalties: collections.OrderedDict[str, float] = collections.OrderedDict()  # address: refused until
         self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
         self._server: Optional[asyncssh.SSHAcceptor] = None
@@ -112,12 +116,19 @@ class TableServer:
             gss_host=None, login_timeout=LOGIN_SECONDS, keepalive_interval=KEEPALIVE_SECONDS,
             keepalive_count_max=KEEPALIVE_MISSES)
 
-    def admit(self, address: str) -> Optional[Say]:
+    def admit(self, address: str, now: Optional[float] = None) -> Optional[Say]:
         """Whether a new connection from `address` may try to log in: why not, or None (then it
-        is counted until it logs in or goes). Past EARLY_DROP_FROM, new ones are dropped at
-        random, more surely the fuller it is, so a flood never fills every place at once."""
+        is counted until it logs in or goes). An address that broke a limit lately is refused
+        for its penalty. Past EARLY_DROP_FROM, new ones are dropped at random, more surely the
+        fuller it is, so a flood never fills every place at once."""
+        now = time.monotonic() if now is None else now
+        penalty = self.penalties.get(address, now) - now
+        if penalty > 0:
+            return Say("Refused {address} for {seconds} s more: it broke a limit.").format(
+                address=address, seconds=math.ceil(penalty))
         waiting = sum(self.starting.values())
         if self.starting[address] >= MAX_STARTUPS_PER_ADDRESS:
+            self.penalize(address, now)
             return Say("Refused {address}: at most {count} logins at once from one address.").format(
                 address=address, count=MAX_STARTUPS_PER_ADDRESS)
         drop_chance = (waiting - EARLY_DROP_FROM + 1) / (MAX_STARTUPS - EARLY_DROP_FROM + 1)
@@ -126,6 +137,15 @@ class TableServer:
                 address=address, count=waiting)
         self.starting[address] += 1
         return None
+
+    def penalize(self, address: str, now: Optional[float] = None) -> None:
+        """`address` broke a limit: its new connections are refused PENALTY_SECONDS longer (at
+        most MAX_PENALTY_SECONDS from now), as OpenSSH's PerSourcePenalties do."""
+        now = time.monotonic() if now is None else now
+        until = max(self.penalties.pop(address, now), now) + PENALTY_SECONDS
+        self.penalties[address] = min(until, now + MAX_PENALTY_SECONDS)  # the latest offender last
+        while len(self.penalties) > MAX_ADDRESSES_KEPT:
+            self.penalties.popitem(last=False)
 
     def may_check_password(self, address: str, now: Optional[float] = None) -> bool:
         """Whether another password from `address` may be checked within PASSWORDS_PER_MINUTE
@@ -137,6 +157,8 @@ class TableServer:
         allowed = len(recent) < PASSWORDS_PER_MINUTE
         if allowed:
             recent.append(now)
+        else:
+            self.penalize(address, now)
         self.passwords[address] = recent  # the most recent address last
         while len(self.passwords) > MAX_ADDRESSES_KEPT:
             self.passwords.popitem(last=False)
@@ -394,7 +416,8 @@ class Door(asyncssh.SSHServer):
         return False
 
     def _close_after(self, count: int) -> None:
-        """Too many failed logins on one connection: it is closed, and the host told."""
+        """Too many failed logins on one connection: it is closed, its address penalized, and the host told."""
+        self.table.penalize(self.address)
         self.table.notify(Say("A connection was closed after {count} failed logins.").format(count=count))
         if self.conn is not None:
             self.conn.close()
@@ -405,6 +428,7 @@ class Door(asyncssh.SSHServer):
             self.sessions += 1
             if self.sessions > MAX_SESSION_REQUESTS:
                 self.table.log.record(self.address, "-", "asked for too many terminals: closed")
+                self.table.penalize(self.address)
                 self.table.notify(Say("A connection from {address} asked for terminal after terminal and was "
                                       "closed.").format(address=self.address))
                 self.conn.close()
@@ -521,6 +545,7 @@ class SeatSession(asyncssh.SSHServerSession):
                 self.seat.code = code
         elif self.tries >= MAX_LOGIN_ATTEMPTS:
             self.table.log.record(self.address, self.name, "wrong rejoin code: closed")
+            self.table.penalize(self.address)
             self.table.notify(Say("A connection was closed after {count} failed logins.").format(
                 count=MAX_LOGIN_ATTEMPTS))
             self._tell(Say("That is not the code."))
@@ -552,6 +577,7 @@ class SeatSession(asyncssh.SSHServerSession):
         self.resizes = (now, 1) if now - second >= 1 else (second, count + 1)
         if self.resizes[1] > MAX_RESIZES_A_SECOND and self.chan is not None:
             self.table.log.record(self.address, self.name, "changed window size too often: closed")
+            self.table.penalize(self.address)
             self.table.notify(Say("{name}'s window changed size {count} times in a second: let go.").format(
                 name=cut_to_cells(self.name, NAME_CELLS), count=MAX_RESIZES_A_SECOND))
             self.chan.close()
