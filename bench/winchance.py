@@ -1,9 +1,14 @@
 """The chance to win against a Monte Carlo truth, and the advice page's time with it.
 
-Positions: two- and three-player games of the exact table's play stopped at a random seat,
-round and roll, with random dice; kinds are drawn so that every roll number (first, second,
-last), every stage (early: rounds 1-4, middle: 5-9, late: 10-13) and every state of the
-players' Yahtzee boxes (open, a zero, a fifty) occurs. For every option the advisor offers
+Positions, in groups: "realistic", two- and three-player games of the exact table's play
+stopped at a random seat, round and roll, with random dice; kinds are drawn so that every roll
+number (first, second, last), every stage (early: rounds 1-4, middle: 5-9, late: 10-13) and
+every state of the players' Yahtzee boxes (open, a zero, a fifty) occurs. Then the strange
+cards a human leaves, 2, 3 and 4 players, every stage and roll: "random postings" (every turn
+a first roll posted in a box drawn at random), "upper zeros" (one to three upper boxes
+scratched, the rest the table's play), "yahtzee scratched" (in the first turn), and "far
+behind" (the player to decide posts at random, the others play the table, or the other way
+round). For every option the advisor offers
 there, the truth is the share of won games (ties half) over continuations: the rest of the
 turn played by the plan the shown chance assumes (winchance: for the win), then every card
 played to its end by the exact table (batch, the simulation's arrays, not finals). Each
@@ -12,7 +17,8 @@ printed and kept under half a point. Prints mean and worst |shown - true| and th
 2 points against the targets; then the advice's time (advise + the win column, memos empty,
 the turn prepared as the game prepares it) for every rule set the column is shown under.
 Asserts nothing; the last line is one JSON object.
-Usage: python bench/winchance.py [POSITIONS] [SEED] (0 positions: the times alone)
+Usage: python bench/winchance.py [POSITIONS] [SEED] [STRANGE] (POSITIONS realistic ones, STRANGE
+of each strange group; 0 positions: the times alone)
 """
 import json
 import os
@@ -33,13 +39,14 @@ from yahtzee.scorecard import Scorecard  # noqa: E402
 from yahtzee.strategy.advisor import advise  # noqa: E402
 from yahtzee.strategy.batch import KEEP_FACES, KEEP_SIZE, Cards, NumpyDice, play_turns, roll_numbers  # noqa: E402
 from yahtzee.strategy.cache import load_table  # noqa: E402
-from yahtzee.strategy.dicemath import DICE, KEEP_INDEX  # noqa: E402
+from yahtzee.strategy.dicemath import DICE, KEEP_INDEX, ROLLS  # noqa: E402
 from yahtzee.strategy.rival import win_plan  # noqa: E402
 from yahtzee.strategy.tables import BOXES, YAHTZEE_BIT  # noqa: E402
 from yahtzee.strategy.winchance import option_chances, others_ahead, prepare_turn  # noqa: E402
 from yahtzee.strategy.winturns import EXTRA_TURN  # noqa: E402
 
 POSITIONS = 48
+STRANGE = 12  # positions of each strange group
 MINE = 12_000     # continuations of the player's own card per option
 THEIRS = 100_000  # continuations of each opponent's card
 TIMED = 60        # positions timed per rule set
@@ -70,13 +77,74 @@ def yahtzee_case(card):
     return "open" if points is None else "fifty" if points else "zero"
 
 
-def position(table, rng, players, stage, rolls_used):
-    """A game at the current player's decision: seat, round and dice drawn at random."""
+def random_postings(table, turns, rng):
+    """A card whose every turn posted a first roll (never five alike) in an open box drawn at random."""
+    cards = Cards.empty(1)
+    for _ in range(turns):
+        open_boxes = [bit for bit in range(len(BOXES)) if not cards.mask[0] >> bit & 1]
+        post_roll(table, cards, PLAIN_ROLLS[int(rng.integers(len(PLAIN_ROLLS)))], int(rng.choice(open_boxes)))
+    return cards
+
+
+def upper_zeros(table, turns, rng):
+    """A card with one to three upper boxes scratched first, then the table's play."""
+    cards = Cards.empty(1)
+    zeros = min(turns, int(rng.integers(1, 4)))
+    for face in rng.choice(6, size=zeros, replace=False).tolist():
+        post_roll(table, cards, int(rng.choice(ROLLS_WITHOUT[face + 1])), face)
+    return played_on(table, cards, turns - zeros, rng)
+
+
+def yahtzee_scratched(table, turns, rng):
+    """A card that scratched YAHTZEE in its first turn, then the table's play."""
+    cards = Cards.empty(1)
+    if turns:
+        post_roll(table, cards, PLAIN_ROLLS[int(rng.integers(len(PLAIN_ROLLS)))], YAHTZEE_BIT)
+    return played_on(table, cards, turns - 1, rng)
+
+
+def table_play(table, turns, rng):
+    """A card of the table's own play."""
+    return played_cards(table, 1, turns, rng)
+
+
+def post_roll(table, cards, roll, box):
+    """Post one roll (after one roll) in a box of a one-row Cards."""
+    cards.post(table.engine.tables, np.arange(1), np.array([roll]), np.array([box]), np.ones(1, dtype=np.int64))
+
+
+def played_on(table, cards, turns, rng):
+    """The card after `turns` more turns of the table's play."""
+    dice = NumpyDice(rng)
+    for _ in range(turns):
+        play_turns(table, cards, np.arange(1), dice)
+    return cards
+
+
+PLAIN_ROLLS = [index for index, roll in enumerate(ROLLS) if len(set(roll)) > 1]
+ROLLS_WITHOUT = {face: [index for index in PLAIN_ROLLS if face not in ROLLS[index]] for face in range(1, 7)}
+GROUPS = {"realistic": table_play, "random postings": random_postings, "upper zeros": upper_zeros,
+          "yahtzee scratched": yahtzee_scratched, "far behind": None}
+
+
+def makers(group, players, seat, rng):
+    """How each player's card is made in a group's position: "far behind" makes the player to
+    decide a random poster among table players, or the only table player among random posters."""
+    if group != "far behind":
+        return [GROUPS[group]] * players
+    behind = bool(rng.integers(2))
+    return [(random_postings if (place == seat) == behind else table_play) for place in range(players)]
+
+
+def position(table, rng, players, stage, rolls_used, group="realistic"):
+    """A game at the current player's decision: seat, round and dice drawn at random, each
+    card made as the group makes them."""
     low, high = STAGES[stage]
     game_round = int(rng.integers(low, high + 1))
     seat = int(rng.integers(players))
-    names = ["ANN", "BOB", "CY"][:players]
-    cards = [played_cards(table, 1, game_round - (0 if place < seat else 1), rng) for place in range(players)]
+    names = ["ANN", "BOB", "CY", "DEE"][:players]
+    cards = [make(table, game_round - (0 if place < seat else 1), rng)
+             for place, make in enumerate(makers(group, players, seat, rng))]
     game = Game.start([Player(name) for name in names], table.rules)
     for place, player in enumerate(game.players):
         player.card = scorecard(cards[place], 0)
@@ -167,27 +235,31 @@ def truth(table, game, options, rng):
     return results
 
 
-def kinds(count, rng):
+def kinds(count, rng, player_counts=(2, 3)):
     """(players, stage, rolls used) for `count` positions, every combination in turn."""
-    combos = [(players, stage, used) for players in (2, 3) for stage in STAGES for used in (1, 2, 3)]
+    combos = [(players, stage, used) for players in player_counts for stage in STAGES for used in (1, 2, 3)]
     order = rng.permutation(len(combos))
     return [combos[order[i % len(combos)]] for i in range(count)]
 
 
-def accuracy(table, count, rng):
+def accuracy(table, count, strange, rng):
     """The errors of every shown chance against its truth, with what they were measured at
-    (positions and continuations drawn from streams of their own)."""
+    (positions and continuations drawn from streams of their own): `count` realistic
+    positions and `strange` of each strange group."""
     rows = []
     places, rng = (np.random.default_rng(seed) for seed in rng.integers(2 ** 32, size=2))
-    for players, stage, used in kinds(count, places):
-        game = position(table, places, players, stage, used)
+    plan = [("realistic", kind) for kind in kinds(count, places)]
+    plan += [(group, kind) for group in list(GROUPS)[1:] for kind in kinds(strange, places, (2, 3, 4))]
+    for group, (players, stage, used) in plan:
+        game = position(table, places, players, stage, used, group)
         options = advise(table, game)
         shown = option_chances(table, game, options)
         cases = "/".join(yahtzee_case(player.card) for player in game.players)
-        for chance, (true, error) in zip(shown, truth(table, game, options, rng)):
+        for option, chance, (true, error) in zip(options, shown, truth(table, game, options, rng)):
             if true is not None:
-                rows.append({"players": players, "stage": stage, "roll": used, "round": game.round,
-                             "yahtzee": cases, "shown": chance, "true": true, "error": error})
+                rows.append({"group": group, "players": players, "stage": stage, "roll": used, "round": game.round,
+                             "yahtzee": cases, "shown": chance, "true": true, "error": error,
+                             "decision": option.kind.name.lower()})
     return rows
 
 
@@ -238,8 +310,9 @@ def main(argv):
     """Measure and print (0 positions: the times alone)."""
     count = int(argv[0]) if argv else POSITIONS
     rng = np.random.default_rng(int(argv[1]) if len(argv) > 1 else 1)
+    strange = int(argv[2]) if len(argv) > 2 else STRANGE
     cache = os.environ.get("YAHTZEE_CACHE") or tempfile.mkdtemp(prefix="yahtzee-bench-")
-    figures = report_accuracy(load_table(HASBRO, cache_dir=Path(cache)), count, rng) if count else {}
+    figures = report_accuracy(load_table(HASBRO, cache_dir=Path(cache)), count, strange, rng) if count else {}
     times = timings(cache, rng)
     for name, figure in times.items():
         look, prepare, cold = figure["look"], figure["prepare"], figure["cold"]
@@ -251,27 +324,38 @@ def main(argv):
                                             for name, figure in times.items()}}))
 
 
-def report_accuracy(table, count, rng):
-    """Print the shown chances against the truth at `count` positions; the figures."""
+def report_accuracy(table, count, strange, rng):
+    """Print the shown chances against the truth at `count` realistic positions and `strange`
+    of each strange group: per group, over the strange ones, over all; the figures."""
     start = time.perf_counter()
-    rows = accuracy(table, count, rng)
+    rows = accuracy(table, count, strange, rng)
+    print(f"win chance, hasbro: {len(rows)} options at {count} realistic positions and {strange} of each strange "
+          f"group, {MINE:,} continuations an option, {THEIRS:,} an opponent ({time.perf_counter() - start:.0f} s)")
+    print(f"  truth's standard error: at most {max(row['error'] for row in rows) * 100:.2f} points (target < 0.5)")
+    figures = {}
+    sets = {group: [row for row in rows if row["group"] == group] for group in GROUPS}
+    sets["strange together"] = [row for row in rows if row["group"] != "realistic"]
+    sets["all together"] = rows
+    for name, chosen in sets.items():
+        if chosen:
+            figures[name] = report_set(name, chosen)
+    return figures
+
+
+def report_set(name, rows):
+    """The errors of one set of options against the targets, and by stage, roll, players and decision."""
     errors = np.array([abs(row["shown"] - row["true"]) * 100 for row in rows])
     certain = [row for row in rows if row["true"] in (0.0, 1.0) and abs(row["shown"] - row["true"]) > 0.02]
     worst = rows[int(errors.argmax())]
-    print(f"win chance, hasbro: {len(rows)} options at {count} positions, "
-          f"{MINE:,} continuations an option, {THEIRS:,} an opponent ({time.perf_counter() - start:.0f} s)")
-    print(f"  truth's standard error: at most {max(row['error'] for row in rows) * 100:.2f} points")
-    print(f"  mean |shown - true| {errors.mean():.2f} points  target <= {TARGETS['mean']}: "
-          f"{'met' if errors.mean() <= TARGETS['mean'] else 'NOT met'}")
-    print(f"  worst {errors.max():.2f} points ({worst['players']} players, {worst['stage']}, round "
-          f"{worst['round']}, roll {worst['roll']}, Yahtzee boxes {worst['yahtzee']}: shown "
-          f"{worst['shown']:.1%}, true {worst['true']:.1%})  target <= {TARGETS['worst']}: "
-          f"{'met' if errors.max() <= TARGETS['worst'] else 'NOT met'}")
-    print(f"  over 2 points: {np.mean(errors > 2):.1%} of options; over 2 points where the truth is 0% or "
-          f"100%: {len(certain)}  target 0: {'met' if not certain else 'NOT met'}")
-    for key in ("stage", "roll", "players"):
+    print(f"  {name} ({len(rows)} options): mean |shown - true| {errors.mean():.2f} points (target <= "
+          f"{TARGETS['mean']}: {'met' if errors.mean() <= TARGETS['mean'] else 'NOT met'}), worst {errors.max():.2f} "
+          f"(target <= {TARGETS['worst']}: {'met' if errors.max() <= TARGETS['worst'] else 'NOT met'}: "
+          f"{worst['players']} players, {worst['stage']}, round {worst['round']}, roll {worst['roll']}, Yahtzee boxes "
+          f"{worst['yahtzee']}, shown {worst['shown']:.1%}, true {worst['true']:.1%}); over 2 points "
+          f"{np.mean(errors > 2):.1%}; over 2 points where the truth is 0% or 100%: {len(certain)}")
+    for key in ("stage", "roll", "players", "decision"):
         parts = sorted({row[key] for row in rows}, key=str)
-        print(f"  by {key}: " + ", ".join(
+        print(f"    by {key}: " + ", ".join(
             f"{part}: {np.mean([e for e, row in zip(errors, rows) if row[key] == part]):.2f}" for part in parts))
     return {"options": len(rows), "mean_error": float(errors.mean()), "worst_error": float(errors.max()),
             "over_2": float(np.mean(errors > 2)), "certain_over_2": len(certain)}
