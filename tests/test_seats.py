@@ -890,3 +890,19 @@ def test_an_address_that_breaks_a_limit_is_refused_longer_at_each_offence_up_to_
         assert server.admit("10.0.0.4", now=400.0) is not None  # past its passwords a minute: penalized too
     finally:
         server._loop.close()
+
+
+def test_a_rejoin_code_is_six_letters_that_read_apart_and_its_proof_forgives_case_and_spaces():
+    import random
+
+    from yahtzee.checks import is_seat_proof
+    from yahtzee.net.owners import CODE_LENGTH, CODE_LETTERS, by_code, code_proof, new_code, removal_mark
+    codes = {new_code(random.Random(seed).choice) for seed in range(200)}
+    assert len(codes) == 200 and all(len(code) == CODE_LENGTH and set(code) <= set(CODE_LETTERS) for code in codes)
+    assert not set("IO01") & set(CODE_LETTERS)
+    assert code_proof("k7q 2mx") == code_proof("K7Q2MX") != code_proof("K7Q2MY")
+    proof = code_proof("K7Q2MX")
+    assert by_code(proof) and is_seat_proof(proof) and "K7Q2MX" not in proof
+    assert removal_mark("BOB", "SHA256:Key", "10.0.0.1") == ("bob", "SHA256:Key")  # by key, wherever from
+    assert removal_mark("BOB", "", "10.0.0.1") == removal_mark("bob", code_proof("K7Q2MX"), "10.0.0.1") == (
+        "bob", "@10.0.0.1")  # by address, with the password

@@ -319,7 +319,13 @@ class Gate(asyncio.Protocol):
             self.table.notify(refused)
             cast(asyncio.Transport, transport).abort()
             return
-        ssh = self.make(self.host, self.port)
+        try:
+            ssh = self.make(self.host, self.port)
+        except Exception as error:  # noqa: BLE001 - asyncssh could not begin: the place back, the connection closed
+            self.table.log.record(address, "-", f"SSH could not begin: {type(error).__name__}: {error}")
+            self.table.left_unseated(address)
+            cast(asyncio.Transport, transport).abort()
+            return
         transport.set_protocol(ssh)
         ssh.connection_made(transport)
 
