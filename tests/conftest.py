@@ -54,3 +54,13 @@ def table(loader):
     """The expected-score table of the 1987 rules."""
     from yahtzee.rules import HASBRO
     return loader(HASBRO)
+
+
+@pytest.fixture(scope="module")
+def rests(table, shared_table_cache):
+    """The 1987 rules' rests (what the win chances need), readied once for the run: every
+    worker reads the file the first one kept."""
+    from yahtzee.strategy.cache import ready_rests
+    from yahtzee.strategy.rests import measured_rests
+    ready_rests(table, shared_table_cache)
+    return measured_rests(table)

@@ -22,7 +22,7 @@ from yahtzee.strategy.cache import table_loader
 from yahtzee.strategy.finals import remaining_distributions, remaining_pmfs
 from yahtzee.strategy.players import Reroll
 from yahtzee.strategy.position import card_state
-from yahtzee.strategy.rests import SHAPE_REACH, measured_rests, rest_kinds, shifted_shape
+from yahtzee.strategy.rests import SHAPE_REACH, STEPS_PER_SPREAD, placed_shape, rest_kinds
 from yahtzee.strategy.statespace import state_index, states_of
 from yahtzee.strategy.winchance import option_chances
 
@@ -153,16 +153,20 @@ def keeps(dice):
     return {tuple(sorted(dice[i] for i in range(5) if picked >> i & 1)) for picked in range(31)}
 
 
-@pytest.mark.parametrize("bob_open, ann_open, dice", [
-    ((C.CHANCE,), C.THREE_OF_A_KIND, (6, 6, 2, 5, 1)),
-    ((C.YAHTZEE,), C.CHANCE, (6, 3, 5, 1, 2)),
-    ((C.CHANCE, C.YAHTZEE), C.SIXES, (6, 6, 1, 2, 3)),
+@pytest.mark.parametrize("bob_open, bob_filled, ann_open, ann_filled, dice", [
+    ((C.CHANCE,), {}, C.THREE_OF_A_KIND, {}, (6, 6, 2, 5, 1)),
+    ((C.YAHTZEE,), {}, C.CHANCE, {}, (6, 3, 5, 1, 2)),
+    ((C.CHANCE, C.YAHTZEE), {}, C.SIXES, {}, (6, 6, 1, 2, 3)),
+    # strange cards: zeros in the upper boxes (the bonus needs five FOURS), YAHTZEE scratched
+    ((C.FOURS, C.FULL_HOUSE), {"ones": 0, "twos": 0, "threes": 0}, C.FIVES, {"sixes": 0}, (5, 5, 1, 2, 3)),
+    ((C.LARGE_STRAIGHT, C.SIXES), {"fives": 0, "chance": 5}, C.SMALL_STRAIGHT, {"ones": 0, "twos": 0}, (2, 3, 4, 6, 6)),
 ])
-def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, bob_open, ann_open, dice):
+def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, bob_open, bob_filled, ann_open,
+                                                                        ann_filled, dice):
     table = loader(HASBRO)
     thinker = computer_player("*thinker", HASBRO, loader)
-    bob = card_with_open(*bob_open)
-    game = opponent_with(last_turn(ann_open, dice, rolls=2, other_total=0), bob)
+    bob = card_with_open(*bob_open, **bob_filled)
+    game = opponent_with(last_turn(ann_open, dice, rolls=2, other_total=0, **ann_filled), bob)
     options = advise(table, game)
     shown = option_chances(table, game, options)
     exact = exact_chances(game, options, remaining_by_model(bob, HASBRO, thinker, {}))
@@ -182,17 +186,21 @@ def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader)
     assert sum(p * c for p, c in zip(points, pmfs[empty])) == pytest.approx(table.values[empty], abs=0.05)
 
 
-def test_a_shape_moved_to_a_mean_keeps_the_mean_and_its_spread():
+def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread():
     shape = np.zeros(2 * SHAPE_REACH + 1)
     shape[SHAPE_REACH - 10], shape[SHAPE_REACH + 30] = 0.75, 0.25  # offsets -10 and +30, mean 0
-    pmf = shifted_shape(shape, 100.4)
+    pmf = placed_shape(shape, 0.0, 100.4, STEPS_PER_SPREAD)  # a step a point
     assert sum(pmf) == pytest.approx(1.0)
     assert sum(p * c for p, c in enumerate(pmf)) == pytest.approx(100.4)
     assert pmf[90] == pytest.approx(0.75 * 0.6) and pmf[91] == pytest.approx(0.75 * 0.4)
+    wide = placed_shape(shape, 0.0, 100.0, 2.5 * STEPS_PER_SPREAD)  # offsets -25 and +75: spread 2.5 times
+    assert wide[75] == pytest.approx(0.75) and wide[175] == pytest.approx(0.25) and sum(wide) == pytest.approx(1.0)
+    moved = placed_shape(shape, 10.0, 100.0, STEPS_PER_SPREAD)  # a shape centred at +10 is moved 10 less
+    assert moved[80] == pytest.approx(0.75) and moved[120] == pytest.approx(0.25)
 
 
 @pytest.mark.parametrize("mean", [100.4, 3.25, 0.0, 37.0])
-def test_a_moved_shape_puts_each_offset_on_the_two_points_around_it(mean):
+def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean):
     shape = np.random.default_rng(3).random(2 * SHAPE_REACH + 1)
     shape /= shape.sum()
     expected = {}
@@ -201,21 +209,19 @@ def test_a_moved_shape_puts_each_offset_on_the_two_points_around_it(mean):
         share = mean + offset - low
         expected[max(low, 0)] = expected.get(max(low, 0), 0.0) + chance * (1 - share)
         expected[max(low + 1, 0)] = expected.get(max(low + 1, 0), 0.0) + chance * share
-    pmf = shifted_shape(shape, mean)
+    pmf = placed_shape(shape, 0.0, mean, STEPS_PER_SPREAD)
     assert {point: pmf[point] for point in expected} == pytest.approx(expected, abs=1e-15)
     assert sum(pmf) == pytest.approx(1.0, abs=1e-12)
 
 
-def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(loader):
-    table = loader(HASBRO)
-    rests = measured_rests(table)
+def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(rests):
     full = (1 << 13) - 1
     yahtzee_open = full ^ 0b111111 ^ 1 << 11  # the upper boxes and YAHTZEE open
     fifty_in = full ^ 0b1111111  # the upper boxes and THREE OF A KIND open, 50 in YAHTZEE
     kinds = rest_kinds(states_of([state_index(yahtzee_open, 0, 0), state_index(fifty_in, 0, 1)]))
     yahtzee_open, fifty = (rests.shapes[kind] for kind in kinds)
     assert all(abs(rests.centres[kind]) < 0.5 for kind in kinds)
-    assert (rests.spreads[1:] > 0).all() and (rests.spreads[0] == 0).all()
+    assert rests.spreads[state_index(full, 63, 1)] == 0 and np.isfinite(rests.spreads).all()
     assert not (yahtzee_open == fifty).all()
 
 
@@ -270,8 +276,9 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
         assert cache.read_rests(table, rests_path) is None
     monkeypatch.delitem(rests.MEASURED_RESTS, (HASBRO, table.objective))
     again = []  # measured again, on fewer games than the game plays (the file is the point here)
+    remeasure = lambda table, progress=None: rests.measure_rests(table, 500, spreads=measured.spreads)  # noqa: E731
     monkeypatch.setattr(cache, "measured_rests",
-                        lambda table, progress=None: again.append(rests.measure_rests(table, 500)) or again[0])
+                        lambda table, progress=None: again.append(remeasure(table)) or again[0])
     cache.ready_rests(cache.load_table(HASBRO, cache_dir=folder), folder)
     kept = cache.read_rests(table, rests_path)
     assert len(again) == 1 and kept is not None and (kept.shapes == again[0].shapes).all()

@@ -21,6 +21,7 @@ from yahtzee.scorecard import Scorecard
 from yahtzee.scoring import Category
 from yahtzee.strategy import advise, computer_player, finals
 from yahtzee.strategy.advisor import box_options
+from yahtzee.strategy.batch import Cards, NumpyDice, play_turns
 from yahtzee.strategy.dicemath import ROLLS
 from yahtzee.strategy.players import Post, Reroll
 from yahtzee.strategy.position import card_state, card_total
@@ -386,17 +387,20 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
 def random_cards(rules, count, seed):
     """Cards of games played at random through the model, stopped after 1 to 12 postings."""
     rng = random.Random(seed)
-    cards = []
-    for _ in range(count):
-        game = Game.start([Player("ANN")], rules, source=RandomDice(random.Random(rng.random())))
-        for _turn in range(rng.randrange(1, 13)):
-            game.roll()
-            if game.can_take_extra_turn and rng.random() < 0.5:
-                game.take_extra_turn()
-                continue
-            game.post(rng.choice(game.legal_boxes()))
-        cards.append(game.current.card)
-    return cards
+    return [random_card(rules, rng.randrange(1, 13), rng) for _ in range(count)]
+
+
+def random_card(rules, postings, rng):
+    """A card of a game played at random through the model (each roll posted in a box drawn
+    at random, or half the time an extra turn where one may be taken), after `postings` turns."""
+    game = Game.start([Player("ANN")], rules, source=RandomDice(random.Random(rng.random())))
+    for _turn in range(postings):
+        game.roll()
+        if game.can_take_extra_turn and rng.random() < 0.5:
+            game.take_extra_turn()
+            continue
+        game.post(rng.choice(game.legal_boxes()))
+    return game.current.card
 
 
 @pytest.mark.parametrize("rules", [HASBRO, FIVEOAK, ACORN, YAHTC])
@@ -416,3 +420,49 @@ def test_the_postings_array_is_the_advisors_pure_rules(loader, rules):
                         (option.gain, state_index(*after)), (dice, choice_text(option))
                     columns.add(column)
                 assert all(found.afters[roll, column] == NO_STATE for column in set(range(BOX_COUNT + 1)) - columns)
+
+
+def played_out(table, card, games, seed):
+    """The final scores of `games` copies of a card played to the end by the table."""
+    mask, up, fifty = card_state(card.boxes)
+    cards = Cards.empty(games)
+    cards.mask[:], cards.upper[:], cards.fifty[:] = mask, up, fifty
+    before, dice, playing = cards.totals, NumpyDice(np.random.default_rng(seed)), np.arange(games)
+    while len(playing):
+        play_turns(table, cards, playing, dice)
+        playing = playing[~cards.is_full[playing]]
+    return card.total + cards.totals - before
+
+
+def strange_middle(seed):
+    """ANN (to post her last roll in round 7) and BOB (to take his turn after her): cards of six
+    random postings, from a seed; or the player far behind (random postings) against a card
+    of the table's good fortune."""
+    if seed is None:
+        return ({C.SIXES: 0, C.FIVES: 0, C.FOUR_OF_A_KIND: 0, C.YAHTZEE: 0, C.LARGE_STRAIGHT: 0, C.CHANCE: 12},
+                {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FULL_HOUSE: 25, C.LARGE_STRAIGHT: 40, C.YAHTZEE: 50},
+                (3, 3, 4, 4, 4))
+    rng = random.Random(seed)
+    ann, bob = (random_card(HASBRO, 6, rng).boxes for _ in range(2))
+    return ann, bob, tuple(sorted(rng.randint(1, 6) for _ in range(5)))
+
+
+@pytest.mark.parametrize("seed", [1, None], ids=["random postings", "far behind"])
+def test_a_mid_game_strange_cards_chances_are_those_of_games_played_out(table, rests, seed):
+    """Each of the four likeliest postings against 40,000 games of both cards played out by
+    the table (what the chance assumes after this turn): within three standard errors and a point."""
+    ann, bob, dice = strange_middle(seed)
+    game = Game.start([Player("ANN"), Player("BOB")], HASBRO, source=RandomDice(random.Random(1)))
+    game.players[0].card, game.players[1].card = Scorecard(boxes=dict(ann)), Scorecard(boxes=dict(bob))
+    game.seat, game.round, game.turn = 0, len(ann) + 1, Turn(dice=dice, rolls=3)
+    options = advise(table, game)
+    shown = option_chances(table, game, options)
+    games = 40_000
+    theirs = played_out(table, game.players[1].card, games, seed=1)
+    for option, chance in sorted(zip(options, shown), key=lambda pair: -pair[1])[:4]:
+        trial = game_copy(game)
+        trial.post(option.box)
+        mine = played_out(table, trial.players[0].card, games, seed=2)
+        wins = (mine > theirs) + 0.5 * (mine == theirs)
+        error = wins.std() / np.sqrt(games)
+        assert abs(chance - wins.mean()) <= 3 * error + 0.01, (choice_text(option), chance, wins.mean())

@@ -71,7 +71,7 @@ def test_the_best_of_several_finals_has_the_monte_carlo_mean_and_spread():
     assert two.spread[0] == pytest.approx(pair.std(), rel=0.01)
 
 
-def test_a_full_card_has_no_spread_and_an_open_one_has_its_kinds(table):
+def test_a_full_card_has_no_spread_and_an_open_one_has_its_own(table, rests):
     spreads = state_spreads(table)
     assert spreads[state_index(2 ** 13 - 1, 63, 1)] == 0.0
     assert 30 < spreads[state_index(0, 0, 0)] < 80
@@ -91,7 +91,7 @@ def mid_card():
 
 
 @pytest.mark.parametrize("their_mean", [230.0, 290.0, 340.0], ids=["ahead", "even", "behind"])
-def test_every_keep_and_box_of_a_turn_is_the_best_estimated_chance_by_brute_force(table, their_mean):
+def test_every_keep_and_box_of_a_turn_is_the_best_estimated_chance_by_brute_force(table, rests, their_mean):
     boxes = mid_card()
     mask, up, fifty = card_state(boxes)
     total = sum(boxes.values())

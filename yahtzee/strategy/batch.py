@@ -85,6 +85,35 @@ class NumpyDice:
         return self.rng.integers(1, FACE_COUNT + 1, size=(len(games), DICE))
 
 
+@dataclass(frozen=True)
+class Posting:
+    """What posting rolls in boxes brings, by the rule tables: each posting's box points, its
+    Yahtzee bonus (an extra turn's included), its roll bonus, and whether it fills its box
+    (five alike that earn an extra turn and chose YAHTZEE take the turn instead)."""
+
+    points: np.ndarray
+    yahtzee_bonus: np.ndarray
+    roll_bonus: np.ndarray
+    posted: np.ndarray
+
+    @classmethod
+    def of(cls, tables: RuleTables, masks: np.ndarray, fifties: np.ndarray, rolls: np.ndarray, boxes: np.ndarray,
+           rolls_used: np.ndarray) -> "Posting":
+        """Roll `rolls[i]` posted in box `boxes[i]` after rolls_used[i] rolls, on a card with
+        the boxes of masks[i] filled and fifties[i] in its Yahtzee box."""
+        case = np.where(masks >> YAHTZEE_BIT & 1, 1 + fifties, 0)
+        face = FIVE_ALIKE_FACE[rolls]
+        five, face = face >= 0, np.maximum(face, 0)
+        matching = masks >> UPPER_BIT_OF_FACE[face] & 1
+        points = np.where(five, tables.five_points[case, matching, face, boxes], tables.points[rolls, boxes])
+        bonus = np.where(five, tables.bonus[case, face], 0)
+        turn_bonus = np.where(five, tables.turn_bonus[case, face], 0)
+        extra = (turn_bonus > 0) & (boxes == YAHTZEE_BIT)
+        stage_bonus = np.array([tables.stage_bonus(used) for used in range(rolls_used.max() + 1)])
+        return cls(points, np.where(extra, turn_bonus, bonus), stage_bonus[rolls_used] * tables.fits[rolls, boxes],
+                   ~extra)
+
+
 @dataclass
 class Cards:
     """The scorecards of a batch of games: points per box, filled boxes and bonuses."""
@@ -120,25 +149,15 @@ class Cards:
              rolls_used: np.ndarray) -> None:
         """Post roll `rolls[i]` of game `games[i]` in box `boxes[i]` after rolls_used[i] rolls;
         five alike that earn an extra turn and chose YAHTZEE take it instead."""
-        mask, fifty = self.mask[games], self.fifty[games]
-        case = np.where(mask >> YAHTZEE_BIT & 1, 1 + fifty, 0)
-        face = FIVE_ALIKE_FACE[rolls]
-        five, face = face >= 0, np.maximum(face, 0)
-        matching = mask >> UPPER_BIT_OF_FACE[face] & 1
-        points = np.where(five, tables.five_points[case, matching, face, boxes], tables.points[rolls, boxes])
-        bonus = np.where(five, tables.bonus[case, face], 0)
-        turn_bonus = np.where(five, tables.turn_bonus[case, face], 0)
-        extra = (turn_bonus > 0) & (boxes == YAHTZEE_BIT)
-        stage_bonus = np.array([tables.stage_bonus(used) for used in range(rolls_used.max() + 1)])
-        roll_bonus = stage_bonus[rolls_used] * tables.fits[rolls, boxes]
-        self.yahtzee_bonus[games] += np.where(extra, turn_bonus, bonus)
-        posted = ~extra
-        games, boxes, points = games[posted], boxes[posted], points[posted]
+        posting = Posting.of(tables, self.mask[games], self.fifty[games], rolls, boxes, rolls_used)
+        self.yahtzee_bonus[games] += posting.yahtzee_bonus
+        posted = posting.posted
+        games, boxes, points = games[posted], boxes[posted], posting.points[posted]
         self.points[games, boxes] = points
         self.mask[games] |= 1 << boxes
         self.upper[games] += np.where(IS_UPPER[boxes], points, 0)
         self.fifty[games] |= (boxes == YAHTZEE_BIT) & (points == scoring.YAHTZEE_POINTS)
-        self.roll_bonus[games] += roll_bonus[posted]
+        self.roll_bonus[games] += posting.roll_bonus[posted]
 
     def open_counts(self, games: np.ndarray) -> np.ndarray:
         """How many boxes are open on each of these games' cards."""

@@ -7,8 +7,8 @@ card with few boxes open (EXACT_OPEN) is an exact distribution: a dynamic progra
 every state its play can reach, the fullest cards first.
 
 A card with more boxes open has too many states ahead for that. Its next EXACT_TURNS turns
-are worked out exactly all the same, and what follows them takes the measured shape of cards
-alike, moved to each card's own expected score (see rests).
+are worked out exactly all the same, and what follows them is each card's own mean and spread
+(both exact: the table, and moments) with the shape measured over cards alike (see rests).
 """
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -207,7 +207,7 @@ def _shifted_sum(count: int, column: np.ndarray, gain: np.ndarray, rows: np.ndar
 def remaining_pmfs(table: StrategyTable, states: Iterable[int], turns: int = EXACT_TURNS) -> dict[int, np.ndarray]:
     """The distribution of the points still to come from each state (value table indices):
     exact with at most EXACT_OPEN boxes open, else its next `turns` turns exactly and what
-    follows them from the measured shapes of the cards they leave (see the module)."""
+    follows them from the mean, spread and shape of the cards they leave (see the module)."""
     states = [int(state) for state in states]
     found = remaining_distributions(table, [state for state in states if open_count(state) <= EXACT_OPEN])
     larger = sorted(set(states) - found.keys())

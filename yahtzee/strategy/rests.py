@@ -1,6 +1,8 @@
-"""What cards went on to score in a table's own play, measured once per table: the spread
-and the shape of the remaining score of each kind of card (boxes open, the Yahtzee box, the
-upper bonus), for the cards whose distribution finals does not work out exactly.
+"""What cards still score in a table's own play, worked out once per table, for the cards
+whose distribution finals does not work out exactly: each card's own spread, exact (see
+moments), and the shape of the remaining score of each kind of card (boxes open, the Yahtzee
+box, the upper bonus) in units of a card's own spread, measured in games; a card's
+distribution is its kind's shape placed at its own expected score and spread.
 
 The games: REST_GAMES of the table's own play and as many that stray once into a box drawn
 at random, so that cards the table seldom leaves (a zero in YAHTZEE early) have shapes of
@@ -8,38 +10,36 @@ their own. cache.ready_rests keeps them beside the table.
 """
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Optional, Protocol
 
 import numpy as np
 
 from .batch import Cards, NumpyDice, SolvedTable, play_turns
 from .dicemath import DICE, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
+from .moments import solve_moments
 from .progress import Progress
 from .statespace import STATE_COUNT, States, states_of
 from .tables import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT
 
-REST_GAMES = 20_000  # games whose turns measure the shapes of remaining scores
-SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 points
-SMOOTHING = 2  # the shapes' histograms are smoothed over about this many points
-MIN_SAMPLE = 500  # the fewest remaining scores a spread or shape is measured from
+REST_GAMES = 40_000  # games whose turns measure the shapes of remaining scores
+SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 steps
+STEPS_PER_SPREAD = 100  # a step is a hundredth of the card's own spread: offsets reach 10 spreads
+SMOOTHING = 4  # the shapes' histograms are smoothed over about this many steps
+MIN_SAMPLE = 2000  # the fewest remaining scores a shape is measured from
+
+
+OFFSETS = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
+FULL_CARD_KINDS = 9  # the kinds of a full card come first; nothing is to come there
 
 
 @dataclass(frozen=True)
 class Rests:
-    """What cards went on to score in the table's own play, measured by kind of card (see
-    rest_kinds): each kind's spread, and its shape around its own mean."""
+    """What cards still score in the table's own play: each state's own spread, and the
+    shape of each kind of card (see rest_kinds) around its own mean."""
 
-    spreads: np.ndarray  # boxes open (0-13) x Yahtzee box (open, a zero, a fifty)
+    spreads: np.ndarray  # every state's: the standard deviation of its remaining score, exact
     shapes: np.ndarray   # kinds x offsets -SHAPE_REACH..SHAPE_REACH
     centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
-
-    @cached_property
-    def state_spreads(self) -> np.ndarray:
-        """The spread of the remaining score of every state of a value table, by its kind."""
-        offsets = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
-        variance = self.shapes @ offsets ** 2 - self.centres ** 2
-        return np.sqrt(np.maximum(variance, 0.0))[rest_kinds(states_of(np.arange(STATE_COUNT)))]
 
 
 class MeasuredTable(SolvedTable, Protocol):
@@ -85,53 +85,60 @@ def remember_rests(table: MeasuredTable, rests: Rests) -> None:
     MEASURED_RESTS[table.rules, table.objective] = rests
 
 
-FULL_CARD_KINDS = 9  # the kinds of a full card come first; nothing is to come there
-
-
 def rest_arrays_shapes() -> dict[str, tuple[int, ...]]:
     """The shape of each array of Rests."""
     kinds = (BOX_COUNT + 1) * 9
-    return {"spreads": (BOX_COUNT + 1, 3), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
+    return {"spreads": (STATE_COUNT,), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
 
 
 def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
-                  progress: Optional[Progress] = None) -> Rests:
-    """Rests measured over `games` seeded games of the table's own play, from every turn's
-    start: each turn start's remaining score off its expected one. Half the games stray
+                  progress: Optional[Progress] = None, spreads: Optional[np.ndarray] = None) -> Rests:
+    """Rests: every state's spread, exact (moments.solve_moments), then the shapes measured
+    over `games` seeded games of the table's own play, from every turn's start: each turn
+    start's remaining score off its expected one, in its own spreads. Half the games stray
     once, at a turn drawn at random, into a box drawn at random, YAHTZEE as often as all
     others together (so that cards the table itself seldom leaves, a zero in YAHTZEE early
-    above all, are measured too); those count only from the turn after. `progress(turns
-    played, 13)` is told before each turn (and may raise to stop)."""
+    above all, are measured too); those count only from the turn after. `progress(done, 26)`
+    is told after each level of the spreads and before each turn (and may raise to stop).
+    `spreads` already worked out are taken as they are."""
+    if spreads is None:
+        halves = None if progress is None else lambda done, total: progress(done, 2 * total)
+        spreads = spreads_of(solve_moments(table, halves))
     rng = np.random.default_rng(seed)
     cards = Cards.empty(2 * games)
     dice, playing = NumpyDice(rng), np.arange(2 * games)
     strays = np.concatenate([np.full(games, -1), rng.integers(BOX_COUNT - 1, size=games)])
-    starts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    starts: list[tuple[np.ndarray, ...]] = []
     for turn in range(BOX_COUNT):
         if progress:
-            progress(turn, BOX_COUNT)
+            progress(BOX_COUNT + turn, 2 * BOX_COUNT)
         states = cards.states(playing)
         counted = strays[playing] < turn
         starts.append((playing[counted], rest_kinds(states)[counted],
-                       (cards.totals[playing] + table.values[states.index])[counted]))
+                       (cards.totals[playing] + table.values[states.index])[counted], spreads[states.index][counted]))
         straying = strays[playing] == turn
         _stray(table, cards, playing[straying], rng)
         play_turns(table, cards, playing[~straying], dice)
         playing = playing[~cards.is_full[playing]]
-    rows, kinds, expected = (np.concatenate(part) for part in zip(*starts))
-    offsets = cards.totals[rows] - expected
+    rows, kinds, expected, spread = (np.concatenate(part) for part in zip(*starts))
+    offsets = (cards.totals[rows] - expected) / np.maximum(spread, 1e-9)
     opens, cases = kinds // 9, kinds // 3 % 3
-    spreads = np.zeros((BOX_COUNT + 1, 3))
     shapes = np.zeros(((BOX_COUNT + 1) * 9, 2 * SHAPE_REACH + 1))
+    shapes[:FULL_CARD_KINDS, SHAPE_REACH] = 1.0  # nothing is to come
     for count in range(1, BOX_COUNT + 1):
-        same_case = [(opens == count) & (cases == case) for case in range(3)]
         for case in range(3):
-            spreads[count, case] = _alike(offsets, opens == count, same_case[case]).std()
             for bonus in range(3):
                 kind = (count * 3 + case) * 3 + bonus
-                sample = _alike(offsets, opens == count, same_case[case], kinds == kind)
-                shapes[kind] = _shape(sample - sample.mean())
-    return Rests(spreads, shapes, shapes @ np.arange(-SHAPE_REACH, SHAPE_REACH + 1))
+                same_case = (opens == count) & (cases == case)
+                sample = _alike(offsets, opens == count, same_case, kinds == kind)
+                # The spread is each card's own, exact: the sample gives the shape alone.
+                shapes[kind] = _shape((sample - sample.mean()) / max(sample.std(), 1e-9) * STEPS_PER_SPREAD)
+    return Rests(spreads, shapes, shapes @ OFFSETS)
+
+
+def spreads_of(moments: np.ndarray) -> np.ndarray:
+    """The standard deviation of every state's remaining score, from its raw moments."""
+    return np.sqrt(np.maximum(moments[2] - moments[1] ** 2, 0.0))
 
 
 def _stray(table: SolvedTable, cards: Cards, games: np.ndarray, rng: np.random.Generator) -> None:
@@ -156,9 +163,8 @@ def _alike(offsets: np.ndarray, *chosen: np.ndarray) -> np.ndarray:
 
 def _shape(offsets: np.ndarray) -> np.ndarray:
     """A smoothed histogram of offsets on -SHAPE_REACH..SHAPE_REACH (the ends take the rest)."""
-    reach = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
     rounded = np.clip(np.rint(offsets).astype(np.int64), -SHAPE_REACH, SHAPE_REACH) + SHAPE_REACH
-    counts = np.bincount(rounded, minlength=len(reach)).astype(float)
+    counts = np.bincount(rounded, minlength=len(OFFSETS)).astype(float)
     kernel = np.exp(-np.arange(-3 * SMOOTHING, 3 * SMOOTHING + 1) ** 2 / (2 * SMOOTHING ** 2))
     smooth = np.convolve(counts, kernel / kernel.sum(), mode="same")
     return smooth / smooth.sum()
@@ -169,28 +175,26 @@ def _filled_counts(masks: np.ndarray) -> np.ndarray:
     return ((np.asarray(masks)[:, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)
 
 
-def shifted_shape(shape: np.ndarray, mean: float) -> np.ndarray:
-    """A shape (the chance of each offset from the mean, offsets -SHAPE_REACH..SHAPE_REACH) moved
-    to `mean`: whole points 0, 1, ..., a share of each offset on the two points around it,
-    anything below 0 at 0."""
-    support = np.flatnonzero(shape)  # a shape is mostly zeros: move only its support
-    base = mean - SHAPE_REACH + support[0]
-    shape = shape[support[0]:support[-1] + 1]
-    low = int(np.floor(base))
-    upper_share = base - low
-    moved = np.zeros(len(shape) + 1)  # on points low, low + 1, ...
-    moved[:-1] = shape * (1 - upper_share)
-    moved[1:] += shape * upper_share
-    if low >= 0:
-        return np.concatenate((np.zeros(low), moved))
-    pmf = moved[-low:].copy() if -low < len(moved) else np.zeros(1)
-    pmf[0] += moved[:-low].sum()
+def placed_shape(shape: np.ndarray, centre: float, mean: float, spread: float) -> np.ndarray:
+    """A shape (the chance of each offset, in STEPS_PER_SPREAD steps a spread, -SHAPE_REACH..
+    SHAPE_REACH, its own mean at `centre`) for a score of this `mean` and `spread`: on whole
+    points 0, 1, ..., a share of each offset's chance on the two points around it, anything
+    below 0 at 0."""
+    support = np.flatnonzero(shape)  # a shape is mostly zeros: place only its support
+    points = np.maximum(mean + (OFFSETS[support] - centre) * spread / STEPS_PER_SPREAD, 0.0)
+    low = np.floor(points).astype(np.int64)
+    upper_share = points - low
+    chances = shape[support]
+    pmf = np.bincount(low, weights=chances * (1 - upper_share), minlength=low.max() + 2)
+    pmf[1:] += np.bincount(low, weights=chances * upper_share, minlength=low.max() + 1)
     return pmf
 
 
 def shape_at(table: MeasuredTable, states: Sequence[int]) -> dict[int, np.ndarray]:
-    """The measured shape of each state's kind moved to the state's own expected score."""
+    """The measured shape of each state's kind placed at the state's own expected score and
+    spread."""
     rests = measured_rests(table)
-    return {int(state): shifted_shape(rests.shapes[kind], float(table.values[state]) - rests.centres[kind])
+    return {int(state): placed_shape(rests.shapes[kind], rests.centres[kind], float(table.values[state]),
+                                     float(rests.spreads[state]))
             for state, kind in zip(states, rest_kinds(states_of(states)))}
 

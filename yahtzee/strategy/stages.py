@@ -59,8 +59,18 @@ class TurnStages:
         return best_keeps(self.keeps[stage][options, columns[:, None]], options, self.posts[stage][rolls, columns])
 
     def plan_keeps(self, stage: int) -> np.ndarray:
-        """The best keep (or -1) of every roll of every state after roll number stage + 1."""
-        return best_keeps(self.keeps[stage][SUB_KEEPS], SUB_KEEPS[:, :, None], self.posts[stage])
+        """The best keep (or -1) of every roll of every state after roll number stage + 1
+        (as best_keeps, a keep at a time: one pass over rolls x states each)."""
+        keeps, post_now = self.keeps[stage], self.posts[stage]
+        best, chosen = keeps[SUB_KEEPS[:, 0]], np.repeat(SUB_KEEPS[:, :1], keeps.shape[1], axis=1)
+        candidate = np.empty_like(best)
+        better = np.empty(best.shape, dtype=bool)
+        for column in SUB_KEEPS.T[1:]:
+            np.take(keeps, column, axis=0, out=candidate)
+            np.greater(candidate, best, out=better)
+            np.copyto(best, candidate, where=better)
+            np.copyto(chosen, column[:, None], where=better)
+        return keep_or_post(best, chosen, post_now)
 
 
 def best_keeps(utility: np.ndarray, options: np.ndarray, post_now: np.ndarray) -> np.ndarray:
@@ -69,6 +79,12 @@ def best_keeps(utility: np.ndarray, options: np.ndarray, post_now: np.ndarray) -
     pick = utility.argmax(axis=1)[:, None]
     best = np.take_along_axis(utility, pick, axis=1)[:, 0]
     chosen = np.take_along_axis(options, pick, axis=1)[:, 0]
+    return keep_or_post(best, chosen, post_now)
+
+
+def keep_or_post(best: np.ndarray, chosen: np.ndarray, post_now: np.ndarray) -> np.ndarray:
+    """The `chosen` keep where its utility `best` beats posting now, else -1: a reroll that
+    cannot gain is no reroll."""
     return np.where(best > post_now + 1e-9 * (1 + np.abs(post_now)), chosen, -1)
 
 

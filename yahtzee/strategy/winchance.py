@@ -3,10 +3,11 @@
 This player's turn is worked out exactly, every roll and keep, played from each choice on
 for the win. Every card's score after it is its total so far plus what it still scores,
 drawn from the distribution of that card's own remaining score under the exact table's play
-(see finals: exact for a card with few boxes open, else normal with the card's own mean and
-a spread measured over cards alike). A yahtChallenge extra turn is played out too. When
-every other card is full and this turn fills the last box, nothing is estimated: the chance
-is an exact count over the remaining rolls. A tie for first counts as half a win.
+(see finals: exact for a card with few boxes open, else its next two turns exactly and then
+the card's own mean and spread, exact, in the shape measured over cards alike). A
+yahtChallenge extra turn is played out too. When every other card is full and this turn
+fills the last box, nothing is estimated: the chance is an exact count over the remaining
+rolls. A tie for first counts as half a win.
 """
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field

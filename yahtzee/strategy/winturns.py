@@ -3,8 +3,8 @@
 Every roll and keep of the turn is chosen for the chance to finish ahead of the others, as
 turn_stages does for the coach, but with both final scores taken as normal: each posting's
 card goes on with the table's own play, its final score's mean the table's (its total, the
-posting's points and the state's expected remainder) and its spread the one measured over
-cards of the same kind (boxes open, YAHTZEE box, upper bonus: see rests). The others are one
+posting's points and the state's expected remainder) and its spread the state's own, exact
+(see moments). The others are one
 normal too (the best of several folded together by Clark's moments). Between choices with the
 same chance (a game all but won or lost) the higher expected score is taken. The normal keeps
 the work small enough to play every turn of many games; the last turn is worked out exactly
@@ -71,9 +71,9 @@ class TurnPlans:
 
 
 def state_spreads(table: StrategyTable) -> np.ndarray:
-    """The measured spread of the remaining score of every state of the table (by its kind),
+    """The spread of the remaining score of every state of the table (exact: see moments),
     kept with the table's rests: the memo, emptied when full, would work it out again."""
-    return measured_rests(table).state_spreads
+    return measured_rests(table).spreads
 
 
 def final_normals(table: StrategyTable, states: np.ndarray, totals: np.ndarray) -> Normal:

@@ -1,0 +1,72 @@
+"""The exact moments of a card's remaining score: against exact distributions (few boxes
+open, every rule that changes a turn's arithmetic), a known figure, and games played out."""
+import numpy as np
+import pytest
+
+from yahtzee.rules import ACORN, FIVEOAK, HASBRO, YAHTC
+from yahtzee.strategy.batch import Cards, NumpyDice, play_turns
+from yahtzee.strategy.finals import open_count, remaining_distributions
+from yahtzee.strategy.moments import solve_moments
+from yahtzee.strategy.rests import spreads_of
+from yahtzee.strategy.statespace import level_states, state_index, states_of
+
+SMALL_LEVELS = 4  # cards with at most four boxes open: quick to solve, and exact distributions to hand
+
+
+def sample_states(levels, count, seed):
+    """`count` states drawn from the cards with at most `levels` boxes open, the fullest not full."""
+    states = np.unique(np.concatenate([level_states(13 - opened, 512).index for opened in range(1, levels + 1)]))
+    return np.random.default_rng(seed).choice(states, count, replace=False).tolist()
+
+
+def moments_of(pmf):
+    """The mean and the second raw moment of a distribution (index = points)."""
+    points = np.arange(len(pmf))
+    return pmf @ points, pmf @ points ** 2
+
+
+@pytest.mark.parametrize("rules", [HASBRO, YAHTC, FIVEOAK, ACORN], ids=lambda rules: rules.name)
+def test_the_moments_are_those_of_the_exact_distribution(loader, rules):
+    """yahtc's extra turn comes back to the same state, fiveoak's roll bonus makes the roll
+    numbers differ, acorn blanks a box: each against the distribution counted outcome by outcome."""
+    table = loader(rules)
+    moments = solve_moments(table, levels=SMALL_LEVELS)
+    states = sample_states(SMALL_LEVELS, 25, seed=len(rules.name))
+    assert max(open_count(state) for state in states) == SMALL_LEVELS
+    for state, pmf in remaining_distributions(table, states).items():
+        mean, square = moments_of(pmf)
+        assert moments[1][state] == pytest.approx(table.values[state], rel=1e-12)  # the table's own play
+        assert moments[1][state] == pytest.approx(mean, rel=1e-9)
+        assert moments[2][state] == pytest.approx(square, rel=1e-9)
+
+
+def test_an_empty_cards_spread_is_the_known_one_and_a_full_cards_is_nothing(rests):
+    spreads = rests.spreads
+    assert spreads[state_index(0, 0, 0)] == pytest.approx(59.61, abs=0.005)  # the published optimal solitaire figure
+    assert spreads[state_index(2 ** 13 - 1, 63, 1)] == 0.0
+    assert (spreads >= 0).all() and np.isfinite(spreads).all()
+
+
+@pytest.mark.parametrize("mask, up, fifty", [(0b0_0000_1110_0101, 9, 0), (0b1_1000_0011_1000, 30, 1),
+                                             (0b0_1111_0000_0000, 0, 0)])
+def test_a_mid_game_cards_mean_and_spread_are_those_of_its_games_played_out(table, rests, mask, up, fifty):
+    """Cards with seven to nine boxes open (the third: the upper boxes open and YAHTZEE a zero)
+    played to the end 40,000 times by the table: mean and spread within four standard errors."""
+    state = state_index(mask, up, fifty)
+    games = 40_000
+    cards = Cards.empty(games)
+    start = states_of([state])
+    cards.mask[:], cards.upper[:], cards.fifty[:] = start.mask[0], start.up[0], start.fifty[0]
+    before, dice, playing = cards.totals, NumpyDice(np.random.default_rng(mask)), np.arange(games)
+    while len(playing):
+        play_turns(table, cards, playing, dice)
+        playing = playing[~cards.is_full[playing]]
+    scored = cards.totals - before
+    spread = rests.spreads[state]
+    assert abs(scored.mean() - table.values[state]) < 4 * spread / np.sqrt(games)
+    assert abs(scored.std() - spread) < 4 * spread / np.sqrt(2 * games)  # the standard error of a spread
+
+
+def test_the_spreads_are_the_square_root_of_the_variance():
+    moments = np.array([[1.0, 1.0], [10.0, 0.0], [116.0, 0.0]])  # mean 10, variance 16; a full card
+    assert spreads_of(moments).tolist() == [4.0, 0.0]
