@@ -64,3 +64,10 @@ def rests(table, shared_table_cache):
     from yahtzee.strategy.rests import measured_rests
     ready_rests(table, shared_table_cache)
     return measured_rests(table)
+
+
+@pytest.fixture
+def no_shipped_tables(monkeypatch):
+    """As if the package brought no tables (in-process and in the games the test starts): where
+    building, caching or measuring the 1987 rules' table or rests is the point."""
+    monkeypatch.setenv("YAHTZEE_SHIPPED", "")

@@ -68,6 +68,7 @@ def test_the_rests_are_readied_ahead_only_for_a_game_with_others_to_beat(monkeyp
     assert rests_asked(monkeypatch, ["ANN", "BOB"]) == [HASBRO]
 
 
+@pytest.mark.usefixtures("no_shipped_tables")
 def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
     from yahtzee.strategy.cache import table_file_name
     name = table_file_name(HASBRO, EXPECTED_SCORE)
@@ -82,15 +83,11 @@ def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
     assert not (tmp_path / name).exists() and [p.name for p in tmp_path.iterdir()][0].startswith(name + ".bad-")
 
 
-def test_a_killed_builds_temp_files_go_though_the_table_is_cached(tmp_path):
-    import shutil
+def test_a_killed_builds_temp_files_go_though_the_table_came_with_the_package(tmp_path):
     import time
 
     from yahtzee.strategy.cache import STALE_SECONDS, table_file_name
-    cache = os.environ["YAHTZEE_CACHE"]
-    TableKeeper(cache).load(HASBRO)
     name = table_file_name(HASBRO, EXPECTED_SCORE)
-    shutil.copy(os.path.join(cache, name), tmp_path / name)
     stale, fresh = tmp_path / (name + "old.tmp"), tmp_path / (name + "new.tmp")
     for temp in (stale, fresh):
         temp.write_bytes(b"\0" * 1000)
@@ -106,17 +103,21 @@ def test_a_killed_builds_temp_files_go_though_the_table_is_cached(tmp_path):
 
 @pytest.fixture
 def table_without_rests(tmp_path, monkeypatch):
-    """A cache folder holding the hasbro table and no rests, none in memory either, and rests
-    measured on few games (their progress is the point here)."""
+    """A cache folder holding the hasbro table and no rests, none in memory or in the package
+    either, and rests measured on few games with the spreads the package brings (the progress
+    of measuring the shapes is the point here)."""
     import shutil
 
     from yahtzee.strategy import cache, rests
-    table = TableKeeper(os.environ["YAHTZEE_CACHE"]).load(HASBRO)
+    monkeypatch.setenv("YAHTZEE_SHIPPED", "")
     name = cache.table_file_name(HASBRO, EXPECTED_SCORE)
-    shutil.copy(os.path.join(os.environ["YAHTZEE_CACHE"], name), tmp_path / name)
+    shutil.copy(cache.SHIPPED / name, tmp_path / name)  # the bits a build makes
+    table = cache.load_table(HASBRO, cache_dir=tmp_path)
+    spreads = cache.read_rests(table, cache.SHIPPED / cache.rests_file_name(table)).spreads
     monkeypatch.setattr(rests, "MEASURED_RESTS", {})  # the real memo comes back afterwards, untouched
     measure = rests.measure_rests
-    monkeypatch.setattr(rests, "measure_rests", lambda table, progress=None: measure(table, 200, 0, progress))
+    monkeypatch.setattr(rests, "measure_rests",
+                        lambda table, progress=None: measure(table, 200, 0, progress, spreads=spreads))
     return table
 
 
@@ -124,7 +125,7 @@ def test_measuring_rests_tells_its_progress_turn_by_turn(tmp_path, table_without
     from yahtzee.strategy import cache
     told = []
     cache.ready_rests(table_without_rests, tmp_path, lambda done, total: told.append((done, total)))
-    assert told == [(turn, 13) for turn in range(13)]
+    assert told == [(13 + turn, 26) for turn in range(13)]  # the second half: the spreads came ready
     assert (tmp_path / cache.rests_file_name(table_without_rests)).exists()
 
 

@@ -17,6 +17,8 @@ from yahtzee.strategy.table import StrategyTable
 
 NAME = cache.table_file_name(HASBRO, EXPECTED_SCORE)
 
+pytestmark = pytest.mark.usefixtures("no_shipped_tables")  # the cache is the point
+
 
 @pytest.fixture(scope="module")
 def hasbro(shared_table_cache):

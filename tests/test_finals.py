@@ -233,7 +233,9 @@ def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_tw
     from yahtzee.saves.locks import default_lock
     from yahtzee.strategy import cache, rests
     table = cache.load_table(HASBRO, cache_dir=shared_table_cache)
-    cache.ready_rests(table, shared_table_cache)
+    cache.ready_rests(table, shared_table_cache)  # in this copy's memory (read from the package)
+    shipped = cache.SHIPPED
+    monkeypatch.setenv("YAHTZEE_SHIPPED", "")  # as for rules whose rests must be made
     folder = tmp_path / "cache"
     folder.mkdir()
     other_copy = default_lock(folder / (cache.table_file_name(HASBRO, table.objective) + ".lock"))
@@ -247,7 +249,7 @@ def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_tw
     try:
         assert waiting.wait(30)
         name = cache.rests_file_name(table)
-        shutil.copy(shared_table_cache / name, folder / name)  # the other copy keeps what it measured
+        shutil.copy(shipped / name, folder / name)  # the other copy keeps what it measured
     finally:
         other_copy.release()
     reader.join(30)
@@ -261,13 +263,15 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     from yahtzee.strategy import cache, rests
     folder = tmp_path / "cache"
     table = cache.load_table(HASBRO, cache_dir=shared_table_cache)
-    cache.ready_rests(table, shared_table_cache)
+    cache.ready_rests(table, shared_table_cache)  # in this copy's memory (read from the package)
+    shipped = cache.SHIPPED
+    monkeypatch.setenv("YAHTZEE_SHIPPED", "")  # as for rules whose rests must be made
     name = cache.table_file_name(HASBRO, table.objective)
     folder.mkdir()
-    shutil.copy(shared_table_cache / name, folder / name)
+    shutil.copy(shipped / name, folder / name)
     rests_path = folder / cache.rests_file_name(table)
     measured = rests.measured_rests(table)
-    shutil.copy(shared_table_cache / rests_path.name, rests_path)
+    shutil.copy(shipped / rests_path.name, rests_path)
     kept = cache.read_rests(table, rests_path)
     assert kept is not None and (kept.shapes == measured.shapes).all()
     # A damaged file is never read; the next readying measures them again and keeps them anew.

@@ -121,6 +121,7 @@ def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_ques
         again.terminate(force=True)
 
 
+@pytest.mark.usefixtures("no_shipped_tables")
 def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before_it(tmp_path):
     saves = tmp_path / "saves"
     saves.mkdir()
@@ -150,6 +151,7 @@ def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before
     assert not list(cache.glob("*.npz")) + list(cache.glob("*.tmp"))  # no half-built table was kept
 
 
+@pytest.mark.usefixtures("no_shipped_tables")
 def test_quitting_while_a_table_is_built_in_the_background_is_immediate_and_keeps_nothing(tmp_path):
     cache = tmp_path / "cache"
     term = Terminal("--saves", str(tmp_path / "saves"), env={"YAHTZEE_CACHE": str(cache)})

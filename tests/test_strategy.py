@@ -284,6 +284,7 @@ def damage(path, how):
         path.write_bytes(b"")
 
 
+@pytest.mark.usefixtures("no_shipped_tables")
 @pytest.mark.parametrize("how", ["truncated", "garbage", "empty"])
 def test_a_damaged_cache_file_is_rebuilt(tmp_path, hasbro, counted_builds, how):
     cache.save_table(hasbro, tmp_path)
@@ -305,6 +306,7 @@ def no_bonus(loader):
     return loader(NO_BONUS)
 
 
+@pytest.mark.usefixtures("no_shipped_tables")
 def test_a_table_of_other_rules_under_this_name_is_rebuilt(tmp_path, no_bonus, counted_builds):
     cache.save_table(no_bonus, tmp_path)
     (tmp_path / cache.table_file_name(NO_BONUS, EXPECTED_SCORE)).rename(
@@ -314,6 +316,7 @@ def test_a_table_of_other_rules_under_this_name_is_rebuilt(tmp_path, no_bonus, c
     assert counted_builds == ["hasbro"]
 
 
+@pytest.mark.usefixtures("no_shipped_tables")
 def test_a_tampered_value_fails_the_checksum(tmp_path, hasbro, counted_builds):
     values = hasbro.values.copy()
     values[123] += 1.0

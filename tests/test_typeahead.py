@@ -53,6 +53,7 @@ def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
     assert all(len(p["scores"]) == 13 for p in slow["players"])
 
 
+@pytest.mark.usefixtures("no_shipped_tables")
 def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_it(tmp_path, table,
                                                                                  shared_table_cache):
     saves = tmp_path / "saves"
@@ -64,8 +65,9 @@ def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_i
     # the test hands the finished table over, after every key has been typed.
     folder = tmp_path / "cache"
     folder.mkdir()
-    cache.ready_rests(table, folder)  # measured under the table's lock, held next
     name = cache.table_file_name(HASBRO, table.objective)
+    rests = cache.rests_file_name(table)
+    shutil.copy(cache.SHIPPED / rests, folder / rests)  # measured under the table's lock, held next
     builder = default_lock(folder / (name + ".lock"))
     assert builder.acquire()
     term = Terminal("--saves", str(saves), "--dice-file", str(dice), env={"YAHTZEE_CACHE": str(folder)})
@@ -73,7 +75,7 @@ def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_i
         term.wait_for("Press any key to begin")
         term.press("xnANN\r\ry 1r2")  # mark die 1, reroll it (the wait), then mark die 2
         term.wait_for("Working out the best strategy")
-        shutil.copy(shared_table_cache / name, folder / name)
+        shutil.copy(cache.SHIPPED / name, folder / name)  # the bits a build makes
         builder.release()
         screen = term.wait_for("Roll 2 of 3", timeout=60)
         term.wait_for("[2]")

@@ -154,14 +154,16 @@ class TableBuilder:
         return left
 
     def _cached(self, rules: Rules, objective: "Objective") -> "Optional[StrategyTable]":
-        """The table from the cache, or None: a damaged one is set aside here, where its
-        notice reaches the player (a build in its own process says nothing), and the temp
-        files of killed builds go whether or not a table must be built."""
-        from .cache import cached_table, remove_stale_temps
-        if self.cache_dir is None:
-            return None
-        remove_stale_temps(self.cache_dir)
-        return cached_table(rules, objective, self.cache_dir, self.notify)
+        """The table that came with the package, or the one from the cache, or None: a damaged
+        one is set aside here, where its notice reaches the player (a build in its own process
+        says nothing), and the temp files of killed builds go whether or not a table must be built."""
+        from .cache import cached_table, remove_stale_temps, shipped_table
+        if self.cache_dir is not None:
+            remove_stale_temps(self.cache_dir)
+        table = shipped_table(rules, objective)
+        if table is None and self.cache_dir is not None:
+            table = cached_table(rules, objective, self.cache_dir, self.notify)
+        return table
 
     def _built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
         """Built in a process of its own into the cache and read from there; built here when

@@ -39,6 +39,7 @@ from .table import StrategyTable, TableLoader, is_solved_exactly, planned_with
 from .tables import check_tables, planning_rules
 
 FORMAT_VERSION = 1
+SHIPPED = Path(__file__).resolve().parent / "shipped"  # tables that come with the package: read, never written
 MAX_SCORE = 1575  # thirteen Yahtzees: no expectation can exceed it
 MAX_META_BYTES = 64 * 1024
 ZIP_OVERHEAD_BYTES = 64 * 1024
@@ -212,7 +213,11 @@ def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: O
     chance is worked out (ready_rests)."""
     if not is_solved_exactly(rules):
         return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify))
-    table: Optional[StrategyTable]
+    table = shipped_table(rules, objective)
+    if table is not None:
+        if progress:
+            progress(1, 1)
+        return table
     if cache_dir is None:
         return build_table(rules, objective, progress)
     remove_stale_temps(cache_dir)
@@ -230,6 +235,24 @@ def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: O
     return table
 
 
+def shipped_folder() -> Optional[Path]:
+    """Where the tables that come with the package are read: the package's own folder, or the
+    one YAHTZEE_SHIPPED names (empty: none, as if the package brought no tables)."""
+    chosen = os.environ.get("YAHTZEE_SHIPPED")
+    if chosen is None:
+        return SHIPPED
+    return Path(chosen) if chosen else None
+
+
+def shipped_table(rules: Rules, objective: Objective) -> Optional[StrategyTable]:
+    """The table that came with the package for these rules, or None (none, or not sound)."""
+    folder = shipped_folder()
+    try:
+        return None if folder is None else checked_table(rules, objective, folder)
+    except BadTable:
+        return None
+
+
 def rests_file_name(table: StrategyTable) -> str:
     """rests-<rules>-<key>.npz: the measured rests that go with a table of expected score."""
     return "rests" + table_file_name(table.rules, table.objective)[len("strategy"):]
@@ -245,7 +268,13 @@ def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
     if table.objective != EXPECTED_SCORE or not table.exact:
         return
     path = None if cache_dir is None else Path(cache_dir) / rests_file_name(table)
-    if has_rests(table) and (path is None or path.exists()):
+    folder = shipped_folder()
+    shipped = None if folder is None else folder / rests_file_name(table)
+    if has_rests(table) and (path is None or path.exists() or (shipped is not None and shipped.exists())):
+        return
+    kept = None if shipped is None else read_rests(table, shipped)
+    if kept is not None:
+        remember_rests(table, kept)
         return
     if path is None:
         remember_rests(table, measured_rests(table, progress))
@@ -257,9 +286,14 @@ def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
             kept = read_rests(table, path)
             if kept is None:
                 kept = measured_rests(table, progress)
-                save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
-                            spreads=kept.spreads, shapes=kept.shapes, centres=kept.centres)
+                save_rests(table, kept, path)
     remember_rests(table, kept)
+
+
+def save_rests(table: StrategyTable, rests: Rests, path: Path) -> bool:
+    """Write a table's rests at `path` atomically; False (and no file) if the folder refuses."""
+    return save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
+                       spreads=rests.spreads, shapes=rests.shapes, centres=rests.centres)
 
 
 def read_rests(table: StrategyTable, path: Path) -> Optional[Rests]:
