@@ -42,15 +42,17 @@ def first_advice_seconds(rules: str, folder: Path) -> dict:
 
 
 def main() -> None:
+    """Measure and print, the default rules first."""
     results = []
     for rules in RULES:
         with tempfile.TemporaryDirectory() as name:
             figures = first_advice_seconds(rules, Path(name))
         results.append(figures)
         met = "met" if figures["wait_seconds"] <= TARGET_SECONDS else "NOT met"
+        target = (f"target <= {TARGET_SECONDS} s: {met}" if rules == RULES[0] else
+                  "no target: other rules build their table and rests on first use")
         print(f"first advice on a fresh cache, {rules}: keys to the first roll typed in {figures['typed_seconds']} s, "
-              f"? one second after the first screen, advice page after {figures['wait_seconds']} s "
-              f"(target <= {TARGET_SECONDS} s for the default rules: {met})")
+              f"? one second after the first screen, advice page after {figures['wait_seconds']} s ({target})")
     print(json.dumps(results))
 
 

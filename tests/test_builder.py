@@ -178,6 +178,7 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     monkeypatch.setattr(TableBuilder, "_cached", lambda self, rules, objective: None)
     monkeypatch.setattr(TableBuilder, "_built", built)
     monkeypatch.setattr(cache, "ready_rests", ready_rests)
+    monkeypatch.setattr(cache, "rests_on_hand", lambda table, cache_dir: True)  # measured here, by ready_rests
     monkeypatch.setattr(rests, "has_rests", lambda table: id(table) in measured)
     shown = []
     keeper = TableKeeper(tmp_path, lambda done, total: shown.append(done / total))
@@ -189,3 +190,14 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     assert len(shown) > 5
     assert shown == sorted(shown), shown  # never back to the start
     assert shown.count(1.0) <= 1 and shown[-1] > 0.8
+
+
+def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(tmp_path, table_without_rests, monkeypatch):
+    """The rests' arithmetic runs where the table's build runs, in a process of its own: here
+    its main, in this process, with the rests measured on few games."""
+    from yahtzee.strategy import build_cache, cache
+    monkeypatch.setattr(build_cache.signal, "signal", lambda *handling: None)  # Ctrl-C stays this run's
+    assert not cache.rests_on_hand(table_without_rests, tmp_path)
+    assert build_cache.main(build_cache.request(HASBRO, EXPECTED_SCORE, tmp_path, rests=True)) == 0
+    assert cache.read_rests(table_without_rests, tmp_path / cache.rests_file_name(table_without_rests)) is not None
+    assert cache.rests_on_hand(table_without_rests, tmp_path)

@@ -1,8 +1,9 @@
 """A table build in a process of its own: `python -m yahtzee.strategy.build_cache JSON`.
 
-The JSON names the rules (as the saved game writes them), the objective and the cache folder.
-The process writes its progress to stdout as lines of 'done total' and the table into the
-cache; it says nothing else and leaves nothing half-written when it is killed.
+The JSON names the rules (as the saved game writes them), the objective, the cache folder and
+whether the table's rests are wanted too. The process writes its progress to stdout as lines
+of 'done total' and the table (and its rests) into the cache; it says nothing else and leaves
+nothing half-written when it is killed.
 """
 import json
 import signal
@@ -16,18 +17,18 @@ if TYPE_CHECKING:  # imported where used: main() loads them only once Ctrl-C is 
     from .objective import Objective
 
 
-def request(rules: "Rules", objective: "Objective", cache_dir: Path) -> str:
-    """The command-line argument that asks for this table."""
+def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool = False) -> str:
+    """The command-line argument that asks for this table (and its rests)."""
     from ..game_json import rules_to_dict
     return json.dumps({"rules": rules_to_dict(rules), "objective": asdict(objective),
-                       "cache": str(cache_dir)})
+                       "cache": str(cache_dir), "rests": rests})
 
 
 def main(argument: str) -> int:
     """Build the table the argument asks for into its cache; 0 once it is there."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
     from ..game_json import rules_from_dict
-    from .cache import load_table
+    from .cache import load_table, ready_rests
     from .objective import Objective
     asked = json.loads(argument)
     shown = [-1]
@@ -38,7 +39,9 @@ def main(argument: str) -> int:
             shown[0] = step
             print(done, total, flush=True)
 
-    load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report)
+    table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report)
+    if asked.get("rests"):
+        ready_rests(table, asked["cache"], report)
     return 0
 
 

@@ -122,8 +122,11 @@ class TableBuilder:
             table.engine  # noqa: B018 (made here, off the key path)
             READY[key] = table
         if with_rests:
-            from .cache import ready_rests
+            from .cache import ready_rests, rests_on_hand
             with self._stage():
+                if self.cache_dir is not None and not rests_on_hand(READY[key], self.cache_dir):
+                    self._build_apart(rules, objective, rests=True)  # their arithmetic off the game's process
+                    self._check_cancelled()
                 ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
         return READY[key]
 
@@ -177,8 +180,9 @@ class TableBuilder:
                 return table
         return load_table(rules, objective, self.cache_dir, self._progress, self.notify)
 
-    def _build_apart(self, rules: Rules, objective: "Objective") -> None:
-        """Run the build in a process of its own, keeping its progress."""
+    def _build_apart(self, rules: Rules, objective: "Objective", rests: bool = False) -> None:
+        """Run the build (of the table, and its rests if asked) in a process of its own,
+        keeping its progress."""
         from .build_cache import request
         self._check_cancelled()
         assert self.cache_dir is not None  # _built builds apart only into a cache
@@ -186,7 +190,7 @@ class TableBuilder:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             filter(None, [package_home, os.environ.get("PYTHONPATH")]))}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "yahtzee.strategy.build_cache", request(rules, objective, self.cache_dir)],
+            [sys.executable, "-m", "yahtzee.strategy.build_cache", request(rules, objective, self.cache_dir, rests)],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
             text=True)
         assert self.process.stdout is not None  # stdout=PIPE

@@ -296,6 +296,15 @@ def save_rests(table: StrategyTable, rests: Rests, path: Path) -> bool:
                        spreads=rests.spreads, shapes=rests.shapes, centres=rests.centres)
 
 
+def rests_on_hand(table: StrategyTable, cache_dir: Folder) -> bool:
+    """The table's rests need no measuring: in memory, come with the package, or kept in the
+    cache (or none are needed: see ready_rests)."""
+    if table.objective != EXPECTED_SCORE or not table.exact or has_rests(table):
+        return True
+    folders = [folder for folder in (shipped_folder(), Path(cache_dir)) if folder is not None]
+    return any((folder / rests_file_name(table)).exists() for folder in folders)
+
+
 def read_rests(table: StrategyTable, path: Path) -> Optional[Rests]:
     """The rests kept at `path` for this table, or None when missing or not sound."""
     try:
