@@ -286,3 +286,16 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     cache.ready_rests(cache.load_table(HASBRO, cache_dir=folder), folder)
     kept = cache.read_rests(table, rests_path)
     assert len(again) == 1 and kept is not None and (kept.shapes == again[0].shapes).all()
+
+
+def test_a_full_memo_is_emptied_before_and_never_loses_a_state_asked_for(table, rests, monkeypatch):
+    """The memos of distributions are emptied when full: before the states still to do are
+    chosen, so that states already known but asked for again are worked out again, not lost."""
+    from yahtzee.strategy import finals
+    monkeypatch.setattr(finals, "MEMO_LIMIT", 1)
+    table.memo.clear()
+    small = [state_index(*card_state(card_with_open(*boxes).boxes)) for boxes in ((C.CHANCE,), (C.SIXES, C.YAHTZEE))]
+    large = [state_index(0, 0, 0), state_index(0b1, 3, 0)]
+    for states in (small[:1], small, large[:1], large):  # each time one known, one new, the memo over its limit
+        pmfs = remaining_pmfs(table, states)
+        assert set(pmfs) == set(states) and all(sum(pmf) == pytest.approx(1.0) for pmf in pmfs.values())

@@ -109,10 +109,10 @@ def remaining_distributions(table: StrategyTable, roots: Sequence[int]) -> dict[
     """The exact distribution of the points still to come (index = points) from each root state
     (value table indices, at most EXACT_OPEN boxes open), under the table's play; remembered."""
     memo = table.memo.setdefault("remaining", {})
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()  # before the states to do are chosen: every one asked for is then made here
     todo = sorted({int(root) for root in roots} - memo.keys())
     if todo:
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
         memo.update(_solve_remaining(table, todo))
     return {int(root): memo[int(root)] for root in roots}
 
@@ -219,11 +219,11 @@ def remaining_pmfs(table: StrategyTable, states: Iterable[int], turns: int = EXA
 def _turns_then_shapes(table: StrategyTable, states: list[int], turns: int) -> dict[int, np.ndarray]:
     """remaining_pmfs of states with many boxes open (remembered)."""
     memo = table.memo.setdefault(("estimated", turns), {})
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()  # before the states to do are chosen: every one asked for is then made here
     todo = [state for state in states if state not in memo]
     if not todo:
         return {state: memo[state] for state in states}
-    if len(memo) > MEMO_LIMIT:
-        memo.clear()
     if not turns:
         memo.update(shape_at(table, todo))
         return {state: memo[state] for state in states}
