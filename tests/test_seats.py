@@ -791,11 +791,13 @@ def test_before_the_game_at_most_four_names_are_claimed_and_only_players_keep_th
         hands.close()
 
 
-def test_a_storm_of_notices_tells_the_host_a_few_lines_of_each_kind_and_keeps_no_more(tmp_path):
+def test_a_storm_of_notices_tells_the_host_a_few_lines_of_each_kind_and_keeps_no_more(tmp_path, monkeypatch):
+    from yahtzee.net import server as server_module
     from yahtzee.net.credentials import table_credentials
     from yahtzee.net.server import NOTICE_GAP, NOTICES_OF_A_KIND, TableServer
     told = []
     server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
+    monkeypatch.setattr(server_module.time, "monotonic", lambda: 1000.0)  # one moment, however slow the machine
     try:
         for size in range(300_000):  # as many window sizes, each its own line
             server.notify(Say("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
