@@ -38,7 +38,7 @@ from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  #
 from yahtzee.scorecard import Scorecard  # noqa: E402
 from yahtzee.strategy.advisor import advise  # noqa: E402
 from yahtzee.strategy.batch import KEEP_FACES, KEEP_SIZE, Cards, NumpyDice, play_turns, roll_numbers  # noqa: E402
-from yahtzee.strategy.cache import load_table  # noqa: E402
+from yahtzee.strategy.cache import load_table, ready_rests  # noqa: E402
 from yahtzee.strategy.dicemath import DICE, KEEP_INDEX, ROLLS  # noqa: E402
 from yahtzee.strategy.rival import win_plan  # noqa: E402
 from yahtzee.strategy.tables import BOXES, YAHTZEE_BIT  # noqa: E402
@@ -274,6 +274,7 @@ def timings(cache, rng):
     for name, rules in TIMED_RULES.items():
         table = load_table(rules, cache_dir=Path(cache))
         table.warm()  # as the game's background builder warms it
+        ready_rests(table, Path(cache))  # and readies its rests, as soon as a game has two players
         spent = {"look": [], "prepare": [], "cold": []}
         for index in range(TIMED):
             stage = list(STAGES)[index % 3]
