@@ -22,7 +22,7 @@ from yahtzee.strategy.cache import table_loader
 from yahtzee.strategy.finals import remaining_distributions, remaining_pmfs
 from yahtzee.strategy.players import Reroll
 from yahtzee.strategy.position import card_state
-from yahtzee.strategy.rests import SHAPE_REACH, STEPS_PER_SPREAD, placed_shape, rest_kinds
+from yahtzee.strategy.rests import FULL_CARD_KINDS, SHAPE_REACH, STEPS_PER_SPREAD, placed_shape, rest_kinds, state_kinds
 from yahtzee.strategy.statespace import state_index, states_of
 from yahtzee.strategy.winchance import option_chances
 
@@ -225,6 +225,19 @@ def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(res
     assert not (yahtzee_open == fifty).all()
 
 
+def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests):
+    """Every game starts at the empty card, alone of its kind: its kind's spread is its own
+    (the published 59.61); the cards after one turn with YAHTZEE open (where most games
+    are then) have a spread among their own; a full card's is 0."""
+    empty = state_index(0, 0, 0)
+    assert rests.alike_spreads[empty] == pytest.approx(rests.spreads[empty], rel=1e-12)
+    assert rests.alike_spreads[empty] == pytest.approx(59.61, abs=0.005)
+    after_one = state_index(1 << 6, 0, 0)  # THREE OF A KIND filled
+    own = rests.spreads[state_kinds() == state_kinds()[after_one]]
+    assert own.min() < rests.alike_spreads[after_one] < own.max()
+    assert (rests.alike[:FULL_CARD_KINDS] == 0).all() and (rests.alike[FULL_CARD_KINDS:] > 0).all()
+
+
 def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_twice(tmp_path, shared_table_cache,
                                                                                     monkeypatch):
     import shutil
@@ -273,7 +286,12 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     measured = rests.measured_rests(table)
     shutil.copy(shipped / rests_path.name, rests_path)
     kept = cache.read_rests(table, rests_path)
-    assert kept is not None and (kept.shapes == measured.shapes).all()
+    assert kept is not None and (kept.shapes == measured.shapes).all() and (kept.alike == measured.alike).all()
+    # A file of an earlier game, without the spreads of cards alike, is not read either.
+    meta = {"version": cache.FORMAT_VERSION, "key": cache.table_key(HASBRO, table.objective)}
+    assert cache.save_arrays(rests_path, meta, spreads=measured.spreads, shapes=measured.shapes,
+                             centres=measured.centres)
+    assert cache.read_rests(table, rests_path) is None
     # A damaged file is never read; the next readying measures them again and keeps them anew.
     for damage in (b"not a zip", b"", rests_path.read_bytes()[:-100]):
         rests_path.write_bytes(damage)

@@ -10,6 +10,7 @@ their own. cache.ready_rests keeps them beside the table.
 """
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import cache, cached_property
 from typing import Optional, Protocol
 
 import numpy as np
@@ -40,6 +41,12 @@ class Rests:
     spreads: np.ndarray  # every state's: the standard deviation of its remaining score, exact
     shapes: np.ndarray   # kinds x offsets -SHAPE_REACH..SHAPE_REACH
     centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
+    alike: np.ndarray    # each kind's spread over the cards of it in the games (see winturns)
+
+    @cached_property
+    def alike_spreads(self) -> np.ndarray:
+        """Every state's spread of cards alike: its kind's."""
+        return self.alike[state_kinds()]
 
 
 class MeasuredTable(SolvedTable, Protocol):
@@ -67,6 +74,12 @@ def rest_kinds(states: States) -> np.ndarray:
     return (opens * 3 + states.case) * 3 + bonus
 
 
+@cache
+def state_kinds() -> np.ndarray:
+    """The kind of every state (value table indices)."""
+    return rest_kinds(states_of(np.arange(STATE_COUNT)))
+
+
 def measured_rests(table: MeasuredTable, progress: Optional[Progress] = None) -> Rests:
     """The table's rests: remembered, or measured now (see measure_rests)."""
     key = (table.rules, table.objective)
@@ -88,7 +101,7 @@ def remember_rests(table: MeasuredTable, rests: Rests) -> None:
 def rest_arrays_shapes() -> dict[str, tuple[int, ...]]:
     """The shape of each array of Rests."""
     kinds = (BOX_COUNT + 1) * 9
-    return {"spreads": (STATE_COUNT,), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,)}
+    return {"spreads": (STATE_COUNT,), "shapes": (kinds, 2 * SHAPE_REACH + 1), "centres": (kinds,), "alike": (kinds,)}
 
 
 def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
@@ -123,17 +136,23 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
     rows, kinds, expected, spread = (np.concatenate(part) for part in zip(*starts))
     offsets = (cards.totals[rows] - expected) / np.maximum(spread, 1e-9)
     opens, cases = kinds // 9, kinds // 3 % 3
+    own_play = strays[rows] < 0
     shapes = np.zeros(((BOX_COUNT + 1) * 9, 2 * SHAPE_REACH + 1))
     shapes[:FULL_CARD_KINDS, SHAPE_REACH] = 1.0  # nothing is to come
+    alike = np.zeros(len(shapes))
     for count in range(1, BOX_COUNT + 1):
         for case in range(3):
             for bonus in range(3):
                 kind = (count * 3 + case) * 3 + bonus
                 same_case = (opens == count) & (cases == case)
-                sample = _alike(offsets, opens == count, same_case, kinds == kind)
+                chosen = _alike(opens == count, same_case, kinds == kind)
+                sample = offsets[chosen]
                 # The spread is each card's own, exact: the sample gives the shape alone.
                 shapes[kind] = _shape((sample - sample.mean()) / max(sample.std(), 1e-9) * STEPS_PER_SPREAD)
-    return Rests(spreads, shapes, shapes @ OFFSETS)
+                # The spread of cards alike as the table's own play meets them: the strays left out.
+                unstrayed = chosen & own_play if (chosen & own_play).any() else chosen
+                alike[kind] = np.sqrt(np.mean(spread[unstrayed] ** 2))
+    return Rests(spreads, shapes, shapes @ OFFSETS, alike)
 
 
 def spreads_of(moments: np.ndarray) -> np.ndarray:
@@ -155,10 +174,10 @@ def _stray(table: SolvedTable, cards: Cards, games: np.ndarray, rng: np.random.G
     cards.post(table.engine.tables, games, rolls, boxes, np.ones(len(games), dtype=np.int64))
 
 
-def _alike(offsets: np.ndarray, *chosen: np.ndarray) -> np.ndarray:
-    """The offsets of the narrowest of the `chosen` sets (widest first) with enough cards in it."""
+def _alike(*chosen: np.ndarray) -> np.ndarray:
+    """The narrowest of the `chosen` sets of cards (widest first) with enough cards in it."""
     enough = [pick for pick in chosen if pick.sum() >= MIN_SAMPLE]
-    return offsets[enough[-1] if enough else chosen[0]]
+    return enough[-1] if enough else chosen[0]
 
 
 def _shape(offsets: np.ndarray) -> np.ndarray:
