@@ -16,25 +16,29 @@ opponent's continuations are shared by all options; the standard error of each t
 printed and kept under half a point. Prints mean and worst |shown - true| and the share over
 2 points against the targets; then the advice's time (advise + the win column, memos empty,
 the turn prepared as the game prepares it) for every rule set the column is shown under.
+Positions are measured in parallel, one process a core; the tables are read from (and, for
+rules that do not come with the package, built once into) the game's own cache folder.
 Asserts nothing; the last line is one JSON object.
 Usage: python bench/winchance.py [POSITIONS] [SEED] [STRANGE] (POSITIONS realistic ones, STRANGE
 of each strange group; 0 positions: the times alone)
 """
 import json
+import multiprocessing
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
 
 from yahtzee.choices import OptionKind  # noqa: E402
 from yahtzee.game import Game, Player, Turn  # noqa: E402
 from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  # noqa: E402
+from yahtzee.saves.folder import choose_folders  # noqa: E402
 from yahtzee.scorecard import Scorecard  # noqa: E402
 from yahtzee.strategy.advisor import advise  # noqa: E402
 from yahtzee.strategy.batch import KEEP_FACES, KEEP_SIZE, Cards, NumpyDice, play_turns, roll_numbers  # noqa: E402
@@ -243,24 +247,36 @@ def kinds(count, rng, player_counts=(2, 3)):
 
 
 def accuracy(table, count, strange, rng):
-    """The errors of every shown chance against its truth, with what they were measured at
-    (positions and continuations drawn from streams of their own): `count` realistic
-    positions and `strange` of each strange group."""
-    rows = []
-    places, rng = (np.random.default_rng(seed) for seed in rng.integers(2 ** 32, size=2))
+    """The errors of every shown chance against its truth, with what they were measured at:
+    `count` realistic positions and `strange` of each strange group, each position made and
+    measured from streams of its own, shared out over the machine's cores."""
+    places = np.random.default_rng(int(rng.integers(2 ** 32)))
     plan = [("realistic", kind) for kind in kinds(count, places)]
     plan += [(group, kind) for group in list(GROUPS)[1:] for kind in kinds(strange, places, (2, 3, 4))]
-    for group, (players, stage, used) in plan:
-        game = position(table, places, players, stage, used, group)
-        options = advise(table, game)
-        shown = option_chances(table, game, options)
-        cases = "/".join(yahtzee_case(player.card) for player in game.players)
-        for option, chance, (true, error) in zip(options, shown, truth(table, game, options, rng)):
-            if true is not None:
-                rows.append({"group": group, "players": players, "stage": stage, "roll": used, "round": game.round,
-                             "yahtzee": cases, "shown": chance, "true": true, "error": error,
-                             "decision": option.kind.name.lower()})
-    return rows
+    jobs = [(group, kind, int(seed)) for (group, kind), seed in zip(plan, rng.integers(2 ** 32, size=len(plan)))]
+    global SHARED_TABLE
+    table.warm()
+    SHARED_TABLE = table  # the workers are forked: they read it, never copy it through a pipe
+    with multiprocessing.get_context("fork").Pool(os.cpu_count() or 1) as pool:
+        return [row for rows in pool.imap(measured_position, jobs) for row in rows]
+
+
+SHARED_TABLE = None
+
+
+def measured_position(job):
+    """The rows of one position's options: shown chance, truth and what it was measured at."""
+    group, (players, stage, used), seed = job
+    table = SHARED_TABLE
+    places, rng = (np.random.default_rng(part) for part in np.random.SeedSequence(seed).spawn(2))
+    game = position(table, places, players, stage, used, group)
+    options = advise(table, game)
+    shown = option_chances(table, game, options)
+    cases = "/".join(yahtzee_case(player.card) for player in game.players)
+    return [{"group": group, "players": players, "stage": stage, "roll": used, "round": game.round,
+             "yahtzee": cases, "shown": chance, "true": true, "error": error, "decision": option.kind.name.lower()}
+            for option, chance, (true, error) in zip(options, shown, truth(table, game, options, rng))
+            if true is not None]
 
 
 def timings(cache, rng):
@@ -312,8 +328,9 @@ def main(argv):
     count = int(argv[0]) if argv else POSITIONS
     rng = np.random.default_rng(int(argv[1]) if len(argv) > 1 else 1)
     strange = int(argv[2]) if len(argv) > 2 else STRANGE
-    cache = os.environ.get("YAHTZEE_CACHE") or tempfile.mkdtemp(prefix="yahtzee-bench-")
-    figures = report_accuracy(load_table(HASBRO, cache_dir=Path(cache)), count, strange, rng) if count else {}
+    begun = time.perf_counter()
+    cache = choose_folders(None, os.environ, PROJECT).cache  # the game's own: tables it built are not built again
+    figures = report_accuracy(load_table(HASBRO, cache_dir=cache), count, strange, rng) if count else {}
     times = timings(cache, rng)
     for name, figure in times.items():
         look, prepare, cold = figure["look"], figure["prepare"], figure["cold"]
@@ -321,6 +338,8 @@ def main(argv):
               f"  target p99 <= 200 ms: {'met' if look['p99'] <= 0.2 else 'NOT met'}  (turn prepared before its first "
               f"roll: p50 {prepare['p50'] * 1000:.0f} ms, p99 {prepare['p99'] * 1000:.0f} ms; unprepared: p50 "
               f"{cold['p50'] * 1000:.0f} ms, p99 {cold['p99'] * 1000:.0f} ms)")
+    print(f"  whole run {time.perf_counter() - begun:.0f} s on {os.cpu_count()} cores (target < 900 s): "
+          f"{'met' if time.perf_counter() - begun < 900 else 'NOT met'}; tables read from {cache}")
     print(json.dumps({**figures, "p99_ms": {name: {kind: round(figure[kind]["p99"] * 1000, 1) for kind in figure}
                                             for name, figure in times.items()}}))
 
