@@ -104,7 +104,7 @@ def test_a_killed_builds_temp_files_go_though_the_table_came_with_the_package(tm
 @pytest.fixture
 def table_without_rests(tmp_path, monkeypatch):
     """A cache folder holding the hasbro table and no rests, none in memory or in the package
-    either, and rests measured on few games with the spreads the package brings (the progress
+    either, and rests measured on few games with the exact moments the package brings (the progress
     of measuring the shapes is the point here)."""
     import shutil
 
@@ -113,11 +113,12 @@ def table_without_rests(tmp_path, monkeypatch):
     name = cache.table_file_name(HASBRO, EXPECTED_SCORE)
     shutil.copy(cache.SHIPPED / name, tmp_path / name)  # the bits a build makes
     table = cache.load_table(HASBRO, cache_dir=tmp_path)
-    spreads = cache.read_rests(table, cache.SHIPPED / cache.rests_file_name(table)).spreads
+    shipped = cache.read_rests(table, cache.SHIPPED / cache.rests_file_name(table))
+    exact = rests.Exact(shipped.spreads, shipped.fifty)
     monkeypatch.setattr(rests, "MEASURED_RESTS", {})  # the real memo comes back afterwards, untouched
     measure = rests.measure_rests
     monkeypatch.setattr(rests, "measure_rests",
-                        lambda table, progress=None: measure(table, 200, 0, progress, spreads=spreads))
+                        lambda table, progress=None: measure(table, 200, 0, progress, exact=exact))
     return table
 
 

@@ -298,7 +298,8 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
         assert cache.read_rests(table, rests_path) is None
     monkeypatch.delitem(rests.MEASURED_RESTS, (HASBRO, table.objective))
     again = []  # measured again, on fewer games than the game plays (the file is the point here)
-    remeasure = lambda table, progress=None: rests.measure_rests(table, 500, spreads=measured.spreads)  # noqa: E731
+    exact = rests.Exact(measured.spreads, measured.fifty)
+    remeasure = lambda table, progress=None: rests.measure_rests(table, 500, exact=exact)  # noqa: E731
     monkeypatch.setattr(cache, "measured_rests",
                         lambda table, progress=None: again.append(remeasure(table)) or again[0])
     cache.ready_rests(cache.load_table(HASBRO, cache_dir=folder), folder)

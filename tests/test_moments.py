@@ -6,9 +6,9 @@ import pytest
 from yahtzee.rules import ACORN, FIVEOAK, HASBRO, YAHTC
 from yahtzee.strategy.batch import Cards, NumpyDice, play_turns
 from yahtzee.strategy.finals import open_count, remaining_distributions
-from yahtzee.strategy.moments import solve_moments
-from yahtzee.strategy.rests import spreads_of
-from yahtzee.strategy.statespace import level_states, state_index, states_of
+from yahtzee.strategy.moments import EVERY_GAME, solve_moments
+from yahtzee.strategy.rests import OPEN_SLOTS, fifty_moments, open_slots, spreads_of
+from yahtzee.strategy.statespace import STATE_COUNT, level_states, state_index, states_of
 
 SMALL_LEVELS = 4  # cards with at most four boxes open: quick to solve, and exact distributions to hand
 
@@ -35,9 +35,9 @@ def test_the_moments_are_those_of_the_exact_distribution(loader, rules):
     assert max(open_count(state) for state in states) == SMALL_LEVELS
     for state, pmf in remaining_distributions(table, states).items():
         mean, square = moments_of(pmf)
-        assert moments[1][state] == pytest.approx(table.values[state], rel=1e-12)  # the table's own play
-        assert moments[1][state] == pytest.approx(mean, rel=1e-9)
-        assert moments[2][state] == pytest.approx(square, rel=1e-9)
+        assert moments[EVERY_GAME, 1, state] == pytest.approx(table.values[state], rel=1e-12)  # the table's own play
+        assert moments[EVERY_GAME, 1, state] == pytest.approx(mean, rel=1e-9)
+        assert moments[EVERY_GAME, 2, state] == pytest.approx(square, rel=1e-9)
 
 
 def test_an_empty_cards_spread_is_the_known_one_and_a_full_cards_is_nothing(rests):
@@ -65,8 +65,35 @@ def test_a_mid_game_cards_mean_and_spread_are_those_of_its_games_played_out(tabl
     spread = rests.spreads[state]
     assert abs(scored.mean() - table.values[state]) < 4 * spread / np.sqrt(games)
     assert abs(scored.std() - spread) < 4 * spread / np.sqrt(2 * games)  # the standard error of a spread
+    if (mask >> 11) & 1:
+        return  # YAHTZEE filled: one future, no moments with the fifty kept
+    # The games that end with 50 in YAHTZEE: their share, and their mean and second moment.
+    fifty_at_end = cards.fifty.astype(float)
+    chance, first, second = fifty_moments(rests.fifty, np.array([state]))[:, 0]
+    for counted, exact in ((fifty_at_end, chance), (fifty_at_end * scored, first),
+                           (fifty_at_end * scored ** 2, second)):
+        assert abs(counted.mean() - exact) < 4 * counted.std() / np.sqrt(games) + 1e-12
+
+
+def test_a_card_with_only_yahtzee_open_ends_with_a_fifty_as_often_as_five_alike_come_in_three_rolls(table, rests):
+    """With YAHTZEE alone open the table plays for five alike (4.60%, the known figure): what is
+    still to come is 50 exactly when they come."""
+    state = state_index((1 << 13) - 1 ^ 1 << 11, 63, 0)
+    chance, first, second = fifty_moments(rests.fifty, np.array([state]))[:, 0]
+    assert chance == pytest.approx(table.values[state] / 50, rel=1e-12)
+    assert chance == pytest.approx(0.0460, abs=0.0001)
+    assert (first, second) == pytest.approx((50 * chance, 2500 * chance), rel=1e-12)
 
 
 def test_the_spreads_are_the_square_root_of_the_variance():
     moments = np.array([[1.0, 1.0], [10.0, 0.0], [116.0, 0.0]])  # mean 10, variance 16; a full card
     assert spreads_of(moments).tolist() == [4.0, 0.0]
+
+
+def test_the_moments_with_the_fifty_are_kept_once_for_every_state_with_yahtzee_open():
+    every = np.arange(STATE_COUNT)
+    slots = open_slots(every)
+    states = states_of(every)
+    open_ones = ((states.mask >> 11) & 1 == 0) & (states.fifty == 0)
+    assert sorted(slots[open_ones].tolist()) == list(range(OPEN_SLOTS))  # each in a slot of its own
+    assert (slots[~open_ones] == -1).all()

@@ -293,7 +293,7 @@ def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
 def save_rests(table: StrategyTable, rests: Rests, path: Path) -> bool:
     """Write a table's rests at `path` atomically; False (and no file) if the folder refuses."""
     return save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
-                       spreads=rests.spreads, shapes=rests.shapes, centres=rests.centres, alike=rests.alike)
+                       **{name: getattr(rests, name) for name in rest_arrays_shapes()})
 
 
 def rests_on_hand(table: StrategyTable, cache_dir: Folder) -> bool:

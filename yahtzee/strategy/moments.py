@@ -7,6 +7,11 @@ moments E[R'^j] gives E[(g + R')^k] = sum over j of C(k, j) g^(k-j) E[R'^j]; a k
 its rolls' moments, as it averages their values. A yahtChallenge extra turn comes back to the
 same state: the chance q that a turn does is found as the moment of order 0 (with the state's
 own moments taken as 0), and each moment is the rest divided by 1 - q.
+
+The same pass, with a full card's moment of order 0 its fifty (1 when YAHTZEE holds 50, else
+0) instead of 1, gives the moments over the games that end with 50 in YAHTZEE:
+E[R^k; a fifty at the end]. A card with YAHTZEE open has two kinds of future, with the fifty
+and without, the one about 50 points above the other: rests places a shape on each.
 """
 from math import comb
 from typing import Optional
@@ -18,27 +23,31 @@ from .batch import IS_UPPER, Posting, SolvedTable
 from .dicemath import ROLLS, over_rolls
 from .progress import Progress
 from .stages import CHUNK, TurnStages, Workspace
-from .statespace import STATE_COUNT, States, fill_unreachable, level_states, share_hopeless, state_index
+from .statespace import STATE_COUNT, States, fill_unreachable, level_states, share_hopeless, state_index, states_of
 from .tables import BOX_COUNT, UP_CAP, YAHTZEE_BIT
 
 ORDERS = 2  # raw moments E[R] and E[R^2] of the remaining score R
+EVERY_GAME, FIFTY_AT_END = 0, 1  # the families of moments: over every game, over those ending with 50
 
 
 def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, levels: int = BOX_COUNT) -> np.ndarray:
-    """The raw moments of every state's remaining score: rows E[R^0] (= 1) to E[R^ORDERS],
-    columns value table indices. `progress(done, total)` is told after each level. With
+    """The raw moments of every state's remaining score, families x orders x value table
+    indices: [EVERY_GAME, k] = E[R^k] (k = 0: 1), [FIFTY_AT_END, k] = E[R^k; the game ends with
+    50 in YAHTZEE] (k = 0: its chance). `progress(done, total)` is told after each level. With
     fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled."""
-    moments = np.zeros((ORDERS + 1, STATE_COUNT))
-    moments[0] = 1.0
+    moments = np.zeros((2, ORDERS + 1, STATE_COUNT))
+    moments[EVERY_GAME, 0] = 1.0
+    moments[FIFTY_AT_END, 0] = states_of(np.arange(STATE_COUNT)).fifty  # what counts of a full card
+    rows = moments.reshape(-1, STATE_COUNT)
     for done, filled in enumerate(range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)):
         states = level_states(filled, CHUNK)
         for start in range(0, len(states), CHUNK):
             _solve_batch(table, states.part(slice(start, start + CHUNK)), moments)
-        for row in moments:
+        for row in rows:
             share_hopeless(row, filled)
         if progress:
             progress(done + 1, levels)
-    for row in moments:
+    for row in rows:
         fill_unreachable(row)
     return moments
 
@@ -56,14 +65,14 @@ def _solve_batch(table: SolvedTable, states: States, moments: np.ndarray) -> Non
     returns = [after == own for _gain, after in postings]  # an extra turn: the same state again
     looping = any(back.any() for back in returns)
     if looping:
-        moments[:, own] = 0.0  # a turn that comes back counts none of the state's own moments yet
-    seen = [moments[:, after] for _gain, after in postings]
+        moments[:, :, own] = 0.0  # a turn that comes back counts none of the state's own moments yet
+    seen = [moments[:, :, after] for _gain, after in postings]
     work = Workspace(len(states))
     stay = np.ones(len(states))
-    for order in range(0 if looping else 1, ORDERS + 1):
+    for family, order in _to_solve(looping):
         for rows, back, (_gain, after) in zip(seen, returns, postings):
-            rows[:, back] = moments[:, after[back]]
-        posts = [_posted_moment(rows, order, gain) for rows, (gain, _after) in zip(seen, postings)]
+            rows[:, :, back] = moments[:, :, after[back]]
+        posts = [_posted_moment(rows[family], order, gain) for rows, (gain, _after) in zip(seen, postings)]
         moment = posts[-1]
         for stage in range(engine.rolls - 2, -1, -1):
             work.post[...] = moment
@@ -72,9 +81,16 @@ def _solve_batch(table: SolvedTable, states: States, moments: np.ndarray) -> Non
             kept = np.take_along_axis(work.keeps, np.maximum(chosen, 0), axis=0)
             moment = np.where(chosen >= 0, kept, posts[stage])
         rest = over_rolls(moment)
-        if order == 0:
+        if (family, order) == (EVERY_GAME, 0):
             stay = rest  # 1 - the chance of coming back to the same state
-        moments[order, own] = rest / stay
+        moments[family, order, own] = rest / stay
+
+
+def _to_solve(looping: bool) -> list[tuple[int, int]]:
+    """The (family, order) moments a batch works out, in order: every game's chance (1) only
+    where a turn may come back to the same state, first, as the others are divided by it."""
+    return [(family, order) for family in (EVERY_GAME, FIFTY_AT_END) for order in range(ORDERS + 1)
+            if order or family == FIFTY_AT_END or looping]
 
 
 def _posted_moment(after_moments: np.ndarray, order: int, gain: np.ndarray) -> np.ndarray:
