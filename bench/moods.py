@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from yahtzee.moods import MOODS  # noqa: E402
-from yahtzee.strategy.simulate import simulate  # noqa: E402
+from yahtzee.model.moods import MOODS  # noqa: E402
+from yahtzee.strategy.headless.simulate import simulate  # noqa: E402
 
 GAMES = 20_000
 

@@ -17,13 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from yahtzee.dice import RandomDice  # noqa: E402
-from yahtzee.game import Game, Player  # noqa: E402
-from yahtzee.rules import HASBRO  # noqa: E402
-from yahtzee.strategy.cache import ready_rests, table_loader  # noqa: E402
-from yahtzee.strategy.computers import computer_player  # noqa: E402
-from yahtzee.strategy.simulate import play_turn, simulate  # noqa: E402
-from yahtzee.strategy.winturns import state_spreads  # noqa: E402
+from yahtzee.model.dice import RandomDice  # noqa: E402
+from yahtzee.model.game import Game, Player  # noqa: E402
+from yahtzee.model.rules import HASBRO  # noqa: E402
+from yahtzee.strategy.headless.simulate import play_turn, simulate  # noqa: E402
+from yahtzee.strategy.odds.computers import computer_player  # noqa: E402
+from yahtzee.strategy.odds.earlyturns import state_spreads  # noqa: E402
+from yahtzee.strategy.storage.cache import ready_rests, table_loader  # noqa: E402
 
 GAMES = 200_000
 TARGET_HIGH = 0.5193  # the interval's upper end reaches the share measured before (2026-12-02)

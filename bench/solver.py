@@ -13,12 +13,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from yahtzee import scoring  # noqa: E402
-from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  # noqa: E402
-from yahtzee.scoring import Category  # noqa: E402
-from yahtzee.strategy.advisor import advise_position  # noqa: E402
-from yahtzee.strategy.cache import build_table, save_table  # noqa: E402
-from yahtzee.strategy.simulate import simulate  # noqa: E402
+from yahtzee.model import scoring  # noqa: E402
+from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  # noqa: E402
+from yahtzee.model.scoring import Category  # noqa: E402
+from yahtzee.strategy.headless.simulate import simulate  # noqa: E402
+from yahtzee.strategy.play.advisor import advise_position  # noqa: E402
+from yahtzee.strategy.storage.cache import build_table, save_table  # noqa: E402
 
 POSITIONS = 10_000
 GAMES = 100_000

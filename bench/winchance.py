@@ -35,19 +35,19 @@ import numpy as np
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from yahtzee.choices import OptionKind  # noqa: E402
-from yahtzee.game import Game, Player, Turn  # noqa: E402
-from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  # noqa: E402
+from yahtzee.model.choices import OptionKind  # noqa: E402
+from yahtzee.model.game import Game, Player, Turn  # noqa: E402
+from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  # noqa: E402
+from yahtzee.model.scorecard import Scorecard  # noqa: E402
 from yahtzee.saves.folder import choose_folders  # noqa: E402
-from yahtzee.scorecard import Scorecard  # noqa: E402
-from yahtzee.strategy.advisor import advise  # noqa: E402
-from yahtzee.strategy.batch import KEEP_FACES, KEEP_SIZE, Cards, NumpyDice, play_turns, roll_numbers  # noqa: E402
-from yahtzee.strategy.cache import load_table, ready_rests  # noqa: E402
-from yahtzee.strategy.dicemath import DICE, KEEP_INDEX, ROLLS  # noqa: E402
-from yahtzee.strategy.rival import win_plan  # noqa: E402
-from yahtzee.strategy.tables import BOXES, YAHTZEE_BIT  # noqa: E402
-from yahtzee.strategy.winchance import option_chances, others_ahead, prepare_turn  # noqa: E402
-from yahtzee.strategy.winturns import EXTRA_TURN  # noqa: E402
+from yahtzee.strategy.exact.dicemath import DICE, KEEP_INDEX, ROLLS  # noqa: E402
+from yahtzee.strategy.exact.rulearrays import BOXES, YAHTZEE_BIT  # noqa: E402
+from yahtzee.strategy.exact.sidebyside import KEEP_FACES, KEEP_SIZE, Cards, NumpyDice, play_turns, roll_numbers  # noqa: E402
+from yahtzee.strategy.odds.earlyturns import EXTRA_TURN  # noqa: E402
+from yahtzee.strategy.odds.rival import win_plan  # noqa: E402
+from yahtzee.strategy.odds.winchance import option_chances, others_ahead, prepare_turn  # noqa: E402
+from yahtzee.strategy.play.advisor import advise  # noqa: E402
+from yahtzee.strategy.storage.cache import load_table, ready_rests  # noqa: E402
 
 POSITIONS = 48
 STRANGE = 12  # positions of each strange group

@@ -45,14 +45,14 @@ def shared_table_cache(tmp_path_factory, worker_id):
 @pytest.fixture(scope="module")
 def loader(shared_table_cache):
     """A table loader on the run's shared cache."""
-    from yahtzee.strategy.cache import table_loader
+    from yahtzee.strategy.storage.cache import table_loader
     return table_loader(shared_table_cache)
 
 
 @pytest.fixture(scope="module")
 def table(loader):
     """The expected-score table of the 1987 rules."""
-    from yahtzee.rules import HASBRO
+    from yahtzee.model.rules import HASBRO
     return loader(HASBRO)
 
 
@@ -60,8 +60,8 @@ def table(loader):
 def rests(table, shared_table_cache):
     """The 1987 rules' rests (what the win chances need), readied once for the run: every
     worker reads the file the first one kept."""
-    from yahtzee.strategy.cache import ready_rests
-    from yahtzee.strategy.rests import measured_rests
+    from yahtzee.strategy.odds.rests import measured_rests
+    from yahtzee.strategy.storage.cache import ready_rests
     ready_rests(table, shared_table_cache)
     return measured_rests(table)
 

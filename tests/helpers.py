@@ -9,11 +9,11 @@ import pyte
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from yahtzee.console import KeyConsole
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.palette import strip_controls
-from yahtzee.plainconsole import PlainConsole
-from yahtzee.session import Session
+from yahtzee.consoles.keymode import KeyConsole
+from yahtzee.consoles.plain import PlainConsole
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.session import Session
+from yahtzee.present.palette import strip_controls
 
 FULL_SIZE = os.terminal_size((80, 24))
 
@@ -95,7 +95,7 @@ def loaded_session(faces, seed=0, **options):
 
 def read_table(rules, objective, folder):
     """The table stored in `folder`, or None when it is missing, damaged or for other rules."""
-    from yahtzee.strategy.cache import BadTable, checked_table
+    from yahtzee.strategy.storage.cache import BadTable, checked_table
     try:
         return checked_table(rules, objective, folder)
     except BadTable:

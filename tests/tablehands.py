@@ -10,16 +10,16 @@ import pyte
 from helpers import ScreenOutput, loaded_session
 from prompt_toolkit.input import create_pipe_input
 
-from yahtzee.console import KeyConsole
-from yahtzee.game import Player
+from yahtzee.consoles.keymode import KeyConsole
+from yahtzee.consoles.stops import InputClosed
+from yahtzee.model.game import Player
+from yahtzee.model.words import Say
+from yahtzee.net.hostconsole import TableConsole
 from yahtzee.net.seat import RemoteSeat
-from yahtzee.net.table import TableConsole
-from yahtzee.palette import painter
+from yahtzee.present.palette import painter
 from yahtzee.screens import Context, Keeper, Services
 from yahtzee.screens.context import Moment, Screen
 from yahtzee.screens.flow import run_from
-from yahtzee.stops import InputClosed
-from yahtzee.words import Say
 
 KEYS = {"F7": "\x1b[18~", "F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "Esc": "\x1b"}
 SIZE = os.terminal_size((80, 24))

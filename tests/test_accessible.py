@@ -7,13 +7,13 @@ import unicodedata
 from prompt_toolkit.input import create_pipe_input
 from terminal import ROOT, Terminal
 
-from yahtzee import spoken
-from yahtzee.accessible import AccessibleConsole, echo
-from yahtzee.choices import Option, OptionKind
-from yahtzee.game import Game, Player
-from yahtzee.language import text
-from yahtzee.render import KEY_OF_BOX
-from yahtzee.scoring import Category
+from yahtzee.consoles.screenreader import AccessibleConsole, echo
+from yahtzee.model.choices import Option, OptionKind
+from yahtzee.model.game import Game, Player
+from yahtzee.model.scoring import Category
+from yahtzee.present import spoken
+from yahtzee.present.render import KEY_OF_BOX
+from yahtzee.speech.languages import text
 
 BOXES = list(Category)
 POSTED = re.compile(r"(?:^|> )ANN posts \d+ in ([A-Z ]+)\.$", re.MULTILINE)

@@ -5,11 +5,11 @@ import sys
 import pytest
 from test_plain import START, interleave, play_plain, turn
 
-from yahtzee import render
-from yahtzee.dice import LoadedDice
-from yahtzee.game import Game, Player
-from yahtzee.palette import strip_controls
-from yahtzee.scoring import Category
+from yahtzee.model.dice import LoadedDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.scoring import Category
+from yahtzee.present import render
+from yahtzee.present.palette import strip_controls
 
 
 def test_question_mark_lists_every_choice_best_first_with_the_best_marked(tmp_path, monkeypatch):
@@ -115,8 +115,8 @@ def test_star_names_seat_computer_players(typed, name, mood):
 
 
 def test_an_unknown_mood_is_refused_and_same_names_get_numbers():
-    from yahtzee.language import text
     from yahtzee.screens import computer_seat
+    from yahtzee.speech.languages import text
     assert text(computer_seat("*sleepy", [])).startswith("Computer players: *thinker")
     first = computer_seat("*", [])
     second = computer_seat("*", [first])
@@ -145,7 +145,7 @@ sys.meta_path.insert(0, Watch())
 # The tables' worker held back for the whole game, as on a busy machine where it starts late:
 # whatever the game's own thread needs numpy for, it would then load it itself.
 HELD_BACK_BUILDER = """
-from yahtzee.strategy.builder import TableBuilder
+from yahtzee.strategy.storage.builder import TableBuilder
 TableBuilder._work = lambda self: self.cancelled.wait()  # until the game ends
 """
 

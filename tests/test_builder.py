@@ -5,15 +5,15 @@ import threading
 import pytest
 from test_messages import CLOCK
 
-from yahtzee.game import Player
-from yahtzee.language import text
-from yahtzee.rules import HASBRO
+from yahtzee.coach.services import StrategyServices
+from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model.game import Player
+from yahtzee.model.rules import HASBRO
+from yahtzee.model.session import Session
 from yahtzee.screens import Context, Services
-from yahtzee.session import Session
-from yahtzee.strategy.builder import AHEAD, TableBuilder
-from yahtzee.strategy.objective import EXPECTED_SCORE
-from yahtzee.strategy_services import StrategyServices
-from yahtzee.tablekeeper import TableKeeper
+from yahtzee.speech.languages import text
+from yahtzee.strategy.exact.objective import EXPECTED_SCORE
+from yahtzee.strategy.storage.builder import AHEAD, TableBuilder
 
 
 def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
@@ -48,7 +48,7 @@ def test_prepare_asks_for_the_advisors_table_and_each_moods_ahead(chances):
 def rests_asked(monkeypatch, players):
     """The rules whose rests the tables a session of `players` prepares ready (recorded
     instead of done)."""
-    from yahtzee.strategy import cache
+    from yahtzee.strategy.storage import cache
     readied = []
     monkeypatch.setattr(cache, "ready_rests", lambda table, folder, progress: readied.append(table.rules))
     strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
@@ -70,7 +70,7 @@ def test_the_rests_are_readied_ahead_only_for_a_game_with_others_to_beat(monkeyp
 
 @pytest.mark.usefixtures("no_shipped_tables")
 def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
-    from yahtzee.strategy.cache import table_file_name
+    from yahtzee.strategy.storage.cache import table_file_name
     name = table_file_name(HASBRO, EXPECTED_SCORE)
     (tmp_path / name).write_bytes(b"PK\x03\x04 not a table")
     told = []
@@ -86,7 +86,7 @@ def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
 def test_a_killed_builds_temp_files_go_though_the_table_came_with_the_package(tmp_path):
     import time
 
-    from yahtzee.strategy.cache import STALE_SECONDS, table_file_name
+    from yahtzee.strategy.storage.cache import STALE_SECONDS, table_file_name
     name = table_file_name(HASBRO, EXPECTED_SCORE)
     stale, fresh = tmp_path / (name + "old.tmp"), tmp_path / (name + "new.tmp")
     for temp in (stale, fresh):
@@ -108,7 +108,8 @@ def table_without_rests(tmp_path, monkeypatch):
     of measuring the shapes is the point here)."""
     import shutil
 
-    from yahtzee.strategy import cache, rests
+    from yahtzee.strategy.odds import rests
+    from yahtzee.strategy.storage import cache
     monkeypatch.setenv("YAHTZEE_SHIPPED", "")
     name = cache.table_file_name(HASBRO, EXPECTED_SCORE)
     shutil.copy(cache.SHIPPED / name, tmp_path / name)  # the bits a build makes
@@ -123,7 +124,7 @@ def table_without_rests(tmp_path, monkeypatch):
 
 
 def test_measuring_rests_tells_its_progress_turn_by_turn(tmp_path, table_without_rests):
-    from yahtzee.strategy import cache
+    from yahtzee.strategy.storage import cache
     told = []
     cache.ready_rests(table_without_rests, tmp_path, lambda done, total: told.append((done, total)))
     assert told == [(13 + turn, 26) for turn in range(13)]  # the second half: the spreads came ready
@@ -131,8 +132,8 @@ def test_measuring_rests_tells_its_progress_turn_by_turn(tmp_path, table_without
 
 
 def test_a_game_ending_stops_the_rests_being_measured_and_keeps_nothing(tmp_path, table_without_rests):
-    from yahtzee.strategy import cache
-    from yahtzee.strategy.builder import BuildCancelled
+    from yahtzee.strategy.storage import cache
+    from yahtzee.strategy.storage.builder import BuildCancelled
     builder = TableBuilder(tmp_path)
     builder.cancelled.set()  # the game is ending
     try:
@@ -157,8 +158,9 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     over both, never going back, full once."""
     from types import SimpleNamespace
 
-    from yahtzee.strategy import builder as builder_module
-    from yahtzee.strategy import cache, rests
+    from yahtzee.strategy.odds import rests
+    from yahtzee.strategy.storage import builder as builder_module
+    from yahtzee.strategy.storage import cache
 
     measured = set()
 
@@ -196,9 +198,9 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
 def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(tmp_path, table_without_rests, monkeypatch):
     """The rests' arithmetic runs where the table's build runs, in a process of its own: here
     its main, in this process, with the rests measured on few games."""
-    from yahtzee.strategy import build_cache, cache
-    monkeypatch.setattr(build_cache.signal, "signal", lambda *handling: None)  # Ctrl-C stays this run's
+    from yahtzee.strategy.storage import buildprocess, cache
+    monkeypatch.setattr(buildprocess.signal, "signal", lambda *handling: None)  # Ctrl-C stays this run's
     assert not cache.rests_on_hand(table_without_rests, tmp_path)
-    assert build_cache.main(build_cache.request(HASBRO, EXPECTED_SCORE, tmp_path, rests=True)) == 0
+    assert buildprocess.main(buildprocess.request(HASBRO, EXPECTED_SCORE, tmp_path, rests=True)) == 0
     assert cache.read_rests(table_without_rests, tmp_path / cache.rests_file_name(table_without_rests)) is not None
     assert cache.rests_on_hand(table_without_rests, tmp_path)

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from helpers import read_table
 
-from yahtzee.language import text
-from yahtzee.rules import HASBRO
-from yahtzee.strategy import cache
-from yahtzee.strategy.objective import EXPECTED_SCORE
-from yahtzee.strategy.table import StrategyTable
+from yahtzee.model.rules import HASBRO
+from yahtzee.speech.languages import text
+from yahtzee.strategy.exact.objective import EXPECTED_SCORE
+from yahtzee.strategy.exact.table import StrategyTable
+from yahtzee.strategy.storage import cache
 
 NAME = cache.table_file_name(HASBRO, EXPECTED_SCORE)
 

@@ -7,13 +7,13 @@ from dataclasses import replace
 import pytest
 from test_review import finish_randomly
 
-from yahtzee import records
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Game, Player
-from yahtzee.game_json import DamagedSave, game_from_dict, game_to_dict
-from yahtzee.records import InvalidRecord, build_record, check_record
-from yahtzee.rules import RULES, Rules
-from yahtzee.scoring import Category
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.rules import RULES, Rules
+from yahtzee.model.scoring import Category
+from yahtzee.saves import records
+from yahtzee.saves.codec import DamagedSave, game_from_dict, game_to_dict
+from yahtzee.saves.records import InvalidRecord, build_record, check_record
 
 FINISHED = "2026-12-02T12:00:00+00:00"
 MADE_UP = Rules(name="madeup", joker="free", extra_yahtzee_bonus=70, roll_bonus=(9, 6))

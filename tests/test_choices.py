@@ -7,17 +7,18 @@ import random
 
 import pytest
 
-from yahtzee import language, render
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Game, Player
-from yahtzee.records import build_record
-from yahtzee.review import review_game, review_to_json
-from yahtzee.review_lines import review_lines
-from yahtzee.rules import HASBRO
-from yahtzee.scoring import Category
-from yahtzee.strategy import advise
-from yahtzee.strategy_services import StrategyServices
-from yahtzee.tablekeeper import TableKeeper
+from yahtzee.coach.replay import review_game, review_to_json
+from yahtzee.coach.services import StrategyServices
+from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.rules import HASBRO
+from yahtzee.model.scoring import Category
+from yahtzee.present import render
+from yahtzee.present.verdicts import review_lines
+from yahtzee.saves.records import build_record
+from yahtzee.speech import languages as language
+from yahtzee.strategy.play.advisor import advise
 
 C = Category
 # Five turns that bring the upper boxes to 57, then 2 2 2 in TWOS: 63, the upper bonus.

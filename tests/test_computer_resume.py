@@ -13,7 +13,7 @@ from helpers import signal_handlers_kept
 from terminal import Terminal
 
 from yahtzee import cli
-from yahtzee.plainconsole import PlainConsole
+from yahtzee.consoles.plain import PlainConsole
 from yahtzee.screens import QuitGame
 
 ALL_SIXES = " ".join(["6"] * 80)  # every roll a Yahtzee for a while: extra turns and blanks come early
@@ -135,7 +135,7 @@ def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_p
     def fault(self, game):
         raise RuntimeError("a fault of ours")
 
-    monkeypatch.setattr("yahtzee.opponents.Opponents.action", fault)
+    monkeypatch.setattr("yahtzee.coach.opponents.Opponents.action", fault)
     monkeypatch.setattr(sys, "stdin", io.StringIO("y\n\nn\n\n"))  # resume; then the opening, no manual, no names
     output = io.StringIO()
     monkeypatch.setattr(sys, "stdout", output)

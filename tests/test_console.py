@@ -10,10 +10,10 @@ import pytest
 from helpers import FULL_SIZE, KeyScript, plain_console
 from prompt_toolkit.utils import get_cwidth
 
-from yahtzee.console import StopRequested
-from yahtzee.keyreader import ESCAPE_TIMEOUT, SEQUENCE_TIMEOUT
-from yahtzee.palette import strip_controls, visible_width
-from yahtzee.render import SCREEN_HEIGHT
+from yahtzee.consoles.keymode import StopRequested
+from yahtzee.consoles.keyreader import ESCAPE_TIMEOUT, SEQUENCE_TIMEOUT
+from yahtzee.present.palette import strip_controls, visible_width
+from yahtzee.present.render import SCREEN_HEIGHT
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 F8, F10 = "\x1b[19~", "\x1b[21~"

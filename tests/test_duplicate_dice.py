@@ -9,8 +9,8 @@ from helpers import plain_console, run_program
 from test_plain import play_plain
 
 from yahtzee import cli
-from yahtzee.checks import DamagedSave
-from yahtzee.dice import (
+from yahtzee.model.checks import DamagedSave
+from yahtzee.model.dice import (
     DUPLICATE_LINE,
     DuplicateDice,
     LoadedDice,
@@ -19,17 +19,17 @@ from yahtzee.dice import (
     dice_from_dict,
     with_duplicate,
 )
-from yahtzee.game import Game, Player, Turn
-from yahtzee.game_json import game_from_dict, game_to_dict, session_from_dict, session_to_dict
-from yahtzee.language import text
-from yahtzee.records import InvalidRecord, build_record, check_record
-from yahtzee.rules import HASBRO, rules_named
+from yahtzee.model.game import Game, Player, Turn
+from yahtzee.model.rules import HASBRO, rules_named
+from yahtzee.model.scoring import Category
+from yahtzee.model.session import Session
 from yahtzee.saves import Saves
-from yahtzee.scoring import Category
+from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
+from yahtzee.saves.records import InvalidRecord, build_record, check_record
 from yahtzee.screens import Context, Services
 from yahtzee.screens.ending import show_recap
 from yahtzee.screens.lobby import confirm
-from yahtzee.session import Session
+from yahtzee.speech.languages import text
 
 BOX_ORDER = ["c", "1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y"]
 RULES = [HASBRO, HASBRO.with_options(rolls=4, bank=2), rules_named("yahtc"),

@@ -5,11 +5,11 @@ import datetime
 import pytest
 from helpers import DealtDice, key_turn, play_keys
 
-from yahtzee.game import Player
+from yahtzee.model.game import Player
+from yahtzee.model.scoring import SHEET_LABELS as LABELS
+from yahtzee.model.scoring import Category
+from yahtzee.model.session import Session
 from yahtzee.saves import Saves
-from yahtzee.scoring import SHEET_LABELS as LABELS
-from yahtzee.scoring import Category
-from yahtzee.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 NAMES = ["ANN", "BOB", "CY", "DEE"]

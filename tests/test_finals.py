@@ -11,20 +11,28 @@ import pytest
 from helpers import game_copy
 from test_win_chance import FULL_CARD, last_turn, throws
 
-from yahtzee.dice import RandomDice
-from yahtzee.game import Game, Player, Turn
-from yahtzee.render import choice_text
-from yahtzee.rules import ACORN, FIVEOAK, HASBRO
-from yahtzee.scorecard import Scorecard
-from yahtzee.scoring import UPPER, Category
-from yahtzee.strategy import advise, computer_player
-from yahtzee.strategy.cache import table_loader
-from yahtzee.strategy.finals import remaining_distributions, remaining_pmfs
-from yahtzee.strategy.players import Reroll
-from yahtzee.strategy.position import card_state
-from yahtzee.strategy.rests import FULL_CARD_KINDS, SHAPE_REACH, STEPS_PER_SPREAD, placed_shape, rest_kinds, state_kinds
-from yahtzee.strategy.statespace import state_index, states_of
-from yahtzee.strategy.winchance import option_chances
+from yahtzee.model.dice import RandomDice
+from yahtzee.model.game import Game, Player, Turn
+from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO
+from yahtzee.model.scorecard import Scorecard
+from yahtzee.model.scoring import UPPER, Category
+from yahtzee.present.render import choice_text
+from yahtzee.strategy.exact.position import card_state
+from yahtzee.strategy.exact.statespace import state_index, states_of
+from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.odds.finals import remaining_distributions, remaining_pmfs
+from yahtzee.strategy.odds.rests import (
+    FULL_CARD_KINDS,
+    SHAPE_REACH,
+    STEPS_PER_SPREAD,
+    placed_shape,
+    rest_kinds,
+    state_kinds,
+)
+from yahtzee.strategy.odds.winchance import option_chances
+from yahtzee.strategy.play.advisor import advise
+from yahtzee.strategy.play.players import Reroll
+from yahtzee.strategy.storage.cache import table_loader
 
 C = Category
 
@@ -244,7 +252,8 @@ def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_tw
     import threading
 
     from yahtzee.saves.locks import default_lock
-    from yahtzee.strategy import cache, rests
+    from yahtzee.strategy.odds import rests
+    from yahtzee.strategy.storage import cache
     table = cache.load_table(HASBRO, cache_dir=shared_table_cache)
     cache.ready_rests(table, shared_table_cache)  # in this copy's memory (read from the package)
     shipped = cache.SHIPPED
@@ -273,7 +282,8 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
                                                                                    monkeypatch):
     import shutil
 
-    from yahtzee.strategy import cache, rests
+    from yahtzee.strategy.odds import rests
+    from yahtzee.strategy.storage import cache
     folder = tmp_path / "cache"
     table = cache.load_table(HASBRO, cache_dir=shared_table_cache)
     cache.ready_rests(table, shared_table_cache)  # in this copy's memory (read from the package)
@@ -310,7 +320,7 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
 def test_a_full_memo_is_emptied_before_and_never_loses_a_state_asked_for(table, rests, monkeypatch):
     """The memos of distributions are emptied when full: before the states still to do are
     chosen, so that states already known but asked for again are worked out again, not lost."""
-    from yahtzee.strategy import finals
+    from yahtzee.strategy.odds import finals
     monkeypatch.setattr(finals, "MEMO_LIMIT", 1)
     table.memo.clear()
     small = [state_index(*card_state(card_with_open(*boxes).boxes)) for boxes in ((C.CHANCE,), (C.SIXES, C.YAHTZEE))]

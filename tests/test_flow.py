@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 from helpers import KeyScript, loaded_session
 
-from yahtzee.game import Player
+from yahtzee.consoles.stops import InputClosed
+from yahtzee.model.game import Player
+from yahtzee.model.scoring import Category
 from yahtzee.saves import Saves
-from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, Screen, Services, run
 from yahtzee.screens.flow import SCREENS, run_from
 from yahtzee.screens.prompts import paginate
 from yahtzee.screens.resume import resumed_moment
-from yahtzee.stops import InputClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.checks import DamagedSave
-from yahtzee.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, parse_faces, read_dice_file
-from yahtzee.game import (
+from yahtzee.model.checks import DamagedSave
+from yahtzee.model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, parse_faces, read_dice_file
+from yahtzee.model.game import (
     BoxFilled,
     Game,
     GameOver,
@@ -18,11 +18,11 @@ from yahtzee.game import (
     NotRolledYet,
     Player,
 )
-from yahtzee.game_json import game_from_dict, game_to_dict, session_from_dict, session_to_dict
-from yahtzee.records import build_record
-from yahtzee.rules import FREE_JOKER, HASBRO, NO_BONUS
-from yahtzee.scoring import Category
-from yahtzee.session import Session
+from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
+from yahtzee.model.scoring import Category
+from yahtzee.model.session import Session
+from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
+from yahtzee.saves.records import build_record
 
 C = Category
 

@@ -4,10 +4,9 @@ import json
 import pytest
 from test_saves import RESUME, STAMP, files_in, fixed_clock, mid_game_session
 
-from yahtzee import game_json
-from yahtzee.game_json import DamagedSave, session_from_dict, session_to_dict
-from yahtzee.saves import AUTOSAVE, Saves
-from yahtzee.session import Session
+from yahtzee.model.session import Session
+from yahtzee.saves import AUTOSAVE, Saves, codec
+from yahtzee.saves.codec import DamagedSave, session_from_dict, session_to_dict
 
 
 def good():
@@ -91,7 +90,7 @@ def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_pa
 
     def broken(*args, **kwargs):
         raise TypeError("a bug in the scorecard")
-    monkeypatch.setattr(game_json, "Scorecard", broken)
+    monkeypatch.setattr(codec, "Scorecard", broken)
     with pytest.raises(TypeError, match="a bug in the scorecard"):
         saves.load_session()
     assert files_in(tmp_path) == [AUTOSAVE, "autosave.lock"] and saves.notices == []

@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 from helpers import KeyScript
 
-from yahtzee import cli, language, scoring
+from yahtzee import cli
 from yahtzee.app import make_context
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.palette import visible_width
+from yahtzee.coach.services import StrategyServices
+from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.consoles.stops import InputClosed
+from yahtzee.model import scoring
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.present.palette import visible_width
 from yahtzee.saves import Saves
 from yahtzee.screens import Keeper, QuitGame, Settings, run
-from yahtzee.stops import InputClosed
-from yahtzee.strategy_services import StrategyServices
-from yahtzee.tablekeeper import TableKeeper
+from yahtzee.speech import languages as language
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "yahtzee"
@@ -325,11 +327,11 @@ def test_source_strings_are_english_for_a_while_whatever_is_installed(speaking):
 def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
     from helpers import loaded_session
 
-    from yahtzee import render
-    from yahtzee.game import Player
-    from yahtzee.match import parse_match
-    from yahtzee.rules import rules_named
-    from yahtzee.screens import turnview
+    from yahtzee.model.game import Player
+    from yahtzee.model.match import parse_match
+    from yahtzee.model.rules import rules_named
+    from yahtzee.present import render
+    from yahtzee.screens import playscreen
     speaking(code)
     session = loaded_session([6] * 5, rules=rules_named("yahtc").with_options(rolls=4, bank=3),
                              match=parse_match("race 300"))
@@ -340,9 +342,9 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
     hints = {box: (game.points_for(box), True) for box in legal}
     match = render.match_lines(session.match.describe(),
                                {p.name: 1000 for p in game.players})
-    prompts = [turnview.dice_prompt(game, hold) for hold in (True, False)] + [
-        turnview.posting_prompt(game, legal), turnview.posting_question(game, legal[0]),
-        *turnview.dice_brief(game), turnview.posting_note(game.post(legal[0]))]
+    prompts = [playscreen.dice_prompt(game, hold) for hold in (True, False)] + [
+        playscreen.posting_prompt(game, legal), playscreen.posting_question(game, legal[0]),
+        *playscreen.dice_brief(game), playscreen.posting_note(game.post(legal[0]))]
     for prompt in prompts:
         lines = render.play_lines(game, True, True, prompt, keys={b: "X" for b in legal},
                                   hints=hints, match=match, par=True)
@@ -351,11 +353,11 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
 
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
-    from yahtzee import render
-    from yahtzee.choices import Option, OptionKind
-    from yahtzee.game import Game, Player
-    from yahtzee.palette import visible_width
-    from yahtzee.scoring import Category
+    from yahtzee.model.choices import Option, OptionKind
+    from yahtzee.model.game import Game, Player
+    from yahtzee.model.scoring import Category
+    from yahtzee.present import render
+    from yahtzee.present.palette import visible_width
     speaking(code)
     game = Game.start([Player("ANN")])
     game.turn.dice, game.turn.rolls = (1, 2, 3, 4, 5), 1
@@ -374,7 +376,7 @@ def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
 
 
 def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking):
-    from yahtzee.scoring import Category
+    from yahtzee.model.scoring import Category
     speaking("de")
     titles = [language.text(box.title) for box in Category]
     assert all(title == title.upper() for title in titles) and language.text(Category.YAHTZEE.title) == "KNIFFEL"

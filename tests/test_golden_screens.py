@@ -22,17 +22,17 @@ from pathlib import Path
 import pytest
 from helpers import KeyScript
 
-from yahtzee import language
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Game, Player
+from yahtzee.coach.services import StrategyServices
+from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.consoles.stops import InputClosed
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.scoring import Category
+from yahtzee.model.session import Session
 from yahtzee.saves import Saves
-from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, Screen, Services
 from yahtzee.screens.flow import run_from
-from yahtzee.session import Session
-from yahtzee.stops import InputClosed
-from yahtzee.strategy_services import StrategyServices
-from yahtzee.tablekeeper import TableKeeper
+from yahtzee.speech import languages as language
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("YAHTZEE_GOLDEN_UPDATE") == "1"

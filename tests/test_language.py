@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from yahtzee import language, locales
+from yahtzee.speech import languages as language
+from yahtzee.speech import locales
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

@@ -5,13 +5,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yahtzee.checks import DamagedSave
-from yahtzee.dice import SeededDice
-from yahtzee.game import Player
-from yahtzee.game_json import match_from_dict, match_to_dict, session_from_dict, session_to_dict
-from yahtzee.language import text
-from yahtzee.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, parse_match
-from yahtzee.session import Session
+from yahtzee.model.checks import DamagedSave
+from yahtzee.model.dice import SeededDice
+from yahtzee.model.game import Player
+from yahtzee.model.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, parse_match
+from yahtzee.model.session import Session
+from yahtzee.saves.codec import match_from_dict, match_to_dict, session_from_dict, session_to_dict
+from yahtzee.speech.languages import text
 
 
 def texts(said):

@@ -5,12 +5,12 @@ import datetime
 import pytest
 from helpers import KeyScript, loaded_session
 
-from yahtzee.game import Player
+from yahtzee.consoles.stops import InputClosed
+from yahtzee.model.game import Player
+from yahtzee.model.scoring import Category
 from yahtzee.saves import Saves
-from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, Screen, Services
 from yahtzee.screens.flow import SCREENS
-from yahtzee.stops import InputClosed
 
 F8, F9 = "\x1b[19~", "\x1b[20~"
 def CLOCK():
@@ -81,7 +81,7 @@ def test_a_reminder_at_the_end_of_a_game_stays_off_the_statistics_page(run_keys)
 
 
 def test_a_player_added_to_a_match_under_way_is_told_it_starts_at_0(tmp_path):
-    from yahtzee.match import parse_match
+    from yahtzee.model.match import parse_match
     from yahtzee.screens.lobby import start_game
     ctx = Context(loaded_session([1, 1, 1, 2, 2] * 13), Services(CLOCK, Saves(tmp_path / "saves", now=CLOCK)))
     ctx.session.start_match(parse_match("challenge 3"))

@@ -3,12 +3,12 @@ open, every rule that changes a turn's arithmetic), a known figure, and games pl
 import numpy as np
 import pytest
 
-from yahtzee.rules import ACORN, FIVEOAK, HASBRO, YAHTC
-from yahtzee.strategy.batch import Cards, NumpyDice, play_turns
-from yahtzee.strategy.finals import open_count, remaining_distributions
-from yahtzee.strategy.moments import EVERY_GAME, solve_moments
-from yahtzee.strategy.rests import OPEN_SLOTS, fifty_moments, open_slots, spreads_of
-from yahtzee.strategy.statespace import STATE_COUNT, level_states, state_index, states_of
+from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, YAHTC
+from yahtzee.strategy.exact.moments import EVERY_GAME, solve_moments
+from yahtzee.strategy.exact.sidebyside import Cards, NumpyDice, play_turns
+from yahtzee.strategy.exact.statespace import STATE_COUNT, level_states, state_index, states_of
+from yahtzee.strategy.odds.finals import open_count, remaining_distributions
+from yahtzee.strategy.odds.rests import OPEN_SLOTS, fifty_moments, open_slots, spreads_of
 
 SMALL_LEVELS = 4  # cards with at most four boxes open: quick to solve, and exact distributions to hand
 

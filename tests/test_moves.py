@@ -6,14 +6,18 @@ import random
 
 import pytest
 
-from yahtzee import render
-from yahtzee.checks import DamagedSave
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Game, Player
-from yahtzee.game_json import game_from_dict, game_to_dict, session_from_dict, session_to_dict
-from yahtzee.match import parse_match
-from yahtzee.moves import Move, moves_from_json, moves_to_json
-from yahtzee.records import (
+from yahtzee.model.checks import DamagedSave
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.match import parse_match
+from yahtzee.model.moves import Move, moves_from_json, moves_to_json
+from yahtzee.model.rules import ACORN, YAHTC
+from yahtzee.model.scoring import Category
+from yahtzee.model.session import Session
+from yahtzee.present import render
+from yahtzee.present.stats import stats_lines
+from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
+from yahtzee.saves.records import (
     InvalidRecord,
     build_record,
     check_record,
@@ -22,10 +26,6 @@ from yahtzee.records import (
     moves_of,
     totals_of,
 )
-from yahtzee.rules import ACORN, YAHTC
-from yahtzee.scoring import Category
-from yahtzee.session import Session
-from yahtzee.stats import stats_lines
 
 FINISHED = "2026-11-30T10:00:00+00:00"
 

@@ -184,7 +184,7 @@ def test_a_name_piped_under_the_c_locale_is_read_as_utf8(tmp_path):
 def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path, monkeypatch):
     """Every message, prompt and brief line the game means to say stands whole on a line of
     its own in the piped output (a reader or script wraps it, never the game)."""
-    from yahtzee.plainconsole import PlainConsole
+    from yahtzee.consoles.plain import PlainConsole
     meant = []
     for method in ("message", "show", "_read_line"):
         original = getattr(PlainConsole, method)

@@ -1,12 +1,13 @@
 """Rendering: pure functions from game state to lines, checked without a terminal."""
 import pytest
 
-from yahtzee import render, scoring
-from yahtzee.dice import LoadedDice
-from yahtzee.game import Game, Player
-from yahtzee.language import text
-from yahtzee.palette import colour, strip_controls, visible_width
-from yahtzee.scoring import Category
+from yahtzee.model import scoring
+from yahtzee.model.dice import LoadedDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.scoring import Category
+from yahtzee.present import render
+from yahtzee.present.palette import colour, strip_controls, visible_width
+from yahtzee.speech.languages import text
 
 C = Category
 
@@ -162,8 +163,8 @@ def test_the_end_screen_keeps_every_box_and_moves_notices_that_do_not_fit_to_a_n
 
 
 def test_every_posting_prompt_fits_the_status_line():
-    from yahtzee.rules import rules_named
-    from yahtzee.screens.turnview import posting_prompt
+    from yahtzee.model.rules import rules_named
+    from yahtzee.screens.playscreen import posting_prompt
     for rules in ("hasbro", "yahtc", "acorn"):
         game = Game.start([Player("ANNIE")], rules_named(rules), LoadedDice([6] * 15))
         game.roll()
@@ -183,7 +184,7 @@ def test_the_recap_shows_points_given_away_only_when_asked_for():
 
 
 def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice():
-    from yahtzee.choices import Option, OptionKind
+    from yahtzee.model.choices import Option, OptionKind
     game = game_with(["ANN"])
     game.turn.dice, game.turn.rolls = (4, 6, 4, 3, 4), 1
     game.turn.marked = [False, False, False, False, True]  # die 5 marked already
@@ -200,7 +201,7 @@ def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice()
                                                ("rules", "hasbro", "1987 (forced joker)"),
                                                ("rules", "acorn", "Acorn (blank a box)")])
 def test_a_preference_is_shown_in_a_players_words(key, value, shown):
-    from yahtzee.prefs import BY_KEY
+    from yahtzee.saves.prefs import BY_KEY
     assert text(BY_KEY[key].shown(value)) == shown
 
 

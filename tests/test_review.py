@@ -9,22 +9,22 @@ import pytest
 from helpers import KeyScript, plain_console
 
 from yahtzee import cli
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Game, Player
-from yahtzee.records import build_record
-from yahtzee.render import choice_text
-from yahtzee.review import CannotReview, review_game, review_to_json
-from yahtzee.review_lines import review_lines
-from yahtzee.rules import HASBRO
+from yahtzee.coach.replay import CannotReview, review_game, review_to_json
+from yahtzee.coach.services import StrategyServices
+from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.rules import HASBRO
+from yahtzee.model.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, posting_points
+from yahtzee.model.session import Session
+from yahtzee.present.render import choice_text
+from yahtzee.present.verdicts import review_lines
 from yahtzee.saves import Saves
-from yahtzee.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, posting_points
+from yahtzee.saves.records import build_record
 from yahtzee.screens import Context, Keeper, QuitGame, Services, run
 from yahtzee.screens.context import Settings
 from yahtzee.screens.ending import ANOTHER_GAME, show_review
-from yahtzee.session import Session
-from yahtzee.strategy.position import BOX_BIT
-from yahtzee.strategy_services import StrategyServices
-from yahtzee.tablekeeper import TableKeeper
+from yahtzee.strategy.exact.position import BOX_BIT
 
 
 def CLOCK():
@@ -243,7 +243,7 @@ def test_the_recap_shows_the_reviews_given_away_only_with_cost_notes_on(tmp_path
 
 def every_label_option():
     """Every box with and without each bonus it may carry, blanks, extra turns and keeps."""
-    from yahtzee.choices import Option, OptionKind
+    from yahtzee.model.choices import Option, OptionKind
     options = [Option(OptionKind.KEEP, 0.0, kept=(1, 2, 3, 4)), Option(OptionKind.KEEP, 0.0),
                Option(OptionKind.BOX, 0.0, box=Category.YAHTZEE, extra_turn=True, yahtzee_bonus=50)]
     for box in Category:
@@ -256,10 +256,10 @@ def every_label_option():
 
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_review_columns_hold_every_label_whole(code):
-    from yahtzee import language
-    from yahtzee.palette import visible_width
-    from yahtzee.review import Decision
-    from yahtzee.review_lines import LABEL_WIDTH, decision_lines
+    from yahtzee.coach.replay import Decision
+    from yahtzee.present.palette import visible_width
+    from yahtzee.present.verdicts import LABEL_WIDTH, decision_lines
+    from yahtzee.speech import languages as language
     language.use(code)
     try:
         options = every_label_option()
@@ -280,7 +280,7 @@ def test_the_review_columns_hold_every_label_whole(code):
 
 
 def test_a_move_made_ranking_by_the_chance_to_win_is_logged_and_read_back_so():
-    from yahtzee.moves import moves_from_json, moves_to_json
+    from yahtzee.model.moves import moves_from_json, moves_to_json
     game = finish_randomly(Game.start([Player("ANN"), Player("BOB")], source=SeededDice(4), win_rankers={"ANN"}),
                            random.Random(4))
     assert {m.by_win for m in game.moves if game.players[m.seat].name == "ANN"} == {True}
@@ -294,11 +294,11 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
     """ANN ranked advice by the chance to win, BOB by the score: ANN's costs are the win % her
     choices lost against the likeliest option (as the advice page's chances count them), in
     totals of their own; BOB's are expected points; the recap shows the two in two rows."""
-    from yahtzee.coach import Coach
-    from yahtzee.render import recap_lines
-    from yahtzee.review import LogDice, review_to_json
-    from yahtzee.reviewer import Reviewer
-    from yahtzee.tablekeeper import TableKeeper
+    from yahtzee.coach.replay import LogDice, review_to_json
+    from yahtzee.coach.reviews import Reviewer
+    from yahtzee.coach.tablekeeper import TableKeeper
+    from yahtzee.coach.tips import Coach
+    from yahtzee.present.render import recap_lines
     tables = TableKeeper(shared_table_cache)
     game = finish_randomly(Game.start([Player("ANN"), Player("BOB")], source=SeededDice(7), win_rankers={"ANN"}),
                            random.Random(7))  # ANN's first decision is a reroll

@@ -10,12 +10,12 @@ from helpers import KeyScript, plain_console
 from terminal import Terminal
 from test_plain import START, play_plain
 
-from yahtzee import tumble
-from yahtzee.dice import SeededDice
-from yahtzee.game_json import session_to_dict
+from yahtzee.consoles import tumble
+from yahtzee.model.dice import SeededDice
+from yahtzee.model.session import Session
 from yahtzee.saves import Saves
+from yahtzee.saves.codec import session_to_dict
 from yahtzee.screens import Context, Keeper, Services, Settings, run
-from yahtzee.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 CLEAR = b"\x1b[H\x1b[2J"
@@ -215,12 +215,12 @@ def test_kept_marks_in_hold_marking_keep_the_held_dice_held(tmp_path, monkeypatc
 
 def match_screen(match, results=(), names=("ANN", "BOB")):
     """The play screen's lines in a match, ANN having rolled 2 2 2 3 3 and posted a full house."""
-    from yahtzee.dice import LoadedDice
-    from yahtzee.game import Player
-    from yahtzee.look import Look
-    from yahtzee.palette import visible_width
-    from yahtzee.scoring import Category
-    from yahtzee.screens.turnview import play_view
+    from yahtzee.model.dice import LoadedDice
+    from yahtzee.model.game import Player
+    from yahtzee.model.scoring import Category
+    from yahtzee.present.look import Look
+    from yahtzee.present.palette import visible_width
+    from yahtzee.screens.playscreen import play_view
     session = Session([Player(name) for name in names], results=list(results), match=match,
                       source=LoadedDice([2, 2, 2, 3, 3] * 4, SeededDice(1)))
     session.new_game()
@@ -235,27 +235,27 @@ def match_screen(match, results=(), names=("ANN", "BOB")):
 def test_a_challenge_shows_each_players_match_total_so_far_under_the_dice():
     from test_match import record
 
-    from yahtzee.match import Challenge
+    from yahtzee.model.match import Challenge
     lines = "\n".join(match_screen(Challenge(3), [record(ANN=250, BOB=230)]))
     assert "A challenge of 3 games" in lines and "Match totals" in lines
     assert re.search(r"ANN +275$", lines, re.M) and re.search(r"BOB +230$", lines, re.M)
 
 
 def test_a_race_shows_the_race_totals_and_a_single_game_none():
-    from yahtzee.match import SINGLE_GAME, Race
+    from yahtzee.model.match import SINGLE_GAME, Race
     lines = "\n".join(match_screen(Race(300)))
     assert "A race to 300" in lines and re.search(r"ANN +25$", lines, re.M)
     assert "Match totals" not in "\n".join(match_screen(SINGLE_GAME))
 
 
 def test_four_players_in_the_longest_challenge_still_fit():
-    from yahtzee.match import Challenge
+    from yahtzee.model.match import Challenge
     lines = match_screen(Challenge(100), names=("ANNIE1", "BOBBY1", "CAROL1", "DAVID1"))
     assert "A challenge of 100 games" in "\n".join(lines)
 
 
 def test_a_stop_request_ends_the_tumble_and_the_next_read_stops():
-    from yahtzee.stops import StopRequested
+    from yahtzee.consoles.stops import StopRequested
     script = KeyScript("", more_to_come=True)
     console = script.console
     draw = console._draw

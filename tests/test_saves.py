@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Player
-from yahtzee.game_json import session_from_dict, session_to_dict
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.game import Player
+from yahtzee.model.scoring import Category, joker_points, score
+from yahtzee.model.session import Session
 from yahtzee.saves import (
     AUTOSAVE,
     DEFAULT_PREFS,
@@ -32,9 +33,8 @@ from yahtzee.saves import (
     is_possible_points,
     is_valid_record,
 )
+from yahtzee.saves.codec import session_from_dict, session_to_dict
 from yahtzee.saves.folder import EarlierSaves, Folders, move_earlier_saves
-from yahtzee.scoring import Category, joker_points, score
-from yahtzee.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024

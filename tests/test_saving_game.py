@@ -248,10 +248,10 @@ def test_an_unwritable_saves_folder_warns_once_and_play_goes_on(tmp_path):
 
 
 def test_a_game_saved_during_a_computers_turn_resumes_and_plays_on(tmp_path):
-    from yahtzee.dice import SeededDice
-    from yahtzee.game import Player
-    from yahtzee.scoring import Category
-    from yahtzee.session import Session
+    from yahtzee.model.dice import SeededDice
+    from yahtzee.model.game import Player
+    from yahtzee.model.scoring import Category
+    from yahtzee.model.session import Session
     saves = tmp_path / "saves"
     session = Session([Player("ANN"), Player("Brainy", "computer", mood="thinker")],
                       source=SeededDice(4))

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yahtzee.language import text
-from yahtzee.rules import FREE_JOKER, HASBRO, NO_BONUS
-from yahtzee.scoring import LOWER, UPPER, Category, legal_boxes, posting_points, score, upper_bonus, yahtzee_bonus
+from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
+from yahtzee.model.scoring import LOWER, UPPER, Category, legal_boxes, posting_points, score, upper_bonus, yahtzee_bonus
+from yahtzee.speech.languages import text
 
 C = Category
 ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))

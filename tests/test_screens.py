@@ -5,10 +5,10 @@ import os
 import pytest
 from helpers import KeyScript, loaded_session
 
-from yahtzee.game import Player
-from yahtzee.palette import strip_controls
+from yahtzee.model.game import Player
+from yahtzee.model.scoring import Category
+from yahtzee.present.palette import strip_controls
 from yahtzee.saves import Saves
-from yahtzee.scoring import Category
 from yahtzee.screens import Context, Keeper, Moment, QuitGame, Screen, Services, clean_name, run
 from yahtzee.screens.flow import SCREENS
 
@@ -80,8 +80,8 @@ def test_typing_a_name_stops_at_six_terminal_cells_so_the_sheet_stays_aligned(ru
     assert not script.messages  # typing stopped: nothing was cut
     table.session.players.append(Player("BOB"))
     table.session.new_game()
-    from yahtzee import render
-    from yahtzee.palette import visible_width
+    from yahtzee.present import render
+    from yahtzee.present.palette import visible_width
     sheet = render.sheet_lines(table.session.game)
     assert len({visible_width(line) for line in sheet[1:] if not line.startswith(" ")}) <= 2
     assert visible_width(sheet[0]) == render.sheet_width(table.session.game)
@@ -272,7 +272,7 @@ def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys):
 
 @pytest.mark.parametrize("flashes, blinks", [(True, 3), (False, 0)])
 def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(saves, flashes, blinks):
-    from yahtzee.palette import REVERSE, painter
+    from yahtzee.present.palette import REVERSE, painter
     table = new_table(saves, [4] * 5, sound=False)
     table.session.players.append(Player("ANN"))
     table.session.new_game()
@@ -289,9 +289,9 @@ def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(saves, flas
 
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_title_banner_is_centred_in_its_frame(code):
-    from yahtzee import language
-    from yahtzee.look import Look
+    from yahtzee.present.look import Look
     from yahtzee.screens.lobby import banner
+    from yahtzee.speech import languages as language
     with language.speaking(code):
         lines = banner(Look())
     for line in (line for line in lines if line.strip().startswith("|") and line.strip("| ")):
@@ -302,7 +302,7 @@ def test_the_title_banner_is_centred_in_its_frame(code):
 
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_names_help_keeps_its_example_on_one_line(run_keys, code):
-    from yahtzee import language
+    from yahtzee.speech import languages as language
     language.use(code)
     try:
         _, _, script = run_keys(Screen.NAMES, "ANN\r\r", until=[Screen.CONFIRM])

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from tablehands import table
 
-from yahtzee import language
-from yahtzee.look import Look
-from yahtzee.words import Say
+from yahtzee.model.words import Say
+from yahtzee.present.look import Look
+from yahtzee.speech import languages as language
 
 FACES = [1, 2, 3, 4, 6] * 60  # never five alike: every posting is asked to be verified
 PLAYERS = ["ANN", "BOB"]  # ANN at the host's keyboard, BOB at his own terminal
@@ -262,9 +262,9 @@ def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour(
 
 
 def test_one_screen_is_drawn_in_english_and_german_from_two_threads_at_once():
-    from yahtzee.game import Posting
-    from yahtzee.scoring import Category
-    from yahtzee.screens.turnview import posting_note
+    from yahtzee.model.game import Posting
+    from yahtzee.model.scoring import Category
+    from yahtzee.screens.playscreen import posting_note
     note = posting_note(Posting("ANN", Category.FULL_HOUSE, 25, 0))
     frame = lambda look: [look.words(note), look.words(Say("Roll {roll} of {rolls}").format(roll=1, rolls=3))]  # noqa: E731
     seen = {"en": set(), "de": set()}
@@ -282,22 +282,23 @@ def test_one_screen_is_drawn_in_english_and_german_from_two_threads_at_once():
                     "de": {("ANN trägt 25 in FULL HOUSE ein.", "Wurf 1 von 3")}}
 
 
-@pytest.mark.parametrize("module", ["scoring", "rules", "scorecard", "game", "moves", "choices", "match", "dice",
-                                    "session", "moods", "illegal", "screens.context", "screens.flow",
-                                    "screens.lobby", "screens.turn", "screens.turnview", "screens.prompts",
-                                    "screens.ending", "screens.resume", "screens.advice"])
+@pytest.mark.parametrize("module", ["model.scoring", "model.rules", "model.scorecard", "model.game", "model.moves",
+                                    "model.choices", "model.match", "model.dice", "model.session", "model.moods",
+                                    "model.illegal", "screens.context", "screens.flow", "screens.lobby", "screens.turn",
+                                    "screens.playscreen", "screens.prompts", "screens.ending", "screens.resume",
+                                    "screens.advice"])
 def test_no_model_or_screen_module_imports_the_language_layer(module):
     import ast
     from pathlib import Path
     path = Path(__file__).resolve().parent.parent / "yahtzee" / (module.replace(".", "/") + ".py")
     imported = {node.module or "" for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ImportFrom)}
-    assert not {name for name in imported if name.split(".")[-1] == "language"}, module
+    assert not {name for name in imported if name.split(".")[-1] == "languages"}, module
 
 
 def test_the_language_is_the_drawings_and_no_module_keeps_a_current_one():
     import ast
     from pathlib import Path
-    source = (Path(__file__).resolve().parent.parent / "yahtzee" / "language.py").read_text()
+    source = (Path(__file__).resolve().parent.parent / "yahtzee" / "speech" / "languages.py").read_text()
     assigned = [target.id for node in ast.parse(source).body if isinstance(node, (ast.Assign, ast.AnnAssign))
                 for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
                 if isinstance(target, ast.Name)]
@@ -612,8 +613,8 @@ def test_a_friends_key_flood_is_answered_at_once_and_drawn_once(tmp_path):
 def test_a_friend_with_the_password_gets_a_rejoin_code_shown_only_at_his_terminal():
     import json
 
-    from yahtzee.game_json import session_to_dict
     from yahtzee.net.owners import code_proof
+    from yahtzee.saves.codec import session_to_dict
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         hands.wait_for("BOB", "Your rejoin code is K7Q2MX: with it you take BOB's seat back if you leave")
         hands.wait_for("host", "ANN: press any key to roll")
@@ -743,9 +744,9 @@ def test_a_removed_friend_is_refused_by_name_and_address_or_by_name_and_key(tmp_
 
 
 def test_a_resumed_game_keeps_each_seat_its_friends_and_an_older_save_still_reads():
-    from yahtzee.checks import DamagedSave
-    from yahtzee.game_json import session_from_dict, session_to_dict
+    from yahtzee.model.checks import DamagedSave
     from yahtzee.net.owners import code_proof
+    from yahtzee.saves.codec import session_from_dict, session_to_dict
     with table(PLAYERS, FACES) as hands:
         hands.session.seat_owners.update({"bob": code_proof("K7Q2MX")})
         data = session_to_dict(hands.session)
@@ -777,7 +778,7 @@ def test_a_login_that_does_not_prove_a_resumed_games_seat_is_let_go():
 def test_before_the_game_at_most_four_names_are_claimed_and_only_players_keep_theirs():
     from tablehands import Table
 
-    from yahtzee.game import MAX_PLAYERS
+    from yahtzee.model.game import MAX_PLAYERS
     hands = Table(PLAYERS, FACES, logins=["ANN", "BOB", "CAT", "DAN", "EVE"], begun=False)
     try:
         assert len(hands.session.seat_owners) == MAX_PLAYERS and "eve" not in hands.session.seat_owners
@@ -897,7 +898,7 @@ def test_an_address_that_breaks_a_limit_is_refused_longer_at_each_offence_up_to_
 def test_a_rejoin_code_is_six_letters_that_read_apart_and_its_proof_forgives_case_and_spaces():
     import random
 
-    from yahtzee.checks import is_seat_proof
+    from yahtzee.model.checks import is_seat_proof
     from yahtzee.net.owners import CODE_LENGTH, CODE_LETTERS, by_code, code_proof, new_code, removal_mark
     codes = {new_code(random.Random(seed).choice) for seed in range(200)}
     assert len(codes) == 200 and all(len(code) == CODE_LENGTH and set(code) <= set(CODE_LETTERS) for code in codes)

@@ -61,8 +61,8 @@ def plain_run(saves, dice, lines):
     """The game in process at a plain console until a stop comes after `lines`; everything
     it wrote."""
     from yahtzee.app import make_context, run_flow
-    from yahtzee.dice import LoadedDice, read_dice_file
-    from yahtzee.plainconsole import PlainConsole
+    from yahtzee.consoles.plain import PlainConsole
+    from yahtzee.model.dice import LoadedDice, read_dice_file
     from yahtzee.saves import Saves, local_now
     from yahtzee.screens import Settings
     stdin, stdout = StoppingInput(lines), io.StringIO()

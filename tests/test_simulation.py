@@ -5,18 +5,18 @@ import math
 import numpy as np
 import pytest
 
-from yahtzee import scoring
-from yahtzee.dice import LoadedDice
-from yahtzee.game import Game, Player
-from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
-from yahtzee.scoring import Category
-from yahtzee.strategy import cache
-from yahtzee.strategy import simulate as simulation
-from yahtzee.strategy.batch import play_games, roll_numbers
-from yahtzee.strategy.computers import computer_player
-from yahtzee.strategy.dicemath import ROLLS
-from yahtzee.strategy.players import OBJECTIVES
-from yahtzee.strategy.simulate import play_turn, simulate
+from yahtzee.model import scoring
+from yahtzee.model.dice import LoadedDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
+from yahtzee.model.scoring import Category
+from yahtzee.strategy.exact.dicemath import ROLLS
+from yahtzee.strategy.exact.sidebyside import play_games, roll_numbers
+from yahtzee.strategy.headless import simulate as simulation
+from yahtzee.strategy.headless.simulate import play_turn, simulate
+from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.play.players import OBJECTIVES
+from yahtzee.strategy.storage import cache
 
 HASBRO_START = 254.5877287
 YAHTC_START = 248.7122399

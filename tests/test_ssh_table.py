@@ -14,8 +14,8 @@ import asyncssh
 import pytest
 from terminal import Terminal
 
-from yahtzee.language import text
 from yahtzee.net.server import MAX_LOGIN_ATTEMPTS
+from yahtzee.speech.languages import text
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
@@ -613,7 +613,7 @@ class BobsTurn:
         self.given.append(name)
 
     def happening(self):
-        from yahtzee.words import Say
+        from yahtzee.model.words import Say
         return Say("{name} is rolling the dice.").format(name="BOB")
 
     def game_under_way(self):
@@ -629,8 +629,8 @@ class BobsTurn:
 def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     from helpers import KeyScript
 
-    from yahtzee.net.table import TableConsole
-    from yahtzee.stops import SeatChanged
+    from yahtzee.consoles.stops import SeatChanged
+    from yahtzee.net.hostconsole import TableConsole
     keys = KeyScript("", more_to_come=True)
     now, given = [0.0], []
 

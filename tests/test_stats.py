@@ -4,11 +4,20 @@ import json
 
 import pytest
 
-from yahtzee.language import text
-from yahtzee.palette import visible_width as display_width
+from yahtzee.model.scoring import Category
+from yahtzee.present.palette import visible_width as display_width
+from yahtzee.present.stats import (
+    HallEntry,
+    game_notices,
+    hall_lines,
+    hall_of_fame,
+    ordinal,
+    places,
+    player_stats,
+    stats_lines,
+)
 from yahtzee.saves import HISTORY, Saves, check_record
-from yahtzee.scoring import Category
-from yahtzee.stats import HallEntry, game_notices, hall_lines, hall_of_fame, ordinal, places, player_stats, stats_lines
+from yahtzee.speech.languages import text
 
 
 def texts(said):
@@ -203,7 +212,7 @@ def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame
     from helpers import run_program
     from test_computer_resume import play
 
-    from yahtzee.records import is_practice
+    from yahtzee.saves.records import is_practice
     dice = tmp_path / "sixes.txt"
     dice.write_text(" ".join(["6"] * 300))
     saves = tmp_path / "saves"

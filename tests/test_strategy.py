@@ -10,22 +10,25 @@ import numpy as np
 import pytest
 from helpers import read_table
 
-from yahtzee import scoring
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import Game, Player
-from yahtzee.rules import FREE_JOKER, HASBRO, NO_BONUS
-from yahtzee.scoring import Category
-from yahtzee.strategy import MOODS, cache, progress_bar, statespace
-from yahtzee.strategy.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
-from yahtzee.strategy.computers import computer_player
-from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS, over_rolls
-from yahtzee.strategy.objective import EXPECTED_SCORE
-from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
-from yahtzee.strategy.position import card_state, card_total
-from yahtzee.strategy.simulate import format_simulation, simulate
-from yahtzee.strategy.solver import Engine, States, empty_values
-from yahtzee.strategy.table import StrategyTable
-from yahtzee.strategy.tables import FULL_CARD, check_tables
+from yahtzee.model import scoring
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.moods import MOODS
+from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
+from yahtzee.model.scoring import Category
+from yahtzee.strategy.exact import statespace
+from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS, over_rolls
+from yahtzee.strategy.exact.objective import EXPECTED_SCORE
+from yahtzee.strategy.exact.position import card_state, card_total
+from yahtzee.strategy.exact.progress import progress_bar
+from yahtzee.strategy.exact.rulearrays import FULL_CARD, check_tables
+from yahtzee.strategy.exact.solver import Engine, States, empty_values
+from yahtzee.strategy.exact.table import StrategyTable
+from yahtzee.strategy.headless.simulate import format_simulation, simulate
+from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.play.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
+from yahtzee.strategy.play.players import OBJECTIVES, Post, Reroll
+from yahtzee.strategy.storage import cache
 
 C = Category
 START_VALUES = {"hasbro": 254.5877287, "freejoker": 254.5896095, "nobonus": 245.8707745}
@@ -385,6 +388,6 @@ def test_progress_is_reported_up_to_the_total(monkeypatch):
 
 
 def test_numpy_stays_out_of_the_game_start():
-    code = "import sys, yahtzee, yahtzee.game, yahtzee.strategy; print('numpy' in sys.modules)"
+    code = "import sys, yahtzee, yahtzee.model.game, yahtzee.strategy; print('numpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "False"

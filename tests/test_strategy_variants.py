@@ -9,23 +9,19 @@ import numpy as np
 import pytest
 from test_strategy import FiveAlikeOften, random_card, start_midway
 
-from yahtzee import scoring
-from yahtzee.dice import SeededDice
-from yahtzee.game import Game, Player
-from yahtzee.language import text
-from yahtzee.render import choice_text
-from yahtzee.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, RULES, YAHTC, Rules
-from yahtzee.scoring import Category
-from yahtzee.strategy import MOODS, cache
-from yahtzee.strategy.advisor import advise, advise_position
-from yahtzee.strategy.computers import computer_player
-from yahtzee.strategy.dicemath import ROLL_PROBABILITY, ROLLS
-from yahtzee.strategy.players import OBJECTIVES, Post, Reroll
-from yahtzee.strategy.position import BOX_BIT, card_state, card_total
-from yahtzee.strategy.simulate import simulate
-from yahtzee.strategy.solver import Engine, States
-from yahtzee.strategy.table import StrategyTable
-from yahtzee.strategy.tables import (
+from yahtzee.coach.services import StrategyServices
+from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model import scoring
+from yahtzee.model.dice import SeededDice
+from yahtzee.model.game import Game, Player
+from yahtzee.model.moods import MOODS
+from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, RULES, YAHTC, Rules
+from yahtzee.model.scoring import Category
+from yahtzee.present.render import choice_text
+from yahtzee.speech.languages import text
+from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS
+from yahtzee.strategy.exact.position import BOX_BIT, card_state, card_total
+from yahtzee.strategy.exact.rulearrays import (
     CASES,
     FULL_CARD,
     YAHTZEE_BIT,
@@ -39,8 +35,13 @@ from yahtzee.strategy.tables import (
     planning_rules,
     rule_tables,
 )
-from yahtzee.strategy_services import StrategyServices
-from yahtzee.tablekeeper import TableKeeper
+from yahtzee.strategy.exact.solver import Engine, States
+from yahtzee.strategy.exact.table import StrategyTable
+from yahtzee.strategy.headless.simulate import simulate
+from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.play.advisor import advise, advise_position
+from yahtzee.strategy.play.players import OBJECTIVES, Post, Reroll
+from yahtzee.strategy.storage import cache
 
 C = Category
 FOUR_ROLLS = HASBRO.with_options(rolls=4)
@@ -101,8 +102,8 @@ def test_the_solvers_legal_boxes_of_five_alike_are_scorings_on_every_card(rules)
 
 
 def test_a_table_is_solved_only_for_arrays_that_agree_with_the_rules(monkeypatch):
-    from yahtzee.strategy import tables
-    wrong = tables.RuleTables(*(np.zeros_like(array) if index == 3 else array
+    from yahtzee.strategy.exact import rulearrays
+    wrong = rulearrays.RuleTables(*(np.zeros_like(array) if index == 3 else array
                                 for index, array in enumerate(astuple(rule_tables(HASBRO)))))
     monkeypatch.setattr(cache, "Engine", lambda rules, objective: type("E", (), {"tables": wrong})())
     with pytest.raises(UnsupportedRules, match="legal boxes"):

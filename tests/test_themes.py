@@ -6,7 +6,7 @@ import pytest
 from terminal import Terminal
 
 from yahtzee import cli
-from yahtzee.palette import THEMES, UnknownTheme, no_colour, painter
+from yahtzee.present.palette import THEMES, UnknownTheme, no_colour, painter
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SGR = re.compile(r"\x1b\[([0-9;]*)m")

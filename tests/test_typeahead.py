@@ -7,9 +7,9 @@ import time
 import pytest
 from terminal import Terminal
 
-from yahtzee.rules import HASBRO
+from yahtzee.model.rules import HASBRO
 from yahtzee.saves.locks import default_lock
-from yahtzee.strategy import cache
+from yahtzee.strategy.storage import cache
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]

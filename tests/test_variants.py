@@ -7,14 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.checks import DamagedSave
-from yahtzee.dice import LoadedDice, SeededDice
-from yahtzee.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, Scorecard
-from yahtzee.game_json import game_from_dict, game_to_dict, session_from_dict, session_to_dict
-from yahtzee.language import text
-from yahtzee.records import build_record, game_from_record
-from yahtzee.rules import ACORN, FIVEOAK, HASBRO, RULES, YAHTC, BadOption, rules_named
-from yahtzee.scoring import (
+from yahtzee.model.checks import DamagedSave
+from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, Scorecard
+from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, RULES, YAHTC, BadOption, rules_named
+from yahtzee.model.scoring import (
     LOWER,
     UPPER,
     Category,
@@ -28,7 +25,10 @@ from yahtzee.scoring import (
     roll_bonus_points,
     yahtzee_bonus,
 )
-from yahtzee.session import Session
+from yahtzee.model.session import Session
+from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
+from yahtzee.saves.records import build_record, game_from_record
+from yahtzee.speech.languages import text
 
 C = Category
 KEYS = {**{str(i + 1): box for i, box in enumerate(UPPER)},

@@ -13,21 +13,22 @@ import pytest
 from helpers import game_copy
 from test_plain import START, play_plain
 
-from yahtzee.dice import RandomDice
-from yahtzee.game import Game, Player, Turn
-from yahtzee.render import choice_text
-from yahtzee.rules import ACORN, FIVEOAK, HASBRO, YAHTC
-from yahtzee.scorecard import Scorecard
-from yahtzee.scoring import Category
-from yahtzee.strategy import advise, computer_player, finals
-from yahtzee.strategy.advisor import box_options
-from yahtzee.strategy.batch import Cards, NumpyDice, play_turns
-from yahtzee.strategy.dicemath import ROLLS
-from yahtzee.strategy.players import Post, Reroll
-from yahtzee.strategy.position import card_state, card_total
-from yahtzee.strategy.statespace import state_index
-from yahtzee.strategy.tables import BOX_COUNT
-from yahtzee.strategy.winchance import NO_STATE, Final, ahead_chances, option_chances, prepare_turn, rule_postings
+from yahtzee.model.dice import RandomDice
+from yahtzee.model.game import Game, Player, Turn
+from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, YAHTC
+from yahtzee.model.scorecard import Scorecard
+from yahtzee.model.scoring import Category
+from yahtzee.present.render import choice_text
+from yahtzee.strategy.exact.dicemath import ROLLS
+from yahtzee.strategy.exact.position import card_state, card_total
+from yahtzee.strategy.exact.rulearrays import BOX_COUNT
+from yahtzee.strategy.exact.sidebyside import Cards, NumpyDice, play_turns
+from yahtzee.strategy.exact.statespace import state_index
+from yahtzee.strategy.odds import finals
+from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.odds.winchance import NO_STATE, Final, ahead_chances, option_chances, prepare_turn, rule_postings
+from yahtzee.strategy.play.advisor import advise, box_options
+from yahtzee.strategy.play.players import Post, Reroll
 
 C = Category
 FULL_CARD = {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 12, C.FIVES: 15, C.SIXES: 18,
@@ -242,9 +243,9 @@ def test_a_turn_over_stops_its_preparation_between_its_parts(table):
 
 def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_the_end(
         shared_table_cache, monkeypatch):
-    from yahtzee.coach import Coach
-    from yahtzee.strategy import winchance
-    from yahtzee.tablekeeper import TableKeeper
+    from yahtzee.coach.tablekeeper import TableKeeper
+    from yahtzee.coach.tips import Coach
+    from yahtzee.strategy.odds import winchance
     tables = TableKeeper(shared_table_cache)
     tables.load(HASBRO, with_rests=True)  # ready, as a head start needs
     asked, began, release = [], threading.Event(), threading.Event()
@@ -325,7 +326,7 @@ def test_a_rival_and_a_thinker_play_a_whole_game_by_themselves(tmp_path, monkeyp
 def test_duplicate_dice_of_the_rivalry_give_the_same_throws_for_the_same_choices():
     import numpy as np
 
-    from yahtzee.strategy.rivalry import RoundDice
+    from yahtzee.strategy.headless.duels import RoundDice
     dice = RoundDice(np.random.default_rng(3), 2, 3)
     dice.new_round()
     turns = []
@@ -358,11 +359,11 @@ def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
 def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path, shared_table_cache):
     from helpers import KeyScript, loaded_session
 
+    from yahtzee.coach.services import StrategyServices
+    from yahtzee.coach.tablekeeper import TableKeeper
     from yahtzee.saves import Saves
     from yahtzee.screens import Context, Moment, Screen, Services
     from yahtzee.screens.advice import show_advice
-    from yahtzee.strategy_services import StrategyServices
-    from yahtzee.tablekeeper import TableKeeper
     session = loaded_session([6, 6, 2, 5, 1])
     session.players.extend([Player("ANN"), Player("BOB")])
     session.new_game()

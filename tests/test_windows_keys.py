@@ -1,5 +1,5 @@
 """Key mode on the Windows console, on any system: the Windows side of the key seam
-(yahtzee.winkeys) driven by a faithful fake of the calls it makes (prompt_toolkit's
+(yahtzee.consoles.winkeys) driven by a faithful fake of the calls it makes (prompt_toolkit's
 Win32Input.read_keys and flush_keys, WaitForMultipleObjects on the console's input handle and
 an event, SetEvent/ResetEvent, the window's size), under the same KeyConsole and screens as
 POSIX. What runs on Windows itself is type-checked there (mypy --platform win32 in .ci/run);
@@ -18,13 +18,13 @@ from helpers import ScreenOutput, loaded_session
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
 
-from yahtzee.console import KeyConsole
-from yahtzee.game import Player
+from yahtzee.consoles.keymode import KeyConsole
+from yahtzee.consoles.stops import InputClosed, StopRequested
+from yahtzee.consoles.winkeys import WindowsCalls, WindowsKeyReader
+from yahtzee.model.game import Player
 from yahtzee.screens import Context, Keeper, Services
 from yahtzee.screens.context import Moment, Screen
 from yahtzee.screens.flow import run_from
-from yahtzee.stops import InputClosed, StopRequested
-from yahtzee.winkeys import WindowsCalls, WindowsKeyReader
 
 INPUT, WAKE = object(), object()  # the console's input handle and the wake-up event
 PACKAGE = Path(__file__).resolve().parent.parent / "yahtzee"
@@ -204,7 +204,8 @@ def test_a_whole_turn_plays_through_the_windows_reader_as_through_posix():
 
 PLATFORM_MODULES = {"termios", "tty", "fcntl", "select", "msvcrt", "ctypes", "prompt_toolkit.input.win32",
                     "prompt_toolkit.eventloop.win32", "prompt_toolkit.input.vt100"}
-POSIX_SIDE = {"keyreader.py", "net/table.py", "net/seat.py", "net/server.py"}  # hosting is POSIX's: app.py says so
+# hosting is POSIX's: app.py says so
+POSIX_SIDE = {"consoles/keyreader.py", "net/hostconsole.py", "net/seat.py", "net/server.py"}
 
 
 def platform_imports(path):
@@ -241,7 +242,7 @@ def test_a_table_is_hosted_only_where_its_seats_can_be_waited_on_and_ctrl_break_
 
 
 def test_closing_the_console_window_stops_the_game_and_waits_for_its_save():
-    from yahtzee.winkeys import CLOSE_EVENTS, watch_console_close
+    from yahtzee.consoles.winkeys import CLOSE_EVENTS, watch_console_close
     fake = FakeWindows()
     console, _ = windows_console(fake)
     handlers = []

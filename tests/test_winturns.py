@@ -10,18 +10,16 @@ import random
 import numpy as np
 import pytest
 
-from yahtzee.dice import RandomDice
-from yahtzee.game import Game, Player, Turn
-from yahtzee.rules import HASBRO, YAHTC
-from yahtzee.scorecard import Scorecard
-from yahtzee.scoring import Category
-from yahtzee.strategy import computer_player
-from yahtzee.strategy.dicemath import KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS
-from yahtzee.strategy.players import Reroll
-from yahtzee.strategy.position import card_state, reroll_marks
-from yahtzee.strategy.statespace import state_index, states_of
-from yahtzee.strategy.winchance import rule_postings
-from yahtzee.strategy.winturns import (
+from yahtzee.model.dice import RandomDice
+from yahtzee.model.game import Game, Player, Turn
+from yahtzee.model.rules import HASBRO, YAHTC
+from yahtzee.model.scorecard import Scorecard
+from yahtzee.model.scoring import Category
+from yahtzee.strategy.exact.dicemath import KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS
+from yahtzee.strategy.exact.position import card_state, reroll_marks
+from yahtzee.strategy.exact.statespace import state_index, states_of
+from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.odds.earlyturns import (
     EXTRA_TURN,
     TIE_BREAK,
     Normal,
@@ -32,6 +30,8 @@ from yahtzee.strategy.winturns import (
     state_spreads,
     turn_plans,
 )
+from yahtzee.strategy.odds.winchance import rule_postings
+from yahtzee.strategy.play.players import Reroll
 
 C = Category
 
@@ -162,16 +162,16 @@ def test_the_rival_plays_a_turn_before_its_last_for_the_win(loader, table):
 
 
 def test_in_the_rivalry_the_rival_sees_the_other_card_as_the_round_began(table, monkeypatch):
-    from yahtzee.strategy import rivalry
+    from yahtzee.strategy.headless import duels
     seen = []
-    play = rivalry.play_rival_turns
+    play = duels.play_rival_turns
 
     def watched(table, rival, other, games, dice, plans):
         seen.append((rival.open_counts(games), other.open_counts(games)))
         play(table, rival, other, games, dice, plans)
 
-    monkeypatch.setattr(rivalry, "play_rival_turns", watched)
-    rival, thinker = rivalry.play_rivalries(40, table, np.random.default_rng(2))
+    monkeypatch.setattr(duels, "play_rival_turns", watched)
+    rival, thinker = duels.play_rivalries(40, table, np.random.default_rng(2))
     assert rival.is_full.all() and thinker.is_full.all() and len(seen) == 26
     # Sitting second (the odd games) too, the other card has as many boxes open as its own.
     assert all((mine == theirs).all() for mine, theirs in seen)

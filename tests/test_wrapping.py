@@ -9,13 +9,13 @@ from helpers import KeyScript, loaded_session
 from test_messages import CLOCK
 from test_plain import interleave, play_plain, turn
 
-from yahtzee import language
-from yahtzee.game import Player
-from yahtzee.palette import strip_controls, visible_width, wrapped
+from yahtzee.consoles.stops import InputClosed
+from yahtzee.model.game import Player
+from yahtzee.present.palette import strip_controls, visible_width, wrapped
 from yahtzee.saves import Saves
 from yahtzee.screens import Context, Keeper, Moment, Screen, Services
 from yahtzee.screens.flow import SCREENS
-from yahtzee.stops import InputClosed
+from yahtzee.speech import languages as language
 
 WIDTH = 80
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
@@ -52,7 +52,7 @@ def assert_fits(lines, where):
 
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_columns(tmp_path, monkeypatch, code):
-    from yahtzee.plainconsole import PlainConsole
+    from yahtzee.consoles.plain import PlainConsole
     made = PlainConsole.__init__
 
     def at_a_terminal(console, *args, **options):
@@ -103,13 +103,13 @@ def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(tm
 
 
 def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
-    from yahtzee.accessible import AccessibleConsole
-    from yahtzee.screens.turnview import posting_brief
+    from yahtzee.consoles.screenreader import AccessibleConsole
+    from yahtzee.screens.playscreen import posting_brief
     session = loaded_session([3, 3, 1, 2, 5])
     session.players.extend([Player("ANN"), Player("BOB")])
     game = session.new_game()
     game.roll()
-    from yahtzee.language import text
+    from yahtzee.speech.languages import text
     (said_brief,) = posting_brief(game, game.legal_boxes())
     brief = text(said_brief)
     assert visible_width(brief) > WIDTH
@@ -135,8 +135,8 @@ def test_a_line_too_narrow_for_a_character_still_ends(text, width, lines):
 
 
 def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_by_24(monkeypatch):
-    from yahtzee import console
-    monkeypatch.setattr(console.os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
+    from yahtzee.consoles import keymode
+    monkeypatch.setattr(keymode.os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.delenv("LINES", raising=False)
-    assert tuple(console.window_size()) == (80, 24)
+    assert tuple(keymode.window_size()) == (80, 24)

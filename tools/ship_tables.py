@@ -15,9 +15,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from yahtzee.rules import HASBRO  # noqa: E402
-from yahtzee.strategy.cache import SHIPPED, build_table, rests_file_name, save_rests, save_table  # noqa: E402
-from yahtzee.strategy.rests import measure_rests  # noqa: E402
+from yahtzee.model.rules import HASBRO  # noqa: E402
+from yahtzee.strategy.odds.rests import measure_rests  # noqa: E402
+from yahtzee.strategy.storage.cache import SHIPPED, build_table, rests_file_name, save_rests, save_table  # noqa: E402
 
 SHIPPED_RULES = (HASBRO,)
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from . import __version__
-from .language import N_, _, text
-from .moods import mood_list
+from .model.moods import mood_list
+from .speech.languages import N_, _, text
 from .usage import missing_package, program_name, usage_error
 
 if TYPE_CHECKING:  # only for the reader: the command line imports what it needs when it needs it
@@ -68,7 +68,7 @@ def positive_int(text: str) -> int:
 
 def theme_name(text: str) -> str:
     """A colour theme's name, for --theme."""
-    from .palette import UnknownTheme, checked_theme
+    from .present.palette import UnknownTheme, checked_theme
     try:
         return checked_theme(text)
     except UnknownTheme as error:
@@ -77,7 +77,7 @@ def theme_name(text: str) -> str:
 
 def language_code(code: str) -> str:
     """A language the game speaks, for --lang."""
-    from .locales import UnknownLanguage, checked
+    from .speech.locales import UnknownLanguage, checked
     try:
         return checked(code)
     except UnknownLanguage as error:
@@ -87,7 +87,7 @@ def language_code(code: str) -> str:
 def early_language(argv: Optional[Sequence[str]]) -> str:
     """The language for --help and usage errors, before the preferences are read: --lang
     when it names one, else the environment's."""
-    from .locales import UnknownLanguage, choose
+    from .speech.locales import UnknownLanguage, choose
     words = list(sys.argv[1:] if argv is None else argv)
     given = [word.partition("=")[2] for word in words if word.startswith("--lang=")]
     given += [words[n + 1] for n, word in enumerate(words[:-1]) if word == "--lang"]
@@ -152,8 +152,8 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the game; returns the process exit code."""
-    from . import language
-    from .locales import choose
+    from .speech import languages as language
+    from .speech.locales import choose
     language.use(early_language(argv))
     args = parse_args(argv)
     from .reports import printing, run_simulation, show_review, show_stats

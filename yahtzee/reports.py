@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .language import _, ngettext, number, text
+from .speech.languages import _, ngettext, number, text
 from .usage import usage_error
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def printing(command: Callable[..., int], *args: object) -> int:
 
 def show_stats(saves: "Saves") -> int:
     """--stats: print the hall of fame and the player tables."""
-    from .stats import stats_lines
+    from .present.stats import stats_lines
     records = saves.read_history()
     for line in [*saves.take_notices(), *stats_lines(records)]:
         print(line)
@@ -40,9 +40,11 @@ RIVALRY_KEYS = ("win_share", "win_interval", "opponent_mean")
 def run_simulation(args: Namespace, cache: Path) -> int:
     """--simulate: headless games of one computer player under --rules; their figures as
     text or JSON, with progress bars on stderr when it is a terminal."""
-    from .rules import UnknownRules, rules_named
-    from .strategy import UnknownMood, UnsupportedRules, mood_named, text_progress
-    from .strategy.simulate import format_simulation, simulate
+    from .model.moods import UnknownMood, mood_named
+    from .model.rules import UnknownRules, rules_named
+    from .strategy.exact.progress import text_progress
+    from .strategy.exact.rulearrays import UnsupportedRules
+    from .strategy.headless.simulate import format_simulation, simulate
     try:
         mood = mood_named(args.player)
         rules = rules_named(args.rules or "hasbro")
@@ -66,12 +68,12 @@ def run_simulation(args: Namespace, cache: Path) -> int:
 def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
     a game that cannot be reviewed is a one-line usage error."""
-    from .records import finished_text, record_rules
-    from .review import CannotReview, review_to_json
-    from .review_lines import review_lines
-    from .reviewer import Reviewer
-    from .strategy import text_progress
-    from .tablekeeper import TableKeeper
+    from .coach.replay import CannotReview, review_to_json
+    from .coach.reviews import Reviewer
+    from .coach.tablekeeper import TableKeeper
+    from .present.verdicts import review_lines
+    from .saves.records import finished_text, record_rules
+    from .strategy.exact.progress import text_progress
     records = saves.read_history()
     if args.review > len(records):
         return usage_error(ngettext("--review {number}: the history holds {count} game",

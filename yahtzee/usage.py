@@ -6,8 +6,8 @@ import sys
 from collections.abc import Iterable
 from typing import Optional
 
-from .language import _, text
-from .words import Refusal
+from .model.words import Refusal
+from .speech.languages import _, text
 
 INSTALL = "python3 -m venv .venv && .venv/bin/python -m pip install -e ."  # README.md's first command
 

@@ -8,8 +8,8 @@ from typing import Optional
 
 import asyncssh
 
+from ..model.words import Refusal, Say
 from ..saves.atomic import NotAFile, open_for_reading, write_atomically
-from ..words import Refusal, Say
 
 HOST_KEY_FILE = "ssh_host_key"
 AUTHORIZED_KEYS_FILE = "authorized_keys"

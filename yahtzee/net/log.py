@@ -7,7 +7,7 @@ import logging.handlers
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..palette import strip_controls
+from ..present.palette import strip_controls
 
 LOG_FILE = "table.log"
 LOG_BYTES = 1024 * 1024

@@ -3,9 +3,9 @@ and how they proved themselves, numbered for the host to remove one."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..look import Frame, Look, View
-from ..palette import cut_to_cells, pad
-from ..words import Say, Text
+from ..model.words import Say, Text
+from ..present.look import Frame, Look, View
+from ..present.palette import cut_to_cells, pad
 from .owners import by_code
 
 FINGERPRINT_CHARS = 16  # of a key's fingerprint, enough to tell two keys apart on the page

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Mapping
 from typing import Callable, Optional
 
-from ..locales import charset_is_utf8, from_environment
+from ..speech.locales import charset_is_utf8, from_environment
 
 MAX_COLUMNS, MAX_LINES = 500, 200  # a larger window is drawn as this size
 COLOURLESS_TERMS = ("dumb", "vt52", "vt100", "vt102", "vt220")  # terminals sent no colour codes
@@ -20,7 +20,7 @@ COLOUR_CODE = re.compile("\x1b\\[[0-9;]*m")
 
 
 class RemoteSeat:
-    """A friend's terminal: a KeySource and a ScreenSink for a KeyConsole (console.py).
+    """A friend's terminal: a KeySource and a ScreenSink for a KeyConsole (consoles/keymode.py).
 
     The SSH server's thread calls typed, resized and hang_up; the game's thread reads the keys
     and writes the screens."""

@@ -16,11 +16,11 @@ from typing import Optional, Union, cast
 
 import asyncssh
 
-from ..checks import NAME_CELLS
-from ..language import speaking, text
-from ..locales import from_environment
-from ..palette import cut_to_cells, visible_width
-from ..words import Say, Text, source_text
+from ..model.checks import NAME_CELLS
+from ..model.words import Say, Text, source_text
+from ..present.palette import cut_to_cells, visible_width
+from ..speech.languages import speaking, text
+from ..speech.locales import from_environment
 from .credentials import Credentials
 from .log import TableLog
 from .owners import MAX_CODE_CHARS, by_code, code_proof, not_yours, removal_mark

@@ -1,13 +1,13 @@
 """The saves folder: where it is (folder), one copy at a time (locks), files written whole
 and never followed through links (atomic), what the files hold (documents), and the Saves
 class that the game uses (store)."""
-from ..checks import DamagedSave, is_valid_name
-from ..records import RECORD_VERSION, InvalidRecord, check_player_record, check_record, is_valid_record
-from ..scoring import is_possible_points
+from ..model.checks import DamagedSave, is_valid_name
+from ..model.scoring import is_possible_points
 from .atomic import NotAFile
 from .documents import AUTOSAVE_VERSION, DEFAULT_PREFS, DamagedFile, is_resume_point, parse_json, prefs_from_save
 from .folder import ENV_CACHE, ENV_SAVES, Folders, choose_folders, move_earlier_saves
 from .locks import FlockLock, MsvcrtLock, default_lock
+from .records import RECORD_VERSION, InvalidRecord, check_player_record, check_record, is_valid_record
 from .store import (
                         AUTOSAVE,
                         HISTORY,

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, Callable, Optional, Union
 
-from ..language import _
+from ..speech.languages import _
 
 BINARY = getattr(os, "O_BINARY", 0)  # Windows would turn b"\n" into b"\r\n" without it
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

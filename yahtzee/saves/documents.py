@@ -4,12 +4,12 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
-from .. import prefs as preferences
-from ..checks import DamagedSave, is_int
-from ..game_json import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
-from ..language import _
-from ..records import InvalidRecord, check_record, is_valid_record
-from ..session import Session
+from ..model.checks import DamagedSave, is_int
+from ..model.session import Session
+from ..speech.languages import _
+from . import prefs as preferences
+from .codec import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
+from .records import InvalidRecord, check_record, is_valid_record
 
 if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
     from typing import TypeGuard

@@ -18,14 +18,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from ..checks import DamagedSave
-from ..language import N_, _, ngettext
-from ..records import InvalidRecord
-from ..session import Session
+from ..model.checks import DamagedSave
+from ..model.session import Session
+from ..speech.languages import N_, _, ngettext
 from . import atomic, documents
 from .atomic import StrPath
 from .folder import is_writable_folder
 from .locks import FlockLock, default_lock
+from .records import InvalidRecord
 
 AUTOSAVE = "autosave.json"
 PREFS = "prefs.json"

@@ -4,12 +4,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Optional, cast
 
-from .. import render, spoken
-from ..choices import Option
-from ..game import Turn
-from ..look import Frame, Look
-from ..tablekeeper import NoTable
-from ..words import Later, Say, Text
+from ..coach.tablekeeper import NoTable
+from ..model.choices import Option
+from ..model.game import Turn
+from ..model.words import Later, Say, Text
+from ..present import render, spoken
+from ..present.look import Frame, Look
 from .context import Console, Context, Screen, game_in_play
 from .prompts import page_lines
 

@@ -7,22 +7,22 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from .. import prefs as preferences
-from ..game import Game
-from ..look import Frame, Look, Screenful
-from ..render import BOX_KEYS
-from ..scoring import Category
-from ..session import Session
-from ..words import Say, Text
+from ..model.game import Game
+from ..model.scoring import Category
+from ..model.session import Session
+from ..model.words import Say, Text
+from ..present.look import Frame, Look, Screenful
+from ..present.render import BOX_KEYS
+from ..saves import prefs as preferences
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start
+    from ..coach.services import StrategyServices
     from ..saves import Saves
-    from ..strategy_services import StrategyServices
 
 
 class Console(Protocol):
-    """What the screens use of a console: yahtzee.plainconsole's PlainConsole,
-    yahtzee.console's KeyConsole and yahtzee.accessible's AccessibleConsole."""
+    """What the screens use of a console: yahtzee.consoles.plain's PlainConsole,
+    yahtzee.consoles.keymode's KeyConsole and yahtzee.consoles.screenreader's AccessibleConsole."""
 
     @property
     def plain(self) -> bool:

@@ -1,15 +1,15 @@
 """The end of a game and of a session: the final sheet with the winner and notices, the recap."""
 from typing import Any, Optional
 
-from .. import render, spoken
-from ..dice import DUPLICATE_LINE, is_duplicate
-from ..look import Frame, Look, View
-from ..match import SINGLE_GAME, names_phrase
-from ..records import game_from_record, kind_of, name_of, players_of, totals_of, winners_of
-from ..review import CannotReview
-from ..review_lines import review_lines
-from ..session import Session
-from ..words import N_, Later, Say, Sentence, Text
+from ..coach.replay import CannotReview
+from ..model.dice import DUPLICATE_LINE, is_duplicate
+from ..model.match import SINGLE_GAME, names_phrase
+from ..model.session import Session
+from ..model.words import N_, Later, Say, Sentence, Text
+from ..present import render, spoken
+from ..present.look import Frame, Look, View
+from ..present.verdicts import review_lines
+from ..saves.records import game_from_record, kind_of, name_of, players_of, totals_of, winners_of
 from .context import Console, Context, Moment, Screen
 from .lobby import statistics
 from .prompts import any_key, ask, footer_for, page_lines, page_view

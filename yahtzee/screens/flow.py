@@ -2,13 +2,13 @@
 import json
 from typing import Callable, Optional, Union
 
-from .. import stats
-from ..game import Game
-from ..game_json import session_to_dict
+from ..consoles.stops import InputClosed, SeatChanged
+from ..model.game import Game
+from ..model.session import Session
+from ..model.words import Say, Sentence
+from ..present import stats
+from ..saves.codec import session_to_dict
 from ..saves.store import AUTOSAVE
-from ..session import Session
-from ..stops import InputClosed, SeatChanged
-from ..words import Say, Sentence
 from .context import IN_GAME, Console, Context, Moment, Screen
 from .ending import end_of_game, recap, recap_then_confirm
 from .lobby import confirm, names, opening, title

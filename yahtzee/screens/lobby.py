@@ -4,18 +4,18 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, Optional, Union
 
-from .. import prefs as preferences
-from .. import render, stats
-from ..checks import NAME_CELLS
-from ..dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
-from ..game import MAX_PLAYERS, Player
-from ..locales import choose
-from ..look import Frame, Look, View
-from ..match import totals
-from ..moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
-from ..palette import cut_to_cells, pad, strip_controls, visible_width
-from ..session import Session
-from ..words import N_, Later, Say, Text
+from ..model.checks import NAME_CELLS
+from ..model.dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
+from ..model.game import MAX_PLAYERS, Player
+from ..model.match import totals
+from ..model.moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
+from ..model.session import Session
+from ..model.words import N_, Later, Say, Text
+from ..present import render, stats
+from ..present.look import Frame, Look, View
+from ..present.palette import cut_to_cells, pad, strip_controls, visible_width
+from ..saves import prefs as preferences
+from ..speech.locales import choose
 from .context import Console, Context, Moment, Screen
 from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, sound_at, toggle_hot_key, yes
 

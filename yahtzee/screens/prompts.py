@@ -2,9 +2,9 @@
 from collections.abc import Sequence
 from typing import Callable, Optional
 
-from ..look import Asked, Frame, Look, View
-from ..render import hotkey_footer, on_off
-from ..words import Later, Say, Text
+from ..model.words import Later, Say, Text
+from ..present.look import Asked, Frame, Look, View
+from ..present.render import hotkey_footer, on_off
 from .context import Console, Context
 
 ALIASES = {"v": "F8", "m": "F9", "q": "F10"}

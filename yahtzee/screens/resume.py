@@ -1,10 +1,10 @@
 """The saved game offered before the opening screen, and the moment it goes back to."""
 from typing import Optional
 
-from ..game import ROUNDS, Game
-from ..look import Frame
-from ..session import Session
-from ..words import Say, Text
+from ..model.game import ROUNDS, Game
+from ..model.session import Session
+from ..model.words import Say, Text
+from ..present.look import Frame
 from .context import Console, Context, Moment, Screen
 from .prompts import footer_for, yes
 

@@ -1,22 +1,21 @@
 """A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo
-(what each step shows and says is yahtzee.screens.turnview)."""
+(what each step shows and says is yahtzee.screens.playscreen)."""
 import random
 from typing import TYPE_CHECKING, Optional
 
-from .. import spoken
-from ..game import Game, Turn
-from ..illegal import IllegalMove
-from ..look import Frame, View
-from ..palette import REVERSE
-from ..render import BOX_KEYS, KEY_OF_BOX
-from ..review import COSTLY
-from ..scoring import Category, is_yahtzee
-from ..tumble import SPEEDS, tumbling_dice
-from ..words import Num, Painted, Say, Sentence, Text
+from ..coach.replay import COSTLY
+from ..consoles.tumble import SPEEDS, tumbling_dice
+from ..model.game import Game, Turn
+from ..model.illegal import IllegalMove
+from ..model.scoring import Category, is_yahtzee
+from ..model.words import Num, Painted, Say, Sentence, Text
+from ..present import spoken
+from ..present.look import Frame, View
+from ..present.palette import REVERSE
+from ..present.render import BOX_KEYS, KEY_OF_BOX
 from .advice import show_advice
 from .context import Console, Context, Moment, Screen, game_in_play
-from .prompts import ask, hot_key, yes
-from .turnview import (
+from .playscreen import (
     dice_keys_note,
     dice_prompt,
     play_view,
@@ -29,6 +28,7 @@ from .turnview import (
     total_note,
     turn_brief,
 )
+from .prompts import ask, hot_key, yes
 
 if TYPE_CHECKING:
     pass

@@ -1,0 +1,41 @@
+"""The computer players of one session: one per mood and rules, playing from the session's tables."""
+import functools
+import random
+from typing import TYPE_CHECKING, Optional, Union
+
+from .tablekeeper import TableKeeper
+
+if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
+    from ..model.game import Game
+    from ..model.rules import Rules
+    from ..strategy.odds.rival import RivalPlayer
+    from ..strategy.play.players import ComputerPlayer, Post, Reroll
+
+
+class Opponents:
+    """The computer seats' players; with a seed, each mood's own choices are reproducible."""
+
+    def __init__(self, tables: TableKeeper, seed: Optional[int] = None) -> None:
+        self.tables = tables
+        self.seed = seed
+        # What a turn's random choices (nowhere's mood) are drawn from: the seed, or one drawn for the run.
+        self.turn_seed = str(seed) if seed is not None else str(random.SystemRandom().getrandbits(64))
+        self._players: dict[tuple[str, Rules], Union[ComputerPlayer, RivalPlayer]] = {}
+
+    def player(self, mood: str, rules: "Rules") -> Union["ComputerPlayer", "RivalPlayer"]:
+        """The computer player of a mood (one per mood and rules)."""
+        from ..model.moods import mood_named
+        from ..strategy.odds.computers import computer_player
+        key = (mood, rules)
+        if key not in self._players:
+            # *rival plays for the win: it works with win chances, so with the rests
+            load = functools.partial(self.tables.load, with_rests=True) if mood_named(mood) == "rival" \
+                else self.tables.load
+            self._players[key] = computer_player(mood, rules, load, turn_seed=f"{self.turn_seed}/{mood}")
+        return self._players[key]
+
+    def action(self, game: "Game") -> Union["Reroll", "Post"]:
+        """What the computer at the current seat of `game` does next (a keep or a box)."""
+        brain = self.player(game.current.mood or "thinker", game.rules)
+        with self.tables.thinking:
+            return brain.next_action(game)

@@ -1,0 +1,231 @@
+"""The post-game review: a finished game replayed from its move log, every decision of every
+player judged by the strategy table of the game's rules, as the advisor judges it in play: by
+the expected final score, or, for a decision its player made ranking advice by the chance to
+win (W), by that chance, its cost in points of win % (never added to expected points).
+
+Pure: it takes a history record and a strategy table (TableKeeper.load(rules)) and returns values.
+The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
+"""
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NoReturn, Optional, cast
+
+from ..model.choices import Option, option_to_json
+from ..model.dice import DICE_COUNT
+from ..model.game import Game, Player
+from ..model.illegal import IllegalMove
+from ..model.moves import BadMoves, Move, MoveKind
+from ..model.scoring import Category
+from ..model.words import Refusal
+from ..saves.records import game_from_record, moves_of, name_of, players_of, totals_of
+from ..speech.languages import _, source_strings, text
+
+if TYPE_CHECKING:
+    from ..strategy.exact.table import StrategyTable
+
+# A decision within this many expected points of the best counts as accurate (YAHTZEE.DOC).
+ACCURATE = 0.5
+# The least cost a costliest decision has: the play screen's cost notes start here too.
+COSTLY = 0.05
+COSTLIEST = 3
+DICE = range(DICE_COUNT)
+
+
+class CannotReview(Refusal):
+    """A game the review cannot judge; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One choice of one player: the dice, what was done, the best choice, the points given away."""
+
+    player: str
+    round: int
+    roll: int    # the turn's roll the choice followed (1 = the first)
+    kind: str    # "reroll" or "post"
+    dice: tuple[int, ...]
+    done: Option  # what was done
+    best: Option  # the advisor's best choice
+    cost: float  # expected points given away against the best choice (0.0 for the best); by_win: win % points
+    by_win: bool = False  # judged by the chance to win, as its player ranked the advice
+
+
+@dataclass(frozen=True)
+class Review:
+    """Every decision in play order; each player's total given away, accuracy (percent) and
+    costliest decisions; a note where the table plans approximately."""
+
+    players: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+    totals: dict[str, float]  # expected points given away, by the decisions judged by the score
+    accuracy: dict[str, float]
+    costliest: dict[str, tuple[Decision, ...]]
+    note: str = ""  # in English, as --json gives it
+    shown_note: str = ""  # in the player's language
+    win_totals: dict[str, float] = field(default_factory=dict)  # win % given away, by the others
+
+
+class LogDice:
+    """Dice that deal the faces the move log recorded, roll by roll."""
+
+    seed: Optional[int] = None
+
+    def __init__(self) -> None:
+        self.faces: list[int] = []
+
+    def start_turn(self, game: int, round_: int, seat: int) -> None:
+        """Nothing to reseed: the log says what came."""
+
+    def roll(self, count: int) -> list[int]:
+        """The next `count` faces of the log."""
+        faces, self.faces = self.faces[:count], self.faces[count:]
+        return faces
+
+    def to_dict(self) -> dict[str, Any]:
+        """Nothing to keep: a replayed game is never saved."""
+        return {}
+
+
+def require_moves(record: dict[str, Any]) -> list[Move]:
+    """The record's move log; CannotReview when it has none or a damaged one."""
+    try:
+        moves = moves_of(record)
+    except BadMoves as error:
+        raise CannotReview(_("the game's moves are damaged ({error})").format(error=text(error.said))) from None
+    if moves is None:
+        raise CannotReview(_("this game was played before moves were kept: there is nothing to review"))
+    return moves
+
+
+def judges_by_win(record: dict[str, Any]) -> bool:
+    """Some decision of the record's game was made under the chance to win (and the game had
+    others to beat, and was no race): the review needs the table's rests."""
+    moves = moves_of(record) or []
+    return len(players_of(record)) >= 2 and "race_target" not in record and any(m.by_win for m in moves)
+
+
+def review_game(record: dict[str, Any], table: "StrategyTable") -> Review:
+    """Replay the record's game and judge every decision by `table` (by the chance to win, where
+    its player ranked advice by it: `table` then has its rests)."""
+    moves = require_moves(record)
+    finished = game_from_record(record)
+    game = Game.start([Player(p.name, p.kind) for p in finished.players], finished.rules, LogDice(),
+                      race_target=finished.race_target)
+    decisions: list[Decision] = []
+    by_win = judges_by_win(record) and table.exact  # a table that plans approximately has no chances
+    try:
+        for move in moves:
+            _require(not game.is_over and (move.seat, move.round) == (game.seat, game.round))
+            decision = _step(table, game, move, move.by_win and by_win)
+            decisions += [decision] if decision else []
+    except IllegalMove:
+        raise CannotReview(_("the game's moves do not replay to its scores")) from None
+    _require(game.is_over and {p.name: p.card.total for p in game.players} == totals_of(record))
+    with source_strings():
+        note = table.note
+    review = summary(tuple(name_of(p) for p in players_of(record)), decisions, note)
+    return replace(review, shown_note=table.note)
+
+
+def _require(condition: object) -> None:
+    if not condition:
+        _refuse()
+
+
+def _refuse() -> NoReturn:
+    raise CannotReview(_("the game's moves do not replay to its scores"))
+
+
+def _step(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) -> Optional[Decision]:
+    """Replay one move; the Decision it was (None for a turn's first roll), judged by the chance
+    to win where `by_win`."""
+    if move.kind is MoveKind.ROLL:
+        return _roll(table, game, move, by_win)
+    box = Category.YAHTZEE if move.kind is MoveKind.EXTRA else cast(Category, move.detail)
+    from ..strategy.play.advisor import advise, cost_of_post
+    options = advise(table, game)
+    chosen = next((o for o in options if o.kind == "box" and o.box is box), None)
+    _require(chosen is not None and chosen.extra_turn == (move.kind is MoveKind.EXTRA)
+             and chosen.blank == (move.kind is MoveKind.BLANK))
+    decision = _decision(game, "post", options, cast(Option, chosen), cost_of_post(options, box),
+                         table if by_win else None)
+    game.post(box)
+    return decision
+
+
+def _roll(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) -> Optional[Decision]:
+    """Replay a roll; a reroll is judged first."""
+    decision = None
+    rolled = cast("tuple[int, ...]", move.detail)
+    if game.turn.has_rolled:
+        from ..strategy.play.advisor import advise, cost_of_reroll
+        game.turn.marked = tuple(die in rolled for die in DICE)
+        options = advise(table, game)
+        kept = tuple(sorted(d for d, marked in zip(game.turn.dice, game.turn.marked) if not marked))
+        chosen = next((o for o in options if o.kind == "keep" and o.kept == kept), None)
+        if chosen is None:  # no keep to judge: a roll past the turn's last
+            _refuse()
+        cost = cost_of_reroll(options, game.turn.dice, game.turn.marked)
+        decision = _decision(game, "reroll", options, chosen, cost, table if by_win else None)
+    else:
+        _require(rolled == tuple(DICE))
+    cast(LogDice, game.source).faces = [move.dice[die] for die in rolled]
+    game.roll()
+    _require(game.turn.dice == move.dice)
+    return decision
+
+
+def _decision(game: Game, kind: str, options: list[Option], chosen: Option, cost: float,
+              chances_from: "Optional[StrategyTable]" = None) -> Decision:
+    """The decision as the advisor judges it: by the expected score, or (`chances_from`, a table
+    with its rests) by the chance to win, the best the likeliest to win, its cost in win %."""
+    if chances_from is None:
+        return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
+                        chosen, options[0], max(0.0, cost))
+    from ..strategy.odds.winchance import option_chances
+    chances = option_chances(chances_from, game, options)
+    best = max(range(len(options)), key=lambda index: (chances[index], options[index].value))
+    lost = 100 * (chances[best] - chances[options.index(chosen)])
+    return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
+                    chosen, options[best], max(0.0, lost), by_win=True)
+
+
+def summary(players: tuple[str, ...], decisions: list[Decision], note: str = "") -> Review:
+    """Each player's total given away, accuracy and costliest decisions, from the decisions."""
+    totals, win_totals, accuracy, costliest = {}, {}, {}, {}
+    for name in players:
+        own = [d for d in decisions if d.player == name]
+        totals[name] = added_up(d.cost for d in own if not d.by_win)  # points and win % never together
+        if any(d.by_win for d in own):
+            win_totals[name] = added_up(d.cost for d in own if d.by_win)
+        accurate = sum(decision.cost < ACCURATE for decision in own)
+        accuracy[name] = round(100 * accurate / len(own), 1) if own else 100.0
+        costly = sorted((d for d in own if d.cost >= COSTLY), key=lambda d: -d.cost)
+        costliest[name] = tuple(costly[:COSTLIEST])
+    return Review(players, tuple(decisions), totals, accuracy, costliest, note, win_totals=win_totals)
+
+
+def added_up(costs: Iterable[float]) -> float:
+    """Costs added up as the play screen adds up "Given away" (rounded at each step)."""
+    total = 0.0
+    for cost in costs:
+        total = round(total + cost, 3)
+    return total
+
+
+def decision_to_json(decision: Decision) -> dict[str, Any]:
+    """A decision as JSON data."""
+    return {"player": decision.player, "round": decision.round, "roll": decision.roll,
+            "kind": decision.kind, "dice": list(decision.dice), "done": option_to_json(decision.done),
+            "best": option_to_json(decision.best), "cost": round(decision.cost, 3),
+            "judged_by": "win_chance" if decision.by_win else "expected_score"}
+
+
+def review_to_json(review: Review) -> dict[str, Any]:
+    """The review as one JSON object."""
+    return {"players": list(review.players),
+            "decisions": [decision_to_json(d) for d in review.decisions],
+            "totals": review.totals, "win_totals": review.win_totals, "accuracy": review.accuracy,
+            "costliest": {name: [decision_to_json(d) for d in costly]
+                          for name, costly in review.costliest.items()},
+            "note": review.note}

@@ -1,0 +1,96 @@
+"""The strategy tables one session uses: made ready by a background builder (numpy loads in
+its thread, never at start-up), waited for with a progress line when a screen needs one."""
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Optional, Union
+
+if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
+    from ..model.rules import Rules
+    from ..strategy.exact.objective import Objective
+    from ..strategy.exact.table import StrategyTable
+    from ..strategy.storage.builder import TableBuilder
+    from ..strategy.storage.cache import Notify
+
+from ..strategy.exact.progress import Progress
+
+
+@dataclass(frozen=True)
+class NoTable:
+    """Rules the strategy engine cannot plan for, and why, in a few words."""
+
+    reason: str
+
+
+def never_stop() -> None:
+    """A wait that nothing stops."""
+
+
+class TableKeeper:
+    """The tables for one session: each read or built once, in the background."""
+
+    def __init__(self, cache_dir: Optional[Path], progress: Optional[Progress] = None,
+                 stopping: Callable[[], None] = never_stop, notify: Optional["Notify"] = None) -> None:
+        self.cache_dir = cache_dir
+        # progress(done, total): shown while the game waits for a table that is not ready.
+        self.progress = progress
+        # Called while waiting for a table; raises to stop the wait (a stop signal).
+        self.stopping = stopping
+        # Told in one line when a damaged table is set aside and built again.
+        self.notify = notify
+        # The tables' memos are worked on by one thread at a time: the screens' or a turn's
+        # preparation in the background.
+        self.thinking = threading.RLock()
+        self._builder: Optional[TableBuilder] = None
+        self._planned: dict[tuple[Rules, Objective], StrategyTable] = {}
+
+    def builder(self) -> "TableBuilder":
+        """The background builder (started on first use; cheap: numpy loads in its thread)."""
+        if self._builder is None:
+            from ..strategy.storage.builder import TableBuilder
+            self._builder = TableBuilder(self.cache_dir, self.notify)
+        return self._builder
+
+    def prepare(self, rules: "Rules", moods: Iterable[str] = (), chances: bool = False) -> None:
+        """Start making ready the tables these rules and computer moods will need (and with
+        `chances`, what win chances need)."""
+        self.builder().prepare(rules, moods, chances)
+
+    def close(self) -> None:
+        """The game is ending: stop any build under way at once."""
+        if self._builder is not None:
+            self._builder.close()
+
+    def load(self, rules: "Rules", objective: Optional["Objective"] = None,
+             with_rests: bool = False) -> "StrategyTable":
+        """The table for these rules and objective, waiting for it if it is not ready yet
+        (`with_rests`: and for the rests that win chances need); for rules not solved
+        exactly, the nearest exact table, planning for the rules played."""
+        from ..strategy.exact.objective import EXPECTED_SCORE
+        from ..strategy.exact.rulearrays import planning_rules
+        from ..strategy.exact.table import is_solved_exactly, planned_with
+        from ..strategy.storage.builder import wait_for
+        objective = objective or EXPECTED_SCORE
+        if not is_solved_exactly(rules):
+            key = (rules, objective)
+            if key not in self._planned:
+                self._planned[key] = planned_with(rules, self.load(planning_rules(rules), objective))
+            return self._planned[key]
+        job = self.builder().table(rules, objective, with_rests)
+        return wait_for(job, self.builder(), self.progress, self.stopping)
+
+    def table(self, rules: "Rules") -> Union["StrategyTable", NoTable]:
+        """The expected-score table for these rules, or why there is none. It is exact for
+        every rule set and roll option; with a dice bank it plans approximately (table.exact
+        is False and table.note says so)."""
+        from ..strategy.exact.rulearrays import UnsupportedRules
+        try:
+            return self.load(rules)
+        except UnsupportedRules as error:
+            return NoTable(str(error))
+
+    def note(self, rules: "Rules") -> str:
+        """One sentence for the player when the advice for these rules is approximate, else ''."""
+        table = self.table(rules)
+        return "" if isinstance(table, NoTable) else table.note

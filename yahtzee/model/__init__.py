@@ -1,0 +1,2 @@
+"""The game model: rules, scoring, scorecards, the game, matches, sessions, moves and dice, as values.
+No words, no files, no screens: it imports only the standard library and itself."""

@@ -1,0 +1,64 @@
+"""What a hosted table asks the game about its seats (the flow's Context answers), and the
+answers before there is a game: every question is the host's."""
+from typing import Optional, Protocol
+
+from ..model.words import Say
+
+
+class Seating(Protocol):
+    """What the table asks the game about its seats (the flow's Context answers)."""
+
+    def answering_player(self) -> Optional[str]:
+        """The human seat whose turn it is, or None: the host's question."""
+
+    def undo_owner(self) -> Optional[str]:
+        """The player whose posting U would take back now, if one may be."""
+
+    def hand_to_computer(self, name: str) -> None:
+        """The seat of `name` is played by a computer player from now on."""
+
+    def happening(self) -> Say:
+        """What is going on, for a terminal that is not asked."""
+
+    def game_under_way(self) -> bool:
+        """A game is in play (a seat is no longer taken by logging in under its name)."""
+
+    def seat_owners(self) -> dict[str, str]:
+        """The seats friends took at their own terminals: by folded name, what proves them theirs."""
+
+    def human_seats(self) -> set[str]:
+        """The seats (folded names) people play."""
+
+
+class Unseated:
+    """The seating before the game's context exists: every question is the host's."""
+
+    def __init__(self) -> None:
+        self.owners: dict[str, str] = {}
+
+    def answering_player(self) -> Optional[str]:
+        """Nobody's turn yet."""
+        return None
+
+    def undo_owner(self) -> Optional[str]:
+        """No posting to take back."""
+        return None
+
+    def hand_to_computer(self, name: str) -> None:
+        """No seat to hand over."""
+
+    def happening(self) -> Say:
+        """The host is at work."""
+        return Say("The host is getting the game ready.")
+
+    def game_under_way(self) -> bool:
+        """No game yet."""
+        return False
+
+    def seat_owners(self) -> dict[str, str]:
+        """The seats friends took so far."""
+        return self.owners
+
+    def human_seats(self) -> set[str]:
+        """Nobody is seated yet."""
+        return set()

@@ -1,0 +1,2 @@
+"""Presentation: the model and the screens turned into lines and sentences (pure), with the language,
+colours and glyphs of one console. It imports the model."""

@@ -1,0 +1,93 @@
+"""How one console draws a screen: its colours, its glyphs (and, around the drawing, its language). A screen is a
+value (a Frame: a pure function of the look returning lines) that each console draws in
+its own look, so two terminals at one table read one moment each in their own way."""
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from ..model.words import Painted, Text
+from ..speech.languages import speaking, text
+from .palette import Paint, no_colour
+
+
+@dataclass(frozen=True)
+class Look:
+    """A console's presentation: how it paints, and whether it has box-drawing glyphs and
+    blinks a Yahtzee (its language is the one it draws in: yahtzee.speech.languages.speaking)."""
+
+    paint: Paint = no_colour
+    unicode: bool = True
+    flashes: bool = False
+    sound: Optional[bool] = None  # a seat's own sound (F9 at a friend's terminal), else the game's
+    host: bool = True  # the host's terminal, where the lobby's keys (S, P) work
+
+    def words(self, said: Text) -> str:
+        """Words as text, inside a frame being drawn (in the language it is drawn in), painted
+        where they ask to be."""
+        if isinstance(said, Painted):
+            return self.paint(said.role, text(said.words))
+        return text(said)
+
+
+Frame = Callable[[Look], list[str]]  # a whole screen, drawn for a look (in its language)
+View = Callable[[Text], Frame]  # a screen with a question (or a status line) under it
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A screen and the question under it, which keys answer: drawn as it is at the terminal
+    asked; at every other terminal of a table, with that terminal's own line in its place."""
+
+    view: View
+    prompt: Text
+    # The question without its offer to take back a posting, where that is another terminal's to make.
+    without_undo: Optional[Text] = None
+
+    def __call__(self, look: Look) -> list[str]:
+        return self.view(self.prompt)(look)
+
+
+Screenful = Union[Frame, Sequence[str]]  # a frame, or lines that need no words
+
+
+def drawn(screen: Screenful, look: Look) -> list[str]:
+    """The screen's lines for this look."""
+    return screen(look) if callable(screen) else list(screen)
+
+
+class Drawing:
+    """What every console does alike: make words and screens in its reader's language and look."""
+
+    language: str
+    paint: Paint = staticmethod(no_colour)
+    unicode = True
+    flashes = False
+    own_sound: Optional[bool] = None  # a friend's seat's own bell, shown on its screens
+    at_host = True  # False at a friend's terminal: the lobby's keys are not offered there
+
+    def message(self, said: Text) -> None:
+        """A message for the reader (each console shows it its own way)."""
+        raise NotImplementedError
+
+    @property
+    def look(self) -> Look:
+        """How this console draws: its colours and glyphs."""
+        return Look(self.paint, self.unicode, self.flashes, self.own_sound, self.at_host)
+
+    def words(self, said: Text) -> str:
+        """Words as this console's reader reads them."""
+        with speaking(self.language):
+            return text(said)
+
+    def drawn(self, screen: Screenful) -> list[str]:
+        """A screen's lines as this console draws them."""
+        with speaking(self.language):
+            return drawn(screen, self.look)
+
+    def speak(self, code: str) -> None:
+        """Draw in language `code` from now on."""
+        self.language = code
+
+    def farewell(self, said: Text) -> None:
+        """The last words at this terminal."""
+        self.message(said)

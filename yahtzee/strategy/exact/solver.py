@@ -1,0 +1,352 @@
+"""The optimal solitaire strategy by dynamic programming over turn-start states.
+
+A turn-start state is (filled boxes as a 13-bit mask, upper sum capped at 63, whether the
+Yahtzee box holds 50). Its value is the best expected score still to come. States are
+solved a level at a time (the same number of filled boxes), in batches with the states
+along the last axis, so every step is a row gather or an element-wise operation.
+"""
+from typing import Callable, Optional
+
+import numpy as np
+
+from ...model import scoring
+from ...model.rules import Rules
+from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, YAHTZEE_ROLLS, over_rolls, size_rows
+from .objective import EXPECTED_SCORE, Objective
+from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
+from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
+from .statespace import States, empty_values, fill_unreachable, level_states, share_hopeless, start_value, state_index  # noqa: F401
+
+FIVE_ALIKE = list(YAHTZEE_ROLLS)
+NO_BOX = -1
+
+
+def open_boxes(states: States) -> list[int]:
+    """The boxes open in at least one of the states (the others need no look)."""
+    open_anywhere = int(np.bitwise_or.reduce(FULL_CARD ^ states.mask))
+    return [box for box in range(BOX_COUNT) if open_anywhere >> box & 1]
+
+
+class Engine:
+    """The turn arithmetic for one rule set and objective, over batches of states.
+
+    A roll bonus (FiveOAK) makes a posting after roll k worth its bonus when the dice fit
+    the box, so the turn is worked out a roll number at a time. A yahtChallenge extra turn
+    is worth its bonus plus the value of the same state, read from `values`.
+    """
+
+    def __init__(self, rules: Rules, objective: Objective = EXPECTED_SCORE) -> None:
+        self.rules = rules
+        self.objective = objective
+        self.tables = rule_tables(rules)
+        self.rolls = rules.rolls_per_turn
+        self.rerolls = self.rolls - 1
+        self.extra_turns = bool(self.tables.turn_bonus.any())
+        self._plain_points = self.tables.points
+        self._distinct = [np.unique(self._plain_points[:, box]) for box in range(BOX_COUNT)]
+        self._point_rows = [np.searchsorted(self._distinct[box], self._plain_points[:, box])
+                            for box in range(BOX_COUNT)]
+        plain_fits = self.tables.fits.copy()
+        plain_fits[FIVE_ALIKE] = False  # five alike are posted apart
+        self._fit_rows = [np.flatnonzero(plain_fits[:, box]) for box in range(BOX_COUNT)]
+
+    def stage_bonus(self, rolls: int) -> int:
+        """The roll bonus for a fitting posting after `rolls` rolls."""
+        return self.tables.stage_bonus(rolls)
+
+    # -- posting ---------------------------------------------------------------------
+    def after_posting(self, values: np.ndarray, box: int, points: np.ndarray, states: States) -> np.ndarray:
+        """Points, upper bonus and delight of posting `points` in `box`, plus the value after."""
+        mask, up, fifty = states.mask, states.up, states.fifty
+        gain = points
+        if box in UPPER_BITS:
+            total = up + points
+            crossed = (up < UP_CAP) & (total >= UP_CAP)
+            gain = points + np.where(crossed, scoring.UPPER_BONUS, 0)
+            up = np.minimum(total, UP_CAP)
+        elif box == YAHTZEE_BIT:
+            fifty = (points == scoring.YAHTZEE_POINTS).astype(np.int64) + 0 * fifty
+            gain = points + self.objective.yahtzee_reward * fifty
+        return gain + values[state_index(mask | (1 << box), up, fifty)]
+
+    def post_values(self, values: np.ndarray, states: States, work: Workspace,
+                    want_boxes: bool = False) -> Optional[np.ndarray]:
+        """The best posting value of every roll (rolls x states) into work.base, the best
+        among boxes whose pattern the roll fits into work.fit (for the roll bonus); with
+        want_boxes, the boxes of both."""
+        boxes = self.plain_post_values(values, states, work, want_boxes)
+        if self.extra_turns:
+            self.offer_extra_turn(values, states, work, boxes)
+        return boxes
+
+    def plain_post_values(self, values: np.ndarray, states: States, work: Workspace,
+                          want_boxes: bool = False) -> Optional[np.ndarray]:
+        """post_values without a yahtChallenge extra turn (the part that does not depend on
+        the state's own value)."""
+        best, fit = work.base, work.fit
+        best.fill(-np.inf)
+        fit.fill(-np.inf)
+        boxes = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
+        for box in open_boxes(states):
+            row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
+            row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
+            candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
+            if self.tables.roll_bonus:
+                self._keep_best_fit(box, candidate, fit, boxes)
+            if boxes is not None:
+                boxes[0][candidate > best] = box
+            np.maximum(best, candidate, out=best)
+        self._post_five_alike(values, states, work, boxes)
+        return boxes
+
+    def _keep_best_fit(self, box: int, candidate: np.ndarray, fit: np.ndarray, boxes: Optional[np.ndarray]) -> None:
+        """Raise work.fit on the rolls that fit `box`."""
+        rows = self._fit_rows[box]
+        if not len(rows):
+            return
+        here = candidate[rows]
+        if boxes is not None:
+            better = here > fit[rows]
+            boxes[1][rows] = np.where(better, box, boxes[1][rows])
+        fit[rows] = np.maximum(fit[rows], here)
+
+    def _post_five_alike(self, values: np.ndarray, states: States, work: Workspace,
+                         boxes: Optional[np.ndarray]) -> None:
+        """Five alike may be a joker or earn an extra turn: their boxes and points depend on the card."""
+        case, faces = states.case, np.arange(6)[:, None]
+        legal = self.tables.yahtzee_legal[case, states.mask, faces]
+        matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
+        fits = self.tables.fits[FIVE_ALIKE]
+        row_best, row_fit = np.full(legal.shape, -np.inf), np.full(legal.shape, -np.inf)
+        row_box, fit_box = np.full(legal.shape, NO_BOX, dtype=np.int8), np.full(legal.shape, NO_BOX, dtype=np.int8)
+        for box in open_boxes(states):
+            points = self.tables.five_points[case, matching_filled, faces, box]
+            value = self.after_posting(values, box, points, states)
+            value[(legal >> box) & 1 == 0] = -np.inf
+            row_box[value > row_best] = box
+            np.maximum(row_best, value, out=row_best)
+            value[~fits[:, box]] = -np.inf
+            fit_box[value > row_fit] = box
+            np.maximum(row_fit, value, out=row_fit)
+        extra = self._five_alike_extra(case)
+        work.base[FIVE_ALIKE] = row_best + extra
+        work.fit[FIVE_ALIKE] = row_fit + extra
+        if boxes is not None:
+            boxes[0][FIVE_ALIKE], boxes[1][FIVE_ALIKE] = row_box, fit_box
+
+    def _five_alike_extra(self, case: np.ndarray) -> np.ndarray:
+        """What five alike add beside the box: the Yahtzee bonus (and delight in it)."""
+        bonus = self.tables.bonus[case, np.arange(6)[:, None]]
+        return bonus + self.objective.yahtzee_reward * (bonus > 0)
+
+    def offer_extra_turn(self, values: np.ndarray, states: States, work: Workspace,
+                         boxes: Optional[np.ndarray] = None) -> None:
+        """yahtChallenge: five alike may instead take their bonus and the same state's turn again
+        (shown as the Yahtzee box, which is how the game takes it)."""
+        case = states.case
+        turn_bonus = self.tables.turn_bonus[case, np.arange(6)[:, None]]
+        again = turn_bonus + self.objective.yahtzee_reward * (turn_bonus > 0) + \
+            values[state_index(states.mask, states.up, states.fifty)] + self._five_alike_extra(case)
+        again = np.where(turn_bonus > 0, again, -np.inf)
+        if boxes is not None:
+            boxes[0][FIVE_ALIKE] = np.where(again > work.base[FIVE_ALIKE], YAHTZEE_BIT, boxes[0][FIVE_ALIKE])
+        work.base[FIVE_ALIKE] = np.maximum(work.base[FIVE_ALIKE], again)
+
+    def stage_post(self, work: Workspace, rolls: int, offset: Optional[np.ndarray], out: np.ndarray) -> np.ndarray:
+        """The best posting of every roll after `rolls` rolls, roll bonus included, as utilities."""
+        bonus = self.stage_bonus(rolls)
+        if bonus:
+            np.add(work.fit, bonus, out=out)
+            np.maximum(out, work.base, out=out)
+        else:
+            out[...] = work.base
+        self.to_utility(out, offset)
+        return out
+
+    def stage_boxes(self, work: Workspace, boxes: np.ndarray, rolls: int) -> np.ndarray:
+        """The box of the best posting of every roll after `rolls` rolls."""
+        bonus = self.stage_bonus(rolls)
+        if not bonus:
+            return boxes[0]
+        return np.where(work.fit + bonus > work.base, boxes[1], boxes[0])
+
+    # -- utility: expected score, or an exponential utility for a risk-minded player ------
+    def utility_offset(self, work: Workspace) -> Optional[np.ndarray]:
+        """A per-state shift that keeps the utilities of the postings in range (None: no risk)."""
+        if not self.objective.risk:
+            return None
+        offset = work.base.max(axis=0)
+        top = max(self.tables.roll_bonus, default=0)
+        return np.maximum(offset, work.fit.max(axis=0) + top) if top else offset
+
+    def to_utility(self, post: np.ndarray, offset: Optional[np.ndarray]) -> np.ndarray:
+        """Turn posting values, in place, into utilities to average and maximise."""
+        risk = self.objective.risk
+        if not risk:
+            return post
+        assert offset is not None
+        np.subtract(post, offset, out=post)
+        np.multiply(post, -risk, out=post)
+        np.exp(post, out=post)
+        np.multiply(post, -np.sign(risk), out=post)
+        return post
+
+    def from_utility(self, utility: np.ndarray, offset: Optional[np.ndarray]) -> np.ndarray:
+        """The certainty equivalent (in points) of a utility."""
+        risk = self.objective.risk
+        if not risk:
+            return utility
+        assert offset is not None
+        return offset - np.log(-np.sign(risk) * utility) / risk
+
+    # -- keeping and rerolling -------------------------------------------------------
+    @staticmethod
+    def keep_values(work: Workspace) -> np.ndarray:
+        """Fill work.keeps with every keep's expected value, from the roll values in its last rows."""
+        keeps = work.keeps
+        for size in range(DICE - 1, -1, -1):
+            children = CHILDREN[size]
+            total, scratch = keeps[size_rows(size)], work.scratch[:len(children)]
+            np.take(keeps, children[:, 0], axis=0, out=total, mode="clip")
+            for face in range(1, 6):
+                np.add(total, np.take(keeps, children[:, face], axis=0, out=scratch, mode="clip"), out=total)
+            total *= 1 / 6
+        return keeps
+
+    @staticmethod
+    def best_reroll(work: Workspace) -> np.ndarray:
+        """Each roll's value when rerolls remain: the best keep inside it, into work.post."""
+        keeps, best = work.keeps, work.best
+        best[0] = keeps[0]
+        for size in range(1, DICE + 1):
+            rows = size_rows(size)
+            acc, scratch = best[rows], work.scratch[:rows.stop - rows.start]
+            acc[...] = keeps[rows]
+            smaller = PARENTS[size]
+            assert smaller is not None  # only the empty keep has no parents
+            parents, counts = smaller
+            for column, count in zip(parents.T, counts):
+                part = acc[:count]
+                np.maximum(part, np.take(best, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
+        work.post[...] = best[ROLL_OFFSET:]
+        return work.post
+
+    def roll_values(self, values: np.ndarray, states: States, work: Workspace, first: int,
+                    last: int) -> Optional[np.ndarray]:
+        """Each roll's value (as a utility) when it is roll number `first` of a turn that may
+        go on to roll `last`, into work.post; returns the utility offset."""
+        self.post_values(values, states, work)
+        return self.values_from_postings(work, first, last)
+
+    def values_from_postings(self, work: Workspace, first: int, last: int) -> Optional[np.ndarray]:
+        """roll_values once the postings are in work.base and work.fit."""
+        offset = self.utility_offset(work)
+        self.stage_post(work, last, offset, work.post)
+        for rolls in range(last - 1, first - 1, -1):
+            self.keep_values(work)
+            if self.stage_bonus(rolls):
+                # rerolling nothing is no choice; posting now, with this roll's bonus, is
+                np.maximum(work.post, self.stage_post(work, rolls, offset, work.candidate), out=work.post)
+            self.best_reroll(work)
+        return offset
+
+    def turn_start_values(self, values: np.ndarray, states: States, work: Optional[Workspace] = None) -> np.ndarray:
+        """The value of each state at the start of its turn."""
+        work = work or Workspace(len(states))
+        self.post_values(values, states, work)
+        return self.start_from_postings(work)
+
+    def start_from_postings(self, work: Workspace) -> np.ndarray:
+        """turn_start_values once the postings are in work.base and work.fit."""
+        offset = self.values_from_postings(work, 1, self.rolls)
+        return self.from_utility(over_rolls(work.post), offset)
+
+    # -- decisions -----------------------------------------------------------------
+    def turn_plans(self, values: np.ndarray, states: States,
+                   rolls: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
+        """Every decision of a turn for each state (see stages.turn_plans)."""
+        return turn_plans(self, values, states, rolls or self.rolls)
+
+    def turn_stages(self, values: np.ndarray, states: States, last: Optional[int] = None) -> TurnStages:
+        """The whole turn of a batch of states (see stages.turn_stages)."""
+        return turn_stages(self, values, states, last or self.rolls)
+
+    # -- whole table ---------------------------------------------------------------
+    def solve(self, progress: Optional[Callable[[int, int], None]] = None, levels: int = BOX_COUNT) -> np.ndarray:
+        """The value of every turn-start state; `progress(done, total)` is told as it goes.
+        With fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled."""
+        values = empty_values()
+        solved = [(filled, level_states(filled, CHUNK)) for filled in range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)]
+        total, done = sum(len(states) for _, states in solved), 0
+        work = Workspace(CHUNK)
+        for filled, states in solved:
+            for start in range(0, len(states), CHUNK):
+                self.solve_states(values, states.part(slice(start, start + CHUNK)), work)
+                done += CHUNK
+                if progress:
+                    progress(done, total)
+            share_hopeless(values, filled)
+        fill_unreachable(values)
+        return values
+
+    def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:
+        """Write the value of a batch of states into `values`; a state that may give itself an
+        extra turn is found as a fixed point (see settle)."""
+        index = states.index
+        if not (self.extra_turns and (states.case == 2).any()):
+            values[index] = self.turn_start_values(values, states, work)
+            return
+        self.plain_post_values(values, states, work)
+        plain = (work.base.copy(), work.fit.copy())
+        self.offer_extra_turn(values, states, work)
+        values[index] = self.start_from_postings(work)
+        self.settle(values, states, work, index, plain)
+
+    def settle(self, values: np.ndarray, states: States, work: Workspace, index: np.ndarray,
+               plain: tuple[np.ndarray, ...]) -> None:
+        """Find value = turn(value) for states whose turn may be taken again, each on its own.
+
+        A turn takes the extra turn with a chance below 5%, so turn() is nearly flat: a plain
+        step from the first pass (which valued the state at 0) lands close, and from there
+        the secant through the last two guesses meets the fixed point, exactly once the
+        choices stop changing. The postings other than the extra turn do not depend on the
+        guess: they come in `plain` (work.base and work.fit as plain_post_values left them).
+        Settled states are left out once they are many."""
+        settling = np.flatnonzero(states.case == 2)
+        if len(settling) < len(states):
+            states, index, work = states.part(settling), index[settling], Workspace(len(settling))
+            plain = tuple(part[:, settling] for part in plain)
+        before: Optional[tuple[np.ndarray, ...]]
+        before, guess = None, values[index]
+        for _ in range(SETTLE_STEPS):
+            values[index] = guess
+            work.base[...], work.fit[...] = plain
+            self.offer_extra_turn(values, states, work)
+            image = self.start_from_postings(work)
+            settled = np.abs(image - guess) < SETTLE_TOLERANCE
+            if settled.all():
+                values[index] = image
+                return
+            point = (guess, image)
+            guess = np.where(settled, image, point[1] if before is None else secant_fixed_point(before, point))
+            before = point
+            if settled.mean() > 0.5:
+                going = np.flatnonzero(~settled)
+                values[index[settled]] = image[settled]
+                states, index, guess, work = states.part(going), index[going], guess[going], Workspace(len(going))
+                before = tuple(part[going] for part in before)
+                plain = tuple(part[:, going] for part in plain)
+        raise ArithmeticError("the extra-turn values did not settle")
+
+
+SETTLE_STEPS = 40
+SETTLE_TOLERANCE = 1e-10
+
+
+def secant_fixed_point(first: tuple[np.ndarray, ...], second: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Where the line through (x, f(x)) at two guesses meets f(x) = x (f(x) where it cannot say)."""
+    (x0, f0), (x1, f1) = first, second
+    run = x1 - x0
+    slope = np.divide(f1 - f0, run, out=np.zeros_like(run), where=np.abs(run) > 1e-12)
+    sound = (slope >= 0) & (slope < 0.5)
+    return np.where(sound, (f1 - slope * x1) / (1 - np.where(sound, slope, 0)), f1)

@@ -1,0 +1,146 @@
+"""The turn-start states: (filled boxes as a 13-bit mask, upper sum capped at 63, whether
+the Yahtzee box holds 50), where each lives in a value table, and which can happen."""
+import functools
+from dataclasses import dataclass
+from typing import Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from .dicemath import DICE
+from .rulearrays import FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
+
+STATE_COUNT = (FULL_CARD + 1) * UP_STATES * 2  # the length of a value table
+
+
+@dataclass(frozen=True)
+class States:
+    """A batch of turn-start states, one per column."""
+
+    mask: np.ndarray
+    up: np.ndarray
+    fifty: np.ndarray
+
+    @property
+    def case(self) -> np.ndarray:
+        """The Yahtzee-box case of each state."""
+        filled = (self.mask >> YAHTZEE_BIT) & 1
+        return np.where(filled == 0, 0, 1 + self.fifty)
+
+    @property
+    def index(self) -> np.ndarray:
+        """Where each state lives in a value table."""
+        return state_index(self.mask, self.up, self.fifty)
+
+    def __len__(self) -> int:
+        return len(self.mask)
+
+    def part(self, cut: Union[slice, np.ndarray]) -> "States":
+        """The states in slice `cut`."""
+        return States(self.mask[cut], self.up[cut], self.fifty[cut])
+
+
+@overload
+def state_index(mask: int, up: int, fifty: int) -> int: ...
+@overload
+def state_index(mask: np.ndarray, up: Union[int, np.ndarray], fifty: Union[int, np.ndarray]) -> np.ndarray: ...
+def state_index(mask: Union[int, np.ndarray], up: Union[int, np.ndarray],
+                fifty: Union[int, np.ndarray]) -> Union[int, np.ndarray]:
+    """The flat index of states in a value table."""
+    return (mask * UP_STATES + up) * 2 + fifty
+
+
+def states_of(indices: npt.ArrayLike) -> States:
+    """The States at value table indices (state_index undone)."""
+    indices = np.asarray(indices, dtype=np.int64)
+    return States(indices // (2 * UP_STATES), indices // 2 % UP_STATES, indices % 2)
+
+
+def empty_values() -> np.ndarray:
+    """A value table for every state, all zero (the value of a full card)."""
+    return np.zeros(STATE_COUNT)
+
+
+@functools.cache
+def _masks_with(filled: int) -> tuple[int, ...]:
+    """The cards with exactly `filled` boxes filled (level_states and share_hopeless ask alike)."""
+    return tuple(mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled)
+
+
+def _reachable_ups(upper_mask: int) -> np.ndarray:
+    """The capped upper sums that the filled upper boxes of `upper_mask` can add up to."""
+    sums = {0}
+    for bit in UPPER_BITS:
+        if upper_mask >> bit & 1:
+            face = bit + 1
+            sums = {min(UP_CAP, total + count * face) for total in sums for count in range(DICE + 1)}
+    return np.array(sorted(sums))
+
+
+def _hopeless_below(upper_mask: int) -> int:
+    """The upper sums below which the open upper boxes can no longer reach the bonus."""
+    reach = sum(DICE * (bit + 1) for bit in UPPER_BITS if not upper_mask >> bit & 1)
+    return max(0, UP_CAP - reach)
+
+
+UPPER_MASK = sum(1 << bit for bit in UPPER_BITS)
+REACHABLE_UPS = [_reachable_ups(upper) for upper in range(UPPER_MASK + 1)]
+HOPELESS_BELOW = [_hopeless_below(upper) for upper in range(UPPER_MASK + 1)]
+
+
+def level_states(filled: int, batch: int) -> States:
+    """Every reachable state with `filled` boxes filled that must be solved (Yahtzee box open:
+    only 'not fifty'; of the sums that can no longer reach the bonus, only 0: see share_hopeless)."""
+    masks, ups, fifties = [], [], []
+    for mask in _masks_with(filled):
+        reachable = REACHABLE_UPS[mask & UPPER_MASK]
+        reachable = reachable[(reachable == 0) | (reachable >= HOPELESS_BELOW[mask & UPPER_MASK])]
+        for fifty in (0, 1) if mask >> YAHTZEE_BIT & 1 else (0,):
+            masks.append(np.full(len(reachable), mask))
+            ups.append(reachable)
+            fifties.append(np.full(len(reachable), fifty))
+    states = [np.concatenate(column) for column in (masks, ups, fifties)]
+    # the 'fifty' states together and first: only they may settle, which takes longest
+    order = np.argsort(-states[2], kind="stable")
+    states = [column[order] for column in states]
+    padding = -len(states[0]) % batch  # whole batches only: repeat the last state
+    return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
+
+
+def share_hopeless(values: np.ndarray, filled: int) -> None:
+    """Give the cards with `filled` boxes filled whose upper sum can no longer win the bonus
+    the value of the same card at sum 0: nothing still to come depends on the sum then, so
+    the same arithmetic gives the same value."""
+    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
+    for mask in _masks_with(filled):
+        below = HOPELESS_BELOW[mask & UPPER_MASK]
+        table[mask, 1:below] = table[mask, 0]
+
+
+def _copy_to_unused_fifty(values: np.ndarray) -> None:
+    """With the Yahtzee box open the flag means nothing: give both flags the same value."""
+    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
+    open_masks = [m for m in range(FULL_CARD + 1) if not m >> YAHTZEE_BIT & 1]
+    table[open_masks, :, 1] = table[open_masks, :, 0]
+
+
+def _nearest_reachable_below() -> np.ndarray:
+    """For every (upper mask, upper sum), the largest reachable sum not above it."""
+    table = np.zeros((UPPER_MASK + 1, UP_STATES), dtype=np.intp)
+    for upper, reachable in enumerate(REACHABLE_UPS):
+        table[upper] = reachable[np.searchsorted(reachable, np.arange(UP_STATES), side="right") - 1]
+    return table
+
+
+def fill_unreachable(values: np.ndarray) -> None:
+    """States no game reaches get values too, never garbage: with the Yahtzee box open both
+    flags the same, and a sum no card can have that of the nearest reachable sum below."""
+    _copy_to_unused_fifty(values)
+    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
+    masks = np.arange(FULL_CARD + 1)
+    table[...] = table[masks[:, None], _nearest_reachable_below()[masks & UPPER_MASK]]
+
+
+def start_value(values: np.ndarray) -> float:
+    """The expected score of a new game."""
+    return float(values[state_index(0, 0, 0)])

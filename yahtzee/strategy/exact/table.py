@@ -1,0 +1,93 @@
+"""A strategy table as a value: the value of every turn-start state for one rule set and
+objective, the turn arithmetic that goes with it, and the tables that plan for rules the
+solver does not solve exactly (a dice bank) with the values of the nearest ones it does."""
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from ...model.rules import Rules
+from ...speech.languages import _, text
+from .objective import Objective
+from .rulearrays import UnsupportedRules, check_plannable, check_supported
+from .solver import Engine, start_value, state_index
+
+
+@dataclass
+class StrategyTable:
+    """The value of every turn-start state for one rule set and objective.
+
+    For rules the solver does not solve exactly (a dice bank), `values` are those of
+    `plan_rules`, the nearest rules it does solve, and the advice is a heuristic: see note.
+    """
+
+    rules: Rules
+    objective: Objective
+    values: np.ndarray
+    _engine: Optional[Engine] = field(default=None, repr=False, compare=False)
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)  # per-state results
+    plan_rules: Optional[Rules] = None
+
+    def __post_init__(self) -> None:
+        if self.plan_rules is None:
+            self.plan_rules = self.rules
+
+    @property
+    def exact(self) -> bool:
+        """True when the values are the exact optimum for the rules played."""
+        return self.plan_rules == self.rules
+
+    @property
+    def note(self) -> str:
+        """One sentence for the player when the advice is approximate ('' when it is exact)."""
+        if self.exact:
+            return ""
+        assert self.plan_rules is not None  # set by __post_init__
+        return heuristic_note(self.rules, self.plan_rules)
+
+    @property
+    def engine(self) -> Engine:
+        """The turn arithmetic that goes with the table (built on first use)."""
+        self.warm()
+        assert self._engine is not None
+        return self._engine
+
+    def warm(self) -> None:
+        """Work out the turn arithmetic now, if it is not yet."""
+        if self._engine is None:
+            self._engine = Engine(self.rules, self.objective)
+
+    @property
+    def start_value(self) -> float:
+        """The expected score (or certainty equivalent) of a new game."""
+        return start_value(self.values)
+
+    def value(self, mask: int, up: int, fifty: int) -> float:
+        """The value still to come from a turn-start state."""
+        return float(self.values[state_index(mask, up, fifty)])
+
+
+TableLoader = Callable[[Rules, Objective], StrategyTable]
+
+
+def heuristic_note(rules: Rules, plan_rules: Rules) -> str:
+    """What the approximate advice for `rules` does, in one sentence."""
+    return _("Advice for {rules} is approximate: it plans with the exact table for {plan}, uses "
+             "banked rolls as extra rerolls and gives rolls saved for later no value.").format(
+        rules=text(rules.describe()), plan=text(plan_rules.describe()))
+
+
+def planned_with(rules: Rules, plan: StrategyTable) -> StrategyTable:
+    """A table for `rules` that plans with the values of the exact table `plan` (the heuristic)."""
+    check_plannable(rules)
+    return StrategyTable(rules, plan.objective, plan.values, plan_rules=plan.rules)
+
+
+def is_solved_exactly(rules: Rules) -> bool:
+    """True when the solver finds the exact optimum for these rules."""
+    try:
+        check_supported(rules)
+    except UnsupportedRules:
+        return False
+    return True

@@ -1,0 +1,334 @@
+"""What cards still score in a table's own play, worked out once per table, for the cards
+whose distribution finals does not work out exactly: each card's own spread, exact (see
+moments), and the shape of the remaining score of each kind of card (boxes open, the Yahtzee
+box, the upper bonus) in units of a card's own spread, measured in games; a card's
+distribution is its kind's shape placed at its own expected score and spread.
+
+A card with YAHTZEE open has two futures, one with 50 in YAHTZEE at the end and one without,
+some 50 points apart: one shape placed on both together misreads the cards whose chance of
+the fifty is unusual (a card far behind, zeros in the upper boxes). So such a card's
+distribution is two shapes, each its kind's shape for that future (measured over the games
+that took it), each placed at that future's exact mean and spread (moments, FIFTY_AT_END),
+weighed by the card's own exact chance of the fifty.
+
+The games: REST_GAMES of the table's own play and as many that stray once into a box drawn
+at random, so that cards the table seldom leaves (a zero in YAHTZEE early) have shapes of
+their own. cache.ready_rests keeps them beside the table.
+"""
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import Optional, Protocol
+
+import numpy as np
+
+from ..exact.dicemath import DICE, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
+from ..exact.moments import EVERY_GAME, FIFTY_AT_END, ORDERS, solve_moments
+from ..exact.progress import Progress
+from ..exact.rulearrays import BOX_COUNT, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
+from ..exact.sidebyside import Cards, NumpyDice, SolvedTable, play_turns
+from ..exact.statespace import STATE_COUNT, States, states_of
+
+REST_GAMES = 40_000  # games whose turns measure the shapes of remaining scores
+SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 steps
+STEPS_PER_SPREAD = 100  # a step is a hundredth of the card's own spread: offsets reach 10 spreads
+SMOOTHING = 4  # the shapes' histograms are smoothed over about this many steps
+MIN_SAMPLE = 2000  # the fewest remaining scores a shape is measured from
+OPEN_SLOTS = 2 ** (BOX_COUNT - 1) * UP_STATES  # the states with YAHTZEE open, where two futures may come
+BOTH_FUTURES = 1e-6  # a card's chance of the fifty, and of none, at least this for two shapes
+
+
+OFFSETS = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
+FULL_CARD_KINDS = 9  # the kinds of a full card come first; nothing is to come there
+
+
+@dataclass(frozen=True)
+class Rests:
+    """What cards still score in the table's own play: each state's own spread, and the
+    shape of each kind of card (see rest_kinds) around its own mean."""
+
+    spreads: np.ndarray  # every state's: the standard deviation of its remaining score, exact
+    shapes: np.ndarray   # kinds x offsets -SHAPE_REACH..SHAPE_REACH
+    centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
+    alike: np.ndarray    # each kind's spread over the cards of it in the games (see earlyturns)
+    fifty: np.ndarray    # E[R^k; a fifty at the end], k = 0, 1, 2, of every state with YAHTZEE open (open_slots)
+    futures: np.ndarray  # without the fifty, with it x kinds x offsets: the shape of each future
+    future_centres: np.ndarray  # without, with x kinds: each future's shape's own mean offset
+
+    @cached_property
+    def alike_spreads(self) -> np.ndarray:
+        """Every state's spread of cards alike: its kind's."""
+        return self.alike[state_kinds()]
+
+
+class MeasuredTable(SolvedTable, Protocol):
+    """A table whose rests are measured: a table.StrategyTable (the table module imports this one, through solver)."""
+
+    @property
+    def rules(self) -> Hashable: ...
+
+    @property
+    def objective(self) -> Hashable: ...
+
+
+# The measured rests of each (rules, objective), apart from a table's memo, which is emptied when full.
+MEASURED_RESTS: dict[tuple[Hashable, Hashable], Rests] = {}
+
+
+def rest_kinds(states: States) -> np.ndarray:
+    """The kind of each card as the measured shapes tell them apart: boxes open, Yahtzee box
+    (open, a zero, a fifty), upper bonus (won, still possible, lost)."""
+    up_open = np.zeros(len(states), dtype=np.int64)
+    for bit in UPPER_BITS:
+        up_open += np.where(states.mask >> bit & 1, 0, DICE * (bit + 1))
+    bonus = np.where(states.up >= UP_CAP, 0, np.where(states.up + up_open >= UP_CAP, 1, 2))
+    opens = BOX_COUNT - _filled_counts(states.mask)
+    return (opens * 3 + states.case) * 3 + bonus
+
+
+@cache
+def state_kinds() -> np.ndarray:
+    """The kind of every state (value table indices)."""
+    return rest_kinds(states_of(np.arange(STATE_COUNT)))
+
+
+def measured_rests(table: MeasuredTable, progress: Optional[Progress] = None) -> Rests:
+    """The table's rests: remembered, or measured now (see measure_rests)."""
+    key = (table.rules, table.objective)
+    if key not in MEASURED_RESTS:
+        MEASURED_RESTS[key] = measure_rests(table, progress=progress)
+    return MEASURED_RESTS[key]
+
+
+def has_rests(table: MeasuredTable) -> bool:
+    """The table's rests are ready in this process."""
+    return (table.rules, table.objective) in MEASURED_RESTS
+
+
+def remember_rests(table: MeasuredTable, rests: Rests) -> None:
+    """Keep rests read or measured elsewhere for the table (see cache.ready_rests)."""
+    MEASURED_RESTS[table.rules, table.objective] = rests
+
+
+def rest_arrays_shapes() -> dict[str, tuple[int, ...]]:
+    """The shape of each array of Rests."""
+    kinds, width = (BOX_COUNT + 1) * 9, 2 * SHAPE_REACH + 1
+    return {"spreads": (STATE_COUNT,), "shapes": (kinds, width), "centres": (kinds,), "alike": (kinds,),
+            "fifty": (ORDERS + 1, OPEN_SLOTS), "futures": (2, kinds, width), "future_centres": (2, kinds)}
+
+
+@dataclass(frozen=True)
+class Exact:
+    """What moments gives rests: every state's spread, and its moments with a fifty at the end."""
+
+    spreads: np.ndarray
+    fifty: np.ndarray  # 3 x the states with YAHTZEE open (open_slots)
+
+    @classmethod
+    def of(cls, moments: np.ndarray) -> "Exact":
+        """From moments.solve_moments's arrays."""
+        every = np.arange(STATE_COUNT)
+        slots = open_slots(every)
+        fifty = np.zeros((ORDERS + 1, OPEN_SLOTS))
+        fifty[:, slots[slots >= 0]] = moments[FIFTY_AT_END][:, every[slots >= 0]]
+        return cls(spreads_of(moments[EVERY_GAME]), fifty)
+
+
+def open_slots(index: np.ndarray) -> np.ndarray:
+    """Where the moments with a fifty at the end of each state are kept: its filled boxes but
+    YAHTZEE, then its upper sum; -1 for a state with YAHTZEE filled (its future is one)."""
+    states = states_of(index)
+    below, above = states.mask & ((1 << YAHTZEE_BIT) - 1), (states.mask >> (YAHTZEE_BIT + 1)) << YAHTZEE_BIT
+    others = below | above
+    kept = ((states.mask >> YAHTZEE_BIT) & 1 == 0) & (states.fifty == 0)  # a fifty with YAHTZEE open never comes
+    return np.where(kept, others * UP_STATES + states.up, -1)
+
+
+def fifty_moments(kept: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """E[R^k; a fifty at the end] of states at these value table indices, from the moments
+    kept for YAHTZEE open (a state with YAHTZEE filled: 0; its chance of two futures is none)."""
+    slots = open_slots(index)
+    return np.where(slots >= 0, kept[:, np.maximum(slots, 0)], 0.0)
+
+
+def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
+                  progress: Optional[Progress] = None, exact: Optional[Exact] = None) -> Rests:
+    """Rests: every state's spread and its moments with a fifty at the end, exact
+    (moments.solve_moments), then the shapes measured over `games` seeded games of the table's
+    own play, from every turn's start: each turn start's remaining score off its expected one,
+    in its own spreads (and apart, for each future, off that future's). Half the games stray
+    once, at a turn drawn at random, into a box drawn at random, YAHTZEE as often as all
+    others together (so that cards the table itself seldom leaves, a zero in YAHTZEE early
+    above all, are measured too); those count only from the turn after. `progress(done, 26)`
+    is told after each level of the moments and before each turn (and may raise to stop).
+    `exact` moments already worked out are taken as they are."""
+    if exact is None:
+        halves = None if progress is None else lambda done, total: progress(done, 2 * total)
+        exact = Exact.of(solve_moments(table, halves))
+    rng = np.random.default_rng(seed)
+    cards = Cards.empty(2 * games)
+    dice, playing = NumpyDice(rng), np.arange(2 * games)
+    strays = np.concatenate([np.full(games, -1), rng.integers(BOX_COUNT - 1, size=games)])
+    starts: list[tuple[np.ndarray, ...]] = []
+    for turn in range(BOX_COUNT):
+        if progress:
+            progress(BOX_COUNT + turn, 2 * BOX_COUNT)
+        states = cards.states(playing)
+        counted = strays[playing] < turn
+        starts.append((playing[counted], rest_kinds(states)[counted], states.index[counted],
+                       cards.totals[playing][counted]))
+        straying = strays[playing] == turn
+        _stray(table, cards, playing[straying], rng)
+        play_turns(table, cards, playing[~straying], dice)
+        playing = playing[~cards.is_full[playing]]
+    rows, kinds, at, totals = (np.concatenate(part) for part in zip(*starts))
+    scored = cards.totals[rows] - totals
+    sample = Sample(kinds, (scored - table.values[at]) / np.maximum(exact.spreads[at], 1e-9))
+    shapes = sample.shapes()
+    own_play = strays[rows] < 0
+    alike = np.zeros(len(shapes))
+    for kind in range(FULL_CARD_KINDS, len(shapes)):
+        # The spread of cards alike as the table's own play meets them: the strays left out.
+        chosen = sample.alike(kind)
+        unstrayed = chosen & own_play if (chosen & own_play).any() else chosen
+        alike[kind] = np.sqrt(np.mean(exact.spreads[at[unstrayed]] ** 2))
+    futures = futures_of(table.values[at], exact.spreads[at], fifty_moments(exact.fifty, at))
+    future_shapes = np.stack([future_sample(futures, took, kinds, scored, cards.fifty[rows]).shapes(fallback=shapes)
+                              for took in (0, 1)])
+    return Rests(exact.spreads, shapes, shapes @ OFFSETS, alike, exact.fifty, future_shapes, future_shapes @ OFFSETS)
+
+
+def future_sample(futures: "Futures", took: int, kinds: np.ndarray, scored: np.ndarray, ended: np.ndarray) -> "Sample":
+    """The cards with both futures whose game took future `took` (1: the fifty), each
+    remaining score off that future's mean in its spreads."""
+    chosen = futures.both & (ended == took)
+    offsets = (scored - futures.means[took]) / np.maximum(futures.spreads[took], 1e-9)
+    return Sample(kinds[chosen], offsets[chosen])
+
+
+@dataclass(frozen=True)
+class Futures:
+    """Of cards with YAHTZEE open: their two futures' means and spreads (without the fifty,
+    with it) and where both may come (each chance at least BOTH_FUTURES)."""
+
+    chance: np.ndarray  # of the fifty at the end
+    means: np.ndarray  # without, with x cards
+    spreads: np.ndarray
+    both: np.ndarray
+
+
+def futures_of(mean: np.ndarray, spread: np.ndarray, fifty: np.ndarray) -> Futures:
+    """The two futures of cards of these means and spreads and moments with the fifty."""
+    chance = fifty[0]
+    both = (chance >= BOTH_FUTURES) & (chance <= 1 - BOTH_FUTURES)
+    shares = np.stack([np.maximum(1 - chance, BOTH_FUTURES), np.maximum(chance, BOTH_FUTURES)])
+    firsts = np.stack([mean - fifty[1], fifty[1]]) / shares
+    seconds = np.stack([spread ** 2 + mean ** 2 - fifty[2], fifty[2]]) / shares
+    return Futures(chance, firsts, np.sqrt(np.maximum(seconds - firsts ** 2, 0.0)), both)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Remaining scores measured in games: the kind of each card and its offset in spreads."""
+
+    kinds: np.ndarray
+    offsets: np.ndarray
+
+    def alike(self, kind: int) -> np.ndarray:
+        """The cards a kind's shape is measured from: the narrowest of its kind, the same boxes
+        open and YAHTZEE box, the same boxes open, with at least MIN_SAMPLE cards."""
+        opens, cases = self.kinds // 9, self.kinds // 3 % 3
+        same_opens = opens == kind // 9
+        return _alike(same_opens, same_opens & (cases == kind // 3 % 3), self.kinds == kind)
+
+    def shapes(self, fallback: Optional[np.ndarray] = None) -> np.ndarray:
+        """The shape of every kind; a kind without a card measured: `fallback`'s shape."""
+        shapes = np.zeros(((BOX_COUNT + 1) * 9, 2 * SHAPE_REACH + 1))
+        shapes[:FULL_CARD_KINDS, SHAPE_REACH] = 1.0  # nothing is to come
+        for kind in range(FULL_CARD_KINDS, len(shapes)):
+            chosen = self.alike(kind)
+            if not chosen.any() and fallback is not None:
+                shapes[kind] = fallback[kind]
+                continue
+            sample = self.offsets[chosen]
+            # The spread is each card's own, exact: the sample gives the shape alone.
+            shapes[kind] = _shape((sample - sample.mean()) / max(sample.std(), 1e-9) * STEPS_PER_SPREAD)
+        return shapes
+
+
+def spreads_of(moments: np.ndarray) -> np.ndarray:
+    """The standard deviation of every state's remaining score, from its raw moments."""
+    return np.sqrt(np.maximum(moments[2] - moments[1] ** 2, 0.0))
+
+
+def _stray(table: SolvedTable, cards: Cards, games: np.ndarray, rng: np.random.Generator) -> None:
+    """One turn of `games` posted at random: a first roll (not five alike) in an open box."""
+    if not len(games):
+        return
+    plain = np.setdiff1d(np.arange(len(ROLLS)), YAHTZEE_ROLLS)
+    weights = ROLL_PROBABILITY[plain] / ROLL_PROBABILITY[plain].sum()
+    rolls = rng.choice(plain, size=len(games), p=weights)
+    open_boxes = (cards.mask[games, None] >> np.arange(BOX_COUNT)) & 1 == 0
+    draws = rng.random(open_boxes.shape)
+    draws[:, YAHTZEE_BIT] = rng.random(len(games)) ** (1 / (open_boxes.sum(axis=1) - 1).clip(1))
+    boxes = np.where(open_boxes, draws, -1.0).argmax(axis=1)
+    cards.post(table.engine.tables, games, rolls, boxes, np.ones(len(games), dtype=np.int64))
+
+
+def _alike(*chosen: np.ndarray) -> np.ndarray:
+    """The narrowest of the `chosen` sets of cards (widest first) with enough cards in it."""
+    enough = [pick for pick in chosen if pick.sum() >= MIN_SAMPLE]
+    return enough[-1] if enough else chosen[0]
+
+
+def _shape(offsets: np.ndarray) -> np.ndarray:
+    """A smoothed histogram of offsets on -SHAPE_REACH..SHAPE_REACH (the ends take the rest)."""
+    rounded = np.clip(np.rint(offsets).astype(np.int64), -SHAPE_REACH, SHAPE_REACH) + SHAPE_REACH
+    counts = np.bincount(rounded, minlength=len(OFFSETS)).astype(float)
+    kernel = np.exp(-np.arange(-3 * SMOOTHING, 3 * SMOOTHING + 1) ** 2 / (2 * SMOOTHING ** 2))
+    smooth = np.convolve(counts, kernel / kernel.sum(), mode="same")
+    return smooth / smooth.sum()
+
+
+def _filled_counts(masks: np.ndarray) -> np.ndarray:
+    """How many boxes each mask fills."""
+    return ((np.asarray(masks)[:, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)
+
+
+def placed_shape(shape: np.ndarray, centre: float, mean: float, spread: float) -> np.ndarray:
+    """A shape (the chance of each offset, in STEPS_PER_SPREAD steps a spread, -SHAPE_REACH..
+    SHAPE_REACH, its own mean at `centre`) for a score of this `mean` and `spread`: on whole
+    points 0, 1, ..., a share of each offset's chance on the two points around it, anything
+    below 0 at 0."""
+    support = np.flatnonzero(shape)  # a shape is mostly zeros: place only its support
+    points = np.maximum(mean + (OFFSETS[support] - centre) * spread / STEPS_PER_SPREAD, 0.0)
+    low = np.floor(points).astype(np.int64)
+    upper_share = points - low
+    chances = shape[support]
+    pmf = np.bincount(low, weights=chances * (1 - upper_share), minlength=low.max() + 2)
+    pmf[1:] += np.bincount(low, weights=chances * upper_share, minlength=low.max() + 1)
+    return pmf
+
+
+def shape_at(table: MeasuredTable, states: Sequence[int]) -> dict[int, np.ndarray]:
+    """The measured shape of each state's kind placed at the state's own expected score and
+    spread; where both futures may come, each future's shape placed at its own, weighed by
+    its chance."""
+    rests = measured_rests(table)
+    index = np.asarray(states, dtype=np.int64)
+    futures = futures_of(table.values[index], rests.spreads[index], fifty_moments(rests.fifty, index))
+    found = {}
+    for card, (state, kind) in enumerate(zip(index.tolist(), rest_kinds(states_of(index)).tolist())):
+        if not futures.both[card]:
+            found[state] = placed_shape(rests.shapes[kind], rests.centres[kind], float(table.values[state]),
+                                        float(rests.spreads[state]))
+            continue
+        chances = (1 - futures.chance[card], futures.chance[card])
+        parts = [chance * placed_shape(rests.futures[took, kind], rests.future_centres[took, kind],
+                                       float(futures.means[took, card]), float(futures.spreads[took, card]))
+                 for took, chance in enumerate(chances)]
+        pmf = np.zeros(max(len(part) for part in parts))
+        for part in parts:
+            pmf[:len(part)] += part
+        found[state] = pmf
+    return found

@@ -1,0 +1,261 @@
+"""Strategy tables made ready ahead of need: read from the cache, or built in a process of
+their own (buildprocess), in the background, while the game goes on.
+
+One worker thread does the work, a table at a time: a table the game waits for first, then
+those asked for ahead, in order; numpy is imported there, never on the game's start-up path.
+A build runs in a separate process, so that the game's own process stays free for the keys
+and quitting ends the build at once: a killed build has written nothing (a table file is
+written whole, at its end, under a temporary name). The game waits for a table only when it
+needs it, showing the progress of the work ahead of it.
+"""
+import contextlib
+import itertools
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as StillWaiting
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, cast
+
+from ...model.rules import Rules
+
+if TYPE_CHECKING:  # imported in the worker only: they load numpy
+    from ..exact.objective import Objective
+    from ..exact.table import StrategyTable
+    from .cache import Notify
+
+POLL_SECONDS = 0.05
+PROGRESS_STEPS = 1000  # a wait's bar in thousandths of all the work before it
+CLOSE_SECONDS = 3.0
+NEEDED, AHEAD = 0, 1  # a table the game waits for goes before those made ready ahead
+# Tables made ready in this process, by (rules, objective): a table is read or built once per
+# process, however many sessions (or tests) ask for it.
+READY: "dict[tuple[Rules, Objective], StrategyTable]" = {}
+T = TypeVar("T")
+# (priority, order, future, work, its arguments); close() queues one without future or work
+Job = tuple[int, int, Optional[Future[Any]], Optional[Callable[..., Any]], tuple[object, ...]]
+
+
+class BuildCancelled(Exception):
+    """The game is ending: the build stops, keeping nothing."""
+
+
+class TableBuilder:
+    """Makes tables ready in the background, one after another."""
+
+    def __init__(self, cache_dir: Optional[Path], notify: "Optional[Notify]" = None) -> None:
+        self.cache_dir = cache_dir
+        self.notify = notify
+        self.done, self.total = 0, 0  # the progress of the stage under way (a build, or measuring rests)
+        self.stages_done = 0  # the stages finished so far
+        self.running: Optional[Future[Any]] = None  # the work under way, its arguments and its stages still to do
+        self.running_args: tuple[object, ...] = ()
+        self.running_left = 0
+        self.cancelled = threading.Event()
+        self.process: Optional[subprocess.Popen[str]] = None
+        self.work: queue.PriorityQueue[Job] = queue.PriorityQueue()
+        self.order = itertools.count()
+        self.worker = threading.Thread(target=self._work, name="tables", daemon=True)
+        self.worker.start()
+
+    def prepare(self, rules: Rules, moods: Iterable[str], chances: bool = False) -> Future[None]:
+        """Start making ready the tables that these rules and computer moods need, and with
+        `chances` the rests that win chances need."""
+        return self._submit(AHEAD, self._prepare, rules, tuple(moods), chances)
+
+    def table(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "Future[StrategyTable]":
+        """The table for exactly solved rules and an objective, when it is ready (at once
+        when it is, never behind a build of another table); `with_rests`: once the rests
+        of an expected-score table are ready too (what win chances need)."""
+        ready = ready_table(rules, objective, with_rests)
+        if ready is not None:
+            done: Future[StrategyTable] = Future()
+            done.set_result(ready)
+            return done
+        return self._submit(NEEDED, self._table, rules, objective, with_rests)
+
+    def _submit(self, priority: int, work: Callable[..., T], *args: object) -> Future[T]:
+        future: Future[T] = Future()
+        self.work.put((priority, next(self.order), future, work, args))
+        return future
+
+    def _work(self) -> None:
+        """The worker thread: one piece of work at a time, the most needed first."""
+        while not self.cancelled.is_set():
+            _, _, future, work, args = self.work.get()
+            if future is None or work is None or not future.set_running_or_notify_cancel():
+                continue
+            self.done, self.total = 0, 0  # a wait shows this work's progress, never the last's
+            self.running, self.running_args, self.running_left = future, args, stages_of(work, args)
+            try:
+                future.set_result(work(*args))
+            except BaseException as error:  # handed to whoever waits for the table
+                future.set_exception(error)
+            finally:
+                self.running, self.running_args, self.running_left = None, (), 0
+
+    def _prepare(self, rules: Rules, moods: tuple[str, ...], chances: bool) -> None:
+        """In the worker: ask, ahead, for every table the moods play with, the advisor's
+        first (with its rests when win chances are wanted)."""
+        from ..exact.objective import EXPECTED_SCORE
+        from ..exact.rulearrays import planning_rules
+        from ..exact.table import is_solved_exactly
+        from ..odds.computers import mood_objectives
+        exact = rules if is_solved_exactly(rules) else planning_rules(rules)
+        wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in mood_objectives(mood)]
+        for objective in dict.fromkeys(wanted):
+            self._submit(AHEAD, self._table, exact, objective, chances and objective == EXPECTED_SCORE)
+
+    def _table(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "StrategyTable":
+        """In the worker: the table from memory, the cache, or a build; its arithmetic
+        warmed; `with_rests`, its rests readied (off the advice path)."""
+        key = (rules, objective)
+        if key not in READY:
+            table = self._cached(rules, objective)
+            if table is None:
+                with self._stage():
+                    table = self._built(rules, objective)
+            table.engine  # noqa: B018 (made here, off the key path)
+            READY[key] = table
+        if with_rests:
+            from .cache import ready_rests, rests_on_hand
+            with self._stage():
+                if self.cache_dir is not None and not rests_on_hand(READY[key], self.cache_dir):
+                    self._build_apart(rules, objective, rests=True)  # their arithmetic off the game's process
+                    self._check_cancelled()
+                ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
+        return READY[key]
+
+    @contextlib.contextmanager
+    def _stage(self) -> Iterator[None]:
+        """One stage of the work under way (a build, or measuring rests), counted when done."""
+        self.done, self.total = 0, 0
+        yield
+        self.stages_done += 1
+        self.running_left = max(0, self.running_left - 1)
+
+    def stages_until(self, job: Future[Any]) -> int:
+        """How many stages are still to do before `job` is done: what is left of the work
+        under way and of the work queued before it (read, not taken, from the queue)."""
+        if job.done():
+            return 0
+        left = self.running_left
+        if job is self.running:
+            return left
+        with self.work.mutex:
+            queued = sorted(self.work.queue, key=lambda item: item[:2])
+        done_before = {self.running_args}  # work asked for twice is done by the first
+        for _priority, _order, future, work, args in queued:
+            left += 0 if args in done_before else stages_of(work, args)
+            done_before.add(args)
+            if future is job:
+                break
+        return left
+
+    def _cached(self, rules: Rules, objective: "Objective") -> "Optional[StrategyTable]":
+        """The table that came with the package, or the one from the cache, or None: a damaged
+        one is set aside here, where its notice reaches the player (a build in its own process
+        says nothing), and the temp files of killed builds go whether or not a table must be built."""
+        from .cache import cached_table, remove_stale_temps, shipped_table
+        if self.cache_dir is not None:
+            remove_stale_temps(self.cache_dir)
+        table = shipped_table(rules, objective)
+        if table is None and self.cache_dir is not None:
+            table = cached_table(rules, objective, self.cache_dir, self.notify)
+        return table
+
+    def _built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
+        """Built in a process of its own into the cache and read from there; built here when
+        the cache cannot keep it."""
+        from .cache import load_table
+        if self.cache_dir is not None:
+            self._build_apart(rules, objective)
+            self._check_cancelled()
+            table = self._cached(rules, objective)
+            if table is not None:
+                return table
+        return load_table(rules, objective, self.cache_dir, self._progress, self.notify)
+
+    def _build_apart(self, rules: Rules, objective: "Objective", rests: bool = False) -> None:
+        """Run the build (of the table, and its rests if asked) in a process of its own,
+        keeping its progress."""
+        from .buildprocess import request
+        self._check_cancelled()
+        assert self.cache_dir is not None  # _built builds apart only into a cache
+        package_home = str(Path(__file__).resolve().parents[3])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            filter(None, [package_home, os.environ.get("PYTHONPATH")]))}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", request.__module__, request(rules, objective, self.cache_dir, rests)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+            text=True)
+        assert self.process.stdout is not None  # stdout=PIPE
+        with self.process.stdout:
+            for line in self.process.stdout:
+                self.done, self.total = map(int, line.split())
+        self.process.wait()
+
+    def _progress(self, done: int, total: int) -> None:
+        """The progress of an in-process build or of measuring rests; they stop here when the
+        game is ending."""
+        self._check_cancelled()
+        self.done, self.total = done, total
+
+    def _check_cancelled(self) -> None:
+        if self.cancelled.is_set():
+            raise BuildCancelled()
+
+    def close(self) -> None:
+        """The game is ending: stop the work under way at once and forget the rest."""
+        self.cancelled.set()
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.kill()
+        self.work.put((NEEDED, -1, None, None, ()))  # wakes the worker to see it is over
+        # Let a step under way (a table read, its arithmetic) finish before the game exits:
+        # numpy stopped halfway by the interpreter's exit could end the process abruptly.
+        self.worker.join(timeout=CLOSE_SECONDS)
+
+
+def ready_table(rules: Rules, objective: "Objective", with_rests: bool = False) -> "Optional[StrategyTable]":
+    """The table made ready in this process, or None; `with_rests`, only once its rests are
+    ready too (measured only where win chances are wanted: they take as long as a build)."""
+    table = READY.get((rules, objective))
+    if table is None or not with_rests:
+        return table
+    from ..odds.rests import has_rests  # numpy is loaded: the table is
+    return table if has_rests(table) else None
+
+
+def stages_of(work: Optional[Callable[..., Any]], args: tuple[object, ...]) -> int:
+    """How many stages a piece of work will take, as it looks now: a table not ready yet is
+    one (read from the cache it takes a moment), rests not ready yet another."""
+    if getattr(work, "__func__", None) is not TableBuilder._table:
+        return 0
+    rules, objective = cast("tuple[Rules, Objective]", args[:2])
+    with_rests = len(args) > 2 and bool(args[2])
+    return (ready_table(rules, objective) is None) + (with_rests and ready_table(rules, objective, True) is None)
+
+
+def wait_for(job: Future[T], builder: TableBuilder, progress: Optional[Callable[[int, int], None]],
+             stopping: Callable[[], None]) -> T:
+    """The job's result, showing meanwhile one bar over all the work before it (every stage
+    of it, never starting again from nothing); `stopping()` may raise."""
+    start, stages = builder.stages_done, builder.stages_until(job)
+    shown = -1
+    while True:
+        try:
+            return job.result(timeout=POLL_SECONDS)
+        except StillWaiting:
+            pass
+        stopping()
+        under_way = builder.done / builder.total if builder.total else 0.0
+        finished = builder.stages_done - start
+        share = int(PROGRESS_STEPS * min((finished + under_way) / max(stages, finished + 1), 1.0))
+        if progress and stages and share > shown:
+            shown = share
+            progress(share, PROGRESS_STEPS)

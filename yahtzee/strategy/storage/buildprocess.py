@@ -1,0 +1,52 @@
+"""A table build in a process of its own: `python -m yahtzee.strategy.storage.buildprocess JSON`.
+
+The JSON names the rules (as the saved game writes them), the objective, the cache folder and
+whether the table's rests are wanted too. The process writes its progress to stdout as lines
+of 'done total' and the table (and its rests) into the cache; it says nothing else and leaves
+nothing half-written when it is killed.
+"""
+import json
+import signal
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: main() loads them only once Ctrl-C is ignored
+    from ...model.rules import Rules
+    from ..exact.objective import Objective
+
+
+def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool = False) -> str:
+    """The command-line argument that asks for this table (and its rests)."""
+    from ...saves.codec import rules_to_dict
+    return json.dumps({"rules": rules_to_dict(rules), "objective": asdict(objective),
+                       "cache": str(cache_dir), "rests": rests})
+
+
+def main(argument: str) -> int:
+    """Build the table the argument asks for into its cache; 0 once it is there."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
+    from ...saves.codec import rules_from_dict
+    from ..exact.objective import Objective
+    from .cache import load_table, ready_rests
+    asked = json.loads(argument)
+    shown = [-1]
+
+    def report(done: int, total: int) -> None:
+        step = 100 * done // total if total else 100
+        if step != shown[0]:
+            shown[0] = step
+            print(done, total, flush=True)
+
+    table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report)
+    if asked.get("rests"):
+        ready_rests(table, asked["cache"], report)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1]))
+    except Exception:  # noqa: BLE001 (the game builds the table itself when this one fails)
+        sys.exit(1)
