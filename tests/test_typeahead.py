@@ -1,6 +1,7 @@
 """Keys typed ahead are never lost: a whole two-player game sent in one burst ends exactly as
 the same game typed key by key."""
 import json
+import os
 import shutil
 import time
 
@@ -75,7 +76,8 @@ def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_i
         term.wait_for("Press any key to begin")
         term.press("xnANN\r\ry 1r2")  # mark die 1, reroll it (the wait), then mark die 2
         term.wait_for("Working out the best strategy")
-        shutil.copy(cache.SHIPPED / name, folder / name)  # the bits a build makes
+        shutil.copy(cache.SHIPPED / name, folder / (name + ".part"))  # the bits a build makes,
+        os.replace(folder / (name + ".part"), folder / name)  # whole at once, as a build writes them
         builder.release()
         screen = term.wait_for("Roll 2 of 3", timeout=60)
         term.wait_for("[2]")
