@@ -17,9 +17,8 @@ from yahtzee.model.words import Say
 from yahtzee.net.hostconsole import TableConsole
 from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.palette import painter
-from yahtzee.screens import Context, Keeper, Services
-from yahtzee.screens.context import Moment, Screen
-from yahtzee.screens.flow import run_from
+from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.flow import Keeper, run_from
 
 KEYS = {"F7": "\x1b[18~", "F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "Esc": "\x1b"}
 SIZE = os.terminal_size((80, 24))

@@ -109,13 +109,13 @@ def test_a_computer_seat_plays_its_turns_alone_in_a_scripted_game(tmp_path, monk
     ("*rival", "Victor", "rival"),
 ])
 def test_star_names_seat_computer_players(typed, name, mood):
-    from yahtzee.screens import computer_seat
+    from yahtzee.screens.lobby import computer_seat
     seat = computer_seat(typed, [])
     assert (seat.name, seat.kind, seat.mood) == (name, "computer", mood)
 
 
 def test_an_unknown_mood_is_refused_and_same_names_get_numbers():
-    from yahtzee.screens import computer_seat
+    from yahtzee.screens.lobby import computer_seat
     from yahtzee.speech.languages import text
     assert text(computer_seat("*sleepy", [])).startswith("Computer players: *thinker")
     first = computer_seat("*", [])

@@ -10,7 +10,7 @@ from yahtzee.coach.tablekeeper import TableKeeper
 from yahtzee.model.game import Player
 from yahtzee.model.rules import HASBRO
 from yahtzee.model.session import Session
-from yahtzee.screens import Context, Services
+from yahtzee.screens.context import Context, Services
 from yahtzee.speech.languages import text
 from yahtzee.strategy.exact.objective import EXPECTED_SCORE
 from yahtzee.strategy.storage.builder import AHEAD, TableBuilder
@@ -48,9 +48,9 @@ def test_prepare_asks_for_the_advisors_table_and_each_moods_ahead(chances):
 def rests_asked(monkeypatch, players):
     """The rules whose rests the tables a session of `players` prepares ready (recorded
     instead of done)."""
-    from yahtzee.strategy.storage import cache
+    from yahtzee.strategy.storage.arithmetic import ARITHMETIC
     readied = []
-    monkeypatch.setattr(cache, "ready_rests", lambda table, folder, progress: readied.append(table.rules))
+    monkeypatch.setattr(ARITHMETIC, "ready_rests", lambda table, folder, progress: readied.append(table.rules))
     strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
     ctx = Context(Session([Player(name) for name in players]), Services(CLOCK, strategy=strategy))
     try:
@@ -158,9 +158,8 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     over both, never going back, full once."""
     from types import SimpleNamespace
 
-    from yahtzee.strategy.odds import rests
     from yahtzee.strategy.storage import builder as builder_module
-    from yahtzee.strategy.storage import cache
+    from yahtzee.strategy.storage.arithmetic import ARITHMETIC
 
     measured = set()
 
@@ -180,9 +179,9 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     monkeypatch.setattr(builder_module, "READY", {})
     monkeypatch.setattr(TableBuilder, "_cached", lambda self, rules, objective: None)
     monkeypatch.setattr(TableBuilder, "_built", built)
-    monkeypatch.setattr(cache, "ready_rests", ready_rests)
-    monkeypatch.setattr(cache, "rests_on_hand", lambda table, cache_dir: True)  # measured here, by ready_rests
-    monkeypatch.setattr(rests, "has_rests", lambda table: id(table) in measured)
+    monkeypatch.setattr(ARITHMETIC, "ready_rests", ready_rests)
+    monkeypatch.setattr(ARITHMETIC, "rests_on_hand", lambda table, cache_dir: True)  # measured here, by ready_rests
+    monkeypatch.setattr(ARITHMETIC, "has_rests", lambda table: id(table) in measured)
     shown = []
     keeper = TableKeeper(tmp_path, lambda done, total: shown.append(done / total))
     try:

@@ -14,7 +14,7 @@ from terminal import Terminal
 
 from yahtzee import cli
 from yahtzee.consoles.plain import PlainConsole
-from yahtzee.screens import QuitGame
+from yahtzee.screens.prompts import QuitGame
 
 ALL_SIXES = " ".join(["6"] * 80)  # every roll a Yahtzee for a while: extra turns and blanks come early
 CASES = {

@@ -23,10 +23,10 @@ from yahtzee.model.game import Game, Player, Turn
 from yahtzee.model.rules import HASBRO, rules_named
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
-from yahtzee.saves import Saves
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
 from yahtzee.saves.records import InvalidRecord, build_record, check_record
-from yahtzee.screens import Context, Services
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context, Services
 from yahtzee.screens.ending import show_recap
 from yahtzee.screens.lobby import confirm
 from yahtzee.speech.languages import text

@@ -9,7 +9,7 @@ from yahtzee.model.game import Player
 from yahtzee.model.scoring import SHEET_LABELS as LABELS
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
-from yahtzee.saves import Saves
+from yahtzee.saves.store import Saves
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 NAMES = ["ANN", "BOB", "CY", "DEE"]

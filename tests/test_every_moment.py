@@ -9,7 +9,7 @@ from driver import answer
 from helpers import signal_handlers_kept
 
 from yahtzee import cli
-from yahtzee.saves import Saves
+from yahtzee.saves.store import Saves
 
 SEED = ["--seed", "11"]
 

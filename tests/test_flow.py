@@ -10,9 +10,9 @@ from helpers import KeyScript, loaded_session
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
-from yahtzee.saves import Saves
-from yahtzee.screens import Context, Keeper, Moment, Screen, Services, run
-from yahtzee.screens.flow import SCREENS, run_from
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.flow import SCREENS, Keeper, run, run_from
 from yahtzee.screens.prompts import paginate
 from yahtzee.screens.resume import resumed_moment
 

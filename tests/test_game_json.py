@@ -5,8 +5,9 @@ import pytest
 from test_saves import RESUME, STAMP, files_in, fixed_clock, mid_game_session
 
 from yahtzee.model.session import Session
-from yahtzee.saves import AUTOSAVE, Saves, codec
+from yahtzee.saves import codec
 from yahtzee.saves.codec import DamagedSave, session_from_dict, session_to_dict
+from yahtzee.saves.store import AUTOSAVE, Saves
 
 
 def good():

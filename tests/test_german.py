@@ -20,8 +20,10 @@ from yahtzee.consoles.stops import InputClosed
 from yahtzee.model import scoring
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.present.palette import visible_width
-from yahtzee.saves import Saves
-from yahtzee.screens import Keeper, QuitGame, Settings, run
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Settings
+from yahtzee.screens.flow import Keeper, run
+from yahtzee.screens.prompts import QuitGame
 from yahtzee.speech import languages as language
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,9 +29,9 @@ from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
-from yahtzee.saves import Saves
-from yahtzee.screens import Context, Keeper, Moment, Screen, Services
-from yahtzee.screens.flow import run_from
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.flow import Keeper, run_from
 from yahtzee.speech import languages as language
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

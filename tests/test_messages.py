@@ -8,9 +8,9 @@ from helpers import KeyScript, loaded_session
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
-from yahtzee.saves import Saves
-from yahtzee.screens import Context, Keeper, Moment, Screen, Services
-from yahtzee.screens.flow import SCREENS
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.flow import SCREENS, Keeper
 
 F8, F9 = "\x1b[19~", "\x1b[20~"
 def CLOCK():

@@ -19,11 +19,12 @@ from yahtzee.model.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, 
 from yahtzee.model.session import Session
 from yahtzee.present.render import choice_text
 from yahtzee.present.verdicts import review_lines
-from yahtzee.saves import Saves
 from yahtzee.saves.records import build_record
-from yahtzee.screens import Context, Keeper, QuitGame, Services, run
-from yahtzee.screens.context import Settings
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.screens.ending import ANOTHER_GAME, show_review
+from yahtzee.screens.flow import Keeper, run
+from yahtzee.screens.prompts import QuitGame
 from yahtzee.strategy.exact.position import BOX_BIT
 
 

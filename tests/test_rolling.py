@@ -13,9 +13,10 @@ from test_plain import START, play_plain
 from yahtzee.consoles import tumble
 from yahtzee.model.dice import SeededDice
 from yahtzee.model.session import Session
-from yahtzee.saves import Saves
 from yahtzee.saves.codec import session_to_dict
-from yahtzee.screens import Context, Keeper, Services, Settings, run
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context, Services, Settings
+from yahtzee.screens.flow import Keeper, run
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 CLEAR = b"\x1b[H\x1b[2J"

@@ -17,24 +17,13 @@ from hypothesis import strategies as st
 
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Player
-from yahtzee.model.scoring import Category, joker_points, score
+from yahtzee.model.scoring import Category, is_possible_points, joker_points, score
 from yahtzee.model.session import Session
-from yahtzee.saves import (
-    AUTOSAVE,
-    DEFAULT_PREFS,
-    HISTORY,
-    LOCK,
-    PREFS,
-    READ_ONLY,
-    InvalidRecord,
-    Saves,
-    check_record,
-    choose_folders,
-    is_possible_points,
-    is_valid_record,
-)
 from yahtzee.saves.codec import session_from_dict, session_to_dict
-from yahtzee.saves.folder import EarlierSaves, Folders, move_earlier_saves
+from yahtzee.saves.documents import DEFAULT_PREFS
+from yahtzee.saves.folder import EarlierSaves, Folders, choose_folders, move_earlier_saves
+from yahtzee.saves.records import InvalidRecord, check_record, is_valid_record
+from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, READ_ONLY, Saves
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
@@ -643,7 +632,7 @@ def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(folder):
 
 HOLD_THE_LOCK = """
 import sys, time
-from yahtzee.saves import Saves
+from yahtzee.saves.store import Saves
 saves = Saves(sys.argv[1])
 print("locked" if saves.acquire_lock() else "refused", flush=True)
 time.sleep(60)

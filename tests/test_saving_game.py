@@ -11,7 +11,7 @@ from driver import ROOT, PlainPlayer
 from helpers import run_program
 from terminal import Terminal
 
-from yahtzee.saves import Saves
+from yahtzee.saves.store import Saves
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SEED = ("--seed", "11")

@@ -8,9 +8,11 @@ from helpers import KeyScript, loaded_session
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
 from yahtzee.present.palette import strip_controls
-from yahtzee.saves import Saves
-from yahtzee.screens import Context, Keeper, Moment, QuitGame, Screen, Services, clean_name, run
-from yahtzee.screens.flow import SCREENS
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.flow import SCREENS, Keeper, run
+from yahtzee.screens.lobby import clean_name
+from yahtzee.screens.prompts import QuitGame
 
 C = Category
 F8, F9, F10 = "\x1b[19~", "\x1b[20~", "\x1b[21~"

@@ -63,8 +63,8 @@ def plain_run(saves, dice, lines):
     from yahtzee.app import make_context, run_flow
     from yahtzee.consoles.plain import PlainConsole
     from yahtzee.model.dice import LoadedDice, read_dice_file
-    from yahtzee.saves import Saves, local_now
-    from yahtzee.screens import Settings
+    from yahtzee.saves.store import Saves, local_now
+    from yahtzee.screens.context import Settings
     stdin, stdout = StoppingInput(lines), io.StringIO()
     console = stdin.console = PlainConsole(stdin, stdout)
     files = Saves(saves, now=local_now)

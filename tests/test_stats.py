@@ -16,7 +16,8 @@ from yahtzee.present.stats import (
     player_stats,
     stats_lines,
 )
-from yahtzee.saves import HISTORY, Saves, check_record
+from yahtzee.saves.records import check_record
+from yahtzee.saves.store import HISTORY, Saves
 from yahtzee.speech.languages import text
 
 

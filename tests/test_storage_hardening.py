@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_saves import RESUME, STAMP, files_in, finished_record, fixed_clock, mid_game_session, run_unprivileged
 
-from yahtzee.saves import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
+from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
 
 PRECIOUS = b"someone else's file\n"
 

@@ -387,7 +387,9 @@ def test_progress_is_reported_up_to_the_total(monkeypatch):
     assert progress_bar(1, 4, width=8) == "[##......]  25%"
 
 
-def test_numpy_stays_out_of_the_game_start():
-    code = "import sys, yahtzee, yahtzee.model.game, yahtzee.strategy; print('numpy' in sys.modules)"
+def test_plain_modes_start_loads_no_numpy_asyncssh_or_prompt_toolkit():
+    code = ("import sys, yahtzee.cli, yahtzee.app, yahtzee.screens.flow, yahtzee.consoles.plain, "
+            "yahtzee.coach.services, yahtzee.strategy; "
+            "print([name for name in ('numpy', 'asyncssh', 'prompt_toolkit') if name in sys.modules])")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True).stdout.strip() == "False"
+                          check=True).stdout.strip() == "[]"

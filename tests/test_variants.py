@@ -581,7 +581,7 @@ def test_older_saves_without_the_new_fields_still_load():
 
 
 def test_variant_records_pass_the_history_check():
-    from yahtzee.saves import InvalidRecord, check_record
+    from yahtzee.saves.records import InvalidRecord, check_record
     games = [scripted_game(YAHTC, YAHTC_GAME)[0], scripted_game(ACORN, ACORN_GAME)[0],
              scripted_game(FIVEOAK, FIVEOAK_GAME)[0],
              scripted_game(HASBRO, RACE_ANN, RACE_BOB, names=("ANN", "BOB"), race_target=140)[0]]

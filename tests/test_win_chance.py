@@ -243,9 +243,9 @@ def test_a_turn_over_stops_its_preparation_between_its_parts(table):
 
 def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_the_end(
         shared_table_cache, monkeypatch):
+    from yahtzee.coach.engine import ENGINE
     from yahtzee.coach.tablekeeper import TableKeeper
     from yahtzee.coach.tips import Coach
-    from yahtzee.strategy.odds import winchance
     tables = TableKeeper(shared_table_cache)
     tables.load(HASBRO, with_rests=True)  # ready, as a head start needs
     asked, began, release = [], threading.Event(), threading.Event()
@@ -254,7 +254,7 @@ def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_t
         asked.append(stopped)
         began.set()
         release.wait(30)
-    monkeypatch.setattr(winchance, "prepare_turn", at_work)
+    monkeypatch.setattr(ENGINE, "prepare_turn", at_work)
     coach = Coach(tables)
     try:
         coach.prepare_turn(mid_game(1))
@@ -361,9 +361,9 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
 
     from yahtzee.coach.services import StrategyServices
     from yahtzee.coach.tablekeeper import TableKeeper
-    from yahtzee.saves import Saves
-    from yahtzee.screens import Context, Moment, Screen, Services
+    from yahtzee.saves.store import Saves
     from yahtzee.screens.advice import show_advice
+    from yahtzee.screens.context import Context, Moment, Screen, Services
     session = loaded_session([6, 6, 2, 5, 1])
     session.players.extend([Player("ANN"), Player("BOB")])
     session.new_game()

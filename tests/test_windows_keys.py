@@ -22,9 +22,8 @@ from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed, StopRequested
 from yahtzee.consoles.winkeys import WindowsCalls, WindowsKeyReader
 from yahtzee.model.game import Player
-from yahtzee.screens import Context, Keeper, Services
-from yahtzee.screens.context import Moment, Screen
-from yahtzee.screens.flow import run_from
+from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.flow import Keeper, run_from
 
 INPUT, WAKE = object(), object()  # the console's input handle and the wake-up event
 PACKAGE = Path(__file__).resolve().parent.parent / "yahtzee"

@@ -12,9 +12,9 @@ from test_plain import interleave, play_plain, turn
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.present.palette import strip_controls, visible_width, wrapped
-from yahtzee.saves import Saves
-from yahtzee.screens import Context, Keeper, Moment, Screen, Services
-from yahtzee.screens.flow import SCREENS
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.flow import SCREENS, Keeper
 from yahtzee.speech import languages as language
 
 WIDTH = 80

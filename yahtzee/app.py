@@ -9,31 +9,41 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, TextIO, Union
 
+from .coach.services import StrategyServices
+from .coach.tablekeeper import TableKeeper
+from .consoles.keymode import InputClosed, KeyConsole, StopRequested
+from .consoles.plain import PlainConsole
+from .consoles.screenreader import AccessibleConsole
+from .consoles.winkeys import watch_console_close
 from .manual import read_manual
+from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, read_dice_file, with_duplicate
+from .model.session import Session
 from .model.words import Say, Sentence
+from .net.log import TableLog
+from .net.tracing import trace_memory_if_asked
+from .present.palette import painter, wants_colour
+from .present.render import can_draw_unicode
+from .saves.prefs import game_settings
+from .saves.store import local_now
+from .screens.context import Context, Services, Settings
+from .screens.flow import Keeper, finish, keep_for_later, run
+from .screens.prompts import QuitGame
 from .speech.languages import _
+from .strategy.exact.progress import progress_bar
 from .usage import missing_package, usage_error
 
 SWITCH_SECONDS = 0.0005  # how long a thread runs before another may (the interpreter's switch interval)
 
-if TYPE_CHECKING:  # only for the reader: the game imports what it needs when it needs it
-    from .coach.services import StrategyServices
-    from .consoles.keymode import KeyConsole
-    from .consoles.plain import PlainConsole
-    from .model.dice import LoadedDice, RandomDice, SeededDice
+if TYPE_CHECKING:  # asyncssh loads only when a table is hosted (hosted_table)
     from .net.hostconsole import TableConsole
-    from .saves import Saves
     from .saves.folder import Folders
-    from .screens import Context, Keeper, Settings
+    from .saves.store import Saves
 
     Console = Union[PlainConsole, KeyConsole, TableConsole]
 
 
 def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
     """The game itself, at this terminal; returns the exit code."""
-    from .model.dice import DiceFileError
-    from .present.palette import wants_colour
-    from .screens import Settings
     settings = Settings(saves.load_prefs(), run_settings(args),
                         dice_options=args.seed is not None or args.dice_file is not None)
     plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
@@ -65,7 +75,6 @@ def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
 
 def hosting(console: "Console", address: tuple[str, int], folder: Path, theme: str) -> "Union[TableConsole, int]":
     """The table this terminal hosts, or the exit code of a usage error said in one line."""
-    from .consoles.keymode import KeyConsole
     from .net.credentials import KeyFileProblem
     if not isinstance(console, KeyConsole) or console.plain:
         return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
@@ -98,13 +107,9 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     """The host's console behind a table that friends join over SSH, listening already; how to
     join is told under the first screen. Each friend's terminal draws in the host's theme, in
     the colours, glyphs and language of its own TERM and locale."""
-    from .consoles.keymode import KeyConsole
     from .net.credentials import table_credentials
     from .net.hostconsole import TableConsole
-    from .net.log import TableLog
     from .net.server import TableServer
-    from .net.tracing import trace_memory_if_asked
-    from .present.palette import painter
     trace_memory_if_asked(os.environ)
     credentials = table_credentials(folder)
     # The game's thread and the SSH server's share the interpreter: a switch sooner than the
@@ -124,8 +129,6 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
 
 def strategy_services(console: "Console", tables_dir: Path, seed: Optional[int]) -> "StrategyServices":
     """The strategy engine for this session, showing its waits and its notices on `console`."""
-    from .coach.services import StrategyServices
-    from .coach.tablekeeper import TableKeeper
     tables = TableKeeper(tables_dir, table_progress(console), stop_check(console),
                          lambda line: console.message_from_thread(Sentence(line)))  # told by the builder's thread
     return StrategyServices.over(tables, seed)
@@ -134,11 +137,6 @@ def strategy_services(console: "Console", tables_dir: Path, seed: Optional[int])
 def make_context(settings: "Settings", saves: "Saves", source: "Union[LoadedDice, SeededDice, RandomDice]",
                  strategy: "Optional[StrategyServices]") -> "Context":
     """The screens' context: a new session under the preferences and this run's options."""
-    from .model.dice import with_duplicate
-    from .model.session import Session
-    from .saves import local_now
-    from .saves.prefs import game_settings
-    from .screens import Context, Services
     prefs = settings.prefs
     chosen = {**prefs, **settings.run_settings}
     rules, match = game_settings(chosen)
@@ -151,14 +149,9 @@ def make_context(settings: "Settings", saves: "Saves", source: "Union[LoadedDice
 def make_console(plain: bool, colour: bool, theme: str = "classic", accessible: bool = False) -> "Console":
     """The console for this terminal: plain lines, single keys said as lines for a screen
     reader, or single keys (in `theme`'s colours when colour is on)."""
-    from .consoles.keymode import KeyConsole
-    from .consoles.plain import PlainConsole
-    from .present.palette import painter
-    from .present.render import can_draw_unicode
     if plain:
         return PlainConsole(ring=sys.stdout.isatty())
     if accessible:
-        from .consoles.screenreader import AccessibleConsole
         return AccessibleConsole()
     return KeyConsole(paint=painter(colour and theme), unicode=can_draw_unicode(sys.stdout.encoding),
                       flashes=bool(colour) and theme != "mono")
@@ -172,7 +165,6 @@ def is_plain(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, environ: M
 
 def dice_source(args: argparse.Namespace) -> "Union[LoadedDice, SeededDice, RandomDice]":
     """The dice the options ask for: loaded, seeded or truly random."""
-    from .model.dice import LoadedDice, RandomDice, SeededDice, read_dice_file
     if args.duplicate and args.dice_file:
         raise ValueError(_("--duplicate cannot be used with --dice-file: loaded dice come in file order"))
     base = SeededDice(args.seed) if args.seed is not None else RandomDice()
@@ -188,7 +180,6 @@ def run_settings(args: argparse.Namespace) -> dict[str, Union[str, bool]]:
 def table_progress(console: "Console") -> Callable[[int, int], None]:
     """A progress(done, total) callback that shows a strategy table's build over the screen
     while the game waits for it (keys pressed meanwhile wait for the question on screen)."""
-    from .strategy.exact.progress import progress_bar
     shown = [-1]
 
     def report(done: int, total: int) -> None:
@@ -203,7 +194,6 @@ def table_progress(console: "Console") -> Callable[[int, int], None]:
 
 def stop_check(console: "Console") -> Callable[[], None]:
     """Raises StopRequested once a stop signal has come: a wait for a table ends at once."""
-    from .consoles.keymode import StopRequested
 
     def stopping() -> None:
         if console.stop:
@@ -214,9 +204,6 @@ def stop_check(console: "Console") -> Callable[[], None]:
 
 def run_flow(console: "Console", ctx: "Context") -> None:
     """Run the screens; every way out leaves the game saved or finished."""
-    from .consoles.keymode import InputClosed, StopRequested
-    from .consoles.winkeys import watch_console_close
-    from .screens import Keeper, QuitGame, finish, run
     saves, strategy = ctx.services.saves, ctx.services.strategy
     assert saves is not None  # make_context gives it
     keeper = Keeper(ctx)
@@ -242,8 +229,6 @@ def run_flow(console: "Console", ctx: "Context") -> None:
 
 def leave_saved(console: "Console", ctx: "Context", keeper: "Keeper", quiet: bool = False) -> None:
     """Save on the way out; a terminal lost while saying goodbye is a normal way to leave too."""
-    from .consoles.keymode import InputClosed
-    from .screens import keep_for_later
     ignore_stop_signals()
     with contextlib.suppress(InputClosed):  # saved before the goodbye was written
         keep_for_later(console, ctx, keeper, quiet=quiet)

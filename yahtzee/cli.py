@@ -7,8 +7,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from . import __version__
+from .app import play
+from .manual import MANUAL
 from .model.moods import mood_list
+from .present.palette import UnknownTheme, checked_theme
+from .reports import printing, run_simulation, show_review, show_stats
+from .saves.folder import choose_folders, move_earlier_saves
+from .saves.store import Saves, local_now
+from .speech import languages as language
 from .speech.languages import N_, _, text
+from .speech.locales import UnknownLanguage, checked, choose
 from .usage import missing_package, program_name, usage_error
 
 if TYPE_CHECKING:  # only for the reader: the command line imports what it needs when it needs it
@@ -68,7 +76,6 @@ def positive_int(text: str) -> int:
 
 def theme_name(text: str) -> str:
     """A colour theme's name, for --theme."""
-    from .present.palette import UnknownTheme, checked_theme
     try:
         return checked_theme(text)
     except UnknownTheme as error:
@@ -77,7 +84,6 @@ def theme_name(text: str) -> str:
 
 def language_code(code: str) -> str:
     """A language the game speaks, for --lang."""
-    from .speech.locales import UnknownLanguage, checked
     try:
         return checked(code)
     except UnknownLanguage as error:
@@ -87,7 +93,6 @@ def language_code(code: str) -> str:
 def early_language(argv: Optional[Sequence[str]]) -> str:
     """The language for --help and usage errors, before the preferences are read: --lang
     when it names one, else the environment's."""
-    from .speech.locales import UnknownLanguage, choose
     words = list(sys.argv[1:] if argv is None else argv)
     given = [word.partition("=")[2] for word in words if word.startswith("--lang=")]
     given += [words[n + 1] for n, word in enumerate(words[:-1]) if word == "--lang"]
@@ -152,12 +157,8 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the game; returns the process exit code."""
-    from .speech import languages as language
-    from .speech.locales import choose
     language.use(early_language(argv))
     args = parse_args(argv)
-    from .reports import printing, run_simulation, show_review, show_stats
-    from .saves import Saves, choose_folders, local_now, move_earlier_saves
     folders = choose_folders(args.saves, os.environ, PROJECT_DIR)
     if args.paths:
         return show_paths(folders)
@@ -174,7 +175,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return printing(show_stats, saves)
     if args.review:
         return printing(show_review, args, saves, folders.cache)
-    from .app import play
     return play(args, saves, folders)
 
 
@@ -182,7 +182,6 @@ def show_paths(folders: "Folders") -> int:
     """--paths: where this run keeps each kind of file."""
     print(_("saved game, history and preferences: {folder}").format(folder=folders.saves))
     print(_("strategy tables: {folder}").format(folder=folders.cache))
-    from .manual import MANUAL
     print(_("manual: {file}").format(file=MANUAL))
     return 0
 

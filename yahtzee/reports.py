@@ -7,7 +7,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .coach.replay import CannotReview, review_to_json
+from .coach.reviews import Reviewer
+from .coach.tablekeeper import TableKeeper
+from .model.moods import UnknownMood, mood_named
+from .model.rules import UnknownRules, rules_named
+from .present.stats import stats_lines
+from .present.verdicts import review_lines
+from .saves.records import finished_text, record_rules
 from .speech.languages import _, ngettext, number, text
+from .strategy.exact.progress import text_progress
 from .usage import usage_error
 
 if TYPE_CHECKING:
@@ -25,7 +34,6 @@ def printing(command: Callable[..., int], *args: object) -> int:
 
 def show_stats(saves: "Saves") -> int:
     """--stats: print the hall of fame and the player tables."""
-    from .present.stats import stats_lines
     records = saves.read_history()
     for line in [*saves.take_notices(), *stats_lines(records)]:
         print(line)
@@ -40,9 +48,6 @@ RIVALRY_KEYS = ("win_share", "win_interval", "opponent_mean")
 def run_simulation(args: Namespace, cache: Path) -> int:
     """--simulate: headless games of one computer player under --rules; their figures as
     text or JSON, with progress bars on stderr when it is a terminal."""
-    from .model.moods import UnknownMood, mood_named
-    from .model.rules import UnknownRules, rules_named
-    from .strategy.exact.progress import text_progress
     from .strategy.exact.rulearrays import UnsupportedRules
     from .strategy.headless.simulate import format_simulation, simulate
     try:
@@ -68,12 +73,6 @@ def run_simulation(args: Namespace, cache: Path) -> int:
 def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
     a game that cannot be reviewed is a one-line usage error."""
-    from .coach.replay import CannotReview, review_to_json
-    from .coach.reviews import Reviewer
-    from .coach.tablekeeper import TableKeeper
-    from .present.verdicts import review_lines
-    from .saves.records import finished_text, record_rules
-    from .strategy.exact.progress import text_progress
     records = saves.read_history()
     if args.review > len(records):
         return usage_error(ngettext("--review {number}: the history holds {count} game",

@@ -3,7 +3,8 @@ import functools
 import random
 from typing import TYPE_CHECKING, Optional, Union
 
-from .tablekeeper import TableKeeper
+from ..model.moods import mood_named
+from .tablekeeper import TableKeeper, engine
 
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
     from ..model.game import Game
@@ -24,14 +25,12 @@ class Opponents:
 
     def player(self, mood: str, rules: "Rules") -> Union["ComputerPlayer", "RivalPlayer"]:
         """The computer player of a mood (one per mood and rules)."""
-        from ..model.moods import mood_named
-        from ..strategy.odds.computers import computer_player
         key = (mood, rules)
         if key not in self._players:
             # *rival plays for the win: it works with win chances, so with the rests
             load = functools.partial(self.tables.load, with_rests=True) if mood_named(mood) == "rival" \
                 else self.tables.load
-            self._players[key] = computer_player(mood, rules, load, turn_seed=f"{self.turn_seed}/{mood}")
+            self._players[key] = engine().computer_player(mood, rules, load, turn_seed=f"{self.turn_seed}/{mood}")
         return self._players[key]
 
     def action(self, game: "Game") -> Union["Reroll", "Post"]:

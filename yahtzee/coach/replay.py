@@ -19,6 +19,7 @@ from ..model.scoring import Category
 from ..model.words import Refusal
 from ..saves.records import game_from_record, moves_of, name_of, players_of, totals_of
 from ..speech.languages import _, source_strings, text
+from .tablekeeper import engine
 
 if TYPE_CHECKING:
     from ..strategy.exact.table import StrategyTable
@@ -142,12 +143,11 @@ def _step(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) 
     if move.kind is MoveKind.ROLL:
         return _roll(table, game, move, by_win)
     box = Category.YAHTZEE if move.kind is MoveKind.EXTRA else cast(Category, move.detail)
-    from ..strategy.play.advisor import advise, cost_of_post
-    options = advise(table, game)
+    options = engine().advise(table, game)
     chosen = next((o for o in options if o.kind == "box" and o.box is box), None)
     _require(chosen is not None and chosen.extra_turn == (move.kind is MoveKind.EXTRA)
              and chosen.blank == (move.kind is MoveKind.BLANK))
-    decision = _decision(game, "post", options, cast(Option, chosen), cost_of_post(options, box),
+    decision = _decision(game, "post", options, cast(Option, chosen), engine().cost_of_post(options, box),
                          table if by_win else None)
     game.post(box)
     return decision
@@ -158,14 +158,13 @@ def _roll(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) 
     decision = None
     rolled = cast("tuple[int, ...]", move.detail)
     if game.turn.has_rolled:
-        from ..strategy.play.advisor import advise, cost_of_reroll
         game.turn.marked = tuple(die in rolled for die in DICE)
-        options = advise(table, game)
+        options = engine().advise(table, game)
         kept = tuple(sorted(d for d, marked in zip(game.turn.dice, game.turn.marked) if not marked))
         chosen = next((o for o in options if o.kind == "keep" and o.kept == kept), None)
         if chosen is None:  # no keep to judge: a roll past the turn's last
             _refuse()
-        cost = cost_of_reroll(options, game.turn.dice, game.turn.marked)
+        cost = engine().cost_of_reroll(options, game.turn.dice, game.turn.marked)
         decision = _decision(game, "reroll", options, chosen, cost, table if by_win else None)
     else:
         _require(rolled == tuple(DICE))
@@ -182,8 +181,7 @@ def _decision(game: Game, kind: str, options: list[Option], chosen: Option, cost
     if chances_from is None:
         return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
                         chosen, options[0], max(0.0, cost))
-    from ..strategy.odds.winchance import option_chances
-    chances = option_chances(chances_from, game, options)
+    chances = engine().option_chances(chances_from, game, options)
     best = max(range(len(options)), key=lambda index: (chances[index], options[index].value))
     lost = 100 * (chances[best] - chances[options.index(chosen)])
     return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,

@@ -2,7 +2,9 @@
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..saves.records import record_rules
 from ..speech.languages import _
+from .replay import CannotReview, judges_by_win, require_moves, review_game
 from .tablekeeper import NoTable, TableKeeper
 
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
@@ -19,8 +21,6 @@ class Reviewer:
     def review(self, record: dict[str, Any]) -> "Review":
         """The post-game review of a history record (yahtzee.coach.replay); CannotReview says in
         one line why a game cannot be judged."""
-        from ..saves.records import record_rules
-        from .replay import CannotReview, judges_by_win, require_moves, review_game
         key = json.dumps(record, sort_keys=True)
         if key not in self._reviews:
             require_moves(record)

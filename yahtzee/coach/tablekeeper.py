@@ -10,10 +10,12 @@ if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy 
     from ..model.rules import Rules
     from ..strategy.exact.objective import Objective
     from ..strategy.exact.table import StrategyTable
-    from ..strategy.storage.builder import TableBuilder
     from ..strategy.storage.cache import Notify
+    from .engine import Engine
 
+from ..strategy.exact.objective import EXPECTED_SCORE
 from ..strategy.exact.progress import Progress
+from ..strategy.storage.builder import TableBuilder, wait_for
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,6 @@ class TableKeeper:
     def builder(self) -> "TableBuilder":
         """The background builder (started on first use; cheap: numpy loads in its thread)."""
         if self._builder is None:
-            from ..strategy.storage.builder import TableBuilder
             self._builder = TableBuilder(self.cache_dir, self.notify)
         return self._builder
 
@@ -67,15 +68,11 @@ class TableKeeper:
         """The table for these rules and objective, waiting for it if it is not ready yet
         (`with_rests`: and for the rests that win chances need); for rules not solved
         exactly, the nearest exact table, planning for the rules played."""
-        from ..strategy.exact.objective import EXPECTED_SCORE
-        from ..strategy.exact.rulearrays import planning_rules
-        from ..strategy.exact.table import is_solved_exactly, planned_with
-        from ..strategy.storage.builder import wait_for
         objective = objective or EXPECTED_SCORE
-        if not is_solved_exactly(rules):
+        if not engine().is_solved_exactly(rules):
             key = (rules, objective)
             if key not in self._planned:
-                self._planned[key] = planned_with(rules, self.load(planning_rules(rules), objective))
+                self._planned[key] = engine().planned_with(rules, self.load(engine().planning_rules(rules), objective))
             return self._planned[key]
         job = self.builder().table(rules, objective, with_rests)
         return wait_for(job, self.builder(), self.progress, self.stopping)
@@ -84,13 +81,19 @@ class TableKeeper:
         """The expected-score table for these rules, or why there is none. It is exact for
         every rule set and roll option; with a dice bank it plans approximately (table.exact
         is False and table.note says so)."""
-        from ..strategy.exact.rulearrays import UnsupportedRules
         try:
             return self.load(rules)
-        except UnsupportedRules as error:
+        except engine().UnsupportedRules as error:
             return NoTable(str(error))
 
     def note(self, rules: "Rules") -> str:
         """One sentence for the player when the advice for these rules is approximate, else ''."""
         table = self.table(rules)
         return "" if isinstance(table, NoTable) else table.note
+
+
+def engine() -> "Engine":
+    """The strategy engine's functions: the one door through which the game loads numpy
+    (the first time advice, a review or a computer player needs it)."""
+    from .engine import ENGINE
+    return ENGINE

@@ -4,7 +4,10 @@ import contextlib
 import threading
 from typing import TYPE_CHECKING, Optional, Union
 
-from .tablekeeper import NoTable, TableKeeper
+from ..strategy.exact.objective import EXPECTED_SCORE
+from ..strategy.exact.position import kept_faces
+from ..strategy.storage.builder import ready_table
+from .tablekeeper import NoTable, TableKeeper, engine
 
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
     from ..model.choices import Option
@@ -34,36 +37,31 @@ class Coach:
     def make_ready(self, game: "Game") -> None:
         """Wait, once, for all the advice page needs: the table and, where win chances are
         shown, its rests, so that a first look shows one bar over both (and not a second)."""
-        from ..strategy.exact.table import is_solved_exactly
-        if len(game.players) >= 2 and game.race_target is None and is_solved_exactly(game.rules):
+        if len(game.players) >= 2 and game.race_target is None and engine().is_solved_exactly(game.rules):
             self.tables.load(game.rules, with_rests=True)
 
     def options(self, game: "Game") -> Union[list["Option"], NoTable]:
         """Every keep and legal box for the current dice, best first, or why there is no advice."""
-        from ..strategy.play.advisor import advise
         table = self.tables.table(game.rules)
         if isinstance(table, NoTable):
             return table
         with self.tables.thinking:
-            return advise(table, game)
+            return engine().advise(table, game)
 
     def win_chances(self, game: "Game", options: list["Option"]) -> Optional[list[float]]:
         """Each option's chance to finish ahead of every other player, or None: alone at the
         table, in a race, or with rules the tables plan only approximately (a dice bank)."""
-        from ..strategy.odds.winchance import option_chances
         table = self.tables.table(game.rules)
         if isinstance(table, NoTable) or not shows_chances(game, table):
             return None
         table = self.tables.load(game.rules, with_rests=True)
         with self.tables.thinking:
-            return option_chances(table, game, options)
+            return engine().option_chances(table, game, options)
 
     def prepare_turn(self, game: "Game") -> None:
         """Start working out in the background, before the current player's first roll, what
         the turn's win chances need, so that the advice page shows them at once; only when
         they are shown and the table is ready (never waiting for one)."""
-        from ..strategy.exact.objective import EXPECTED_SCORE
-        from ..strategy.storage.builder import ready_table
         self._turn_over.set()  # the last turn's head start, if still at work, is of no more use
         table = ready_table(game.rules, EXPECTED_SCORE, with_rests=True)
         if not shows_chances(game, table):
@@ -78,15 +76,13 @@ class Coach:
     def _prepare_turn(self, table: "StrategyTable", card: "Scorecard", others: list["Scorecard"],
                       turn_over: threading.Event) -> None:
         """The background part of prepare_turn, stopping between its parts once `turn_over` is set."""
-        from ..strategy.odds.winchance import prepare_turn
         # only a head start: the look itself works it out and reports what goes wrong
         with self.tables.thinking, contextlib.suppress(Exception):
-            prepare_turn(table, card, others, turn_over.is_set)
+            engine().prepare_turn(table, card, others, turn_over.is_set)
 
     def win_cost(self, game: "Game", box: "Optional[Category]" = None) -> Optional[float]:
         """Win % the marked reroll (or posting in `box`) gives away against the option likeliest
         to win, or None where win chances are not shown."""
-        from ..strategy.exact.position import kept_faces
         options = self.options(game)
         chances = self.win_chances(game, options) if isinstance(options, list) else None
         if chances is None or not isinstance(options, list):
@@ -99,15 +95,13 @@ class Coach:
 
     def cost_of_reroll(self, game: "Game") -> float:
         """Expected points the marked reroll gives away against perfect play."""
-        from ..strategy.play.advisor import cost_of_reroll
         options = self.options(game)
-        return cost_of_reroll(options, game.turn.dice, game.turn.marked) if isinstance(options, list) else 0.0
+        return engine().cost_of_reroll(options, game.turn.dice, game.turn.marked) if isinstance(options, list) else 0.0
 
     def cost_of_post(self, game: "Game", box: "Category") -> float:
         """Expected points posting in `box` gives away against perfect play."""
-        from ..strategy.play.advisor import cost_of_post
         options = self.options(game)
-        return cost_of_post(options, box) if isinstance(options, list) else 0.0
+        return engine().cost_of_post(options, box) if isinstance(options, list) else 0.0
 
 
 def shows_chances(game: "Game", table: Optional["StrategyTable"]) -> bool:

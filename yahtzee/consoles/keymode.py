@@ -23,11 +23,13 @@ from ..present.palette import BELL, Paint, no_colour, wrapped_lines
 from ..present.render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
 from ..speech.languages import current, speaking, text
 from .stops import InputClosed, StopRequested
+from .winkeys import windows_reader
 
 if TYPE_CHECKING:  # prompt_toolkit loads only for key mode
     from prompt_toolkit.key_binding import KeyPress
 
     from .lineedit import LineEditor
+    from .toolkit import Toolkit
 
 __all__ = ["InputClosed", "KeyConsole", "StopRequested"]
 
@@ -90,9 +92,8 @@ class PressReader(Protocol):
 def reader_for(source: KeySource) -> PressReader:
     """This platform's reader of the keys from `source`."""
     if sys.platform == "win32":
-        from .winkeys import windows_reader
         return windows_reader(source)
-    from .keyreader import KeyReader
+    from .keyreader import KeyReader  # POSIX's own modules: termios, fcntl
     return KeyReader(source.fileno())
 
 
@@ -108,15 +109,13 @@ class ScreenSink(Protocol):
 
 def key_token(press: "KeyPress") -> "str | None":
     """A key press as a screen's token, or None for a key that means nothing to the screens."""
-    from prompt_toolkit.keys import Keys
-
-    from .lineedit import ENTER_KEYS, HOT_KEYS
-    named: dict[str, str] = {**HOT_KEYS, **dict.fromkeys(ENTER_KEYS, "enter"), Keys.Escape: "escape",
-                             Keys.F7: "F7"}  # F7: who is at a hosted table
+    keys = toolkit()
+    named: dict[str, str] = {**keys.HOT_KEYS, **dict.fromkeys(keys.ENTER_KEYS, "enter"), keys.Keys.Escape: "escape",
+                             keys.Keys.F7: "F7"}  # F7: who is at a hosted table
     if press.key in named:
         return named[press.key]
     data = press.data
-    if isinstance(press.key, Keys) or len(data) != 1 or not data.isprintable():
+    if isinstance(press.key, keys.Keys) or len(data) != 1 or not data.isprintable():
         return None
     return data.lower()
 
@@ -140,10 +139,8 @@ class KeyConsole(Drawing):
                  unicode: bool = True, terminal_size: Optional[Callable[[], os.terminal_size]] = None,
                  sleep: Callable[[float], None] = time.sleep, flashes: bool = False,
                  language: Optional[str] = None, at_host: bool = True, reader: Optional[PressReader] = None) -> None:
-        from prompt_toolkit.input import create_input
-        from prompt_toolkit.output import create_output
-        self.input: KeySource = input or create_input()
-        self.output: ScreenSink = output or create_output()
+        self.input: KeySource = input or toolkit().create_input()
+        self.output: ScreenSink = output or toolkit().create_output()
         self.reader: PressReader = reader or reader_for(self.input)
         self.paint = paint
         self.flashes = flashes  # whether a Yahtzee blinks (colour themes, not mono)
@@ -359,11 +356,8 @@ class KeyConsole(Drawing):
                   unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of text (a name) of `limit` characters at most, unless it starts with
         `unlimited`; F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
-        from prompt_toolkit.utils import get_cwidth
-
-        from .lineedit import LineEditor
-        room = self.terminal_size().columns - 1 - get_cwidth(self._shown(self.words(prompt)))
-        line = LineEditor(default, limit, cells=max(1, room), unlimited=unlimited)
+        room = self.terminal_size().columns - 1 - toolkit().get_cwidth(self._shown(self.words(prompt)))
+        line = toolkit().LineEditor(default, limit, cells=max(1, room), unlimited=unlimited)
         self._asking(prompt)
         self._editing = (prompt, line)
         try:
@@ -380,10 +374,9 @@ class KeyConsole(Drawing):
         """The line being typed, drawn in place with the cursor where it edits."""
         if self._editing is None:
             return ""
-        from prompt_toolkit.utils import get_cwidth
         said, line = self._editing
         prompt = self.words(said)
-        column = get_cwidth(self._shown(prompt + line.text[:line.cursor]))
+        column = toolkit().get_cwidth(self._shown(prompt + line.text[:line.cursor]))
         return (f"\r{self._shown(prompt + line.text)}{CLEAR_TO_END}\r"
                 + (f"\x1b[{column}C" if column else ""))
 
@@ -432,3 +425,10 @@ class KeyConsole(Drawing):
             if self.reader.has_press(seconds_per_frame):
                 return False
         return True
+
+
+def toolkit() -> "Toolkit":
+    """prompt_toolkit's functions and types as key mode uses them: the one door through which
+    it loads (never on plain mode's start)."""
+    from .toolkit import TOOLKIT
+    return TOOLKIT

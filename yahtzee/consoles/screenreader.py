@@ -11,7 +11,7 @@ from ..model.words import Text
 from ..present.look import Frame, Screenful, drawn
 from ..present.palette import Paint, wrapped_lines
 from ..speech.languages import speaking, text
-from .keymode import KeyConsole, KeySource, ScreenSink
+from .keymode import KeyConsole, KeySource, ScreenSink, toolkit
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -93,9 +93,8 @@ class AccessibleConsole(KeyConsole):
     def read_text(self, said: Text, default: str = "", limit: Optional[int] = None,
                   unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of text typed after the prompt, echoed as it is typed."""
-        from .lineedit import LineEditor
         prompt = self.words(said)
-        line = LineEditor(default, limit, unlimited=unlimited)
+        line = toolkit().LineEditor(default, limit, unlimited=unlimited)
         self._write(self._shown(prompt + line.text))
         try:
             while True:

@@ -17,7 +17,7 @@ from ..saves import prefs as preferences
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start
     from ..coach.services import StrategyServices
-    from ..saves import Saves
+    from ..saves.store import Saves
 
 
 class Console(Protocol):

@@ -22,10 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, cast
 
 from ...model.rules import Rules
+from ..exact.objective import EXPECTED_SCORE
+from .buildprocess import request
 
 if TYPE_CHECKING:  # imported in the worker only: they load numpy
     from ..exact.objective import Objective
     from ..exact.table import StrategyTable
+    from .arithmetic import Arithmetic
     from .cache import Notify
 
 POLL_SECONDS = 0.05
@@ -101,12 +104,8 @@ class TableBuilder:
     def _prepare(self, rules: Rules, moods: tuple[str, ...], chances: bool) -> None:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's
         first (with its rests when win chances are wanted)."""
-        from ..exact.objective import EXPECTED_SCORE
-        from ..exact.rulearrays import planning_rules
-        from ..exact.table import is_solved_exactly
-        from ..odds.computers import mood_objectives
-        exact = rules if is_solved_exactly(rules) else planning_rules(rules)
-        wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in mood_objectives(mood)]
+        exact = rules if arithmetic().is_solved_exactly(rules) else arithmetic().planning_rules(rules)
+        wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in arithmetic().mood_objectives(mood)]
         for objective in dict.fromkeys(wanted):
             self._submit(AHEAD, self._table, exact, objective, chances and objective == EXPECTED_SCORE)
 
@@ -122,12 +121,11 @@ class TableBuilder:
             table.engine  # noqa: B018 (made here, off the key path)
             READY[key] = table
         if with_rests:
-            from .cache import ready_rests, rests_on_hand
             with self._stage():
-                if self.cache_dir is not None and not rests_on_hand(READY[key], self.cache_dir):
+                if self.cache_dir is not None and not arithmetic().rests_on_hand(READY[key], self.cache_dir):
                     self._build_apart(rules, objective, rests=True)  # their arithmetic off the game's process
                     self._check_cancelled()
-                ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
+                arithmetic().ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
         return READY[key]
 
     @contextlib.contextmanager
@@ -160,30 +158,27 @@ class TableBuilder:
         """The table that came with the package, or the one from the cache, or None: a damaged
         one is set aside here, where its notice reaches the player (a build in its own process
         says nothing), and the temp files of killed builds go whether or not a table must be built."""
-        from .cache import cached_table, remove_stale_temps, shipped_table
         if self.cache_dir is not None:
-            remove_stale_temps(self.cache_dir)
-        table = shipped_table(rules, objective)
+            arithmetic().remove_stale_temps(self.cache_dir)
+        table = arithmetic().shipped_table(rules, objective)
         if table is None and self.cache_dir is not None:
-            table = cached_table(rules, objective, self.cache_dir, self.notify)
+            table = arithmetic().cached_table(rules, objective, self.cache_dir, self.notify)
         return table
 
     def _built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
         """Built in a process of its own into the cache and read from there; built here when
         the cache cannot keep it."""
-        from .cache import load_table
         if self.cache_dir is not None:
             self._build_apart(rules, objective)
             self._check_cancelled()
             table = self._cached(rules, objective)
             if table is not None:
                 return table
-        return load_table(rules, objective, self.cache_dir, self._progress, self.notify)
+        return arithmetic().load_table(rules, objective, self.cache_dir, self._progress, self.notify)
 
     def _build_apart(self, rules: Rules, objective: "Objective", rests: bool = False) -> None:
         """Run the build (of the table, and its rests if asked) in a process of its own,
         keeping its progress."""
-        from .buildprocess import request
         self._check_cancelled()
         assert self.cache_dir is not None  # _built builds apart only into a cache
         package_home = str(Path(__file__).resolve().parents[3])
@@ -227,8 +222,7 @@ def ready_table(rules: Rules, objective: "Objective", with_rests: bool = False) 
     table = READY.get((rules, objective))
     if table is None or not with_rests:
         return table
-    from ..odds.rests import has_rests  # numpy is loaded: the table is
-    return table if has_rests(table) else None
+    return table if arithmetic().has_rests(table) else None
 
 
 def stages_of(work: Optional[Callable[..., Any]], args: tuple[object, ...]) -> int:
@@ -259,3 +253,10 @@ def wait_for(job: Future[T], builder: TableBuilder, progress: Optional[Callable[
         if progress and stages and share > shown:
             shown = share
             progress(share, PROGRESS_STEPS)
+
+
+def arithmetic() -> "Arithmetic":
+    """What the builder does with numpy: the one door through which it loads (in the
+    builder's thread, or where a table is waited for)."""
+    from .arithmetic import ARITHMETIC
+    return ARITHMETIC

@@ -12,14 +12,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # imported where used: main() loads them only once Ctrl-C is ignored
+from ...saves.codec import rules_from_dict, rules_to_dict
+from ..exact.objective import Objective
+
+if TYPE_CHECKING:  # only for the reader
     from ...model.rules import Rules
-    from ..exact.objective import Objective
 
 
 def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool = False) -> str:
     """The command-line argument that asks for this table (and its rests)."""
-    from ...saves.codec import rules_to_dict
     return json.dumps({"rules": rules_to_dict(rules), "objective": asdict(objective),
                        "cache": str(cache_dir), "rests": rests})
 
@@ -27,9 +28,7 @@ def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool
 def main(argument: str) -> int:
     """Build the table the argument asks for into its cache; 0 once it is there."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
-    from ...saves.codec import rules_from_dict
-    from ..exact.objective import Objective
-    from .cache import load_table, ready_rests
+    from .cache import load_table, ready_rests  # numpy, only once Ctrl-C is ignored
     asked = json.loads(argument)
     shown = [-1]
 

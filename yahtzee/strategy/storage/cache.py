@@ -30,6 +30,7 @@ from ...model.rules import Rules
 from ...model.words import Say, Text
 from ...saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
 from ...saves.codec import rules_to_dict
+from ...saves.locks import default_lock
 from ...speech.languages import _
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.progress import Progress
@@ -346,7 +347,6 @@ def build_lock(rules: Rules, objective: Objective, cache_dir: Folder,
     """One build of a table at a time across every copy of the game sharing the cache; while
     waiting, `progress(0, 1)` is told (and may raise to stop waiting). A cache that cannot
     hold the lock builds without it."""
-    from ...saves.locks import default_lock
     lock = default_lock(Path(cache_dir) / (table_file_name(rules, objective) + ".lock"))
     try:
         Path(cache_dir).mkdir(parents=True, exist_ok=True)
