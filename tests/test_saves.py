@@ -657,13 +657,13 @@ def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(folder):
 
 # Notices
 
-def test_notices_reach_the_callback_and_can_be_taken(folder):
-    heard = []
-    saves = Saves(folder, now=fixed_clock, notify=heard.append)
+def test_notices_are_gathered_until_taken(folder):
+    saves = Saves(folder, now=fixed_clock)
     folder.mkdir()
     (folder / PREFS).write_text("{")
     saves.load_prefs()
-    assert heard == saves.notices and len(heard) == 1
+    heard = list(saves.notices)
+    assert len(heard) == 1
     assert saves.take_notices() == heard and saves.notices == []
 
 

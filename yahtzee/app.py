@@ -206,12 +206,11 @@ def run_flow(console: "Console", ctx: "Context") -> None:
     """Run the screens; every way out leaves the game saved or finished."""
     saves, strategy = ctx.services.saves, ctx.services.strategy
     assert saves is not None  # make_context gives it
-    keeper = Keeper(ctx)
+    keeper = Keeper(ctx, console.message)
     closing = watch_console_close(lambda: console.request_stop(getattr(signal, "SIGBREAK", signal.SIGTERM)))
     with console.running():
         for notice in saves.take_notices():
             console.message(Sentence(notice))
-        saves.notify = lambda line: console.message(Sentence(line))
         try:
             ctx.prepare_tables()
             run(console, ctx, keeper)

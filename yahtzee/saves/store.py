@@ -2,7 +2,7 @@
 
 This is the only code that touches the saves folder. It never prints: everything the
 player should know becomes a one-line notice of at most 79 characters, collected in
-`Saves.notices` (and passed to `notify` when given).
+`Saves.notices`, which whoever shows them takes (the flow's Keeper, after each save).
 
 Damaged files are never deleted. A file that cannot be used is renamed aside as
 NAME.bad-YYYYmmdd-HHMMSS. In history.jsonl the good lines are worth keeping, so a file with
@@ -72,12 +72,10 @@ class Saves:
     False, `history_problem` is the one line to show at the end of that game."""
 
     def __init__(self, folder: StrPath, now: Callable[[], datetime.datetime] = local_now,
-                 notify: Optional[Callable[[str], None]] = None,
                  lock_factory: Callable[[Path], FlockLock] = default_lock) -> None:
         self.folder = Path(folder)
         self.now = now
         self.notices: list[str] = []
-        self.notify = notify
         self.read_only = False
         self.history_problem = ""
         self._lock = lock_factory(self.folder / LOCK)
@@ -94,8 +92,6 @@ class Saves:
     def _notice(self, template: str, **fields: object) -> None:
         line = fit_notice(template, **fields)
         self.notices.append(line)
-        if self.notify:
-            self.notify(line)
 
     def _write_failed(self, name: str, error: OSError) -> None:
         """Saving stops being attempted noisily: one notice for the session."""

@@ -25,10 +25,12 @@ SCREENS: dict[Screen, Callable[[Console, Context], Optional[Moment]]] = {
 
 
 class Keeper:
-    """Writes the saved game and the preferences when, and only when, they changed."""
+    """Writes the saved game and the preferences when, and only when, they changed; `tell`
+    hears each line the saves folder has to say (a file set aside, saving off), as it keeps."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, tell: Optional[Callable[[Sentence], None]] = None) -> None:
         self.saves = ctx.services.saves
+        self.tell = tell
         self.saved_state: Optional[str] = None
         self.saved_prefs = ctx.prefs_to_keep()
 
@@ -36,6 +38,20 @@ class Keeper:
         """Save what changed since the last save; whether the game is saved now."""
         if self.saves is None:
             return False
+        try:
+            return self._keep(ctx)
+        finally:
+            self.tell_notices()
+
+    def tell_notices(self) -> None:
+        """Say what the saves folder has gathered to say since it was last asked."""
+        if self.tell is not None and self.saves is not None:
+            for notice in self.saves.take_notices():
+                self.tell(Sentence(notice))
+
+    def _keep(self, ctx: Context) -> bool:
+        """Save what changed since the last save; whether the game is saved now."""
+        assert self.saves is not None  # keep() looked
         prefs = ctx.prefs_to_keep()
         if prefs != self.saved_prefs:
             self.saves.save_prefs(prefs)
@@ -104,6 +120,7 @@ def step(console: Console, ctx: Context, keeper: Keeper, moment: Moment) -> Opti
     keeper.keep(ctx)
     if moment.screen is Screen.END_OF_GAME:
         file_finished_game(ctx)
+        keeper.tell_notices()  # under the final sheet, as the history was read and written
     try:
         return SCREENS[moment.screen](console, ctx)
     except SeatChanged:  # the same moment again, for whoever has the seat now
