@@ -65,10 +65,10 @@ class KeyScript:
         """Keep what the terminal shows when the console's `name` read is waiting for a key."""
         read, next_press = getattr(self.console, name), self.console._next_press
 
-        def first_press():
+        def first_press(idle=None):
             self.console._next_press = next_press
             self.seen.append(self.output.text())
-            return next_press()
+            return next_press(idle)
 
         def watched(*args, **kwargs):
             self.console._next_press = first_press

@@ -52,6 +52,11 @@ class Server:
         self.owners = {}
         self.removed = set()
 
+    def serving(self, changed):
+        """This server, telling `changed` when a friend comes or goes."""
+        self.changed = changed
+        return self
+
     def remove(self, mark, seat):
         self.removed.add(mark)
         if seat is not None:
@@ -79,7 +84,7 @@ class Table:
         self.host_output = ScreenOutput(SIZE)
         self.host = KeyConsole(input=self.pipe, output=self.host_output, terminal_size=lambda: SIZE,
                                paint=painter("classic"), flashes=True, language="en")
-        self.table = TableConsole(self.host, self.server, self.console_for, new_code=lambda: "K7Q2MX")
+        self.table = TableConsole(self.host, self.server.serving, self.console_for, new_code=lambda: "K7Q2MX")
         self.session = loaded_session(list(faces), verify=True)
         self.session.players.extend(Player(*player) if isinstance(player, tuple) else Player(player)
                                     for player in players)

@@ -587,7 +587,6 @@ def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
 
 class EmptyTable:
     """A table server nobody joins."""
-    changed = None
     owners = {}
 
     def present(self):
@@ -637,7 +636,7 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     def clock():
         now[0] += 100.0  # each look at the clock: 100 seconds on
         return now[0]
-    table = TableConsole(keys.console, EmptyTable(), None, away_seconds=250, clock=clock)
+    table = TableConsole(keys.console, lambda changed: EmptyTable(), None, away_seconds=250, clock=clock)
     table.seating = BobsTurn(given)
     with pytest.raises(SeatChanged):
         table._wait_for("bob", "BOB: press any key to roll")

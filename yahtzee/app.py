@@ -36,6 +36,8 @@ SWITCH_SECONDS = 0.0005  # how long a thread runs before another may (the interp
 
 if TYPE_CHECKING:  # asyncssh loads only when a table is hosted (hosted_table)
     from .net.hostconsole import TableConsole
+    from .net.seat import RemoteSeat
+    from .net.server import TableServer
     from .saves.folder import Folders
     from .saves.store import Saves
 
@@ -115,13 +117,22 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     # The game's thread and the SSH server's share the interpreter: a switch sooner than the
     # default 5 ms lets a friend's key reach the game, and its screen the friend, without queueing.
     sys.setswitchinterval(SWITCH_SECONDS)
-    server = TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line),
-                         log=TableLog(folder))
-    table = TableConsole(host, server, lambda seat: KeyConsole(
-        input=seat, output=seat, terminal_size=seat.terminal_size, paint=painter(seat.colour and theme),
-        unicode=seat.unicode, flashes=seat.colour and theme != "mono", language=seat.language, at_host=False))
-    server.start()
-    host.message_from_thread(server.how_to_join())
+
+    def serve(changed: Callable[[], None]) -> "TableServer":
+        """The SSH server: its lines for the host go through the table, and it tells the table
+        when a friend comes or goes."""
+        return TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line),
+                           log=TableLog(folder), changed=changed)
+
+    def friend_console(seat: "RemoteSeat") -> KeyConsole:
+        """A friend's console, in the host's theme and the seat's own colours, glyphs and language."""
+        return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size,
+                          paint=painter(seat.colour and theme), unicode=seat.unicode,
+                          flashes=seat.colour and theme != "mono", language=seat.language, at_host=False)
+
+    table = TableConsole(host, serve, friend_console)
+    table.server.start()
+    host.message_from_thread(table.server.how_to_join())
     host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
     host.message_from_thread(Say("F7 shows who is at the table; there a number removes someone."))
     return table

@@ -158,7 +158,6 @@ class KeyConsole(Drawing):
         self._arrived: collections.deque[Text] = collections.deque()  # messages from other threads, not yet shown
         self._editing: Optional[tuple[Text, LineEditor]] = None
         self._drawn_size: Optional[os.terminal_size] = None
-        self.idle: Optional[Callable[[], None]] = None  # run when a wait for a key is woken
         self.at_host = at_host
 
     def request_stop(self, signum: int) -> None:
@@ -321,25 +320,27 @@ class KeyConsole(Drawing):
         if self.terminal_size() != self._drawn_size:
             self._draw()
 
-    def read_key(self, prompt: Text = "") -> str:
-        """The next keystroke as a token; a too-small terminal waits to be enlarged."""
+    def read_key(self, prompt: Text = "", idle: Optional[Callable[[], None]] = None) -> str:
+        """The next keystroke as a token; a too-small terminal waits to be enlarged. `idle`
+        runs whenever the wait is woken without a key (a hosted table looks around then)."""
         if self._asking(prompt) or not self._fits():
             self._draw()
         while True:
-            token = self._next_token()
+            token = self._next_token(idle)
             # A question shown with the too-small message may still be answered.
             if self._fits() or token == "F10" or self.words(prompt).endswith("(Y/N)"):
                 return token
             self._draw()
 
-    def _next_token(self) -> str:
+    def _next_token(self, idle: Optional[Callable[[], None]] = None) -> str:
         while True:
-            token = key_token(self._next_press())
+            token = key_token(self._next_press(idle))
             if token is not None:
                 return token
 
-    def _next_press(self) -> "KeyPress":
-        """The next key press; a resized window is drawn again; a stop request raises."""
+    def _next_press(self, idle: Optional[Callable[[], None]] = None) -> "KeyPress":
+        """The next key press; a resized window is drawn again; a stop request raises; `idle`
+        runs whenever the wait is woken without a key."""
         while True:
             if self.stop:
                 raise StopRequested(self.stop)
@@ -347,15 +348,16 @@ class KeyConsole(Drawing):
             press = self.reader.next_press()
             if press is not None:
                 return press
-            if self.idle:
-                self.idle()
+            if idle:
+                idle()
             if not self.stop:
                 self.redraw_if_resized()
 
     def read_text(self, prompt: Text, default: str = "", limit: Optional[int] = None,
-                  unlimited: str = "") -> tuple[Optional[str], str]:
+                  unlimited: str = "", idle: Optional[Callable[[], None]] = None) -> tuple[Optional[str], str]:
         """A line of text (a name) of `limit` characters at most, unless it starts with
-        `unlimited`; F8/F9/F10 and Ctrl-C come back as (hot key, text so far)."""
+        `unlimited`; F8/F9/F10 and Ctrl-C come back as (hot key, text so far); `idle` as in
+        read_key."""
         room = self.terminal_size().columns - 1 - toolkit().get_cwidth(self._shown(self.words(prompt)))
         line = toolkit().LineEditor(default, limit, cells=max(1, room), unlimited=unlimited)
         self._asking(prompt)
@@ -363,7 +365,7 @@ class KeyConsole(Drawing):
         try:
             self._draw()  # the screen, its messages, then the line typed on a row of its own
             while True:
-                done = line.press(self._next_press())
+                done = line.press(self._next_press(idle))
                 if done:
                     return (None if done == "enter" else done), line.text
                 self._write(self._edit_line())

@@ -82,16 +82,16 @@ class AccessibleConsole(KeyConsole):
             self.passing = line
             self._say([line])
 
-    def read_key(self, said: Text = "") -> str:
+    def read_key(self, said: Text = "", idle: Optional[Callable[[], None]] = None) -> str:
         """Say the prompt unless it was the last thing said; the next keystroke as a token."""
         prompt = self.words(said)
         if prompt and prompt != self.asked:
             self._say([prompt])
             self.asked = prompt
-        return self._next_token()
+        return self._next_token(idle)
 
     def read_text(self, said: Text, default: str = "", limit: Optional[int] = None,
-                  unlimited: str = "") -> tuple[Optional[str], str]:
+                  unlimited: str = "", idle: Optional[Callable[[], None]] = None) -> tuple[Optional[str], str]:
         """A line of text typed after the prompt, echoed as it is typed."""
         prompt = self.words(said)
         line = toolkit().LineEditor(default, limit, unlimited=unlimited)
@@ -99,7 +99,7 @@ class AccessibleConsole(KeyConsole):
         try:
             while True:
                 before = line.text
-                done = line.press(self._next_press())
+                done = line.press(self._next_press(idle))
                 if done:
                     return (None if done == "enter" else done), line.text
                 self._write(self._shown(echo(before, line.text, prompt)))

@@ -63,13 +63,14 @@ class TableConsole:
     plain = False
     reads_lines = False
 
-    def __init__(self, host: KeyConsole, server: TableServer, console_for: Callable[[RemoteSeat], KeyConsole],
+    def __init__(self, host: KeyConsole, serve: Callable[[Callable[[], None]], TableServer],
+                 console_for: Callable[[RemoteSeat], KeyConsole],
                  away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,
                  new_code: Callable[[], str] = new_code) -> None:
         self.host = host
         self.new_code = new_code
         self.away_seconds, self.clock = away_seconds, clock
-        self.server = server
+        self.server = serve(self._wake)  # the server wakes the waits for keys when a friend comes or goes
         self._seating: Seating = Unseated()  # the game's context, once there is one
         self.console_for = console_for
         self.friends: dict[str, Friend] = {}  # by folded login name, seated or watching
@@ -80,8 +81,6 @@ class TableConsole:
         self._undo_from: Optional[str] = None  # a terminal not asked pressed U to take back its posting
         self._farewell_said = False
         self._stale = False  # screens shown while a friend's keys were typed ahead, not drawn yet
-        server.changed = self._wake
-        host.idle = self._look_around
 
     @property
     def seating(self) -> Seating:
@@ -250,7 +249,7 @@ class TableConsole:
         """A line of text: always the host's (names are typed in the lobby)."""
         self._refresh()
         self._replying = HOST
-        return self.host.read_text(prompt, default, limit, unlimited)
+        return self.host.read_text(prompt, default, limit, unlimited, idle=self._look_around)
 
     def _next_token(self, asker: str, prompt: Text) -> Optional[str]:
         """A key that answers `prompt`, if one is waiting: the host's hot keys come first,
@@ -664,7 +663,7 @@ class TableConsole:
             self._refresh()
             people = self._people()
             self.host.show(Asked(roster_view([person for _, person in people], self.server.how_to_join()), prompt))
-            token = self.host.read_key(prompt)
+            token = self.host.read_key(prompt, idle=self._look_around)
             if token in ("escape", "x", ROSTER_KEY, "F10", "q", "enter"):
                 break
             if token.isdigit() and 1 <= int(token) <= len(people):

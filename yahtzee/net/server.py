@@ -68,13 +68,13 @@ class TableServer:
     """Listens for friends; the seats of those logged in, by name, for the game's thread."""
 
     def __init__(self, credentials: Credentials, address: str, port: int, notify: Notify,
-                 log: Optional[TableLog] = None) -> None:
+                 log: Optional[TableLog] = None, changed: Callable[[], None] = lambda: None) -> None:
         self.credentials = credentials
         self.log = log or TableLog(None)
         self.address, self.port = address, port
         self._notify = notify  # from the server's thread: a line for the host's screen
         self._told: collections.OrderedDict[Text, float] = collections.OrderedDict()  # lines told lately, oldest first
-        self.changed: Callable[[], None] = lambda: None  # from the server's thread: a friend came or went
+        self.changed = changed  # from the server's thread: a friend came or went (the game looks around)
         self.seats: dict[str, RemoteSeat] = {}
         self.owners: Mapping[str, str] = {}  # the game's seat owners (folded name: proof), as it last published them
         self.removed: set[tuple[str, str]] = set()  # whom the host removed (owners.removal_mark)
