@@ -23,8 +23,9 @@ from .net.log import TableLog
 from .net.tracing import trace_memory_if_asked
 from .present.palette import painter, wants_colour
 from .present.render import can_draw_unicode
+from .saves.folder import Folders
 from .saves.prefs import game_settings
-from .saves.store import local_now
+from .saves.store import Saves, local_now
 from .screens.context import Context, Services, Settings
 from .screens.flow import Keeper, finish, keep_for_later, run
 from .screens.prompts import QuitGame
@@ -38,13 +39,11 @@ if TYPE_CHECKING:  # asyncssh loads only when a table is hosted (hosted_table)
     from .net.hostconsole import TableConsole
     from .net.seat import RemoteSeat
     from .net.server import TableServer
-    from .saves.folder import Folders
-    from .saves.store import Saves
 
     Console = Union[PlainConsole, KeyConsole, TableConsole]
 
 
-def play(args: argparse.Namespace, saves: "Saves", folders: "Folders") -> int:
+def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
     """The game itself, at this terminal; returns the exit code."""
     settings = Settings(saves.load_prefs(), run_settings(args),
                         dice_options=args.seed is not None or args.dice_file is not None)
@@ -105,7 +104,7 @@ def packages_needed(plain: bool, hosting: bool) -> list[str]:
     return ["numpy", *([] if plain else ["prompt_toolkit", "colorama"]), *(["asyncssh"] if hosting else [])]
 
 
-def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, theme: str) -> "TableConsole":
+def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme: str) -> "TableConsole":
     """The host's console behind a table that friends join over SSH, listening already; how to
     join is told under the first screen. Each friend's terminal draws in the host's theme, in
     the colours, glyphs and language of its own TERM and locale."""
@@ -138,15 +137,15 @@ def hosted_table(host: "KeyConsole", address: tuple[str, int], folder: Path, the
     return table
 
 
-def strategy_services(console: "Console", tables_dir: Path, seed: Optional[int]) -> "StrategyServices":
+def strategy_services(console: "Console", tables_dir: Path, seed: Optional[int]) -> StrategyServices:
     """The strategy engine for this session, showing its waits and its notices on `console`."""
     tables = TableKeeper(tables_dir, table_progress(console), stop_check(console),
                          lambda line: console.message_from_thread(Sentence(line)))  # told by the builder's thread
     return StrategyServices.over(tables, seed)
 
 
-def make_context(settings: "Settings", saves: "Saves", source: "Union[LoadedDice, SeededDice, RandomDice]",
-                 strategy: "Optional[StrategyServices]") -> "Context":
+def make_context(settings: Settings, saves: Saves, source: Union[LoadedDice, SeededDice, RandomDice],
+                 strategy: Optional[StrategyServices]) -> Context:
     """The screens' context: a new session under the preferences and this run's options."""
     prefs = settings.prefs
     chosen = {**prefs, **settings.run_settings}
@@ -174,7 +173,7 @@ def is_plain(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, environ: M
             or environ.get("TERM") == "dumb")
 
 
-def dice_source(args: argparse.Namespace) -> "Union[LoadedDice, SeededDice, RandomDice]":
+def dice_source(args: argparse.Namespace) -> Union[LoadedDice, SeededDice, RandomDice]:
     """The dice the options ask for: loaded, seeded or truly random."""
     if args.duplicate and args.dice_file:
         raise ValueError(_("--duplicate cannot be used with --dice-file: loaded dice come in file order"))
@@ -213,7 +212,7 @@ def stop_check(console: "Console") -> Callable[[], None]:
     return stopping
 
 
-def run_flow(console: "Console", ctx: "Context") -> None:
+def run_flow(console: "Console", ctx: Context) -> None:
     """Run the screens; every way out leaves the game saved or finished."""
     saves, strategy = ctx.services.saves, ctx.services.strategy
     assert saves is not None  # make_context gives it
@@ -237,7 +236,7 @@ def run_flow(console: "Console", ctx: "Context") -> None:
             closing.saved.set()
 
 
-def leave_saved(console: "Console", ctx: "Context", keeper: "Keeper", quiet: bool = False) -> None:
+def leave_saved(console: "Console", ctx: Context, keeper: Keeper, quiet: bool = False) -> None:
     """Save on the way out; a terminal lost while saying goodbye is a normal way to leave too."""
     ignore_stop_signals()
     with contextlib.suppress(InputClosed):  # saved before the goodbye was written
