@@ -114,7 +114,7 @@ def test_each_terminal_is_asked_only_what_it_may_answer_and_refused_the_rest():
                 hands.wait_for(who, told)
                 hands.settle(0.1)
                 assert hands.text(asked) == before, (moment, who, key)  # the key answered nothing
-                assert prompt_line(hands.text(who)) == line, (moment, who)
+                assert prompt_line(hands.wait_for(who, line)) == line, (moment, who)  # once drawn whole
 
 
 def test_the_hosts_keys_during_a_friends_turn_are_refused_and_never_replayed_when_he_drops():

@@ -185,13 +185,7 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
     scored = cards.totals[rows] - totals
     sample = Sample(kinds, (scored - table.values[at]) / np.maximum(exact.spreads[at], 1e-9))
     shapes = sample.shapes()
-    own_play = strays[rows] < 0
-    alike = np.zeros(len(shapes))
-    for kind in range(FULL_CARD_KINDS, len(shapes)):
-        # The spread of cards alike as the table's own play meets them: the strays left out.
-        chosen = sample.alike(kind)
-        unstrayed = chosen & own_play if (chosen & own_play).any() else chosen
-        alike[kind] = np.sqrt(np.mean(exact.spreads[at[unstrayed]] ** 2))
+    alike = sample.alike_spreads(exact.spreads[at], own_play=strays[rows] < 0)
     futures = futures_of(table.values[at], exact.spreads[at], fifty_moments(exact.fifty, at))
     future_shapes = np.stack([future_sample(futures, took, kinds, scored, cards.fifty[rows]).shapes(fallback=shapes)
                               for took in (0, 1)])
@@ -240,6 +234,16 @@ class Sample:
         opens, cases = self.kinds // 9, self.kinds // 3 % 3
         same_opens = opens == kind // 9
         return _alike(same_opens, same_opens & (cases == kind // 3 % 3), self.kinds == kind)
+
+    def alike_spreads(self, spreads: np.ndarray, own_play: np.ndarray) -> np.ndarray:
+        """Each kind's spread over its cards (the root mean square of their own `spreads`) as
+        the table's own play meets them: the cards of a stray left out where the kind has others."""
+        alike = np.zeros((BOX_COUNT + 1) * 9)
+        for kind in range(FULL_CARD_KINDS, len(alike)):
+            chosen = self.alike(kind)
+            unstrayed = chosen & own_play if (chosen & own_play).any() else chosen
+            alike[kind] = np.sqrt(np.mean(spreads[unstrayed] ** 2))
+        return alike
 
     def shapes(self, fallback: Optional[np.ndarray] = None) -> np.ndarray:
         """The shape of every kind; a kind without a card measured: `fallback`'s shape."""
