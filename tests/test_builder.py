@@ -48,9 +48,9 @@ def test_prepare_asks_for_the_advisors_table_and_each_moods_ahead(chances):
 def rests_asked(monkeypatch, players):
     """The rules whose rests the tables a session of `players` prepares ready (recorded
     instead of done)."""
-    from yahtzee.strategy.storage.arithmetic import ARITHMETIC
+    from yahtzee.strategy.storage.engine import ENGINE
     readied = []
-    monkeypatch.setattr(ARITHMETIC, "ready_rests", lambda table, folder, progress: readied.append(table.rules))
+    monkeypatch.setattr(ENGINE, "ready_rests", lambda table, folder, progress: readied.append(table.rules))
     strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
     ctx = Context(Session([Player(name) for name in players]), Services(CLOCK, strategy=strategy))
     try:
@@ -159,7 +159,7 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     from types import SimpleNamespace
 
     from yahtzee.strategy.storage import builder as builder_module
-    from yahtzee.strategy.storage.arithmetic import ARITHMETIC
+    from yahtzee.strategy.storage.engine import ENGINE
 
     measured = set()
 
@@ -179,9 +179,9 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     monkeypatch.setattr(builder_module, "READY", {})
     monkeypatch.setattr(TableBuilder, "_cached", lambda self, rules, objective: None)
     monkeypatch.setattr(TableBuilder, "_built", built)
-    monkeypatch.setattr(ARITHMETIC, "ready_rests", ready_rests)
-    monkeypatch.setattr(ARITHMETIC, "rests_on_hand", lambda table, cache_dir: True)  # measured here, by ready_rests
-    monkeypatch.setattr(ARITHMETIC, "has_rests", lambda table: id(table) in measured)
+    monkeypatch.setattr(ENGINE, "ready_rests", ready_rests)
+    monkeypatch.setattr(ENGINE, "rests_on_hand", lambda table, cache_dir: True)  # measured here, by ready_rests
+    monkeypatch.setattr(ENGINE, "has_rests", lambda table: id(table) in measured)
     shown = []
     keeper = TableKeeper(tmp_path, lambda done, total: shown.append(done / total))
     try:

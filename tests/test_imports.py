@@ -175,7 +175,7 @@ def late_imports(path: Path) -> int:
 
 
 def test_only_the_lazy_seams_import_late():
-    """numpy (coach.tablekeeper.engine, storage.builder.arithmetic, the build's process,
+    """numpy (strategy.storage.builder.engine(), the build's process,
     --simulate), asyncssh (hosting), prompt_toolkit (keymode.toolkit) and each platform's own
     modules load late; everything else is imported at the top."""
     counts = {str(path.relative_to(PACKAGE)): late_imports(path) for path in sorted(PACKAGE.rglob("*.py"))}

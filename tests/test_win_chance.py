@@ -243,9 +243,9 @@ def test_a_turn_over_stops_its_preparation_between_its_parts(table):
 
 def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_the_end(
         shared_table_cache, monkeypatch):
-    from yahtzee.coach.engine import ENGINE
     from yahtzee.coach.tablekeeper import TableKeeper
     from yahtzee.coach.tips import Coach
+    from yahtzee.strategy.storage.engine import ENGINE
     tables = TableKeeper(shared_table_cache)
     tables.load(HASBRO, with_rests=True)  # ready, as a head start needs
     asked, began, release = [], threading.Event(), threading.Event()

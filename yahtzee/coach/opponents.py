@@ -4,7 +4,8 @@ import random
 from typing import TYPE_CHECKING, Optional, Union
 
 from ..model.moods import mood_named
-from .tablekeeper import TableKeeper, engine
+from ..strategy.storage.builder import engine
+from .tablekeeper import TableKeeper
 
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
     from ..model.game import Game

@@ -19,7 +19,7 @@ from ..model.scoring import Category
 from ..model.words import Refusal
 from ..saves.records import game_from_record, moves_of, name_of, players_of, totals_of
 from ..speech.languages import _, source_strings, text
-from .tablekeeper import engine
+from ..strategy.storage.builder import engine
 
 if TYPE_CHECKING:
     from ..strategy.exact.table import StrategyTable

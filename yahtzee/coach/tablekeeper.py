@@ -6,16 +6,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, Union
 
-if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
-    from ..model.rules import Rules
-    from ..strategy.exact.objective import Objective
+from ..model.rules import Rules
+from ..strategy.exact.objective import EXPECTED_SCORE, Objective
+from ..strategy.exact.progress import Progress
+from ..strategy.storage.builder import TableBuilder, engine, wait_for
+
+if TYPE_CHECKING:  # only for the reader: these modules would load numpy at start-up
     from ..strategy.exact.table import StrategyTable
     from ..strategy.storage.cache import Notify
-    from .engine import Engine
-
-from ..strategy.exact.objective import EXPECTED_SCORE
-from ..strategy.exact.progress import Progress
-from ..strategy.storage.builder import TableBuilder, wait_for
 
 
 @dataclass(frozen=True)
@@ -69,10 +67,11 @@ class TableKeeper:
         (`with_rests`: and for the rests that win chances need); for rules not solved
         exactly, the nearest exact table, planning for the rules played."""
         objective = objective or EXPECTED_SCORE
-        if not engine().is_solved_exactly(rules):
+        strategy = engine()
+        if not strategy.is_solved_exactly(rules):
             key = (rules, objective)
             if key not in self._planned:
-                self._planned[key] = engine().planned_with(rules, self.load(engine().planning_rules(rules), objective))
+                self._planned[key] = strategy.planned_with(rules, self.load(strategy.planning_rules(rules), objective))
             return self._planned[key]
         job = self.builder().table(rules, objective, with_rests)
         return wait_for(job, self.builder(), self.progress, self.stopping)
@@ -90,10 +89,3 @@ class TableKeeper:
         """One sentence for the player when the advice for these rules is approximate, else ''."""
         table = self.table(rules)
         return "" if isinstance(table, NoTable) else table.note
-
-
-def engine() -> "Engine":
-    """The strategy engine's functions: the one door through which the game loads numpy
-    (the first time advice, a review or a computer player needs it)."""
-    from .engine import ENGINE
-    return ENGINE

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from ..strategy.exact.objective import EXPECTED_SCORE
 from ..strategy.exact.position import kept_faces
-from ..strategy.storage.builder import ready_table
-from .tablekeeper import NoTable, TableKeeper, engine
+from ..strategy.storage.builder import engine, ready_table
+from .tablekeeper import NoTable, TableKeeper
 
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
     from ..model.choices import Option

@@ -28,8 +28,8 @@ from .buildprocess import request
 if TYPE_CHECKING:  # imported in the worker only: they load numpy
     from ..exact.objective import Objective
     from ..exact.table import StrategyTable
-    from .arithmetic import Arithmetic
     from .cache import Notify
+    from .engine import Engine
 
 POLL_SECONDS = 0.05
 PROGRESS_STEPS = 1000  # a wait's bar in thousandths of all the work before it
@@ -104,8 +104,8 @@ class TableBuilder:
     def _prepare(self, rules: Rules, moods: tuple[str, ...], chances: bool) -> None:
         """In the worker: ask, ahead, for every table the moods play with, the advisor's
         first (with its rests when win chances are wanted)."""
-        exact = rules if arithmetic().is_solved_exactly(rules) else arithmetic().planning_rules(rules)
-        wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in arithmetic().mood_objectives(mood)]
+        exact = rules if engine().is_solved_exactly(rules) else engine().planning_rules(rules)
+        wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in engine().mood_objectives(mood)]
         for objective in dict.fromkeys(wanted):
             self._submit(AHEAD, self._table, exact, objective, chances and objective == EXPECTED_SCORE)
 
@@ -122,10 +122,10 @@ class TableBuilder:
             READY[key] = table
         if with_rests:
             with self._stage():
-                if self.cache_dir is not None and not arithmetic().rests_on_hand(READY[key], self.cache_dir):
+                if self.cache_dir is not None and not engine().rests_on_hand(READY[key], self.cache_dir):
                     self._build_apart(rules, objective, rests=True)  # their arithmetic off the game's process
                     self._check_cancelled()
-                arithmetic().ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
+                engine().ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
         return READY[key]
 
     @contextlib.contextmanager
@@ -159,10 +159,10 @@ class TableBuilder:
         one is set aside here, where its notice reaches the player (a build in its own process
         says nothing), and the temp files of killed builds go whether or not a table must be built."""
         if self.cache_dir is not None:
-            arithmetic().remove_stale_temps(self.cache_dir)
-        table = arithmetic().shipped_table(rules, objective)
+            engine().remove_stale_temps(self.cache_dir)
+        table = engine().shipped_table(rules, objective)
         if table is None and self.cache_dir is not None:
-            table = arithmetic().cached_table(rules, objective, self.cache_dir, self.notify)
+            table = engine().cached_table(rules, objective, self.cache_dir, self.notify)
         return table
 
     def _built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
@@ -174,7 +174,7 @@ class TableBuilder:
             table = self._cached(rules, objective)
             if table is not None:
                 return table
-        return arithmetic().load_table(rules, objective, self.cache_dir, self._progress, self.notify)
+        return engine().load_table(rules, objective, self.cache_dir, self._progress, self.notify)
 
     def _build_apart(self, rules: Rules, objective: "Objective", rests: bool = False) -> None:
         """Run the build (of the table, and its rests if asked) in a process of its own,
@@ -222,7 +222,7 @@ def ready_table(rules: Rules, objective: "Objective", with_rests: bool = False) 
     table = READY.get((rules, objective))
     if table is None or not with_rests:
         return table
-    return table if arithmetic().has_rests(table) else None
+    return table if engine().has_rests(table) else None
 
 
 def stages_of(work: Optional[Callable[..., Any]], args: tuple[object, ...]) -> int:
@@ -255,8 +255,9 @@ def wait_for(job: Future[T], builder: TableBuilder, progress: Optional[Callable[
             progress(share, PROGRESS_STEPS)
 
 
-def arithmetic() -> "Arithmetic":
-    """What the builder does with numpy: the one door through which it loads (in the
-    builder's thread, or where a table is waited for)."""
-    from .arithmetic import ARITHMETIC
-    return ARITHMETIC
+def engine() -> "Engine":
+    """The strategy engine's numpy-backed functions: the one door through which the game loads
+    numpy (in the builder's thread, or the first time advice, a review or a computer player
+    needs it)."""
+    from .engine import ENGINE
+    return ENGINE
