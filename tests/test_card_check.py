@@ -9,11 +9,12 @@ from test_review import finish_randomly
 
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import RULES, Rules
 from yahtzee.model.scoring import Category
 from yahtzee.saves import records
 from yahtzee.saves.codec import DamagedSave, game_from_dict, game_to_dict
-from yahtzee.saves.records import InvalidRecord, build_record, check_record
+from yahtzee.saves.records import InvalidRecord, check_record, record_of
 
 FINISHED = "2026-12-02T12:00:00+00:00"
 MADE_UP = Rules(name="madeup", joker="free", extra_yahtzee_bonus=70, roll_bonus=(9, 6))
@@ -35,12 +36,12 @@ def rules(request, monkeypatch):
 def test_every_rule_set_records_and_checks_its_own_games(rules):
     for seed in range(3):
         game = yahtzee_heavy_game(rules, seed)
-        check_record(build_record(game, FINISHED))
+        check_record(record_of(FinishedGame.of(game, FINISHED)))
         assert game_from_dict(game_to_dict(game)).players == game.players
 
 
 def test_a_bonus_the_rules_could_not_pay_is_refused(rules):
-    record = build_record(yahtzee_heavy_game(rules), FINISHED)
+    record = record_of(FinishedGame.of(yahtzee_heavy_game(rules), FINISHED))
     player = record["players"][0]
     for field, wrong in (("yahtzee_bonus", 1), ("roll_bonus", 1)):
         player[field] = player.get(field, 0) + wrong
@@ -74,7 +75,7 @@ def test_a_yahtchallenge_game_of_thirty_extra_yahtzees_is_filed_and_resumed():
             game.post(Category.YAHTZEE)  # the first Yahtzee fills the box with 50
     finish_randomly(game, random.Random(2))
     assert game.players[0].card.yahtzee_bonus == 30 * 50
-    check_record(build_record(game, FINISHED))
+    check_record(record_of(FinishedGame.of(game, FINISHED)))
     saved = game_to_dict(game)
     assert game_from_dict(saved).players == game.players
     saved["players"][0]["yahtzee_bonus"] += 25

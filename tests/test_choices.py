@@ -12,11 +12,11 @@ from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import HASBRO
 from yahtzee.model.scoring import Category
 from yahtzee.present import render
 from yahtzee.present.verdicts import review_lines
-from yahtzee.saves.records import build_record
 from yahtzee.speech import languages as language
 from yahtzee.strategy.play.advisor import advise
 
@@ -71,21 +71,21 @@ def test_the_advice_page_says_twos_6_and_the_bonus_beside_it(strategy, speak, co
     assert not any(" 41" in line.split("press")[0] for line in lines)  # never the points and bonus as one
 
 
-def finished_record():
-    """The game above played on at random to its end, as its history record."""
+def finished_twos_game():
+    """The game above played on at random to its end."""
     game = at_the_twos()
     game.post(C.TWOS)
     rng = random.Random(3)
     while not game.is_over:
         game.roll()
         game.post(rng.choice(game.legal_boxes()))
-    return build_record(game, "2026-12-01T10:00:00+00:00")
+    return FinishedGame.of(game, "2026-12-01T10:00:00+00:00")
 
 
 @pytest.mark.parametrize("code, words", [("en", "TWOS 6 +35 bonus"), ("de", "ZWEIER 6 +35 Bonus")])
 def test_the_review_says_twos_6_and_its_json_keeps_values(strategy, speak, code, words):
     speak(code)
-    review = review_game(finished_record(), strategy.tables.load(HASBRO))
+    review = review_game(finished_twos_game(), strategy.tables.load(HASBRO))
     lines = review_lines(review)
     (twos,) = [line for line in lines if " 2 2 2 5 6 " in line]
     assert words in twos

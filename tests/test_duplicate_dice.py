@@ -20,11 +20,12 @@ from yahtzee.model.dice import (
     with_duplicate,
 )
 from yahtzee.model.game import Game, Player, Turn
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import HASBRO, rules_named
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
-from yahtzee.saves.records import InvalidRecord, build_record, check_record
+from yahtzee.saves.records import InvalidRecord, check_record, finished_game, record_of
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Services
 from yahtzee.screens.ending import show_recap
@@ -198,7 +199,7 @@ def test_loaded_dice_that_would_fall_back_on_duplicate_dice_are_refused():
 def finished_record(source):
     game = Game.start([Player("ANN")], HASBRO, source)
     play_randomly(game, random.Random(2), new_throws())
-    return build_record(game, "2026-11-30T12:00:00+00:00")
+    return record_of(FinishedGame.of(game, "2026-11-30T12:00:00+00:00"))
 
 
 def test_the_record_says_duplicate_only_for_duplicate_dice_and_older_records_still_read():
@@ -305,7 +306,7 @@ def test_the_confirm_screen_and_the_recap_name_duplicate_dice():
     confirm(console, ctx)
     assert DUPLICATE_LINE in console.stdout.getvalue()
     session.game = None
-    session.results = [finished_record(DuplicateDice(3))]
+    session.results = [finished_game(finished_record(DuplicateDice(3)))]
     console = plain_console([""])
     show_recap(console, ctx, "Press any key to finish")
     shown = console.stdout.getvalue()

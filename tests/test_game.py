@@ -18,11 +18,12 @@ from yahtzee.model.game import (
     NotRolledYet,
     Player,
 )
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
-from yahtzee.saves.records import build_record
+from yahtzee.saves.records import record_of
 
 C = Category
 
@@ -114,7 +115,7 @@ def test_random_legal_play_fills_every_box_and_adds_up(seed):
         assert card.total == sum(card.boxes.values()) + card.upper_bonus + card.yahtzee_bonus
         assert card.yahtzee_bonus == sum(p.bonus for p in mine)
         assert card.upper_bonus == (35 if card.upper_sum >= 63 else 0)
-    record = build_record(game, "2026-11-30T12:00:00")
+    record = record_of(FinishedGame.of(game, "2026-11-30T12:00:00"))
     assert [p["total"] for p in record["players"]] == [p.card.total for p in game.players]
     assert set(record["winners"]) <= {p.name for p in game.players}
 
@@ -232,7 +233,7 @@ def test_a_session_round_trips_with_its_finished_games():
 def test_history_record_has_the_spec_shape():
     game = loaded_game([3, 3, 3, 3, 3], names=("ANN", "BOB"))
     play_randomly(game, random.Random(2))
-    record = build_record(game, "2026-11-30T10:00:00+00:00")
+    record = record_of(FinishedGame.of(game, "2026-11-30T10:00:00+00:00"))
     assert set(record) == {"version", "finished", "rules", "seed", "players", "winners", "moves", "dice"}
     assert record["rules"] == "hasbro" and record["seed"] == 0 and record["dice"] == "loaded"
     for player in record["players"]:

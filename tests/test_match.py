@@ -4,11 +4,14 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_saves import played_game
 
 from yahtzee.model.checks import DamagedSave
 from yahtzee.model.dice import SeededDice
 from yahtzee.model.game import Player
 from yahtzee.model.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, parse_match
+from yahtzee.model.outcome import FinishedGame, PlayerResult
+from yahtzee.model.rules import HASBRO
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import match_from_dict, match_to_dict, session_from_dict, session_to_dict
 from yahtzee.speech.languages import text
@@ -20,15 +23,18 @@ def texts(said):
 
 
 def record(**totals):
-    """A history record with just what matches read: the players' totals and winners."""
+    """A finished game of which matches read only the players' totals and the winners."""
     best = max(totals.values())
-    return {"players": [{"name": name, "total": total} for name, total in totals.items()],
-            "winners": [name for name, total in totals.items() if total == best]}
+    return FinishedGame("2026-11-30T10:00:00", HASBRO,
+                        tuple(PlayerResult(name, "human", (0,) * 13, 0, 0, total) for name, total in totals.items()),
+                        tuple(name for name, total in totals.items() if total == best))
 
 
 # Each finished game's scores, as matches read them, and as the session files them.
 GAMES = [{"ANN": 250, "BOB": 230}, {"ANN": 180, "BOB": 216}, {"ANN": 240, "BOB": 190}]
 RECORDS = [record(**scores) for scores in GAMES]
+# Real games, whose records the saved session checks.
+PLAYED = [played_game(seed) for seed in range(3)]
 
 
 def test_a_single_game_is_over_with_its_record():
@@ -87,7 +93,7 @@ def test_a_race_in_play_says_who_leads_and_what_is_left():
     assert game.round > 1 and game.seat == 0
     assert max(p.card.total for p in game.players) >= 60
     session.finish_game("2026-11-30T10:00:00")
-    assert session.match_is_over and session.match.winners(session.match_scores) == session.results[0]["winners"]
+    assert session.match_is_over and session.match.winners(session.match_scores) == list(session.results[0].winners)
 
 
 def test_a_session_plays_a_challenge_to_its_end_then_starts_another():
@@ -99,7 +105,7 @@ def test_a_session_plays_a_challenge_to_its_end_then_starts_another():
             game.post(game.legal_boxes()[0])
         session.finish_game(f"2026-11-30T10:0{number}:00")
         assert session.match_is_over == (number == 2)
-    totals = {name: sum(p["total"] for r in session.results for p in r["players"] if p["name"] == name)
+    totals = {name: sum(p.total for r in session.results for p in r.players if p.name == name)
               for name in ("ANN", "BOB")}
     best = max(totals.values())
     assert session.match.winners(session.match_scores) == [name for name, total in totals.items() if total == best]
@@ -110,7 +116,7 @@ def test_a_session_plays_a_challenge_to_its_end_then_starts_another():
 
 
 def test_start_match_counts_only_the_games_after_it():
-    session = Session([Player("ANN")], results=[dict(RECORDS[0])])
+    session = Session([Player("ANN")], results=[RECORDS[0]])
     session.start_match(Challenge(2))
     assert session.match_scores == [] and session.match_start == 1
 
@@ -119,7 +125,7 @@ def test_start_match_counts_only_the_games_after_it():
                  st.builds(Race, st.integers(1, 100_000)), st.builds(FirstTo, st.integers(1, 1_000_000))),
        st.integers(0, 3))
 def test_matches_round_trip_through_the_session(match, start):
-    session = Session([Player("ANN")], results=[dict(r) for r in RECORDS], match=match, match_start=start)
+    session = Session([Player("ANN")], results=PLAYED, match=match, match_start=start)
     assert match_from_dict(json.loads(json.dumps(match_to_dict(match)))) == match
     assert session_from_dict(json.loads(json.dumps(session_to_dict(session)))) == session
 
@@ -138,7 +144,7 @@ def test_bad_matches_are_refused(data):
 
 
 def test_a_bad_match_start_is_refused():
-    session = session_to_dict(Session([Player("ANN")], results=[dict(RECORDS[0])]))
+    session = session_to_dict(Session([Player("ANN")], results=PLAYED[:1]))
     for start in (-1, 2, "0", None):
         session["match_start"] = start
         with pytest.raises(DamagedSave):

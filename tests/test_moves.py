@@ -1,6 +1,5 @@
 """The move log: every decision of every player kept by the model, in the autosave and in each
 history record; older saves and records without it still read everywhere."""
-import copy
 import json
 import random
 
@@ -11,21 +10,14 @@ from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.match import parse_match
 from yahtzee.model.moves import Move, moves_from_json, moves_to_json
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import ACORN, YAHTC
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.present import render
 from yahtzee.present.stats import stats_lines
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
-from yahtzee.saves.records import (
-    InvalidRecord,
-    build_record,
-    check_record,
-    game_from_record,
-    is_valid_record,
-    moves_of,
-    totals_of,
-)
+from yahtzee.saves.records import InvalidRecord, check_record, finished_game, record_of
 
 FINISHED = "2026-11-30T10:00:00+00:00"
 
@@ -102,9 +94,8 @@ def test_the_log_round_trips_through_the_autosave_and_the_record():
     game = random_game()
     data = json.loads(json.dumps(game_to_dict(game)))
     assert game_from_dict(data).moves == game.moves
-    record = json.loads(json.dumps(build_record(game, FINISHED)))
-    check_record(record)
-    assert moves_of(record) == game.moves
+    record = json.loads(json.dumps(record_of(FinishedGame.of(game, FINISHED))))
+    assert list(finished_game(record).moves) == game.moves
     assert moves_from_json(moves_to_json(game.moves), 2, 13) == game.moves
 
 
@@ -127,8 +118,8 @@ def test_an_older_save_without_a_log_loads_and_its_record_has_no_moves():
     del data["moves"]
     older = game_from_dict(data)
     assert older.moves is None
-    record = build_record(older, FINISHED)
-    assert "moves" not in record and is_valid_record(record) and moves_of(record) is None
+    record = record_of(FinishedGame.of(older, FINISHED))
+    assert "moves" not in record and finished_game(record).moves is None
 
 
 DAMAGES = [
@@ -158,7 +149,7 @@ def test_a_damaged_log_is_a_damaged_save_and_an_invalid_record(damage):
     damage(data["moves"])
     with pytest.raises(DamagedSave):
         game_from_dict(data)
-    record = json.loads(json.dumps(build_record(game, FINISHED)))
+    record = json.loads(json.dumps(record_of(FinishedGame.of(game, FINISHED))))
     damage(record["moves"])
     with pytest.raises(InvalidRecord):
         check_record(record)
@@ -174,14 +165,14 @@ def test_a_log_that_is_not_a_list_is_a_damaged_save():
 def test_an_old_record_without_moves_still_reads_everywhere():
     session = Session([Player("ANN"), Player("BOB")], source=SeededDice(4))
     new = random_game(4)
-    old = copy.deepcopy(build_record(new, FINISHED))
+    old = record_of(FinishedGame.of(new, FINISHED))
     del old["moves"]
-    records = [old, build_record(new, FINISHED)]
-    assert all(is_valid_record(r) for r in records)
-    assert any("ANN" in line for line in stats_lines(records))
-    assert any(line.startswith("ANN") or "ANN" in line for line in render.recap_lines(records))
+    games = [finished_game(old), finished_game(record_of(FinishedGame.of(new, FINISHED)))]
+    assert games[0].moves is None
+    assert any("ANN" in line for line in stats_lines(games))
+    assert any(line.startswith("ANN") or "ANN" in line for line in render.recap_lines(games))
     match = parse_match("challenge 3")
-    assert match.standings_lines([totals_of(record) for record in records], None)
-    assert game_from_record(old).players[0].card.total == old["players"][0]["total"]
-    session.results = records
-    assert session_from_dict(json.loads(json.dumps(session_to_dict(session)))).results == records
+    assert match.standings_lines([game.totals for game in games], None)
+    assert games[0].game().players[0].card.total == old["players"][0]["total"]
+    session.results = games
+    assert session_from_dict(json.loads(json.dumps(session_to_dict(session)))).results == games

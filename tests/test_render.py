@@ -4,6 +4,8 @@ import pytest
 from yahtzee.model import scoring
 from yahtzee.model.dice import LoadedDice
 from yahtzee.model.game import Game, Player
+from yahtzee.model.outcome import FinishedGame, PlayerResult
+from yahtzee.model.rules import HASBRO
 from yahtzee.model.scoring import Category
 from yahtzee.present import render
 from yahtzee.present.palette import colour, strip_controls, visible_width
@@ -120,7 +122,9 @@ def test_unicode_dice_only_where_the_encoding_has_them(encoding, expected):
 
 
 def record(*players, winners):
-    return {"players": [{"name": n, "total": t} for n, t in players], "winners": winners}
+    """A finished game of which the recap reads only the totals and the winners."""
+    results = tuple(PlayerResult(name, "human", (0,) * 13, 0, 0, total) for name, total in players)
+    return FinishedGame("2026-12-01T10:00:00", HASBRO, results, tuple(winners))
 
 
 def test_recap_lists_every_game_then_totals_and_wins():

@@ -4,6 +4,7 @@ import datetime
 import json
 import os
 import random
+from dataclasses import replace
 
 import pytest
 from helpers import KeyScript, plain_console
@@ -14,12 +15,14 @@ from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
+from yahtzee.model.moves import MoveKind
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import HASBRO
 from yahtzee.model.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, posting_points
 from yahtzee.model.session import Session
 from yahtzee.present.render import choice_text
 from yahtzee.present.verdicts import review_lines
-from yahtzee.saves.records import build_record
+from yahtzee.saves.records import record_of
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.screens.ending import ANOTHER_GAME, show_review
@@ -67,7 +70,7 @@ def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(str
     table = strategy.tables.load(HASBRO)
     game = first_turn_to_a_straight()
     game.post(Category.CHANCE)  # 1 2 3 4 5 after the last roll: 15 where LARGE STRAIGHT has 40
-    review = review_game(build_record(finish_randomly(game, random.Random(5)), FINISHED), table)
+    review = review_game(FinishedGame.of(finish_randomly(game, random.Random(5)), FINISHED), table)
 
     def after_posting(box):
         points = posting_points(box, (1, 2, 3, 4, 5), {}, HASBRO)
@@ -86,7 +89,8 @@ def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(str
 def test_the_rerolls_judged_are_the_two_of_the_first_turn(strategy):
     game = first_turn_to_a_straight()
     game.post(Category.LARGE_STRAIGHT)
-    review = review_game(build_record(finish_randomly(game, random.Random(5)), FINISHED), strategy.tables.load(HASBRO))
+    finished = FinishedGame.of(finish_randomly(game, random.Random(5)), FINISHED)
+    review = review_game(finished, strategy.tables.load(HASBRO))
     first = review.decisions[:3]
     assert [(d.kind, d.roll, d.dice, choice_text(d.done)) for d in first] == [
         ("reroll", 1, (2, 2, 3, 4, 6), "keep 2 3 4 6"), ("reroll", 2, (1, 2, 3, 4, 6), "keep 1 2 3 4"),
@@ -117,7 +121,7 @@ def play_plain_game(tmp_path, seed=1, ending=("r", "n"), cost_notes=True):
 
 def test_a_plain_games_review_lists_every_decision_and_its_totals_match_given_away(tmp_path, capsys):
     ctx, out = play_plain_game(tmp_path)
-    (record,) = ctx.session.results
+    (record,) = map(record_of, ctx.session.results)
     assert f"{ANOTHER_GAME}> " in out and "ANN: gave away" in out.split(ANOTHER_GAME)[1]
     assert cli.main(["--saves", str(tmp_path / "saves"), "--review", "--json"]) == 0
     review = json.loads(capsys.readouterr().out)
@@ -152,9 +156,7 @@ def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path,
 def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors(tmp_path, capsys):
     saves = Saves(tmp_path / "saves", now=CLOCK)
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
-    record = build_record(game, FINISHED)
-    del record["moves"]
-    saves.append_history(record)
+    saves.append_history(replace(FinishedGame.of(game, FINISHED), moves=None))
     saves.close()
     folder = str(tmp_path / "saves")
     assert cli.main(["--saves", folder, "--stats"]) == 0
@@ -168,28 +170,25 @@ def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors
 
 def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(strategy):
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
-    record = build_record(game, FINISHED)
-    record["players"][0]["total"] += 1
+    done = FinishedGame.of(game, FINISHED)
+    (ann,) = done.players
     with pytest.raises(CannotReview, match="do not replay"):
-        strategy.reviewer.review(record)
-    record = build_record(game, FINISHED)
-    record["moves"] = record["moves"][:-1]
+        strategy.reviewer.review(replace(done, players=(replace(ann, total=ann.total + 1),)))
+    assert done.moves
     with pytest.raises(CannotReview, match="do not replay"):
-        strategy.reviewer.review(record)
+        strategy.reviewer.review(replace(done, moves=done.moves[:-1]))
     # A fourth roll in a turn of three: no keep to judge it by, refused like any other.
-    record = build_record(game, FINISHED)
-    moves = record["moves"]
-    third = next(i for i in range(2, len(moves)) if [m[2] for m in moves[i - 2:i + 1]] == ["roll"] * 3)
-    record["moves"] = moves[:third + 1] + [[*moves[third][:3], moves[third][3], "1"]] + moves[third + 1:]
+    moves = done.moves
+    third = next(i for i in range(2, len(moves)) if [m.kind for m in moves[i - 2:i + 1]] == [MoveKind.ROLL] * 3)
+    fourth = moves[:third + 1] + (moves[third]._replace(detail=(1,)),) + moves[third + 1:]
     with pytest.raises(CannotReview, match="do not replay"):
-        strategy.reviewer.review(record)
+        strategy.reviewer.review(replace(done, moves=fourth))
 
 
 def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(strategy):
     rules = HASBRO.with_options(bank=2)
     game = Game.start([Player("ANN")], rules, SeededDice(6))
-    record = build_record(finish_randomly(game, random.Random(6)), FINISHED)
-    review = strategy.reviewer.review(record)
+    review = strategy.reviewer.review(FinishedGame.of(finish_randomly(game, random.Random(6)), FINISHED))
     assert review.note and "approximate" in review.note
     assert review.note in review_lines(review) and review_to_json(review)["note"] == review.note
 
@@ -204,7 +203,7 @@ def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy):
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     script = KeyScript("x")
     try:
-        ctx = Context(session_with_game(build_record(game, FINISHED)), Services(CLOCK, None, strategy))
+        ctx = Context(session_with_game(FinishedGame.of(game, FINISHED)), Services(CLOCK, None, strategy))
         show_review(script.console, ctx)
     finally:
         script.close()
@@ -214,13 +213,12 @@ def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy):
 
 def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy):
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
-    record = build_record(game, FINISHED)
+    done = FinishedGame.of(game, FINISHED)
     console = plain_console([])
-    show_review(console, Context(session_with_game(record), Services(CLOCK, None, strategy)))
-    assert console.stdout.getvalue().splitlines() == review_lines(strategy.reviewer.review(record))
-    del record["moves"]
+    show_review(console, Context(session_with_game(done), Services(CLOCK, None, strategy)))
+    assert console.stdout.getvalue().splitlines() == review_lines(strategy.reviewer.review(done))
     console = plain_console([])
-    show_review(console, Context(session_with_game(record), Services(CLOCK, None, strategy)))
+    show_review(console, Context(session_with_game(replace(done, moves=None)), Services(CLOCK, None, strategy)))
     assert console.stdout.getvalue() == (
         "This game was played before moves were kept: there is nothing to review.\n")
 
@@ -303,9 +301,10 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
     tables = TableKeeper(shared_table_cache)
     game = finish_randomly(Game.start([Player("ANN"), Player("BOB")], source=SeededDice(7), win_rankers={"ANN"}),
                            random.Random(7))  # ANN's first decision is a reroll
-    record = build_record(game, FINISHED)
+    done = FinishedGame.of(game, FINISHED)
+    record = record_of(done)
     try:
-        review = Reviewer(tables).review(record)
+        review = Reviewer(tables).review(done)
         coach = Coach(tables)
         ann = [d for d in review.decisions if d.player == "ANN"]
         bob = [d for d in review.decisions if d.player == "BOB"]
@@ -325,7 +324,7 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
         lost = 100 * (max(chances) - chances[[o.kept for o in options].index(ann[0].done.kept)])
         assert ann[0].kind == "reroll" and ann[0].cost == pytest.approx(lost, abs=1e-9)
         assert review_to_json(review)["decisions"][0]["judged_by"] == "win_chance"
-        lines = recap_lines([record], losses={"ANN": 0.0, "BOB": 3.0}, win_losses=review.win_totals)
+        lines = recap_lines([done], losses={"ANN": 0.0, "BOB": 3.0}, win_losses=review.win_totals)
         assert [line.split()[0] for line in lines if line.startswith(("Given", "Win"))] == ["Given", "Win"]
     finally:
         tables.close()

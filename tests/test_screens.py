@@ -4,6 +4,7 @@ import os
 
 import pytest
 from helpers import KeyScript, loaded_session
+from test_saves import played_game
 
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
@@ -118,7 +119,7 @@ def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys):
 def test_later_game_confirm_no_then_add_players(run_keys, saves):
     table = new_table(saves)
     table.session.players.append(Player("ANN"))
-    table.session.results.append({"players": [], "winners": []})
+    table.session.results.append(played_game(1, names=("ANN",)))
     following, table, _ = run_keys(Screen.CONFIRM, "ny", table=table)
     assert following == Moment(Screen.NAMES) and [p.name for p in table.session.players] == ["ANN"]
     following, table, _ = run_keys(Screen.CONFIRM, "nn", table=table)
@@ -251,8 +252,8 @@ def test_a_whole_session_of_screens_ends_with_the_recap(saves):
         script.close()
     upper, lower, bonus = 30, 50 + 30 + 30 + 25 + 30 + 40 + 30, 12 * 100
     history = saves.read_history()
-    assert [r["players"][0]["total"] for r in history] == [upper + lower + bonus] * 2
-    assert history[0]["players"][0]["scores"]["ones"] == 0
+    assert [game.players[0].total for game in history] == [upper + lower + bonus] * 2
+    assert history[0].players[0].points_in(Category.ONES) == 0
     recap = "\n".join(script.screens[-1])
     assert "RECAP" in recap and recap.count("1465") == 2 and "2930" in recap
 

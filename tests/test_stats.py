@@ -1,6 +1,7 @@
 """Statistics from a hand-made history whose numbers were worked out by hand."""
 import datetime
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -16,8 +17,9 @@ from yahtzee.present.stats import (
     player_stats,
     stats_lines,
 )
-from yahtzee.saves.records import check_record
-from yahtzee.saves.store import HISTORY, Saves
+from yahtzee.saves.records import finished_game, record_of
+from yahtzee.saves.store import HISTORY as HISTORY_FILE
+from yahtzee.saves.store import Saves
 from yahtzee.speech.languages import text
 
 
@@ -38,8 +40,9 @@ def card(name, upper, lower, yahtzee_bonus=0, kind="human"):
 
 
 def game(finished, players, winners, rules="hasbro", seed=None):
-    return {"version": 1, "finished": finished, "rules": rules, "seed": seed,
-            "players": players, "winners": winners}
+    """A finished game, read from the history record made of these (which it checks)."""
+    return finished_game({"version": 1, "finished": finished, "rules": rules, "seed": seed,
+                          "players": players, "winners": winners})
 
 
 # Totals by hand: ANN 63+35+187+100 = 385; BOB 42+90 = 132.
@@ -58,13 +61,13 @@ GAME_3 = game("2024-01-03T09:00:00+00:00", [
 # ANN alone under rules without the extra-Yahtzee bonus: 63+35+187 = 285.
 GAME_4 = game("2024-01-04T20:30:00+00:00", [
     card("ANN", [3, 6, 9, 12, 15, 18], [20, 0, 25, 30, 40, 50, 22])], ["ANN"], rules="nobonus", seed=7)
-HISTORY_RECORDS = [GAME_1, GAME_2, GAME_3, GAME_4]
+HAND_MADE = [GAME_1, GAME_2, GAME_3, GAME_4]
 
 
 @pytest.fixture
 def history(tmp_path):
     """The hand-made history, written as a history.jsonl file and read back through Saves."""
-    (tmp_path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in HISTORY_RECORDS))
+    (tmp_path / HISTORY_FILE).write_text("".join(json.dumps(record_of(game)) + "\n" for game in HAND_MADE))
     saves = Saves(tmp_path, now=lambda: NOON)
     records = saves.read_history()
     assert saves.notices == []
@@ -72,10 +75,8 @@ def history(tmp_path):
 
 
 def test_the_hand_made_records_are_valid_and_read_back_whole(history):
-    for record in HISTORY_RECORDS:
-        check_record(record)
-    assert history == HISTORY_RECORDS
-    assert [p["total"] for r in history for p in r["players"]] == [385, 132, 76, 538, 253, 132, 132, 285]
+    assert history == HAND_MADE
+    assert [p.total for game in history for p in game.players] == [385, 132, 76, 538, 253, 132, 132, 285]
 
 
 def test_player_statistics_all_time(history):
@@ -117,8 +118,9 @@ def test_equal_scores_share_their_place_in_the_hall_of_fame(history):
     assert places(hall) == [1, 2, 3, 4, 5, 5, 5, 8]
     assert [line.split()[:3] for line in hall_lines(hall)[5:8]] == [["5", "BOB", "132"], ["5", "ANN", "132"],
                                                                    ["5", "BOB", "132"]]
-    tie = game("2024-02-01T10:00:00+00:00", [card("ANN", [0] * 6, [40] + [0] * 6),
-                                             card("BOB", [0] * 6, [40] + [0] * 6)], ["ANN", "BOB"])
+    straight = [0, 0, 0, 0, 40, 0, 0]  # a large straight, nothing else
+    tie = game("2024-02-01T10:00:00+00:00", [card("ANN", [0] * 6, straight), card("BOB", [0] * 6, straight)],
+               ["ANN", "BOB"])
     assert texts(game_notices([], tie)) == ["ANN enters the hall of fame at 1st place with 40",
                                      "BOB enters the hall of fame at 1st place with 40"]
 
@@ -153,7 +155,7 @@ def test_a_first_game_has_no_best_or_average_to_compare_with():
 
 
 def test_an_unchanged_average_and_an_equalled_best_give_no_notice():
-    again = dict(GAME_3, finished="2024-01-05T09:00:00+00:00")
+    again = replace(GAME_3, finished="2024-01-05T09:00:00+00:00")
     assert texts(game_notices([GAME_3], again, size=2)) == []
 
 
@@ -165,7 +167,7 @@ def test_ordinals(number, text):
 
 
 def test_stats_lines_show_the_hall_of_fame_and_both_player_tables(history):
-    lines = stats_lines(history, session_records=history[2:])
+    lines = stats_lines(history, session_games=history[2:])
     assert lines[0] == "HALL OF FAME"
     assert " 1  BOB     538  2024-01-02  1987 (forced joker)" in lines
     assert " 4  HAL*    253  2024-01-02  1987 (forced joker)" in lines
@@ -179,7 +181,7 @@ def test_stats_lines_show_the_hall_of_fame_and_both_player_tables(history):
 
 
 def test_stats_lines_without_a_session_or_any_games():
-    assert "PLAYERS, THIS SESSION" not in stats_lines(HISTORY_RECORDS)
+    assert "PLAYERS, THIS SESSION" not in stats_lines(HAND_MADE)
     assert stats_lines([]) == ["HALL OF FAME", "", "No finished games yet."]
 
 
@@ -194,7 +196,6 @@ def test_stats_lines_fit_the_width_even_with_long_and_wide_names(width):
     names = ["A" * 40, "二人三脚四五六七八九十", "Zoë"]
     record = game("2024-02-01T10:00:00+00:00",
                   [card(n, [3, 6, 9, 12, 15, 18], [20, 0, 25, 30, 40, 50, 22]) for n in names], [names[0]])
-    check_record(record)
     lines = stats_lines([record], [record], width=width)
     assert all(display_width(line) <= width for line in lines)
     assert any("二人三脚" in line for line in lines)
@@ -213,13 +214,12 @@ def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame
     from helpers import run_program
     from test_computer_resume import play
 
-    from yahtzee.saves.records import is_practice
     dice = tmp_path / "sixes.txt"
     dice.write_text(" ".join(["6"] * 300))
     saves = tmp_path / "saves"
     saves.mkdir()
     (practice,), _, out = play(saves, monkeypatch, "thinker", ["--dice-file", str(dice)])
-    assert practice["dice"] == "loaded" and is_practice(practice)
+    assert practice["dice"] == "loaded"
     best = max(player["total"] for player in practice["players"])
     assert best > 700
     assert "hall of fame at" not in out
@@ -233,4 +233,4 @@ def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame
     resumed.mkdir()
     play(resumed, monkeypatch, "thinker", ["--dice-file", str(dice)], quit_at=3)
     (again,), _, out = play(resumed, monkeypatch, "thinker", [])
-    assert "Resume the saved game?" in out and is_practice(again)
+    assert "Resume the saved game?" in out and again["dice"] == "loaded"

@@ -4,10 +4,11 @@ import json
 import os
 import shutil
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_saves import RESUME, STAMP, files_in, finished_record, fixed_clock, mid_game_session, run_unprivileged
+from test_saves import RESUME, STAMP, files_in, fixed_clock, mid_game_session, played_game, run_unprivileged
 
 from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
 
@@ -56,7 +57,7 @@ def test_writing_never_goes_through_a_link(folder, outside, name):
     (folder / name).symlink_to(outside)
     assert not saves.save_session(mid_game_session(), RESUME) or name != AUTOSAVE
     assert not saves.save_prefs({"verify": False}) or name != PREFS
-    assert not saves.append_history(finished_record(1)) or name != HISTORY
+    assert not saves.append_history(played_game(1)) or name != HISTORY
     assert outside.read_bytes() == PRECIOUS and os.path.islink(folder / name)
     assert saves.notices == [f"saving is off: {name}: a link, not a file"]
 
@@ -64,11 +65,11 @@ def test_writing_never_goes_through_a_link(folder, outside, name):
 def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder):
     os.mkfifo(folder / HISTORY)
     saves = Saves(folder, now=fixed_clock)
-    assert not saves.append_history(finished_record(1))
+    assert not saves.append_history(played_game(1))
     assert saves.history_problem == "this game was not added to the history: not a regular file"
     assert saves.read_history() == []
     assert files_in(folder) == [f"{HISTORY}.bad-{STAMP}"]
-    assert saves.append_history(finished_record(1)) and saves.read_history() == [finished_record(1)]
+    assert saves.append_history(played_game(1)) and saves.read_history() == [played_game(1)]
 
 
 def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(folder):
@@ -101,8 +102,8 @@ def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
     (folder / AUTOSAVE).write_text(json.dumps({"version": 2, "players": "x" * 300}))
     saves.load_session()
     (folder / HISTORY).symlink_to(outside)
-    saves.append_history(finished_record(1))
-    saves.append_history({"version": 1, "finished": "never"})
+    saves.append_history(played_game(1))
+    saves.append_history(replace(played_game(1), finished="never"))
     other = Saves(folder, now=fixed_clock)
     assert saves.acquire_lock() and not other.acquire_lock()
     lines = saves.notices + other.notices + [saves.history_problem]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from yahtzee.model.checks import DamagedSave
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, Scorecard
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, RULES, YAHTC, BadOption, rules_named
 from yahtzee.model.scoring import (
     LOWER,
@@ -27,7 +28,7 @@ from yahtzee.model.scoring import (
 )
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
-from yahtzee.saves.records import build_record, game_from_record
+from yahtzee.saves.records import finished_game, record_of
 from yahtzee.speech.languages import text
 
 C = Category
@@ -224,7 +225,7 @@ def test_a_whole_yahtc_game():
     assert game.is_over and card.is_full
     assert (card.upper_sum, card.upper_bonus, card.lower_total, card.yahtzee_bonus) == (70, 35, 201, 50)
     assert card.total == 356
-    record = build_record(game, "2026-11-30T10:00:00")
+    record = record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))
     assert record["rules"] == "yahtc" and record["players"][0]["total"] == 356
 
 
@@ -235,7 +236,7 @@ def test_a_whole_acorn_game():
     assert card.blanks == {C.ONES} and card.is_blank(C.ONES) and not card.is_blank(C.TWOS)
     assert (card.upper_sum, card.upper_bonus, card.lower_total, card.yahtzee_bonus) == (70, 35, 209, 100)
     assert card.total == 414
-    player = build_record(game, "2026-11-30T10:00:00")["players"][0]
+    player = record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))["players"][0]
     assert player["blanks"] == ["ones"] and player["scores"]["ones"] == 0
 
 
@@ -246,11 +247,11 @@ def test_a_whole_fiveoak_game():
     card = game.players[0].card
     assert (card.upper_sum, card.upper_bonus, card.lower_total) == (74, 35, 210)
     assert (card.yahtzee_bonus, card.roll_bonus, card.total) == (100, 95, 514)
-    player = build_record(game, "2026-11-30T10:00:00")["players"][0]
+    player = record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))["players"][0]
     assert player["roll_bonus"] == 95 and player["total"] == 514
     assert player["total"] == (sum(player["scores"].values()) + player["upper_bonus"]
                                + player["yahtzee_bonus"] + player["roll_bonus"])
-    assert game_from_record(build_record(game, "2026-11-30T10:00:00")).players[0].card.total == 514
+    assert finished_game(record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))).game().players[0].card.total == 514
 
 
 def test_the_par_tracker_follows_a_fiveoak_game():
@@ -262,7 +263,7 @@ def test_the_par_tracker_follows_a_fiveoak_game():
 
 def test_hasbro_games_add_no_new_record_fields():
     game, _ = scripted_game(HASBRO, FIVEOAK_GAME)             # the joker takes the second Yahtzee
-    player = build_record(game, "2026-11-30T10:00:00")["players"][0]
+    player = record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))["players"][0]
     assert set(player) == {"name", "kind", "scores", "upper_bonus", "yahtzee_bonus", "total"}
 
 
@@ -295,7 +296,7 @@ def test_a_whole_race_ends_with_the_round_and_the_best_total_wins():
     assert (ann.banked, ann.boxes, ann.total) == (119, {C.FULL_HOUSE: 25}, 144)
     assert (bob.banked, bob.boxes, bob.total) == (168, {}, 168)
     assert game.is_over and game.winners() == ["BOB"]
-    record = build_record(game, "2026-11-30T10:00:00")
+    record = record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))
     assert record["race_target"] == 140
     assert [(p["banked"], p["total"]) for p in record["players"]] == [(119, 144), (168, 168)]
     with pytest.raises(GameOver):
@@ -586,7 +587,7 @@ def test_variant_records_pass_the_history_check():
              scripted_game(FIVEOAK, FIVEOAK_GAME)[0],
              scripted_game(HASBRO, RACE_ANN, RACE_BOB, names=("ANN", "BOB"), race_target=140)[0]]
     for game in games:
-        record = build_record(game, "2026-11-30T10:00:00")
+        record = record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))
         check_record(record)
         for key, wrong in (("roll_bonus", 3), ("banked", -1), ("blanks", ["full_house"])):
             damaged = json.loads(json.dumps(record))

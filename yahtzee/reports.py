@@ -14,7 +14,6 @@ from .model.moods import UnknownMood, mood_named
 from .model.rules import UnknownRules, rules_named
 from .present.stats import stats_lines
 from .present.verdicts import review_lines
-from .saves.records import finished_text, record_rules
 from .speech.languages import _, ngettext, number, text
 from .strategy.exact.progress import text_progress
 from .usage import usage_error
@@ -34,8 +33,8 @@ def printing(command: Callable[..., int], *args: object) -> int:
 
 def show_stats(saves: "Saves") -> int:
     """--stats: print the hall of fame and the player tables."""
-    records = saves.read_history()
-    for line in [*saves.take_notices(), *stats_lines(records)]:
+    games = saves.read_history()
+    for line in [*saves.take_notices(), *stats_lines(games)]:
         print(line)
     return 0
 
@@ -73,16 +72,16 @@ def run_simulation(args: Namespace, cache: Path) -> int:
 def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     """--review [N]: the review of the N-th most recent game of the history, as text or JSON;
     a game that cannot be reviewed is a one-line usage error."""
-    records = saves.read_history()
-    if args.review > len(records):
+    games = saves.read_history()
+    if args.review > len(games):
         return usage_error(ngettext("--review {number}: the history holds {count} game",
                                     "--review {number}: the history holds {count} games",
-                                    len(records)).format(number=args.review, count=len(records)))
-    record = records[-args.review]
+                                    len(games)).format(number=args.review, count=len(games)))
+    finished = games[-args.review]
     progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
     tables = TableKeeper(cache, progress)
     try:
-        review = Reviewer(tables).review(record)
+        review = Reviewer(tables).review(finished)
     except CannotReview as error:
         return usage_error(error)
     finally:
@@ -91,7 +90,7 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
         print(json.dumps(review_to_json(review)))
     else:
         title = _("Review of the game finished {finished}, rules: {rules}").format(
-            finished=finished_text(record), rules=text(record_rules(record).describe()))
+            finished=finished.finished, rules=text(finished.rules.describe()))
         # At a terminal, fitted to 80 columns; into a pipe, a line a decision (nothing limits its width).
         print("\n".join(review_lines(review, title, fit=sys.stdout.isatty())))
     return 0

@@ -3,7 +3,7 @@ player judged by the strategy table of the game's rules, as the advisor judges i
 the expected final score, or, for a decision its player made ranking advice by the chance to
 win (W), by that chance, its cost in points of win % (never added to expected points).
 
-Pure: it takes a history record and a strategy table (TableKeeper.load(rules)) and returns values.
+Pure: it takes a finished game and a strategy table (TableKeeper.load(rules)) and returns values.
 The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
 """
 from collections.abc import Iterable
@@ -14,11 +14,11 @@ from ..model.choices import Option, option_to_json
 from ..model.dice import DICE_COUNT
 from ..model.game import Game, Player
 from ..model.illegal import IllegalMove
-from ..model.moves import BadMoves, Move, MoveKind
+from ..model.moves import Move, MoveKind
+from ..model.outcome import FinishedGame
 from ..model.scoring import Category
 from ..model.words import Refusal
-from ..saves.records import game_from_record, moves_of, name_of, players_of, totals_of
-from ..speech.languages import _, source_strings, text
+from ..speech.languages import _, source_strings
 from ..strategy.storage.builder import engine
 
 if TYPE_CHECKING:
@@ -87,33 +87,28 @@ class LogDice:
         return {}
 
 
-def require_moves(record: dict[str, Any]) -> list[Move]:
-    """The record's move log; CannotReview when it has none or a damaged one."""
-    try:
-        moves = moves_of(record)
-    except BadMoves as error:
-        raise CannotReview(_("the game's moves are damaged ({error})").format(error=text(error.said))) from None
-    if moves is None:
+def require_moves(finished: FinishedGame) -> tuple[Move, ...]:
+    """The game's move log; CannotReview when it has none."""
+    if finished.moves is None:
         raise CannotReview(_("this game was played before moves were kept: there is nothing to review"))
-    return moves
+    return finished.moves
 
 
-def judges_by_win(record: dict[str, Any]) -> bool:
-    """Some decision of the record's game was made under the chance to win (and the game had
-    others to beat, and was no race): the review needs the table's rests."""
-    moves = moves_of(record) or []
-    return len(players_of(record)) >= 2 and "race_target" not in record and any(m.by_win for m in moves)
+def judges_by_win(finished: FinishedGame) -> bool:
+    """Some decision of the game was made under the chance to win (and the game had others to
+    beat, and was no race): the review needs the table's rests."""
+    moves = finished.moves or ()
+    return len(finished.players) >= 2 and not finished.is_race and any(m.by_win for m in moves)
 
 
-def review_game(record: dict[str, Any], table: "StrategyTable") -> Review:
-    """Replay the record's game and judge every decision by `table` (by the chance to win, where
+def review_game(finished: FinishedGame, table: "StrategyTable") -> Review:
+    """Replay the finished game and judge every decision by `table` (by the chance to win, where
     its player ranked advice by it: `table` then has its rests)."""
-    moves = require_moves(record)
-    finished = game_from_record(record)
+    moves = require_moves(finished)
     game = Game.start([Player(p.name, p.kind) for p in finished.players], finished.rules, LogDice(),
                       race_target=finished.race_target)
     decisions: list[Decision] = []
-    by_win = judges_by_win(record) and table.exact  # a table that plans approximately has no chances
+    by_win = judges_by_win(finished) and table.exact  # a table that plans approximately has no chances
     try:
         for move in moves:
             _require(not game.is_over and (move.seat, move.round) == (game.seat, game.round))
@@ -121,10 +116,10 @@ def review_game(record: dict[str, Any], table: "StrategyTable") -> Review:
             decisions += [decision] if decision else []
     except IllegalMove:
         raise CannotReview(_("the game's moves do not replay to its scores")) from None
-    _require(game.is_over and {p.name: p.card.total for p in game.players} == totals_of(record))
+    _require(game.is_over and {p.name: p.card.total for p in game.players} == finished.totals)
     with source_strings():
         note = table.note
-    review = summary(tuple(name_of(p) for p in players_of(record)), decisions, note)
+    review = summary(tuple(p.name for p in finished.players), decisions, note)
     return replace(review, shown_note=table.note)
 
 

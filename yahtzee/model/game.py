@@ -1,7 +1,7 @@
 """The game model: players, scorecards, the turn and its postings."""
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Optional
+from typing import Any, Literal, Optional
 
 from . import scoring
 from .dice import DICE_COUNT, RandomDice, Source, restore_source, throw
@@ -23,7 +23,8 @@ from .scoring import Category
 from .words import Say, Text
 
 ROUNDS = len(Category)
-KINDS = ("human", "computer")
+PlayerKind = Literal["human", "computer"]
+KINDS: tuple[PlayerKind, ...] = ("human", "computer")
 MAX_PLAYERS = 4
 
 
@@ -32,7 +33,7 @@ class Player:
     """A seat at the table."""
 
     name: str
-    kind: str = "human"
+    kind: PlayerKind = "human"
     card: Scorecard = field(default_factory=Scorecard)
     mood: str = ""  # a computer player's way of playing (see yahtzee.model.moods)
 

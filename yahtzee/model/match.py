@@ -66,7 +66,7 @@ def leaders(points: Mapping[str, int]) -> list[str]:
     return [name for name, value in points.items() if value == best]
 
 
-def names_phrase(names: list[str]) -> Text:
+def names_phrase(names: Sequence[str]) -> Text:
     """Names as a sentence says them: 'ANN', 'ANN and BOB', 'ANN, BOB and CAL'."""
     return joined([", ".join(names[:-1]), Say(" and "), names[-1]]) if len(names) > 1 else names[0]
 

@@ -1,12 +1,12 @@
-"""The session: the players at the table, its finished games (as history records) and the
-game in play, within a match."""
+"""The session: the players at the table, its finished games and the game in play, within a
+match."""
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Optional
 
-from ..saves.records import build_record, totals_of
 from .dice import RandomDice, Source
 from .game import Game, Player
 from .match import SINGLE_GAME, Match, Scores
+from .outcome import FinishedGame
 from .rules import HASBRO, Rules
 from .words import Text
 
@@ -16,7 +16,7 @@ class Session:
     """The players at the table, the session's finished games and the game in play."""
 
     players: list[Player]
-    results: list[dict[str, Any]] = field(default_factory=list)
+    results: list[FinishedGame] = field(default_factory=list)
     game: Optional[Game] = None
     verify: bool = True
     sound: bool = True
@@ -47,7 +47,7 @@ class Session:
     @property
     def match_scores(self) -> list[Scores]:
         """Each of the match's finished games as {name: total}."""
-        return [totals_of(record) for record in self.results[self.match_start:]]
+        return [game.totals for game in self.results[self.match_start:]]
 
     @property
     def match_is_over(self) -> bool:
@@ -58,10 +58,10 @@ class Session:
         """Where the match stands, for the recap."""
         return self.match.standings_lines(self.match_scores, self.game)
 
-    def finish_game(self, finished: str) -> dict[str, Any]:
-        """File the game in play among the results; returns its record."""
+    def finish_game(self, finished: str) -> FinishedGame:
+        """File the game in play among the results, finished at `finished` (ISO-8601)."""
         assert self.game is not None
-        record = build_record(self.game, finished)
-        self.results.append(record)
+        done = FinishedGame.of(self.game, finished)
+        self.results.append(done)
         self.game = None
-        return record
+        return done

@@ -1,14 +1,14 @@
 """Pure rendering: game state in, lines of text out (painted through a palette function)."""
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
 from ..model.choices import Option, OptionKind
 from ..model.game import Game, Turn
+from ..model.outcome import FinishedGame
 from ..model.scorecard import Scorecard
 from ..model.scoring import LOWER, SHEET_LABELS, UPPER, Category
 from ..model.words import Text
-from ..saves import records as rec
 from ..speech.languages import N_, _, ngettext, number, text
 from .palette import Paint, no_colour, pad, visible_width
 
@@ -328,15 +328,15 @@ RECAP_GAMES = 10
 RECAP_LABEL = 11
 
 
-def recap_lines(results: Sequence[dict[str, Any]], paint: Paint = no_colour,
+def recap_lines(results: Sequence[FinishedGame], paint: Paint = no_colour,
                 losses: Optional[Mapping[str, float]] = None,
                 win_losses: Optional[Mapping[str, float]] = None) -> list[str]:
     """The session so far: every game's scores and winner (the last ten listed), then totals
     and games won over all of them, and (with cost notes on) the points given away, and apart
     from them the win % given away by the decisions made ranking advice by the chance to win."""
     names: list[str] = []
-    for record in results:
-        names += [name for name in rec.totals_of(record) if name not in names]
+    for game in results:
+        names += [name for name in game.totals if name not in names]
 
     def row(label: str, cells: Iterable[str]) -> str:
         return pad(label, RECAP_LABEL) + "".join(right_aligned(cell, COLUMN_WIDTH) for cell in cells)
@@ -344,9 +344,8 @@ def recap_lines(results: Sequence[dict[str, Any]], paint: Paint = no_colour,
     lines = [paint("title", _("RECAP")), "", row(_("Game"), names) + "   " + _("Winner")]
     totals = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
-    for game_number, record in enumerate(results, start=1):
-        scores = rec.totals_of(record)
-        winners = rec.winners_of(record)
+    for game_number, game in enumerate(results, start=1):
+        scores, winners = game.totals, game.winners
         for name, total in scores.items():
             totals[name] += total
         for name in winners:

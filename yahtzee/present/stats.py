@@ -1,6 +1,5 @@
-"""Hall of fame and player statistics from history records: pure functions, no I/O.
+"""Hall of fame and player statistics from finished games: pure functions, no I/O.
 
-A record is a finished game in the history.jsonl format, read through yahtzee.saves.records.
 Choices made here:
 - The hall of fame holds every player, computer ones included: a computer's score is a fair
   mark to beat. Equal scores are ordered by the earlier game, then by seat.
@@ -13,12 +12,12 @@ Choices made here:
 """
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
-from ..model.rules import HASBRO, RULES, rules_title
-from ..model.scoring import YAHTZEE_POINTS, Category
+from ..model.game import PlayerKind
+from ..model.outcome import FinishedGame, PlayerResult
+from ..model.rules import rules_title
 from ..model.words import Later, Num, Say, Text
-from ..saves import records as rec
 from ..speech.languages import N_, _, ngettext, number, text
 from .palette import cut_to_cells, pad, visible_width
 
@@ -33,7 +32,7 @@ class HallEntry:
     score: int
     date: str
     rules: str
-    kind: str
+    kind: PlayerKind
     finished: str
 
 
@@ -59,72 +58,57 @@ class PlayerStats:
         """Share of games with the upper bonus, 0.0 to 1.0."""
         return self.upper_bonuses / self.games if self.games else 0.0
 
-    def plus(self, record: dict[str, Any], player: dict[str, Any]) -> "PlayerStats":
+    def plus(self, game: FinishedGame, player: PlayerResult) -> "PlayerStats":
         """These statistics with one more game."""
-        total = rec.total_of(player)
+        total = player.total
         return PlayerStats(
-            self.name, self.games + 1, self.wins + (self.name in rec.winners_of(record)),
+            self.name, self.games + 1, self.wins + (self.name in game.winners),
             max(self.best, total) if self.games else total, self.points + total,
-            self.yahtzees + yahtzees_in(record, player), self.upper_bonuses + rec.won_upper_bonus(player))
+            self.yahtzees + player.yahtzees(game.rules), self.upper_bonuses + player.won_upper_bonus)
 
 
-moment = rec.finished_at
+def whole_games(games: Iterable[FinishedGame]) -> list[FinishedGame]:
+    """The ordinary games: a race's total runs over many rounds and is left out, and a practice
+    game's dice were loaded."""
+    return [game for game in games if not (game.is_race or game.practice)]
 
 
-def yahtzees_in(record: dict[str, Any], player: dict[str, Any]) -> int:
-    """How many Yahtzees a player scored in a game: the 50 box and the extra ones paid for."""
-    per_extra = RULES.get(rec.rules_name(record), HASBRO).extra_yahtzee_bonus
-    extra = rec.yahtzee_bonus_of(player) // per_extra if per_extra else 0
-    return (rec.points_in(player, Category.YAHTZEE) == YAHTZEE_POINTS) + extra
-
-
-def whole_games(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The records of ordinary games: a race's total runs over many rounds and is left out, and
-    a practice game's dice were loaded."""
-    return [record for record in records if not (rec.is_race(record) or rec.is_practice(record))]
-
-
-def hall_of_fame(records: Iterable[dict[str, Any]], size: int = HALL_SIZE) -> list[HallEntry]:
+def hall_of_fame(games: Iterable[FinishedGame], size: int = HALL_SIZE) -> list[HallEntry]:
     """The `size` best scores, highest first; equal scores in the order they were made."""
     entries = []
-    for order, record in enumerate(sorted(whole_games(records), key=moment)):
-        when = moment(record)
-        for seat, player in enumerate(rec.players_of(record)):
-            entry = HallEntry(rec.name_of(player), rec.total_of(player), rec.finished_date(record),
-                              rec.rules_name(record), rec.kind_of(player), rec.finished_text(record))
-            entries.append(((-entry.score, when, order, seat), entry))
+    for order, game in enumerate(sorted(whole_games(games), key=lambda game: game.when)):
+        for seat, player in enumerate(game.players):
+            entry = HallEntry(player.name, player.total, game.date, game.rules.name, player.kind, game.finished)
+            entries.append(((-entry.score, game.when, order, seat), entry))
     entries.sort(key=lambda pair: pair[0])
     return [entry for _, entry in entries[:size]]
 
 
-def player_stats(records: Iterable[dict[str, Any]]) -> dict[str, PlayerStats]:
-    """{name: PlayerStats} for every player in the records, in order of first appearance."""
+def player_stats(games: Iterable[FinishedGame]) -> dict[str, PlayerStats]:
+    """{name: PlayerStats} for every player of the games, in order of first appearance."""
     stats: dict[str, PlayerStats] = {}
-    for record in sorted(whole_games(records), key=moment):
-        for player in rec.players_of(record):
-            name = rec.name_of(player)
-            stats[name] = stats.get(name, PlayerStats(name)).plus(record, player)
+    for game in sorted(whole_games(games), key=lambda game: game.when):
+        for player in game.players:
+            stats[player.name] = stats.get(player.name, PlayerStats(player.name)).plus(game, player)
     return stats
 
 
-def game_notices(earlier_records: Iterable[dict[str, Any]], record: dict[str, Any],
-                 size: int = HALL_SIZE) -> list[Text]:
+def game_notices(earlier_games: Iterable[FinishedGame], game: FinishedGame, size: int = HALL_SIZE) -> list[Text]:
     """One-line notices for the humans of a just-finished game, against the games before it
     (none for a race, whose total is not one game's; for a practice game, that it counts for nothing)."""
-    if rec.is_practice(record):
+    if game.practice:
         return [Say("a practice game (loaded dice): it stays out of the hall of fame and the statistics")]
-    if rec.is_race(record):
+    if game.is_race:
         return []
-    earlier = list(earlier_records)
+    earlier = list(earlier_games)
     before = player_stats(earlier)
-    after = player_stats(earlier + [record])
-    places = _hall_places(hall_of_fame(earlier + [record], size), record)
+    after = player_stats(earlier + [game])
+    places = _hall_places(hall_of_fame(earlier + [game], size), game)
     notices = []
-    for player in rec.players_of(record):
-        if rec.kind_of(player) != "human":
-            continue
-        name = rec.name_of(player)
-        notices += _player_notices(name, rec.total_of(player), before.get(name), after[name], places.get(name))
+    for player in game.players:
+        if player.is_human:
+            name = player.name
+            notices += _player_notices(name, player.total, before.get(name), after[name], places.get(name))
     return notices
 
 
@@ -133,9 +117,9 @@ def places(hall: Sequence[HallEntry]) -> list[int]:
     return [1 + sum(other.score > entry.score for other in hall) for entry in hall]
 
 
-def _hall_places(hall: Sequence[HallEntry], record: dict[str, Any]) -> dict[str, int]:
+def _hall_places(hall: Sequence[HallEntry], game: FinishedGame) -> dict[str, int]:
     return {entry.name: place for place, entry in zip(places(hall), hall)
-            if entry.finished == rec.finished_text(record) and rec.totals_of(record).get(entry.name) == entry.score}
+            if entry.finished == game.finished and game.totals.get(entry.name) == entry.score}
 
 
 def _player_notices(name: str, total: int, before: Optional[PlayerStats], after: PlayerStats,
@@ -165,12 +149,12 @@ def ordinal(number: int) -> str:
 
 # Text for --stats and the title screen
 
-def stats_lines(records: Iterable[dict[str, Any]], session_records: Iterable[dict[str, Any]] = (), width: int = 80,
+def stats_lines(games: Iterable[FinishedGame], session_games: Iterable[FinishedGame] = (), width: int = 80,
                 names: Optional[Container[str]] = None, size: int = HALL_SIZE) -> list[str]:
     """The hall of fame and the player tables (all-time, this session) as plain lines."""
-    records, session_records = list(records), list(session_records)
+    records, session_records = list(games), list(session_games)
     lines = [_("HALL OF FAME"), ""] + hall_lines(hall_of_fame(records, size))
-    practice = sum(map(rec.is_practice, records))
+    practice = sum(game.practice for game in records)
     if practice:
         lines += ["", ngettext("{count} practice game (loaded dice) is not counted here.",
                                "{count} practice games (loaded dice) are not counted here.", practice).format(

@@ -14,12 +14,13 @@ from ..model.game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Turn, UndoPoi
 from ..model.match import MATCH_KINDS, MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match
 from ..model.moods import MOODS
 from ..model.moves import BadMoves, Move, moves_from_json, moves_to_json
+from ..model.outcome import FinishedGame
 from ..model.rules import HASBRO, BadOption, Rules, UnknownRules, rules_named
 from ..model.scorecard import Scorecard
 from ..model.scoring import Category, is_possible_points
 from ..model.session import Session
 from ..speech.languages import N_, _, text
-from .records import bonus_problem
+from .records import InvalidRecord, bonus_problem, finished_game, record_of
 
 __all__ = ["DamagedSave", "session_to_dict", "session_from_dict", "game_to_dict", "game_from_dict",
            "rules_to_dict", "rules_from_dict", "SESSION_VERSION", "GAME_VERSION"]
@@ -35,6 +36,13 @@ MAX_LOSS = 10_000
 MAX_SCREEN_CHARS = 40
 BOX_NAMES = {box.value for box in Category}
 _MISSING = object()
+
+
+def _finished_game(record: object) -> FinishedGame:
+    try:
+        return finished_game(record)
+    except InvalidRecord:
+        raise DamagedSave(_("a finished game in it is not valid")) from None
 
 
 # Checks
@@ -79,7 +87,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
     return {
         "version": SESSION_VERSION,
         "players": [_seat_to_dict(p) for p in session.players],
-        "results": session.results,
+        "results": [record_of(game) for game in session.results],
         "game": game_to_dict(session.game) if session.game else None,
         "verify": session.verify,
         "sound": session.sound,
@@ -99,8 +107,7 @@ def session_from_dict(data: object) -> Session:
     _check(is_int(version) and version in (SESSION_VERSION, *OLD_SESSION_VERSIONS), _("unknown version"))
     players = [_seat_from_dict(p) for p in _list(data.get("players"), N_("the players"))]
     _check(1 <= len(players) <= MAX_PLAYERS, _("the number of players"))
-    results = _list(data.get("results"), N_("the finished games"))
-    _check(all(isinstance(record, dict) for record in results), N_("the finished games"))
+    results = [_finished_game(record) for record in _list(data.get("results"), N_("the finished games"))]
     source = _dice(data.get("dice"))
     saved_game = _required(data, "game", N_("the game in play"))
     game = game_from_dict(saved_game) if saved_game is not None else None

@@ -5,11 +5,12 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from ..model.checks import DamagedSave, is_int
+from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..speech.languages import _
 from . import prefs as preferences
 from .codec import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
-from .records import InvalidRecord, check_record, is_valid_record
+from .records import InvalidRecord, check_record, finished_game, record_of
 
 if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
     from typing import TypeGuard
@@ -56,8 +57,6 @@ def autosave_to_dict(session: Session, resume: dict[str, Any], saved: str) -> di
 def autosave_from_dict(data: dict[str, Any]) -> tuple[Session, dict[str, Any]]:
     """(session, resume point) of an autosave, this version's or an older one's; DamagedSave."""
     session = session_from_dict(data)
-    if not all(is_valid_record(record) for record in session.results):
-        raise DamagedSave(_("a finished game in it is not valid"))
     if data["version"] in OLD_SESSION_VERSIONS:
         return session, resume_from_screen(old_screen(data))
     resume = data.get("resume")
@@ -104,25 +103,25 @@ def prefs_from_save(data: object) -> dict[str, Any]:
 
 # history.jsonl
 
-def history_line(record: dict[str, Any]) -> bytes:
-    """A checked record as one line of history.jsonl; InvalidRecord if it is not valid."""
+def history_line(game: FinishedGame) -> bytes:
+    """A finished game as one line of history.jsonl, checked; InvalidRecord if it is not valid."""
+    record = record_of(game)
     check_record(record)
     return json.dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii") + b"\n"
 
 
-def scan_history(file: BinaryIO) -> tuple[list[dict[str, Any]], list[bytes], int]:
-    """(records, their raw lines, count of bad lines) of an open history file."""
+def scan_history(file: BinaryIO) -> tuple[list[FinishedGame], list[bytes], int]:
+    """(finished games, their raw lines, count of bad lines) of an open history file."""
     records, good_lines, bad = [], [], 0
     for raw in bounded_lines(file, MAX_RECORD_BYTES):
         if not raw.strip():
             continue
         try:
-            record = parse_json(raw)
-            check_record(record)
+            game = finished_game(parse_json(raw))
         except (DamagedSave, InvalidRecord):
             bad += 1
             continue
-        records.append(record)
+        records.append(game)
         good_lines.append(raw.rstrip(b"\r\n") + b"\n")
     return records, good_lines, bad
 

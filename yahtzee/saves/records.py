@@ -1,5 +1,5 @@
-"""The history record: one finished game as history.jsonl holds it. Built, checked and read
-here only, so that its shape and version are stated once.
+"""The history record: a finished game (yahtzee.model.outcome) as history.jsonl and the autosave
+hold it. Written, checked and read here only, so that its shape and version are stated once.
 
 A record: {"version", "finished" (ISO-8601), "rules", "seed", "players": [{"name", "kind",
 "scores" (all 13 boxes), "upper_bonus", "yahtzee_bonus", "total", and where a variant has
@@ -8,18 +8,16 @@ them "roll_bonus", "banked", "blanks"}], "winners", and where there are some "op
 practice game, whose dice came from a file (--dice-file)}, and in records since the move log
 (yahtzee.model.moves) "moves": every decision.
 """
-import contextlib
 import datetime
 import math
-from typing import Any, Optional, cast
+from typing import Any, Optional
 
 from ..model.checks import MAX_ROUNDS, is_int, is_text, is_valid_name
-from ..model.dice import is_duplicate, is_loaded
-from ..model.game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player
+from ..model.game import KINDS, MAX_PLAYERS, ROUNDS
 from ..model.match import MAX_RACE_TARGET
-from ..model.moves import BadMoves, Move, moves_from_json, moves_to_json
+from ..model.moves import BadMoves, moves_from_json, moves_to_json
+from ..model.outcome import FinishedGame, PlayerResult
 from ..model.rules import HASBRO, RULES, BadOption, Rules
-from ..model.scorecard import Scorecard
 from ..model.scoring import YAHTZEE_POINTS, Category, is_possible_points, upper_bonus
 from ..speech.languages import N_, _, text
 
@@ -31,45 +29,44 @@ class InvalidRecord(ValueError):
     """A history record that does not follow the history.jsonl format."""
 
 
-# Building
+# Writing
 
-def build_record(game: Game, finished: str) -> dict[str, Any]:
-    """The finished game as a record; `finished` is an ISO-8601 time. Options and a race
-    target appear only when there are some."""
+def record_of(game: FinishedGame) -> dict[str, Any]:
+    """The finished game as a history record. Options and a race target appear only when
+    there are some."""
     record: dict[str, Any] = {
         "version": RECORD_VERSION,
-        "finished": finished,
+        "finished": game.finished,
         "rules": game.rules.name,
-        "seed": game.source.seed,
+        "seed": game.seed,
         "players": [_player_record(player) for player in game.players],
-        "winners": game.winners(),
+        "winners": list(game.winners),
     }
     if game.rules.options:
         record["options"] = game.rules.options
     if game.race_target is not None:
         record["race_target"] = game.race_target
-    if is_duplicate(game.source):
+    if game.duplicate:
         record["duplicate"] = True
-    if is_loaded(game.source):
+    if game.practice:
         record["dice"] = LOADED
     if game.moves is not None:
         record["moves"] = moves_to_json(game.moves)
     return record
 
 
-def _player_record(player: Player) -> dict[str, Any]:
-    card = player.card
+def _player_record(player: PlayerResult) -> dict[str, Any]:
     record: dict[str, Any] = {
         "name": player.name,
         "kind": player.kind,
-        "scores": {box.value: card.boxes.get(box, 0) for box in Category},
-        "upper_bonus": card.upper_bonus,
-        "yahtzee_bonus": card.yahtzee_bonus,
-        "total": card.total,
+        "scores": {box.value: points for box, points in zip(Category, player.scores)},
+        "upper_bonus": player.upper_bonus,
+        "yahtzee_bonus": player.yahtzee_bonus,
+        "total": player.total,
     }
     # Only the variants that have them add these; total = boxes + every bonus + banked.
-    extras = {"roll_bonus": card.roll_bonus, "banked": card.banked,
-              "blanks": [box.value for box in Category if box in card.blanks]}
+    extras = {"roll_bonus": player.roll_bonus, "banked": player.banked,
+              "blanks": [box.value for box in Category if box in player.blanks]}
     record.update({key: value for key, value in extras.items() if value})
     return record
 
@@ -87,18 +84,18 @@ def check_record(record: Any) -> None:
     _require(record.get("dice", LOADED) == LOADED, N_("'dice' is not 'loaded'"))
     _require(record.get("race_target") is None or is_int(record["race_target"], 1, MAX_RACE_TARGET),
              N_("'race_target' is out of range"))
-    rules = record_rules(record)
+    rules, race = _record_rules(record), "race_target" in record
     players = record.get("players")
     _require(isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS, N_("bad 'players'"))
     for player in players:
-        check_player_record(player, rules, is_race(record))
+        check_player_record(player, rules, race)
     names = [player["name"] for player in players]
     _require(len(set(names)) == len(names), N_("two players share a name"))
     winners = record.get("winners")
     _require(isinstance(winners, list) and winners and all(w in names for w in winners)
              and len(set(winners)) == len(winners), N_("'winners' are not among the players"))
     if "moves" in record:
-        _check_moves(record["moves"], len(players), MAX_ROUNDS if is_race(record) else ROUNDS)
+        _check_moves(record["moves"], len(players), MAX_ROUNDS if race else ROUNDS)
 
 
 def _check_moves(moves: object, seats: int, rounds: int) -> None:
@@ -108,7 +105,7 @@ def _check_moves(moves: object, seats: int, rounds: int) -> None:
         raise InvalidRecord(f"'moves': {text(error.said)}") from None
 
 
-def record_rules(record: dict[str, Any]) -> Rules:
+def _record_rules(record: dict[str, Any]) -> Rules:
     """The rules a record's game was played under, with its options."""
     rules = RULES.get(record.get("rules", ""))
     _require(rules is not None, N_("'rules' is not a rule set this game knows"))
@@ -169,15 +166,6 @@ def check_player_record(player: Any, rules: Rules = HASBRO, race: bool = False) 
              + roll_bonus + banked, N_("the total is not the sum of the boxes and bonuses"))
 
 
-def is_valid_record(record: object) -> bool:
-    """True when `record` follows the history.jsonl format."""
-    try:
-        check_record(record)
-    except InvalidRecord:
-        return False
-    return True
-
-
 def _require(condition: object, reason: str) -> None:
     if not condition:
         raise InvalidRecord(_(reason))
@@ -193,100 +181,21 @@ def _is_timestamp(value: Any) -> bool:
     return True
 
 
-# Reading (of checked records)
+# Reading
 
-def finished_at(record: dict[str, Any]) -> datetime.datetime:
-    """When the game finished, as an aware datetime (a time without zone is taken as UTC)."""
-    when = datetime.datetime.fromisoformat(record["finished"])
-    return when if when.tzinfo else when.replace(tzinfo=datetime.timezone.utc)
-
-
-def finished_text(record: dict[str, Any]) -> str:
-    """When the game finished, as the record holds it (ISO-8601)."""
-    return cast(str, record["finished"])
-
-
-def finished_date(record: dict[str, Any]) -> str:
-    """The day the game finished: 'YYYY-MM-DD'."""
-    return cast(str, record["finished"])[:10]
+def finished_game(record: object) -> FinishedGame:
+    """The finished game a history record holds; InvalidRecord if it is not a valid one."""
+    check_record(record)
+    assert isinstance(record, dict)
+    players = tuple(_player_result(player) for player in record["players"])
+    moves = record.get("moves")
+    return FinishedGame(record["finished"], _record_rules(record), players, tuple(record["winners"]),
+                        record.get("seed"), record.get("race_target"), record.get("duplicate", False),
+                        record.get("dice") == LOADED,
+                        None if moves is None else tuple(moves_from_json(moves, len(players), MAX_ROUNDS)))
 
 
-def rules_name(record: dict[str, Any]) -> str:
-    """The name of the rule set the game was played under."""
-    return cast(str, record["rules"])
-
-
-def is_race(record: dict[str, Any]) -> bool:
-    """The game was a race, whose total runs over many rounds."""
-    return "race_target" in record
-
-
-def is_practice(record: dict[str, Any]) -> bool:
-    """A practice game: its dice were loaded from a file, so its scores count for nothing."""
-    return record.get("dice") == LOADED
-
-
-def moves_of(record: dict[str, Any]) -> Optional[list[Move]]:
-    """The game's move log (yahtzee.model.moves), or None for a record from before it was kept."""
-    return moves_from_json(record["moves"], len(record["players"]), MAX_ROUNDS) if "moves" in record else None
-
-
-def players_of(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The players' entries, in seat order."""
-    return cast("list[dict[str, Any]]", record["players"])
-
-
-def winners_of(record: dict[str, Any]) -> list[str]:
-    """The names of the game's winners."""
-    return list(record["winners"])
-
-
-def totals_of(record: dict[str, Any]) -> dict[str, int]:
-    """Each player's total, in seat order: {name: total}."""
-    return {player["name"]: player["total"] for player in record["players"]}
-
-
-def name_of(player: dict[str, Any]) -> str:
-    """A player entry's name."""
-    return cast(str, player["name"])
-
-
-def total_of(player: dict[str, Any]) -> int:
-    """A player entry's grand total."""
-    return cast(int, player["total"])
-
-
-def kind_of(player: dict[str, Any]) -> str:
-    """'human' or 'computer'."""
-    return cast(str, player["kind"])
-
-
-def points_in(player: dict[str, Any], box: Category) -> int:
-    """What a player entry holds in `box`."""
-    return cast(int, player["scores"][box.value])
-
-
-def yahtzee_bonus_of(player: dict[str, Any]) -> int:
-    """The extra-Yahtzee bonus points a player entry earned."""
-    return cast(int, player["yahtzee_bonus"])
-
-
-def won_upper_bonus(player: dict[str, Any]) -> bool:
-    """The player entry earned the upper bonus."""
-    return cast(int, player["upper_bonus"]) > 0
-
-
-def game_from_record(record: dict[str, Any]) -> Game:
-    """The finished game a record describes (for showing its sheet)."""
-    players = [Player(p["name"], p["kind"], _card_from_record(p)) for p in record["players"]]
-    rules = RULES.get(record["rules"], HASBRO)
-    with contextlib.suppress(BadOption, TypeError):  # else the sheet shows under the rule set's own options
-        rules = rules.with_options(**record.get("options", {}))
-    return Game(players, rules, round=ROUNDS + 1, race_target=record.get("race_target"))
-
-
-def _card_from_record(player: dict[str, Any]) -> Scorecard:
-    boxes = {Category(box): points for box, points in player["scores"].items()}
-    blanks = {Category(box) for box in player.get("blanks", [])}
-    return Scorecard(boxes, player["yahtzee_bonus"], player.get("roll_bonus", 0), blanks,
-                     banked=player.get("banked", 0))
+def _player_result(player: dict[str, Any]) -> PlayerResult:
+    return PlayerResult(player["name"], player["kind"], tuple(player["scores"][box.value] for box in Category),
+                        player["upper_bonus"], player["yahtzee_bonus"], player["total"], player.get("roll_bonus", 0),
+                        player.get("banked", 0), frozenset(Category(box) for box in player.get("blanks", [])))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from ..model.checks import DamagedSave
+from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..speech.languages import N_, _, ngettext
 from . import atomic, documents
@@ -228,12 +229,12 @@ class Saves:
 
     # history.jsonl
 
-    def append_history(self, record: dict[str, Any]) -> bool:
+    def append_history(self, game: FinishedGame) -> bool:
         """Add one finished game to history.jsonl; False if it was not added, and then
         `history_problem` is the line to show at the end of that game."""
         self.history_problem = ""
         try:
-            line = documents.history_line(record)
+            line = documents.history_line(game)
         except InvalidRecord as error:
             self.history_problem = fit_notice(NOT_IN_HISTORY, detail=str(error))
             return False
@@ -246,8 +247,8 @@ class Saves:
             return False
         return True
 
-    def read_history(self) -> list[dict[str, Any]]:
-        """The valid records of history.jsonl, oldest first; bad lines are skipped and kept aside."""
+    def read_history(self) -> list[FinishedGame]:
+        """The finished games of history.jsonl, oldest first; bad lines are skipped and kept aside."""
         path = self.folder / HISTORY
         try:
             opened = atomic.open_for_reading(path, MAX_HISTORY_BYTES, HistoryTooLarge)

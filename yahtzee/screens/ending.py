@@ -1,15 +1,15 @@
 """The end of a game and of a session: the final sheet with the winner and notices, the recap."""
-from typing import Any, Optional
+from typing import Optional
 
 from ..coach.replay import CannotReview
 from ..model.dice import DUPLICATE_LINE, is_duplicate
 from ..model.match import SINGLE_GAME, names_phrase
+from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..model.words import N_, Later, Say, Sentence, Text
 from ..present import render, spoken
 from ..present.look import Frame, Look, View
 from ..present.verdicts import review_lines
-from ..saves.records import game_from_record, kind_of, name_of, players_of, totals_of, winners_of
 from .context import Console, Context, Moment, Screen
 from .lobby import statistics
 from .prompts import any_key, ask, footer_for, page_lines, page_view
@@ -17,9 +17,9 @@ from .prompts import any_key, ask, footer_for, page_lines, page_view
 ANOTHER_GAME = N_("Another game? (Y/N) or R review")
 
 
-def winner_line(record: dict[str, Any]) -> Say:
+def winner_line(game: FinishedGame) -> Say:
     """Who won the game, or who shared the win."""
-    totals, winners = totals_of(record), winners_of(record)
+    totals, winners = game.totals, game.winners
     best = totals[winners[0]]
     if len(totals) == 1:
         return Say("{name} finishes with {points} points.").format(name=winners[0], points=best)
@@ -37,9 +37,9 @@ def match_lines(session: Session) -> list[Text]:
 def end_of_game(console: Console, ctx: Context) -> Optional[Moment]:
     """The final sheet, the winner and the notices; another game? Y goes through the recap."""
     session = ctx.session
-    record = session.results[-1]
-    announce = [winner_line(record), *ctx.passing.notices, *match_lines(session)]
-    final = game_from_record(record)
+    finished = session.results[-1]
+    announce = [winner_line(finished), *ctx.passing.notices, *match_lines(session)]
+    final = finished.game()
     def pages(look: Look) -> list[list[str]]:
         return render.end_lines(final, announce, look.paint, room=render.SCREEN_HEIGHT - 3)
     for number in range(len(console.drawn(lambda look: [""] * len(pages(look)))) - 1):
@@ -111,13 +111,11 @@ def given_away(ctx: Context) -> Optional[tuple[dict[str, float], dict[str, float
     points: dict[str, float] = {}
     win: dict[str, float] = {}
     try:
-        for record in ctx.session.results:
-            review = strategy.reviewer.review(record)
-            for player in players_of(record):
-                name = name_of(player)
-                if kind_of(player) == "human":
-                    points[name] = round(points.get(name, 0.0) + review.totals[name], 3)
-                if kind_of(player) == "human" and name in review.win_totals:
+        for game in ctx.session.results:
+            review = strategy.reviewer.review(game)
+            for name in (player.name for player in game.players if player.is_human):
+                points[name] = round(points.get(name, 0.0) + review.totals[name], 3)
+                if name in review.win_totals:
                     win[name] = round(win.get(name, 0.0) + review.win_totals[name], 3)
     except CannotReview:
         return None

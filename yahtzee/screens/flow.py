@@ -150,12 +150,12 @@ def file_finished_game(ctx: Context) -> None:
         return
     resumed = ctx.passing.filed is None  # a resumed game may have been filed before it stopped
     ctx.passing.filed = finished
-    record = ctx.session.results[-1]
+    last = ctx.session.results[-1]
     earlier = saves.read_history()
-    if resumed and record in earlier:
+    if resumed and last in earlier:
         return
-    if saves.append_history(record):
-        ctx.passing.notices = [Sentence(n) for n in stats.game_notices(earlier, record)]
+    if saves.append_history(last):
+        ctx.passing.notices = [Sentence(n) for n in stats.game_notices(earlier, last)]
     else:
         ctx.passing.notices = [Sentence(saves.history_problem)]
 

@@ -9,6 +9,7 @@ from ..model.dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicat
 from ..model.game import MAX_PLAYERS, Player
 from ..model.match import totals
 from ..model.moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
+from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..model.words import N_, Later, Say, Text
 from ..present import render, stats
@@ -99,7 +100,7 @@ def statistics(console: Console, ctx: Context) -> None:
     saves = ctx.services.saves
     records = saves.read_history() if saves is not None else []
     while True:
-        def lines(look: Look, records: list[dict[str, Any]] = records) -> list[str]:
+        def lines(look: Look, records: list[FinishedGame] = records) -> list[str]:
             return stats.stats_lines(records, ctx.session.results)
         token = page_lines(console, ctx, lines, Say("R reset the statistics"), "r")
         if token != "r" or saves is None:
