@@ -2,7 +2,7 @@
 the preferences, the lines of history.jsonl. DamagedSave says what is wrong with a file."""
 import json
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, Union
 
 from ..model.checks import DamagedSave, is_int
 from ..model.outcome import FinishedGame
@@ -21,6 +21,7 @@ PREFS_VERSION = 1
 MAX_RECORD_BYTES = 64 * 1024
 DEFAULT_PREFS = preferences.DEFAULTS
 # The resume point: a small JSON object that only the screens' flow reads.
+ResumePoint = Mapping[str, Union[str, int, None]]
 MAX_RESUME_ENTRIES = 8
 MAX_RESUME_KEY_CHARS = 20
 MAX_RESUME_TEXT_CHARS = 40
@@ -47,14 +48,14 @@ def _refuse_constant(name: str) -> NoReturn:
 
 # autosave.json
 
-def autosave_to_dict(session: Session, resume: dict[str, Any], saved: str) -> dict[str, Any]:
+def autosave_to_dict(session: Session, resume: ResumePoint, saved: str) -> dict[str, Any]:
     """The autosave document: the session, when it was saved and where the flow resumes."""
     if not is_resume_point(resume):
         raise ValueError(f"not a resume point: {resume!r}")
-    return {**session_to_dict(session), "saved": saved, "resume": resume}
+    return {**session_to_dict(session), "saved": saved, "resume": dict(resume)}
 
 
-def autosave_from_dict(data: dict[str, Any]) -> tuple[Session, dict[str, Any]]:
+def autosave_from_dict(data: dict[str, Any]) -> tuple[Session, ResumePoint]:
     """(session, resume point) of an autosave, this version's or an older one's; DamagedSave."""
     session = session_from_dict(data)
     if data["version"] in OLD_SESSION_VERSIONS:
@@ -65,7 +66,7 @@ def autosave_from_dict(data: dict[str, Any]) -> tuple[Session, dict[str, Any]]:
     return session, resume
 
 
-def is_resume_point(resume: object) -> "TypeGuard[dict[str, Any]]":
+def is_resume_point(resume: object) -> "TypeGuard[ResumePoint]":
     """A JSON object of at most 8 entries: short string keys; short strings, ints or null."""
     return (isinstance(resume, dict) and len(resume) <= MAX_RESUME_ENTRIES
             and all(isinstance(key, str) and len(key) <= MAX_RESUME_KEY_CHARS

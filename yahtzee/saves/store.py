@@ -24,6 +24,7 @@ from ..model.session import Session
 from ..speech.languages import N_, _, ngettext
 from . import atomic, documents
 from .atomic import StrPath
+from .documents import ResumePoint
 from .folder import is_writable_folder
 from .locks import FlockLock, default_lock
 from .records import InvalidRecord
@@ -171,7 +172,7 @@ class Saves:
         """A saved game is waiting in the folder."""
         return os.path.lexists(self.folder / AUTOSAVE)
 
-    def save_session(self, session: Session, resume: dict[str, Any]) -> bool:
+    def save_session(self, session: Session, resume: ResumePoint) -> bool:
         """Write the session and the flow's resume point (a small JSON object, see
         documents.is_resume_point) as autosave.json; False if it was not saved."""
         data = documents.autosave_to_dict(session, resume, self.timestamp())
@@ -179,7 +180,7 @@ class Saves:
             return False
         return self._write_json(AUTOSAVE, data)
 
-    def load_session(self) -> Optional[tuple[Session, dict[str, Any]]]:
+    def load_session(self) -> Optional[tuple[Session, ResumePoint]]:
         """(session, resume point) of the saved game, or None when there is none or it could
         not be used (then set aside, with a notice)."""
         data = self._read_json(AUTOSAVE, MAX_STATE_BYTES)

@@ -14,6 +14,7 @@ from ..model.words import Say, Text
 from ..present.look import Frame, Look, Screenful
 from ..present.render import BOX_KEYS
 from ..saves import prefs as preferences
+from ..saves.documents import ResumePoint
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start
     from ..coach.services import StrategyServices
@@ -107,11 +108,11 @@ class Moment:
         return {"screen": self.screen.value, **({"box": self.box.value} if self.box else {})}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Moment | None:
+    def from_dict(cls, data: ResumePoint) -> Moment | None:
         """The saved moment, or None when it names no screen this game has."""
         names = {screen.value: screen for screen in Screen}
-        screen = names.get(data.get("screen", ""))
-        box_name = data.get("box", "")
+        screen_name, box_name = (str(data.get(key) or "") for key in ("screen", "box"))
+        screen = names.get(screen_name)
         box = BOX_KEYS.get(box_name) or next((b for b in Category if b.value == box_name), None)
         if screen is Screen.POSTING and box is not None:
             screen = Screen.VERIFY  # an older save: "posting h" waited for its verify answer
