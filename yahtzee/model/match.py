@@ -3,7 +3,7 @@ first to a total over games. Pure: they read each finished game's scores, {name:
 seat order (and a race's game in play)."""
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Optional, Protocol, Union
+from typing import ClassVar, NamedTuple, Optional, Protocol, Union
 
 from .checks import is_int
 from .words import N_, Refusal, Say, Text, joined
@@ -84,15 +84,34 @@ def lead_phrase(points: Mapping[str, int]) -> Say:
                                                          points=best - next_best)
 
 
-def win_phrase(points: Mapping[str, int]) -> Say:
-    """The result of a finished match: 'ANN wins by 34', 'ANN and BOB share the win on 80'."""
+class ResultSentences(NamedTuple):
+    """Who won, in three sentences: the one player's finish, a win shared, a win alone (told by
+    its margin, or by the points)."""
+
+    alone: str
+    shared: str
+    won: str
+    by_margin: bool = False
+
+
+GAME_RESULT = ResultSentences(N_("{name} finishes with {points} points."),
+                              N_("{names} share the win with {points} points each!"),
+                              N_("{name} wins with {points} points!"))
+MATCH_RESULT = ResultSentences(N_("{name} finishes with {points}"), N_("{names} share the win on {points}"),
+                               N_("{name} wins by {points}"), by_margin=True)
+
+
+def result_phrase(points: Mapping[str, int], sentences: ResultSentences = GAME_RESULT) -> Say:
+    """Who won with how many points: a game's ('ANN wins with 250 points!') or a match's
+    ('ANN wins by 34')."""
     top = leaders(points)
     ranked = sorted(points.values(), reverse=True)
     if len(ranked) == 1:
-        return Say("{name} finishes with {points}").format(name=top[0], points=ranked[0])
+        return Say(sentences.alone).format(name=top[0], points=ranked[0])
     if len(top) > 1:
-        return Say("{names} share the win on {points}").format(names=names_phrase(top), points=ranked[0])
-    return Say("{name} wins by {points}").format(name=top[0], points=ranked[0] - ranked[1])
+        return Say(sentences.shared).format(names=names_phrase(top), points=ranked[0])
+    won = ranked[0] - ranked[1] if sentences.by_margin else ranked[0]
+    return Say(sentences.won).format(name=top[0], points=won)
 
 
 def score_line(points: Mapping[str, int]) -> str:
@@ -159,7 +178,7 @@ class Challenge:
         points = totals(finished)
         if self.is_over(finished):
             return [Say("Challenge of {games} games: {result}").format(
-                games=self.games, result=win_phrase(points)), score_line(points)]
+                games=self.games, result=result_phrase(points, MATCH_RESULT)), score_line(points)]
         left = self.games - len(finished)
         return [Say("Challenge: after game {game} of {games}, {lead}").format(
                     game=len(finished), games=self.games, lead=lead_phrase(points)),
@@ -203,7 +222,7 @@ class Race:
             return [Say("Race to {target}: not started").format(target=self.target)]
         if finished or (game is not None and game.is_over):
             return [Say("Race to {target}: {result}").format(target=self.target,
-                                                          result=win_phrase(points)),
+                                                          result=result_phrase(points, MATCH_RESULT)),
                     score_line(points)]
         best = max(points.values())
         to_go = (Say.plurals("{names} needs {points} more", "{names} need {points} more",
@@ -248,7 +267,7 @@ class FirstTo:
         if self.is_over(finished):
             return [Say.plurals("First to {target}: {result} after {count} game",
                              "First to {target}: {result} after {count} games", played).format(
-                target=self.target, result=win_phrase(points), count=played), score_line(points)]
+                target=self.target, result=result_phrase(points, MATCH_RESULT), count=played), score_line(points)]
         best = max(points.values())
         return [Say.plurals("First to {target}: after {count} game, {lead}",
                          "First to {target}: after {count} games, {lead}", played).format(

@@ -3,8 +3,7 @@ from typing import Optional
 
 from ..coach.replay import CannotReview
 from ..model.dice import DUPLICATE_LINE, is_duplicate
-from ..model.match import SINGLE_GAME, names_phrase
-from ..model.outcome import FinishedGame
+from ..model.match import SINGLE_GAME, result_phrase
 from ..model.session import Session
 from ..model.words import N_, Later, Say, Sentence, Text
 from ..present import render, spoken
@@ -17,18 +16,6 @@ from .prompts import any_key, ask, footer_for, page_lines, page_view
 ANOTHER_GAME = N_("Another game? (Y/N) or R review")
 
 
-def winner_line(game: FinishedGame) -> Say:
-    """Who won the game, or who shared the win."""
-    totals, winners = game.totals, game.winners
-    best = totals[winners[0]]
-    if len(totals) == 1:
-        return Say("{name} finishes with {points} points.").format(name=winners[0], points=best)
-    if len(winners) == 1:
-        return Say("{name} wins with {points} points!").format(name=winners[0], points=best)
-    return Say("{names} share the win with {points} points each!").format(
-        names=names_phrase(winners), points=best)
-
-
 def match_lines(session: Session) -> list[Text]:
     """Where a match stands (nothing for single games)."""
     return [] if session.match == SINGLE_GAME else session.standings_lines()
@@ -38,7 +25,7 @@ def end_of_game(console: Console, ctx: Context) -> Optional[Moment]:
     """The final sheet, the winner and the notices; another game? Y goes through the recap."""
     session = ctx.session
     finished = session.results[-1]
-    announce = [winner_line(finished), *ctx.passing.notices, *match_lines(session)]
+    announce = [result_phrase(finished.totals), *ctx.passing.notices, *match_lines(session)]
     final = finished.game()
     def pages(look: Look) -> list[list[str]]:
         return render.end_lines(final, announce, look.paint, room=render.SCREEN_HEIGHT - 3)
