@@ -8,9 +8,9 @@ The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
 """
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, NoReturn, Optional, cast
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Optional, cast
 
-from ..model.choices import Option, option_to_json
+from ..model.choices import Option, OptionKind, option_to_json
 from ..model.dice import DICE_COUNT
 from ..model.game import Game, Player
 from ..model.illegal import IllegalMove
@@ -36,6 +36,9 @@ class CannotReview(Refusal):
     """A game the review cannot judge; the message says why, in one line."""
 
 
+DecisionKind = Literal["reroll", "post"]
+
+
 @dataclass(frozen=True)
 class Decision:
     """One choice of one player: the dice, what was done, the best choice, the points given away."""
@@ -43,7 +46,7 @@ class Decision:
     player: str
     round: int
     roll: int    # the turn's roll the choice followed (1 = the first)
-    kind: str    # "reroll" or "post"
+    kind: DecisionKind
     dice: tuple[int, ...]
     done: Option  # what was done
     best: Option  # the advisor's best choice
@@ -139,7 +142,7 @@ def _step(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) 
         return _roll(table, game, move, by_win)
     box = Category.YAHTZEE if move.kind is MoveKind.EXTRA else cast(Category, move.detail)
     options = engine().advise(table, game)
-    chosen = next((o for o in options if o.kind == "box" and o.box is box), None)
+    chosen = next((o for o in options if o.kind is OptionKind.BOX and o.box is box), None)
     _require(chosen is not None and chosen.extra_turn == (move.kind is MoveKind.EXTRA)
              and chosen.blank == (move.kind is MoveKind.BLANK))
     decision = _decision(game, "post", options, cast(Option, chosen), engine().cost_of_post(options, box),
@@ -156,7 +159,7 @@ def _roll(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) 
         game.turn.marked = tuple(die in rolled for die in DICE)
         options = engine().advise(table, game)
         kept = tuple(sorted(d for d, marked in zip(game.turn.dice, game.turn.marked) if not marked))
-        chosen = next((o for o in options if o.kind == "keep" and o.kept == kept), None)
+        chosen = next((o for o in options if o.kind is OptionKind.KEEP and o.kept == kept), None)
         if chosen is None:  # no keep to judge: a roll past the turn's last
             _refuse()
         cost = engine().cost_of_reroll(options, game.turn.dice, game.turn.marked)
@@ -169,7 +172,7 @@ def _roll(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) 
     return decision
 
 
-def _decision(game: Game, kind: str, options: list[Option], chosen: Option, cost: float,
+def _decision(game: Game, kind: DecisionKind, options: list[Option], chosen: Option, cost: float,
               chances_from: "Optional[StrategyTable]" = None) -> Decision:
     """The decision as the advisor judges it: by the expected score, or (`chances_from`, a table
     with its rests) by the chance to win, the best the likeliest to win, its cost in win %."""

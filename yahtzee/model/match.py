@@ -3,7 +3,7 @@ first to a total over games. Pure: they read each finished game's scores, {name:
 seat order (and a race's game in play)."""
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple, Optional, Protocol, Union
+from typing import ClassVar, Literal, NamedTuple, Optional, Protocol, Union
 
 from .checks import is_int
 from .words import N_, Refusal, Say, Text, joined
@@ -11,6 +11,9 @@ from .words import N_, Refusal, Say, Text, joined
 MAX_CHALLENGE_GAMES = 100
 MAX_RACE_TARGET = 100_000
 MAX_FIRST_TO_TARGET = 1_000_000
+
+
+MatchKind = Literal["single", "challenge", "race", "first_to"]
 
 
 class BadMatch(Refusal):
@@ -131,7 +134,7 @@ def _game_totals(game: GameInPlay) -> dict[str, int]:
 class SingleGame:
     """One game; its winner wins."""
 
-    kind: ClassVar[str] = "single"
+    kind: ClassVar[MatchKind] = "single"
     race_target: ClassVar[None] = None
 
     def is_over(self, finished: Sequence[Scores], game: Optional[GameInPlay] = None) -> bool:
@@ -157,7 +160,7 @@ class Challenge:
     """`games` games; the highest total over all of them wins (yahtChallenge, FiveOAK)."""
 
     games: int
-    kind: ClassVar[str] = "challenge"
+    kind: ClassVar[MatchKind] = "challenge"
     race_target: ClassVar[None] = None
 
     def __post_init__(self) -> None:
@@ -197,7 +200,7 @@ class Race:
     points kept, until a round ends with someone at `target` or over; the best total wins."""
 
     target: int
-    kind: ClassVar[str] = "race"
+    kind: ClassVar[MatchKind] = "race"
 
     def __post_init__(self) -> None:
         _require_count(self.target, 1, MAX_RACE_TARGET, N_("the target of a race"))
@@ -244,7 +247,7 @@ class FirstTo:
     reaches `target`; the best total then wins."""
 
     target: int
-    kind: ClassVar[str] = "first_to"
+    kind: ClassVar[MatchKind] = "first_to"
     race_target: ClassVar[None] = None
 
     def __post_init__(self) -> None:

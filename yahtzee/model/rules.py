@@ -1,6 +1,6 @@
 """Rule sets as values: the default `hasbro` and the variants, each plain data."""
 from dataclasses import dataclass, field, replace
-from typing import Optional
+from typing import Literal, Optional
 
 from .checks import is_int
 from .words import N_, Refusal, Say, Text, joined
@@ -14,6 +14,10 @@ class BadOption(Refusal):
     """An option value the game does not offer."""
 
 
+# How an extra Yahtzee scores: "forced" (1987), "free" or "none" (see Rules.joker).
+Joker = Literal["forced", "free", "none"]
+
+
 @dataclass(frozen=True)
 class Rules:
     """Everything that differs between the Yahtzee rule sets the game knows."""
@@ -23,7 +27,7 @@ class Rules:
     # What an extra Yahtzee may be posted in once the Yahtzee box is filled:
     # "forced" (matching upper box, else any lower box, else zero an upper box),
     # "free" (any open box, lower boxes at joker values) or "none" (scored as it is).
-    joker: str = "forced"
+    joker: Joker = "forced"
     # Points added for each extra Yahtzee while the Yahtzee box holds 50.
     extra_yahtzee_bonus: int = 100
     # yahtChallenge standard: an extra Yahtzee gives another turn instead of a posting.
