@@ -20,6 +20,7 @@ from ..model.outcome import FinishedGame, PlayerResult
 from ..model.rules import HASBRO, RULES, BadOption, Rules
 from ..model.scoring import YAHTZEE_POINTS, Category, is_possible_points, upper_bonus
 from ..speech.languages import N_, _, text
+from .shapes import JSONObject
 
 RECORD_VERSION = 1
 LOADED = "loaded"  # "dice" of a practice game: its dice came from a file
@@ -31,10 +32,10 @@ class InvalidRecord(ValueError):
 
 # Writing
 
-def record_of(game: FinishedGame) -> dict[str, Any]:
+def record_of(game: FinishedGame) -> JSONObject:
     """The finished game as a history record. Options and a race target appear only when
     there are some."""
-    record: dict[str, Any] = {
+    record: JSONObject = {
         "version": RECORD_VERSION,
         "finished": game.finished,
         "rules": game.rules.name,
@@ -55,8 +56,8 @@ def record_of(game: FinishedGame) -> dict[str, Any]:
     return record
 
 
-def _player_record(player: PlayerResult) -> dict[str, Any]:
-    record: dict[str, Any] = {
+def _player_record(player: PlayerResult) -> JSONObject:
+    record: JSONObject = {
         "name": player.name,
         "kind": player.kind,
         "scores": {box.value: points for box, points in zip(Category, player.scores)},
@@ -65,7 +66,7 @@ def _player_record(player: PlayerResult) -> dict[str, Any]:
         "total": player.total,
     }
     # Only the variants that have them add these; total = boxes + every bonus + banked.
-    extras = {"roll_bonus": player.roll_bonus, "banked": player.banked,
+    extras: JSONObject = {"roll_bonus": player.roll_bonus, "banked": player.banked,
               "blanks": [box.value for box in Category if box in player.blanks]}
     record.update({key: value for key, value in extras.items() if value})
     return record
