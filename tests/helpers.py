@@ -130,11 +130,12 @@ def play_keys(saves_folder, keys, faces, run_settings=None, dice=LoadedDice):
     `keys` ahead (the faces dealt by `dice`); the script that drew it (`ended`: how the keys
     ran out, else None)."""
     from yahtzee.app import make_context
+    from yahtzee.saves.prefs import RunSettings
     from yahtzee.saves.store import Saves, local_now
     from yahtzee.screens.context import Settings
     from yahtzee.screens.flow import Keeper, finish, run
     saves = Saves(saves_folder, now=local_now)
-    ctx = make_context(Settings(saves.load_prefs(), run_settings or {}, dice_options=True), saves,
+    ctx = make_context(Settings(saves.load_prefs(), run_settings or RunSettings(), dice_options=True), saves,
                        dice(list(faces)), None)
     script = KeyScript(keys)
     script.ended = None

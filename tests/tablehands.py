@@ -5,6 +5,7 @@ import contextlib
 import os
 import threading
 import time
+from dataclasses import replace
 
 import pyte
 from helpers import ScreenOutput, loaded_session
@@ -89,8 +90,7 @@ class Table:
         self.session.players.extend(Player(*player) if isinstance(player, tuple) else Player(player)
                                     for player in players)
         self.ctx = Context(self.session, Services(lambda: None))
-        self.ctx.settings.prefs["computer_delay"] = 0.0
-        self.ctx.settings.prefs["dice_roll"] = "off"
+        self.ctx.settings.prefs = replace(self.ctx.settings.prefs, computer_delay=0.0, dice_roll="off")
         self.friends = {}
         self.seats = {}
         for name in logins:

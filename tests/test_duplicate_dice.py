@@ -3,6 +3,7 @@ exactly, recorded in history, named on the confirm screen and in the recap."""
 import json
 import random
 from collections import defaultdict
+from dataclasses import replace
 
 import pytest
 from helpers import plain_console, run_program
@@ -268,9 +269,9 @@ def test_a_game_stopped_and_resumed_deals_what_the_same_seed_deals_uninterrupted
 
 def test_the_duplicate_preference_round_trips_through_prefs_json(tmp_path, monkeypatch):
     saves = Saves(tmp_path / "saves")
-    assert saves.load_prefs()["duplicate"] is False
-    saves.save_prefs({**saves.load_prefs(), "duplicate": True})
-    assert Saves(tmp_path / "saves").load_prefs()["duplicate"] is True
+    assert saves.load_prefs().duplicate is False
+    saves.save_prefs(replace(saves.load_prefs(), duplicate=True))
+    assert Saves(tmp_path / "saves").load_prefs().duplicate is True
     lines = ["", "p", "a", "x", "n", "ANN", "BOB", "", "f10", "y"]
     code, out, _ = run_plain(tmp_path / "run", monkeypatch, lines)
     assert "Duplicate dice: all roll the same (next game): ON." in out

@@ -20,6 +20,7 @@ from yahtzee.consoles.stops import InputClosed
 from yahtzee.model import scoring
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.present.palette import visible_width
+from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Settings
 from yahtzee.screens.flow import Keeper, run
@@ -283,11 +284,11 @@ def test_the_program_speaks_german_when_the_environment_does(tmp_path):
 
 
 def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_path):
-    Saves(tmp_path).save_prefs({"language": "de"})
+    Saves(tmp_path).save_prefs(Prefs(language="de"))
     assert "Bereit zum Spielen?" in run_program(tmp_path, {"LANG": "C"})
     (tmp_path / "autosave.json").unlink()  # the game it kept is not this run's subject
     assert "Ready to play?" in run_program(tmp_path, {"LANG": "C"}, "--lang", "en")
-    assert Saves(tmp_path).load_prefs()["language"] == "de"
+    assert Saves(tmp_path).load_prefs().language == "de"
 
 
 def test_the_german_help_is_german(tmp_path):

@@ -17,6 +17,7 @@ import datetime
 import difflib
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -124,7 +125,7 @@ def turn_screen(tmp_path: Path, strategy: StrategyServices, extra_keys: str) -> 
 def finished_session(tmp_path: Path, strategy: StrategyServices) -> Context:
     """A session of two games just finished, the first already in the history."""
     ctx = table(tmp_path, strategy, [])
-    ctx.settings.prefs["advisor"] = True  # cost notes on: the recap shows what each gave away
+    ctx.settings.prefs = replace(ctx.settings.prefs, advisor=True)  # cost notes on: the recap shows what each gave away
     session = ctx.session
     play_out(session.new_game(), 13 * len(NAMES))
     ctx.services.saves.append_history(session.finish_game("2026-12-01T11:30:00+00:00"))

@@ -22,6 +22,7 @@ from yahtzee.model.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, 
 from yahtzee.model.session import Session
 from yahtzee.present.render import choice_text
 from yahtzee.present.verdicts import review_lines
+from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.records import record_of
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Services, Settings
@@ -108,7 +109,7 @@ def play_plain_game(tmp_path, seed=1, ending=("r", "n"), cost_notes=True):
     saves = Saves(tmp_path / "saves", now=CLOCK)
     game_strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]), seed)
     ctx = Context(Session([], source=SeededDice(seed)), Services(CLOCK, saves, game_strategy),
-                  Settings(prefs={"advisor": cost_notes, "computer_delay": 0}))
+                  Settings(prefs=Prefs(advisor=cost_notes, computer_delay=0.0)))
     try:
         run(console, ctx, Keeper(ctx))
     except QuitGame:

@@ -14,6 +14,7 @@ from yahtzee.consoles import tumble
 from yahtzee.model.dice import SeededDice
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_to_dict
+from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.screens.flow import Keeper, run
@@ -82,7 +83,7 @@ def play_key_game(speed, monkeypatch, tmp_path):
     """A seeded game through the flow at this rolling speed, every frame drawn without a wait;
     the session as JSON and how many frames were drawn."""
     ctx = Context(Session([], source=SeededDice(11)), Services(CLOCK, Saves(tmp_path / speed, now=CLOCK)),
-                  Settings({"dice_roll": speed}))
+                  Settings(Prefs(dice_roll=speed)))
     script = KeyScript(GAME_KEYS)
     script.console.reader.has_press = lambda timeout: False  # no key ever cuts a tumble short
     drawn = []

@@ -23,6 +23,7 @@ from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_from_dict, session_to_dict
 from yahtzee.saves.documents import DEFAULT_PREFS
 from yahtzee.saves.folder import EarlierSaves, Folders, choose_folders, move_earlier_saves
+from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.records import InvalidRecord, check_record, record_of
 from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, READ_ONLY, Saves
 
@@ -290,17 +291,17 @@ def raise_error(code):
     ("fdopen", errno.ENOSPC, "the disk is full"),
 ])
 def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, folder, monkeypatch, target, code, reason):
-    assert saves.save_prefs({"verify": False})
+    assert saves.save_prefs(Prefs(verify=False))
     before = (folder / PREFS).read_bytes()
     monkeypatch.setattr(os, target, raise_error(code))
-    assert not saves.save_prefs({"verify": True})
+    assert not saves.save_prefs(Prefs(verify=True))
     assert not saves.save_session(mid_game_session(), RESUME)
     assert saves.notices == [f"saving is off: prefs.json: {saves.notices[0][len('saving is off: prefs.json: '):]}"]
     assert reason in saves.notices[0]
     monkeypatch.undo()
     assert (folder / PREFS).read_bytes() == before
     assert files_in(folder) == [LOCK, PREFS]
-    assert saves.save_prefs({"verify": True}) and saves.load_prefs()["verify"] is True
+    assert saves.save_prefs(Prefs(verify=True)) and saves.load_prefs().verify is True
     assert len(saves.notices) == 1
 
 
@@ -401,7 +402,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
 
         def play_in_it():
             saves = Saves(folder, now=fixed_clock)
-            return {"prefs": saves.load_prefs(), "saved": saves.save_prefs({"verify": True}),
+            return {"prefs": saves.load_prefs() == Prefs(verify=False), "saved": saves.save_prefs(Prefs()),
                     "autosaved": saves.save_session(mid_game_session(), RESUME),
                     "appended": saves.append_history(played_game(5)),
                     "history": [record_of(game) for game in saves.read_history()], "notices": saves.notices}
@@ -411,7 +412,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
         files = files_in(folder)
         prefs = (folder / PREFS).read_text()
         shutil.rmtree(folder)
-    assert outcome["prefs"] == {**DEFAULT_PREFS, "verify": False}
+    assert outcome["prefs"] is True
     assert not outcome["saved"] and not outcome["autosaved"]
     assert outcome["history"] == [history]
     assert outcome["notices"] == [READ_ONLY]
@@ -423,9 +424,14 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
 
 def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, folder):
     assert saves.load_prefs() == DEFAULT_PREFS
-    assert saves.save_prefs({"verify": False, "later_option": [1, 2]})
-    assert saves.load_prefs() == {**DEFAULT_PREFS, "verify": False, "later_option": [1, 2]}
+    assert saves.save_prefs(Prefs(verify=False))
+    assert saves.load_prefs() == Prefs(verify=False)
     assert json.loads((folder / PREFS).read_text())["version"] == 1
+    later = json.loads((folder / PREFS).read_text())
+    (folder / PREFS).write_text(json.dumps({**later, "later_option": [1, 2]}))
+    assert saves.save_prefs(replace(saves.load_prefs(), hints=True))
+    assert json.loads((folder / PREFS).read_text()) == {**later, "hints": True, "later_option": [1, 2]}
+    assert saves.load_prefs() == Prefs(verify=False, hints=True)
     assert saves.notices == []
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from test_saves import RESUME, STAMP, files_in, fixed_clock, mid_game_session, played_game, run_unprivileged
 
+from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
 
 PRECIOUS = b"someone else's file\n"
@@ -43,7 +44,7 @@ def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside
 def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, outside, name):
     (folder / name).symlink_to(outside)
     saves = Saves(folder, now=fixed_clock)
-    assert saves.load_session() is None and saves.load_prefs()["verify"] is True
+    assert saves.load_session() is None and saves.load_prefs().verify is True
     assert saves.read_history() == []
     assert outside.read_bytes() == PRECIOUS
     assert files_in(folder) == [f"{name}.bad-{STAMP}"]
@@ -56,7 +57,7 @@ def test_writing_never_goes_through_a_link(folder, outside, name):
     saves = Saves(folder, now=fixed_clock)
     (folder / name).symlink_to(outside)
     assert not saves.save_session(mid_game_session(), RESUME) or name != AUTOSAVE
-    assert not saves.save_prefs({"verify": False}) or name != PREFS
+    assert not saves.save_prefs(Prefs(verify=False)) or name != PREFS
     assert not saves.append_history(played_game(1)) or name != HISTORY
     assert outside.read_bytes() == PRECIOUS and os.path.islink(folder / name)
     assert saves.notices == [f"saving is off: {name}: a link, not a file"]

@@ -5,6 +5,8 @@ import pytest
 from helpers import key_turn, play_keys
 from test_plain import START, interleave, play_plain, turn
 
+from yahtzee.saves.prefs import RunSettings
+
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 YAHTC = [
@@ -163,7 +165,7 @@ def test_a_race_runs_to_its_end_in_key_mode(tmp_path):
     faces = [face for pair in zip(RACE["ANN"], RACE["BOB"]) for dice, _ in pair for face in dice]
     keys = "xnANN\rBOB\r\ry" + "".join(key_turn(ann_box) + key_turn(bob_box)
                                          for (_, ann_box), (_, bob_box) in zip(RACE["ANN"], RACE["BOB"])) + "n"
-    script = play_keys(tmp_path / "saves", keys, faces, {"match": "race 140"})
+    script = play_keys(tmp_path / "saves", keys, faces, RunSettings(match="race 140"))
     (screen,) = [seen for seen in script.seen if "Another game? (Y/N)" in seen]
     assert "BOB wins with 168 points!" in screen and "Race to 140" in screen
     assert script.ended is None
@@ -177,7 +179,7 @@ def test_a_challenge_runs_to_its_end_in_key_mode(tmp_path):
     games = ["".join(key_turn(box, "y" if (box in "tfhy" if game == 0 else box in "hsl") else None) for box in boxes)
              for game in range(2)]
     keys = "xnANN\r\ry" + games[0] + "y y" + games[1] + "n "
-    script = play_keys(tmp_path / "saves", keys, [1, 2, 3, 4, 5] * 13 + [6] * 5 * 13, {"match": "challenge 2"})
+    script = play_keys(tmp_path / "saves", keys, [1, 2, 3, 4, 5] * 13 + [6] * 5 * 13, RunSettings(match="challenge 2"))
     first, second = [seen for seen in script.seen if "Another game? (Y/N)" in seen]
     assert "game 1 of 2" in first.lower() and "Challenge of 2 games: ANN" in second
     (recap,) = [seen for seen in script.seen if "Press any key to finish" in seen]

@@ -22,6 +22,7 @@ from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed, StopRequested
 from yahtzee.consoles.winkeys import WindowsCalls, WindowsKeyReader
 from yahtzee.model.game import Player
+from yahtzee.saves.prefs import Prefs
 from yahtzee.screens.context import Context, Moment, Screen, Services
 from yahtzee.screens.flow import Keeper, run_from
 
@@ -192,7 +193,7 @@ def test_a_whole_turn_plays_through_the_windows_reader_as_through_posix():
     session.players.append(Player("ANN"))
     session.new_game()
     ctx = Context(session, Services(lambda: None))
-    ctx.settings.prefs["dice_roll"] = "off"
+    ctx.settings.prefs = Prefs(dice_roll="off")
     fake.type(*(KeyPress(key) for key in " rhy"), KeyPress(Keys.F10), KeyPress("y"))
     with contextlib.suppress(Exception), console.running():
         run_from(console, ctx, Keeper(ctx), Moment(Screen.PLAY))

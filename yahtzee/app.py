@@ -16,7 +16,7 @@ from .consoles.plain import PlainConsole
 from .consoles.screenreader import AccessibleConsole
 from .consoles.winkeys import watch_console_close
 from .manual import read_manual
-from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, read_dice_file, with_duplicate
+from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, read_dice_file
 from .model.session import Session
 from .model.words import Say, Sentence
 from .net.log import TableLog
@@ -24,7 +24,7 @@ from .net.tracing import trace_memory_if_asked
 from .present.palette import painter, wants_colour
 from .present.render import can_draw_unicode
 from .saves.folder import Folders
-from .saves.prefs import game_settings
+from .saves.prefs import RunSettings
 from .saves.store import Saves, local_now
 from .screens.context import Context, Services, Settings
 from .screens.flow import Keeper, finish, keep_for_later, run
@@ -56,10 +56,10 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
         colorama.just_fix_windows_console()
     colour = not (plain or args.accessible) and wants_colour(os.environ, sys.stdout.isatty(),
                                                              args.no_color)
-    console: Console = make_console(plain, colour, args.theme or settings.pref("theme"), args.accessible)
+    console: Console = make_console(plain, colour, args.theme or settings.prefs.theme, args.accessible)
     table: Optional[TableConsole] = None
     if args.host:
-        hosted = hosting(console, args.host, folders.saves, args.theme or settings.pref("theme"))
+        hosted = hosting(console, args.host, folders.saves, args.theme or settings.prefs.theme)
         if isinstance(hosted, int):
             return hosted
         console = table = hosted
@@ -147,13 +147,10 @@ def strategy_services(console: "Console", tables_dir: Path, seed: Optional[int])
 def make_context(settings: Settings, saves: Saves, source: Union[LoadedDice, SeededDice, RandomDice],
                  strategy: Optional[StrategyServices]) -> Context:
     """The screens' context: a new session under the preferences and this run's options."""
-    prefs = settings.prefs
-    chosen = {**prefs, **settings.run_settings}
-    rules, match = game_settings(chosen)
-    session_source = with_duplicate(source, chosen.get("duplicate", False))
-    session = Session([], verify=prefs["verify"], sound=prefs["sound"], source=session_source,
-                      rules=rules, match=match)
-    return Context(session, Services(local_now, saves, strategy, read_manual()), settings)
+    session = Session([], verify=settings.prefs.verify, sound=settings.prefs.sound, source=source)
+    ctx = Context(session, Services(local_now, saves, strategy, read_manual()), settings)
+    ctx.apply_game_settings()
+    return ctx
 
 
 def make_console(plain: bool, colour: bool, theme: str = "classic", accessible: bool = False) -> "Console":
@@ -181,10 +178,9 @@ def dice_source(args: argparse.Namespace) -> Union[LoadedDice, SeededDice, Rando
     return LoadedDice(read_dice_file(args.dice_file), base) if args.dice_file else base
 
 
-def run_settings(args: argparse.Namespace) -> dict[str, Union[str, bool]]:
+def run_settings(args: argparse.Namespace) -> RunSettings:
     """The game settings the command line chooses for this run only."""
-    chosen = {"rules": args.rules, "match": args.match, "duplicate": args.duplicate or None}
-    return {key: value for key, value in chosen.items() if value is not None}
+    return RunSettings(rules=args.rules, match=args.match, duplicate=args.duplicate or None)
 
 
 def table_progress(console: "Console") -> Callable[[int, int], None]:

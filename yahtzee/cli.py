@@ -170,7 +170,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     saves = Saves(folders.saves, now=local_now)
     if earlier is not None:
         saves.notices.append(earlier_saves_notice(earlier, folders))
-    language.use(choose(args.lang, saves.load_prefs()["language"]))
+    language.use(choose(args.lang, saves.load_prefs().language))
     if args.stats:
         return printing(show_stats, saves)
     if args.review:

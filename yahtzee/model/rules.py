@@ -80,7 +80,8 @@ ACORN = Rules(name="acorn", joker="none", extra_yahtzee_bonus=100, extra_yahtzee
 FIVEOAK = Rules(name="fiveoak", joker="none", extra_yahtzee_bonus=100, five_alike_full_house=True,
                 roll_bonus=(10, 5))
 
-RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK)}
+# In the order the preferences offer them, the default first.
+RULES = {rules.name: rules for rules in (HASBRO, YAHTC, ACORN, FIVEOAK, FREE_JOKER, NO_BONUS)}
 # What a player reads for each rule set (--rules and the files keep the names above).
 TITLES = {"hasbro": N_("1987 (forced joker)"), "freejoker": N_("free joker"),
           "nobonus": N_("no joker, no extra bonus"), "yahtc": N_("yahtChallenge: extra turn"),

@@ -5,6 +5,7 @@ from typing import Callable, Union
 
 from colorama import Fore, Style  # type: ignore[import-untyped]
 
+from ..saves.prefs import THEME_NAMES
 from ..speech.languages import _
 
 REVERSE = "\x1b[7m"  # colorama names no reverse video
@@ -51,8 +52,9 @@ MONO: dict[str, str] = {
     "yahtzee": Style.BRIGHT + REVERSE,
 }
 BELL = "\a"
-THEMES = {"classic": CLASSIC, "light": LIGHT, "mono": MONO}
-DEFAULT_THEME = "classic"
+# Each theme the preferences name, in their order, with its colours.
+THEMES: dict[str, dict[str, str]] = dict(zip(THEME_NAMES, (CLASSIC, LIGHT, MONO)))
+DEFAULT_THEME = THEME_NAMES[0]
 
 # Every terminal control sequence, in the order a terminal would read them: strings (OSC, DCS,
 # SOS, PM, APC) up to their terminator, CSI up to its final byte, any other ESC sequence, and

@@ -2,6 +2,7 @@
 the preferences, the lines of history.jsonl. DamagedSave says what is wrong with a file."""
 import json
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, Union
 
 from ..model.checks import DamagedSave, is_int
@@ -85,21 +86,24 @@ def resume_from_screen(screen: str) -> dict[str, str]:
 
 # prefs.json
 
-def prefs_to_dict(prefs: Mapping[str, Any]) -> dict[str, Any]:
-    """The preferences document: defaults, then the given ones, and the version."""
-    return {**DEFAULT_PREFS, **prefs, "version": PREFS_VERSION}
+def prefs_to_dict(prefs: preferences.Prefs) -> dict[str, object]:
+    """The preferences document: every preference, what a later version keeps there, and the version."""
+    return {**{p.key: p.of(prefs) for p in preferences.PREFERENCES}, **dict(prefs.unknown), "version": PREFS_VERSION}
 
 
-def prefs_from_save(data: object) -> dict[str, Any]:
-    """The preferences a prefs.json holds; DamagedSave if a known key has the wrong type."""
+def prefs_from_save(data: object) -> preferences.Prefs:
+    """The preferences a prefs.json holds, the defaults for those it lacks (an older file's);
+    DamagedSave if the version is not this one or a preference holds none of its choices."""
     if not isinstance(data, dict) or not is_int(data.get("version")) or data["version"] != PREFS_VERSION:
         raise DamagedSave(_("unknown version"))
-    for key in DEFAULT_PREFS:
-        if key in data and not preferences.is_allowed(key, data[key]):
+    known = {key: data[key] for key in preferences.BY_KEY if key in data}
+    for key, value in known.items():
+        if not preferences.BY_KEY[key].allows(value):
             raise DamagedSave(_("'{key}' holds {value}, not one of its choices").format(
-                key=key, value=repr(str(data[key])[:20])))
+                key=key, value=repr(str(value)[:20])))
     # Unknown keys are kept so that a later version's preferences survive this one.
-    return {key: value for key, value in data.items() if key != "version"}
+    unknown = tuple((key, value) for key, value in data.items() if key not in known and key != "version")
+    return replace(DEFAULT_PREFS, **known, unknown=unknown)
 
 
 # history.jsonl

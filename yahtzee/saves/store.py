@@ -14,7 +14,6 @@ import errno
 import json
 import os
 import unicodedata
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -27,6 +26,7 @@ from .atomic import StrPath
 from .documents import ResumePoint
 from .folder import is_writable_folder
 from .locks import FlockLock, default_lock
+from .prefs import Prefs
 from .records import InvalidRecord
 
 AUTOSAVE = "autosave.json"
@@ -212,19 +212,18 @@ class Saves:
 
     # prefs.json
 
-    def load_prefs(self) -> dict[str, Any]:
-        """The preferences: defaults, overridden by the file's known keys of the right type."""
-        prefs = dict(documents.DEFAULT_PREFS)
+    def load_prefs(self) -> Prefs:
+        """The preferences: prefs.json's, or the defaults when it is missing or damaged."""
         data = self._read_json(PREFS, MAX_STATE_BYTES)
         if data is None:
-            return prefs
+            return documents.DEFAULT_PREFS
         try:
-            prefs.update(documents.prefs_from_save(data))
+            return documents.prefs_from_save(data)
         except DamagedSave as error:
             self._set_aside(self.folder / PREFS, str(error))
-        return prefs
+        return documents.DEFAULT_PREFS
 
-    def save_prefs(self, prefs: Mapping[str, Any]) -> bool:
+    def save_prefs(self, prefs: Prefs) -> bool:
         """Write the preferences to prefs.json; False if they were not saved."""
         return self._write_json(PREFS, documents.prefs_to_dict(prefs))
 

@@ -3,18 +3,19 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
+from ..model.dice import with_duplicate
 from ..model.game import Game
 from ..model.scoring import Category
 from ..model.session import Session
 from ..model.words import Say, Text
 from ..present.look import Frame, Look, Screenful
 from ..present.render import BOX_KEYS
-from ..saves import prefs as preferences
 from ..saves.documents import ResumePoint
+from ..saves.prefs import DEFAULTS, Prefs, RunSettings, game_settings
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start
     from ..coach.services import StrategyServices
@@ -142,15 +143,15 @@ class Services:
 class Settings:
     """The preferences, and what this run's command line chose."""
 
-    prefs: dict[str, Any] = field(default_factory=dict)
-    # Game settings given on the command line for this run only (--rules, --match).
-    run_settings: dict[str, Any] = field(default_factory=dict)
+    prefs: Prefs = DEFAULTS
+    # Game settings given on the command line for this run only (--rules, --match, --duplicate).
+    run_settings: RunSettings = RunSettings()
     # Dice options given on this command line (ignored when a saved game resumes).
     dice_options: bool = False
 
-    def pref(self, key: str) -> Any:
-        """A preference's value (its default when unset)."""
-        return self.prefs.get(key, preferences.DEFAULTS[key])
+    def for_games(self) -> Prefs:
+        """The preferences the next game is played under: this run's settings in their place."""
+        return self.run_settings.over(self.prefs)
 
 
 @dataclass
@@ -173,9 +174,15 @@ class Context:
     passing: Passing = field(default_factory=Passing)
     moment: Moment = Moment(Screen.OPENING)
 
-    def pref(self, key: str) -> Any:
-        """A preference's value (its default when unset)."""
-        return self.settings.pref(key)
+    def apply_game_settings(self) -> None:
+        """Play the rules, match and dice the preferences and this run's settings choose, from
+        the next game on."""
+        session = self.session
+        chosen = self.settings.for_games()
+        session.rules, match = game_settings(chosen)
+        session.source = with_duplicate(session.source, chosen.duplicate)
+        if match != session.match:
+            session.start_match(match)
 
     def now(self) -> str:
         """The current time as ISO-8601 text."""
@@ -239,6 +246,6 @@ class Context:
             return None
         return game.players[game.undo_point.seat].name
 
-    def prefs_to_keep(self) -> dict[str, Any]:
+    def prefs_to_keep(self) -> Prefs:
         """The preferences as prefs.json keeps them, verify and sound from the session."""
-        return {**self.settings.prefs, "verify": self.session.verify, "sound": self.session.sound}
+        return replace(self.settings.prefs, verify=self.session.verify, sound=self.session.sound)

@@ -77,7 +77,7 @@ def show_recap(console: Console, ctx: Context, prompt: Text) -> None:
     """Every game of the session, each player's aggregate and wins, the rules, the match;
     S shows the statistics."""
     session = ctx.session
-    judged = given_away(ctx) if ctx.pref("advisor") else None  # the 1987 game never judged its players
+    judged = given_away(ctx) if ctx.settings.prefs.advisor else None  # the 1987 game never judged its players
     below = ["", Say("Rules: {rules}").format(rules=session.rules.describe()),
              *([Say(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
     question = Say("{prompt} (S statistics)").format(prompt=prompt)

@@ -2,20 +2,19 @@
 import textwrap
 import unicodedata
 from collections.abc import Sequence
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
 from ..model.checks import NAME_CELLS
-from ..model.dice import DUPLICATE_LINE, LoadedDice, is_duplicate, with_duplicate
+from ..model.dice import DUPLICATE_LINE, LoadedDice, is_duplicate
 from ..model.game import MAX_PLAYERS, Player
 from ..model.match import totals
 from ..model.moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..model.outcome import FinishedGame
-from ..model.session import Session
 from ..model.words import N_, Later, Say, Text
 from ..present import render, stats
 from ..present.look import Frame, Look, View
 from ..present.palette import cut_to_cells, pad, strip_controls, visible_width
-from ..saves import prefs as preferences
+from ..saves.prefs import GAME_SETTINGS, PREFERENCES, Preference
 from ..speech.locales import choose
 from .context import Console, Context, Moment, Screen
 from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, sound_at, toggle_hot_key, yes
@@ -264,18 +263,19 @@ def dice_lines(ctx: Context) -> list[Say]:
     source = ctx.session.source
     if is_duplicate(source):
         return [Say(DUPLICATE_LINE)]
-    if ctx.pref("duplicate") and isinstance(source, LoadedDice):
+    if ctx.settings.prefs.duplicate and isinstance(source, LoadedDice):
         return [Say("Dice: loaded from the dice file, so not duplicate")]
     return []
 
 
 def settings(console: Console, ctx: Context) -> None:
     """The preferences, remembered between runs: a number changes one, X is done."""
-    choices = [p for p in preferences.PREFERENCES if p.key not in ("verify", "sound")]
+    choices = [p for p in PREFERENCES if p.key not in ("verify", "sound")]
 
     def view(prompt: Text) -> Frame:
         def frame(look: Look) -> list[str]:
-            rows = [f"  {key.upper():>2}  {pad(look.words(Say(p.label)), 46)} {look.words(p.shown(ctx.pref(p.key)))}"
+            prefs = ctx.settings.prefs
+            rows = [f"  {key.upper():>2}  {pad(look.words(Say(p.label)), 46)} {look.words(p.shown(p.of(prefs)))}"
                     for key, p in zip(SETTING_KEYS, choices)]
             return [heading(look, Say("PREFERENCES")), "", *rows, "", f"  {look.words(prompt)}", "",
                     footer_for(ctx, look)]
@@ -291,11 +291,11 @@ def settings(console: Console, ctx: Context) -> None:
             return
         if len(token) == 1 and token in keys:
             choice = choices[keys.index(token)]
-            set_pref(ctx, choice.key, choice.after(ctx.pref(choice.key)))
+            change_pref(ctx, choice)
             if choice.key == "language":  # a choice made now outranks --lang, as for the rules
-                console.speak(choose(None, ctx.pref("language")))
+                console.speak(choose(None, ctx.settings.prefs.language))
             console.remind(Say("{setting}: {value}.").format(setting=Say(choice.label),
-                                                             value=choice.shown(ctx.pref(choice.key))))
+                                                             value=choice.shown(choice.of(ctx.settings.prefs))))
         else:
             console.remind(Say("Keys here: {keys}.").format(keys=prompt))
 
@@ -309,23 +309,16 @@ def keys_text(keys: str) -> str:
     return ", ".join(parts)
 
 
-def set_pref(ctx: Context, key: str, value: Any) -> None:
-    """Change one preference, verify and sound included (the flow keeps it for the next run)."""
-    ctx.settings.prefs[key] = value
-    if key in ("verify", "sound"):
-        setattr(ctx.session, key, value)
-    if key in preferences.GAME_SETTINGS:
-        ctx.settings.run_settings.pop(key, None)  # a choice made now outranks the command line's
-        apply_game_settings(ctx.session, {**ctx.settings.prefs, **ctx.settings.run_settings})
+def change_pref(ctx: Context, preference: Preference) -> None:
+    """Set one of the settings screen's preferences to its next choice (the flow keeps it for
+    the next run); a game setting is played from the next game on."""
+    settings = ctx.settings
+    settings.prefs = preference.cycled(settings.prefs)
+    if preference.key in GAME_SETTINGS:
+        # A choice made now outranks the command line's.
+        settings.run_settings = settings.run_settings.without(preference.key)
+        ctx.apply_game_settings()
         ctx.prepare_tables()
-
-
-def apply_game_settings(session: Session, prefs: dict[str, Any]) -> None:
-    """Play the chosen rules and match from the next game on."""
-    session.rules, match = preferences.game_settings(prefs)
-    session.source = with_duplicate(session.source, prefs.get("duplicate", False))
-    if match != session.match:
-        session.start_match(match)
 
 
 def start_game(console: Console, ctx: Context) -> Moment:

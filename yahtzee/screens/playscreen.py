@@ -116,7 +116,7 @@ def play_view(ctx: Context, keys: Optional[dict[Category, str]] = None,
     def view(prompt: Text) -> Frame:
         return lambda look: render.play_lines(
             game_in_play(session), session.verify, sound_at(ctx, look), prompt, look.paint, look.unicode,
-            keys, shown_hints, match_view(session, look), par=ctx.pref("par"), dice=dice)
+            keys, shown_hints, match_view(session, look), par=ctx.settings.prefs.par, dice=dice)
     return view
 
 
@@ -133,9 +133,9 @@ def match_view(session: Session, look: Look) -> list[str]:
 def hints(ctx: Context) -> Optional[dict[Category, tuple[int, bool]]]:
     """What the dice would score in each open box, when the hints preference is on."""
     game = game_in_play(ctx.session)
-    if not (ctx.pref("hints") and game.turn.has_rolled and not game.current.is_computer):
+    if not (ctx.settings.prefs.hints and game.turn.has_rolled and not game.current.is_computer):
         return None
-    threshold = ctx.pref("hint_threshold") / 100
+    threshold = ctx.settings.prefs.hint_threshold / 100
     shown = {}
     for box in game.legal_boxes():
         points = game.points_for(box)
@@ -149,7 +149,7 @@ def turn_brief(ctx: Context) -> list[Text]:
     extra: list[Text] = [] if not shown else [Say("hints: {boxes}").format(boxes=joined(
         (joined([KEY_OF_BOX[box], spoken_label(box), f"{points}{'*' if high else ''}"], " ")
          for box, (points, high) in shown.items()), ", "))]
-    return dice_brief(game_in_play(ctx.session), ctx.pref("marking") == "hold") + extra
+    return dice_brief(game_in_play(ctx.session), ctx.settings.prefs.marking == "hold") + extra
 
 
 def dice_brief(game: Game, hold: bool = False) -> list[Text]:

@@ -49,7 +49,7 @@ def play(console: Console, ctx: Context) -> Moment:
         return first_roll(console, ctx, view)
     if game.rolls_left == 0:
         return Moment(Screen.POSTING)
-    hold = ctx.pref("marking") == "hold"
+    hold = ctx.settings.prefs.marking == "hold"
     brief = turn_brief(ctx)
     while True:
         token = ask(console, ctx, dice_prompt(game, hold, console.plain), view, brief)
@@ -114,7 +114,7 @@ def choice_cost(ctx: Context, box: Optional[Category] = None) -> Optional[tuple[
     than expected points; None when cost notes are off. The recap counts every choice from the
     game's review."""
     strategy = ctx.services.strategy
-    if strategy is None or not ctx.pref("advisor"):
+    if strategy is None or not ctx.settings.prefs.advisor:
         return None
     game, coach = game_in_play(ctx.session), strategy.coach
     lost = coach.win_cost(game, box) if game.current.name in ctx.session.win_rankers else None
@@ -144,7 +144,7 @@ def computer_step(console: Console, ctx: Context) -> Moment:
     game = game_in_play(ctx.session)
     name = game.current.name
     view = play_view(ctx)
-    pause = ctx.pref("computer_delay")
+    pause = ctx.settings.prefs.computer_delay
     if not game.turn.has_rolled:
         if game.can_undo and not console.reads_lines:
             prompt = Say("{name} plays next: press any key to start, U takes back the last posting").format(name=name)
@@ -226,7 +226,7 @@ def flash_yahtzee(console: Console, ctx: Context) -> None:
 def tumble(console: Console, ctx: Context, rolled: list[int]) -> None:
     """In key mode, the rolled dice tumble at the preferred speed; any key cuts it short
     and is left to act on the settled dice."""
-    frames, seconds = SPEEDS[ctx.pref("dice_roll")]
+    frames, seconds = SPEEDS[ctx.settings.prefs.dice_roll]
     if console.plain or not frames:
         return
     game = game_in_play(ctx.session)
@@ -241,10 +241,10 @@ def set_marks(ctx: Context, before: Turn) -> None:
     game = game_in_play(ctx.session)
     if game.current.is_computer or not game.rolls_left:
         return
-    if ctx.pref("keep_marks") and before.has_rolled:
+    if ctx.settings.prefs.keep_marks and before.has_rolled:
         set_marked(game, before.marked)
     else:
-        set_marked(game, (ctx.pref("marking") == "hold",) * len(before.marked))
+        set_marked(game, (ctx.settings.prefs.marking == "hold",) * len(before.marked))
 
 
 def set_marked(game: Game, wanted: tuple[bool, ...]) -> None:
