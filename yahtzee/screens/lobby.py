@@ -12,6 +12,7 @@ from ..model.moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..model.session import Session
 from ..model.words import N_, Later, Say, Text
 from ..present import render, stats
+from ..present.keys import Key
 from ..present.look import Frame, Look, View
 from ..present.palette import cut_to_cells, pad, strip_controls, visible_width
 from ..saves import prefs as preferences
@@ -186,9 +187,9 @@ def names(console: Console, ctx: Context) -> Moment:
         console.show(view(prompt), [])
         hot, text = console.read_text(prompt, typed, limit=NAME_CELLS, unlimited=COMPUTER_MARK)
         typed = text if hot else ""
-        if hot in ("F8", "F9"):
+        if hot in (Key.VERIFY, Key.SOUND):
             console.remind(toggle_hot_key(ctx, hot))
-        elif hot == "F10":
+        elif hot == Key.QUIT:
             confirm_quit(console, ctx, view)
         else:
             following = seat(console, ctx, text)
@@ -286,7 +287,7 @@ def settings(console: Console, ctx: Context) -> None:
     while True:
         token = ask(console, ctx, prompt, view, brief)
         brief = []
-        if token in ("x", "enter", "escape"):
+        if token in ("x", Key.ENTER, Key.ESCAPE):
             return
         if len(token) == 1 and token in keys:
             choice = choices[keys.index(token)]
