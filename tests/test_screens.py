@@ -7,6 +7,7 @@ from helpers import KeyScript, loaded_session
 
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
+from yahtzee.model.words import YesNo
 from yahtzee.present.palette import strip_controls
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Moment, Screen, Services
@@ -233,7 +234,7 @@ def test_a_too_small_terminal_ignores_keys_but_f10():
     script.console.terminal_size = lambda: os.terminal_size((60, 20))
     try:
         assert script.console.read_key("Roll 1 of 3") == "F10"
-        assert script.console.read_key("Quit the game? (Y/N)") == "2"
+        assert script.console.read_key(YesNo("Quit the game? (Y/N)")) == "2"
     finally:
         script.close()
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Callable, Optional, Protocol
 
-from ..model.words import Text
+from ..model.words import Text, YesNo
 from ..present.keys import TERMINAL_KEYS, Key
 from ..present.look import Drawing, Frame, Screenful, drawn
 from ..present.palette import BELL, Paint, no_colour, wrapped_lines
@@ -328,7 +328,7 @@ class KeyConsole(Drawing):
         while True:
             token = self._next_token(idle)
             # A question shown with the too-small message may still be answered.
-            if self._fits() or token == Key.QUIT or self.words(prompt).endswith("(Y/N)"):
+            if self._fits() or token == Key.QUIT or isinstance(prompt, YesNo):
                 return token
             self._draw()
 

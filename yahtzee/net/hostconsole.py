@@ -26,7 +26,7 @@ from ..consoles.keymode import KeyConsole, PressReader, key_token
 from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed, SeatChanged
 from ..model.game import MAX_PLAYERS
-from ..model.words import Later, Say, Text
+from ..model.words import Later, Say, Text, YesNo
 from ..present.keys import HOT_KEYS, Key, letter_as_key
 from ..present.look import Asked, Frame, Look, Screenful
 from ..present.render import on_off
@@ -419,14 +419,14 @@ class TableConsole:
             return screen if undo_here else screen.view(screen.without_undo or screen.prompt)
         return screen.view(self._waiting_line(key))
 
-    def _leave_question(self, key: str, friend: Friend) -> Say:
+    def _leave_question(self, key: str, friend: Friend) -> YesNo:
         """Whether a friend leaves: a seat's player is told it waits for them (and its code)."""
         if self._seat_name(key) is None:
-            return Say("Stop watching and leave the table? (Y/N)")
+            return YesNo(Say("Stop watching and leave the table? (Y/N)"))
         if friend.seat.code:
-            return Say("Leave the table? Your seat waits for you (rejoin code {code}). (Y/N)").format(
-                code=friend.seat.code)
-        return Say("Leave the table? Your seat waits for you. (Y/N)")
+            return YesNo(Say("Leave the table? Your seat waits for you (rejoin code {code}). (Y/N)").format(
+                code=friend.seat.code))
+        return YesNo(Say("Leave the table? Your seat waits for you. (Y/N)"))
 
     def _waiting_line(self, key: str) -> Text:
         """A terminal's own line while another is asked: what is happening, and its keys."""

@@ -10,7 +10,7 @@ from ..model.game import MAX_PLAYERS, Player
 from ..model.match import totals
 from ..model.moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..model.session import Session
-from ..model.words import N_, Later, Say, Text
+from ..model.words import N_, Later, Say, Text, YesNo
 from ..present import render, stats
 from ..present.keys import Key
 from ..present.look import Frame, Look, View
@@ -155,8 +155,7 @@ def names_view(ctx: Context) -> View:
     def view(prompt: Text) -> Frame:
         def frame(look: Look) -> list[str]:
             seated = [f"    {i}. {p.name}" for i, p in enumerate(ctx.session.players, start=1)]
-            asked = look.words(prompt)
-            question = [f"  {asked}", ""] if asked.endswith("(Y/N)") else []
+            question = [f"  {look.words(prompt)}", ""] if isinstance(prompt, YesNo) else []
             return [heading(look, Say("PLAYERS")), "", *seated, "", *question,
                     "  " + look.words(Say("Up to four players; names up to six characters.")),
                     *wrapped_whole(look.words(Say("A name starting with * seats a computer player: {moods}; "

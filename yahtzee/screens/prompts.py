@@ -2,7 +2,7 @@
 from collections.abc import Sequence
 from typing import Callable, Optional
 
-from ..model.words import Later, Say, Text
+from ..model.words import Later, Say, Text, YesNo
 from ..present.keys import Key, letter_as_key
 from ..present.look import Asked, Frame, Look, View
 from ..present.render import hotkey_footer, on_off
@@ -74,11 +74,11 @@ def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, pr
     return True
 
 
-def quit_question(ctx: Context) -> Say:
+def quit_question(ctx: Context) -> YesNo:
     """What F10 asks: a game in progress is kept, and the question says so."""
     if ctx.session.game is not None:
-        return Say("Quit the game? Your game is kept for next time. (Y/N)")
-    return Say("Quit Computer Yahtzee? (Y/N)")
+        return YesNo(Say("Quit the game? Your game is kept for next time. (Y/N)"))
+    return YesNo(Say("Quit Computer Yahtzee? (Y/N)"))
 
 
 def confirm_quit(console: Console, ctx: Context, view: View) -> None:
@@ -98,7 +98,7 @@ def confirm_quit(console: Console, ctx: Context, view: View) -> None:
 def ask_yes_no(console: Console, ctx: Context, question: Text, view: View, brief: Optional[Sequence[Text]] = None,
                others: str = "") -> str:
     """A Y/N question: 'y' or 'n', or one of the `others` keys; any other key gets a reminder."""
-    prompt = Say("{question} (Y/N)").format(question=question)
+    prompt = YesNo(Say("{question} (Y/N)").format(question=question))
     while True:
         token = ask(console, ctx, prompt, view, brief)
         if token in ("y", "n") or (len(token) == 1 and token in others):
