@@ -4,6 +4,7 @@ import os
 
 import pytest
 from helpers import KeyScript, loaded_session
+from keycodes import F8, F9, F10
 
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
@@ -16,7 +17,6 @@ from yahtzee.screens.lobby import clean_name
 from yahtzee.screens.prompts import QuitGame
 
 C = Category
-F8, F9, F10 = "\x1b[19~", "\x1b[20~", "\x1b[21~"
 def CLOCK():
     return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 
