@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pyte
 from helpers import ScreenOutput, loaded_session
+from keycodes import KEYS
 from prompt_toolkit.input import create_pipe_input
 
 from yahtzee.consoles.keymode import KeyConsole
@@ -21,7 +22,6 @@ from yahtzee.present.palette import painter
 from yahtzee.screens.context import Context, Moment, Screen, Services
 from yahtzee.screens.flow import Keeper, run_from
 
-KEYS = {"F7": "\x1b[18~", "F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "Esc": "\x1b"}
 SIZE = os.terminal_size((80, 24))
 
 

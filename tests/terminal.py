@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pexpect
 import pyte
+from keycodes import KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYS = {"F8": "\x1b[19~", "F9": "\x1b[20~", "F10": "\x1b[21~", "Enter": "\r", "C-c": "\x03"}
 
 
 def still_dice(args, speed):

@@ -8,6 +8,8 @@ import time
 
 import pytest
 from helpers import FULL_SIZE, KeyScript, plain_console
+from keycodes import F8, F9, F10, KEYS, sent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
 
 from yahtzee.consoles.keymode import StopRequested
@@ -16,7 +18,7 @@ from yahtzee.present.palette import strip_controls, visible_width
 from yahtzee.present.render import SCREEN_HEIGHT
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-F8, F10 = "\x1b[19~", "\x1b[21~"
+LEFT, END = sent(Keys.Left), sent(Keys.End)
 
 
 @pytest.mark.parametrize("text, shown", [
@@ -75,22 +77,22 @@ def keys_split(script, first, rest, delay):
 
 
 def test_keys_become_tokens(script):
-    console = script("R1\r\x1b[19~\x1b[20~\x1b[21~\x03 ?\x1b[A\t2").console
+    console = script(f"R1\r{F8}{F9}{F10}{KEYS['C-c']} ?{sent(Keys.Up)}\t2").console
     assert read_keys(console, 10) == ["r", "1", "enter", "F8", "F9", "F10", "F10", " ", "?", "2"]
 
 
 def test_a_lone_esc_is_a_key_of_its_own(script):
-    assert keys_split(script, "\x1b", "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
+    assert keys_split(script, KEYS["Esc"], "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
 def test_an_f_key_split_after_its_sequence_began_is_still_the_f_key(script):
     # Longer than a lone Esc waits: a sequence begun (Esc [ 1) waits for the rest.
     assert ESCAPE_TIMEOUT + 0.1 < SEQUENCE_TIMEOUT / 2
-    assert keys_split(script, "\x1b[1", "9~2", ESCAPE_TIMEOUT + 0.1) == ["F8", "2"]
+    assert keys_split(script, F8[:3], F8[3:] + "2", ESCAPE_TIMEOUT + 0.1) == ["F8", "2"]
 
 
 def test_an_f_key_split_after_its_esc_never_becomes_a_die_choice(script):
-    assert keys_split(script, "\x1b", "[19~2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
+    assert keys_split(script, F8[:1], F8[1:] + "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
 @pytest.mark.parametrize("noise", ["\x1b[31m", "\x1b[<0;12;4M", "\x1b[2J\x07\x1b]0;t\x07",
@@ -109,7 +111,7 @@ def test_keys_typed_ahead_survive_every_kind_of_read(script):
 
 
 def test_a_name_stops_at_its_limit_and_is_edited_in_place(script):
-    console = script("Annabelle\r" + "Bob\x1b[D\x1b[Dx\x7f\x7fZ\x1b[Fy\r" + "\x1b4C\r").console
+    console = script("Annabelle\r" + f"Bob{LEFT}{LEFT}x\x7f\x7fZ{END}y\r" + "\x1b4C\r").console
     assert console.read_text("Name: ", limit=6) == (None, "Annabe")
     assert script("한국어X\r").console.read_text("Name: ", limit=6) == (None, "한국어")  # cells, not characters
     assert console.read_text("Name: ") == (None, "Zoby")
@@ -206,7 +208,7 @@ def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script):
         size[0] = os.terminal_size((70, 24))
         signal.pthread_kill(threading.get_ident(), signal.SIGWINCH)
         shown.append(wait_until(lambda: "needs 80x24" in keys.output.text()))
-        keys.pipe.send_text("\x1b[21~")  # F10 is still read on a window too small
+        keys.pipe.send_text(F10)  # F10 is still read on a window too small
     worker = threading.Thread(target=later)
     with keys.console.running():
         keys.console.show(["THE SCREEN"])

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from helpers import KeyScript, loaded_session
+from keycodes import KEYS
 
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
@@ -186,7 +187,7 @@ def test_escape_leaves_the_manual_as_x_does(saves):
     import threading
     ctx = context(saves)
     ctx.services.manual = [f"manual line {n}" for n in range(60)]
-    script = KeyScript("\ry\x1b", more_to_come=True)
+    script = KeyScript("\ry" + KEYS["Esc"], more_to_come=True)
     later = threading.Timer(0.8, lambda: (script.pipe.send_text("ANN\r"), script.pipe.pipe.close_write()))
     later.start()
     try:

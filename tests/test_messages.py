@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from helpers import KeyScript, loaded_session
+from keycodes import F8, F9
 
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
@@ -12,7 +13,7 @@ from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Moment, Screen, Services
 from yahtzee.screens.flow import SCREENS, Keeper
 
-F8, F9 = "\x1b[19~", "\x1b[20~"
+
 def CLOCK():
     return datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
 

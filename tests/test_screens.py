@@ -4,10 +4,12 @@ import os
 
 import pytest
 from helpers import KeyScript, loaded_session
+from keycodes import F8, F9, F10
 from test_saves import played_game
 
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
+from yahtzee.model.words import YesNo
 from yahtzee.present.palette import strip_controls
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Moment, Screen, Services
@@ -16,7 +18,6 @@ from yahtzee.screens.lobby import clean_name
 from yahtzee.screens.prompts import QuitGame
 
 C = Category
-F8, F9, F10 = "\x1b[19~", "\x1b[20~", "\x1b[21~"
 def CLOCK():
     return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 
@@ -234,7 +235,7 @@ def test_a_too_small_terminal_ignores_keys_but_f10():
     script.console.terminal_size = lambda: os.terminal_size((60, 20))
     try:
         assert script.console.read_key("Roll 1 of 3") == "F10"
-        assert script.console.read_key("Quit the game? (Y/N)") == "2"
+        assert script.console.read_key(YesNo("Quit the game? (Y/N)")) == "2"
     finally:
         script.close()
 

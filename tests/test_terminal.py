@@ -4,6 +4,7 @@ import signal
 import time
 
 import pytest
+from keycodes import F10
 from terminal import Terminal
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -243,9 +244,9 @@ def test_control_sequences_never_reach_a_name_being_typed(terminal):
     to_the_name_prompt(term)
     term.press("A", "\x1b[12;")  # a cursor report arriving in two pieces
     time.sleep(0.2)
-    term.press("40R", "\x1b[2J\x07\x1b]0;t\x07", "\x1b4", "B", "\x1b[2")  # paste, ESC 4, F10 split
+    term.press("40R", "\x1b[2J\x07\x1b]0;t\x07", "\x1b4", "B", F10[:3])  # paste, ESC 4, F10 split
     time.sleep(0.2)
-    term.press("1~")
+    term.press(F10[3:])
     term.wait_for("Quit Computer Yahtzee? (Y/N)")
     term.press("n")
     screen = term.wait_for("Player 1 name: AB")

@@ -1,9 +1,10 @@
 """The door to a terminal in key mode: keys through prompt_toolkit, colours, the bell
 (plain mode, one line a token, is yahtzee.consoles.plain).
 
-Screens talk to a console in tokens: "F8", "F9", "F10", "enter", "escape", or the lower-cased
-key or input line ("r", "135", "y").  Key mode reads one keystroke a token, all through one
-key reader for the whole game (yahtzee.consoles.keyreader); plain mode reads one line a token.
+Screens talk to a console in tokens: a named key (yahtzee.present.keys.Key: F8, Enter, Esc...),
+or the lower-cased key or input line ("r", "135", "y").  Key mode reads one keystroke a token,
+all through one key reader for the whole game (yahtzee.consoles.keyreader); plain mode reads
+one line a token.
 """
 import codecs
 import collections
@@ -17,7 +18,8 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Callable, Optional, Protocol
 
-from ..model.words import Text
+from ..model.words import Text, YesNo
+from ..present.keys import TERMINAL_KEYS, Key
 from ..present.look import Drawing, Frame, Screenful, drawn
 from ..present.palette import BELL, Paint, no_colour, wrapped_lines
 from ..present.render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
@@ -109,13 +111,11 @@ class ScreenSink(Protocol):
 
 def key_token(press: "KeyPress") -> "str | None":
     """A key press as a screen's token, or None for a key that means nothing to the screens."""
-    keys = toolkit()
-    named: dict[str, str] = {**keys.HOT_KEYS, **dict.fromkeys(keys.ENTER_KEYS, "enter"), keys.Keys.Escape: "escape",
-                             keys.Keys.F7: "F7"}  # F7: who is at a hosted table
-    if press.key in named:
-        return named[press.key]
+    named = TERMINAL_KEYS.get(press.key)
+    if named is not None:
+        return named
     data = press.data
-    if isinstance(press.key, keys.Keys) or len(data) != 1 or not data.isprintable():
+    if isinstance(press.key, toolkit().Keys) or len(data) != 1 or not data.isprintable():
         return None
     return data.lower()
 
@@ -328,7 +328,7 @@ class KeyConsole(Drawing):
         while True:
             token = self._next_token(idle)
             # A question shown with the too-small message may still be answered.
-            if self._fits() or token == "F10" or self.words(prompt).endswith("(Y/N)"):
+            if self._fits() or token == Key.QUIT or isinstance(prompt, YesNo):
                 return token
             self._draw()
 
@@ -367,7 +367,7 @@ class KeyConsole(Drawing):
             while True:
                 done = line.press(self._next_press(idle))
                 if done:
-                    return (None if done == "enter" else done), line.text
+                    return (None if done == Key.ENTER else done), line.text
                 self._write(self._edit_line())
         finally:
             self._editing = None

@@ -1,15 +1,11 @@
 """A line of free text being typed (a name): characters, a cursor, and the keys that edit them."""
-from typing import Callable
+from typing import Callable, Optional
 
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
 
-# The function keys as every screen's tokens (Ctrl-C asks to quit, as F10 does).
-HOT_KEYS: dict[str, str] = {Keys.F8: "F8", Keys.F9: "F9", Keys.F10: "F10", Keys.ControlC: "F10"}
-ENTER_KEYS = (Keys.ControlM, Keys.ControlJ)
-# While a line is typed, Ctrl-D (end of input at a shell) quits too.
-LINE_HOT_KEYS = {**HOT_KEYS, Keys.ControlD: "F10"}
+from ..present.keys import LINE_KEYS, Key
 
 
 class LineEditor:
@@ -26,12 +22,11 @@ class LineEditor:
         self.unlimited = unlimited
         self.insert(text)
 
-    def press(self, press: KeyPress) -> "str | None":
-        """Apply a key press; 'enter' or a hot key when the line is done, else None."""
-        if press.key in LINE_HOT_KEYS:
-            return LINE_HOT_KEYS[press.key]
-        if press.key in ENTER_KEYS:
-            return "enter"
+    def press(self, press: KeyPress) -> Optional[Key]:
+        """Apply a key press; Enter or a hot key when the line is done, else None."""
+        done = LINE_KEYS.get(press.key)
+        if done is not None:
+            return done
         edit = EDITS.get(press.key)
         if edit is not None:
             edit(self)

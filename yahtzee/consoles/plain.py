@@ -5,15 +5,15 @@ import contextlib
 import shutil
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Optional, TextIO
+from typing import Optional, TextIO, Union
 
 from ..model.words import Text
+from ..present.keys import HOT_KEYS, PLAIN_WORDS, Key
 from ..present.look import Drawing, Frame, Screenful, drawn
 from ..present.palette import BELL, wrapped_lines
 from ..speech.languages import current, speaking, text
 from .stops import InputClosed, StopRequested
 
-PLAIN_WORDS = {"f8": "F8", "verify": "F8", "f9": "F9", "sound": "F9", "f10": "F10", "quit": "F10"}
 PLAIN_WIDTH = 80
 
 
@@ -100,7 +100,7 @@ class PlainConsole(Drawing):
         """A passing line (a progress bar): printed like a message."""
         self.message(said)
 
-    def _read_line(self, said: Text) -> str:
+    def _read_line(self, said: Text) -> Union[str, Key]:
         self.show_arrived()
         prompt = self.words(said)
         *above, last = self._fitted([f"{prompt}>" if prompt else ">"])
@@ -114,7 +114,7 @@ class PlainConsole(Drawing):
             raise InputClosed("the input is gone") from None
         except KeyboardInterrupt:
             self._write("\n")
-            return "f10"  # Ctrl-C asks to quit, as F10 does
+            return Key.QUIT  # Ctrl-C asks to quit, as F10 does
         finally:
             self._reading = False
         if not line:
@@ -123,17 +123,17 @@ class PlainConsole(Drawing):
         return line.strip()
 
     def read_key(self, prompt: Text = "") -> str:
-        """One input line as a token: hot-key words become F8/F9/F10, empty is 'enter'."""
+        """One input line as a token: a key's word presses it (an empty line is Enter); any
+        other line is itself, lower-cased."""
         line = self._read_line(prompt)
-        lowered = line.lower()
-        return PLAIN_WORDS.get(lowered) or lowered or "enter"
+        return line if isinstance(line, Key) else PLAIN_WORDS.get(line.lower(), line.lower())
 
     def read_text(self, prompt: Text, default: str = "", limit: Optional[int] = None,
                   unlimited: str = "") -> tuple[Optional[str], str]:
         """A line of free text; returns (hot key or None, text). A longer line is the screens' to cut."""
         line = self._read_line(prompt)
-        hot = PLAIN_WORDS.get(line.lower())
-        return (hot, "") if hot else (None, line)
+        hot = line if isinstance(line, Key) else PLAIN_WORDS.get(line.lower())
+        return (hot, "") if hot in HOT_KEYS else (None, line)
 
     def bell(self, count: int = 1) -> None:
         """Ring only when the output is a terminal that can hear it."""

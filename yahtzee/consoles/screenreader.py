@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Callable, Optional, TypedDict
 
 from ..model.words import Text
+from ..present.keys import Key
 from ..present.look import Frame, Screenful, drawn
 from ..present.palette import Paint, wrapped_lines
 from ..speech.languages import speaking, text
@@ -101,7 +102,7 @@ class AccessibleConsole(KeyConsole):
                 before = line.text
                 done = line.press(self._next_press(idle))
                 if done:
-                    return (None if done == "enter" else done), line.text
+                    return (None if done == Key.ENTER else done), line.text
                 self._write(self._shown(echo(before, line.text, prompt)))
         finally:
             self._write("\n")

@@ -5,7 +5,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import create_output
 from prompt_toolkit.utils import get_cwidth
 
-from .lineedit import ENTER_KEYS, HOT_KEYS, LineEditor
+from .lineedit import LineEditor
 
 
 class Toolkit:
@@ -16,8 +16,6 @@ class Toolkit:
     get_cwidth = staticmethod(get_cwidth)
     Keys = Keys
     LineEditor = LineEditor
-    ENTER_KEYS = ENTER_KEYS
-    HOT_KEYS = HOT_KEYS
 
 
 TOOLKIT = Toolkit()

@@ -82,7 +82,15 @@ class Painted:
     words: Text
 
 
-Text = Union[str, Say, Num, Joined, Later, Sentence, Painted]  # a str is shown as it is: a name, dice, a key
+@dataclass(frozen=True)
+class YesNo:
+    """A question answered Y or N, its words as they are asked ('Quit? (Y/N)'): known as one by
+    its type, never by its words, which are each reader's language."""
+
+    words: Text
+
+
+Text = Union[str, Say, Num, Joined, Later, Sentence, Painted, YesNo]  # a str is shown as it is: a name, dice, a key
 Field = Union[Text, int, float]
 
 
@@ -100,6 +108,8 @@ def made(words: Text, say: Callable[[Say], str], count: Callable[[Num], str]) ->
         return as_sentence(made(words.words, say, count))
     if isinstance(words, Painted):
         return made(words.words, say, count)  # painted by the console that shows it (yahtzee.present.look)
+    if isinstance(words, YesNo):
+        return made(words.words, say, count)
     return say(words)
 
 

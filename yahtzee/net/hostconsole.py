@@ -26,10 +26,10 @@ from ..consoles.keymode import KeyConsole, PressReader, key_token
 from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed, SeatChanged
 from ..model.game import MAX_PLAYERS
-from ..model.words import Later, Say, Text
+from ..model.words import Later, Say, Text, YesNo
+from ..present.keys import HOT_KEYS, Key, letter_as_key
 from ..present.look import Asked, Frame, Look, Screenful
 from ..present.render import on_off
-from ..screens.prompts import ALIASES
 from ..speech.locales import LANGUAGES
 from .owners import code_proof, new_code, not_yours, removal_mark
 from .questions import Seating, Unseated
@@ -42,7 +42,6 @@ AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before th
 HANDOVER_SECONDS = 0.001  # the game's thread stands aside while a friend's screen goes out
 WAIT_SECONDS = 0.25  # the longest a wait for keys sleeps before it looks around (notices, joins)
 LANGUAGE_KEY = "d"  # at a friend's terminal: the next language the game speaks
-ROSTER_KEY = "F7"  # at the host's terminal: who is at the table, to remove one
 HOST = ""  # the host's terminal, among the friends' folded names
 
 
@@ -268,7 +267,7 @@ class TableConsole:
             token = self._poll(asker)
             if token is None:
                 return None
-            if asker == HOST and token == ROSTER_KEY:
+            if asker == HOST and token == Key.SEATS:
                 self._roster()
                 continue
             if not self._refused_undo(token, asker) and not (asker != HOST and self._own_key(asker, token)):
@@ -282,7 +281,7 @@ class TableConsole:
         self._refuse_host_keys()
         if not self._host_hot:
             return None
-        if self._host_hot[0] == ROSTER_KEY:
+        if self._host_hot[0] == Key.SEATS:
             self._host_hot.popleft()
             self._roster()
             return self._host_hot_key(prompt, asker)
@@ -300,7 +299,7 @@ class TableConsole:
             token = self.host.poll_token()
             if token is None:
                 return
-            if ALIASES.get(token, token) in ("F8", "F9", "F10", ROSTER_KEY):
+            if letter_as_key(token) in (*HOT_KEYS, Key.SEATS):
                 self._host_hot.append(token)
             else:
                 self._refuse(HOST, token)
@@ -328,17 +327,17 @@ class TableConsole:
         friend = self.friends.get(key)
         if friend is None:
             return True
-        token = ALIASES.get(token, token)
+        token = letter_as_key(token)
         if friend.leaving:
             self._leave_answer(key, friend, token)
-        elif token == "F9":
+        elif token == Key.SOUND:
             friend.seat.sound = not friend.seat.sound
             friend.console.own_sound = friend.seat.sound
             friend.console.remind(Say("Sound at your seat is now {state}.").format(
                 state=Later(lambda: on_off(friend.seat.sound))))
-        elif token == "F8":
+        elif token == Key.VERIFY:
             friend.console.remind(Say("Verify is the host's to change."))
-        elif token == "F10":
+        elif token == Key.QUIT:
             friend.leaving = True
             friend.console.show(self._screen_for(key))
         elif token == LANGUAGE_KEY:
@@ -350,7 +349,7 @@ class TableConsole:
 
     def _leave_answer(self, key: str, friend: Friend, token: str) -> None:
         """The friend's answer to whether they leave the table."""
-        if token in ("y", "F10"):
+        if token in ("y", Key.QUIT):
             said = (Say("You left the table.") if self._seat_name(key) is None else
                     self._with_code(key, Say("You left the table: join again with ssh to take your seat back.")))
             with contextlib.suppress(InputClosed):
@@ -359,7 +358,7 @@ class TableConsole:
             friend.seat.disconnect()
             self._let_go(key)
             return
-        if token in ("n", "escape"):
+        if token in ("n", Key.ESCAPE):
             friend.leaving = False
             friend.console.show(self._screen_for(key))
             return
@@ -420,14 +419,14 @@ class TableConsole:
             return screen if undo_here else screen.view(screen.without_undo or screen.prompt)
         return screen.view(self._waiting_line(key))
 
-    def _leave_question(self, key: str, friend: Friend) -> Say:
+    def _leave_question(self, key: str, friend: Friend) -> YesNo:
         """Whether a friend leaves: a seat's player is told it waits for them (and its code)."""
         if self._seat_name(key) is None:
-            return Say("Stop watching and leave the table? (Y/N)")
+            return YesNo(Say("Stop watching and leave the table? (Y/N)"))
         if friend.seat.code:
-            return Say("Leave the table? Your seat waits for you (rejoin code {code}). (Y/N)").format(
-                code=friend.seat.code)
-        return Say("Leave the table? Your seat waits for you. (Y/N)")
+            return YesNo(Say("Leave the table? Your seat waits for you (rejoin code {code}). (Y/N)").format(
+                code=friend.seat.code))
+        return YesNo(Say("Leave the table? Your seat waits for you. (Y/N)"))
 
     def _waiting_line(self, key: str) -> Text:
         """A terminal's own line while another is asked: what is happening, and its keys."""
@@ -637,7 +636,7 @@ class TableConsole:
                 told = Say("{name} is away: the computer takes the seat in {time}.").format(name=shown, time=clock)
                 self._everywhere(functools.partial(status_line, told), but_host=True)
             token = self.host.pause(AWAY_POLL_SECONDS)
-            if token == ROSTER_KEY:
+            if token == Key.SEATS:
                 self._roster()
                 self.host.show(self._screen_for(HOST))
                 continue
@@ -664,7 +663,7 @@ class TableConsole:
             people = self._people()
             self.host.show(Asked(roster_view([person for _, person in people], self.server.how_to_join()), prompt))
             token = self.host.read_key(prompt, idle=self._look_around)
-            if token in ("escape", "x", ROSTER_KEY, "F10", "q", "enter"):
+            if token == "x" or letter_as_key(token) in (Key.ESCAPE, Key.SEATS, Key.QUIT, Key.ENTER):
                 break
             if token.isdigit() and 1 <= int(token) <= len(people):
                 self._remove(*people[int(token) - 1])

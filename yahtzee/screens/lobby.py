@@ -10,8 +10,9 @@ from ..model.game import MAX_PLAYERS, Player
 from ..model.match import totals
 from ..model.moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..model.outcome import FinishedGame
-from ..model.words import N_, Later, Say, Text
+from ..model.words import N_, Later, Say, Text, YesNo
 from ..present import render, stats
+from ..present.keys import Key
 from ..present.look import Frame, Look, View
 from ..present.palette import cut_to_cells, pad, strip_controls, visible_width
 from ..saves.prefs import GAME_SETTINGS, PREFERENCES, Preference
@@ -154,8 +155,7 @@ def names_view(ctx: Context) -> View:
     def view(prompt: Text) -> Frame:
         def frame(look: Look) -> list[str]:
             seated = [f"    {i}. {p.name}" for i, p in enumerate(ctx.session.players, start=1)]
-            asked = look.words(prompt)
-            question = [f"  {asked}", ""] if asked.endswith("(Y/N)") else []
+            question = [f"  {look.words(prompt)}", ""] if isinstance(prompt, YesNo) else []
             return [heading(look, Say("PLAYERS")), "", *seated, "", *question,
                     "  " + look.words(Say("Up to four players; names up to six characters.")),
                     *wrapped_whole(look.words(Say("A name starting with * seats a computer player: {moods}; "
@@ -186,9 +186,9 @@ def names(console: Console, ctx: Context) -> Moment:
         console.show(view(prompt), [])
         hot, text = console.read_text(prompt, typed, limit=NAME_CELLS, unlimited=COMPUTER_MARK)
         typed = text if hot else ""
-        if hot in ("F8", "F9"):
+        if hot in (Key.VERIFY, Key.SOUND):
             console.remind(toggle_hot_key(ctx, hot))
-        elif hot == "F10":
+        elif hot == Key.QUIT:
             confirm_quit(console, ctx, view)
         else:
             following = seat(console, ctx, text)
@@ -287,7 +287,7 @@ def settings(console: Console, ctx: Context) -> None:
     while True:
         token = ask(console, ctx, prompt, view, brief)
         brief = []
-        if token in ("x", "enter", "escape"):
+        if token in ("x", Key.ENTER, Key.ESCAPE):
             return
         if len(token) == 1 and token in keys:
             choice = choices[keys.index(token)]

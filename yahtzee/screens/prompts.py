@@ -2,14 +2,14 @@
 from collections.abc import Sequence
 from typing import Callable, Optional
 
-from ..model.words import Later, Say, Text
+from ..model.words import Later, Say, Text, YesNo
+from ..present.keys import Key, letter_as_key
 from ..present.look import Asked, Frame, Look, View
 from ..present.render import hotkey_footer, on_off
 from .context import Console, Context
 
-ALIASES = {"v": "F8", "m": "F9", "q": "F10"}
 PAGE_LINES = 19
-LEAVE_PAGES = ("x", "escape")
+LEAVE_PAGES = ("x", Key.ESCAPE)
 
 
 
@@ -35,7 +35,7 @@ def state_of(flag: bool) -> Later:
 def toggle_hot_key(ctx: Context, token: str) -> Say:
     """F8 or F9: flip verify or sound; what to tell the player."""
     session = ctx.session
-    if token == "F8":
+    if token == Key.VERIFY:
         session.verify = not session.verify
         return Say("Verify is now {state}.").format(state=state_of(session.verify))
     session.sound = not session.sound
@@ -59,11 +59,11 @@ def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, pr
     changed; False for any other token."""
     if token is None:
         return False
-    token = ALIASES.get(token, token)
+    token = letter_as_key(token)
     note: Optional[Say]
-    if token in ("F8", "F9"):
+    if token in (Key.VERIFY, Key.SOUND):
         note = toggle_hot_key(ctx, token)
-    elif token == "F10":
+    elif token == Key.QUIT:
         confirm_quit(console, ctx, view)
         note = None
     else:
@@ -74,11 +74,11 @@ def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, pr
     return True
 
 
-def quit_question(ctx: Context) -> Say:
+def quit_question(ctx: Context) -> YesNo:
     """What F10 asks: a game in progress is kept, and the question says so."""
     if ctx.session.game is not None:
-        return Say("Quit the game? Your game is kept for next time. (Y/N)")
-    return Say("Quit Computer Yahtzee? (Y/N)")
+        return YesNo(Say("Quit the game? Your game is kept for next time. (Y/N)"))
+    return YesNo(Say("Quit Computer Yahtzee? (Y/N)"))
 
 
 def confirm_quit(console: Console, ctx: Context, view: View) -> None:
@@ -88,9 +88,9 @@ def confirm_quit(console: Console, ctx: Context, view: View) -> None:
     console.show(Asked(view, question), [])
     while True:
         token = console.read_key(question)
-        if token in ("y", "F10"):
+        if token in ("y", Key.QUIT):
             raise QuitGame()
-        if token in ("n", "escape"):
+        if token in ("n", Key.ESCAPE):
             return
         console.remind(Say("Please answer Y or N."))
 
@@ -98,7 +98,7 @@ def confirm_quit(console: Console, ctx: Context, view: View) -> None:
 def ask_yes_no(console: Console, ctx: Context, question: Text, view: View, brief: Optional[Sequence[Text]] = None,
                others: str = "") -> str:
     """A Y/N question: 'y' or 'n', or one of the `others` keys; any other key gets a reminder."""
-    prompt = Say("{question} (Y/N)").format(question=question)
+    prompt = YesNo(Say("{question} (Y/N)").format(question=question))
     while True:
         token = ask(console, ctx, prompt, view, brief)
         if token in ("y", "n") or (len(token) == 1 and token in others):
@@ -163,6 +163,6 @@ def page_lines(console: Console, ctx: Context, lines: Frame, extra: Text = "", e
         view = page_view(ctx, lambda look: paginate(lines(look)), number)
         token = ask(console, ctx, prompt, view, pages[number])
         if token in LEAVE_PAGES or (extra_key and token == extra_key):
-            return "x" if token == "escape" else token
+            return "x" if token == Key.ESCAPE else token
         number = max(0, number - 1) if token == "b" else number + 1
-    return "enter"
+    return Key.ENTER

@@ -1,0 +1,169 @@
+"""Every console reads the game's named keys by the one key map (yahtzee.present.keys): a key
+pressed any of its ways comes to the screens as the same Key, at every kind of terminal and in
+plain mode; a hot key's letter acts as the key."""
+import contextlib
+import io
+import os
+
+import pytest
+from helpers import KeyScript, plain_console
+from keycodes import sent
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.key_binding import KeyPress
+from prompt_toolkit.keys import Keys
+from tablehands import Server
+from test_windows_keys import FakeWindows, windows_console
+
+from yahtzee.consoles.keymode import KeyConsole
+from yahtzee.consoles.plain import PlainConsole
+from yahtzee.consoles.screenreader import AccessibleConsole
+from yahtzee.model.session import Session
+from yahtzee.net.hostconsole import TableConsole
+from yahtzee.net.seat import RemoteSeat
+from yahtzee.present.keys import HOT_KEYS, KEY_MAP, LETTERS, LINE_KEYS, PLAIN_WORDS, TERMINAL_KEYS, Key, letter_as_key
+from yahtzee.screens.context import Context, Services
+from yahtzee.screens.prompts import hot_key
+
+SIZE = os.terminal_size((80, 24))
+
+
+def codes(typed):
+    """What a terminal sends for a key of prompt_toolkit's, or for text typed."""
+    return sent(typed) if isinstance(typed, Keys) else typed
+
+
+@contextlib.contextmanager
+def posix_terminal():
+    """A key console on the POSIX key reader, and how keys reach it."""
+    script = KeyScript("", more_to_come=True)
+    try:
+        yield script.console, lambda typed: script.pipe.send_text(codes(typed))
+    finally:
+        script.close()
+
+
+@contextlib.contextmanager
+def windows_terminal():
+    """A key console on the Windows key reader, and how key events reach it."""
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+
+    def press(typed):
+        fake.type(*([KeyPress(typed)] if isinstance(typed, Keys) else map(KeyPress, typed)))
+    yield console, press
+
+
+@contextlib.contextmanager
+def screen_reader():
+    """The screen-reader console over a pipe."""
+    with create_pipe_input() as pipe:
+        console = AccessibleConsole(input=pipe, output=Discarded(), terminal_size=lambda: SIZE)
+        try:
+            yield console, lambda typed: pipe.send_text(codes(typed))
+        finally:
+            console.reader.close()
+
+
+@contextlib.contextmanager
+def friends_seat():
+    """A friend's terminal at a hosted table: the bytes their ssh client sends, into their seat."""
+    seat = RemoteSeat("ann", lambda data: None, lambda: None, 80, 24)
+    seat.take()
+    seat.listening = True
+    console = KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size, at_host=False)
+    try:
+        yield console, lambda typed: seat.typed(codes(typed).encode())
+    finally:
+        console.reader.close()
+        seat.close()
+
+
+@contextlib.contextmanager
+def tables_host():
+    """The table's console, asked at the host's terminal."""
+    with posix_terminal() as (host, press):
+        yield TableConsole(host, Server().serving, console_for=lambda seat: None), press
+
+
+class Discarded:
+    """A screen sink that keeps nothing."""
+
+    def write_raw(self, data):
+        pass
+
+    def flush(self):
+        pass
+
+    def encoding(self):
+        return "utf-8"
+
+
+TERMINALS = {"posix": posix_terminal, "windows": windows_terminal, "screen reader": screen_reader,
+             "friend's seat": friends_seat, "table's host": tables_host}
+
+
+# At the table's host F7 opens the seats' page rather than answering (tests/test_seats.py).
+PRESSES = [(terminal, name, key) for terminal in TERMINALS for name, key in TERMINAL_KEYS.items()
+           if (terminal, key) != ("table's host", Key.SEATS)]
+
+
+@pytest.mark.parametrize("terminal, name, key", PRESSES)
+def test_every_terminal_reads_a_terminal_key_as_the_same_named_key(terminal, name, key):
+    with TERMINALS[terminal]() as (console, press):
+        press(Keys(name))
+        assert console.read_key("a question") is key
+
+
+@pytest.mark.parametrize("terminal", ["posix", "windows", "screen reader", "friend's seat"])
+@pytest.mark.parametrize("name, key", LINE_KEYS.items())
+def test_every_terminal_ends_a_line_with_enter_or_a_hot_key(terminal, name, key):
+    with TERMINALS[terminal]() as (console, press):
+        press("Ann")
+        press(Keys(name))
+        assert console.read_text("Name: ") == (None if key is Key.ENTER else key, "Ann")
+
+
+def test_the_keys_that_end_a_line_are_enter_and_the_hot_keys():
+    assert set(LINE_KEYS.values()) == {Key.ENTER, *HOT_KEYS}
+    assert all(LINE_KEYS[name] is key for name, key in TERMINAL_KEYS.items() if key in LINE_KEYS.values())
+
+
+@pytest.mark.parametrize("word, key", PLAIN_WORDS.items())
+def test_plain_mode_reads_a_keys_word_as_the_key(word, key):
+    console = plain_console([word, word.upper(), word])
+    assert console.read_key() is key
+    assert console.read_key() is key
+    assert console.read_text("Name: ") == ((key, "") if key in HOT_KEYS else (None, word))
+
+
+class Interrupted(io.StringIO):
+    """Input where the player pressed Ctrl-C."""
+
+    def readline(self, size=-1):
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_quits_in_plain_mode_as_at_a_terminal():
+    console = PlainConsole(Interrupted(), io.StringIO())
+    assert console.read_key() is Key.QUIT
+    assert console.read_text("Name: ") == (Key.QUIT, "")
+
+
+def test_every_key_is_pressed_at_a_terminal_by_keys_prompt_toolkit_knows():
+    for key in Key:
+        assert KEY_MAP[key].terminal, key
+        for name in (*KEY_MAP[key].terminal, *KEY_MAP[key].typing):
+            Keys(name)  # raises for a name prompt_toolkit lacks
+    assert set(KEY_MAP) == set(Key)
+
+
+@pytest.mark.parametrize("token", [*LETTERS, *HOT_KEYS])
+def test_a_hot_keys_letter_acts_as_the_key(token):
+    console = plain_console(["n"])  # the answer to the quit question: play on
+    ctx = Context(Session([]), Services(lambda: None))
+    verify, sound = ctx.session.verify, ctx.session.sound
+    key = letter_as_key(token)
+    assert key in HOT_KEYS
+    assert hot_key(console, ctx, token, lambda prompt: lambda look: [])
+    assert (ctx.session.verify != verify, ctx.session.sound != sound) == (key is Key.VERIFY, key is Key.SOUND)
+    assert ("Quit Computer Yahtzee? (Y/N)" in console.stdout.getvalue()) == (key is Key.QUIT)
