@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn, Optional, cast
 
 from ..model.choices import Option, option_to_json
-from ..model.dice import DICE_COUNT
+from ..model.dice import DICE_COUNT, RandomState
 from ..model.game import Game, Player
 from ..model.illegal import IllegalMove
 from ..model.moves import BadMoves, Move, MoveKind
@@ -82,9 +82,10 @@ class LogDice:
         faces, self.faces = self.faces[:count], self.faces[count:]
         return faces
 
-    def to_dict(self) -> dict[str, Any]:
-        """Nothing to keep: a replayed game is never saved."""
-        return {}
+    @property
+    def state(self) -> RandomState:
+        """Nothing to keep: a replayed game is never saved nor taken back."""
+        return RandomState()
 
 
 def require_moves(record: dict[str, Any]) -> list[Move]:
