@@ -4,6 +4,7 @@ import os
 import sys
 from argparse import Namespace
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from .usage import usage_error
 
 if TYPE_CHECKING:
     from .saves.store import Saves
+    from .strategy.headless.pool import Simulation
 
 
 def printing(command: Callable[..., int], *args: object) -> int:
@@ -39,11 +41,6 @@ def show_stats(saves: "Saves") -> int:
     for line in [*saves.take_notices(), *stats_lines(records)]:
         print(line)
     return 0
-
-
-SIMULATION_KEYS = ("games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
-                   "yahtzee_rate", "seconds")
-RIVALRY_KEYS = ("win_share", "win_interval", "opponent_mean")
 
 
 def run_simulation(args: Namespace, cache: Path) -> int:
@@ -65,10 +62,18 @@ def run_simulation(args: Namespace, cache: Path) -> int:
     except UnsupportedRules as error:
         return usage_error(error)
     if args.json:
-        print(json.dumps({key: stats[key] for key in SIMULATION_KEYS + RIVALRY_KEYS if key in stats}))
+        print(json.dumps(simulation_to_json(stats)))
     else:
         print("\n".join(format_simulation(stats, mood)))
     return 0
+
+
+def simulation_to_json(stats: "Simulation") -> dict[str, Any]:
+    """The figures --simulate --json prints (and *rival's results against *thinker)."""
+    figures = {"games": stats.games, "mean": stats.mean, "stdev": stats.stdev, "median": stats.median,
+               "min": stats.lowest, "max": stats.highest, "upper_bonus_rate": stats.upper_bonus_rate,
+               "yahtzee_rate": stats.yahtzee_rate, "seconds": stats.seconds}
+    return {**figures, **(asdict(stats.rivalry) if stats.rivalry else {})}
 
 
 def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
