@@ -28,12 +28,12 @@ def mood_figures(games, seed, cache):
 def checks(stats):
     """Each claim of the manual about the moods, and whether the figures bear it out."""
     def most(key):
-        return max(stats, key=lambda mood: stats[mood][key])
+        return max(stats, key=lambda mood: getattr(stats[mood], key))
     return {
         "*thinker has the highest mean": most("mean") == "thinker",
-        "*norisk has the smallest spread": min(stats, key=lambda mood: stats[mood]["stdev"]) == "norisk",
+        "*norisk has the smallest spread": min(stats, key=lambda mood: stats[mood].stdev) == "norisk",
         "*norisk < *thinker < *gambler in spread":
-            stats["norisk"]["stdev"] < stats["thinker"]["stdev"] < stats["gambler"]["stdev"],
+            stats["norisk"].stdev < stats["thinker"].stdev < stats["gambler"].stdev,
         "*yclover rolls the most Yahtzees": most("yahtzee_rate") == "yclover",
     }
 
@@ -48,17 +48,17 @@ def main():
     seconds = time.perf_counter() - started
     print(f"{games:,} solitaire games of each mood, seed {seed} (standard errors in brackets)")
     for mood, figures in stats.items():
-        rate = figures["yahtzee_rate"]
-        print(f"  *{mood:8} mean {figures['mean']:6.2f} ({figures['stdev'] / math.sqrt(games):.2f})"
-              f"  spread {figures['stdev']:5.2f} ({figures['stdev'] / math.sqrt(2 * games):.2f})"
+        rate = figures.yahtzee_rate
+        print(f"  *{mood:8} mean {figures.mean:6.2f} ({figures.stdev / math.sqrt(games):.2f})"
+              f"  spread {figures.stdev:5.2f} ({figures.stdev / math.sqrt(2 * games):.2f})"
               f"  Yahtzee rate {rate:.3f} ({math.sqrt(rate * (1 - rate) / games):.3f})")
     results = checks(stats)
     for claim, holds in results.items():
         print(f"  {claim}: {'met' if holds else 'NOT met'}")
     print(f"  {seconds:.1f} s")
     print(json.dumps({"games": games, "seed": seed, "seconds": round(seconds, 1), "checks": results,
-                      "moods": {mood: {key: figures[key] for key in ("mean", "stdev", "yahtzee_rate")}
-                                for mood, figures in stats.items()}}))
+                      "moods": {mood: {"mean": figures.mean, "stdev": figures.stdev,
+                                       "yahtzee_rate": figures.yahtzee_rate} for mood, figures in stats.items()}}))
 
 
 if __name__ == "__main__":

@@ -72,15 +72,16 @@ def main(argv):
           f"worst {times[-1] * 1000:.1f} ms  target p99 <= {DECISION_TARGET * 1000:.0f} ms: "
           f"{'met' if p99 <= DECISION_TARGET else 'NOT met'}")
     stats = simulate(games, "rival", HASBRO, seed=seed, cache_dir=cache)
-    low, high = stats["win_share"] - stats["win_interval"], stats["win_share"] + stats["win_interval"]
-    print(f"*rival vs *thinker, {stats['games']:,} games, duplicate dice, first seat alternating")
-    print(f"  win share {stats['win_share']:.2%} (95% interval {low:.2%} to {high:.2%}; ties count half)"
+    rivalry = stats.rivalry
+    low, high = rivalry.win_share - rivalry.win_interval, rivalry.win_share + rivalry.win_interval
+    print(f"*rival vs *thinker, {stats.games:,} games, duplicate dice, first seat alternating")
+    print(f"  win share {rivalry.win_share:.2%} (95% interval {low:.2%} to {high:.2%}; ties count half)"
           f"  target: the interval's upper end >= {TARGET_HIGH:.2%}: {'met' if high >= TARGET_HIGH else 'NOT met'}")
-    print(f"  mean score: *rival {stats['mean']:.2f}, *thinker {stats['opponent_mean']:.2f}")
-    print(f"  {stats['seconds']:.1f} s, {stats['games_per_second']:,.0f} games a second")
-    print(json.dumps({**{key: stats[key] for key in ("games", "win_share", "win_interval", "mean", "opponent_mean",
-                                                     "seconds")}, "decision_p50": p50, "decision_p99": p99}))
-
+    print(f"  mean score: *rival {stats.mean:.2f}, *thinker {rivalry.opponent_mean:.2f}")
+    print(f"  {stats.seconds:.1f} s, {stats.games_per_second:,.0f} games a second")
+    print(json.dumps({"games": stats.games, "win_share": rivalry.win_share, "win_interval": rivalry.win_interval,
+                      "mean": stats.mean, "opponent_mean": rivalry.opponent_mean, "seconds": stats.seconds,
+                      "decision_p50": p50, "decision_p99": p99}))
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -81,9 +81,9 @@ def simulation_figures(tables):
             stats = simulate(GAMES, "thinker", table.rules, seed=1, cache_dir=folder)
             wall = time.perf_counter() - started
             figures[table.rules.name] = stats
-            print(f"simulation, {table.rules.name}: {GAMES:,} thinker games in {stats['seconds']:.2f} s "
-                  f"({wall:.2f} s with the table read), {stats['games_per_second']:,.0f} games/s, "
-                  f"mean {stats['mean']:.2f} +- {stats['stdev'] / GAMES ** 0.5:.2f}", flush=True)
+            print(f"simulation, {table.rules.name}: {GAMES:,} thinker games in {stats.seconds:.2f} s "
+                  f"({wall:.2f} s with the table read), {stats.games_per_second:,.0f} games/s, "
+                  f"mean {stats.mean:.2f} +- {stats.stdev / GAMES ** 0.5:.2f}", flush=True)
     return figures
 
 
@@ -101,8 +101,8 @@ def main():
         "peak_mb": round(peak, 1), "max_rss_mb": round(rss, 1),
         "start_ev": {name: round(table.start_value, 7) for name, (_, table) in builds.items()},
         "advice_median_ms": round(median, 4), "advice_p99_ms": round(p99, 4),
-        "games_per_second": round(simulations["hasbro"]["games_per_second"], 1),
-        "games_per_second_by_rules": {name: round(stats["games_per_second"], 1) for name, stats in simulations.items()},
+        "games_per_second": round(simulations["hasbro"].games_per_second, 1),
+        "games_per_second_by_rules": {name: round(stats.games_per_second, 1) for name, stats in simulations.items()},
     }))
 
 

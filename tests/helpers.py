@@ -11,7 +11,7 @@ from prompt_toolkit.output import DummyOutput
 
 from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.plain import PlainConsole
-from yahtzee.model.dice import LoadedDice, SeededDice
+from yahtzee.model.dice import LoadedDice, RandomState, SeededDice
 from yahtzee.model.session import Session
 from yahtzee.present.palette import strip_controls
 
@@ -119,9 +119,10 @@ class DealtDice:
         taken, self.faces = self.faces[:count], self.faces[count:]
         return taken
 
-    def to_dict(self):
+    @property
+    def state(self):
         """Saved as true randomness, as the game it stands in for."""
-        return {"kind": "random"}
+        return RandomState()
 
 
 def play_keys(saves_folder, keys, faces, run_settings=None, dice=LoadedDice):

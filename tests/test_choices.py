@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from yahtzee.coach.replay import review_game, review_to_json
+from yahtzee.coach.replay import review_game
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model.choices import Option, OptionKind
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.outcome import FinishedGame
@@ -17,6 +18,7 @@ from yahtzee.model.rules import HASBRO
 from yahtzee.model.scoring import Category
 from yahtzee.present import render
 from yahtzee.present.verdicts import review_lines
+from yahtzee.reports import review_to_json
 from yahtzee.speech import languages as language
 from yahtzee.strategy.play.advisor import advise
 
@@ -59,6 +61,16 @@ def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(strategy):
     before = game.current.card.total
     game.post(C.TWOS)
     assert game.players[0].card.total - before == twos.gain  # the model agrees on what it adds
+
+
+def test_options_are_the_same_choice_whatever_each_expects_of_it():
+    keep = Option(OptionKind.KEEP, 201.5, (False, True, False, True, True), kept=(2, 5), best=True)
+    assert keep.is_same_choice(Option(OptionKind.KEEP, 190.0, (True, False, False, True, True), kept=(2, 5)))
+    assert not keep.is_same_choice(Option(OptionKind.KEEP, 201.5, (False, True, True, True, True), kept=(2,)))
+    twos = Option(OptionKind.BOX, 180.0, box=Category.TWOS, points=6, upper_bonus=35)
+    assert twos.is_same_choice(Option(OptionKind.BOX, 170.0, box=Category.TWOS, points=6, upper_bonus=35))
+    assert not twos.is_same_choice(Option(OptionKind.BOX, 180.0, box=Category.TWOS, points=6))
+    assert not twos.is_same_choice(Option(OptionKind.BOX, 180.0, box=Category.CHANCE, points=6, upper_bonus=35))
 
 
 @pytest.mark.parametrize("code, words", [("en", "TWOS 6 +35 upper bonus"), ("de", "ZWEIER 6 +35 Bonus oben")])

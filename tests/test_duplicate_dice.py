@@ -17,7 +17,7 @@ from yahtzee.model.dice import (
     LoadedDice,
     RandomDice,
     SeededDice,
-    dice_from_dict,
+    rewind,
     with_duplicate,
 )
 from yahtzee.model.game import Game, Player, Turn
@@ -25,7 +25,14 @@ from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import HASBRO, rules_named
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
-from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
+from yahtzee.saves.codec import (
+    dice_from_dict,
+    dice_to_dict,
+    game_from_dict,
+    game_to_dict,
+    session_from_dict,
+    session_to_dict,
+)
 from yahtzee.saves.records import InvalidRecord, check_record, finished_game, record_of
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Services
@@ -176,8 +183,8 @@ def test_loaded_dice_stay_loaded_whatever_the_duplicate_setting():
     {"random_seed": 1}, {"random_seed": None},
 ])
 def test_damaged_duplicate_dice_in_a_save_are_refused(change):
-    good = DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).to_dict()
-    assert dice_from_dict(good) == DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0])
+    good = dice_to_dict(DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).state)
+    assert dice_from_dict(good).source() == DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0])
     session = Session([Player("ANN")], source=DuplicateDice(5))
     session.new_game()
     data = json.loads(json.dumps(session_to_dict(session)))
@@ -190,11 +197,28 @@ def test_damaged_duplicate_dice_in_a_save_are_refused(change):
         session_from_dict(data)
 
 
+@pytest.mark.parametrize("source", [
+    RandomDice(), SeededDice(7, (1, 3, 1), 4), DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0], random_seed=True),
+    LoadedDice([1, 2, 6], SeededDice(3, (2, 1, 0), 2)),
+])
+def test_every_source_round_trips_through_its_state_and_the_save(source):
+    assert dice_from_dict(json.loads(json.dumps(dice_to_dict(source.state)))) == source.state
+    assert source.state.source() == source
+
+
+def test_rewinding_dice_deals_the_same_faces_again():
+    source = LoadedDice([1, 2], SeededDice(3, (1, 1, 0)))
+    kept = source.state
+    first = source.roll(4)
+    rewind(source, kept)
+    assert source.roll(4) == first and source.state != kept
+
+
 def test_loaded_dice_that_would_fall_back_on_duplicate_dice_are_refused():
-    duplicate = DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).to_dict()
-    with pytest.raises(ValueError):  # they could not roll by count once the loaded faces ran out
+    duplicate = dice_to_dict(DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).state)
+    with pytest.raises(DamagedSave):  # they could not roll by count once the loaded faces ran out
         dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": duplicate})
-    assert dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": {"kind": "random"}}).faces == [1, 2]
+    assert dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": {"kind": "random"}}).source().faces == [1, 2]
 
 
 def finished_record(source):

@@ -10,7 +10,7 @@ import pytest
 from helpers import KeyScript, plain_console
 
 from yahtzee import cli
-from yahtzee.coach.replay import CannotReview, review_game, review_to_json
+from yahtzee.coach.replay import CannotReview, review_game
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
 from yahtzee.model.dice import LoadedDice, SeededDice
@@ -22,6 +22,7 @@ from yahtzee.model.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, 
 from yahtzee.model.session import Session
 from yahtzee.present.render import choice_text
 from yahtzee.present.verdicts import review_lines
+from yahtzee.reports import review_to_json
 from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.records import record_of
 from yahtzee.saves.store import Saves
@@ -294,7 +295,7 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
     """ANN ranked advice by the chance to win, BOB by the score: ANN's costs are the win % her
     choices lost against the likeliest option (as the advice page's chances count them), in
     totals of their own; BOB's are expected points; the recap shows the two in two rows."""
-    from yahtzee.coach.replay import LogDice, review_to_json
+    from yahtzee.coach.replay import LogDice
     from yahtzee.coach.reviews import Reviewer
     from yahtzee.coach.tablekeeper import TableKeeper
     from yahtzee.coach.tips import Coach

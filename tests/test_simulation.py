@@ -1,4 +1,5 @@
 """Simulation: games played side by side as arrays are real games of the computer players."""
+import dataclasses
 import json
 import math
 
@@ -94,19 +95,17 @@ def test_dice_in_any_order_are_the_same_roll():
 
 def test_the_thinker_averages_the_tables_start_value(shared_table_cache):
     stats = simulate(20_000, "thinker", seed=11, cache_dir=shared_table_cache)
-    assert stats["games"] == 20_000
-    assert abs(stats["mean"] - HASBRO_START) < 3 * stats["stdev"] / math.sqrt(stats["games"])
+    assert stats.games == 20_000
+    assert abs(stats.mean - HASBRO_START) < 3 * stats.stdev / math.sqrt(stats.games)
 
 
 def test_a_seed_gives_the_same_figures_on_any_number_of_cores(shared_table_cache, monkeypatch):
     monkeypatch.setattr(simulation, "BATCH", 300)
-    figures = [simulate(1000, "nowhere", seed=4, cache_dir=shared_table_cache, workers=workers)
-               for workers in (1, 2, 2)]
-    for stats in figures:
-        del stats["seconds"], stats["games_per_second"]
+    figures = [dataclasses.replace(simulate(1000, "nowhere", seed=4, cache_dir=shared_table_cache, workers=workers),
+                                   seconds=0.0) for workers in (1, 2, 2)]
     assert figures[0] == figures[1] == figures[2]
     other = simulate(1000, "nowhere", seed=5, cache_dir=shared_table_cache)
-    assert other["mean"] != figures[0]["mean"]
+    assert other.mean != figures[0].mean
 
 
 def test_progress_is_told_batch_by_batch(shared_table_cache, monkeypatch):

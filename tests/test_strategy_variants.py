@@ -79,7 +79,7 @@ def test_the_thinker_averages_each_variants_start_value(shared_table_cache, vari
     rules, expected = VARIANT_START_VALUES[name]
     variant_loader(rules)
     stats = simulate(2000, "thinker", rules, seed=5, cache_dir=shared_table_cache)
-    assert abs(stats["mean"] - expected) < 3 * stats["stdev"] / math.sqrt(stats["games"])
+    assert abs(stats.mean - expected) < 3 * stats.stdev / math.sqrt(stats.games)
 
 
 @pytest.mark.parametrize("rules", [FIVEOAK, ACORN, YAHTC], ids=lambda r: r.name)
@@ -289,8 +289,8 @@ def test_simulations_finish_under_extra_turns_and_a_bank(shared_table_cache, var
     rules = YAHTC.with_options(rolls=3, bank=1)
     variant_loader(rules)
     stats = simulate(300, "thinker", rules, seed=2, cache_dir=shared_table_cache)
-    assert stats["games"] == 300 and stats["extra_yahtzee_rate"] > 0
-    assert stats["mean"] > VARIANT_START_VALUES["yahtc"][1] - 5
+    assert stats.games == 300 and stats.extra_yahtzee_rate > 0
+    assert stats.mean > VARIANT_START_VALUES["yahtc"][1] - 5
 
 
 def test_every_rule_set_is_covered():

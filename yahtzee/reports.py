@@ -4,12 +4,14 @@ import os
 import sys
 from argparse import Namespace
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .coach.replay import CannotReview, review_to_json
+from .coach.replay import CannotReview, Decision, Review
 from .coach.reviews import Reviewer
 from .coach.tablekeeper import TableKeeper
+from .model.choices import Option, OptionKind
 from .model.moods import UnknownMood, mood_named
 from .model.rules import UnknownRules, rules_named
 from .present.stats import stats_lines
@@ -20,6 +22,7 @@ from .usage import usage_error
 
 if TYPE_CHECKING:
     from .saves.store import Saves
+    from .strategy.headless.pool import Simulation
 
 
 def printing(command: Callable[..., int], *args: object) -> int:
@@ -37,11 +40,6 @@ def show_stats(saves: "Saves") -> int:
     for line in [*saves.take_notices(), *stats_lines(games)]:
         print(line)
     return 0
-
-
-SIMULATION_KEYS = ("games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
-                   "yahtzee_rate", "seconds")
-RIVALRY_KEYS = ("win_share", "win_interval", "opponent_mean")
 
 
 def run_simulation(args: Namespace, cache: Path) -> int:
@@ -63,10 +61,18 @@ def run_simulation(args: Namespace, cache: Path) -> int:
     except UnsupportedRules as error:
         return usage_error(error)
     if args.json:
-        print(json.dumps({key: stats[key] for key in SIMULATION_KEYS + RIVALRY_KEYS if key in stats}))
+        print(json.dumps(simulation_to_json(stats)))
     else:
         print("\n".join(format_simulation(stats, mood)))
     return 0
+
+
+def simulation_to_json(stats: "Simulation") -> dict[str, Any]:
+    """The figures --simulate --json prints (and *rival's results against *thinker)."""
+    figures = {"games": stats.games, "mean": stats.mean, "stdev": stats.stdev, "median": stats.median,
+               "min": stats.lowest, "max": stats.highest, "upper_bonus_rate": stats.upper_bonus_rate,
+               "yahtzee_rate": stats.yahtzee_rate, "seconds": stats.seconds}
+    return {**figures, **(asdict(stats.rivalry) if stats.rivalry else {})}
 
 
 def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
@@ -94,3 +100,33 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
         # At a terminal, fitted to 80 columns; into a pipe, a line a decision (nothing limits its width).
         print("\n".join(review_lines(review, title, fit=sys.stdout.isatty())))
     return 0
+
+
+def review_to_json(review: Review) -> dict[str, Any]:
+    """The review as one JSON object."""
+    return {"players": list(review.players),
+            "decisions": [decision_to_json(d) for d in review.decisions],
+            "totals": review.totals, "win_totals": review.win_totals, "accuracy": review.accuracy,
+            "costliest": {name: [decision_to_json(d) for d in costly]
+                          for name, costly in review.costliest.items()},
+            "note": review.note}
+
+
+def decision_to_json(decision: Decision) -> dict[str, Any]:
+    """A decision as JSON data."""
+    return {"player": decision.player, "round": decision.round, "roll": decision.roll,
+            "kind": decision.kind, "dice": list(decision.dice), "done": option_to_json(decision.done),
+            "best": option_to_json(decision.best), "cost": round(decision.cost, 3),
+            "judged_by": "win_chance" if decision.by_win else "expected_score"}
+
+
+def option_to_json(option: Option) -> dict[str, Any]:
+    """The choice an option makes, as JSON values (its expected score apart)."""
+    if option.kind is OptionKind.KEEP:
+        return {"kind": "keep", "kept": list(option.kept)}
+    assert option.box is not None
+    data = {"kind": "extra_turn" if option.extra_turn else "blank" if option.blank else "post",
+            "box": option.box.value, "points": option.points}
+    bonuses = {"upper_bonus": option.upper_bonus, "yahtzee_bonus": option.yahtzee_bonus,
+               "roll_bonus": option.roll_bonus}
+    return {**data, **{name: points for name, points in bonuses.items() if points}}

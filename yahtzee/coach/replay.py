@@ -8,10 +8,10 @@ The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
 """
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, Optional, cast
+from typing import TYPE_CHECKING, Literal, NoReturn, Optional, cast
 
-from ..model.choices import Option, OptionKind, option_to_json
-from ..model.dice import DICE_COUNT
+from ..model.choices import Option, OptionKind
+from ..model.dice import DICE_COUNT, RandomState
 from ..model.game import Game, Player
 from ..model.illegal import IllegalMove
 from ..model.moves import Move, MoveKind
@@ -85,9 +85,10 @@ class LogDice:
         faces, self.faces = self.faces[:count], self.faces[count:]
         return faces
 
-    def to_dict(self) -> dict[str, Any]:
-        """Nothing to keep: a replayed game is never saved."""
-        return {}
+    @property
+    def state(self) -> RandomState:
+        """Nothing to keep: a replayed game is never saved nor taken back."""
+        return RandomState()
 
 
 def require_moves(finished: FinishedGame) -> tuple[Move, ...]:
@@ -207,21 +208,3 @@ def added_up(costs: Iterable[float]) -> float:
     for cost in costs:
         total = round(total + cost, 3)
     return total
-
-
-def decision_to_json(decision: Decision) -> dict[str, Any]:
-    """A decision as JSON data."""
-    return {"player": decision.player, "round": decision.round, "roll": decision.roll,
-            "kind": decision.kind, "dice": list(decision.dice), "done": option_to_json(decision.done),
-            "best": option_to_json(decision.best), "cost": round(decision.cost, 3),
-            "judged_by": "win_chance" if decision.by_win else "expected_score"}
-
-
-def review_to_json(review: Review) -> dict[str, Any]:
-    """The review as one JSON object."""
-    return {"players": list(review.players),
-            "decisions": [decision_to_json(d) for d in review.decisions],
-            "totals": review.totals, "win_totals": review.win_totals, "accuracy": review.accuracy,
-            "costliest": {name: [decision_to_json(d) for d in costly]
-                          for name, costly in review.costliest.items()},
-            "note": review.note}

@@ -1,8 +1,8 @@
 """An advisor's choice as a typed value: keep some dice, or post in a box with its points
 and the bonuses that come with it. Words are made from it only where it is shown."""
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, Optional
+from typing import Optional
 
 from .scoring import Category
 
@@ -40,14 +40,11 @@ class Option:
         """Every point the posting adds to the card, bonuses included."""
         return self.points + self.upper_bonus + self.yahtzee_bonus + self.roll_bonus
 
+    def is_same_choice(self, other: "Option") -> bool:
+        """`other` makes this choice, whatever each expects of it (a keep: the same faces kept,
+        whichever dice show them)."""
+        return _choice_alone(self) == _choice_alone(other)
 
-def option_to_json(option: Option) -> dict[str, Any]:
-    """The choice an option makes, as JSON values (its expected score apart)."""
-    if option.kind is OptionKind.KEEP:
-        return {"kind": "keep", "kept": list(option.kept)}
-    assert option.box is not None
-    data = {"kind": "extra_turn" if option.extra_turn else "blank" if option.blank else "post",
-            "box": option.box.value, "points": option.points}
-    bonuses = {"upper_bonus": option.upper_bonus, "yahtzee_bonus": option.yahtzee_bonus,
-               "roll_bonus": option.roll_bonus}
-    return {**data, **{name: points for name, points in bonuses.items() if points}}
+
+def _choice_alone(option: Option) -> Option:
+    return replace(option, value=0.0, reroll=(), best=False)

@@ -3,9 +3,9 @@ shared by every seat, or a loaded file."""
 import os
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Optional, Protocol, Union
+from dataclasses import dataclass
+from typing import Optional, Protocol, Union
 
-from .checks import is_int
 from .words import N_, Refusal, Say, Text
 
 # The one source of these two facts of the game: five dice, faces 1 to 6.
@@ -13,7 +13,6 @@ DICE_COUNT = 5
 FACES = range(1, 7)
 MAX_DICE_FILE_BYTES = 1_000_000
 MAX_DRAWN_SEED = 10 ** 9
-MAX_THROWS = 10_000  # throws of one die in one round (extra turns may add many)
 DUPLICATE_LINE = N_("Dice: duplicate, every player rolls the same dice")
 
 
@@ -21,18 +20,73 @@ class DiceFileError(Refusal):
     """A loaded-dice file that cannot be used, with the reason for the player."""
 
 
+@dataclass(frozen=True)
+class RandomState:
+    """Truly random dice: nothing to keep."""
+
+    def source(self) -> "RandomDice":
+        """Dice in this state."""
+        return RandomDice()
+
+
+@dataclass(frozen=True)
+class SeededState:
+    """Seeded dice: the seed, the turn (game, round, seat) last reseeded for, the faces drawn since."""
+
+    seed: int
+    turn: tuple[int, int, int]
+    drawn: int
+
+    def source(self) -> "SeededDice":
+        """Dice in this state."""
+        return SeededDice(self.seed, self.turn, self.drawn)
+
+
+@dataclass(frozen=True)
+class LoadedState:
+    """Loaded dice: the faces not yet used and the state of the dice that follow them."""
+
+    faces: tuple[int, ...]
+    fallback: "CountingState"
+
+    def source(self) -> "LoadedDice":
+        """Dice in this state."""
+        return LoadedDice(self.faces, self.fallback.source())
+
+
+@dataclass(frozen=True)
+class DuplicateState:
+    """Duplicate dice: the seed, the turn, how often each die has been thrown in it, and whether
+    the seed was drawn for the session."""
+
+    seed: int
+    turn: tuple[int, int, int]
+    thrown: tuple[int, ...]
+    random_seed: bool
+
+    def source(self) -> "DuplicateDice":
+        """Dice in this state."""
+        return DuplicateDice(self.seed, self.turn, self.thrown, self.random_seed)
+
+
+# The states of the dice that roll by count, and of any dice.
+CountingState = Union[RandomState, SeededState, LoadedState]
+DiceState = Union[CountingState, DuplicateState]
+
+
 class DiceSource(Protocol):
-    """What the game asks of the dice: a seed (None: none), a new turn, faces, and the state as JSON
-    data. Duplicate dice are the one source that rolls by place instead (see throw and Source)."""
+    """What the game asks of the dice: a seed (None: none), a new turn, faces, and the state to
+    keep. Duplicate dice are the one source that rolls by place instead (see throw and Source)."""
 
     @property
     def seed(self) -> Optional[int]: ...
 
+    @property
+    def state(self) -> CountingState: ...
+
     def start_turn(self, game: int, round_: int, seat: int) -> None: ...
 
     def roll(self, count: int) -> list[int]: ...
-
-    def to_dict(self) -> dict[str, Any]: ...
 
 
 class RandomDice:
@@ -50,9 +104,10 @@ class RandomDice:
         """`count` new faces."""
         return [self._rng.randint(1, 6) for _ in range(count)]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The source as JSON data."""
-        return {"kind": "random"}
+    @property
+    def state(self) -> RandomState:
+        """Nothing to keep."""
+        return RandomState()
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, RandomDice)
@@ -77,12 +132,13 @@ class SeededDice:
         self.drawn += count
         return [self._rng.randint(1, 6) for _ in range(count)]
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def state(self) -> SeededState:
         """The seed and how far this turn's stream has gone."""
-        return {"kind": "seeded", "seed": self.seed, "turn": list(self.turn), "drawn": self.drawn}
+        return SeededState(self.seed, self.turn, self.drawn)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SeededDice) and self.to_dict() == other.to_dict()
+        return isinstance(other, SeededDice) and self.state == other.state
 
 
 class DuplicateDice:
@@ -92,7 +148,7 @@ class DuplicateDice:
     def __init__(self, seed: int, turn: tuple[int, int, int] = (1, 1, 0), thrown: Iterable[int] = (0,) * DICE_COUNT,
                  random_seed: bool = False) -> None:
         self.seed = seed
-        self.turn = tuple(turn)
+        self.turn = turn
         self.thrown = list(thrown)
         # The seed was drawn for this session rather than given with --seed.
         self.random_seed = random_seed
@@ -120,13 +176,13 @@ class DuplicateDice:
         game, round_, _ = self.turn
         return random.Random(f"duplicate/{self.seed}/{game}/{round_}/{place}/{throw}").randint(1, 6)
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def state(self) -> DuplicateState:
         """The seed, the turn and how often each die has been thrown in it."""
-        return {"kind": "duplicate", "seed": self.seed, "turn": list(self.turn),
-                "thrown": list(self.thrown), "random_seed": self.random_seed}
+        return DuplicateState(self.seed, self.turn, tuple(self.thrown), self.random_seed)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, DuplicateDice) and self.to_dict() == other.to_dict()
+        return isinstance(other, DuplicateDice) and self.state == other.state
 
 
 # Any source the game rolls: duplicate dice roll by place, every other source by count.
@@ -154,42 +210,18 @@ class LoadedDice:
         taken, self.faces = self.faces[:count], self.faces[count:]
         return taken + self.fallback.roll(count - len(taken))
 
-    def to_dict(self) -> dict[str, Any]:
-        """The faces not yet used and the source that follows them."""
-        return {"kind": "loaded", "faces": list(self.faces), "fallback": self.fallback.to_dict()}
+    @property
+    def state(self) -> LoadedState:
+        """The faces not yet used and the state of the source that follows them."""
+        return LoadedState(tuple(self.faces), self.fallback.state)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, LoadedDice) and self.to_dict() == other.to_dict()
+        return isinstance(other, LoadedDice) and self.state == other.state
 
 
-def dice_from_dict(data: Any) -> Source:
-    """Rebuild a source saved by its to_dict; ValueError if the data is not one."""
-    kind = data.get("kind") if isinstance(data, dict) else None
-    if kind == "random":
-        return RandomDice()
-    if kind == "seeded":
-        seed, turn, drawn = data.get("seed"), data.get("turn"), data.get("drawn")
-        if (is_int(seed) and isinstance(turn, list) and len(turn) == 3
-                and all(is_int(t) and t >= 0 for t in turn) and is_int(drawn) and 0 <= drawn <= 1000):
-            return SeededDice(seed, tuple(turn), drawn)
-    if kind == "duplicate":
-        return _duplicate_from_dict(data)
-    if kind == "loaded":
-        faces = data.get("faces")
-        if isinstance(faces, list) and all(is_int(f) and f in FACES for f in faces):
-            fallback = dice_from_dict(data.get("fallback"))
-            if not isinstance(fallback, DuplicateDice):  # loaded dice fall back on dice that roll by count
-                return LoadedDice(faces, fallback)
-    raise ValueError("the saved dice source is not valid")
-
-
-def _duplicate_from_dict(data: Any) -> DuplicateDice:
-    seed, turn, thrown, drawn = (data.get(key) for key in ("seed", "turn", "thrown", "random_seed"))
-    if (is_int(seed) and isinstance(turn, list) and len(turn) == 3 and all(is_int(t, 0) for t in turn)
-            and isinstance(thrown, list) and len(thrown) == DICE_COUNT
-            and all(is_int(k, 0, MAX_THROWS) for k in thrown) and isinstance(drawn, bool)):
-        return DuplicateDice(seed, tuple(turn), thrown, drawn)
-    raise ValueError("the saved duplicate dice are not valid")
+def rewind(source: Source, state: DiceState) -> None:
+    """Put a source back in a state it was in, in place: the session and its game share it."""
+    vars(source).update(vars(state.source()))
 
 
 def throw(source: Source, places: Sequence[int]) -> list[int]:
@@ -250,8 +282,3 @@ def read_dice_file(path: Union[str, os.PathLike[str]]) -> list[int]:
         raise DiceFileError(Say("dice file {path}: holds characters other than faces and spaces").format(
             path=os.fspath(path))) from None
     return parse_faces(text, Say("dice file {path}").format(path=os.fspath(path)))
-
-
-def restore_source(source: Source, data: dict[str, Any]) -> None:
-    """Put a source back in the state its to_dict gave, in place (the session shares it)."""
-    source.__dict__.update(dice_from_dict(data).__dict__)

@@ -1,10 +1,10 @@
 """The game model: players, scorecards, the turn and its postings."""
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Optional
+from typing import Literal, Optional
 
 from . import scoring
-from .dice import DICE_COUNT, RandomDice, Source, restore_source, throw
+from .dice import DICE_COUNT, DiceState, RandomDice, Source, rewind, throw
 
 # The model's refusals live in yahtzee.model.illegal; the screens import them from here.
 from .illegal import BoxFilled as BoxFilled
@@ -83,7 +83,7 @@ class UndoPoint:
     round: int
     turn: Turn
     card: Scorecard
-    dice: Optional[dict[str, Any]]
+    dice: Optional[DiceState]  # None: a save that kept no state of the dice (they are not rewound)
 
 
 @dataclass
@@ -253,7 +253,7 @@ class Game:
         self.seat, self.round, self.turn = point.seat, point.round, point.turn
         self.players[point.seat].card = point.card.copy()
         if point.dice is not None:
-            restore_source(self.source, point.dice)
+            rewind(self.source, point.dice)
 
     def _undo_refusal(self) -> Text:
         if self.undo_point is None:
@@ -267,9 +267,7 @@ class Game:
         return ""
 
     def _keep_undo_point(self) -> None:
-        # A source that cannot describe itself (a test's scripted dice) is simply not rewound.
-        describe = getattr(self.source, "to_dict", lambda: None)
-        self.undo_point = UndoPoint(self.seat, self.round, self.turn, self.current.card.copy(), describe())
+        self.undo_point = UndoPoint(self.seat, self.round, self.turn, self.current.card.copy(), self.source.state)
 
     def _log(self, kind: MoveKind, detail: Detail) -> None:
         if self.moves is not None:

@@ -2,7 +2,6 @@
 (a label longer than its column goes on in the column's next row), or a line a decision with
 every label whole (into a pipe, where nothing limits the width)."""
 from ..coach.replay import ACCURATE, Decision, Review
-from ..model.choices import option_to_json
 from ..speech.languages import N_, _, number
 from .palette import pad, wrapped
 from .render import choice_text
@@ -57,7 +56,7 @@ def decision_lines(decision: Decision, fit: bool = True) -> list[str]:
     the column's next row, else the line grows)."""
     where = f"{decision.round:>2} " + _(ROLL).format(roll=decision.roll)
     dice = " ".join(map(str, decision.dice))
-    same = option_to_json(decision.best) == option_to_json(decision.done)
+    same = decision.best.is_same_choice(decision.done)
     done = choice_text(decision.done, short=True)
     best = "=" if same else choice_text(decision.best, short=True)
     cost = number(decision.cost, "5.1f") + ("%" if decision.by_win else "")

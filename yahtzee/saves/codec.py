@@ -9,7 +9,16 @@ from typing import Any, Optional, cast
 
 from ..model import scoring
 from ..model.checks import MAX_ROUNDS, DamagedSave, is_int, is_seat_proof, is_valid_name
-from ..model.dice import DICE_COUNT, Source, dice_from_dict
+from ..model.dice import (
+    DICE_COUNT,
+    CountingState,
+    DiceState,
+    DuplicateState,
+    LoadedState,
+    RandomState,
+    SeededState,
+    Source,
+)
 from ..model.game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Turn, UndoPoint
 from ..model.match import MATCH_KINDS, MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match
 from ..model.moods import MOODS
@@ -23,7 +32,7 @@ from ..speech.languages import N_, _, text
 from .records import InvalidRecord, bonus_problem, finished_game, record_of
 
 __all__ = ["DamagedSave", "session_to_dict", "session_from_dict", "game_to_dict", "game_from_dict",
-           "rules_to_dict", "rules_from_dict", "SESSION_VERSION", "GAME_VERSION"]
+           "dice_to_dict", "dice_from_dict", "rules_to_dict", "rules_from_dict", "SESSION_VERSION", "GAME_VERSION"]
 
 # Version 1 of a session held the screen it stood at; 2 leaves that to the autosave's resume point.
 SESSION_VERSION = 2
@@ -33,6 +42,8 @@ GAME_VERSION = 1
 MAX_POINTS = 1_000_000
 MAX_GAMES = 10_000
 MAX_LOSS = 10_000
+MAX_DRAWN = 1000  # faces seeded dice have drawn in one turn
+MAX_THROWS = 10_000  # throws of one die in one round (extra turns may add many)
 MAX_SCREEN_CHARS = 40
 BOX_NAMES = {box.value for box in Category}
 _MISSING = object()
@@ -62,7 +73,8 @@ def _list(value: object, what: str) -> list[Any]:
     return cast("list[Any]", value)
 
 
-def _int(data: dict[str, Any], key: str, low: int, high: int, what: str, default: object = _MISSING) -> int:
+def _int(data: dict[str, Any], key: str, low: Optional[int], high: Optional[int], what: str,
+         default: object = _MISSING) -> int:
     value = data.get(key, default)
     _check(is_int(value, low, high), what)
     return cast(int, value)
@@ -71,13 +83,6 @@ def _int(data: dict[str, Any], key: str, low: int, high: int, what: str, default
 def _required(data: dict[str, Any], key: str, what: str) -> object:
     _check(key in data, what)
     return data[key]
-
-
-def _dice(data: object) -> Source:
-    try:
-        return dice_from_dict(data)
-    except ValueError:  # dice_from_dict's way of refusing data
-        raise DamagedSave(_("the saved game is damaged: {what}").format(what=_("the dice"))) from None
 
 
 # Sessions
@@ -92,7 +97,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "verify": session.verify,
         "sound": session.sound,
         "rules": rules_to_dict(session.rules),
-        "dice": session.source.to_dict(),
+        "dice": dice_to_dict(session.source.state),
         "match": match_to_dict(session.match),
         "match_start": session.match_start,
         "win_rankers": sorted(session.win_rankers),
@@ -201,7 +206,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "round": game.round,
         "players": [{**_seat_to_dict(p), **_card_to_dict(p.card)} for p in game.players],
         "turn": _turn_to_dict(game.turn),
-        "dice": game.source.to_dict(),
+        "dice": dice_to_dict(game.source.state),
         "race_target": game.race_target,
         "undo": _undo_to_dict(game.undo_point),
         **({"moves": moves_to_json(game.moves)} if game.moves is not None else {}),
@@ -308,7 +313,7 @@ def _undo_to_dict(point: Optional[UndoPoint]) -> Optional[dict[str, Any]]:
     if point is None:
         return None
     return {"seat": point.seat, "round": point.round, "turn": _turn_to_dict(point.turn),
-            "card": _card_to_dict(point.card), "dice": point.dice}
+            "card": _card_to_dict(point.card), "dice": None if point.dice is None else dice_to_dict(point.dice)}
 
 
 def _undo_from_dict(data: object, game: Game) -> Optional[UndoPoint]:
@@ -322,9 +327,59 @@ def _undo_from_dict(data: object, game: Game) -> Optional[UndoPoint]:
     turn = _turn_from_dict(data.get("turn"), game.rules, card.bank)
     _check(turn.has_rolled, _("the posting to take back was made before a roll"))
     dice = data.get("dice")
-    if dice is not None:
-        _dice(dice)
-    return UndoPoint(seat, round_, turn, card, dice)
+    return UndoPoint(seat, round_, turn, card, None if dice is None else dice_from_dict(dice))
+
+
+# Dice
+
+_DICE = N_("the dice")
+
+
+def dice_to_dict(state: DiceState) -> dict[str, Any]:
+    """The state of the dice as JSON data."""
+    if isinstance(state, SeededState):
+        return {"kind": "seeded", "seed": state.seed, "turn": list(state.turn), "drawn": state.drawn}
+    if isinstance(state, DuplicateState):
+        return {"kind": "duplicate", "seed": state.seed, "turn": list(state.turn), "thrown": list(state.thrown),
+                "random_seed": state.random_seed}
+    if isinstance(state, LoadedState):
+        return {"kind": "loaded", "faces": list(state.faces), "fallback": dice_to_dict(state.fallback)}
+    return {"kind": "random"}
+
+
+def dice_from_dict(data: object) -> DiceState:
+    """The state of the dice saved by dice_to_dict; DamagedSave if the data is not one."""
+    data = _object(data, _DICE)
+    kind = data.get("kind")
+    if kind == "random":
+        return RandomState()
+    if kind == "loaded":
+        fallback = dice_from_dict(data.get("fallback"))
+        _check(not isinstance(fallback, DuplicateState), _DICE)  # loaded dice fall back on dice that roll by count
+        return LoadedState(_ints(data.get("faces"), 1, 6), cast(CountingState, fallback))
+    _check(kind in ("seeded", "duplicate"), _DICE)
+    seed, turn = _int(data, "seed", None, None, _DICE), _dice_turn(data.get("turn"))
+    if kind == "seeded":
+        return SeededState(seed, turn, _int(data, "drawn", 0, MAX_DRAWN, _DICE))
+    random_seed = data.get("random_seed")
+    _check(isinstance(random_seed, bool), _DICE)
+    return DuplicateState(seed, turn, _ints(data.get("thrown"), 0, MAX_THROWS, DICE_COUNT), cast(bool, random_seed))
+
+
+def _dice_turn(data: object) -> tuple[int, int, int]:
+    game, round_, seat = _ints(data, 0, None, 3)
+    return game, round_, seat
+
+
+def _ints(data: object, low: int, high: Optional[int], count: Optional[int] = None) -> tuple[int, ...]:
+    """The whole numbers of a list (`count` of them, if given) within [low, high], for the dice."""
+    values = _list(data, _DICE)
+    _check((count is None or len(values) == count) and all(is_int(value, low, high) for value in values), _DICE)
+    return tuple(values)
+
+
+def _dice(data: object) -> Source:
+    return dice_from_dict(data).source()
 
 
 # Rules

@@ -7,7 +7,7 @@ round's throws, its own too, have just made (a game of duplicate dice played for
 it, but the measure is of play, not of that)."""
 from collections.abc import Sequence
 from dataclasses import fields
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..odds.earlyturns import TurnPlans, final_normals, state_spreads, turn_plan
 from ..odds.finals import remaining_pmfs
 from ..odds.rival import RIVAL_OBJECTIVES, win_plan
 from ..odds.winchance import Final, ahead_chances
-from .pool import Figures, Progress, batch_figures, batch_seeds, batch_sizes, batch_statistics
+from .pool import Figures, Progress, Simulation, batch_figures, batch_seeds, batch_sizes, batch_statistics
 
 
 class RoundDice:
@@ -121,7 +121,7 @@ RIVALRY_BATCH = 5_000  # plans of last turns are remembered per batch
 
 
 def simulate_rivalry(n: int, rules: Rules, seed: Optional[int], loader: TableLoader,
-                     progress: Optional[Progress] = None, workers: Optional[int] = None) -> dict[str, Any]:
+                     progress: Optional[Progress] = None, workers: Optional[int] = None) -> Simulation:
     """Play `n` two-player games of *rival against *thinker with duplicate dice, the first
     seat alternating; the rival's statistics with its share of wins (ties half)."""
     tables = [loader(rules, objective) for objective in RIVAL_OBJECTIVES]

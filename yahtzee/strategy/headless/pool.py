@@ -9,6 +9,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
@@ -25,8 +26,42 @@ Play = Callable[[Sequence[StrategyTable], int, np.random.SeedSequence], Figures]
 _WORKER_TABLES: list[StrategyTable] = []  # a worker process's tables, handed over when it starts
 
 
+@dataclass(frozen=True)
+class Rivalry:
+    """*rival's results against *thinker: its share of wins (ties half), the 95% interval
+    around that share, and *thinker's mean score."""
+
+    win_share: float
+    win_interval: float
+    opponent_mean: float
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The figures of simulated games: how many, their scores' mean, spread, median and range,
+    how often they made the upper bonus, a Yahtzee and a Yahtzee bonus, the time they took;
+    for *rival's games, its results against *thinker."""
+
+    games: int
+    mean: float
+    stdev: float
+    median: float
+    lowest: int
+    highest: int
+    upper_bonus_rate: float
+    yahtzee_rate: float
+    extra_yahtzee_rate: float
+    seconds: float
+    rivalry: Optional[Rivalry] = None
+
+    @property
+    def games_per_second(self) -> float:
+        """How fast the games were played."""
+        return self.games / self.seconds if self.seconds else 0.0
+
+
 def batch_statistics(tables: Sequence[StrategyTable], sizes: list[int], seeds: list[np.random.SeedSequence],
-                     workers: Optional[int], play: Play, progress: Optional[Progress] = None) -> dict[str, Any]:
+                     workers: Optional[int], play: Play, progress: Optional[Progress] = None) -> Simulation:
     """The statistics of every batch's games played with `play(tables, size, seed)`."""
     started, figures = time.perf_counter(), []
     for batch in played_batches(tables, sizes, seeds, workers, play):
@@ -83,23 +118,28 @@ def batch_figures(cards: Cards) -> Figures:
             "yahtzee": cards.points[:, YAHTZEE_BIT] == YAHTZEE_POINTS, "extra_yahtzee": cards.yahtzee_bonus > 0}
 
 
-def game_statistics(figures: Figures, seconds: float) -> dict[str, Any]:
-    """Mean, spread and rates of finished games' figures."""
+def game_statistics(figures: Figures, seconds: float) -> Simulation:
+    """Mean, spread and rates of finished games' figures (and the rival's results, where they are)."""
     totals = figures["total"]
     games = len(totals)
-    return {
-        "games": games,
-        "mean": float(totals.mean()),
-        "stdev": float(totals.std(ddof=1)) if games > 1 else 0.0,
-        "median": statistics.median(totals.tolist()),
-        "min": int(totals.min()),
-        "max": int(totals.max()),
-        "upper_bonus_rate": float(figures["upper_bonus"].mean()),
-        "yahtzee_rate": float(figures["yahtzee"].mean()),
-        "extra_yahtzee_rate": float(figures["extra_yahtzee"].mean()),
-        **({"win_share": float(figures["won"].mean()),
-            "win_interval": float(1.96 * figures["won"].std(ddof=1) / games ** 0.5) if games > 1 else 0.0,
-            "opponent_mean": float(figures["opponent"].mean())} if "won" in figures else {}),
-        "seconds": seconds,
-        "games_per_second": games / seconds if seconds else 0.0,
-    }
+    return Simulation(
+        games=games,
+        mean=float(totals.mean()),
+        stdev=float(totals.std(ddof=1)) if games > 1 else 0.0,
+        median=statistics.median(totals.tolist()),
+        lowest=int(totals.min()),
+        highest=int(totals.max()),
+        upper_bonus_rate=float(figures["upper_bonus"].mean()),
+        yahtzee_rate=float(figures["yahtzee"].mean()),
+        extra_yahtzee_rate=float(figures["extra_yahtzee"].mean()),
+        seconds=seconds,
+        rivalry=rivalry_statistics(figures) if "won" in figures else None,
+    )
+
+
+def rivalry_statistics(figures: Figures) -> Rivalry:
+    """The rival's share of wins, its 95% interval and the other's mean, from rivalries' figures."""
+    won, games = figures["won"], len(figures["won"])
+    return Rivalry(win_share=float(won.mean()),
+                   win_interval=float(1.96 * won.std(ddof=1) / games ** 0.5) if games > 1 else 0.0,
+                   opponent_mean=float(figures["opponent"].mean()))

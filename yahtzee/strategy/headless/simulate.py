@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -30,7 +30,17 @@ from ..odds.rival import RivalPlayer
 from ..play.players import OBJECTIVES, ComputerPlayer, Post
 from ..storage.cache import ready_rests, table_loader
 from .duels import simulate_rivalry
-from .pool import Figures, Progress, batch_figures, batch_seeds, batch_sizes, batch_statistics, game_statistics
+from .pool import (
+    Figures,
+    Progress,
+    Rivalry,
+    Simulation,
+    batch_figures,
+    batch_seeds,
+    batch_sizes,
+    batch_statistics,
+    game_statistics,
+)
 
 BATCH = 25_000  # games played side by side: more share more turn-start states
 ONE_BY_ONE_BATCH = 10_000
@@ -38,7 +48,7 @@ ONE_BY_ONE_BATCH = 10_000
 
 def simulate(n: int, mood: str, rules: Rules = HASBRO, seed: Optional[int] = None, cache_dir: Optional[Path] = None,
              progress: Optional[Progress] = None, build_progress: Optional[Progress] = None,
-             workers: Optional[int] = None) -> dict[str, Any]:
+             workers: Optional[int] = None) -> Simulation:
     """Play `n` solitaire games of a computer player; returns their statistics.
 
     `progress(done, n)` hears of the games as they finish, `build_progress` of any table
@@ -66,7 +76,7 @@ def play_batch(tables: Sequence[StrategyTable], size: int, seed: np.random.SeedS
 # -- one game at a time, through the game itself (a dice bank) ---------------------------
 
 def simulate_one_by_one(n: int, mood: str, rules: Rules, seed: Optional[int], loader: TableLoader,
-                        progress: Optional[Progress] = None) -> dict[str, Any]:
+                        progress: Optional[Progress] = None) -> Simulation:
     """Play `n` games one turn of each at a time with the computer player of the game."""
     rng = random.Random(seed)
     player = computer_player(mood, rules, loader, random.Random(rng.random()))
@@ -130,31 +140,31 @@ def card_figures(cards: Sequence[Scorecard]) -> Figures:
             "extra_yahtzee": np.array([card.yahtzee_bonus > 0 for card in cards])}
 
 
-def format_simulation(stats: dict[str, Any], mood: Optional[str] = None) -> list[str]:
+def format_simulation(stats: Simulation, mood: Optional[str] = None) -> list[str]:
     """The statistics as lines of text for a player."""
-    games = number(stats["games"], ",")
+    games = number(stats.games, ",")
     title = (_("{games} games of {mood}").format(games=games, mood="*" + mood.lstrip("*")) if mood
              else _("{games} games").format(games=games))
     return [
         title,
         "  " + _("mean {mean}   stdev {stdev}   median {median}").format(
-            mean=number(stats["mean"], ".2f"), stdev=number(stats["stdev"], ".2f"),
-            median=number(stats["median"], "g")),
-        "  " + _("lowest {low}   highest {high}").format(low=stats["min"], high=stats["max"]),
+            mean=number(stats.mean, ".2f"), stdev=number(stats.stdev, ".2f"),
+            median=number(stats.median, "g")),
+        "  " + _("lowest {low}   highest {high}").format(low=stats.lowest, high=stats.highest),
         "  " + _("upper bonus in {bonus} of games, a Yahtzee in {yahtzee}, a Yahtzee bonus in "
-                 "{extra}").format(bonus=number(stats["upper_bonus_rate"], ".1%"),
-                                   yahtzee=number(stats["yahtzee_rate"], ".1%"),
-                                   extra=number(stats["extra_yahtzee_rate"], ".1%")),
-        *(rivalry_lines(stats) if "win_share" in stats else []),
+                 "{extra}").format(bonus=number(stats.upper_bonus_rate, ".1%"),
+                                   yahtzee=number(stats.yahtzee_rate, ".1%"),
+                                   extra=number(stats.extra_yahtzee_rate, ".1%")),
+        *(rivalry_lines(stats.rivalry) if stats.rivalry else []),
         "  " + _("{seconds} s, {speed} games a second").format(
-            seconds=number(stats["seconds"], ".1f"), speed=number(stats["games_per_second"], ",.0f")),
+            seconds=number(stats.seconds, ".1f"), speed=number(stats.games_per_second, ",.0f")),
     ]
 
 
-def rivalry_lines(stats: dict[str, Any]) -> list[str]:
+def rivalry_lines(rivalry: Rivalry) -> list[str]:
     """*rival's share of wins against *thinker, as lines of text."""
-    share, interval = number(stats["win_share"], ".2%"), number(stats["win_interval"], ".2%")
-    mean = number(stats["opponent_mean"], ".2f")
+    share, interval = number(rivalry.win_share, ".2%"), number(rivalry.win_interval, ".2%")
+    mean = number(rivalry.opponent_mean, ".2f")
     return ["  " + _("won {share} ± {interval} (95%) of its two-player games against *thinker").format(
                 share=share, interval=interval),
             "  " + _("(ties count half; *thinker averaged {mean})").format(mean=mean)]

@@ -22,7 +22,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import IO, Any, Callable, Optional, Union
+from typing import IO, Callable, Optional, TypedDict, Union
 
 import numpy as np
 
@@ -55,6 +55,23 @@ class BadTable(ValueError):
     """A table file that cannot be used; the message says why."""
 
 
+class CacheMeta(TypedDict):
+    """The facts stored beside a cache file's arrays: its format, and the key of the rules and
+    objective they were made for."""
+
+    version: int
+    key: str
+
+
+class TableMeta(CacheMeta):
+    """A table's facts: also its values' shape, dtype and checksum, and its start value."""
+
+    shape: list[int]
+    dtype: str
+    sha256: str
+    start: float
+
+
 def table_key(rules: Rules, objective: Objective) -> str:
     """A hash of every field of the rules and the objective, and the file format."""
     text = json.dumps({"format": FORMAT_VERSION, "rules": rules_to_dict(rules), "objective": asdict(objective)},
@@ -82,7 +99,7 @@ def build_table(rules: Rules, objective: Objective = EXPECTED_SCORE,
     return StrategyTable(rules, objective, engine.solve(progress), engine)
 
 
-def _meta(rules: Rules, objective: Objective, values: np.ndarray) -> dict[str, Any]:
+def _meta(rules: Rules, objective: Objective, values: np.ndarray) -> TableMeta:
     """The facts stored beside a table, checked when it is read back."""
     return {"version": FORMAT_VERSION, "key": table_key(rules, objective), "shape": list(values.shape),
             "dtype": str(values.dtype), "sha256": checksum(values), "start": start_value(values)}
@@ -94,7 +111,7 @@ def save_table(table: StrategyTable, folder: Folder) -> bool:
     return save_arrays(path, _meta(table.rules, table.objective, table.values), values=table.values)
 
 
-def save_arrays(path: Folder, meta: dict[str, Any], **arrays: np.ndarray) -> bool:
+def save_arrays(path: Folder, meta: CacheMeta, **arrays: np.ndarray) -> bool:
     """Write arrays and their meta into an .npz at `path` atomically; False (and no file) if
     the folder refuses."""
     try:
