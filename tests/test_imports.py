@@ -1,6 +1,7 @@
 """The package's modules import one another without a circle, counting imports inside
 functions too: the graph is drawn from the code itself."""
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,3 +179,17 @@ def test_only_the_lazy_seams_import_late():
     counts = {str(path.relative_to(PACKAGE)): late_imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
     assert sum(counts.values()) <= 20, {path: count for path, count in counts.items() if count}
     assert late_imports(Path(__file__)) > 0  # this file's own, counted the same way
+
+
+ANYTHING_DICT = re.compile(r"(dict|Dict|Mapping)\[str, *(Any|object)\]")
+
+
+def test_dicts_of_anything_are_few_and_only_where_the_saves_read_their_files():
+    """Values travel as typed values; a JSON object of anything is read only where a file is
+    read (yahtzee.saves), and what is written is a typed JSONObject (saves/shapes.py)."""
+    found = [(str(path.relative_to(PACKAGE)), number) for path in sorted(PACKAGE.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if ANYTHING_DICT.search(line)]
+    assert len(found) <= 15, found
+    assert {path.split("/")[0] for path, _ in found} == {"saves"}, found
+    assert ANYTHING_DICT.search("def f(x: Mapping[str, Any]) -> dict[str, object]:")

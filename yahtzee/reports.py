@@ -6,7 +6,7 @@ from argparse import Namespace
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .coach.replay import CannotReview, Decision, Review
 from .coach.reviews import Reviewer
@@ -16,6 +16,7 @@ from .model.moods import UnknownMood, mood_named
 from .model.rules import UnknownRules, rules_named
 from .present.stats import stats_lines
 from .present.verdicts import review_lines
+from .saves.shapes import JSONObject
 from .speech.languages import _, ngettext, number, text
 from .strategy.exact.progress import text_progress
 from .usage import usage_error
@@ -67,7 +68,7 @@ def run_simulation(args: Namespace, cache: Path) -> int:
     return 0
 
 
-def simulation_to_json(stats: "Simulation") -> dict[str, Any]:
+def simulation_to_json(stats: "Simulation") -> JSONObject:
     """The figures --simulate --json prints (and *rival's results against *thinker)."""
     figures = {"games": stats.games, "mean": stats.mean, "stdev": stats.stdev, "median": stats.median,
                "min": stats.lowest, "max": stats.highest, "upper_bonus_rate": stats.upper_bonus_rate,
@@ -102,7 +103,7 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     return 0
 
 
-def review_to_json(review: Review) -> dict[str, Any]:
+def review_to_json(review: Review) -> JSONObject:
     """The review as one JSON object."""
     return {"players": list(review.players),
             "decisions": [decision_to_json(d) for d in review.decisions],
@@ -112,7 +113,7 @@ def review_to_json(review: Review) -> dict[str, Any]:
             "note": review.note}
 
 
-def decision_to_json(decision: Decision) -> dict[str, Any]:
+def decision_to_json(decision: Decision) -> JSONObject:
     """A decision as JSON data."""
     return {"player": decision.player, "round": decision.round, "roll": decision.roll,
             "kind": decision.kind, "dice": list(decision.dice), "done": option_to_json(decision.done),
@@ -120,7 +121,7 @@ def decision_to_json(decision: Decision) -> dict[str, Any]:
             "judged_by": "win_chance" if decision.by_win else "expected_score"}
 
 
-def option_to_json(option: Option) -> dict[str, Any]:
+def option_to_json(option: Option) -> JSONObject:
     """The choice an option makes, as JSON values (its expected score apart)."""
     if option.kind is OptionKind.KEEP:
         return {"kind": "keep", "kept": list(option.kept)}

@@ -30,6 +30,7 @@ from ..model.scoring import Category, is_possible_points
 from ..model.session import Session
 from ..speech.languages import N_, _, text
 from .records import InvalidRecord, bonus_problem, finished_game, record_of
+from .shapes import JSONObject
 
 __all__ = ["DamagedSave", "session_to_dict", "session_from_dict", "game_to_dict", "game_from_dict",
            "dice_to_dict", "dice_from_dict", "rules_to_dict", "rules_from_dict", "SESSION_VERSION", "GAME_VERSION"]
@@ -87,7 +88,7 @@ def _required(data: dict[str, Any], key: str, what: str) -> object:
 
 # Sessions
 
-def session_to_dict(session: Session) -> dict[str, Any]:
+def session_to_dict(session: Session) -> JSONObject:
     """The whole session as JSON data."""
     return {
         "version": SESSION_VERSION,
@@ -157,7 +158,7 @@ def old_screen(data: dict[str, Any]) -> str:
 _COUNT_FIELD = {"challenge": "games", "race": "target", "first_to": "target"}
 
 
-def match_to_dict(match: Match) -> dict[str, object]:
+def match_to_dict(match: Match) -> JSONObject:
     """A match as JSON data: its kind and its number."""
     field = _COUNT_FIELD.get(match.kind)
     return {"kind": match.kind} | ({field: getattr(match, field)} if field else {})
@@ -196,7 +197,7 @@ def _seat_from_dict(data: object) -> Player:
 
 # Games
 
-def game_to_dict(game: Game) -> dict[str, Any]:
+def game_to_dict(game: Game) -> JSONObject:
     """The whole game as JSON data, a game stopped mid-turn included."""
     return {
         "version": GAME_VERSION,
@@ -264,7 +265,7 @@ def _player_from_dict(data: dict[str, Any], rules: Rules = HASBRO, race: bool = 
     return Player(cast(str, name), kind, _card_from_dict(data, rules, race), mood)
 
 
-def _card_to_dict(card: Scorecard) -> dict[str, Any]:
+def _card_to_dict(card: Scorecard) -> JSONObject:
     return {"boxes": {box.value: points for box, points in card.boxes.items()},
             "yahtzee_bonus": card.yahtzee_bonus, "roll_bonus": card.roll_bonus,
             "blanks": [box.value for box in Category if box in card.blanks],
@@ -293,7 +294,7 @@ def _card_from_dict(data: dict[str, Any], rules: Rules, race: bool = False) -> S
     return Scorecard(boxes, bonus, roll_bonus, blanks, bank, banked)
 
 
-def _turn_to_dict(turn: Turn) -> dict[str, Any]:
+def _turn_to_dict(turn: Turn) -> JSONObject:
     return {"dice": list(turn.dice), "marked": list(turn.marked), "rolls": turn.rolls, "extra": turn.extra}
 
 
@@ -309,7 +310,7 @@ def _turn_from_dict(data: object, rules: Rules, bank: int) -> Turn:
     return Turn(tuple(dice), tuple(marked), rolls, extra)
 
 
-def _undo_to_dict(point: Optional[UndoPoint]) -> Optional[dict[str, Any]]:
+def _undo_to_dict(point: Optional[UndoPoint]) -> Optional[JSONObject]:
     if point is None:
         return None
     return {"seat": point.seat, "round": point.round, "turn": _turn_to_dict(point.turn),
@@ -335,7 +336,7 @@ def _undo_from_dict(data: object, game: Game) -> Optional[UndoPoint]:
 _DICE = N_("the dice")
 
 
-def dice_to_dict(state: DiceState) -> dict[str, Any]:
+def dice_to_dict(state: DiceState) -> JSONObject:
     """The state of the dice as JSON data."""
     if isinstance(state, SeededState):
         return {"kind": "seeded", "seed": state.seed, "turn": list(state.turn), "drawn": state.drawn}
@@ -384,7 +385,7 @@ def _dice(data: object) -> Source:
 
 # Rules
 
-def rules_to_dict(rules: Rules) -> dict[str, Any]:
+def rules_to_dict(rules: Rules) -> JSONObject:
     """A rules value as JSON data."""
     return {f.name: list(v) if isinstance(v := getattr(rules, f.name), tuple) else v
             for f in fields(rules)}

@@ -12,6 +12,7 @@ from ..speech.languages import _
 from . import prefs as preferences
 from .codec import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
 from .records import InvalidRecord, check_record, finished_game, record_of
+from .shapes import JSONObject
 
 if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
     from typing import TypeGuard
@@ -49,7 +50,7 @@ def _refuse_constant(name: str) -> NoReturn:
 
 # autosave.json
 
-def autosave_to_dict(session: Session, resume: ResumePoint, saved: str) -> dict[str, Any]:
+def autosave_to_dict(session: Session, resume: ResumePoint, saved: str) -> JSONObject:
     """The autosave document: the session, when it was saved and where the flow resumes."""
     if not is_resume_point(resume):
         raise ValueError(f"not a resume point: {resume!r}")
@@ -86,7 +87,7 @@ def resume_from_screen(screen: str) -> dict[str, str]:
 
 # prefs.json
 
-def prefs_to_dict(prefs: preferences.Prefs) -> dict[str, object]:
+def prefs_to_dict(prefs: preferences.Prefs) -> JSONObject:
     """The preferences document: every preference, what a later version keeps there, and the version."""
     return {**{p.key: p.of(prefs) for p in preferences.PREFERENCES}, **dict(prefs.unknown), "version": PREFS_VERSION}
 

@@ -8,6 +8,7 @@ from ..model.match import Match, parse_match
 from ..model.rules import ROLL_CHOICES, RULES, Rules, rules_named, rules_title
 from ..model.words import N_, Num, Say, Text
 from ..speech.locales import LANGUAGES
+from .shapes import JSONValue
 
 # A preference's value, as prefs.json holds it.
 Choice = Union[bool, int, float, str]
@@ -94,7 +95,7 @@ class Prefs:
     language: str = offered(N_("Language (auto: as the system's)"), "auto", *LANGUAGES)
     # What prefs.json holds that this version does not know (a later version's preferences):
     # no preference here, written back as it was read.
-    unknown: tuple[tuple[str, object], ...] = field(default=(), compare=False, repr=False)
+    unknown: tuple[tuple[str, JSONValue], ...] = field(default=(), compare=False, repr=False)
 
 
 PREFERENCES = tuple(Preference(f.name, f.metadata["label"], f.metadata["choices"])

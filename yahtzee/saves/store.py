@@ -28,6 +28,7 @@ from .folder import is_writable_folder
 from .locks import FlockLock, default_lock
 from .prefs import Prefs
 from .records import InvalidRecord
+from .shapes import JSONObject
 
 AUTOSAVE = "autosave.json"
 PREFS = "prefs.json"
@@ -320,7 +321,7 @@ class Saves:
         else:
             self._notice(NOT_READ, name=path.name, detail=describe_os_error(error))
 
-    def _write_json(self, name: str, data: dict[str, Any]) -> bool:
+    def _write_json(self, name: str, data: JSONObject) -> bool:
         try:
             # no indent: an indented dump is written by the pure-Python encoder, 10x slower
             text = json.dumps(data, ensure_ascii=True, allow_nan=False)
