@@ -85,22 +85,21 @@ class Table:
         self.host_output = ScreenOutput(SIZE)
         self.host = KeyConsole(input=self.pipe, output=self.host_output, terminal_size=lambda: SIZE,
                                paint=painter("classic"), flashes=True, language="en")
-        self.table = TableConsole(self.host, self.server.serving, self.console_for, new_code=lambda: "K7Q2MX")
         self.session = loaded_session(list(faces), verify=True)
         self.session.players.extend(Player(*player) if isinstance(player, tuple) else Player(player)
                                     for player in players)
         self.ctx = Context(self.session, Services(lambda: None))
         self.ctx.settings.prefs = replace(self.ctx.settings.prefs, computer_delay=0.0, dice_roll="off")
+        self.table = TableConsole(self.host, self.server.serving, self.console_for, lambda table: self.ctx,
+                                  new_code=lambda: "K7Q2MX")
         self.friends = {}
         self.seats = {}
         for name in logins:
             self.log_in(name, (environments or {}).get(name, {}), term)
         if before_game:
-            self.table.seating = self.ctx
             self.table._refresh()  # the friends who logged in before the game take their seats
         if begun:
             self.session.new_game()
-        self.table.seating = self.ctx
         self.error = None
         self.thread = threading.Thread(target=self._run, daemon=True)
 

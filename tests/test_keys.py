@@ -82,7 +82,8 @@ def friends_seat():
 def tables_host():
     """The table's console, asked at the host's terminal."""
     with posix_terminal() as (host, press):
-        yield TableConsole(host, Server().serving, console_for=lambda seat: None), press
+        ctx = Context(Session([]), Services(lambda: None))
+        yield TableConsole(host, Server().serving, console_for=lambda seat: None, seating_at=lambda table: ctx), press
 
 
 class Discarded:

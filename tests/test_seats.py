@@ -631,7 +631,6 @@ def test_a_friend_with_the_password_gets_a_rejoin_code_shown_only_at_his_termina
 
 def test_a_friend_with_a_key_owns_his_seat_by_its_fingerprint_and_is_given_no_code():
     with table(PLAYERS, FACES, logins=[]) as hands:
-        hands.table.seating = hands.ctx
         hands.session.seat_owners["bob"] = ""  # a seat the host's saved game marks as a friend's, not yet proved
         hands.log_in("BOB", proof="SHA256:Bobs+Key")
         hands.wait_for("BOB", "ANN is rolling the dice.")

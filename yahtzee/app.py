@@ -24,7 +24,7 @@ from .net.tracing import trace_memory_if_asked
 from .present.palette import painter, wants_colour
 from .present.render import can_draw_unicode
 from .saves.folder import Folders
-from .saves.prefs import RunSettings
+from .saves.prefs import RunSettings, game_settings
 from .saves.store import Saves, local_now
 from .screens.context import Context, Services, Settings
 from .screens.flow import Keeper, finish, keep_for_later, run
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # asyncssh loads only when a table is hosted (hosted_table)
     from .net.seat import RemoteSeat
     from .net.server import TableServer
 
-    Console = Union[PlainConsole, KeyConsole, TableConsole]
+    Console = Union[PlainConsole, KeyConsole, TableConsole[Context]]
 
 
 def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
@@ -56,25 +56,32 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
         colorama.just_fix_windows_console()
     colour = not (plain or args.accessible) and wants_colour(os.environ, sys.stdout.isatty(),
                                                              args.no_color)
-    console: Console = make_console(plain, colour, args.theme or settings.prefs.theme, args.accessible)
-    table: Optional[TableConsole] = None
-    if args.host:
-        hosted = hosting(console, args.host, folders.saves, args.theme or settings.prefs.theme)
-        if isinstance(hosted, int):
-            return hosted
-        console = table = hosted
+    theme = args.theme or settings.prefs.theme
     try:
-        ctx = make_context(settings, saves, dice_source(args), strategy_services(console, folders.cache, args.seed))
+        source = dice_source(args)
+        game_settings(settings.for_games())  # a bad --rules or --match is told before a table listens
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
-    if table is not None:
-        table.seating = ctx
+
+    def context_at(console: "Console") -> Context:
+        """The screens' context, its strategy engine showing its waits and notices at `console`."""
+        return make_context(settings, saves, source, strategy_services(console, folders.cache, args.seed))
+
+    console: Console = make_console(plain, colour, theme, args.accessible)
+    if args.host:
+        hosted = hosting(console, args.host, folders.saves, theme, context_at)
+        if isinstance(hosted, int):
+            return hosted
+        console, ctx = hosted, hosted.seating
+    else:
+        ctx = context_at(console)
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
 
 
-def hosting(console: "Console", address: tuple[str, int], folder: Path, theme: str) -> "Union[TableConsole, int]":
+def hosting(console: "Console", address: tuple[str, int], folder: Path, theme: str,
+            context_at: Callable[["Console"], Context]) -> "Union[TableConsole[Context], int]":
     """The table this terminal hosts, or the exit code of a usage error said in one line."""
     from .net.credentials import KeyFileProblem
     if not isinstance(console, KeyConsole) or console.plain:
@@ -83,7 +90,7 @@ def hosting(console: "Console", address: tuple[str, int], folder: Path, theme: s
         return usage_error(_("--host serves a table from Linux, macOS or another POSIX system (friends may "
                              "join from Windows)"))
     try:
-        return hosted_table(console, address, folder, theme)
+        return hosted_table(console, address, folder, theme, context_at)
     except KeyFileProblem as problem:
         return usage_error(problem)
     except OSError as error:
@@ -104,10 +111,12 @@ def packages_needed(plain: bool, hosting: bool) -> list[str]:
     return ["numpy", *([] if plain else ["prompt_toolkit", "colorama"]), *(["asyncssh"] if hosting else [])]
 
 
-def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme: str) -> "TableConsole":
+def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme: str,
+                 context_at: Callable[["Console"], Context]) -> "TableConsole[Context]":
     """The host's console behind a table that friends join over SSH, listening already; how to
     join is told under the first screen. Each friend's terminal draws in the host's theme, in
-    the colours, glyphs and language of its own TERM and locale."""
+    the colours, glyphs and language of its own TERM and locale; the table asks the game's
+    context (made with it) about the seats."""
     from .net.credentials import table_credentials
     from .net.hostconsole import TableConsole
     from .net.server import TableServer
@@ -129,7 +138,7 @@ def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme
                           paint=painter(seat.colour and theme), unicode=seat.unicode,
                           flashes=seat.colour and theme != "mono", language=seat.language, at_host=False)
 
-    table = TableConsole(host, serve, friend_console)
+    table = TableConsole(host, serve, friend_console, context_at)
     table.server.start()
     host.message_from_thread(table.server.how_to_join())
     host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))

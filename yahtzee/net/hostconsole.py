@@ -20,7 +20,7 @@ import select
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Generic, Optional, TypeVar
 
 from ..consoles.keymode import KeyConsole, PressReader, key_token
 from ..consoles.keyreader import KeyReader
@@ -32,7 +32,7 @@ from ..present.look import Asked, Frame, Look, Screenful
 from ..present.render import on_off
 from ..speech.locales import LANGUAGES
 from .owners import code_proof, new_code, not_yours, removal_mark
-from .questions import Seating, Unseated
+from .questions import Seating
 from .roster import Present, roster_view
 from .seat import RemoteSeat
 from .server import TableServer
@@ -56,7 +56,10 @@ class Friend:
     leaving: bool = False  # asked whether they leave the table
 
 
-class TableConsole:
+SeatingT = TypeVar("SeatingT", bound=Seating)
+
+
+class TableConsole(Generic[SeatingT]):
     """The host's KeyConsole and one KeyConsole per friend, behind the one console the screens use."""
 
     plain = False
@@ -64,13 +67,13 @@ class TableConsole:
 
     def __init__(self, host: KeyConsole, serve: Callable[[Callable[[], None]], TableServer],
                  console_for: Callable[[RemoteSeat], KeyConsole],
+                 seating_at: "Callable[[TableConsole[SeatingT]], SeatingT]",
                  away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,
                  new_code: Callable[[], str] = new_code) -> None:
         self.host = host
         self.new_code = new_code
         self.away_seconds, self.clock = away_seconds, clock
         self.server = serve(self._wake)  # the server wakes the waits for keys when a friend comes or goes
-        self._seating: Seating = Unseated()  # the game's context, once there is one
         self.console_for = console_for
         self.friends: dict[str, Friend] = {}  # by folded login name, seated or watching
         self.screen: Screenful = []
@@ -80,17 +83,9 @@ class TableConsole:
         self._undo_from: Optional[str] = None  # a terminal not asked pressed U to take back its posting
         self._farewell_said = False
         self._stale = False  # screens shown while a friend's keys were typed ahead, not drawn yet
-
-    @property
-    def seating(self) -> Seating:
-        """What the game says of its seats."""
-        return self._seating
-
-    @seating.setter
-    def seating(self, seating: Seating) -> None:
-        """The game's context answers from now on; the seats friends took before it are theirs."""
-        seating.seat_owners().update(self._seating.seat_owners())
-        self._seating = seating
+        # What the game says of its seats: the game's context, made with this console (its strategy
+        # engine shows its waits at every terminal) before any friend can come.
+        self.seating = seating_at(self)
         self._publish_owners()
 
     # -- what the screens read of a console ------------------------------------------------

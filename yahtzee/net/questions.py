@@ -1,5 +1,4 @@
-"""What a hosted table asks the game about its seats (the flow's Context answers), and the
-answers before there is a game: every question is the host's."""
+"""What a hosted table asks the game about its seats (the flow's Context answers)."""
 from typing import Optional, Protocol
 
 from ..model.words import Say
@@ -28,37 +27,3 @@ class Seating(Protocol):
 
     def human_seats(self) -> set[str]:
         """The seats (folded names) people play."""
-
-
-class Unseated:
-    """The seating before the game's context exists: every question is the host's."""
-
-    def __init__(self) -> None:
-        self.owners: dict[str, str] = {}
-
-    def answering_player(self) -> Optional[str]:
-        """Nobody's turn yet."""
-        return None
-
-    def undo_owner(self) -> Optional[str]:
-        """No posting to take back."""
-        return None
-
-    def hand_to_computer(self, name: str) -> None:
-        """No seat to hand over."""
-
-    def happening(self) -> Say:
-        """The host is at work."""
-        return Say("The host is getting the game ready.")
-
-    def game_under_way(self) -> bool:
-        """No game yet."""
-        return False
-
-    def seat_owners(self) -> dict[str, str]:
-        """The seats friends took so far."""
-        return self.owners
-
-    def human_seats(self) -> set[str]:
-        """Nobody is seated yet."""
-        return set()
