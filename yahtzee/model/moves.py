@@ -10,7 +10,7 @@ from enum import Enum
 from typing import Any, NamedTuple, Optional, Union
 
 from .checks import is_int
-from .dice import DICE_COUNT
+from .dice import DICE_COUNT, FACE_DIGITS
 from .scoring import Category
 from .words import N_, Refusal, Say
 
@@ -88,7 +88,7 @@ def _move_from_json(item: Any, seats: int, rounds: int) -> Move:
     _require(is_int(seat, 0, seats - 1), N_("a move's seat is out of range"))
     _require(is_int(round_, 1, rounds), N_("a move's round is out of range"))
     _require(isinstance(kind, str) and kind in KINDS, N_("a move of an unknown kind"))
-    _require(isinstance(dice, str) and len(dice) == DICE_COUNT and set(dice) <= set("123456"),
+    _require(isinstance(dice, str) and len(dice) == DICE_COUNT and set(dice) <= FACE_DIGITS,
              N_("a move's dice"))
     _require(isinstance(detail, str), N_("a move's detail"))
     return Move(seat, round_, KINDS[kind], tuple(map(int, dice)), _detail_from_json(KINDS[kind], detail),
