@@ -28,6 +28,7 @@ KINDS = {kind.value: kind for kind in MoveKind}
 POSTINGS = (MoveKind.POST, MoveKind.BLANK, MoveKind.EXTRA)
 MAX_MOVES = 1_000_000
 BY_WIN = "w"  # a move's sixth item: decided under the chance to win
+PLACE_DIGITS = frozenset(str(place) for place in range(DICE_COUNT))  # a die's place as a roll's detail writes it
 # A move's detail: the places rolled, the box posted or blanked, or None for an extra turn.
 Detail = Union[tuple[int, ...], Category, None]
 
@@ -97,7 +98,7 @@ def _move_from_json(item: Any, seats: int, rounds: int) -> Move:
 
 def _detail_from_json(kind: MoveKind, detail: str) -> Detail:
     if kind is MoveKind.ROLL:
-        places = tuple(int(c) for c in detail if c in "01234")
+        places = tuple(int(c) for c in detail if c in PLACE_DIGITS)
         _require(places and len(places) == len(detail) == len(set(places)) and list(places) == sorted(places),
                  N_("the dice a roll rolled"))
         return places

@@ -23,6 +23,7 @@ from ...model.scoring import Category
 from ..exact.dicemath import (
     CHILDREN,
     DICE,
+    FACE_COUNT,
     KEEP_INDEX,
     KEEPS,
     ROLL_INDEX,
@@ -150,7 +151,7 @@ def rule_postings(tables: RuleTables, state: tuple[int, int, int], rolls_used: i
     points = tables.points.copy()
     bonus = np.zeros(len(ROLLS), dtype=np.int64)
     five = list(YAHTZEE_ROLLS)
-    faces = np.arange(6)
+    faces = np.arange(FACE_COUNT)
     legal[five] = (tables.yahtzee_legal[case, mask, faces][:, None] >> bits) & 1 == 1
     matching = (mask >> np.array(UPPER_BITS)) & 1
     points[five] = tables.five_points[case, matching, faces]
