@@ -12,15 +12,14 @@ from ...model.rules import Rules
 from ...model.scoring import Category
 from ...speech.languages import _, text
 from .dicemath import DICE, FACE_COUNT, ROLLS, YAHTZEE_ROLLS
-from .position import UP_CAP
+from .position import BIT_OF, UP_CAP
 
 BOXES = scoring.ALL_BOXES
 BOX_COUNT = len(BOXES)
-BIT_OF = {box: bit for bit, box in enumerate(BOXES)}
 FULL_CARD = (1 << BOX_COUNT) - 1
-YAHTZEE_BIT = BOXES.index(Category.YAHTZEE)
-UPPER_BITS = tuple(BOXES.index(box) for box in scoring.UPPER)
-LOWER_MASK = sum(1 << BOXES.index(box) for box in scoring.LOWER)
+YAHTZEE_BIT = BIT_OF[Category.YAHTZEE]
+UPPER_BITS = tuple(BIT_OF[box] for box in scoring.UPPER)
+LOWER_MASK = sum(1 << BIT_OF[box] for box in scoring.LOWER)
 UP_STATES = UP_CAP + 1
 
 # What the Yahtzee box holds, as far as any rule can tell: open, a zero, or 50.

@@ -33,7 +33,7 @@ from ..exact.dicemath import (
     over_rolls,
     size_rows,
 )
-from ..exact.position import card_state
+from ..exact.position import BIT_OF, card_state
 from ..exact.rulearrays import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 from ..exact.statespace import state_index
 from ..exact.table import StrategyTable
@@ -45,7 +45,6 @@ NOT_LEGAL = -1.0
 NO_STATE = -1
 EXACT_EXTRA_TURNS = 40  # more than a card can ever need: each extra turn adds its bonus
 ESTIMATED_EXTRA_TURNS = 2
-BOX_INDEX = {box: index for index, box in enumerate(Category)}
 StageChances = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # see turn_stages
 
 
@@ -272,4 +271,4 @@ def _posting_column(option: Option) -> int:
     if option.extra_turn:
         return BOX_COUNT
     assert option.box is not None  # a box option names its box
-    return BOX_INDEX[option.box]
+    return BIT_OF[option.box]
