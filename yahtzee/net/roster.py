@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.words import Say, Text
-from ..present.look import Frame, Look, View
+from ..present.look import Look, View, framed
 from ..present.palette import cut_to_cells, pad
 from .owners import by_code
 
@@ -24,15 +24,13 @@ class Present:
 
 def roster_view(people: Sequence[Present], how_to_join: Text) -> View:
     """The page, with how friends join under the list and a question under it."""
-    def view(prompt: Text) -> Frame:
-        def frame(look: Look) -> list[str]:
-            lines = [look.words(Say("Who is at the table")), ""]
-            lines += [f"{number:>2}  {entry_line(look, person)}" for number, person in enumerate(people, 1)]
-            if not people:
-                lines.append(look.words(Say("Nobody has joined over SSH.")))
-            return [*lines, "", look.words(how_to_join), "", look.words(prompt)]
-        return frame
-    return view
+    def listed(look: Look) -> list[str]:
+        lines = [look.words(Say("Who is at the table")), ""]
+        lines += [f"{number:>2}  {entry_line(look, person)}" for number, person in enumerate(people, 1)]
+        if not people:
+            lines.append(look.words(Say("Nobody has joined over SSH.")))
+        return [*lines, "", look.words(how_to_join), ""]
+    return framed(listed)
 
 
 def entry_line(look: Look, person: Present) -> str:
