@@ -3,6 +3,7 @@ and how they proved themselves, numbered for the host to remove one."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..model.checks import NAME_CELLS
 from ..model.words import Say, Text
 from ..present.look import Look, View, framed
 from ..present.palette import cut_to_cells, pad
@@ -37,7 +38,7 @@ def entry_line(look: Look, person: Present) -> str:
     """One person's line: name, seat or watch, where from, and how they logged in."""
     role = Say("plays") if person.seated else Say("watches")
     where = Say("here from {address}").format(address=person.address) if person.here else Say("away")
-    return "  ".join([pad(person.name, 6), pad(look.words(role), 8),
+    return "  ".join([pad(person.name, NAME_CELLS), pad(look.words(role), 8),
                       pad(cut_to_cells(look.words(where), 26), 26), look.words(proved_by(person.proof))])
 
 
