@@ -30,7 +30,7 @@ from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.screens.ending import ANOTHER_GAME, show_review
 from yahtzee.screens.flow import Keeper, run
 from yahtzee.screens.prompts import QuitGame
-from yahtzee.strategy.exact.position import BOX_BIT
+from yahtzee.strategy.exact.position import BIT_OF
 
 
 def CLOCK():
@@ -78,7 +78,7 @@ def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(str
         points = posting_points(box, (1, 2, 3, 4, 5), {}, HASBRO)
         up = min(points, UPPER_BONUS_THRESHOLD) if box.is_upper else 0
         bonus = UPPER_BONUS if up >= UPPER_BONUS_THRESHOLD else 0
-        return points + bonus + table.value(BOX_BIT[box], up, int(box is Category.YAHTZEE and points == 50))
+        return points + bonus + table.value(1 << BIT_OF[box], up, int(box is Category.YAHTZEE and points == 50))
 
     best = max(after_posting(box) for box in Category)
     posting = [d for d in review.decisions if d.kind == "post"][0]

@@ -20,7 +20,7 @@ from yahtzee.model.scoring import Category
 from yahtzee.present.render import choice_text
 from yahtzee.speech.languages import text
 from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS
-from yahtzee.strategy.exact.position import BOX_BIT, card_state, card_total
+from yahtzee.strategy.exact.position import BIT_OF, card_state, card_total
 from yahtzee.strategy.exact.rulearrays import (
     CASES,
     FULL_CARD,
@@ -97,7 +97,7 @@ def test_the_solvers_legal_boxes_of_five_alike_are_scorings_on_every_card(rules)
             boxes = boxes_of(mask, case)
             for face in range(1, 7):
                 chosen = scoring.legal_boxes((face,) * 5, boxes, rules)
-                legal[case, mask, face - 1] = sum(BOX_BIT[box] for box in chosen)
+                legal[case, mask, face - 1] = sum(1 << BIT_OF[box] for box in chosen)
     assert np.array_equal(rule_tables(rules).yahtzee_legal, legal)
 
 
@@ -121,7 +121,7 @@ def test_only_the_dice_bank_is_left_to_the_heuristic():
 def test_the_extra_turn_value_is_a_fixed_point(variant_loader):
     # With only CHANCE open and 50 in YAHTZEE, five alike may take 50 and the same turn again.
     table = variant_loader(YAHTC)
-    mask = FULL_CARD ^ BOX_BIT[C.CHANCE]
+    mask = FULL_CARD ^ 1 << BIT_OF[C.CHANCE]
     value = table.value(mask, 0, 1)
     options = advise_position(table, {box: 0 for box in C if box is not C.CHANCE} | {C.YAHTZEE: 50},
                               0, (2, 2, 2, 2, 2), 0)

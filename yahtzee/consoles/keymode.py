@@ -52,7 +52,7 @@ def window_size() -> os.terminal_size:
             continue
         if size.columns > 0 and size.lines > 0:
             return size
-    return shutil.get_terminal_size((80, 24))
+    return shutil.get_terminal_size((SCREEN_WIDTH, SCREEN_HEIGHT))
 
 
 class KeySource(Protocol):

@@ -11,10 +11,9 @@ from ..model.words import Text
 from ..present.keys import HOT_KEYS, PLAIN_WORDS, Key
 from ..present.look import Drawing, Frame, Screenful, drawn
 from ..present.palette import BELL, wrapped_lines
+from ..present.render import SCREEN_HEIGHT, SCREEN_WIDTH
 from ..speech.languages import current, speaking, text
 from .stops import InputClosed, StopRequested
-
-PLAIN_WIDTH = 80
 
 
 class PlainConsole(Drawing):
@@ -39,7 +38,7 @@ class PlainConsole(Drawing):
         self.language = language or current()  # the language of the context that made it, unless told
         # Lines break between words at the terminal's width; a pipe has none: there every
         # record is one line, however long (a reader or a script wraps it, never the game).
-        self.width: Optional[int] = (shutil.get_terminal_size((PLAIN_WIDTH, 24)).columns
+        self.width: Optional[int] = (shutil.get_terminal_size((SCREEN_WIDTH, SCREEN_HEIGHT)).columns
                                      if hasattr(self.stdout, "isatty") and self.stdout.isatty() else None)
         self.stop: Optional[int] = None
         self._reading = False

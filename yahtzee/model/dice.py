@@ -11,6 +11,7 @@ from .words import N_, Refusal, Say, Text
 # The one source of these two facts of the game: five dice, faces 1 to 6.
 DICE_COUNT = 5
 FACES = range(1, 7)
+FACE_DIGITS = frozenset(str(face) for face in FACES)  # a face as a dice file and the move log write it
 MAX_DICE_FILE_BYTES = 1_000_000
 MAX_DRAWN_SEED = 10 ** 9
 DUPLICATE_LINE = N_("Dice: duplicate, every player rolls the same dice")
@@ -102,7 +103,7 @@ class RandomDice:
 
     def roll(self, count: int) -> list[int]:
         """`count` new faces."""
-        return [self._rng.randint(1, 6) for _ in range(count)]
+        return [self._rng.choice(FACES) for _ in range(count)]
 
     @property
     def state(self) -> RandomState:
@@ -130,7 +131,7 @@ class SeededDice:
     def roll(self, count: int) -> list[int]:
         """`count` faces, continuing this turn's stream."""
         self.drawn += count
-        return [self._rng.randint(1, 6) for _ in range(count)]
+        return [self._rng.choice(FACES) for _ in range(count)]
 
     @property
     def state(self) -> SeededState:
@@ -174,7 +175,7 @@ class DuplicateDice:
     def face(self, place: int, throw: int) -> int:
         """The face of die `place`'s `throw`-th throw (from 1) in this round, for every seat."""
         game, round_, _ = self.turn
-        return random.Random(f"duplicate/{self.seed}/{game}/{round_}/{place}/{throw}").randint(1, 6)
+        return random.Random(f"duplicate/{self.seed}/{game}/{round_}/{place}/{throw}").choice(FACES)
 
     @property
     def state(self) -> DuplicateState:
@@ -255,7 +256,7 @@ def parse_faces(text: str, origin: Optional[Text] = None) -> list[int]:
     """The faces in a whitespace-separated text; DiceFileError names the first bad one."""
     faces = []
     for position, word in enumerate(text.split(), start=1):
-        if word not in ("1", "2", "3", "4", "5", "6"):
+        if word not in FACE_DIGITS:
             shown = word if len(word) <= 12 and word.isprintable() else word[:12].encode("unicode_escape").decode()
             raise DiceFileError(Say("{origin}: '{word}' (entry {position}) is not a die face 1-6").format(
                 origin=origin or Say("dice file"), word=shown, position=position))

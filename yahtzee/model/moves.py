@@ -10,7 +10,7 @@ from enum import Enum
 from typing import Any, NamedTuple, Optional, Union
 
 from .checks import is_int
-from .dice import DICE_COUNT
+from .dice import DICE_COUNT, FACE_DIGITS
 from .scoring import Category
 from .words import N_, Refusal, Say
 
@@ -28,6 +28,7 @@ KINDS = {kind.value: kind for kind in MoveKind}
 POSTINGS = (MoveKind.POST, MoveKind.BLANK, MoveKind.EXTRA)
 MAX_MOVES = 1_000_000
 BY_WIN = "w"  # a move's sixth item: decided under the chance to win
+PLACE_DIGITS = frozenset(str(place) for place in range(DICE_COUNT))  # a die's place as a roll's detail writes it
 # A move's detail: the places rolled, the box posted or blanked, or None for an extra turn.
 Detail = Union[tuple[int, ...], Category, None]
 
@@ -88,7 +89,7 @@ def _move_from_json(item: Any, seats: int, rounds: int) -> Move:
     _require(is_int(seat, 0, seats - 1), N_("a move's seat is out of range"))
     _require(is_int(round_, 1, rounds), N_("a move's round is out of range"))
     _require(isinstance(kind, str) and kind in KINDS, N_("a move of an unknown kind"))
-    _require(isinstance(dice, str) and len(dice) == DICE_COUNT and set(dice) <= set("123456"),
+    _require(isinstance(dice, str) and len(dice) == DICE_COUNT and set(dice) <= FACE_DIGITS,
              N_("a move's dice"))
     _require(isinstance(detail, str), N_("a move's detail"))
     return Move(seat, round_, KINDS[kind], tuple(map(int, dice)), _detail_from_json(KINDS[kind], detail),
@@ -97,7 +98,7 @@ def _move_from_json(item: Any, seats: int, rounds: int) -> Move:
 
 def _detail_from_json(kind: MoveKind, detail: str) -> Detail:
     if kind is MoveKind.ROLL:
-        places = tuple(int(c) for c in detail if c in "01234")
+        places = tuple(int(c) for c in detail if c in PLACE_DIGITS)
         _require(places and len(places) == len(detail) == len(set(places)) and list(places) == sorted(places),
                  N_("the dice a roll rolled"))
         return places

@@ -5,6 +5,7 @@ from enum import Enum
 from typing import Optional
 
 from .checks import is_int
+from .dice import DICE_COUNT, FACES
 from .rules import Rules
 from .words import N_, NC_, Say, Text
 
@@ -38,7 +39,7 @@ class Category(Enum):
     @property
     def face(self) -> Optional[int]:
         """The die face an upper box counts (None for a lower box)."""
-        return UPPER.index(self) + 1 if self.is_upper else None
+        return FACES[UPPER.index(self)] if self.is_upper else None
 
     @property
     def title(self) -> Say:
@@ -47,8 +48,8 @@ class Category(Enum):
 
 
 ALL_BOXES = tuple(Category)  # in card order; a tuple is quicker to walk than the Enum class
-UPPER = ALL_BOXES[:6]
-LOWER = ALL_BOXES[6:]
+UPPER = ALL_BOXES[:len(FACES)]  # a box for each face
+LOWER = ALL_BOXES[len(FACES):]
 TITLES = {Category.ONES: NC_("box", "ONES"), Category.TWOS: NC_("box", "TWOS"),
           Category.THREES: NC_("box", "THREES"), Category.FOURS: NC_("box", "FOURS"),
           Category.FIVES: NC_("box", "FIVES"), Category.SIXES: NC_("box", "SIXES"),
@@ -76,7 +77,8 @@ FIXED_POINTS = {Category.FULL_HOUSE: 25, Category.SMALL_STRAIGHT: 30,
                 Category.LARGE_STRAIGHT: 40, Category.YAHTZEE: YAHTZEE_POINTS}
 SUM_BOXES = (Category.THREE_OF_A_KIND, Category.FOUR_OF_A_KIND, Category.CHANCE)
 # The most each box can hold: five of the face, five sixes, or its fixed points.
-BEST_POINTS = {box: 5 * box.face if box.face is not None else 30 if box in SUM_BOXES else FIXED_POINTS[box]
+BEST_POINTS = {box: DICE_COUNT * box.face if box.face is not None
+               else DICE_COUNT * max(FACES) if box in SUM_BOXES else FIXED_POINTS[box]
                for box in Category}
 
 
@@ -87,13 +89,13 @@ def is_possible_points(box: Category, points: int) -> bool:
     if box.face is not None:
         return 0 <= points <= BEST_POINTS[box] and points % box.face == 0
     if box in SUM_BOXES:
-        return points == 0 or 5 <= points <= BEST_POINTS[box]
+        return points == 0 or DICE_COUNT * min(FACES) <= points <= BEST_POINTS[box]
     return points in (0, BEST_POINTS[box])
 
 
 def upper_box(face: int) -> Category:
     """The upper box that counts a face: 3 -> THREES."""
-    return UPPER[face - 1]
+    return UPPER[FACES.index(face)]
 
 
 def most_alike(dice: Iterable[int]) -> int:
@@ -103,13 +105,13 @@ def most_alike(dice: Iterable[int]) -> int:
 
 def is_yahtzee(dice: Iterable[int]) -> bool:
     """Five dice alike."""
-    return most_alike(dice) == 5
+    return most_alike(dice) == DICE_COUNT
 
 
 def _has_run(dice: Iterable[int], length: int) -> bool:
     faces = set(dice)
     return any(all(f in faces for f in range(start, start + length))
-               for start in range(1, 8 - length))
+               for start in FACES[:len(FACES) - length + 1])
 
 
 def _is_full_house(dice: Iterable[int]) -> bool:
@@ -275,7 +277,7 @@ def par(boxes: Mapping[Category, int]) -> Optional[int]:
     """How far the filled upper boxes are over (+) or under (-) three of each face, or None
     once the upper bonus is won or out of reach."""
     upper = upper_sum(boxes)
-    best_still = sum(5 * face for face, box in enumerate(UPPER, start=1) if box not in boxes)
+    best_still = sum(BEST_POINTS[box] for box in UPPER if box not in boxes)
     if upper >= UPPER_BONUS_THRESHOLD or upper + best_still < UPPER_BONUS_THRESHOLD:
         return None
     return sum(points - 3 * box.face for box, points in boxes.items() if box.face is not None)

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Mapping
 from typing import Callable, Optional
 
+from ..present.render import SCREEN_HEIGHT, SCREEN_WIDTH
 from ..speech.locales import charset_is_utf8, from_environment
 
 MAX_COLUMNS, MAX_LINES = 500, 200  # a larger window is drawn as this size
@@ -49,7 +50,7 @@ class RemoteSeat:
         self.listening = False  # keys are answers only while this seat is asked
         self.sound = True  # this seat's own bell (F9 at a friend's terminal)
         self.woken: Optional[Callable[[], None]] = None  # the console's reader, woken by a resize
-        self.size = os.terminal_size((80, 24))
+        self.size = os.terminal_size((SCREEN_WIDTH, SCREEN_HEIGHT))
         self.resized(columns, lines)
 
     # -- as the console's KeySource --------------------------------------------------

@@ -19,6 +19,7 @@ import asyncssh
 from ..model.checks import NAME_CELLS
 from ..model.words import Say, Text, source_text
 from ..present.palette import cut_to_cells, visible_width
+from ..present.render import SCREEN_HEIGHT, SCREEN_WIDTH
 from ..speech.languages import speaking, text
 from ..speech.locales import from_environment
 from .credentials import Credentials
@@ -467,7 +468,7 @@ class SeatSession(asyncssh.SSHServerSession):
         self.chan = chan
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object) -> bool:
-        self.size = term_size[0] or 80, term_size[1] or 24
+        self.size = term_size[0] or SCREEN_WIDTH, term_size[1] or SCREEN_HEIGHT
         self.term = term_type or "xterm"
         self._check_window(*self.size)
         return True

@@ -50,6 +50,23 @@ class Asked:
 Screenful = Union[Frame, Sequence[str]]  # a frame, or lines that need no words
 
 
+def framed(body: Frame, footer: Optional[Callable[[Look], str]] = None, indent: str = "",
+           spaced: bool = False) -> View:
+    """A screen that asks: `body`'s lines, the question under them (`indent`ed) and, where
+    there is one, the footer at the foot (`spaced`: a blank line above it)."""
+    def view(prompt: Text) -> Frame:
+        def frame(look: Look) -> list[str]:
+            foot = [] if footer is None else [""] * spaced + [footer(look)]
+            return [*body(look), indent + look.words(prompt), *foot]
+        return frame
+    return view
+
+
+def heading(look: Look, said: Text) -> str:
+    """A screen's heading, painted as a title."""
+    return look.paint("title", "  " + look.words(said))
+
+
 def drawn(screen: Screenful, look: Look) -> list[str]:
     """The screen's lines for this look."""
     return screen(look) if callable(screen) else list(screen)

@@ -3,7 +3,7 @@ from collections.abc import Iterable
 from typing import Optional
 
 from ..model.choices import Option
-from ..model.game import Game, Turn
+from ..model.game import ROUNDS, Game, Turn
 from ..model.scorecard import Scorecard
 from ..model.scoring import LOWER, SPOKEN_NAMES, UPPER, Category
 from ..model.words import Say
@@ -52,7 +52,7 @@ def turn_sentence(game: Game) -> Say:
         text = Say("{name}'s turn, round {round}; {name} has {points} points.")
     else:
         text = Say("{name}'s turn, round {round} of {rounds}; {name} has {points} points.")
-    return text.format(name=player.name, round=game.round, rounds=len(Category),
+    return text.format(name=player.name, round=game.round, rounds=ROUNDS,
                        points=player.card.total)
 
 

@@ -4,17 +4,16 @@ every label whole (into a pipe, where nothing limits the width)."""
 from ..coach.replay import ACCURATE, Decision, Review
 from ..speech.languages import N_, _, number
 from .palette import pad, wrapped
-from .render import choice_text
+from .render import SCREEN_WIDTH, choice_text
 
 LABEL_WIDTH = 24
-WIDTH = 80
 ROLL = N_("r{roll}")  # the roll a decision followed, in the round column: ' 3 r2'
 
 
 def review_lines(review: Review, title: str = "", fit: bool = True) -> list[str]:
     """The whole review: the note, then each player's figures, costliest and every decision
     (`fit`: to 80 columns, else a line a decision)."""
-    lines = [*wrapped(title or _("Review of the game"), WIDTH),
+    lines = [*wrapped(title or _("Review of the game"), SCREEN_WIDTH),
              _("Given away: the expected final score each choice lost against the best one.")]
     if review.note:
         lines.append(review.shown_note or review.note)

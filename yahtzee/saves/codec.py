@@ -11,6 +11,7 @@ from ..model import scoring
 from ..model.checks import MAX_ROUNDS, DamagedSave, is_int, is_seat_proof, is_valid_name
 from ..model.dice import (
     DICE_COUNT,
+    FACES,
     CountingState,
     DiceState,
     DuplicateState,
@@ -302,7 +303,7 @@ def _turn_from_dict(data: object, rules: Rules, bank: int) -> Turn:
     data = _object(data, N_("the turn"))
     dice = _list(data.get("dice"), N_("the dice"))
     marked = _list(data.get("marked"), N_("the marks"))
-    _check(len(dice) == DICE_COUNT and all(is_int(d, 0, 6) for d in dice), N_("the dice"))
+    _check(len(dice) == DICE_COUNT and all(is_int(d, 0, max(FACES)) for d in dice), N_("the dice"))
     _check(len(marked) == DICE_COUNT and all(isinstance(m, bool) for m in marked), N_("the marks"))
     rolls = _int(data, "rolls", 0, rules.rolls_per_turn + bank, N_("the rolls used"))
     _check(set(dice) == {0} if rolls == 0 else 0 not in dice, _("the dice do not match the rolls used"))

@@ -1,4 +1,5 @@
 """The end of a game and of a session: the final sheet with the winner and notices, the recap."""
+from functools import partial
 from typing import Optional
 
 from ..coach.replay import CannotReview
@@ -7,7 +8,7 @@ from ..model.match import SINGLE_GAME, result_phrase
 from ..model.session import Session
 from ..model.words import N_, Later, Say, Sentence, Text
 from ..present import render, spoken
-from ..present.look import Frame, Look, View
+from ..present.look import Look, View, framed
 from ..present.verdicts import review_lines
 from .context import Console, Context, Moment, Screen
 from .lobby import statistics
@@ -81,9 +82,8 @@ def show_recap(console: Console, ctx: Context, prompt: Text) -> None:
     below = ["", Say("Rules: {rules}").format(rules=session.rules.describe()),
              *([Say(DUPLICATE_LINE)] if is_duplicate(session.source) else []), *match_lines(session)]
     question = Say("{prompt} (S statistics)").format(prompt=prompt)
-    def view(prompt: Text) -> Frame:
-        return lambda look: [*render.recap_lines(session.results, look.paint, *(judged or (None, None))),
-                             *map(look.words, below), "", look.words(prompt), footer_for(ctx, look)]
+    view = framed(lambda look: [*render.recap_lines(session.results, look.paint, *(judged or (None, None))),
+                                *map(look.words, below), ""], partial(footer_for, ctx))
     while any_key(console, ctx, question, view) == "s":
         statistics(console, ctx)
 

@@ -2,6 +2,7 @@
 import textwrap
 import unicodedata
 from collections.abc import Sequence
+from functools import partial
 from typing import Optional, Union
 
 from ..model.checks import NAME_CELLS
@@ -13,7 +14,7 @@ from ..model.outcome import FinishedGame
 from ..model.words import N_, Later, Say, Text, YesNo
 from ..present import render, stats
 from ..present.keys import Key
-from ..present.look import Frame, Look, View
+from ..present.look import Frame, Look, View, framed, heading
 from ..present.palette import cut_to_cells, pad, strip_controls, visible_width
 from ..saves.prefs import GAME_SETTINGS, PREFERENCES, Preference
 from ..speech.locales import choose
@@ -42,11 +43,6 @@ def banner(look: Look) -> list[str]:
     return [look.paint("title", line) for line in lines]
 
 
-def heading(look: Look, said: Text) -> str:
-    """A screen's heading, painted as a title."""
-    return look.paint("title", "  " + look.words(said))
-
-
 def lobby_ask(console: Console, ctx: Context, question: Text, view: View, keys: str = "sp",
               brief: Optional[Sequence[Text]] = None) -> str:
     """A lobby Y/N question where S shows the statistics and P (when offered) the preferences."""
@@ -63,8 +59,7 @@ def lobby_ask(console: Console, ctx: Context, question: Text, view: View, keys: 
 
 def opening(console: Console, ctx: Context) -> Moment:
     """The title banner; any key goes on."""
-    def view(prompt: Text) -> Frame:
-        return lambda look: [*banner(look), "", f"      {look.words(prompt)}", "", footer_for(ctx, look)]
+    view = framed(lambda look: [*banner(look), ""], partial(footer_for, ctx), indent="      ", spaced=True)
     ask(console, ctx, Say("Press any key to begin"), view, [Say(BANNER_WORDS), Later(lambda: footer_for(ctx, Look()))])
     return Moment(Screen.TITLE)
 
@@ -87,8 +82,7 @@ def title(console: Console, ctx: Context) -> Moment:
               if look.host else []),
         ]
 
-    def view(prompt: Text) -> Frame:
-        return lambda look: [*banner(look), *words(look), f"  {look.words(prompt)}"]
+    view = framed(lambda look: [*banner(look), *words(look)], indent="  ")
     brief = [Later(lambda: "\n".join(words(Look())))]
     if lobby_ask(console, ctx, Say("Instructions?"), view, brief=brief) == "y":
         page_manual(console, ctx)
@@ -106,9 +100,9 @@ def statistics(console: Console, ctx: Context) -> None:
         if token != "r" or saves is None:
             return
         question = Say("Reset all statistics? The history is set aside, not deleted.")
-        def view(prompt: Text, shown: Frame = lines) -> Frame:
-            return lambda look: [*shown(look)[:12], "", look.words(prompt)]
-        if yes(console, ctx, question, view, []):
+        def top(look: Look, shown: Frame = lines) -> list[str]:
+            return [*shown(look)[:12], ""]
+        if yes(console, ctx, question, framed(top), []):
             saves.reset_history()
             console.message(Say("The statistics start afresh."))
             records = []
@@ -243,8 +237,7 @@ def confirm(console: Console, ctx: Context) -> Moment:
                 *(["  " + look.words(Say("P changes them and the other preferences, S shows the statistics."))]
                   if look.host else [])]
 
-    def view(prompt: Text) -> Frame:
-        return lambda look: [*words(look), f"  {look.words(prompt)}", "", footer_for(ctx, look)]
+    view = framed(words, partial(footer_for, ctx), indent="  ", spaced=True)
     brief = [Later(lambda: "\n".join(words(Look())))]
     if lobby_ask(console, ctx, Say("Ready to play?"), view, brief=brief) == "y":
         return start_game(console, ctx)
@@ -272,15 +265,13 @@ def settings(console: Console, ctx: Context) -> None:
     """The preferences, remembered between runs: a number changes one, X is done."""
     choices = [p for p in PREFERENCES if p.key not in ("verify", "sound")]
 
-    def view(prompt: Text) -> Frame:
-        def frame(look: Look) -> list[str]:
-            prefs = ctx.settings.prefs
-            rows = [f"  {key.upper():>2}  {pad(look.words(Say(p.label)), 46)} {look.words(p.shown(p.of(prefs)))}"
-                    for key, p in zip(SETTING_KEYS, choices)]
-            return [heading(look, Say("PREFERENCES")), "", *rows, "", f"  {look.words(prompt)}", "",
-                    footer_for(ctx, look)]
-        return frame
+    def lines(look: Look) -> list[str]:
+        prefs = ctx.settings.prefs
+        return [heading(look, Say("PREFERENCES")), "",
+                *(f"  {key.upper():>2}  {pad(look.words(Say(p.label)), 46)} {look.words(p.shown(p.of(prefs)))}"
+                  for key, p in zip(SETTING_KEYS, choices)), ""]
 
+    view = framed(lines, partial(footer_for, ctx), indent="  ", spaced=True)
     keys = SETTING_KEYS[:len(choices)]
     prompt = Say("{keys} change a setting, X done").format(keys=keys_text(keys))
     brief: Optional[list[Text]] = None

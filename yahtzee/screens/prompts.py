@@ -1,10 +1,11 @@
 """Asking the player: a key with the hot keys live, Y/N, any key, the quit question, pages."""
 from collections.abc import Sequence
+from functools import partial
 from typing import Callable, Optional
 
 from ..model.words import Later, Say, Text, YesNo
 from ..present.keys import Key, letter_as_key
-from ..present.look import Asked, Frame, Look, View
+from ..present.look import Asked, Frame, Look, View, framed
 from ..present.render import hotkey_footer, on_off
 from .context import Console, Context
 
@@ -120,12 +121,10 @@ def any_key(console: Console, ctx: Context, prompt: Text, view: View, brief: Opt
 def page_view(ctx: Context, pages: Callable[[Look], list[list[str]]], number: int) -> View:
     """Page `number` of the pages as a console draws them (-1 the last), its question and the
     hot keys under it."""
-    def view(prompt: Text) -> Frame:
-        def frame(look: Look) -> list[str]:
-            drawn = pages(look)
-            return [*drawn[min(number, len(drawn) - 1)], "", look.words(prompt), footer_for(ctx, look)]
-        return frame
-    return view
+    def page(look: Look) -> list[str]:
+        drawn = pages(look)
+        return [*drawn[min(number, len(drawn) - 1)], ""]
+    return framed(page, partial(footer_for, ctx))
 
 
 def paginate(lines: list[str], size: int = PAGE_LINES) -> list[list[str]]:

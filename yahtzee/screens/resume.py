@@ -1,10 +1,11 @@
 """The saved game offered before the opening screen, and the moment it goes back to."""
+from functools import partial
 from typing import Optional
 
 from ..model.game import ROUNDS, Game
 from ..model.session import Session
 from ..model.words import Say, Text
-from ..present.look import Frame
+from ..present.look import framed, heading
 from .context import Console, Context, Moment, Screen
 from .prompts import footer_for, yes
 
@@ -21,10 +22,9 @@ def resume(console: Console, ctx: Context) -> Moment:
         return Moment(Screen.OPENING)
     saved, moment_data = loaded
     summary = saved_game_summary(saved)
-    def view(prompt: Text) -> Frame:
-        return lambda look: [look.paint("title", "  " + look.words(Say("A SAVED GAME IS WAITING"))), "",
-                             *(f"    {look.words(line)}" for line in summary),
-                             "", f"  {look.words(prompt)}", "", footer_for(ctx, look)]
+    view = framed(lambda look: [heading(look, Say("A SAVED GAME IS WAITING")), "",
+                                *(f"    {look.words(line)}" for line in summary), ""],
+                  partial(footer_for, ctx), indent="  ", spaced=True)
     if not yes(console, ctx, Say("Resume the saved game?"), view, summary):
         saves.set_aside_autosave()
         return Moment(Screen.OPENING)

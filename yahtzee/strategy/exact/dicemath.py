@@ -7,6 +7,7 @@ import numpy as np
 from ...model.dice import DICE_COUNT, FACES
 
 DICE = DICE_COUNT  # the strategy modules' short name
+FACE_COUNT = len(FACES)  # the arrays hold face f at index f - 1
 
 
 def _multisets(size: int) -> list[tuple[int, ...]]:
@@ -66,8 +67,8 @@ def _sub_keep_table() -> np.ndarray:
 def _roll_probabilities() -> np.ndarray:
     """The chance of each sorted roll of five dice."""
     counts = np.zeros(len(ROLLS))
-    for dice in np.ndindex(*(len(FACES),) * DICE):
-        counts[ROLL_INDEX[tuple(sorted(d + 1 for d in dice))]] += 1
+    for dice in np.ndindex(*(FACE_COUNT,) * DICE):
+        counts[ROLL_INDEX[tuple(sorted(FACES[d] for d in dice))]] += 1
     return counts / counts.sum()
 
 
@@ -76,6 +77,11 @@ PARENTS = (None,) + tuple(_parents(size) for size in range(1, DICE + 1))  # (par
 SUB_KEEPS = _sub_keep_table()
 ROLL_PROBABILITY = _roll_probabilities()
 YAHTZEE_ROLLS = tuple(ROLL_INDEX[(face,) * DICE] for face in FACES)
+
+
+def random_faces(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Faces thrown at random, an array of `shape`."""
+    return rng.integers(FACES.start, FACES.stop, size=shape)
 
 
 def over_rolls(rows: np.ndarray) -> np.ndarray:

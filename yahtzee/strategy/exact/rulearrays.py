@@ -11,16 +11,15 @@ from ...model.dice import FACES
 from ...model.rules import Rules
 from ...model.scoring import Category
 from ...speech.languages import _, text
-from .dicemath import ROLLS, YAHTZEE_ROLLS
-from .position import UP_CAP
+from .dicemath import DICE, FACE_COUNT, ROLLS, YAHTZEE_ROLLS
+from .position import BIT_OF, UP_CAP
 
 BOXES = scoring.ALL_BOXES
 BOX_COUNT = len(BOXES)
-BIT_OF = {box: bit for bit, box in enumerate(BOXES)}
 FULL_CARD = (1 << BOX_COUNT) - 1
-YAHTZEE_BIT = BOXES.index(Category.YAHTZEE)
-UPPER_BITS = tuple(BOXES.index(box) for box in scoring.UPPER)
-LOWER_MASK = sum(1 << BOXES.index(box) for box in scoring.LOWER)
+YAHTZEE_BIT = BIT_OF[Category.YAHTZEE]
+UPPER_BITS = tuple(BIT_OF[box] for box in scoring.UPPER)
+LOWER_MASK = sum(1 << BIT_OF[box] for box in scoring.LOWER)
 UP_STATES = UP_CAP + 1
 
 # What the Yahtzee box holds, as far as any rule can tell: open, a zero, or 50.
@@ -89,26 +88,26 @@ class RuleTables:
         return self.roll_bonus[rolls - 1] if 1 <= rolls <= len(self.roll_bonus) else 0
 
 
-def _example_card(case: int, face: int, matching_filled: int) -> dict[Category, int]:
+def _example_card(case: int, face_index: int, matching_filled: int) -> dict[Category, int]:
     """A stand-in card for five alike: the case, with the matching upper box filled or not."""
-    mask = _example_mask(case) | ((1 << UPPER_BITS[face - 1]) if matching_filled else 0)
+    mask = _example_mask(case) | ((1 << UPPER_BITS[face_index]) if matching_filled else 0)
     return boxes_of(mask, case)
 
 
 def _five_alike_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """posting_points, yahtzee_bonus and extra_turn_bonus of five alike, per case."""
-    points = np.zeros((len(CASES), 2, 6, BOX_COUNT), dtype=np.int64)
-    bonus = np.zeros((len(CASES), 6), dtype=np.int64)
-    turn_bonus = np.zeros((len(CASES), 6), dtype=np.int64)
+    points = np.zeros((len(CASES), 2, FACE_COUNT, BOX_COUNT), dtype=np.int64)
+    bonus = np.zeros((len(CASES), FACE_COUNT), dtype=np.int64)
+    turn_bonus = np.zeros((len(CASES), FACE_COUNT), dtype=np.int64)
     for case in CASES:
-        for face in FACES:
-            dice = (face,) * 5
+        for index, face in enumerate(FACES):
+            dice = (face,) * DICE
             card = boxes_of(_example_mask(case), case)
-            bonus[case, face - 1] = scoring.yahtzee_bonus(dice, card, rules)
-            turn_bonus[case, face - 1] = scoring.extra_turn_bonus(dice, card, rules)
+            bonus[case, index] = scoring.yahtzee_bonus(dice, card, rules)
+            turn_bonus[case, index] = scoring.extra_turn_bonus(dice, card, rules)
             for filled in (0, 1):
-                boxes = _example_card(case, face, filled)
-                points[case, filled, face - 1] = [scoring.posting_points(box, dice, boxes, rules) for box in BOXES]
+                boxes = _example_card(case, index, filled)
+                points[case, filled, index] = [scoring.posting_points(box, dice, boxes, rules) for box in BOXES]
     return points, bonus, turn_bonus
 
 
@@ -126,7 +125,7 @@ def _plain_points(rules: Rules) -> np.ndarray:
 def _yahtzee_legal(rules: Rules) -> np.ndarray:
     """legal_boxes of five alike on every card, as bit masks: the array form of
     scoring.legal_boxes (tests compare the two on every card)."""
-    legal = np.zeros((len(CASES), FULL_CARD + 1, 6), dtype=np.int64)
+    legal = np.zeros((len(CASES), FULL_CARD + 1, FACE_COUNT), dtype=np.int64)
     masks = np.arange(FULL_CARD, dtype=np.int64)  # a full card has no legal box
     open_ = FULL_CARD ^ masks
     yahtzee_open = (masks >> YAHTZEE_BIT & 1) == 0
@@ -136,12 +135,12 @@ def _yahtzee_legal(rules: Rules) -> np.ndarray:
     lower_open = open_ & LOWER_MASK
     for case in (YAHTZEE_ZERO, YAHTZEE_FIFTY):
         blanks = rules.extra_yahtzee_blank and case == YAHTZEE_FIFTY
-        for face in FACES:
+        for index in range(FACE_COUNT):
             if rules.joker == "forced" and not blanks:  # the matching upper box, else a lower one
-                upper = 1 << UPPER_BITS[face - 1]
-                legal[case, filled, face - 1] = np.where(open_ & upper, upper, np.where(lower_open, lower_open, open_))
+                upper = 1 << UPPER_BITS[index]
+                legal[case, filled, index] = np.where(open_ & upper, upper, np.where(lower_open, lower_open, open_))
             else:
-                legal[case, filled, face - 1] = open_
+                legal[case, filled, index] = open_
     return legal
 
 

@@ -11,14 +11,12 @@ from typing import Optional, Protocol
 import numpy as np
 
 from ...model import scoring
-from ...model.dice import FACES
-from .dicemath import DICE, KEEPS, ROLLS, YAHTZEE_ROLLS
+from .dicemath import DICE, FACE_COUNT, KEEPS, ROLLS, YAHTZEE_ROLLS, random_faces
 from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 from .solver import Engine
 from .stages import CHUNK
 from .statespace import States
 
-FACE_COUNT = len(FACES)
 _CODE_BASE = FACE_COUNT + 1
 
 
@@ -82,7 +80,7 @@ class NumpyDice:
 
     def roll(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """New faces for `games`: row i's first counts[i] are used."""
-        return self.rng.integers(1, FACE_COUNT + 1, size=(len(games), DICE))
+        return random_faces(self.rng, (len(games), DICE))
 
 
 @dataclass(frozen=True)

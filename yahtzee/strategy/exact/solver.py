@@ -11,13 +11,14 @@ import numpy as np
 
 from ...model import scoring
 from ...model.rules import Rules
-from .dicemath import CHILDREN, DICE, PARENTS, ROLL_OFFSET, YAHTZEE_ROLLS, over_rolls, size_rows
+from .dicemath import CHILDREN, DICE, FACE_COUNT, PARENTS, ROLL_OFFSET, YAHTZEE_ROLLS, over_rolls, size_rows
 from .objective import EXPECTED_SCORE, Objective
 from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
 from .statespace import States, empty_values, fill_unreachable, level_states, share_hopeless, start_value, state_index  # noqa: F401
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
+FIVE_ALIKE_FACES = np.arange(FACE_COUNT)[:, None]  # a row for each face of five alike
 NO_BOX = -1
 
 
@@ -113,7 +114,7 @@ class Engine:
     def _post_five_alike(self, values: np.ndarray, states: States, work: Workspace,
                          boxes: Optional[np.ndarray]) -> None:
         """Five alike may be a joker or earn an extra turn: their boxes and points depend on the card."""
-        case, faces = states.case, np.arange(6)[:, None]
+        case, faces = states.case, FIVE_ALIKE_FACES
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
         matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
         fits = self.tables.fits[FIVE_ALIKE]
@@ -136,7 +137,7 @@ class Engine:
 
     def _five_alike_extra(self, case: np.ndarray) -> np.ndarray:
         """What five alike add beside the box: the Yahtzee bonus (and delight in it)."""
-        bonus = self.tables.bonus[case, np.arange(6)[:, None]]
+        bonus = self.tables.bonus[case, FIVE_ALIKE_FACES]
         return bonus + self.objective.yahtzee_reward * (bonus > 0)
 
     def offer_extra_turn(self, values: np.ndarray, states: States, work: Workspace,
@@ -144,7 +145,7 @@ class Engine:
         """yahtChallenge: five alike may instead take their bonus and the same state's turn again
         (shown as the Yahtzee box, which is how the game takes it)."""
         case = states.case
-        turn_bonus = self.tables.turn_bonus[case, np.arange(6)[:, None]]
+        turn_bonus = self.tables.turn_bonus[case, FIVE_ALIKE_FACES]
         again = turn_bonus + self.objective.yahtzee_reward * (turn_bonus > 0) + \
             values[state_index(states.mask, states.up, states.fifty)] + self._five_alike_extra(case)
         again = np.where(turn_bonus > 0, again, -np.inf)
@@ -208,9 +209,9 @@ class Engine:
             children = CHILDREN[size]
             total, scratch = keeps[size_rows(size)], work.scratch[:len(children)]
             np.take(keeps, children[:, 0], axis=0, out=total, mode="clip")
-            for face in range(1, 6):
+            for face in range(1, FACE_COUNT):
                 np.add(total, np.take(keeps, children[:, face], axis=0, out=scratch, mode="clip"), out=total)
-            total *= 1 / 6
+            total *= 1 / FACE_COUNT
         return keeps
 
     @staticmethod

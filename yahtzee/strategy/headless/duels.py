@@ -13,6 +13,7 @@ import numpy as np
 
 from ...model.rules import Rules
 from ...speech.languages import _, text
+from ..exact.dicemath import random_faces
 from ..exact.rulearrays import BOX_COUNT, BOXES, UP_CAP, UnsupportedRules
 from ..exact.sidebyside import DICE, Cards, play_turn, play_turns
 from ..exact.table import StrategyTable, TableLoader
@@ -34,7 +35,7 @@ class RoundDice:
 
     def new_round(self) -> None:
         """Fresh throws for every game's round."""
-        self.throws = self.rng.integers(1, 7, size=(self.count, self.width))
+        self.throws = random_faces(self.rng, (self.count, self.width))
 
     def new_turn(self) -> None:
         """The next player starts from the round's first throw."""

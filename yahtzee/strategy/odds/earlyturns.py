@@ -25,7 +25,7 @@ import numpy as np
 
 from ...model import scoring
 from ...model.scoring import Category
-from ..exact.dicemath import CHILDREN, DICE, KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS, YAHTZEE_ROLLS, size_rows
+from ..exact.dicemath import CHILDREN, DICE, FACE_COUNT, KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS, YAHTZEE_ROLLS, size_rows
 from ..exact.position import reroll_marks
 from ..exact.rulearrays import BOX_COUNT, BOXES, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 from ..exact.statespace import state_index
@@ -37,7 +37,7 @@ EXTRA_TURN = BOX_COUNT  # the column of an extra turn, after the thirteen boxes
 TIE_BREAK = 1e-7  # the weight of a point of expected score beside the chance to win
 NOT_LEGAL = -np.inf
 CHUNK = 500  # cards worked out together (their arrays: CHUNK x rolls x columns)
-_FACES = np.arange(6)
+_FACES = np.arange(FACE_COUNT)
 _BITS = np.arange(BOX_COUNT)
 _UPPER = np.isin(_BITS, UPPER_BITS)
 _FIVE = np.array(YAHTZEE_ROLLS)

@@ -16,7 +16,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..exact.dicemath import CHILDREN, DICE, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, size_rows
+from ..exact.dicemath import CHILDREN, DICE, FACE_COUNT, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, size_rows
 from ..exact.rulearrays import BOX_COUNT, UP_CAP, UP_STATES
 from ..exact.sidebyside import Cards
 from ..exact.stages import CHUNK
@@ -86,8 +86,8 @@ def _rerolled(mass: np.ndarray, keeps: np.ndarray, width: int) -> np.ndarray:
     kept = np.bincount(flat, weights=mass[roll, column], minlength=(ROLL_OFFSET + len(ROLLS)) * width)
     kept = kept.astype(float).reshape(-1, width)
     for size in range(DICE):
-        share = kept[size_rows(size)] / 6
-        for face in range(6):
+        share = kept[size_rows(size)] / FACE_COUNT
+        for face in range(FACE_COUNT):
             kept[CHILDREN[size][:, face]] += share  # one face makes different keeps different
     return kept[ROLL_OFFSET:]
 

@@ -23,6 +23,7 @@ from ...model.scoring import Category
 from ..exact.dicemath import (
     CHILDREN,
     DICE,
+    FACE_COUNT,
     KEEP_INDEX,
     KEEPS,
     ROLL_INDEX,
@@ -32,7 +33,7 @@ from ..exact.dicemath import (
     over_rolls,
     size_rows,
 )
-from ..exact.position import card_state
+from ..exact.position import BIT_OF, card_state
 from ..exact.rulearrays import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 from ..exact.statespace import state_index
 from ..exact.table import StrategyTable
@@ -44,7 +45,6 @@ NOT_LEGAL = -1.0
 NO_STATE = -1
 EXACT_EXTRA_TURNS = 40  # more than a card can ever need: each extra turn adds its bonus
 ESTIMATED_EXTRA_TURNS = 2
-BOX_INDEX = {box: index for index, box in enumerate(Category)}
 StageChances = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # see turn_stages
 
 
@@ -150,7 +150,7 @@ def rule_postings(tables: RuleTables, state: tuple[int, int, int], rolls_used: i
     points = tables.points.copy()
     bonus = np.zeros(len(ROLLS), dtype=np.int64)
     five = list(YAHTZEE_ROLLS)
-    faces = np.arange(6)
+    faces = np.arange(FACE_COUNT)
     legal[five] = (tables.yahtzee_legal[case, mask, faces][:, None] >> bits) & 1 == 1
     matching = (mask >> np.array(UPPER_BITS)) & 1
     points[five] = tables.five_points[case, matching, faces]
@@ -271,4 +271,4 @@ def _posting_column(option: Option) -> int:
     if option.extra_turn:
         return BOX_COUNT
     assert option.box is not None  # a box option names its box
-    return BOX_INDEX[option.box]
+    return BIT_OF[option.box]

@@ -10,7 +10,7 @@ from ...model.choices import Option, OptionKind
 from ...model.game import Game
 from ...model.scoring import Category
 from ..exact.dicemath import KEEPS, sub_keeps
-from ..exact.position import BOX_BIT, card_state, card_total, kept_faces, reroll_marks
+from ..exact.position import BIT_OF, card_state, card_total, kept_faces, reroll_marks
 from ..exact.rulearrays import UP_CAP
 from ..exact.solver import States, Workspace
 from ..exact.table import StrategyTable
@@ -74,7 +74,7 @@ def box_option(table: StrategyTable, boxes: Mapping[Category, int], dice: tuple[
                     yahtzee_bonus=scoring.yahtzee_bonus(dice, boxes, rules),
                     roll_bonus=scoring.roll_bonus_points(box, dice, rolls_used, boxes, rules),
                     blank=scoring.must_blank(dice, boxes, rules))
-    later = table.value(mask | BOX_BIT[box], up, fifty)
+    later = table.value(mask | 1 << BIT_OF[box], up, fifty)
     return replace(option, value=already + option.gain + later)
 
 
