@@ -19,8 +19,9 @@ from yahtzee.model.words import Say
 from yahtzee.net.hostconsole import TableConsole
 from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.palette import painter
-from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import Keeper, run_from
+from yahtzee.screens.steps import Moment, Screen
 
 SIZE = os.terminal_size((80, 24))
 

@@ -12,10 +12,11 @@ from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import SCREENS, Keeper, run, run_from
 from yahtzee.screens.prompts import paginate
 from yahtzee.screens.resume import resumed_moment
+from yahtzee.screens.steps import Moment, Screen
 
 ROOT = Path(__file__).resolve().parent.parent
 

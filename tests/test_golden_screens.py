@@ -31,8 +31,9 @@ from yahtzee.model.game import Game, Player
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import Keeper, run_from
+from yahtzee.screens.steps import Moment, Screen
 from yahtzee.speech import languages as language
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

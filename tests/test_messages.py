@@ -10,8 +10,9 @@ from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import SCREENS, Keeper
+from yahtzee.screens.steps import Moment, Screen
 
 
 def CLOCK():

@@ -12,10 +12,11 @@ from yahtzee.model.scoring import Category
 from yahtzee.model.words import YesNo
 from yahtzee.present.palette import strip_controls
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import SCREENS, Keeper, run
 from yahtzee.screens.lobby import clean_name
 from yahtzee.screens.prompts import QuitGame
+from yahtzee.screens.steps import Moment, Screen
 
 C = Category
 def CLOCK():

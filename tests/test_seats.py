@@ -366,7 +366,7 @@ def test_one_moment_at_two_terminals_in_two_languages_and_two_colour_depths(who,
 
 
 def test_the_lobby_is_the_hosts_and_a_friends_keys_there_are_refused():
-    from yahtzee.screens.context import Moment, Screen
+    from yahtzee.screens.steps import Moment, Screen
     with table(PLAYERS, FACES, logins=["BOB"], begun=False, moment=Moment(Screen.CONFIRM)) as hands:
         host = hands.wait_for("host", "Ready to play? (Y/N)")
         friend = hands.wait_for("BOB", "The host is getting the game ready. Here: F9 sound, D language,")

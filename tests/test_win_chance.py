@@ -363,7 +363,8 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     from yahtzee.coach.tablekeeper import TableKeeper
     from yahtzee.saves.store import Saves
     from yahtzee.screens.advice import show_advice
-    from yahtzee.screens.context import Context, Moment, Screen, Services
+    from yahtzee.screens.context import Context, Services
+    from yahtzee.screens.steps import Moment, Screen
     session = loaded_session([6, 6, 2, 5, 1])
     session.players.extend([Player("ANN"), Player("BOB")])
     session.new_game()

@@ -23,8 +23,9 @@ from yahtzee.consoles.stops import InputClosed, StopRequested
 from yahtzee.consoles.winkeys import WindowsCalls, WindowsKeyReader
 from yahtzee.model.game import Player
 from yahtzee.saves.prefs import Prefs
-from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import Keeper, run_from
+from yahtzee.screens.steps import Moment, Screen
 
 INPUT, WAKE = object(), object()  # the console's input handle and the wake-up event
 PACKAGE = Path(__file__).resolve().parent.parent / "yahtzee"

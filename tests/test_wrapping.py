@@ -13,8 +13,9 @@ from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.present.palette import strip_controls, visible_width, wrapped
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import SCREENS, Keeper
+from yahtzee.screens.steps import Moment, Screen
 from yahtzee.speech import languages as language
 
 WIDTH = 80

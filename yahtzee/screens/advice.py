@@ -10,8 +10,10 @@ from ..model.game import Turn
 from ..model.words import Later, Say, Text
 from ..present import render, spoken
 from ..present.look import Frame, Look
-from .context import Console, Context, Screen, game_in_play
+from .context import Context, game_in_play
+from .dialog import Console
 from .prompts import page_lines
+from .steps import Screen
 
 
 def show_advice(console: Console, ctx: Context) -> None:

@@ -1,125 +1,20 @@
-"""What the screens share: where the flow stands, the session, the services and the settings."""
+"""What the screens share: the session, the services and the settings, and where the flow stands."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from enum import Enum
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Callable
 
 from ..model.dice import with_duplicate
 from ..model.game import Game
-from ..model.scoring import Category
 from ..model.session import Session
 from ..model.words import Say, Text
-from ..present.look import Frame, Look, Screenful
-from ..present.render import BOX_KEYS
-from ..saves.documents import ResumePoint
 from ..saves.prefs import DEFAULTS, Prefs, RunSettings, game_settings
+from .steps import IN_GAME, Moment, Screen
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start
     from ..coach.services import StrategyServices
     from ..saves.store import Saves
-
-
-class Console(Protocol):
-    """What the screens use of a console: yahtzee.consoles.plain's PlainConsole,
-    yahtzee.consoles.keymode's KeyConsole and yahtzee.consoles.screenreader's AccessibleConsole."""
-
-    @property
-    def plain(self) -> bool:
-        """Lines read one by one (plain mode, a screen reader): the screens give sentences."""
-
-    @property
-    def reads_lines(self) -> bool:
-        """Input is plain mode's fixed protocol, a line a command (a screen reader reads keys)."""
-
-    @property
-    def look(self) -> Look:
-        """How this console draws (its language, colours and glyphs)."""
-
-    def farewell(self, said: Text) -> None:
-        """The last words as the game stops (a table tells each friend what happens next)."""
-
-    def speak(self, code: str) -> None:
-        """Draw in language `code` from now on (the language preference changed)."""
-
-    def drawn(self, screen: Screenful) -> list[str]:
-        """A screen's lines as this console draws them (to count its pages)."""
-
-    def show(self, screen: Screenful, brief: Iterable[Text] | None) -> None:
-        """A whole screen, or the brief form a line-by-line console says."""
-
-    def message(self, said: Text) -> None:
-        """A message for the player."""
-
-    def remind(self, said: Text) -> None:
-        """A message about the question being asked."""
-
-    def forget_messages(self) -> None:
-        """The screen's subject changed."""
-
-    def read_key(self, prompt: Text) -> str:
-        """The next key (or line) as a token."""
-
-    def read_text(self, prompt: Text, default: str, limit: int | None, unlimited: str) -> tuple[str | None, str]:
-        """A line of text: (hot key or None, text)."""
-
-    def bell(self, count: int) -> None:
-        """Ring the bell `count` times."""
-
-    def pause(self, seconds: float) -> str | None:
-        """Let a step stand a moment; the token of a key that cut it short."""
-
-    def animate(self, frames: Iterable[Frame], seconds_per_frame: float) -> bool:
-        """Draw each frame in turn; whether every frame was shown."""
-
-    def typed_ahead(self) -> list[str]:
-        """Take the keys pressed while the game was busy, as tokens."""
-
-
-class Screen(Enum):
-    """The screens of the game, as the flow and the saved game name them."""
-
-    OPENING = "opening"
-    TITLE = "title"
-    NAMES = "names"
-    CONFIRM = "confirm"
-    PLAY = "play"
-    POSTING = "posting"
-    VERIFY = "verify"
-    END_OF_GAME = "end_of_game"
-    RECAP = "recap"
-    RECAP_THEN_CONFIRM = "recap_then_confirm"
-
-
-IN_GAME = (Screen.PLAY, Screen.POSTING, Screen.VERIFY)
-
-
-@dataclass(frozen=True)
-class Moment:
-    """Where the flow goes next, and where a saved game resumes: a screen (and the box whose
-    posting waits for its verify answer)."""
-
-    screen: Screen
-    box: Category | None = None
-
-    def to_dict(self) -> dict[str, str]:
-        """The moment as the saved game keeps it."""
-        return {"screen": self.screen.value, **({"box": self.box.value} if self.box else {})}
-
-    @classmethod
-    def from_dict(cls, data: ResumePoint) -> Moment | None:
-        """The saved moment, or None when it names no screen this game has."""
-        names = {screen.value: screen for screen in Screen}
-        screen_name, box_name = (str(data.get(key) or "") for key in ("screen", "box"))
-        screen = names.get(screen_name)
-        box = BOX_KEYS.get(box_name) or next((b for b in Category if b.value == box_name), None)
-        if screen is Screen.POSTING and box is not None:
-            screen = Screen.VERIFY  # an older save: "posting h" waited for its verify answer
-        if screen is None or (screen is Screen.VERIFY) != (box is not None):
-            return None
-        return cls(screen, box)
 
 
 def game_in_play(session: Session) -> Game:

@@ -10,9 +10,11 @@ from ..model.words import N_, Later, Say, Sentence, Text
 from ..present import render, spoken
 from ..present.look import Look, View, framed
 from ..present.verdicts import review_lines
-from .context import Console, Context, Moment, Screen
+from .context import Context
+from .dialog import Console
 from .lobby import statistics
 from .prompts import any_key, ask, footer_for, page_lines, page_view
+from .steps import Moment, Screen
 
 ANOTHER_GAME = N_("Another game? (Y/N) or R review")
 

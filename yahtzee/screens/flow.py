@@ -9,11 +9,13 @@ from ..model.words import Say, Sentence
 from ..present import stats
 from ..saves.codec import session_to_dict
 from ..saves.store import AUTOSAVE
-from .context import IN_GAME, Console, Context, Moment, Screen
+from .context import Context
+from .dialog import Console
 from .ending import end_of_game, recap, recap_then_confirm
 from .lobby import confirm, names, opening, title
 from .prompts import QuitGame
 from .resume import resume
+from .steps import IN_GAME, Moment, Screen
 from .turn import play, posting, verify
 
 SCREENS: dict[Screen, Callable[[Console, Context], Optional[Moment]]] = {

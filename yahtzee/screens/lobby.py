@@ -18,8 +18,10 @@ from ..present.look import Frame, Look, View, framed, heading
 from ..present.palette import cut_to_cells, pad, strip_controls, visible_width
 from ..saves.prefs import GAME_SETTINGS, PREFERENCES, Preference
 from ..speech.locales import choose
-from .context import Console, Context, Moment, Screen
+from .context import Context
+from .dialog import Console
 from .prompts import ask, ask_yes_no, confirm_quit, footer_for, page_lines, sound_at, toggle_hot_key, yes
+from .steps import Moment, Screen
 
 COMPUTER_MARK = "*"  # a name starting with it seats a computer player
 SETTING_KEYS = "1234567890abcdefg"  # V, M and Q stay hot keys

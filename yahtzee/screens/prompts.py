@@ -7,7 +7,8 @@ from ..model.words import Later, Say, Text, YesNo
 from ..present.keys import Key, letter_as_key
 from ..present.look import Asked, Frame, Look, View, framed
 from ..present.render import hotkey_footer, on_off
-from .context import Console, Context
+from .context import Context
+from .dialog import Console
 
 PAGE_LINES = 19
 LEAVE_PAGES = ("x", Key.ESCAPE)

@@ -6,8 +6,10 @@ from ..model.game import ROUNDS, Game
 from ..model.session import Session
 from ..model.words import Say, Text
 from ..present.look import framed, heading
-from .context import Console, Context, Moment, Screen
+from .context import Context
+from .dialog import Console
 from .prompts import footer_for, yes
+from .steps import Moment, Screen
 
 AFTER_A_GAME = (Screen.END_OF_GAME, Screen.RECAP, Screen.RECAP_THEN_CONFIRM)
 

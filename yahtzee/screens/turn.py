@@ -14,7 +14,8 @@ from ..present.look import Frame, View
 from ..present.palette import REVERSE
 from ..present.render import BOX_KEYS, KEY_OF_BOX
 from .advice import show_advice
-from .context import Console, Context, Moment, Screen, game_in_play
+from .context import Context, game_in_play
+from .dialog import Console
 from .playscreen import (
     dice_keys_note,
     dice_prompt,
@@ -29,6 +30,7 @@ from .playscreen import (
     turn_brief,
 )
 from .prompts import ask, hot_key, yes
+from .steps import Moment, Screen
 
 if TYPE_CHECKING:
     pass

@@ -1,0 +1,64 @@
+"""What the screens use of a console: the Console protocol every console meets."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from ..model.words import Text
+from ..present.look import Frame, Look, Screenful
+
+
+class Console(Protocol):
+    """What the screens use of a console: yahtzee.consoles.plain's PlainConsole,
+    yahtzee.consoles.keymode's KeyConsole and yahtzee.consoles.screenreader's AccessibleConsole."""
+
+    @property
+    def plain(self) -> bool:
+        """Lines read one by one (plain mode, a screen reader): the screens give sentences."""
+
+    @property
+    def reads_lines(self) -> bool:
+        """Input is plain mode's fixed protocol, a line a command (a screen reader reads keys)."""
+
+    @property
+    def look(self) -> Look:
+        """How this console draws (its language, colours and glyphs)."""
+
+    def farewell(self, said: Text) -> None:
+        """The last words as the game stops (a table tells each friend what happens next)."""
+
+    def speak(self, code: str) -> None:
+        """Draw in language `code` from now on (the language preference changed)."""
+
+    def drawn(self, screen: Screenful) -> list[str]:
+        """A screen's lines as this console draws them (to count its pages)."""
+
+    def show(self, screen: Screenful, brief: Iterable[Text] | None) -> None:
+        """A whole screen, or the brief form a line-by-line console says."""
+
+    def message(self, said: Text) -> None:
+        """A message for the player."""
+
+    def remind(self, said: Text) -> None:
+        """A message about the question being asked."""
+
+    def forget_messages(self) -> None:
+        """The screen's subject changed."""
+
+    def read_key(self, prompt: Text) -> str:
+        """The next key (or line) as a token."""
+
+    def read_text(self, prompt: Text, default: str, limit: int | None, unlimited: str) -> tuple[str | None, str]:
+        """A line of text: (hot key or None, text)."""
+
+    def bell(self, count: int) -> None:
+        """Ring the bell `count` times."""
+
+    def pause(self, seconds: float) -> str | None:
+        """Let a step stand a moment; the token of a key that cut it short."""
+
+    def animate(self, frames: Iterable[Frame], seconds_per_frame: float) -> bool:
+        """Draw each frame in turn; whether every frame was shown."""
+
+    def typed_ahead(self) -> list[str]:
+        """Take the keys pressed while the game was busy, as tokens."""
