@@ -5,7 +5,7 @@ import random
 from collections import defaultdict
 
 import pytest
-from helpers import plain_console, run_program
+from helpers import plain_console, run_program, table_context
 from test_plain import play_plain
 
 from yahtzee import cli
@@ -26,7 +26,6 @@ from yahtzee.model.session import Session
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
 from yahtzee.saves.records import InvalidRecord, build_record, check_record
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Services
 from yahtzee.screens.ending import show_recap
 from yahtzee.screens.lobby import confirm
 from yahtzee.speech.languages import text
@@ -301,7 +300,7 @@ def test_the_duplicate_preference_leaves_loaded_dice_as_they_are_and_says_so(tmp
 def test_the_confirm_screen_and_the_recap_name_duplicate_dice():
     session = Session([Player("ANN"), Player("BOB")], source=DuplicateDice(3))
     console = plain_console(["y"])
-    ctx = Context(session, Services(lambda: None))
+    ctx = table_context(session=session)
     confirm(console, ctx)
     assert DUPLICATE_LINE in console.stdout.getvalue()
     session.game = None

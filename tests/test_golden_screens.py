@@ -13,24 +13,23 @@ the files on purpose, run with YAHTZEE_GOLDEN_UPDATE=1: each test then writes it
 still fails when the file it wrote differed from the one kept, saying so (run again to see
 them pass, and review the files' diff before committing).
 """
-import datetime
 import difflib
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import KeyScript
+from helpers import KeyScript, clock, table_context
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.dice import LoadedDice, SeededDice
-from yahtzee.model.game import Game, Player
+from yahtzee.model.game import Game
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Moment, Screen, Services
+from yahtzee.screens.context import Context, Moment, Screen
 from yahtzee.screens.flow import Keeper, run_from
 from yahtzee.speech import languages as language
 
@@ -48,11 +47,6 @@ EARLIER_ROUNDS = [
 # ANN's turn on screen: the first roll, the two dice rerolled (2 and 4), then die 5 marked.
 TURN_FACES = [4, 2, 4, 6, 4] + [4, 1]
 TURN_KEYS = " " "24" "r" "5"
-
-
-def clock() -> datetime.datetime:
-    """The fixed clock: the time of the second game's end and of every save."""
-    return datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 @pytest.fixture(scope="module")
@@ -89,11 +83,9 @@ def play_out(game: Game, turns: int) -> None:
 def table(tmp_path: Path, strategy: StrategyServices, faces: list) -> Context:
     """ANN and BOB at a table whose dice are `faces`, then the seeded ones (only seeded ones, a
     game that counts, without faces); saves under tmp_path."""
-    saves = Saves(tmp_path / "saves", now=clock)
     source = LoadedDice(faces, SeededDice(SEED)) if faces else SeededDice(SEED)
-    ctx = Context(Session([], source=source), Services(clock, saves, strategy))
-    ctx.session.players.extend(Player(name) for name in NAMES)
-    return ctx
+    return table_context(players=NAMES, session=Session([], source=source), saves=Saves(tmp_path / "saves", now=clock),
+                         strategy=strategy)
 
 
 def screen_after(ctx: Context, moment: Moment, keys: str) -> str:

@@ -1,5 +1,4 @@
 """Statistics from a hand-made history whose numbers were worked out by hand."""
-import datetime
 import json
 
 import pytest
@@ -17,7 +16,7 @@ from yahtzee.present.stats import (
     stats_lines,
 )
 from yahtzee.saves.records import check_record
-from yahtzee.saves.store import HISTORY, Saves
+from yahtzee.saves.store import HISTORY
 from yahtzee.speech.languages import text
 
 
@@ -26,7 +25,6 @@ def texts(said):
     return [text(line) for line in said]
 
 
-NOON = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 def card(name, upper, lower, yahtzee_bonus=0, kind="human"):
@@ -62,10 +60,10 @@ HISTORY_RECORDS = [GAME_1, GAME_2, GAME_3, GAME_4]
 
 
 @pytest.fixture
-def history(tmp_path):
+def history(saves, saves_folder):
     """The hand-made history, written as a history.jsonl file and read back through Saves."""
-    (tmp_path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in HISTORY_RECORDS))
-    saves = Saves(tmp_path, now=lambda: NOON)
+    saves_folder.mkdir()
+    (saves_folder / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in HISTORY_RECORDS))
     records = saves.read_history()
     assert saves.notices == []
     return records
