@@ -1,5 +1,6 @@
 """Test-wide setup: one strategy-table cache for the whole run, so tables build once (also
 across parallel test workers, which share it: a table is built by one copy at a time)."""
+import functools
 import os
 import sys
 from pathlib import Path
@@ -71,3 +72,31 @@ def no_shipped_tables(monkeypatch):
     """As if the package brought no tables (in-process and in the games the test starts): where
     building, caching or measuring the 1987 rules' table or rests is the point."""
     monkeypatch.setenv("YAHTZEE_SHIPPED", "")
+
+
+@pytest.fixture
+def clock():
+    """The fixed clock (helpers.NOON), as the game's services are given it."""
+    from helpers import clock
+    return clock
+
+
+@pytest.fixture
+def saves_folder(tmp_path):
+    """The test's own saves folder (not made yet)."""
+    return tmp_path / "saves"
+
+
+@pytest.fixture
+def saves(saves_folder, clock):
+    """The saves in the test's folder, on the fixed clock; closed after the test."""
+    from yahtzee.saves.store import Saves
+    with Saves(saves_folder, now=clock) as opened:
+        yield opened
+
+
+@pytest.fixture
+def context(saves):
+    """Makes a screens' context over the test's saves (helpers.table_context's arguments)."""
+    from helpers import table_context
+    return functools.partial(table_context, saves=saves)

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+from helpers import WAIT_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = re.compile(r"([^\n]*)> $")
@@ -45,7 +46,7 @@ class PlainPlayer:
         self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
         self.transcript = ""
 
-    def step(self, timeout=15):
+    def step(self, timeout=WAIT_SECONDS):
         """Answer the next prompt; False once the game has ended."""
         index = self.child.expect([PROMPT, pexpect.EOF], timeout=timeout)
         shown = self.child.before or ""
@@ -66,6 +67,6 @@ class PlainPlayer:
 
     def exit_code(self):
         """Wait for the end; the exit status."""
-        self.child.expect(pexpect.EOF, timeout=15)
+        self.child.expect(pexpect.EOF, timeout=WAIT_SECONDS)
         self.child.close()
         return self.child.exitstatus

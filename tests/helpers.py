@@ -1,46 +1,170 @@
-"""Shared test helpers: scripted consoles, loaded games, the program run in process."""
+"""Shared test helpers: the fixed clock, key codes, one wait, scripted consoles, loaded games,
+the program run in process."""
+import collections
 import contextlib
+import datetime
 import io
 import os
 import signal
 import sys
+import threading
+import time
+from dataclasses import replace
 
 import pyte
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import DummyInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from pyte.graphics import BG_AIXTERM, BG_ANSI, FG_AIXTERM, FG_ANSI
+from wcwidth import wcwidth
 
 from yahtzee.consoles.keymode import KeyConsole
+from yahtzee.consoles.keyreader import KeyReader
 from yahtzee.consoles.plain import PlainConsole
+from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.dice import LoadedDice, RandomState, SeededDice
+from yahtzee.model.game import Player
 from yahtzee.model.session import Session
 from yahtzee.present.palette import strip_controls
+from yahtzee.saves.prefs import Prefs
+from yahtzee.screens.context import Context, Services, Settings
 
 FULL_SIZE = os.terminal_size((80, 24))
+NOON = datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
+STAMP = NOON.strftime("%Y%m%d-%H%M%S")  # how a file set aside at NOON is named
+# How long any wait for the game lasts before the test fails: long, as a game started while
+# the other workers compute can take many seconds to draw.
+WAIT_SECONDS = 60
+POLL_SECONDS = 0.01
+
+
+def clock():
+    """The injected clock of the tests: always NOON."""
+    return NOON
+
+
+def wait_until(condition, timeout=WAIT_SECONDS, poll=POLL_SECONDS, failure=None):
+    """The first true value of `condition()`, asked every `poll` seconds (0: `condition` waits
+    itself, as a read with a timeout does); an AssertionError saying `failure()` once `timeout`
+    seconds have passed without one."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(failure() if failure else f"not true within {timeout} s")
+        if poll:
+            time.sleep(poll)
+
+
+def screen_lines(screen):
+    """pyte's Screen.display, the same lines, faster: a line is its cells' characters joined,
+    unless a wide character is in it (then pyte's own reading, which skips the cell after one)."""
+    lines = []
+    for y in range(screen.lines):
+        row = screen.buffer[y]
+        line = "".join([row[x].data for x in range(screen.columns)])
+        if not line.isascii() and any(wcwidth(char) == 2 for char in set(line)):
+            line = pyte.Screen.display.fget(_OneLine(screen, row))[0]
+        lines.append(line)
+    return lines
+
+
+class _OneLine:
+    """One line of a screen, as pyte's display reads a screen."""
+
+    def __init__(self, screen, row):
+        self.columns, self.lines, self.buffer = screen.columns, 1, [row]
+
+
+_COLOURS = {name: code for table in (FG_ANSI, FG_AIXTERM) for code, name in table.items()}
+_BACKGROUNDS = {name: code for table in (BG_ANSI, BG_AIXTERM) for code, name in table.items()}
+_STYLES = {"bold": 1, "italics": 3, "underscore": 4, "blink": 5, "reverse": 7, "strikethrough": 9}
+
+
+def _colour_code(colour, names, base):
+    """The SGR parameters of a pyte colour: a name, or six hex digits (256 and true colours)."""
+    if colour in names:
+        return [names[colour]]
+    red, green, blue = (int(colour[at:at + 2], 16) for at in (0, 2, 4))
+    return [base, 2, red, green, blue]
+
+
+def sgr(char):
+    """The one SGR sequence that sets everything a cell looks like, from the defaults."""
+    codes = [0] + [code for style, code in _STYLES.items() if getattr(char, style)]
+    if char.fg != "default":
+        codes += _colour_code(char.fg, _COLOURS, 38)
+    if char.bg != "default":
+        codes += _colour_code(char.bg, _BACKGROUNDS, 48)
+    return "\x1b[" + ";".join(map(str, codes)) + "m"
+
+
+def coloured_lines(screen):
+    """The screen's lines with their colours and styles: one SGR sequence wherever the look
+    changes (each setting everything from the defaults), the default look again at each line's
+    end, spaces in the default look at the end left out."""
+    plain = sgr(screen.default_char)
+    lines = []
+    for y in range(screen.lines):
+        row = screen.buffer[y]
+        cells = [row[x] for x in range(screen.columns)]
+        while cells and cells[-1].data == " " and sgr(cells[-1]) == plain:
+            cells.pop()
+        line, look = [], plain
+        for cell in cells:
+            if sgr(cell) != look:
+                look = sgr(cell)
+                line.append(look)
+            line.append(cell.data)
+        lines.append("".join(line) + (plain if look != plain else ""))
+    return lines
 
 
 class ScreenOutput(DummyOutput):
-    """An output drawn on a pyte screen, as a terminal of that size would show it."""
+    """An output drawn on a pyte screen, as a terminal of that size would show it. What is
+    written is drawn when the screen is looked at (a game's thread may write meanwhile)."""
 
     def __init__(self, size):
-        self.screen = pyte.Screen(size.columns, size.lines)
-        self.stream = pyte.Stream(self.screen)
+        self.size = size
+        self._screen = pyte.Screen(size.columns, size.lines)
+        self._stream = pyte.Stream(self._screen)
         self.written = []  # every write, as it was sent
+        self._drawn = 0  # how many of them are on the screen
+        self._lock = threading.Lock()
 
     def write_raw(self, data):
         self.written.append(data)
-        self.stream.feed(data)
 
-    def text(self):
-        """The screen as the player sees it, one string."""
-        return "\n".join(line.rstrip() for line in self.screen.display)
+    def _draw(self, upto=None):
+        """Draw what was written and is not on the screen yet (up to write number `upto`)."""
+        end = len(self.written) if upto is None else upto
+        while self._drawn < end:
+            self._stream.feed(self.written[self._drawn])
+            self._drawn += 1
+
+    @property
+    def screen(self):
+        """The pyte screen, with everything written so far drawn on it."""
+        with self._lock:
+            self._draw()
+        return self._screen
+
+    def text(self, upto=None, colours=False):
+        """The screen as the player sees it, one string (as it stood after write number
+        `upto`, for a screen not drawn past it; with `colours`, as coloured_lines)."""
+        with self._lock:
+            self._draw(upto)
+            lines = coloured_lines(self._screen) if colours else screen_lines(self._screen)
+        return "\n".join(line if colours else line.rstrip() for line in lines)
 
 
 class KeyScript:
     """A KeyConsole fed from a prompt_toolkit pipe, remembering every screen it drew and, in
     `seen`, the whole terminal as it stood each time a key or a line was read (after the
-    previous key had done its work)."""
+    previous key had done its work); `paint` as the console's (no colours by default)."""
 
-    def __init__(self, keys, size=FULL_SIZE, more_to_come=False):
+    def __init__(self, keys, size=FULL_SIZE, more_to_come=False, paint=None):
         self._pipe = create_pipe_input()
         self.pipe = self._pipe.__enter__()
         self.pipe.send_text(keys)
@@ -49,8 +173,9 @@ class KeyScript:
         self.size = size
         self.output = ScreenOutput(size)
         self.console = KeyConsole(input=self.pipe, output=self.output, terminal_size=lambda: size,
-                                  sleep=lambda seconds: None)
-        self.seen = []
+                                  sleep=lambda seconds: None, **({"paint": paint, "flashes": True} if paint else {}))
+        self._reads = []  # how much had been written at each read
+        self._seen = {}  # the terminal at each read, drawn when first asked for: with and without colours
         for name in ("read_key", "read_text"):
             self._watch(name)
         self.screens = []
@@ -61,13 +186,31 @@ class KeyScript:
         self.console.message = lambda said: (self.messages.append(self.console.words(said)), message(said))
         self.console.remind = lambda said: (self.messages.append(self.console.words(said)), remind(said))
 
+    @property
+    def seen(self):
+        """The terminal at each read, as text."""
+        return self._seen_as(colours=False)
+
+    @property
+    def seen_in_colour(self):
+        """The terminal at each read, with its colours (as coloured_lines)."""
+        return self._seen_as(colours=True)
+
+    def _seen_as(self, colours):
+        seen = self._seen.setdefault(colours, [])
+        if len(seen) < len(self._reads):
+            replay = ScreenOutput(self.size)
+            replay.written = self.output.written
+            seen[:] = [replay.text(upto=written, colours=colours) for written in self._reads]
+        return seen
+
     def _watch(self, name):
-        """Keep what the terminal shows when the console's `name` read is waiting for a key."""
+        """Note how far the terminal was drawn when the console's `name` read waits for a key."""
         read, next_press = getattr(self.console, name), self.console._next_press
 
         def first_press(idle=None):
             self.console._next_press = next_press
-            self.seen.append(self.output.text())
+            self._reads.append(len(self.output.written))
             return next_press(idle)
 
         def watched(*args, **kwargs):
@@ -83,6 +226,49 @@ class KeyScript:
         self._pipe.__exit__(None, None, None)
 
 
+class ChunkReader(KeyReader):
+    """The game's key reader, its keys arriving in `chunks` (text, seconds after the one
+    before) that it reads apart, the seconds between them passing on its own clock, never
+    slept: a sequence it holds counts as keys as they are if its wait runs out before the
+    next chunk comes. Once the chunks run out, the input ends."""
+
+    def __init__(self, chunks):
+        read_end, self._write_end = os.pipe()
+        self.now = 0.0
+        super().__init__(read_end, clock=lambda: self.now)
+        self._chunks = collections.deque()
+        arrival = 0.0
+        for text, seconds in chunks:
+            arrival += seconds
+            self._chunks.append((arrival, text))
+
+    def next_press(self):
+        while True:
+            press = self.poll()  # takes in a chunk that came, or lets a held sequence go
+            if press is not None:
+                return press
+            due = self.flush_due()
+            if due is not None and (not self._chunks or self.now + due < self._chunks[0][0]):
+                self.now += due
+            elif self._chunks:
+                arrival, text = self._chunks.popleft()
+                self.now = max(self.now, arrival)
+                os.write(self._write_end, text.encode())
+            else:
+                raise InputClosed("end of input")
+
+    def close(self):
+        super().close()
+        os.close(self._write_end)
+        os.close(self.fd)
+
+
+def chunked_console(chunks, size=FULL_SIZE):
+    """A KeyConsole whose keys come in `chunks` (ChunkReader's); its screen in console.output."""
+    return KeyConsole(input=DummyInput(), output=ScreenOutput(size), terminal_size=lambda: size,
+                      sleep=lambda seconds: None, reader=ChunkReader(chunks))
+
+
 def plain_console(lines):
     """A PlainConsole reading the given lines; its output is in console.stdout."""
     return PlainConsole(io.StringIO("".join(line + "\n" for line in lines)), io.StringIO())
@@ -91,6 +277,15 @@ def plain_console(lines):
 def loaded_session(faces, seed=0, **options):
     """A session whose dice come from `faces`, then from a seed."""
     return Session([], source=LoadedDice(faces, SeededDice(seed)), **options)
+
+
+def table_context(faces=(), players=(), session=None, saves=None, strategy=None, prefs=None, **options):
+    """The screens' context of a table whose dice are `faces`, then seeded (with these session
+    options; or `session`), `players` seated (names, or Player's arguments), on the fixed clock,
+    its `saves` (None: nothing is saved), `strategy` (None: no advisor) and `prefs`."""
+    session = session if session is not None else loaded_session(list(faces), **options)
+    session.players.extend(Player(player) if isinstance(player, str) else Player(*player) for player in players)
+    return Context(session, Services(clock, saves, strategy), Settings(replace(Prefs(), **(prefs or {}))))
 
 
 def read_table(rules, objective, folder):

@@ -5,21 +5,18 @@ import contextlib
 import os
 import threading
 import time
-from dataclasses import replace
 
 import pyte
-from helpers import ScreenOutput, loaded_session
+from helpers import WAIT_SECONDS, ScreenOutput, screen_lines, table_context, wait_until
 from keycodes import KEYS
 from prompt_toolkit.input import create_pipe_input
 
 from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed
-from yahtzee.model.game import Player
 from yahtzee.model.words import Say
 from yahtzee.net.hostconsole import TableConsole
 from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.palette import painter
-from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import Keeper, run_from
 from yahtzee.screens.steps import Moment, Screen
 
@@ -42,7 +39,7 @@ class FriendScreen:
 
     def text(self):
         with self.lock:
-            return "\n".join(line.rstrip() for line in self.screen.display)
+            return "\n".join(line.rstrip() for line in screen_lines(self.screen))
 
 
 class Server:
@@ -86,11 +83,8 @@ class Table:
         self.host_output = ScreenOutput(SIZE)
         self.host = KeyConsole(input=self.pipe, output=self.host_output, terminal_size=lambda: SIZE,
                                paint=painter("classic"), flashes=True, language="en")
-        self.session = loaded_session(list(faces), verify=True)
-        self.session.players.extend(Player(*player) if isinstance(player, tuple) else Player(player)
-                                    for player in players)
-        self.ctx = Context(self.session, Services(lambda: None))
-        self.ctx.settings.prefs = replace(self.ctx.settings.prefs, computer_delay=0.0, dice_roll="off")
+        self.ctx = table_context(faces, players, prefs={"computer_delay": 0.0, "dice_roll": "off"}, verify=True)
+        self.session = self.ctx.session
         self.table = TableConsole(self.host, self.server.serving, self.console_for, lambda table: self.ctx,
                                   new_code=lambda: "K7Q2MX")
         self.friends = {}
@@ -153,15 +147,13 @@ class Table:
             else:
                 self.seats[who].typed(data.encode())
 
-    def wait_for(self, who, words, timeout=20):
-        """The screen of `who` once it shows `words`."""
-        deadline = time.monotonic() + timeout
-        while words not in self.text(who):
+    def wait_for(self, who, words):
+        """The screen of `who` once it shows `words` (the game's own error, if it failed first)."""
+        def shown():
             if self.error is not None:
                 raise self.error
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{who} never saw {words!r} on:\n{self.text(who)}")
-            time.sleep(0.01)
+            return words in self.text(who)
+        wait_until(shown, failure=lambda: f"{who} never saw {words!r} on:\n{self.text(who)}")
         return self.text(who)
 
     @contextlib.contextmanager
@@ -172,12 +164,12 @@ class Table:
 
         def gate():
             entered.set()
-            go.wait(10)
+            go.wait(WAIT_SECONDS)
             self.table._wait = wait
             wait()
         self.table._wait = gate
         self.table._wake()
-        assert entered.wait(10), "the game never waited for a key"
+        assert entered.wait(WAIT_SECONDS), "the game never waited for a key"
         try:
             yield
         finally:

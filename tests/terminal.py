@@ -3,11 +3,11 @@ import contextlib
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import pexpect
 import pyte
+from helpers import WAIT_SECONDS, screen_lines, wait_until
 from keycodes import KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,16 +73,14 @@ class Terminal:
         """The screen as it stands, one string."""
         screen = self.screen
         if self._text is None:
-            self._text = "\n".join(screen.display)
+            self._text = "\n".join(screen_lines(screen))
         return self._text
 
-    def wait_for(self, words, timeout=60):
-        """Pump until the screen shows `words`; fail with the screen if it never does (the wait is
-        long: a game started while the other worker computes can take many seconds to draw)."""
-        deadline = time.monotonic() + timeout
-        while words not in self.text:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"never saw {words!r} on:\n{self.text}")
+    def wait_for(self, words, timeout=WAIT_SECONDS):
+        """Pump until the screen shows `words`; fail with the screen if it never does."""
+        def shown():
+            if words in self.text:
+                return True
             try:
                 self.pump()
             except pexpect.EOF:
@@ -91,6 +89,8 @@ class Terminal:
                 if not partner.child.closed:
                     with contextlib.suppress(pexpect.EOF):
                         partner.pump(0)
+            return False
+        wait_until(shown, timeout, poll=0, failure=lambda: f"never saw {words!r} on:\n{self.text}")
         return self.text
 
     def resize(self, columns, lines):
@@ -137,23 +137,24 @@ class Terminal:
         self.press("y")
         return self.exit_code()
 
-    def exit_code(self, timeout=15):
+    def exit_code(self, timeout=WAIT_SECONDS):
         """Wait for the game to end; its exit status."""
-        deadline = time.monotonic() + timeout
-        while self.child.isalive() and time.monotonic() < deadline:
+        def ended():
             try:
                 self.pump()
             except pexpect.EOF:
-                break
+                return True
+            return not self.child.isalive()
+        with contextlib.suppress(AssertionError):  # still running: closing it ends it
+            wait_until(ended, timeout, poll=0)
         self.child.close()
         return self.child.exitstatus
 
-    def hang_up(self, timeout=15):
+    def hang_up(self, timeout=WAIT_SECONDS):
         """Close the terminal under the game, as a player closing the window; its exit status."""
         self.child.ptyproc.fileobj.close()  # the master end: the kernel hangs up the terminal
-        deadline = time.monotonic() + timeout
-        while self.child.ptyproc.isalive() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        with contextlib.suppress(AssertionError):
+            wait_until(lambda: not self.child.ptyproc.isalive(), timeout, poll=0.05)
         return self.child.ptyproc.exitstatus
 
     def close(self):

@@ -3,14 +3,12 @@ import os
 import threading
 
 import pytest
-from test_messages import CLOCK
+from helpers import table_context
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
-from yahtzee.model.game import Player
 from yahtzee.model.rules import HASBRO
 from yahtzee.model.session import Session
-from yahtzee.screens.context import Context, Services
 from yahtzee.speech.languages import text
 from yahtzee.strategy.exact.objective import EXPECTED_SCORE
 from yahtzee.strategy.storage.builder import AHEAD, TableBuilder
@@ -52,7 +50,7 @@ def rests_asked(monkeypatch, players):
     readied = []
     monkeypatch.setattr(ENGINE, "ready_rests", lambda table, folder, progress: readied.append(table.rules))
     strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
-    ctx = Context(Session([Player(name) for name in players]), Services(CLOCK, strategy=strategy))
+    ctx = table_context(players=players, session=Session([]), strategy=strategy)
     try:
         ctx.prepare_tables()
         for _ in range(2):  # prepare's own job, then the jobs it queued, have run before this

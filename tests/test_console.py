@@ -7,15 +7,18 @@ import threading
 import time
 
 import pytest
-from helpers import FULL_SIZE, KeyScript, plain_console
+from helpers import FULL_SIZE, KeyScript, chunked_console, plain_console, wait_until
 from keycodes import F8, F9, F10, KEYS, sent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
 
 from yahtzee.consoles.keymode import StopRequested
 from yahtzee.consoles.keyreader import ESCAPE_TIMEOUT, SEQUENCE_TIMEOUT
+from yahtzee.consoles.stops import InputClosed
 from yahtzee.present.palette import strip_controls, visible_width
 from yahtzee.present.render import SCREEN_HEIGHT
+from yahtzee.screens.context import Moment, Screen
+from yahtzee.screens.flow import Keeper, run_from
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEFT, END = sent(Keys.Left), sent(Keys.End)
@@ -65,15 +68,13 @@ def read_keys(console, count):
     return [console.read_key() for _ in range(count)]
 
 
-def keys_split(script, first, rest, delay):
-    """The two tokens read when `rest` arrives `delay` seconds after `first`."""
-    keys = script(first, more_to_come=True)
-    later = threading.Timer(delay, lambda: keys.pipe.send_text(rest))
-    later.start()
+def keys_split(first, rest, delay):
+    """The two tokens read when `rest` arrives `delay` seconds after `first` (each read apart)."""
+    console = chunked_console([(first, 0), (rest, delay)])
     try:
-        return read_keys(keys.console, 2)
+        return read_keys(console, 2)
     finally:
-        later.join()
+        console.reader.close()
 
 
 def test_keys_become_tokens(script):
@@ -81,18 +82,40 @@ def test_keys_become_tokens(script):
     assert read_keys(console, 10) == ["r", "1", "enter", "F8", "F9", "F10", "F10", " ", "?", "2"]
 
 
-def test_a_lone_esc_is_a_key_of_its_own(script):
-    assert keys_split(script, KEYS["Esc"], "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
+def test_a_lone_esc_is_a_key_of_its_own():
+    assert keys_split(KEYS["Esc"], "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
-def test_an_f_key_split_after_its_sequence_began_is_still_the_f_key(script):
+def test_an_f_key_split_after_its_sequence_began_is_still_the_f_key():
     # Longer than a lone Esc waits: a sequence begun (Esc [ 1) waits for the rest.
     assert ESCAPE_TIMEOUT + 0.1 < SEQUENCE_TIMEOUT / 2
-    assert keys_split(script, F8[:3], F8[3:] + "2", ESCAPE_TIMEOUT + 0.1) == ["F8", "2"]
+    assert keys_split(F8[:3], F8[3:] + "2", ESCAPE_TIMEOUT + 0.1) == ["F8", "2"]
 
 
-def test_an_f_key_split_after_its_esc_never_becomes_a_die_choice(script):
-    assert keys_split(script, F8[:1], F8[1:] + "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
+def test_an_f_key_split_after_its_esc_never_becomes_a_die_choice():
+    assert keys_split(F8[:1], F8[1:] + "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
+
+
+def test_an_f_key_whose_rest_comes_within_the_escape_timeout_is_the_f_key():
+    assert keys_split(F8[:1], F8[1:] + "2", ESCAPE_TIMEOUT / 2) == ["F8", "2"]
+
+
+def test_control_sequences_never_reach_a_name_being_typed(context):
+    """A cursor report in two pieces, a paste, ESC 4 and an F10 in two pieces, each piece
+    read apart, 0.2 s after the one before, while the first name is typed."""
+    console = chunked_console([("A\x1b[12;", 0), ("40R\x1b[2J\x07\x1b]0;t\x07\x1b4B\x1b[2", 0.2), ("1~", 0.2),
+                               ("n", 0), ("\r", 0)])
+    ctx = context()
+    try:
+        with pytest.raises(InputClosed):
+            run_from(console, ctx, Keeper(ctx), Moment(Screen.NAMES))
+    finally:
+        console.reader.close()
+    said = "".join(console.output.written)
+    assert "Quit Computer Yahtzee? (Y/N)" in said and "Player 1 name: AB" in said
+    assert "arg" not in said and "^[" not in said and "40R" not in said
+    assert [player.name for player in ctx.session.players] == ["AB"]
+    assert "1. AB" in console.output.text() and "Player 2 name:" in console.output.text()
 
 
 @pytest.mark.parametrize("noise", ["\x1b[31m", "\x1b[<0;12;4M", "\x1b[2J\x07\x1b]0;t\x07",
@@ -181,11 +204,11 @@ def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script):
 
     def later():
         keys.console.message_from_thread("A damaged strategy table is rebuilt.")
-        deadline = time.monotonic() + 5
-        while "A damaged strategy table is rebuilt." not in keys.output.text() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        shown.append(keys.output.text())
-        keys.pipe.send_text("x")
+        try:
+            wait_until(lambda: "A damaged strategy table is rebuilt." in keys.output.text())
+        finally:
+            shown.append(keys.output.text())
+            keys.pipe.send_text("x")
     worker = threading.Thread(target=later)
     keys.console.show(["THE SCREEN"])
     worker.start()
@@ -203,12 +226,14 @@ def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script):
     def later():
         """A window made smaller while a table is built: the kernel may give the signal to
         the building thread, not to the one waiting for a key."""
-        wait_until(lambda: sys._current_frames()[main].f_code.co_name == "next_press")
-        time.sleep(0.1)  # into its select(): a signal sent sooner would be handled anyway
-        size[0] = os.terminal_size((70, 24))
-        signal.pthread_kill(threading.get_ident(), signal.SIGWINCH)
-        shown.append(wait_until(lambda: "needs 80x24" in keys.output.text()))
-        keys.pipe.send_text(F10)  # F10 is still read on a window too small
+        try:
+            wait_until(lambda: sys._current_frames()[main].f_code.co_name == "next_press")
+            time.sleep(0.1)  # into its select(): a signal sent sooner would be handled anyway
+            size[0] = os.terminal_size((70, 24))
+            signal.pthread_kill(threading.get_ident(), signal.SIGWINCH)
+            shown.append(wait_until(lambda: "needs 80x24" in keys.output.text()))
+        finally:
+            keys.pipe.send_text(F10)  # F10 is still read on a window too small
     worker = threading.Thread(target=later)
     with keys.console.running():
         keys.console.show(["THE SCREEN"])
@@ -217,12 +242,3 @@ def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script):
     worker.join()
     assert shown == [True]
 
-
-def wait_until(condition, seconds=10):
-    """Whether `condition` came true within `seconds`."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 import pytest
-from helpers import plain_console, run_program
+from helpers import plain_console, run_program, table_context
 from test_plain import play_plain
 
 from yahtzee import cli
@@ -35,7 +35,6 @@ from yahtzee.saves.codec import (
 )
 from yahtzee.saves.records import InvalidRecord, check_record, finished_game, record_of
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Services
 from yahtzee.screens.ending import show_recap
 from yahtzee.screens.lobby import confirm
 from yahtzee.speech.languages import text
@@ -327,7 +326,7 @@ def test_the_duplicate_preference_leaves_loaded_dice_as_they_are_and_says_so(tmp
 def test_the_confirm_screen_and_the_recap_name_duplicate_dice():
     session = Session([Player("ANN"), Player("BOB")], source=DuplicateDice(3))
     console = plain_console(["y"])
-    ctx = Context(session, Services(lambda: None))
+    ctx = table_context(session=session)
     confirm(console, ctx)
     assert DUPLICATE_LINE in console.stdout.getvalue()
     session.game = None

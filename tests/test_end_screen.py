@@ -1,9 +1,7 @@
 """The end of a four-player game at an 80x24 key console: every box of every player stays on
 screen beside the winner and the notices."""
-import datetime
-
 import pytest
-from helpers import DealtDice, key_turn, play_keys
+from helpers import DealtDice, clock, key_turn, play_keys
 
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import SHEET_LABELS as LABELS
@@ -18,7 +16,7 @@ BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 
 def earlier_games(folder, count=2):
     """A history in which all four have played before, so the game ends with many notices."""
-    saves = Saves(folder, now=lambda: datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc))
+    saves = Saves(folder, now=clock)
     for number in range(count):
         session = Session([Player(name) for name in NAMES], source=DealtDice([1, 1, 1, 2, 2] * 52))
         game = session.new_game()

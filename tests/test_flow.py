@@ -1,39 +1,20 @@
 """The one flow: moments as values, the one save rule, resuming where the game stood, messages."""
 import contextlib
-import datetime
 import re
 from pathlib import Path
 
 import pytest
-from helpers import KeyScript, loaded_session
+from helpers import KeyScript
 from keycodes import KEYS
 
 from yahtzee.consoles.stops import InputClosed
-from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
-from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import SCREENS, Keeper, run, run_from
 from yahtzee.screens.prompts import paginate
 from yahtzee.screens.resume import resumed_moment
 from yahtzee.screens.steps import Moment, Screen
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def CLOCK():
-    return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
-
-
-@pytest.fixture
-def saves(tmp_path):
-    return Saves(tmp_path / "saves", now=CLOCK)
-
-
-def context(saves, faces=(), players=(), **options):
-    ctx = Context(loaded_session(list(faces), **options), Services(CLOCK, saves))
-    ctx.session.players.extend(Player(name) for name in players)
-    return ctx
 
 
 def counting(saves):
@@ -70,8 +51,8 @@ def test_every_moment_round_trips_through_its_saved_form():
     assert Moment.from_dict({"screen": "verify"}) is None  # a verify question needs its box
 
 
-def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(saves):
-    ctx = context(saves, [2, 2, 2, 3, 3], ["ANN"])
+def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(context, saves):
+    ctx = context([2, 2, 2, 3, 3], ["ANN"])
     ctx.session.new_game()
     written = counting(saves)
     script = KeyScript(" rhy")  # roll, go to posting, full house, yes
@@ -92,8 +73,8 @@ def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(save
     assert saves.load_session()[0].game.players[0].card.boxes == {Category.FULL_HOUSE: 25}
 
 
-def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(saves):
-    ctx = context(saves)
+def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(context, saves):
+    ctx = context()
     run_keys(ctx, "\rnANN\r")  # opening, no instructions, ANN; the keys end at "Player 2 name"
     session, moment = saves.load_session()
     assert [p.name for p in session.players] == ["ANN"]
@@ -106,17 +87,17 @@ def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(save
     (Moment(Screen.RECAP), Moment(Screen.PLAY)),   # a game in play goes back to it
     (None, Moment(Screen.PLAY)),
 ])
-def test_a_resumed_game_in_play_goes_back_to_its_moment_when_the_state_allows(saves, saved, expected):
-    ctx = context(saves, [1, 2, 3, 4, 5], ["ANN"])
+def test_a_resumed_game_in_play_goes_back_to_its_moment_when_the_state_allows(context, saved, expected):
+    ctx = context([1, 2, 3, 4, 5], ["ANN"])
     ctx.session.new_game().roll()
     assert resumed_moment(ctx.session, saved) == expected
 
 
-def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(saves):
-    script = run_keys(context(saves), "\rq")
+def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(context):
+    script = run_keys(context(), "\rq")
     assert "Quit Computer Yahtzee? (Y/N)" in "\n".join(script.screens[-1])
     assert "kept" not in "\n".join(script.screens[-1]).split("Quit Computer")[1]
-    ctx = context(saves, [1, 2, 3, 4, 5], ["ANN"])
+    ctx = context([1, 2, 3, 4, 5], ["ANN"])
     ctx.session.new_game()
     script = KeyScript("q")
     try:
@@ -128,8 +109,8 @@ def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(s
     assert script.screens[-1][-1] == "Quit the game? Your game is kept for next time. (Y/N)"
 
 
-def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_rolls(saves):
-    ctx = context(saves, [2, 2, 2, 3, 3, 1, 1, 1, 1, 2], ["ANN", "BOB"], verify=False)
+def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_rolls(context):
+    ctx = context([2, 2, 2, 3, 3, 1, 1, 1, 1, 2], ["ANN", "BOB"], verify=False)
     ctx.session.new_game()
     script = KeyScript(" rh")
     drawn = []
@@ -184,9 +165,9 @@ def test_a_page_of_one_long_paragraph_still_breaks_at_the_page_size():
     assert [len(page) for page in pages] == [12, 12, 6]
 
 
-def test_escape_leaves_the_manual_as_x_does(saves):
+def test_escape_leaves_the_manual_as_x_does(context):
     import threading
-    ctx = context(saves)
+    ctx = context()
     ctx.services.manual = [f"manual line {n}" for n in range(60)]
     script = KeyScript("\ry" + KEYS["Esc"], more_to_come=True)
     later = threading.Timer(0.8, lambda: (script.pipe.send_text("ANN\r"), script.pipe.pipe.close_write()))
@@ -215,8 +196,8 @@ def test_s_shows_the_statistics_at_every_lobby_question_with_this_sessions_table
     assert "Another game? (Y/N) or R review> " in out and "Press any key for the next game (S statistics)" in out
 
 
-def test_a_game_that_could_not_join_the_history_says_so_at_its_end(saves):
-    ctx = context(saves, [2, 2, 2, 3, 3] * 13, ["ANN"], verify=False)
+def test_a_game_that_could_not_join_the_history_says_so_at_its_end(context, saves):
+    ctx = context([2, 2, 2, 3, 3] * 13, ["ANN"], verify=False)
     game = ctx.session.new_game()
     for box in list(Category)[:-1]:
         game.roll()

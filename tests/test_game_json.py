@@ -2,7 +2,8 @@
 import json
 
 import pytest
-from test_saves import RESUME, STAMP, files_in, fixed_clock, mid_game_session
+from helpers import STAMP, clock
+from test_saves import RESUME, files_in, mid_game_session
 
 from yahtzee.model.session import Session
 from yahtzee.saves import codec
@@ -80,13 +81,13 @@ def test_every_malformed_document_is_one_damaged_save(data):
 @pytest.mark.parametrize("data", list(MALFORMED.values())[3:], ids=list(MALFORMED)[3:])
 def test_a_malformed_autosave_is_set_aside_with_one_line(tmp_path, data):
     (tmp_path / AUTOSAVE).write_text(json.dumps({**data, "saved": "x", "resume": {}}))
-    saves = Saves(tmp_path, now=fixed_clock)
+    saves = Saves(tmp_path, now=clock)
     assert saves.load_session() is None
     assert files_in(tmp_path) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(saves.notices) == 1
 
 
 def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_path, monkeypatch):
-    saves = Saves(tmp_path, now=fixed_clock)
+    saves = Saves(tmp_path, now=clock)
     assert saves.save_session(mid_game_session(), RESUME)
 
     def broken(*args, **kwargs):
@@ -111,14 +112,14 @@ def old_autosave(screen):
 ])
 def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(tmp_path, screen, resume):
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
-    session, loaded = Saves(tmp_path, now=fixed_clock).load_session()
+    session, loaded = Saves(tmp_path, now=clock).load_session()
     assert loaded == resume and session_to_dict(session) == session_to_dict(mid_game_session())
 
 
 @pytest.mark.parametrize("screen", [5, None, "x" * 41, "a\x1bb"])
 def test_an_old_autosave_with_a_bad_screen_is_damaged(tmp_path, screen):
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
-    saves = Saves(tmp_path, now=fixed_clock)
+    saves = Saves(tmp_path, now=clock)
     assert saves.load_session() is None and len(saves.notices) == 1
 
 
@@ -136,7 +137,7 @@ def test_a_malformed_resume_point_is_damage_and_is_refused_when_saving(tmp_path,
     if resume is not None:
         data["resume"] = resume
     (tmp_path / AUTOSAVE).write_text(json.dumps(data))
-    saves = Saves(tmp_path, now=fixed_clock)
+    saves = Saves(tmp_path, now=clock)
     assert saves.load_session() is None and len(saves.notices) == 1
     with pytest.raises(ValueError):
         saves.save_session(mid_game_session(), resume)
@@ -144,7 +145,7 @@ def test_a_malformed_resume_point_is_damage_and_is_refused_when_saving(tmp_path,
 
 def test_the_largest_resume_point_round_trips(tmp_path):
     resume = {f"key{n}".ljust(20, "k"): ("v" * 40 if n % 3 == 0 else n if n % 3 == 1 else None) for n in range(8)}
-    saves = Saves(tmp_path, now=fixed_clock)
+    saves = Saves(tmp_path, now=clock)
     assert saves.save_session(mid_game_session(), resume)
     assert saves.load_session()[1] == resume
 

@@ -1,33 +1,24 @@
 """Every message is on screen with the key that caused it and goes with its question: what
 the terminal shows each time the game waits for a key, in-process with scripted keys."""
-import datetime
-
 import pytest
-from helpers import KeyScript, loaded_session
+from helpers import KeyScript
 from keycodes import F8, F9
 
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
-from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import SCREENS, Keeper
 from yahtzee.screens.steps import Moment, Screen
 
 
-def CLOCK():
-    return datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
-
-
 @pytest.fixture
-def run_keys(tmp_path):
+def run_keys(context):
     """Run the flow's screens from one screen with scripted keys until they run out; the
     script, whose `seen` holds the terminal at every wait for a key (the last: after them)."""
     scripts = []
 
     def run(screen, keys, players=(), faces=(), finished=False):
-        ctx = Context(loaded_session(list(faces)), Services(CLOCK, Saves(tmp_path / "saves", now=CLOCK)))
-        ctx.session.players.extend(Player(name) for name in players)
+        ctx = context(faces, players)
         if players:
             ctx.session.new_game()
         if finished:
@@ -82,10 +73,10 @@ def test_a_reminder_at_the_end_of_a_game_stays_off_the_statistics_page(run_keys)
     assert "HALL OF FAME" in page and reminder not in page
 
 
-def test_a_player_added_to_a_match_under_way_is_told_it_starts_at_0(tmp_path):
+def test_a_player_added_to_a_match_under_way_is_told_it_starts_at_0(context):
     from yahtzee.model.match import parse_match
     from yahtzee.screens.lobby import start_game
-    ctx = Context(loaded_session([1, 1, 1, 2, 2] * 13), Services(CLOCK, Saves(tmp_path / "saves", now=CLOCK)))
+    ctx = context([1, 1, 1, 2, 2] * 13)
     ctx.session.start_match(parse_match("challenge 3"))
     ctx.session.players.append(Player("ANN"))
     game = ctx.session.new_game()

@@ -1,13 +1,12 @@
 """The post-game review: every decision of every player judged by the exact table, the same
 figures as the play screen's "Given away", on the end screen and from --review."""
-import datetime
 import json
 import os
 import random
 from dataclasses import replace
 
 import pytest
-from helpers import KeyScript, plain_console
+from helpers import KeyScript, clock, plain_console, table_context
 
 from yahtzee import cli
 from yahtzee.coach.replay import CannotReview, review_game
@@ -23,18 +22,13 @@ from yahtzee.model.session import Session
 from yahtzee.present.render import choice_text
 from yahtzee.present.verdicts import review_lines
 from yahtzee.reports import review_to_json
-from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.records import record_of
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.screens.ending import ANOTHER_GAME, show_review
 from yahtzee.screens.flow import Keeper, run
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.strategy.exact.position import BIT_OF
 
-
-def CLOCK():
-    return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 FINISHED = "2026-11-30T10:00:00+00:00"
 
@@ -107,10 +101,10 @@ def play_plain_game(tmp_path, seed=1, ending=("r", "n"), cost_notes=True):
     for box in BOXES:
         lines += ["", "12", "r", "r", box, "y"]
     console = plain_console(lines + list(ending))
-    saves = Saves(tmp_path / "saves", now=CLOCK)
+    saves = Saves(tmp_path / "saves", now=clock)
     game_strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]), seed)
-    ctx = Context(Session([], source=SeededDice(seed)), Services(CLOCK, saves, game_strategy),
-                  Settings(prefs=Prefs(advisor=cost_notes, computer_delay=0.0)))
+    ctx = table_context(session=Session([], source=SeededDice(seed)), saves=saves, strategy=game_strategy,
+                        prefs={"advisor": cost_notes, "computer_delay": 0})
     try:
         run(console, ctx, Keeper(ctx))
     except QuitGame:
@@ -156,7 +150,7 @@ def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path,
 
 
 def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors(tmp_path, capsys):
-    saves = Saves(tmp_path / "saves", now=CLOCK)
+    saves = Saves(tmp_path / "saves", now=clock)
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
     saves.append_history(replace(FinishedGame.of(game, FINISHED), moves=None))
     saves.close()
@@ -205,7 +199,7 @@ def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy):
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     script = KeyScript("x")
     try:
-        ctx = Context(session_with_game(FinishedGame.of(game, FINISHED)), Services(CLOCK, None, strategy))
+        ctx = table_context(session=session_with_game(FinishedGame.of(game, FINISHED)), strategy=strategy)
         show_review(script.console, ctx)
     finally:
         script.close()
@@ -217,10 +211,10 @@ def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     done = FinishedGame.of(game, FINISHED)
     console = plain_console([])
-    show_review(console, Context(session_with_game(done), Services(CLOCK, None, strategy)))
+    show_review(console, table_context(session=session_with_game(done), strategy=strategy))
     assert console.stdout.getvalue().splitlines() == review_lines(strategy.reviewer.review(done))
     console = plain_console([])
-    show_review(console, Context(session_with_game(replace(done, moves=None)), Services(CLOCK, None, strategy)))
+    show_review(console, table_context(session=session_with_game(replace(done, moves=None)), strategy=strategy))
     assert console.stdout.getvalue() == (
         "This game was played before moves were kept: there is nothing to review.\n")
 

@@ -1,12 +1,11 @@
 """Rolling dice: decided first, then tumbling in key mode; any key skips and still acts."""
 import contextlib
-import datetime
 import json
 import random
 import re
 
 import pytest
-from helpers import KeyScript, plain_console
+from helpers import KeyScript, clock, plain_console, table_context, wait_until
 from terminal import Terminal
 from test_plain import START, play_plain
 
@@ -14,15 +13,11 @@ from yahtzee.consoles import tumble
 from yahtzee.model.dice import SeededDice
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_to_dict
-from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.screens.flow import Keeper, run
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 CLEAR = b"\x1b[H\x1b[2J"
-def CLOCK():
-    return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 @pytest.mark.parametrize("rolled", [[0, 1, 2, 3, 4], [1, 3], [4]])
@@ -82,8 +77,8 @@ GAME_KEYS = "xnANN\r\ry" + "".join(f" 25rr{box}y" for box in "123456tfhslyc")
 def play_key_game(speed, monkeypatch, tmp_path):
     """A seeded game through the flow at this rolling speed, every frame drawn without a wait;
     the session as JSON and how many frames were drawn."""
-    ctx = Context(Session([], source=SeededDice(11)), Services(CLOCK, Saves(tmp_path / speed, now=CLOCK)),
-                  Settings(Prefs(dice_roll=speed)))
+    ctx = table_context(session=Session([], source=SeededDice(11)), saves=Saves(tmp_path / speed, now=clock),
+                        prefs={"dice_roll": speed})
     script = KeyScript(GAME_KEYS)
     script.console.reader.has_press = lambda timeout: False  # no key ever cuts a tumble short
     drawn = []
@@ -141,15 +136,11 @@ def start_game(tmp_path, speed, name):
 
 def saved_turn(saves, marked):
     """The turn in the saved game once its marks are `marked`."""
-    term_turn = None
-    for _ in range(200):
+    def turn():
         with contextlib.suppress(OSError, ValueError, KeyError):
-            term_turn = json.loads((saves / "autosave.json").read_text())["game"]["turn"]
-        if term_turn and term_turn["marked"] == marked:
-            return term_turn
-        import time
-        time.sleep(0.05)
-    raise AssertionError(f"the saved turn never had marks {marked}: {term_turn}")
+            saved = json.loads((saves / "autosave.json").read_text())["game"]["turn"]
+            return saved if saved["marked"] == marked else None
+    return wait_until(turn, poll=0.05, failure=lambda: f"the saved turn never had marks {marked}")
 
 
 def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path):
@@ -157,8 +148,7 @@ def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path):
     term, saves = start_game(tmp_path, "slow", "slow")
     try:
         term.press(" ")
-        while b"ANN rolls..." not in term.raw:  # the tumble has begun
-            term.pump()
+        wait_until(lambda: term.pump() or b"ANN rolls..." in term.raw, poll=0)  # the tumble has begun
         term.press("1")
         term.wait_for("Roll 1 of 3: 1-5 mark dice")
         term.wait_for("[1]")
@@ -228,7 +218,7 @@ def match_screen(match, results=(), names=("ANN", "BOB")):
     session.new_game()
     session.game.roll()
     session.game.post(Category.FULL_HOUSE)
-    ctx = Context(session, Services(CLOCK))
+    ctx = table_context(session=session)
     lines = play_view(ctx)("BOB: press any key to roll")(Look())
     assert len(lines) <= 23 and max(visible_width(line) for line in lines) < 80
     return [line.strip() for line in lines]

@@ -1,5 +1,4 @@
 """The saves folder: atomic writes, damaged files set aside, the lock, history records."""
-import datetime
 import errno
 import json
 import os
@@ -13,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from helpers import NOON, STAMP, clock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,26 +29,6 @@ from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, READ_ONLY, Saves
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
-NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, tzinfo=datetime.timezone.utc)
-STAMP = "20240501-120000"
-
-
-def fixed_clock():
-    """The injected clock: always noon on 1 May 2024."""
-    return NOON
-
-
-@pytest.fixture
-def folder(tmp_path):
-    return tmp_path / "saves"
-
-
-@pytest.fixture
-def saves(folder):
-    with Saves(folder, now=fixed_clock) as opened:
-        yield opened
-
-
 def play(session, rng):
     """Finish the session's game in play with random legal postings."""
     game = session.game
@@ -89,8 +69,8 @@ def mid_game_session():
 RESUME = {"screen": "play"}
 
 
-def files_in(folder):
-    return sorted(p.name for p in folder.iterdir())
+def files_in(saves_folder):
+    return sorted(p.name for p in saves_folder.iterdir())
 
 
 # Choosing the folder
@@ -167,11 +147,11 @@ def test_a_checkout_never_moves_its_own_saves(checkout, home):
 
 # autosave.json
 
-def test_a_real_session_round_trips_through_the_autosave(saves, folder):
+def test_a_real_session_round_trips_through_the_autosave(saves, saves_folder):
     session = mid_game_session()
     assert saves.save_session(session, {"screen": "posting", "box": "h", "turn": 3, "x": None})
-    data = json.loads((folder / AUTOSAVE).read_text())
-    assert data["version"] == 2 and data["saved"] == "2024-05-01T12:00:00+00:00"
+    data = json.loads((saves_folder / AUTOSAVE).read_text())
+    assert data["version"] == 2 and data["saved"] == NOON.isoformat()
     loaded, resume = saves.load_session()
     assert resume == {"screen": "posting", "box": "h", "turn": 3, "x": None}
     assert session_to_dict(loaded) == session_to_dict(session)
@@ -215,51 +195,51 @@ DAMAGED_AUTOSAVES = {
 
 
 @pytest.mark.parametrize("content", DAMAGED_AUTOSAVES.values(), ids=DAMAGED_AUTOSAVES.keys())
-def test_a_damaged_autosave_is_set_aside_with_one_notice(saves, folder, content, capsys):
-    folder.mkdir()
-    (folder / AUTOSAVE).write_bytes(content)
+def test_a_damaged_autosave_is_set_aside_with_one_notice(saves, saves_folder, content, capsys):
+    saves_folder.mkdir()
+    (saves_folder / AUTOSAVE).write_bytes(content)
     assert saves.load_session() is None
-    assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
-    assert (folder / f"{AUTOSAVE}.bad-{STAMP}").read_bytes() == content
+    assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
+    assert (saves_folder / f"{AUTOSAVE}.bad-{STAMP}").read_bytes() == content
     [notice] = saves.notices
     assert AUTOSAVE in notice and f"bad-{STAMP}" in notice
     assert notice.isprintable() and len(notice) <= 200
     assert capsys.readouterr() == ("", "")
 
 
-def test_an_oversized_autosave_is_set_aside_without_being_read(saves, folder, monkeypatch):
-    folder.mkdir()
-    with open(folder / AUTOSAVE, "wb") as file:
+def test_an_oversized_autosave_is_set_aside_without_being_read(saves, saves_folder, monkeypatch):
+    saves_folder.mkdir()
+    with open(saves_folder / AUTOSAVE, "wb") as file:
         file.truncate(50 * MB)
     opened = []
     monkeypatch.setattr(os, "fdopen", lambda *a, **k: opened.append(a))
     assert saves.load_session() is None
     assert opened == []
-    assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
-    assert (folder / f"{AUTOSAVE}.bad-{STAMP}").stat().st_size == 50 * MB
+    assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
+    assert (saves_folder / f"{AUTOSAVE}.bad-{STAMP}").stat().st_size == 50 * MB
     [notice] = saves.notices
     assert "larger than 5 MB" in notice
 
 
-def test_something_not_a_file_in_place_of_the_autosave_is_set_aside(saves, folder):
-    (folder / AUTOSAVE).mkdir(parents=True)
+def test_something_not_a_file_in_place_of_the_autosave_is_set_aside(saves, saves_folder):
+    (saves_folder / AUTOSAVE).mkdir(parents=True)
     assert saves.load_session() is None
-    assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
+    assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
     assert len(saves.notices) == 1
 
 
-def test_setting_aside_never_overwrites_an_earlier_copy(saves, folder):
-    folder.mkdir()
+def test_setting_aside_never_overwrites_an_earlier_copy(saves, saves_folder):
+    saves_folder.mkdir()
     for attempt in range(3):
-        (folder / AUTOSAVE).write_text(f"damaged {attempt}")
+        (saves_folder / AUTOSAVE).write_text(f"damaged {attempt}")
         assert saves.load_session() is None
-    assert files_in(folder) == [f"{AUTOSAVE}.bad-{STAMP}", f"{AUTOSAVE}.bad-{STAMP}-2",
+    assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}", f"{AUTOSAVE}.bad-{STAMP}-2",
                                 f"{AUTOSAVE}.bad-{STAMP}-3"]
-    assert (folder / f"{AUTOSAVE}.bad-{STAMP}-3").read_text() == "damaged 2"
+    assert (saves_folder / f"{AUTOSAVE}.bad-{STAMP}-3").read_text() == "damaged 2"
     assert len(saves.notices) == 3
 
 
-def test_declining_to_resume_keeps_the_old_autosave_aside(saves, folder):
+def test_declining_to_resume_keeps_the_old_autosave_aside(saves, saves_folder):
     session = mid_game_session()
     saves.save_session(session, RESUME)
     kept = saves.set_aside_autosave()
@@ -269,7 +249,7 @@ def test_declining_to_resume_keeps_the_old_autosave_aside(saves, folder):
     assert saves.set_aside_autosave() is None
 
 
-def test_a_finished_session_removes_its_autosave(saves, folder):
+def test_a_finished_session_removes_its_autosave(saves, saves_folder):
     saves.save_session(mid_game_session(), RESUME)
     assert saves.remove_autosave() and not saves.has_autosave()
     assert saves.remove_autosave()
@@ -290,17 +270,17 @@ def raise_error(code):
     ("fsync", errno.ENOSPC, "the disk is full"),
     ("fdopen", errno.ENOSPC, "the disk is full"),
 ])
-def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, folder, monkeypatch, target, code, reason):
+def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, saves_folder, monkeypatch, target, code, reason):
     assert saves.save_prefs(Prefs(verify=False))
-    before = (folder / PREFS).read_bytes()
+    before = (saves_folder / PREFS).read_bytes()
     monkeypatch.setattr(os, target, raise_error(code))
     assert not saves.save_prefs(Prefs(verify=True))
     assert not saves.save_session(mid_game_session(), RESUME)
     assert saves.notices == [f"saving is off: prefs.json: {saves.notices[0][len('saving is off: prefs.json: '):]}"]
     assert reason in saves.notices[0]
     monkeypatch.undo()
-    assert (folder / PREFS).read_bytes() == before
-    assert files_in(folder) == [LOCK, PREFS]
+    assert (saves_folder / PREFS).read_bytes() == before
+    assert files_in(saves_folder) == [LOCK, PREFS]
     assert saves.save_prefs(Prefs(verify=True)) and saves.load_prefs().verify is True
     assert len(saves.notices) == 1
 
@@ -326,23 +306,23 @@ class HalfWriter:
         self.file.close()
 
 
-def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, folder, monkeypatch):
+def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, saves_folder, monkeypatch):
     first = mid_game_session()
     saves.save_session(first, RESUME)
-    before = (folder / AUTOSAVE).read_bytes()
+    before = (saves_folder / AUTOSAVE).read_bytes()
     real_fdopen = os.fdopen
     monkeypatch.setattr(os, "fdopen", lambda *a, **k: HalfWriter(real_fdopen(*a, **k)))
     first.game.toggle(4)
     assert not saves.save_session(first, RESUME)
     monkeypatch.undo()
-    assert (folder / AUTOSAVE).read_bytes() == before
-    assert files_in(folder) == [AUTOSAVE, LOCK]
+    assert (saves_folder / AUTOSAVE).read_bytes() == before
+    assert files_in(saves_folder) == [AUTOSAVE, LOCK]
     assert saves.notices == ["saving is off: autosave.json: the disk is full"]
 
 
-def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, folder, monkeypatch):
+def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, saves_folder, monkeypatch):
     saves.append_history(played_game(1))
-    before = (folder / HISTORY).read_bytes()
+    before = (saves_folder / HISTORY).read_bytes()
     real_write = os.write
 
     def half_then_full(fd, data):
@@ -351,7 +331,7 @@ def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, fo
     monkeypatch.setattr(os, "write", half_then_full)
     assert not saves.append_history(played_game(2))
     monkeypatch.undo()
-    assert (folder / HISTORY).read_bytes() == before
+    assert (saves_folder / HISTORY).read_bytes() == before
     assert saves.read_history() == [played_game(1)]
     assert saves.notices == ["saving is off: history.jsonl: the disk is full"]
 
@@ -401,7 +381,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
         folder.chmod(0o555)
 
         def play_in_it():
-            saves = Saves(folder, now=fixed_clock)
+            saves = Saves(folder, now=clock)
             return {"prefs": saves.load_prefs() == Prefs(verify=False), "saved": saves.save_prefs(Prefs()),
                     "autosaved": saves.save_session(mid_game_session(), RESUME),
                     "appended": saves.append_history(played_game(5)),
@@ -422,15 +402,15 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
 
 # prefs.json
 
-def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, folder):
+def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, saves_folder):
     assert saves.load_prefs() == DEFAULT_PREFS
     assert saves.save_prefs(Prefs(verify=False))
     assert saves.load_prefs() == Prefs(verify=False)
-    assert json.loads((folder / PREFS).read_text())["version"] == 1
-    later = json.loads((folder / PREFS).read_text())
-    (folder / PREFS).write_text(json.dumps({**later, "later_option": [1, 2]}))
+    assert json.loads((saves_folder / PREFS).read_text())["version"] == 1
+    later = json.loads((saves_folder / PREFS).read_text())
+    (saves_folder / PREFS).write_text(json.dumps({**later, "later_option": [1, 2]}))
     assert saves.save_prefs(replace(saves.load_prefs(), hints=True))
-    assert json.loads((folder / PREFS).read_text()) == {**later, "hints": True, "later_option": [1, 2]}
+    assert json.loads((saves_folder / PREFS).read_text()) == {**later, "hints": True, "later_option": [1, 2]}
     assert saves.load_prefs() == Prefs(verify=False, hints=True)
     assert saves.notices == []
 
@@ -440,12 +420,12 @@ def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, folder):
     b'{"verify": false}', b'{"version": 9, "verify": false}', b'"just a string"',
     b'{"version": 1, "verify": false, "sound": tr',
 ])
-def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, folder, content):
-    folder.mkdir()
-    (folder / PREFS).write_bytes(content)
+def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, saves_folder, content):
+    saves_folder.mkdir()
+    (saves_folder / PREFS).write_bytes(content)
     assert saves.load_prefs() == DEFAULT_PREFS
-    assert files_in(folder) == [f"{PREFS}.bad-{STAMP}"]
-    assert (folder / f"{PREFS}.bad-{STAMP}").read_bytes() == content
+    assert files_in(saves_folder) == [f"{PREFS}.bad-{STAMP}"]
+    assert (saves_folder / f"{PREFS}.bad-{STAMP}").read_bytes() == content
     assert len(saves.notices) == 1 and PREFS in saves.notices[0]
 
 
@@ -535,87 +515,87 @@ def test_history_appends_and_reads_back_in_order(saves):
     assert saves.notices == []
 
 
-def test_an_invalid_record_is_not_appended(saves, folder):
+def test_an_invalid_record_is_not_appended(saves, saves_folder):
     game = played_game(7)
     renamed = replace(game.players[0], name="A\x1bB")
     assert not saves.append_history(replace(game, players=(renamed, *game.players[1:])))
-    assert not (folder / HISTORY).exists()
+    assert not (saves_folder / HISTORY).exists()
     assert saves.history_problem.startswith("this game was not added to the history: a player name")
 
 
-def test_a_torn_last_line_loses_only_that_game(saves, folder):
+def test_a_torn_last_line_loses_only_that_game(saves, saves_folder):
     first, second, third = (played_game(seed) for seed in (1, 2, 3))
     saves.append_history(first)
     saves.append_history(second)
-    with open(folder / HISTORY, "ab") as file:
+    with open(saves_folder / HISTORY, "ab") as file:
         file.write(json.dumps(record_of(third)).encode()[:57])  # a crash in the middle of an append
     assert saves.read_history() == [first, second]
     assert len(saves.notices) == 1
 
 
-def test_an_append_after_a_torn_line_starts_a_new_line(saves, folder):
+def test_an_append_after_a_torn_line_starts_a_new_line(saves, saves_folder):
     first, second = played_game(1), played_game(2)
     saves.append_history(first)
-    with open(folder / HISTORY, "ab") as file:
+    with open(saves_folder / HISTORY, "ab") as file:
         file.write(b'{"version": 1, "finis')
     assert saves.append_history(second)
     assert saves.read_history() == [first, second]
 
 
-def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, folder):
+def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, saves_folder):
     good = [played_game(seed) for seed in range(3)]
     bad_lines = [b"not json", json.dumps(mutated(first_scores(chance=99))).encode(),
                  json.dumps(mutated(first_player(name="\x1b]0;owned\x07"))).encode(),
                  b"[" * 70_000, json.dumps(mutated(lambda r: r.update(version=2))).encode()]
     good_lines = [json.dumps(record_of(game)).encode() for game in good]
     content = b"\n".join([good_lines[0], *bad_lines[:3], good_lines[1], *bad_lines[3:], good_lines[2]]) + b"\n"
-    folder.mkdir()
-    (folder / HISTORY).write_bytes(content)
+    saves_folder.mkdir()
+    (saves_folder / HISTORY).write_bytes(content)
     assert saves.read_history() == good
     [notice] = saves.notices
     assert "5 damaged line(s)" in notice and f".bad-{STAMP}" in notice
-    assert (folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
+    assert (saves_folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
     assert saves.read_history() == good
     assert len(saves.notices) == 1
-    assert files_in(folder) == [HISTORY, f"{HISTORY}.bad-{STAMP}"]
+    assert files_in(saves_folder) == [HISTORY, f"{HISTORY}.bad-{STAMP}"]
 
 
 @pytest.mark.parametrize("content", [
     b"\x00\x01\x02garbage\xff", b'{"version": 1}\n', b"[1, 2]\n{}\n", b'{"version": 1, "finished": "2024',
 ])
-def test_a_history_with_no_valid_line_is_set_aside(saves, folder, content):
-    folder.mkdir()
-    (folder / HISTORY).write_bytes(content)
+def test_a_history_with_no_valid_line_is_set_aside(saves, saves_folder, content):
+    saves_folder.mkdir()
+    (saves_folder / HISTORY).write_bytes(content)
     assert saves.read_history() == []
-    assert files_in(folder) == [f"{HISTORY}.bad-{STAMP}"]
-    assert (folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
+    assert files_in(saves_folder) == [f"{HISTORY}.bad-{STAMP}"]
+    assert (saves_folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
     assert len(saves.notices) == 1
 
 
-def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves, folder, monkeypatch):
-    folder.mkdir()
-    with open(folder / HISTORY, "wb") as file:
+def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves, saves_folder, monkeypatch):
+    saves_folder.mkdir()
+    with open(saves_folder / HISTORY, "wb") as file:
         file.write(json.dumps(finished_record(1)).encode() + b"\n")
         file.truncate(50 * MB + 1)
     opened = []
     monkeypatch.setattr(os, "fdopen", lambda *a, **k: opened.append(a))
     assert saves.read_history() == []
     assert opened == []
-    assert files_in(folder) == [f"{HISTORY}.large-{STAMP}"]
+    assert files_in(saves_folder) == [f"{HISTORY}.large-{STAMP}"]
     assert saves.notices == [f"{HISTORY} over 50 MB, kept as {HISTORY}.large-{STAMP}: new statistics"]
 
 
-def test_a_history_of_fifty_megabytes_is_still_read(saves, folder):
+def test_a_history_of_fifty_megabytes_is_still_read(saves, saves_folder):
     record = played_game(1)
-    folder.mkdir()
-    with open(folder / HISTORY, "wb") as file:
+    saves_folder.mkdir()
+    with open(saves_folder / HISTORY, "wb") as file:
         file.write(json.dumps(record_of(record)).encode() + b"\n")
         file.write(b" " * (50 * MB - file.tell() - 1) + b"\n")
     assert saves.read_history() == [record]
     assert saves.notices == []
 
 
-def test_resetting_the_statistics_keeps_the_old_history(saves, folder):
+def test_resetting_the_statistics_keeps_the_old_history(saves, saves_folder):
     saves.append_history(played_game(1))
     kept = saves.reset_history()
     assert kept.name == f"{HISTORY}.reset-{STAMP}"
@@ -625,16 +605,16 @@ def test_resetting_the_statistics_keeps_the_old_history(saves, folder):
 
 # The lock: one copy of the game owns the autosave
 
-def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(folder):
-    first, second = Saves(folder, now=fixed_clock), Saves(folder, now=fixed_clock)
+def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_folder):
+    first, second = Saves(saves_folder, now=clock), Saves(saves_folder, now=clock)
     session = mid_game_session()
     assert first.acquire_lock() and first.save_session(session, RESUME)
-    before = (folder / AUTOSAVE).read_bytes()
+    before = (saves_folder / AUTOSAVE).read_bytes()
     assert not second.acquire_lock()
     other = Session([Player("EVE")], source=SeededDice(5))
     assert not second.save_session(other, RESUME)
     assert second.set_aside_autosave() is None and not second.remove_autosave()
-    assert (folder / AUTOSAVE).read_bytes() == before
+    assert (saves_folder / AUTOSAVE).read_bytes() == before
     assert len(second.notices) == 1 and "another copy" in second.notices[0]
     assert session_to_dict(second.load_session()[0]) == session_to_dict(session)
     first.close()
@@ -652,28 +632,28 @@ time.sleep(60)
 """
 
 
-def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(folder):
+def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(folder)], cwd=ROOT, env=env,
+    child = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(saves_folder)], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout.readline().strip() == "locked"
-        assert not Saves(folder, now=fixed_clock).acquire_lock()
+        assert not Saves(saves_folder, now=clock).acquire_lock()
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=10)
     finally:
         child.kill()
         child.stdout.close()
-    with Saves(folder, now=fixed_clock) as after:
+    with Saves(saves_folder, now=clock) as after:
         assert after.acquire_lock() and after.notices == []
 
 
 # Notices
 
-def test_notices_are_gathered_until_taken(folder):
-    saves = Saves(folder, now=fixed_clock)
-    folder.mkdir()
-    (folder / PREFS).write_text("{")
+def test_notices_are_gathered_until_taken(saves_folder):
+    saves = Saves(saves_folder, now=clock)
+    saves_folder.mkdir()
+    (saves_folder / PREFS).write_text("{")
     saves.load_prefs()
     heard = list(saves.notices)
     assert len(heard) == 1
@@ -708,7 +688,7 @@ def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path, va
     place[path[-1]] = value
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / AUTOSAVE).write_text(json.dumps(data))
-        saves = Saves(folder, now=fixed_clock)
+        saves = Saves(folder, now=clock)
         loaded = saves.load_session()
         if loaded is None:
             assert files_in(Path(folder)) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(saves.notices) == 1

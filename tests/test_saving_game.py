@@ -8,7 +8,7 @@ import time
 
 import pytest
 from driver import ROOT, PlainPlayer
-from helpers import run_program
+from helpers import run_program, wait_until
 from terminal import Terminal
 
 from yahtzee.saves.store import Saves
@@ -110,10 +110,7 @@ def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path, stop):
         if stop == "lost terminal":
             os.close(term.child.child_fd)
             term.child.child_fd = -1
-            deadline = time.monotonic() + 10
-            while term.child.isalive() and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert not term.child.isalive()
+            wait_until(lambda: not term.child.isalive(), poll=0.05)
         else:
             term.child.kill(getattr(signal, stop))
             assert term.exit_code() == 0

@@ -1,9 +1,8 @@
 """Screens driven by scripted keystrokes through prompt_toolkit's pipe input."""
-import datetime
 import os
 
 import pytest
-from helpers import KeyScript, loaded_session
+from helpers import KeyScript
 from keycodes import F8, F9, F10
 from test_saves import played_game
 
@@ -11,28 +10,12 @@ from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
 from yahtzee.model.words import YesNo
 from yahtzee.present.palette import strip_controls
-from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import SCREENS, Keeper, run
 from yahtzee.screens.lobby import clean_name
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
 
 C = Category
-def CLOCK():
-    return datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
-
-
-@pytest.fixture
-def saves(tmp_path):
-    return Saves(tmp_path / "saves", now=CLOCK)
-
-
-def new_table(saves, faces=(), **session_options):
-    """A screens' context over a real saves folder, its dice loaded."""
-    return Context(loaded_session(list(faces), **session_options), Services(CLOCK, saves))
-
-
 def steps(console, ctx, screen, until):
     """Run the flow's screens from `screen`, saving as the flow does, until one returns a
     moment on a screen in `until` (or None); returns that moment."""
@@ -47,11 +30,11 @@ def steps(console, ctx, screen, until):
 
 
 @pytest.fixture
-def run_keys(saves):
+def run_keys(context):
     scripts = []
 
     def run(screen, keys, table=None, faces=(), players=(), until=(), **session_options):
-        table = table or new_table(saves, faces, **session_options)
+        table = table or context(faces, **session_options)
         table.session.players.extend(Player(name) for name in players)
         if players and table.session.game is None:
             table.session.new_game()
@@ -118,8 +101,8 @@ def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys):
     assert following == Moment(Screen.NAMES) and table.session.players == []
 
 
-def test_later_game_confirm_no_then_add_players(run_keys, saves):
-    table = new_table(saves)
+def test_later_game_confirm_no_then_add_players(context, run_keys):
+    table = context()
     table.session.players.append(Player("ANN"))
     table.session.results.append(played_game(1, names=("ANN",)))
     following, table, _ = run_keys(Screen.CONFIRM, "ny", table=table)
@@ -158,23 +141,23 @@ def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys):
     assert table.session.game.turn.dice == (1, 2, 3, 4, 5)
 
 
-def test_verify_off_posts_at_once_but_confirms_a_lower_zero(run_keys, saves):
-    table = _rolled_table(saves, [1, 2, 3, 4, 6], verify=False)
+def test_verify_off_posts_at_once_but_confirms_a_lower_zero(context, run_keys):
+    table = _rolled_table(context, [1, 2, 3, 4, 6], verify=False)
     _, table, script = run_keys(Screen.POSTING, "hn6", table=table, until=[Screen.PLAY])
     assert table.session.game.players[0].card.boxes == {C.SIXES: 6}
     assert any("Post 0 in FULL HOUSE? (Y/N)" in s[-1] for s in script.screens)
 
 
-def _rolled_table(saves, faces, **options):
-    table = new_table(saves, faces, **options)
+def _rolled_table(context, faces, **options):
+    table = context(faces, **options)
     table.session.players.append(Player("ANN"))
     table.session.new_game()
     table.session.game.roll()
     return table
 
 
-def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(run_keys, saves):
-    table = _rolled_table(saves, [4] * 15, verify=False)
+def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(context, run_keys):
+    table = _rolled_table(context, [4] * 15, verify=False)
     game = table.session.game
     game.post(C.YAHTZEE)
     game.roll()
@@ -186,8 +169,8 @@ def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(run_keys, saves):
     assert "ANN posts 20 in FOURS. YAHTZEE bonus +100!" in script.messages
 
 
-def test_posting_shows_keys_only_beside_legal_boxes(run_keys, saves):
-    table = _rolled_table(saves, [4] * 10)
+def test_posting_shows_keys_only_beside_legal_boxes(context, run_keys):
+    table = _rolled_table(context, [4] * 10)
     table.session.game.post(C.YAHTZEE)
     table.session.game.roll()
     _, _, script = run_keys(Screen.POSTING, "4y", table=table)
@@ -196,8 +179,8 @@ def test_posting_shows_keys_only_beside_legal_boxes(run_keys, saves):
     assert first[-1] == "Post where? 4, R dice, ? advice"
 
 
-def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(run_keys, saves):
-    table = _rolled_table(saves, [1, 2, 3, 4, 5])
+def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(context, run_keys):
+    table = _rolled_table(context, [1, 2, 3, 4, 5])
     following, _, _ = run_keys(Screen.POSTING, "r", table=table)
     assert following == Moment(Screen.PLAY)
 
@@ -241,13 +224,13 @@ def test_a_too_small_terminal_ignores_keys_but_f10():
         script.close()
 
 
-def test_a_whole_session_of_screens_ends_with_the_recap(saves):
+def test_a_whole_session_of_screens_ends_with_the_recap(context, saves):
     # Every roll is five sixes: YAHTZEE, then jokers in sixes, the lower boxes, forced zeros.
     turns = ["y", "6", "t", "f", "h", "s", "l", "c", "1", "2", "3", "4", "5"]
     game = "".join(f" r{key}y" for key in turns)
     keys = "\r" + "n" + "ANN\r\r" + "y" + game + "y" + "\r" + "y" + game + "n" + "\r"
     script = KeyScript(keys)
-    table = new_table(saves, [6] * 5 * 13 * 2)
+    table = context([6] * 5 * 13 * 2)
     try:
         run(script.console, table, Keeper(table))
     finally:
@@ -276,9 +259,9 @@ def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys):
 
 
 @pytest.mark.parametrize("flashes, blinks", [(True, 3), (False, 0)])
-def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(saves, flashes, blinks):
+def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(context, flashes, blinks):
     from yahtzee.present.palette import REVERSE, painter
-    table = new_table(saves, [4] * 5, sound=False)
+    table = context([4] * 5, sound=False)
     table.session.players.append(Player("ANN"))
     table.session.new_game()
     script = KeyScript(" ", more_to_come=True)  # no key waits after it: nothing cuts the blinks short

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import wait_until
 from tablehands import table
 
 from yahtzee.model.words import Say
@@ -870,10 +871,8 @@ def test_no_file_outlives_a_real_connection_that_logs_in_opens_a_terminal_and_dr
         time.sleep(0.3)
         before = open_files()
         asyncio.run(reconnects(50))  # with the first five, within the address's 60 passwords a minute
-        deadline = time.monotonic() + 5
-        while open_files() > before and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert open_files() <= before and server.present() == []
+        wait_until(lambda: open_files() <= before, poll=0.05, failure=lambda: f"{open_files()} open, not {before}")
+        assert server.present() == []
     finally:
         server.close()
 

@@ -6,12 +6,11 @@ import os
 import re
 import signal
 import sys
-import time
 from pathlib import Path
 
 import pexpect
 import pytest
-from helpers import signal_handlers_kept
+from helpers import WAIT_SECONDS, signal_handlers_kept, wait_until
 from terminal import ROOT, Terminal
 
 PROMPT = re.compile(r"([^\n>]*)> $")
@@ -38,7 +37,7 @@ def spawn(saves, dice):
 
 def next_prompt(child) -> str:
     """Wait for the next prompt; its text."""
-    child.expect(PROMPT, timeout=60)
+    child.expect(PROMPT, timeout=WAIT_SECONDS)
     return child.match.group(1).strip()
 
 
@@ -105,7 +104,7 @@ def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_ques
         child.sendline(line)
     asked = next_prompt(child)
     child.kill(signum)
-    child.expect(pexpect.EOF, timeout=60)
+    child.expect(pexpect.EOF, timeout=WAIT_SECONDS)
     child.close()
     assert child.exitstatus == 0 and "Traceback" not in (child.before or "")
     again = spawn(tmp_path / "saves", dice)
@@ -141,7 +140,7 @@ def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before
         term.press("r")  # the reroll's cost needs the table: the build starts
         term.wait_for("Working out the best strategy")
         term.child.kill(signal.SIGTERM)
-        code = term.exit_code(timeout=60)
+        code = term.exit_code()
     finally:
         term.close()
     assert code == 0
@@ -157,14 +156,11 @@ def test_quitting_while_a_table_is_built_in_the_background_is_immediate_and_keep
     term = Terminal("--saves", str(tmp_path / "saves"), env={"YAHTZEE_CACHE": str(cache)})
     try:
         term.wait_for("Press any key to begin")
-        deadline = time.monotonic() + 10
-        while not list(cache.glob("*.lock")) and time.monotonic() < deadline:
-            time.sleep(0.05)  # the background build has begun
-        assert list(cache.glob("*.lock")), "no build was started at start-up"
+        wait_until(lambda: list(cache.glob("*.lock")), poll=0.05, failure=lambda: "no build was started at start-up")
         term.press("q")
         term.wait_for("Quit Computer Yahtzee? (Y/N)")
         term.press("y")
-        code = term.exit_code(timeout=60)
+        code = term.exit_code()
     finally:
         term.close()
     assert code == 0

@@ -12,6 +12,7 @@ import threading
 
 import asyncssh
 import pytest
+from helpers import wait_until
 from terminal import Terminal
 
 from yahtzee.net.server import MAX_LOGIN_ATTEMPTS
@@ -91,7 +92,7 @@ def hot_seat_record(tmp_path_factory):
             hot.turn("BOB", box)
         hot.wait_for("Another game? (Y/N)")
         hot.press("n")
-        assert hot.exit_code(timeout=60) == 0, hot.text
+        assert hot.exit_code() == 0, hot.text
     finally:
         hot.close()
     return history_record(folder / "hot")
@@ -150,7 +151,7 @@ def finish(term, friend, boxes):
     play_turns(term, friend, boxes)
     term.wait_for("Another game? (Y/N)")
     term.press("n")
-    assert term.exit_code(timeout=60) == 0, term.text
+    assert term.exit_code() == 0, term.text
 
 
 def dice_rows(screen):
@@ -222,7 +223,7 @@ def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot
         play_turns(seats.term, seats.friend, BOXES[:5])
         seats.term.wait_for("ANN: press any key to roll")
         seats.term.child.kill(signal.SIGKILL)
-        seats.friend.exit_code(timeout=30)  # the friend's connection ends with the host
+        seats.friend.exit_code()  # the friend's connection ends with the host
     with hosted(table, begin=False) as seats:
         seats.term.wait_for("Resume the saved game? (Y/N)")
         seats.term.press("y")
@@ -288,12 +289,12 @@ def test_each_seat_is_asked_only_its_own_and_f10_leaves_only_the_friends_seat(ta
         friend.press("q")
         friend.wait_for("Leave the table? Your seat waits for you. (Y/N)")
         friend.press("y")
-        assert friend.exit_code(timeout=30) is not None  # the friend's session ended, not the game
+        assert friend.exit_code() is not None  # the friend's session ended, not the game
         term.wait_for("BOB is away.")
         term.press("q")  # meanwhile the host's keys answer: F10 keeps the game for later
         term.wait_for("Quit the game? Your game is kept for next time. (Y/N)")
         term.press("y")
-        assert term.exit_code(timeout=30) == 0
+        assert term.exit_code() == 0
     saved = json.loads((table / "saves" / "autosave.json").read_text())
     assert [p["name"] for p in saved["game"]["players"]] == ["ANN", "BOB"]
     assert list(saved["seat_owners"]) == ["bob"] and saved["seat_owners"]["bob"].startswith("SHA256:")
@@ -328,7 +329,7 @@ def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_germa
         friend.wait_for("Das Spiel ist aus: der Gastgeber entscheidet, wie es weitergeht.")
         assert "Another game?" not in friend.text and "Noch ein Spiel" not in friend.text
         term.press("n")
-        assert term.exit_code(timeout=60) == 0, term.text
+        assert term.exit_code() == 0, term.text
         friend.wait_for("Der Gastgeber hat den Tisch geschlossen.")
     finally:
         friend.close()
@@ -537,7 +538,7 @@ def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
     with hosted(table) as seats:
         bobs_first_roll(seats)
         seats.term.child.kill(signal.SIGTERM)  # the game waits for BOB's key, at BOB's terminal
-        assert seats.term.exit_code(timeout=30) == 0
+        assert seats.term.exit_code() == 0
     saved = json.loads((table / "saves" / "autosave.json").read_text())
     assert saved["game"]["turn"]["rolls"] == 1 and saved["game"]["seat"] == 1
 
@@ -550,12 +551,12 @@ def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from
         term.wait_for("* hands the seat to the computer")
         term.press("*")
         term.wait_for("BOB's seat is played by the computer from now on.")
-        screen = term.wait_for("BOB posts", timeout=60)
+        screen = term.wait_for("BOB posts")
         term.wait_for("ANN: press any key to roll")
         term.press("q")
         term.wait_for("Quit the game?")
         term.press("y")
-        assert term.exit_code(timeout=30) == 0, screen
+        assert term.exit_code() == 0, screen
     saved = json.loads((table / "saves" / "autosave.json").read_text())
     bob = saved["game"]["players"][1]
     assert bob["kind"] == "computer" and bob["mood"] == "thinker" and len(bob["boxes"]) == 1
@@ -688,7 +689,7 @@ def test_hosting_with_a_damaged_host_key_says_so_in_one_line(tmp_path):
     (saves / "ssh_host_key").write_text("damaged\n")
     term = Terminal("--saves", str(saves), "--host", "127.0.0.1:0")
     try:
-        assert term.exit_code(timeout=30) == 2
+        assert term.exit_code() == 2
         said = [line for line in term.raw.decode("utf-8", "replace").splitlines() if line.strip()]
         assert "Traceback" not in term.text and len(said) == 1 and "is damaged: move it away" in said[0], said
     finally:
@@ -706,15 +707,10 @@ def test_a_friend_whose_ssh_stops_answering_is_let_go_after_the_keepalives(table
     server.start()
     friend = Terminal(program=ssh_command(table, server.port, "BOB", "-tt"))
     try:
-        deadline = time.monotonic() + 20
-        while server.seat("BOB") is None:
-            assert time.monotonic() < deadline, friend.text
-            time.sleep(0.05)
+        wait_until(lambda: server.seat("BOB"), poll=0.05, failure=lambda: friend.text)
         friend.child.kill(signal.SIGSTOP)  # its client neither reads nor answers, its connection still open
         stopped = time.monotonic()
-        while server.seat("BOB") is not None:
-            assert time.monotonic() - stopped < 10, "a stopped client was never let go"
-            time.sleep(0.05)
+        wait_until(lambda: server.seat("BOB") is None, poll=0.05, failure=lambda: "a stopped client was never let go")
         assert time.monotonic() - stopped < 2.0
     finally:
         friend.child.kill(signal.SIGCONT)

@@ -1,5 +1,4 @@
 """Statistics from a hand-made history whose numbers were worked out by hand."""
-import datetime
 import json
 from dataclasses import replace
 
@@ -19,7 +18,6 @@ from yahtzee.present.stats import (
 )
 from yahtzee.saves.records import finished_game, record_of
 from yahtzee.saves.store import HISTORY as HISTORY_FILE
-from yahtzee.saves.store import Saves
 from yahtzee.speech.languages import text
 
 
@@ -28,7 +26,6 @@ def texts(said):
     return [text(line) for line in said]
 
 
-NOON = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 def card(name, upper, lower, yahtzee_bonus=0, kind="human"):
@@ -65,10 +62,10 @@ HAND_MADE = [GAME_1, GAME_2, GAME_3, GAME_4]
 
 
 @pytest.fixture
-def history(tmp_path):
+def history(saves, saves_folder):
     """The hand-made history, written as a history.jsonl file and read back through Saves."""
-    (tmp_path / HISTORY_FILE).write_text("".join(json.dumps(record_of(game)) + "\n" for game in HAND_MADE))
-    saves = Saves(tmp_path, now=lambda: NOON)
+    saves_folder.mkdir()
+    (saves_folder / HISTORY_FILE).write_text("".join(json.dumps(record_of(game)) + "\n" for game in HAND_MADE))
     records = saves.read_history()
     assert saves.notices == []
     return records

@@ -8,7 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_saves import RESUME, STAMP, files_in, fixed_clock, mid_game_session, played_game, run_unprivileged
+from helpers import STAMP, clock
+from test_saves import RESUME, files_in, mid_game_session, played_game, run_unprivileged
 
 from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
@@ -33,7 +34,7 @@ def folder(tmp_path):
 
 def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside):
     (folder / LOCK).symlink_to(outside)
-    saves = Saves(folder, now=fixed_clock)
+    saves = Saves(folder, now=clock)
     assert not saves.acquire_lock()
     assert not saves.save_session(mid_game_session(), RESUME)
     assert outside.read_bytes() == PRECIOUS and os.path.islink(folder / LOCK)
@@ -43,7 +44,7 @@ def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
 def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, outside, name):
     (folder / name).symlink_to(outside)
-    saves = Saves(folder, now=fixed_clock)
+    saves = Saves(folder, now=clock)
     assert saves.load_session() is None and saves.load_prefs().verify is True
     assert saves.read_history() == []
     assert outside.read_bytes() == PRECIOUS
@@ -54,7 +55,7 @@ def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, 
 
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
 def test_writing_never_goes_through_a_link(folder, outside, name):
-    saves = Saves(folder, now=fixed_clock)
+    saves = Saves(folder, now=clock)
     (folder / name).symlink_to(outside)
     assert not saves.save_session(mid_game_session(), RESUME) or name != AUTOSAVE
     assert not saves.save_prefs(Prefs(verify=False)) or name != PREFS
@@ -65,7 +66,7 @@ def test_writing_never_goes_through_a_link(folder, outside, name):
 
 def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder):
     os.mkfifo(folder / HISTORY)
-    saves = Saves(folder, now=fixed_clock)
+    saves = Saves(folder, now=clock)
     assert not saves.append_history(played_game(1))
     assert saves.history_problem == "this game was not added to the history: not a regular file"
     assert saves.read_history() == []
@@ -75,7 +76,7 @@ def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder):
 
 def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(folder):
     (folder / AUTOSAVE).mkdir()
-    saves = Saves(folder, now=fixed_clock)
+    saves = Saves(folder, now=clock)
     assert not saves.save_session(mid_game_session(), RESUME)
     assert saves.notices == ["saving is off: autosave.json: a folder, not a file"]
 
@@ -99,13 +100,13 @@ def test_only_a_runaway_reason_is_cut():
 
 
 def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
-    saves = Saves(folder, now=fixed_clock)
+    saves = Saves(folder, now=clock)
     (folder / AUTOSAVE).write_text(json.dumps({"version": 2, "players": "x" * 300}))
     saves.load_session()
     (folder / HISTORY).symlink_to(outside)
     saves.append_history(played_game(1))
     saves.append_history(replace(played_game(1), finished="never"))
-    other = Saves(folder, now=fixed_clock)
+    other = Saves(folder, now=clock)
     assert saves.acquire_lock() and not other.acquire_lock()
     lines = saves.notices + other.notices + [saves.history_problem]
     assert len(lines) == 4 and all(line.isprintable() and not line.endswith("...") for line in lines)
@@ -114,14 +115,14 @@ def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
 def test_a_read_only_folder_still_offers_its_saved_game():
     folder = Path(tempfile.mkdtemp(prefix="yahtzee-read-only-"))
     try:
-        with Saves(folder, now=fixed_clock) as saves:
+        with Saves(folder, now=clock) as saves:
             assert saves.save_session(mid_game_session(), RESUME)
         (folder / LOCK).unlink()
         (folder / AUTOSAVE).chmod(0o644)  # the player's own file, readable by the unprivileged child
         folder.chmod(0o555)
 
         def start_in_it():
-            saves = Saves(folder, now=fixed_clock)
+            saves = Saves(folder, now=clock)
             locked = saves.acquire_lock()
             session, resume = saves.load_session()
             return {"locked": locked, "read_only": saves.read_only, "resume": resume,
@@ -138,5 +139,5 @@ def test_a_read_only_folder_still_offers_its_saved_game():
 
 
 def test_a_writable_folder_is_not_read_only(folder):
-    saves = Saves(folder, now=fixed_clock)
+    saves = Saves(folder, now=clock)
     assert saves.acquire_lock() and not saves.read_only

@@ -1,10 +1,8 @@
 """Whole games in a real pseudo-terminal: keys in, the 80x24 screen and raw bytes out."""
 import json
 import signal
-import time
 
 import pytest
-from keycodes import F10
 from terminal import Terminal
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -217,7 +215,7 @@ def test_sigint_from_outside_a_key_mode_game_stops_it_saved(terminal, tmp_path):
     term = terminal()
     to_the_roll_screen(term)
     term.child.kill(signal.SIGINT)
-    assert term.exit_code(timeout=5) == 0
+    assert term.exit_code() == 0
     assert b"Traceback" not in term.raw
     assert (tmp_path / "saves" / "autosave.json").exists()
 
@@ -237,23 +235,6 @@ def test_names_typed_in_utf8_keep_their_letters_whatever_the_locale(terminal, tm
     assert [player["name"] for player in saved["players"]] == ["Zoë", "名前"]
     # What the terminal's encoding lacks is shown as '?', never dropped.
     assert ("1. Zoë" in screen and "2. 名前" in screen) or ("1. Zo?" in screen and "2. ??" in screen)
-
-
-def test_control_sequences_never_reach_a_name_being_typed(terminal):
-    term = terminal()
-    to_the_name_prompt(term)
-    term.press("A", "\x1b[12;")  # a cursor report arriving in two pieces
-    time.sleep(0.2)
-    term.press("40R", "\x1b[2J\x07\x1b]0;t\x07", "\x1b4", "B", F10[:3])  # paste, ESC 4, F10 split
-    time.sleep(0.2)
-    term.press(F10[3:])
-    term.wait_for("Quit Computer Yahtzee? (Y/N)")
-    term.press("n")
-    screen = term.wait_for("Player 1 name: AB")
-    assert "arg" not in screen and "^[" not in screen and "40R" not in screen
-    term.press("Enter")
-    screen = term.wait_for("Player 2 name:")
-    assert "1. AB" in screen
 
 
 def test_keys_typed_ahead_in_one_burst_are_never_dropped_between_screens(terminal):

@@ -28,7 +28,7 @@ def play(tmp_path, name, send):
     try:
         term.wait_for("Press any key to begin")
         send(term)
-        assert term.exit_code(timeout=60) == 0, term.text
+        assert term.exit_code() == 0, term.text
     finally:
         term.close()
     (line,) = (saves / "history.jsonl").read_text().splitlines()
@@ -79,7 +79,7 @@ def test_keys_typed_while_the_game_waits_for_a_table_answer_the_question_after_i
         shutil.copy(cache.SHIPPED / name, folder / (name + ".part"))  # the bits a build makes,
         os.replace(folder / (name + ".part"), folder / name)  # whole at once, as a build writes them
         builder.release()
-        screen = term.wait_for("Roll 2 of 3", timeout=60)
+        screen = term.wait_for("Roll 2 of 3")
         term.wait_for("[2]")
         term.press("q")
         term.wait_for("Quit the game?")

@@ -5,8 +5,7 @@ import os
 import re
 
 import pytest
-from helpers import KeyScript, loaded_session
-from test_messages import CLOCK
+from helpers import KeyScript, clock, loaded_session
 from test_plain import interleave, play_plain, turn
 
 from yahtzee.consoles.stops import InputClosed
@@ -86,7 +85,7 @@ def key_mode_rows(script):
 def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(tmp_path, code):
     language.use(code)
     try:
-        ctx = Context(loaded_session([3, 3, 1, 2, 5] * 30), Services(CLOCK, Saves(tmp_path / "saves", now=CLOCK)))
+        ctx = Context(loaded_session([3, 3, 1, 2, 5] * 30), Services(clock, Saves(tmp_path / "saves", now=clock)))
         keys = "*nobody\rANN\rBOB\r\r" + "y" + " zr" + "".join(f"{box}y r" for box in "123") + "?xq"
         script = KeyScript(keys)
         keeper, moment = Keeper(ctx), Moment(Screen.NAMES)
