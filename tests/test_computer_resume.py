@@ -27,7 +27,7 @@ CASES = {
     "four rolls": ("thinker", [], {"rolls": 4}),
     "dice bank": ("nowhere", [], {"bank": 2}),
     "yahtChallenge extra turn": ("thinker", ["--rules", "yahtc", "--dice-file", "SIXES"], {}),
-    "Acorn blank": ("gambler", ["--rules", "acorn", "--dice-file", "SIXES"], {}),
+    "Acorn blank": ("thinker", ["--rules", "acorn", "--dice-file", "SIXES"], {}),
 }
 
 

@@ -10,7 +10,7 @@ from yahtzee.strategy.exact.statespace import STATE_COUNT, level_states, state_i
 from yahtzee.strategy.odds.finals import open_count, remaining_distributions
 from yahtzee.strategy.odds.rests import OPEN_SLOTS, fifty_moments, open_slots, spreads_of
 
-SMALL_LEVELS = 3  # cards with at most three boxes open: quick to solve, exact distributions to hand
+SMALL_LEVELS = 2  # cards with at most two boxes open: quick to solve, exact distributions to hand
 
 
 def sample_states(levels, count, seed):

@@ -252,6 +252,27 @@ def test_a_notice_from_another_thread_reaches_each_terminal_in_its_own_language(
         hands.wait_for("BOB", "CAL ist von 127.0.0.2 über SSH an den Tisch gekommen.")
 
 
+def test_a_table_waiting_for_the_hosts_key_sleeps_though_a_friend_typed_last_and_another_came():
+    """BOB's terminal is not read during ANN's turn: neither the time of his last keys nor the
+    wake-up for a friend who came may end each of the game's waits at once (it looks around
+    every quarter of a second, not thousands of times)."""
+    with table(PLAYERS, FACES, logins=["BOB"]) as hands:
+        at_bobs_first_roll(hands)
+        hands.type("BOB", "r")
+        hands.wait_for("BOB", "Post where?")
+        hands.type("BOB", "c")
+        hands.wait_for("BOB", "(Y/N)")
+        hands.type("BOB", "y")
+        hands.wait_for("host", "ANN: press any key to roll")
+        hands.log_in("CAL")
+        hands.wait_for("CAL", "ANN")
+        waits, wait = [], hands.table._wait
+        hands.table._wait = lambda: (waits.append(time.monotonic()), wait())
+        time.sleep(1.0)
+        hands.table._wait = wait
+        assert len(waits) < 20, f"{len(waits)} waits for a key in a second"
+
+
 def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour():
     latin = {"BOB": {"LANG": "de_DE.ISO-8859-1"}}
     with table(PLAYERS, FACES, logins=["BOB"], environments=latin, term="vt100") as hands:

@@ -193,6 +193,16 @@ class KeyReader:
         """Forget every key read but not yet taken."""
         self.presses.clear()
 
+    def forget_wakes(self) -> None:
+        """Forget the wake-ups written so far: the wait they were to end is over."""
+        self._drain_wake()
+
+    def flush_if_due(self) -> None:
+        """Once its time is up, a held start of a sequence counts as keys as they are (kept
+        for the next read), even while nobody reads this terminal."""
+        if self.flush_due() == 0.0:
+            self._flush()
+
     def _feed(self) -> None:
         """Parse what the terminal sent; the parser may hold the start of a sequence, to be
         flushed after the timeout its last character calls for."""

@@ -596,9 +596,13 @@ class TableConsole(Generic[SeatingT]):
         """Sleep until a key comes at any terminal (or a wake-up, or a held Esc is due)."""
         readers = [posix(self.host.reader), *(posix(f.console.reader) for f in self.friends.values()),
                    *(f.aside for f in self.friends.values())]
+        for reader in readers:  # a terminal not asked now is not read: its time would be due at once ever after
+            reader.flush_if_due()
         due = [d for d in (reader.flush_due() for reader in readers) if d is not None]
         timeout = min([WAIT_SECONDS, *due])
         select.select([fd for reader in readers for fd in reader.waits_on], [], [], timeout)
+        for reader in readers:  # a wake-up left in a reader not read now would end every wait at once
+            reader.forget_wakes()
         if self.host.stop:
             self.host.poll_token()  # raises StopRequested
         self._look_around()
