@@ -5,14 +5,12 @@ import os
 import re
 
 import pytest
-from helpers import KeyScript, clock, loaded_session
+from helpers import KeyScript, loaded_session
 from test_plain import interleave, play_plain, turn
 
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.present.palette import strip_controls, visible_width, wrapped
-from yahtzee.saves.store import Saves
-from yahtzee.screens.context import Context, Services
 from yahtzee.screens.flow import SCREENS, Keeper
 from yahtzee.screens.steps import Moment, Screen
 from yahtzee.speech import languages as language
@@ -82,10 +80,10 @@ def key_mode_rows(script):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(tmp_path, code):
+def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(context, code):
     language.use(code)
     try:
-        ctx = Context(loaded_session([3, 3, 1, 2, 5] * 30), Services(clock, Saves(tmp_path / "saves", now=clock)))
+        ctx = context([3, 3, 1, 2, 5] * 30)
         keys = "*nobody\rANN\rBOB\r\r" + "y" + " zr" + "".join(f"{box}y r" for box in "123") + "?xq"
         script = KeyScript(keys)
         keeper, moment = Keeper(ctx), Moment(Screen.NAMES)
