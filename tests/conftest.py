@@ -17,6 +17,22 @@ os.environ.update(LANGUAGE="en", LC_ALL="C.UTF-8", LANG="C.UTF-8")
 os.environ.pop("LC_MESSAGES", None)
 
 
+# The modules whose tests wait longest (games in real terminals and over SSH, tables solved),
+# longest first. They run before the rest: the workers take the first tests in turn, so these
+# are spread over all of them from the start, and the many short tests fill in at the end
+# (collected in file order, they came last and one worker went on alone for a minute).
+SLOW_FIRST = ("test_ssh_table.py", "test_computer_resume.py", "test_seats.py", "test_strategy_variants.py",
+              "test_win_chance.py", "test_terminal.py", "test_moments.py", "test_saving_game.py",
+              "test_simulation.py", "test_strategy.py", "test_every_moment.py", "test_accessible.py",
+              "test_german.py", "test_typeahead.py", "test_finals.py", "test_advice_screens.py")
+
+
+def pytest_collection_modifyitems(items):
+    """The slow modules' tests first (SLOW_FIRST), each module's in its own order."""
+    rank = {name: place for place, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def keep_bytecode_in(run_folder):
     """Where bytecode is not written (PYTHONDONTWRITEBYTECODE), each of the many games the
     tests start would compile the game's modules afresh: the run keeps its own bytecode in
@@ -41,6 +57,16 @@ def shared_table_cache(tmp_path_factory, worker_id):
     keep_bytecode_in(run_folder)
     yield folder
     os.environ.pop("YAHTZEE_CACHE", None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shipped_rests(shared_table_cache):
+    """The 1987 rules' rests in each worker's memory from the start, read from the package's
+    file as the game reads them (0.05 s): a test that works out a chance to win never measures
+    them (a minute's work) because no test before it in its worker happened to read them."""
+    from yahtzee.model.rules import HASBRO
+    from yahtzee.strategy.storage.cache import ready_rests, table_loader
+    ready_rests(table_loader(shared_table_cache)(HASBRO), shared_table_cache)
 
 
 @pytest.fixture(scope="module")
