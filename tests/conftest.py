@@ -3,6 +3,7 @@ across parallel test workers, which share it: a table is built by one copy at a 
 import functools
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # the tests of the German translation ask for it themselves.
 os.environ.update(LANGUAGE="en", LC_ALL="C.UTF-8", LANG="C.UTF-8")
 os.environ.pop("LC_MESSAGES", None)
+
+# The run's temp folders (every game's saves, the tables) on the machine's RAM disk where it
+# has one: a game writes its save whole, flushes it to disk and renames it at every step, and
+# on a disk that was a third of an in-process game's time. A TMPDIR of one's own is kept.
+RAM_DISK = "/dev/shm"
+if "TMPDIR" not in os.environ and os.path.isdir(RAM_DISK) and os.access(RAM_DISK, os.W_OK | os.X_OK):
+    os.environ["TMPDIR"] = RAM_DISK  # for the workers and every game the tests start, too
+    tempfile.tempdir = None  # asked again
+
+
+# The modules whose tests wait longest (games in real terminals and over SSH, tables solved),
+# longest first. They run before the rest: the workers take the first tests in turn, so these
+# are spread over all of them from the start, and the many short tests fill in at the end
+# (collected in file order, they came last and one worker went on alone for a minute).
+SLOW_FIRST = ("test_ssh_table.py", "test_computer_resume.py", "test_seats.py", "test_strategy_variants.py",
+              "test_win_chance.py", "test_terminal.py", "test_moments.py", "test_saving_game.py",
+              "test_simulation.py", "test_strategy.py", "test_every_moment.py", "test_accessible.py",
+              "test_german.py", "test_typeahead.py", "test_finals.py", "test_advice_screens.py")
+
+
+def pytest_collection_modifyitems(items):
+    """The slow modules' tests first (SLOW_FIRST), each module's in its own order."""
+    rank = {name: place for place, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 def keep_bytecode_in(run_folder):
@@ -41,6 +66,16 @@ def shared_table_cache(tmp_path_factory, worker_id):
     keep_bytecode_in(run_folder)
     yield folder
     os.environ.pop("YAHTZEE_CACHE", None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shipped_rests(shared_table_cache):
+    """The 1987 rules' rests in each worker's memory from the start, read from the package's
+    file as the game reads them (0.05 s): a test that works out a chance to win never measures
+    them (a minute's work) because no test before it in its worker happened to read them."""
+    from yahtzee.model.rules import HASBRO
+    from yahtzee.strategy.storage.cache import ready_rests, table_loader
+    ready_rests(table_loader(shared_table_cache)(HASBRO), shared_table_cache)
 
 
 @pytest.fixture(scope="module")

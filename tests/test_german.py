@@ -77,7 +77,10 @@ class Recording(gettext.NullTranslations):
 
 @pytest.fixture
 def speaking(monkeypatch):
-    """Install a language for one test (a recording catalog for German); English after."""
+    """Install a language for one test (a recording catalog for German); English after (by
+    the real `use`: a test may have replaced it, and its replacement is undone only later)."""
+    use = language.use
+
     def install(code):
         if code == "de":
             recording = Recording()
@@ -88,7 +91,7 @@ def speaking(monkeypatch):
         language.use(code)
         return None
     yield install
-    language.use("en")
+    use("en")
 
 
 def tour(tmp_path, keys, faces=FACES):
