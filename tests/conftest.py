@@ -4,11 +4,13 @@ import functools
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 import yahtzee  # noqa: F401 (first: it sets what numpy reads when it loads, as in the game)
+from yahtzee.saves.locks import default_lock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -42,10 +44,17 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
+def run_folder(config):
+    """The temp folder the whole run shares: the first process's (each worker's is inside it)."""
+    root = config._tmp_path_factory.getbasetemp()
+    return root.parent if hasattr(config, "workerinput") else root
+
+
 def keep_bytecode_in(run_folder):
     """Where bytecode is not written (PYTHONDONTWRITEBYTECODE), each of the many games the
-    tests start would compile the game's modules afresh: the run keeps its own bytecode in
-    its temp folder instead (never beside the sources), for itself and every process it starts."""
+    tests start would compile the game's modules afresh, and each worker rewrite the tests'
+    asserts: the run keeps its own bytecode in its temp folder instead (never beside the
+    sources), for itself and every process it starts."""
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is None and not sys.dont_write_bytecode:
         return
     prefix = str(run_folder / "bytecode")
@@ -53,17 +62,42 @@ def keep_bytecode_in(run_folder):
     sys.dont_write_bytecode = False
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    """The run's bytecode kept from the start (before the workers start and collect)."""
+    keep_bytecode_in(run_folder(config))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection(session):
+    """The first worker to collect rewrites the test modules' asserts (seconds of CPU each
+    time) and keeps them compiled; the others wait for it, then read them."""
+    if not hasattr(session.config, "workerinput"):
+        yield
+        return
+    folder = run_folder(session.config)
+    lock, done = default_lock(folder / "collecting.lock"), folder / "collected"
+    while not lock.acquire():  # another worker is collecting
+        time.sleep(0.05)
+    if done.exists():
+        lock.release()
+        yield
+        return
+    try:
+        yield
+    finally:
+        done.touch()
+        lock.release()
+
+
 @pytest.fixture(scope="session", autouse=True)
-def shared_table_cache(tmp_path_factory, worker_id):
+def shared_table_cache(pytestconfig):
     """Every game started by the tests (in-process or not) keeps its tables in one folder."""
-    root = tmp_path_factory.getbasetemp()
     # A developer may keep the tables between runs (YAHTZEE_TEST_CACHE); CI builds them afresh.
     kept = os.environ.get("YAHTZEE_TEST_CACHE")
-    run_folder = root.parent if worker_id != "master" else root  # the workers' common folder
-    folder = Path(kept) if kept else run_folder / "table-cache"
+    folder = Path(kept) if kept else run_folder(pytestconfig) / "table-cache"
     folder.mkdir(exist_ok=True)
     os.environ["YAHTZEE_CACHE"] = str(folder)
-    keep_bytecode_in(run_folder)
     yield folder
     os.environ.pop("YAHTZEE_CACHE", None)
 
