@@ -566,8 +566,9 @@ def test_a_connection_opens_one_terminal_at_most(tmp_path):
         server._loop.close()
 
 
-def test_the_table_log_keeps_every_login_one_line_for_repeats_and_never_grows_past_three_files(tmp_path):
-    from yahtzee.net.log import LOG_BYTES, LOG_FILE, TableLog
+def test_the_table_log_keeps_every_login_one_line_for_repeats_and_never_grows_past_three_files(tmp_path, monkeypatch):
+    from yahtzee.net import log as log_module
+    from yahtzee.net.log import LOG_FILE, TableLog
     log = TableLog(tmp_path, clock=lambda: datetime.datetime(2026, 12, 3, 8, 0, tzinfo=datetime.timezone.utc))
     log.record("127.0.0.2", "BOB", "logged in with the password")
     for _ in range(500):
@@ -579,12 +580,13 @@ def test_the_table_log_keeps_every_login_one_line_for_repeats_and_never_grows_pa
                      "2026-12-03T08:00:00+00:00 10.0.0.9 EVE wrong password",
                      "2026-12-03T08:00:00+00:00 10.0.0.9 EVE wrong password (and 499 times more)",
                      "2026-12-03T08:00:00+00:00 127.0.0.2 BOB left"]
+    monkeypatch.setattr(log_module, "LOG_BYTES", 64 * 1024)  # the same rotation as at 1 MiB, in a sixteenth of the lines
     big = TableLog(tmp_path / "big")
-    for n in range(40_000):
+    for n in range(2_500):
         big.record(f"10.0.{n // 256 % 256}.{n % 256}", f"EVE{n}", "wrong password " + "x" * 40)
     big.close()
     files = sorted((tmp_path / "big").iterdir())
-    assert len(files) == 3 and all(path.stat().st_size <= LOG_BYTES for path in files)
+    assert len(files) == 3 and all(path.stat().st_size <= 64 * 1024 for path in files)
 
 
 def test_a_login_and_a_wrong_password_are_logged_with_the_address(tmp_path):
@@ -827,7 +829,7 @@ def test_a_storm_of_notices_tells_the_host_a_few_lines_of_each_kind_and_keeps_no
     server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
     monkeypatch.setattr(server_module.time, "monotonic", lambda: 1000.0)  # one moment, however slow the machine
     try:
-        for size in range(300_000):  # as many window sizes, each its own line
+        for size in range(20_000):  # as many window sizes, each its own line
             server.notify(Say("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
                 columns=1000 + size, lines=500, most="500x200", name="EVE"))
         assert len(told) == NOTICES_OF_A_KIND and len(server._told) == NOTICES_OF_A_KIND
