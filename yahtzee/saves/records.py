@@ -15,7 +15,7 @@ from typing import Any, Optional
 from ..model.checks import MAX_ROUNDS, is_int, is_text, is_valid_name
 from ..model.game import KINDS, MAX_PLAYERS, ROUNDS
 from ..model.match import MAX_RACE_TARGET
-from ..model.moves import BadMoves, moves_from_json, moves_to_json
+from ..model.moves import BadMoves, Move, moves_from_json, moves_to_json
 from ..model.outcome import FinishedGame, PlayerResult
 from ..model.rules import HASBRO, RULES, BadOption, Rules
 from ..model.scoring import YAHTZEE_POINTS, Category, is_possible_points, upper_bonus
@@ -74,8 +74,9 @@ def _player_record(player: PlayerResult) -> JSONObject:
 
 # Checking
 
-def check_record(record: Any) -> None:
-    """Raise InvalidRecord unless `record` is a valid history.jsonl game record."""
+def check_record(record: Any) -> Optional[list[Move]]:
+    """Raise InvalidRecord unless `record` is a valid history.jsonl game record; its moves
+    as they were checked (None for a record without them)."""
     _require(isinstance(record, dict), N_("not an object"))
     _require(is_int(record.get("version")) and record["version"] == RECORD_VERSION, N_("unknown version"))
     _require(_is_timestamp(record.get("finished")), N_("'finished' is not an ISO-8601 time"))
@@ -95,13 +96,14 @@ def check_record(record: Any) -> None:
     winners = record.get("winners")
     _require(isinstance(winners, list) and winners and all(w in names for w in winners)
              and len(set(winners)) == len(winners), N_("'winners' are not among the players"))
-    if "moves" in record:
-        _check_moves(record["moves"], len(players), MAX_ROUNDS if race else ROUNDS)
+    if "moves" not in record:
+        return None
+    return _checked_moves(record["moves"], len(players), MAX_ROUNDS if race else ROUNDS)
 
 
-def _check_moves(moves: object, seats: int, rounds: int) -> None:
+def _checked_moves(moves: object, seats: int, rounds: int) -> list[Move]:
     try:
-        moves_from_json(moves, seats, rounds)
+        return moves_from_json(moves, seats, rounds)
     except BadMoves as error:
         raise InvalidRecord(f"'moves': {text(error.said)}") from None
 
@@ -186,14 +188,12 @@ def _is_timestamp(value: Any) -> bool:
 
 def finished_game(record: object) -> FinishedGame:
     """The finished game a history record holds; InvalidRecord if it is not a valid one."""
-    check_record(record)
+    moves = check_record(record)  # the moves are read once, as they are checked
     assert isinstance(record, dict)
     players = tuple(_player_result(player) for player in record["players"])
-    moves = record.get("moves")
     return FinishedGame(record["finished"], _record_rules(record), players, tuple(record["winners"]),
                         record.get("seed"), record.get("race_target"), record.get("duplicate", False),
-                        record.get("dice") == LOADED,
-                        None if moves is None else tuple(moves_from_json(moves, len(players), MAX_ROUNDS)))
+                        record.get("dice") == LOADED, None if moves is None else tuple(moves))
 
 
 def _player_result(player: dict[str, Any]) -> PlayerResult:
