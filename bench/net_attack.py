@@ -425,20 +425,17 @@ def prepared(folder: Path) -> None:
     (folder / "saves" / "authorized_keys").write_text((folder / "friend.pub").read_text())
 
 
-def game_under_way(host: Host, folder: Path, cache: Path) -> tuple[int, Bob]:
+def game_under_way(host: Host, folder: Path) -> tuple[int, Bob]:
     """The host's port, BOB seated before the game, and ANN at her first roll once the game's
-    strategy table is built and kept (so no build in the background is measured)."""
+    strategy table and its rests are ready, as her advice page shows them (so no work in the
+    background is measured)."""
     port = int(re.search(rb"ssh -p (\d+)", host.data[:host.wait_for(b"NAME@127.0.0.1")]).group(1))
     bob = Bob(folder, port)
     host.wait_for(b"BOB joined the table")
     for key, words in ((b"x", b"Instructions?"), (b"n", b"Player 1 name"), (b"ANN\r", b"Player 2"),
                        (b"BOB\r", b"Player 3"), (b"\r", b"Ready to play"), (b"y", b"ANN: press any key to roll"),
-                       (b" ", b"Roll 1 of 3")):
+                       (b" ", b"Roll 1 of 3"), (b"?", b"win %"), (b"x", b"Roll 1 of 3")):
         host.type(key, words)
-    deadline = time.monotonic() + 300
-    while not any(cache.glob("*.npz")) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    time.sleep(2.0)  # the kept table read back
     return port, bob
 
 
@@ -474,7 +471,7 @@ def measured_run(folder: Path, cache: Path, scale: float) -> dict:
     bob = None
     results: dict[str, dict] = {}
     try:
-        port, bob = game_under_way(host, folder, cache)
+        port, bob = game_under_way(host, folder)
         files_start = open_files(host.pid)
         for kind in ("quiet", *ATTACKS):
             files_before = open_files(host.pid)
@@ -581,7 +578,7 @@ def traced_run(folder: Path, cache: Path, scale: float) -> dict:
     bob = None
     results = {}
     try:
-        port, bob = game_under_way(host, folder, cache)
+        port, bob = game_under_way(host, folder)
         for kind in ATTACKS:
             before = settled_live_bytes(trace)
             launch(kind, port, folder, scale).communicate(timeout=600)
