@@ -38,28 +38,10 @@ SLOW_FIRST = ("test_ssh_table.py", "test_computer_resume.py", "test_seats.py", "
               "test_german.py", "test_typeahead.py", "test_finals.py", "test_advice_screens.py")
 
 
-# One test for each strategy table the run builds (the 1987 one comes with the package), before
-# all others: the workers take the first tests in turn, so each starts a different build at
-# once, and a test that reads a table finds it kept instead of waiting idle for another
-# worker's build of it.
-BUILDS_FIRST = ("test_strategy_variants.py::test_variant_start_values[hasbro, 4 rolls]",
-                "test_strategy_variants.py::test_variant_start_values[fiveoak]",
-                "test_strategy_variants.py::test_variant_start_values[acorn]",
-                "test_strategy_variants.py::test_variant_start_values[yahtc]",
-                "test_strategy.py::test_start_values_match_the_table[freejoker]",
-                "test_strategy.py::test_start_values_match_the_table[nobonus]",
-                "test_strategy.py::test_every_mood_finishes_games_from_random_positions_legally[gambler]",
-                "test_strategy.py::test_every_mood_finishes_games_from_random_positions_legally[norisk]",
-                "test_strategy.py::test_every_mood_finishes_games_from_random_positions_legally[yclover]")
-
-
 def pytest_collection_modifyitems(items):
-    """The table builds first (BUILDS_FIRST), then the slow modules' tests (SLOW_FIRST), each
-    module's in its own order."""
-    builds = {name: place for place, name in enumerate(BUILDS_FIRST)}
+    """The slow modules' tests first (SLOW_FIRST), each module's in its own order."""
     rank = {name: place for place, name in enumerate(SLOW_FIRST)}
-    items.sort(key=lambda item: (builds.get(f"{item.path.name}::{item.name}", len(builds)),
-                                 rank.get(item.path.name, len(rank))))
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 def run_folder(config):

@@ -98,16 +98,3 @@ def test_every_name_a_benchmark_takes_from_the_game_is_there():
                 missing += [f"{path.name}: {node.module}.{alias.name}" for alias in node.names
                             if not hasattr(module, alias.name)]
     assert missing == []
-
-
-
-def test_the_tests_that_start_the_table_builds_are_there():
-    """conftest.BUILDS_FIRST names tests the suite has: a renamed one would quietly stop going first."""
-    import importlib
-
-    from conftest import BUILDS_FIRST
-    for name in BUILDS_FIRST:
-        module, test = name.split("::")
-        function, param = test.rstrip("]").split("[")
-        (parametrized,) = getattr(importlib.import_module(module.removesuffix(".py")), function).pytestmark
-        assert param in [str(value) for value in parametrized.args[1]], name
