@@ -580,7 +580,7 @@ def test_the_table_log_keeps_every_login_one_line_for_repeats_and_never_grows_pa
                      "2026-12-03T08:00:00+00:00 10.0.0.9 EVE wrong password",
                      "2026-12-03T08:00:00+00:00 10.0.0.9 EVE wrong password (and 499 times more)",
                      "2026-12-03T08:00:00+00:00 127.0.0.2 BOB left"]
-    monkeypatch.setattr(log_module, "LOG_BYTES", 64 * 1024)  # the same rotation as at 1 MiB, in a sixteenth of the lines
+    monkeypatch.setattr(log_module, "LOG_BYTES", 64 * 1024)  # rotated as at 1 MiB, in a sixteenth of the lines
     big = TableLog(tmp_path / "big")
     for n in range(2_500):
         big.record(f"10.0.{n // 256 % 256}.{n % 256}", f"EVE{n}", "wrong password " + "x" * 40)
