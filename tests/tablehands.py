@@ -156,6 +156,19 @@ class Table:
         wait_until(shown, failure=lambda: f"{who} never saw {words!r} on:\n{self.text(who)}")
         return self.text(who)
 
+    def steady(self, who, still=0.2):
+        """The screen of `who` once nothing has been drawn on it for `still` seconds (a moment's
+        last draw can follow the one that shows its question)."""
+        last = {"text": self.text(who), "at": time.monotonic()}
+
+        def unchanged():
+            now = self.text(who)
+            if now != last["text"]:
+                last.update(text=now, at=time.monotonic())
+            return time.monotonic() - last["at"] >= still
+        wait_until(unchanged, failure=lambda: f"{who}'s screen never stood still:\n{self.text(who)}")
+        return last["text"]
+
     @contextlib.contextmanager
     def held(self):
         """The game's thread held at its next wait for keys until the block ends: keys typed

@@ -111,7 +111,7 @@ def test_each_terminal_is_asked_only_what_it_may_answer_and_refused_the_rest():
                 if key is None:
                     continue
                 asked = next(other for other, (_l, k, _t) in terminals.items() if k is None)
-                before = hands.text(asked)
+                before = hands.steady(asked)
                 hands.type(who, key)
                 hands.wait_for(who, told)
                 hands.settle(0.1)
