@@ -1,6 +1,7 @@
 """The dice as index tables: every roll, every keep and how keeps and rolls connect."""
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
+from math import factorial, prod
 
 import numpy as np
 
@@ -51,24 +52,21 @@ def _parents(size: int) -> tuple[np.ndarray, list[int]]:
     return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp), counts
 
 
-def sub_keeps(roll: Sequence[int]) -> list[int]:
-    """The distinct keeps that reroll at least one die of a sorted roll."""
-    return sorted({KEEP_INDEX[tuple(roll[i] for i in range(DICE) if picked >> i & 1)]
-                   for picked in range(2 ** DICE - 1)})
-
-
 def _sub_keep_table() -> np.ndarray:
-    """SUB_KEEPS: each roll's rerolling keeps, padded by repetition."""
-    rows = [sub_keeps(roll) for roll in ROLLS]
+    """SUB_KEEPS: each roll's rerolling keeps (the smaller keeps inside it, in order), padded
+    by repetition."""
+    counts = np.array([[keep.count(face) for face in FACES] for keep in KEEPS])
+    inside = (counts[None, :ROLL_OFFSET] <= counts[ROLL_OFFSET:, None]).all(axis=2)
+    rows = [np.flatnonzero(row).tolist() for row in inside]
     width = max(len(row) for row in rows)
     return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp)
 
 
 def _roll_probabilities() -> np.ndarray:
-    """The chance of each sorted roll of five dice."""
-    counts = np.zeros(len(ROLLS))
-    for dice in np.ndindex(*(FACE_COUNT,) * DICE):
-        counts[ROLL_INDEX[tuple(sorted(FACES[d] for d in dice))]] += 1
+    """The chance of each sorted roll of five dice: its orders among the 6^5 (5! over the
+    orders of its equal faces)."""
+    counts = np.array([factorial(DICE) // prod(factorial(roll.count(face)) for face in set(roll)) for roll in ROLLS],
+                      dtype=np.float64)
     return counts / counts.sum()
 
 
@@ -79,7 +77,14 @@ ROLL_PROBABILITY = _roll_probabilities()
 YAHTZEE_ROLLS = tuple(ROLL_INDEX[(face,) * DICE] for face in FACES)
 
 
-def random_faces(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+def sub_keeps(roll: Sequence[int]) -> list[int]:
+    """The distinct keeps that reroll at least one die of a sorted roll."""
+    return sorted(set(SUB_KEEPS[ROLL_INDEX[tuple(roll)]].tolist()))
+
+
+# The Generator's type is quoted here and where the engine loads at a game's start: numpy.random
+# then loads only where dice are thrown by numpy (simulations, measuring rests).
+def random_faces(rng: "np.random.Generator", shape: tuple[int, ...]) -> np.ndarray:
     """Faces thrown at random, an array of `shape`."""
     return rng.integers(FACES.start, FACES.stop, size=shape)
 

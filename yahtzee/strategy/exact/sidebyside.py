@@ -75,7 +75,7 @@ class BatchDice(Protocol):
 class NumpyDice:
     """Fresh dice from a numpy Generator (each game draws five faces a roll, uses what it needs)."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(self, rng: "np.random.Generator") -> None:
         self.rng = rng
 
     def roll(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -167,7 +167,7 @@ class Cards:
         return self.mask == FULL_CARD
 
 
-def play_games(count: int, tables: Sequence[SolvedTable], rng: np.random.Generator,
+def play_games(count: int, tables: Sequence[SolvedTable], rng: "np.random.Generator",
                dice: Optional[BatchDice] = None) -> Cards:
     """`count` finished solitaire games; `tables` holds one StrategyTable, or several for a
     player who takes one of them at random each turn (nowhere). Returns their Cards."""

@@ -265,7 +265,7 @@ def spreads_of(moments: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(moments[2] - moments[1] ** 2, 0.0))
 
 
-def _stray(table: SolvedTable, cards: Cards, games: np.ndarray, rng: np.random.Generator) -> None:
+def _stray(table: SolvedTable, cards: Cards, games: np.ndarray, rng: "np.random.Generator") -> None:
     """One turn of `games` posted at random: a first roll (not five alike) in an open box."""
     if not len(games):
         return
