@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 
 import pyte
+import pyte.modes as mo
 from prompt_toolkit.input import DummyInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from pyte.graphics import BG_AIXTERM, BG_ANSI, FG_AIXTERM, FG_ANSI
@@ -55,6 +56,40 @@ def wait_until(condition, timeout=WAIT_SECONDS, poll=POLL_SECONDS, failure=None)
             raise AssertionError(failure() if failure else f"not true within {timeout} s")
         if poll:
             time.sleep(poll)
+
+
+class FastScreen(pyte.Screen):
+    """pyte's Screen, drawing a run of plain characters faster (a cell a dictionary look-up, not
+    a new cell each): most of what the game writes; anything else is pyte's own drawing."""
+
+    def __init__(self, columns, lines):
+        super().__init__(columns, lines)
+        self._cells = {}  # (attributes) -> {character: its cell}, cells being immutable
+
+    def draw(self, data):
+        text = data.translate(self.g1_charset if self.charset else self.g0_charset)
+        if not (text.isascii() and text.isprintable()) or mo.IRM in self.mode:
+            super().draw(data)
+            return
+        cursor, columns, wrap = self.cursor, self.columns, mo.DECAWM in self.mode
+        attributes = cursor.attrs[1:]
+        cells = self._cells.setdefault(attributes, {})
+        line = self.buffer[cursor.y]
+        for char in text:
+            if cursor.x == columns:
+                if wrap:
+                    self.dirty.add(cursor.y)
+                    self.carriage_return()
+                    self.linefeed()
+                    line = self.buffer[cursor.y]
+                else:
+                    cursor.x -= 1
+            cell = cells.get(char)
+            if cell is None:
+                cell = cells[char] = pyte.screens.Char(char, *attributes)
+            line[cursor.x] = cell
+            cursor.x += 1
+        self.dirty.add(cursor.y)
 
 
 def screen_lines(screen):
@@ -127,7 +162,7 @@ class ScreenOutput(DummyOutput):
 
     def __init__(self, size):
         self.size = size
-        self._screen = pyte.Screen(size.columns, size.lines)
+        self._screen = FastScreen(size.columns, size.lines)
         self._stream = pyte.Stream(self._screen)
         self.written = []  # every write, as it was sent
         self._drawn = 0  # how many of them are on the screen

@@ -7,7 +7,7 @@ import threading
 import time
 
 import pyte
-from helpers import WAIT_SECONDS, ScreenOutput, screen_lines, table_context, wait_until
+from helpers import WAIT_SECONDS, FastScreen, ScreenOutput, screen_lines, table_context, wait_until
 from keycodes import KEYS
 from prompt_toolkit.input import create_pipe_input
 
@@ -27,7 +27,7 @@ class FriendScreen:
     """What a friend's ssh client shows: the bytes the seat sends, on an 80x24 screen."""
 
     def __init__(self):
-        self.screen = pyte.Screen(80, 24)
+        self.screen = FastScreen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
         self.lock = threading.Lock()

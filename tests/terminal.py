@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pexpect
 import pyte
-from helpers import WAIT_SECONDS, screen_lines, wait_until
+from helpers import WAIT_SECONDS, FastScreen, screen_lines, wait_until
 from keycodes import KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ class Terminal:
         self.child = pexpect.spawn(command[0], command[1:], cwd=str(ROOT),
                                    env=environment, dimensions=(lines, columns))
         self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
-        self._screen = pyte.Screen(columns, lines)
+        self._screen = FastScreen(columns, lines)
         self.stream = pyte.ByteStream(self._screen)
         self.raw = b""
         self._undrawn = []  # output taken in but not yet drawn: a screen is drawn only when read

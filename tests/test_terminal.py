@@ -243,3 +243,29 @@ def test_keys_typed_ahead_in_one_burst_are_never_dropped_between_screens(termina
     term.press("xnANN\rBOB\r\ry 1")
     screen = term.wait_for("[1]")
     assert ">ANN" in screen and "BOB" in screen
+
+
+PIECES = ["plain words ", "x" * 85, "\x1b[31m", "\x1b[1;32;44m", "\x1b[0m", "\x1b[7m", "\r", "\n", "\x1b[5;70H",
+          "\x1b[24;75H", "\x1b[2J", "\x1b[K", "\x1b[?7l", "\x1b[?7h", "\x1b[4h", "\x1b[4l", "\x1b)0", "\x0e",
+          "\x0f", "qqxx", "ÄÖü ", "漢字", "e\u0301", "\x07", "\t", "\x08"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_tests_fast_screen_draws_what_pytes_screen_draws(seed):
+    """FastScreen (the tests' terminals) leaves every cell, the cursor and the lines to redraw
+    as pyte's own Screen does, on random mixes of text, colours, wrapping, insert mode,
+    character sets and wide and combining characters."""
+    import random
+
+    import pyte
+    from helpers import FastScreen
+    pieces = random.Random(seed).choices(PIECES, k=60)
+    screens = [pyte.Screen(80, 24), FastScreen(80, 24)]
+    for screen in screens:
+        stream = pyte.Stream(screen)
+        for piece in pieces:
+            stream.feed(piece)
+    ours, theirs = screens[1], screens[0]
+    assert [dict(ours.buffer[y]) for y in range(24)] == [dict(theirs.buffer[y]) for y in range(24)]
+    assert (ours.cursor.x, ours.cursor.y, ours.cursor.attrs, ours.dirty) == \
+        (theirs.cursor.x, theirs.cursor.y, theirs.cursor.attrs, theirs.dirty)
