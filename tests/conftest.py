@@ -1,6 +1,7 @@
 """Test-wide setup: one strategy-table cache for the whole run, so tables build once (also
 across parallel test workers, which share it: a table is built by one copy at a time)."""
 import functools
+import importlib.metadata
 import importlib.util
 import os
 import shutil
@@ -66,15 +67,34 @@ def keep_bytecode_in(run_folder):
 
 
 def seed_bytecode():
-    """Copy the bytecode this process already has (the standard library's, pytest's and its
-    plugins') into the run's own folder: it is read from there only, and the workers, which
-    start together, would each compile all of it again (a second of CPU each)."""
-    for module in list(sys.modules.values()):
-        cached, source = getattr(module, "__cached__", None), getattr(module, "__file__", None)
-        if cached and source and source.endswith(".py") and os.path.isfile(cached):
+    """Copy into the run's own folder the bytecode compiled where Python and the installed
+    packages are (it is read from there only): otherwise the first worker compiles numpy,
+    prompt_toolkit, asyncssh and the rest afresh while the others wait, and every worker and
+    game started at once compiles what it imports first (seconds of CPU in all)."""
+    for source, compiled in installed_bytecode(f".{sys.implementation.cache_tag}.pyc"):
+        if os.path.isfile(source):
             target = importlib.util.cache_from_source(source)
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            shutil.copyfile(cached, target)
+            shutil.copyfile(compiled, target)
+
+
+STDLIB_NOT_IMPORTED = {"test", "idlelib", "lib2to3", "tkinter", "turtledemo", "ensurepip", "site-packages"}
+
+
+def installed_bytecode(suffix):
+    """(source, bytecode) of every module compiled where it is installed (file names ending
+    in `suffix`): each installed distribution's, and the standard library's."""
+    for distribution in importlib.metadata.distributions():
+        for file in distribution.files or ():
+            if file.name.endswith(suffix) and file.parent.name == "__pycache__":
+                compiled = distribution.locate_file(file)
+                yield str(compiled.parent.parent / (file.name[:-len(suffix)] + ".py")), str(compiled)
+    for folder, subfolders, files in os.walk(os.path.dirname(os.__file__)):
+        subfolders[:] = [name for name in subfolders if name not in STDLIB_NOT_IMPORTED]
+        if os.path.basename(folder) == "__pycache__":
+            for name in files:
+                if name.endswith(suffix):
+                    yield os.path.join(os.path.dirname(folder), name[:-len(suffix)] + ".py"), os.path.join(folder, name)
 
 
 @pytest.hookimpl(trylast=True)
