@@ -16,7 +16,7 @@ from yahtzee.model.game import Game, Player
 from yahtzee.model.moods import MOODS
 from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
 from yahtzee.model.scoring import Category
-from yahtzee.strategy.exact import statespace
+from yahtzee.strategy.exact import stages, statespace
 from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS, over_rolls
 from yahtzee.strategy.exact.objective import EXPECTED_SCORE
 from yahtzee.strategy.exact.position import card_state, card_total
@@ -116,6 +116,19 @@ def test_keep_options_are_distinct_and_reroll_at_least_one_die(hasbro):
     for option in keeps:
         assert len(option.reroll) == 5 and any(option.reroll)
         assert sorted(d for d, r in zip((6, 6, 2, 6, 2), option.reroll) if not r) == list(option.kept)
+
+
+@pytest.mark.parametrize("width", [1, 5, 16])
+def test_a_few_states_keeps_chosen_at_once_are_those_chosen_a_keep_at_a_time(hasbro, width, monkeypatch):
+    rng = np.random.default_rng(width)
+    for _ in range(5):
+        states = States(rng.integers(0, FULL_CARD, width), rng.integers(0, 64, width), rng.integers(0, 2, width))
+        at_once = hasbro.engine.turn_plans(hasbro.values, states, 3)
+        monkeypatch.setattr(stages, "GATHERED_STATES", 0)
+        one_at_a_time = hasbro.engine.turn_plans(hasbro.values, states, 3)
+        monkeypatch.undo()
+        assert all(np.array_equal(a, b) for a, b in zip(at_once, one_at_a_time))
+        assert (at_once[1] >= 0).any() and (at_once[1] < 0).any()  # keeps and postings both chosen
 
 
 def random_card(rng, filled):

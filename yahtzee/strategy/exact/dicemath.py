@@ -56,7 +56,7 @@ def _sub_keep_table() -> np.ndarray:
     """SUB_KEEPS: each roll's rerolling keeps (the smaller keeps inside it, in order), padded
     by repetition."""
     counts = np.array([[keep.count(face) for face in FACES] for keep in KEEPS])
-    inside = (counts[None, :ROLL_OFFSET] <= counts[ROLL_OFFSET:, None]).all(axis=2)
+    inside = np.asarray((counts[None, :ROLL_OFFSET] <= counts[ROLL_OFFSET:, None]).all(axis=2))
     rows = [np.flatnonzero(row).tolist() for row in inside]
     width = max(len(row) for row in rows)
     return np.array([row + row[:1] * (width - len(row)) for row in rows], dtype=np.intp)

@@ -10,6 +10,7 @@ from .dicemath import KEEPS, ROLL_OFFSET, ROLLS, SUB_KEEPS
 from .statespace import States
 
 CHUNK = 512  # states worked out together: their rows stay in the processor's cache
+GATHERED_STATES = 16  # up to so many states, a turn's keeps are chosen from all options at once
 
 
 class Workspace:
@@ -60,8 +61,12 @@ class TurnStages:
 
     def plan_keeps(self, stage: int) -> np.ndarray:
         """The best keep (or -1) of every roll of every state after roll number stage + 1
-        (as best_keeps, a keep at a time: one pass over rolls x states each)."""
+        (as best_keeps: for a few states at once, from all their options gathered; for many,
+        a keep at a time, one pass over rolls x states each)."""
         keeps, post_now = self.keeps[stage], self.posts[stage]
+        if keeps.shape[1] <= GATHERED_STATES:
+            options = np.broadcast_to(SUB_KEEPS[:, :, None], SUB_KEEPS.shape + keeps.shape[1:])
+            return best_keeps(keeps[SUB_KEEPS], options, post_now)
         best, chosen = keeps[SUB_KEEPS[:, 0]], np.repeat(SUB_KEEPS[:, :1], keeps.shape[1], axis=1)
         candidate = np.empty_like(best)
         better = np.empty(best.shape, dtype=bool)
