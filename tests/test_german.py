@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers import KeyScript
+from syntax import parsed, walked
 
 from yahtzee import cli
 from yahtzee.app import make_context
@@ -216,19 +217,19 @@ SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.p
 
 def unmarked_strings(path):
     """String literals of two words or more that are neither marked nor docstrings."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     skip = set()
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in MARKERS:
             skip.update(id(arg) for arg in node.args)
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "record":  # the table's log: a file,
-            skip.update(id(inner) for arg in node.args for inner in ast.walk(arg))  # English as the saves are
+            skip.update(id(inner) for arg in node.args for inner in walked(arg))  # English as the saves are
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body and \
                 isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
             skip.add(id(node.body[0].value))
         if isinstance(node, ast.JoinedStr):
             skip.update(id(value) for value in node.values)
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if id(node) in skip:
             continue
         if isinstance(node, ast.JoinedStr):
@@ -249,12 +250,12 @@ def test_no_sentence_for_a_player_is_left_out_of_the_catalog():
 def test_no_module_that_translates_binds_the_name_of_the_translator():
     bound = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == "_"
+        tree = parsed(path)
+        for node in walked(tree):
+            names = [n for n in walked(node) if isinstance(n, ast.Name) and n.id == "_"
                      and isinstance(n.ctx, ast.Store)] if isinstance(node, ast.FunctionDef) else []
             calls = any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "_"
-                        for n in ast.walk(node)) if names else False
+                        for n in walked(node)) if names else False
             if names and calls:
                 bound.append(f"{path.name}: {node.name}")
     assert bound == []

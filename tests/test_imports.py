@@ -4,6 +4,8 @@ import ast
 import re
 from pathlib import Path
 
+from syntax import parsed, walked
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "yahtzee"
 
@@ -20,7 +22,7 @@ def imported(path: Path, modules: set) -> set:
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in walked(parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in modules)
         elif isinstance(node, ast.ImportFrom):
@@ -163,12 +165,12 @@ def test_at_most_fifteen_modules_lie_directly_in_the_package():
 def late_imports(path: Path) -> int:
     """The imports a file makes inside its functions (importlib.import_module and __import__
     counted), and a module __getattr__ that imports by name."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     found = sum(isinstance(node, (ast.Import, ast.ImportFrom)) or
                 (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", ""))
                  in ("import_module", "__import__"))
-                for function in ast.walk(tree) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-                for node in ast.walk(function))
+                for function in walked(tree) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+                for node in walked(function))
     return found + any(isinstance(node, ast.FunctionDef) and node.name == "__getattr__" for node in tree.body)
 
 

@@ -2,6 +2,8 @@
 import pathlib
 import re
 
+from syntax import parsed, walked
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -92,7 +94,7 @@ def test_every_name_a_benchmark_takes_from_the_game_is_there():
     import importlib
     missing = []
     for path in sorted((ROOT / "bench").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in walked(parsed(path)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "yahtzee":
                 module = importlib.import_module(node.module)
                 missing += [f"{path.name}: {node.module}.{alias.name}" for alias in node.names

@@ -17,6 +17,7 @@ import pytest
 from helpers import ScreenOutput, loaded_session
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
+from syntax import parsed, walked
 
 from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed, StopRequested
@@ -211,12 +212,12 @@ POSIX_SIDE = {"consoles/keyreader.py", "net/hostconsole.py", "net/seat.py", "net
 
 def platform_imports(path):
     """The platform's own modules `path` imports, each with whether a sys.platform test guards it."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     guarded = set()
-    for node in ast.walk(tree):
+    for node in walked(tree):
         if isinstance(node, ast.If) and "sys.platform" in ast.unparse(node.test):
-            guarded.update(id(inner) for inner in ast.walk(node))
-    for node in ast.walk(tree):
+            guarded.update(id(inner) for inner in walked(node))
+    for node in walked(tree):
         names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
                  else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
         for name in names:
