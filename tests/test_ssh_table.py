@@ -12,7 +12,7 @@ import threading
 
 import asyncssh
 import pytest
-from helpers import key_turn, play_keys, wait_until
+from helpers import WAIT_SECONDS, key_turn, play_keys, wait_until
 from terminal import Terminal
 
 from yahtzee.net.server import MAX_LOGIN_ATTEMPTS
@@ -44,11 +44,16 @@ def with_password(folder, port, name, password, *options):
     askpass = folder / "askpass"
     askpass.write_text(f"#!/bin/sh\necho {password}\n")
     askpass.chmod(0o700)
-    return subprocess.run(
-        ["ssh", "-F", "/dev/null", "-o", "PubkeyAuthentication=no", "-o", "StrictHostKeyChecking=no",
-         "-o", f"UserKnownHostsFile={folder / 'known_hosts'}", "-p", str(port), *options, f"{name}@127.0.0.1"],
-        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
-        env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "PATH": "/usr/bin:/bin"})
+    try:
+        return subprocess.run(
+            ["ssh", "-F", "/dev/null", "-o", "PubkeyAuthentication=no", "-o", "StrictHostKeyChecking=no",
+             "-o", f"UserKnownHostsFile={folder / 'known_hosts'}", "-p", str(port), *options, f"{name}@127.0.0.1"],
+            capture_output=True, text=True, timeout=WAIT_SECONDS, stdin=subprocess.DEVNULL,
+            env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force", "PATH": "/usr/bin:/bin"})
+    except subprocess.TimeoutExpired as stuck:  # what the table made of the login, to tell why
+        log = folder / "saves" / "table.log"
+        raise AssertionError(f"ssh still waiting after {WAIT_SECONDS} s (its output {stuck.output!r}); "
+                             f"the table's log:\n{log.read_text() if log.exists() else '(none)'}") from None
 
 
 def ssh_command(folder, port, name, *options, key="friend"):
