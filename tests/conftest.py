@@ -57,7 +57,8 @@ def keep_bytecode_in(run_folder):
     """Where bytecode is not written (PYTHONDONTWRITEBYTECODE), each of the many games the
     tests start would compile the game's modules afresh, and each worker rewrite the tests'
     asserts: the run keeps its own bytecode in its temp folder instead (never beside the
-    sources), for itself and every process it starts, seeded with what this process has."""
+    sources), for itself and every process it starts, seeded with the bytecode already compiled
+    where Python and the packages are installed."""
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is None and not sys.dont_write_bytecode:
         return
     prefix = str(run_folder / "bytecode")
