@@ -1,6 +1,7 @@
 """Test-wide setup: one strategy-table cache for the whole run, so tables build once (also
 across parallel test workers, which share it: a table is built by one copy at a time)."""
 import functools
+import gc
 import importlib.metadata
 import importlib.util
 import os
@@ -124,6 +125,19 @@ def pytest_collection(session):
     finally:
         done.touch()
         lock.release()
+
+
+def pytest_collection_finish(session):
+    """What collecting made (every test, the modules' code and trees) lives until the run
+    ends: the garbage collector's full passes no longer walk it."""
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """Nor does its last pass, when the process ends: at the end of a run, every worker's
+    walking a heap of a few hundred thousand objects kept the run waiting a second or two."""
+    gc.freeze()
 
 
 @pytest.fixture(scope="session", autouse=True)
