@@ -101,8 +101,12 @@ def installed_bytecode(suffix):
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config):
-    """The run's bytecode kept from the start (before the workers start and collect)."""
+    """The run's bytecode kept from the start (before the workers start and collect); a
+    worker collects with the garbage collector off (its passes over the ever larger heap of
+    modules and tests were a fifth of a worker's collecting), on again once collected."""
     keep_bytecode_in(run_folder(config))
+    if hasattr(config, "workerinput"):
+        gc.disable()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -129,8 +133,9 @@ def pytest_collection(session):
 
 def pytest_collection_finish(session):
     """What collecting made (every test, the modules' code and trees) lives until the run
-    ends: the garbage collector's full passes no longer walk it."""
+    ends: the garbage collector, on again, no longer walks it in its full passes."""
     gc.freeze()
+    gc.enable()
 
 
 @pytest.hookimpl(trylast=True)
