@@ -5,7 +5,6 @@ import gc
 import importlib.metadata
 import importlib.util
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -69,15 +68,17 @@ def keep_bytecode_in(run_folder):
 
 
 def seed_bytecode():
-    """Copy into the run's own folder the bytecode compiled where Python and the installed
+    """Link into the run's own folder the bytecode compiled where Python and the installed
     packages are (it is read from there only): otherwise the first worker compiles numpy,
     prompt_toolkit, asyncssh and the rest afresh while the others wait, and every worker and
-    game started at once compiles what it imports first (seconds of CPU in all)."""
+    game started at once compiles what it imports first (seconds of CPU in all). Links, not
+    copies: 0.2 s, not 0.4-0.8 s, before any worker starts (a stale file would be replaced by
+    a new one, never written through the link)."""
     for source, compiled in installed_bytecode(f".{sys.implementation.cache_tag}.pyc"):
         if os.path.isfile(source):
             target = importlib.util.cache_from_source(source)
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            shutil.copyfile(compiled, target)
+            os.symlink(compiled, target)
 
 
 STDLIB_NOT_IMPORTED = {"test", "idlelib", "lib2to3", "tkinter", "turtledemo", "ensurepip", "site-packages"}
