@@ -75,8 +75,8 @@ def seed_bytecode():
     copies: 0.2 s, not 0.4-0.8 s, before any worker starts (a stale file would be replaced by
     a new one, never written through the link)."""
     for source, compiled in installed_bytecode(f".{sys.implementation.cache_tag}.pyc"):
-        if os.path.isfile(source):
-            target = importlib.util.cache_from_source(source)
+        target = importlib.util.cache_from_source(source)
+        if os.path.isfile(source) and not os.path.lexists(target):  # a module listed twice is linked once
             os.makedirs(os.path.dirname(target), exist_ok=True)
             os.symlink(compiled, target)
 
