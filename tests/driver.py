@@ -2,10 +2,10 @@
 killed and resumed at any moment and still be played the same way to its end."""
 import os
 import re
-import sys
 from pathlib import Path
 
 import pexpect
+from forkserver import spawn_game
 from helpers import WAIT_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,10 +39,8 @@ class PlainPlayer:
 
     def __init__(self, saves, *args):
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
-        self.child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), "--plain",
-                                                    "--saves", str(saves), *args],
-                                   cwd=str(ROOT), env=env, dimensions=(24, 80), echo=False,
-                                   encoding="utf-8", codec_errors="replace")
+        self.child = spawn_game(["--plain", "--saves", str(saves), *args], env, echo=False,
+                                encoding="utf-8", codec_errors="replace")
         self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
         self.transcript = ""
 

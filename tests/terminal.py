@@ -1,12 +1,13 @@
-"""A real pseudo-terminal for whole-game tests: pexpect runs the game, pyte draws its screen."""
+"""A real pseudo-terminal for whole-game tests: the game runs in it (forked with its modules
+loaded, see forkserver, or started afresh), pexpect reads and types, pyte draws its screen."""
 import contextlib
 import json
 import os
-import sys
 from pathlib import Path
 
 import pexpect
 import pyte
+from forkserver import close_window, ended_with, has_ended, spawn, spawn_game
 from helpers import WAIT_SECONDS, FastScreen, screen_lines, wait_until
 from keycodes import KEYS
 
@@ -26,22 +27,22 @@ def still_dice(args, speed):
 class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
-    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None, dice_roll="off", program=None):
+    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None, dice_roll="off", program=None,
+                 fresh=False):
         """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
         prefs.json yet (off by default, so whole games run at the speed keys are sent);
-        `program`: another command than the game (an ssh client joining it)."""
+        `program`: another command than the game (an ssh client joining it); `fresh`: the
+        game started by a new interpreter, not forked with its modules loaded (forkserver)."""
         still_dice(args, dice_roll)
         environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
                        "PYTHONUNBUFFERED": "1"}
         for stale in ("NO_COLOR", "COLUMNS", "LINES"):
             environment.pop(stale, None)
         environment.update(env or {})  # a test's own NO_COLOR stays
-        command = program or [sys.executable, str(ROOT / "yahtzee.py"), *args]
-        if stderr is not None:  # the game's stderr to a file, so it outlives the terminal
-            command = ["/bin/sh", "-c", 'exec "$@" 2>"$GAME_STDERR"', "sh", *command]
-            environment["GAME_STDERR"] = str(stderr)
-        self.child = pexpect.spawn(command[0], command[1:], cwd=str(ROOT),
-                                   env=environment, dimensions=(lines, columns))
+        if program:  # the game's stderr to a file, so it outlives the terminal
+            self.child = spawn(program, environment, lines, columns, stderr=stderr)
+        else:
+            self.child = spawn_game(args, environment, lines, columns, stderr=stderr, fresh=fresh)
         self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
         self._screen = FastScreen(columns, lines)
         self.stream = pyte.ByteStream(self._screen)
@@ -152,10 +153,10 @@ class Terminal:
 
     def hang_up(self, timeout=WAIT_SECONDS):
         """Close the terminal under the game, as a player closing the window; its exit status."""
-        self.child.ptyproc.fileobj.close()  # the master end: the kernel hangs up the terminal
+        close_window(self.child)  # the master end: the kernel hangs up the terminal
         with contextlib.suppress(AssertionError):
-            wait_until(lambda: not self.child.ptyproc.isalive(), timeout, poll=0.05)
-        return self.child.ptyproc.exitstatus
+            wait_until(lambda: has_ended(self.child), timeout, poll=0.05)
+        return ended_with(self.child)
 
     def close(self):
         """Make sure the game is gone."""

@@ -1,11 +1,10 @@
 """The screen-reader mode: a whole game said in words, through pipes and in a real terminal."""
 import re
-import subprocess
-import sys
 import unicodedata
 
+from forkserver import run_game
 from prompt_toolkit.input import create_pipe_input
-from terminal import ROOT, Terminal
+from terminal import Terminal
 
 from yahtzee.consoles.screenreader import AccessibleConsole, echo
 from yahtzee.model.choices import Option, OptionKind
@@ -39,9 +38,8 @@ def test_a_whole_game_through_pipes_is_said_in_words(tmp_path):
         extra = ["b", "?", "x"] if number == 0 else []
         lines += ["", *extra, "r", KEY_OF_BOX[box].lower(), "y"]
     lines += ["n"]
-    run = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--accessible", "--seed", "3",
-                          "--saves", str(tmp_path / "saves")], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, cwd=str(ROOT), timeout=120)
+    run = run_game(["--accessible", "--seed", "3", "--saves", str(tmp_path / "saves")],
+                   input="\n".join(lines) + "\n", timeout=120)
     out = run.stdout
     assert run.returncode == 0, run.stderr
     assert_words_only(out)
@@ -168,9 +166,8 @@ def test_the_advice_reads_as_sentences():
 
 
 def test_a_computer_players_turns_are_said_step_by_step(tmp_path):
-    run = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--accessible", "--seed", "1",
-                          "--saves", str(tmp_path / "saves")], input="\nn\n*\n\ny\nn\n",
-                         capture_output=True, text=True, cwd=str(ROOT), timeout=120)
+    run = run_game(["--accessible", "--seed", "1", "--saves", str(tmp_path / "saves")],
+                   input="\nn\n*\n\ny\nn\n", timeout=120)
     out = run.stdout
     assert run.returncode == 0, run.stderr
     assert_words_only(out)

@@ -3,6 +3,7 @@ import json
 import sys
 
 import pytest
+from forkserver import run_game
 from test_plain import START, interleave, play_plain, turn
 
 from yahtzee.model.dice import LoadedDice
@@ -162,21 +163,20 @@ def test_start_up_and_a_game_without_advice_load_numpy_only_in_the_background(tm
 
 
 def test_simulate_json_prints_exactly_one_object_with_the_keys():
-    done = run_python("from yahtzee import cli; cli.main(['--simulate', '40', '--player', "
-                      "'*norisk', '--seed', '3', '--json'])")
+    done = run_game(["--simulate", "40", "--player", "*norisk", "--seed", "3", "--json"], timeout=120)
     (line,) = done.stdout.splitlines()
     stats = json.loads(line)
     assert set(stats) == {"games", "mean", "stdev", "median", "min", "max", "upper_bonus_rate",
                           "yahtzee_rate", "seconds"}
     assert stats["games"] == 40 and stats["min"] <= stats["median"] <= stats["max"]
-    again = json.loads(run_python("from yahtzee import cli; cli.main(['--simulate', '40', "
-                                  "'--player', 'norisk', '--seed', '3', '--json'])").stdout)
+    again = json.loads(run_game(["--simulate", "40", "--player", "norisk", "--seed", "3", "--json"],
+                                timeout=120).stdout)
     assert {k: v for k, v in again.items() if k != "seconds"} == \
         {k: v for k, v in stats.items() if k != "seconds"}
 
 
 def test_simulate_text_names_every_figure():
-    out = run_python("from yahtzee import cli; cli.main(['--simulate', '20', '--seed', '1'])").stdout
+    out = run_game(["--simulate", "20", "--seed", "1"], timeout=120).stdout
     for word in ("20 games", "mean", "stdev", "median", "lowest", "highest", "upper bonus",
                  "a Yahtzee in", "games a second"):
         assert word in out, word

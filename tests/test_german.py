@@ -5,11 +5,11 @@ import gettext
 import io
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from forkserver import run_game
 from helpers import KeyScript
 from syntax import parsed, walked
 
@@ -267,9 +267,7 @@ def run_program(tmp_path, environ, *options):
     env = {key: value for key, value in os.environ.items()
            if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     env.update(environ)
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--seed", "3", "--saves",
-                           str(tmp_path), *options], input=keys, capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=60)
+    done = run_game(["--seed", "3", "--saves", str(tmp_path), *options], input=keys, env=env)
     assert done.returncode == 0 and done.stderr == ""
     return done.stdout
 
@@ -297,8 +295,7 @@ def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_pa
 
 def test_the_german_help_is_german(tmp_path):
     env = {**os.environ, "LANGUAGE": "de"}
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--help"], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=60)
+    done = run_game(["--help"], env=env)
     assert "die Bestenliste und die Spielerstatistik zeigen" in done.stdout
 
 

@@ -1,10 +1,9 @@
 """Whole games in plain mode: scripted lines and loaded dice, asserting the final scores."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver import run_game
 from helpers import run_program
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,9 +139,7 @@ def test_the_spec_transcript_plays_a_whole_game_and_writes_one_history_line(tmp_
         lines += ["", "135", "r", "r", box, "y"]
     lines.append("n")
     saves = tmp_path / "saves"
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--seed", "7",
-                           "--saves", str(saves)], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, timeout=60)
+    done = run_game(["--plain", "--seed", "7", "--saves", str(saves)], input="\n".join(lines) + "\n")
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     (line,) = (saves / "history.jsonl").read_text().splitlines()
@@ -158,15 +155,13 @@ def test_the_spec_transcript_plays_a_whole_game_and_writes_one_history_line(tmp_
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
 def test_a_bad_option_gets_a_one_line_error(argv, message):
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), *argv],
-                          capture_output=True, text=True, timeout=30)
+    done = run_game(argv, timeout=30)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 def test_help_points_to_the_manual():
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--help"],
-                          capture_output=True, text=True, timeout=30)
+    done = run_game(["--help"], timeout=30)
     assert done.returncode == 0 and "YAHTZEE.DOC" in done.stdout
 
 
@@ -174,8 +169,7 @@ def test_a_name_piped_under_the_c_locale_is_read_as_utf8(tmp_path):
     import os
     env = {key: value for key, value in os.environ.items() if not key.startswith("LC_") and key != "LANG"}
     env.update(LC_ALL="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0", PYTHONIOENCODING="")
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves", str(tmp_path)],
-                          input="\nn\nZoë\n\n".encode(), capture_output=True, env=env, timeout=60)
+    done = run_game(["--plain", "--saves", str(tmp_path)], input="\nn\nZoë\n\n".encode(), env=env, text=False)
     assert done.returncode == 0, done.stderr
     saved = json.loads((tmp_path / "autosave.json").read_text(encoding="ascii"))
     assert [player["name"] for player in saved["players"]] == ["Zoë"]

@@ -2,12 +2,11 @@
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
-from driver import ROOT, PlainPlayer
+from driver import PlainPlayer
+from forkserver import run_game
 from helpers import run_program, wait_until
 from terminal import Terminal
 
@@ -128,9 +127,7 @@ def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_pat
     try:
         key_game_to_second_roll(first)
         kept = (saves / "autosave.json").read_bytes()
-        second = subprocess.run(
-            [sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves)],
-            input="\nn\nCID\n\ny\n\n", capture_output=True, text=True, timeout=30)
+        second = run_game(["--plain", "--saves", str(saves)], input="\nn\nCID\n\ny\n\n", timeout=30)
         assert second.returncode == 0 and second.stderr == ""
         assert "Another copy of the game has the saved game" in second.stdout
         assert "Resume the saved game?" not in second.stdout
@@ -139,9 +136,7 @@ def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_pat
         first.child.close()
     finally:
         first.close()
-    third = subprocess.run(
-        [sys.executable, str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves)],
-        input="y\n", capture_output=True, text=True, timeout=30)
+    third = run_game(["--plain", "--saves", str(saves)], input="y\n", timeout=30)
     assert "Resume the saved game? (Y/N)" in third.stdout
 
 

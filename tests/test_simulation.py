@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from forkserver import run_game
 
 from yahtzee.model import scoring
 from yahtzee.model.dice import LoadedDice
@@ -116,9 +117,8 @@ def test_progress_is_told_batch_by_batch(shared_table_cache, monkeypatch):
 
 
 def run_simulation(*args):
-    """The figures --simulate prints as JSON, from a fresh interpreter."""
-    from test_advice_screens import run_python
-    done = run_python(f"from yahtzee import cli; cli.main({['--simulate', *args, '--json']!r})")
+    """The figures --simulate prints as JSON, from a game process of its own."""
+    done = run_game(["--simulate", *args, "--json"], timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -131,9 +131,8 @@ def test_the_rules_option_is_played():
 
 
 def test_unknown_rules_are_refused_in_one_line():
-    from test_advice_screens import run_python
-    done = run_python("from yahtzee import cli; print(cli.main(['--simulate', '5', '--rules', 'poker']))")
-    assert done.stdout.strip() == "2" and done.stderr.strip().count("\n") == 0
+    done = run_game(["--simulate", "5", "--rules", "poker"])
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.strip().count("\n") == 0
     assert "unknown rules 'poker'" in done.stderr
 
 

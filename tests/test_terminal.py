@@ -27,9 +27,12 @@ def terminal(tmp_path):
         term.close()
 
 
-def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path):
+@pytest.mark.parametrize("started", ["afresh", "forked"])
+def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path, started):
+    # The tests' other games are mostly forked with the game's modules loaded (forkserver):
+    # this one is played both ways, and must pass alike.
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
-    term = terminal(faces=[2, 2, 2, 3, 3] * 26)
+    term = terminal(faces=[2, 2, 2, 3, 3] * 26, fresh=started == "afresh")
     term.wait_for("Press any key to begin")
     term.press("x")
     screen = term.wait_for("Instructions? (Y/N)")

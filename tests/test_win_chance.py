@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from forkserver import run_game
 from helpers import game_copy
 from test_plain import START, play_plain
 
@@ -341,18 +342,13 @@ def test_duplicate_dice_of_the_rivalry_give_the_same_throws_for_the_same_choices
 
 def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
     import json
-    import subprocess
-    import sys
 
-    from test_plain import ROOT
-    done = subprocess.run([sys.executable, "yahtzee.py", "--simulate", "60", "--player", "*rival", "--seed", "4",
-                           "--json"], capture_output=True, text=True, timeout=300, cwd=str(ROOT))
+    done = run_game(["--simulate", "60", "--player", "*rival", "--seed", "4", "--json"], timeout=300)
     stats = json.loads(done.stdout)
     # A rival playing as *thinker would tie every game (the same dice, the same choices): 0.5
     # exactly. Whether it wins more often is bench/rival.py's to measure, over 200,000 games.
     assert stats["games"] == 60 and stats["win_share"] != 0.5 and 0 < stats["win_interval"] < 0.2
-    text = subprocess.run([sys.executable, "yahtzee.py", "--simulate", "4", "--player", "rival", "--seed", "4"],
-                          capture_output=True, text=True, timeout=300, cwd=str(ROOT)).stdout
+    text = run_game(["--simulate", "4", "--player", "rival", "--seed", "4"], timeout=300).stdout
     assert "of its two-player games against *thinker" in text and "ties count half" in text
 
 
