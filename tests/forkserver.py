@@ -176,7 +176,7 @@ def run_as_main():
     except BaseException:  # noqa: BLE001 (reported as Python reports it)
         traceback.print_exc()
         status = 1
-    threading._shutdown()  # type: ignore[attr-defined]  # what Python does before atexit
+    threading._shutdown()  # the non-daemon threads waited for, as Python does before atexit
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
