@@ -353,7 +353,7 @@ def run_game(args, input=None, env=None, timeout=60, text=True, fresh=False):
     pid = server.run(args, environment, ROOT, [stdin, out_end, err_end])
     for end in (stdin, out_end, err_end):
         os.close(end)
-    data = (input or "").encode() if isinstance(input or "", str) else input
+    data = input.encode() if isinstance(input, str) else input or b""
     feeding = threading.Thread(target=feed_and_close, args=(feed, data), daemon=True)
     feeding.start()
     try:
