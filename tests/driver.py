@@ -2,13 +2,11 @@
 killed and resumed at any moment and still be played the same way to its end."""
 import os
 import re
-from pathlib import Path
 
 import pexpect
 from forkserver import spawn_game
 from helpers import WAIT_SECONDS
 
-ROOT = Path(__file__).resolve().parent.parent
 PROMPT = re.compile(r"([^\n]*)> $")
 NAMES = {"Player 1 name: ": "ANN", "Player 2 name: ": "BOB", "Player 3 name: ": "*"}
 

@@ -11,8 +11,6 @@ from forkserver import close_window, ended_with, has_ended, spawn, spawn_game
 from helpers import WAIT_SECONDS, FastScreen, screen_lines, wait_until
 from keycodes import KEYS
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def still_dice(args, speed):
     """A new saves folder (--saves DIR) starts with the dice tumbling at `speed`."""

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from terminal import ROOT, Terminal
+from forkserver import ROOT
+from terminal import Terminal
 
 from yahtzee.usage import INSTALL, program_name
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from forkserver import ROOT
 from helpers import WAIT_SECONDS, signal_handlers_kept, wait_until
-from terminal import ROOT, Terminal
+from terminal import Terminal
 
 PROMPT = re.compile(r"([^\n>]*)> $")
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
