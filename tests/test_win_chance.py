@@ -360,6 +360,7 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     from yahtzee.saves.store import Saves
     from yahtzee.screens.advice import show_advice
     from yahtzee.screens.context import Context, Services
+    from yahtzee.screens.playscreen import play_view
     from yahtzee.screens.steps import Moment, Screen
     session = loaded_session([6, 6, 2, 5, 1])
     session.players.extend([Player("ANN"), Player("BOB")])
@@ -370,7 +371,7 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     ctx.moment = Moment(Screen.PLAY)
     script = KeyScript("wx")
     try:
-        show_advice(script.console, ctx)
+        show_advice(script.console, ctx, play_view(ctx))
     finally:
         script.close()
         strategy.close()

@@ -4,7 +4,7 @@ import random
 from typing import TYPE_CHECKING, Optional, Union
 
 from ..model.moods import mood_named
-from ..strategy.storage.builder import engine
+from ..strategy.storage.builder import Waiting, engine
 from .tablekeeper import TableKeeper
 
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
@@ -33,6 +33,17 @@ class Opponents:
                 else self.tables.load
             self._players[key] = engine().computer_player(mood, rules, load, turn_seed=f"{self.turn_seed}/{mood}")
         return self._players[key]
+
+    def waiting(self, game: "Game") -> Optional[Waiting]:
+        """The work the computer at the current seat waits for before it can play (its mood's
+        tables, *rival's rests too), or None when there is none."""
+        mood = game.current.mood or "thinker"
+        with_rests = mood_named(mood) == "rival"
+        for objective in engine().mood_objectives(mood):
+            waiting = self.tables.waiting(game.rules, objective, with_rests)
+            if waiting is not None:
+                return waiting
+        return None
 
     def action(self, game: "Game") -> Union["Reroll", "Post"]:
         """What the computer at the current seat of `game` does next (a keep or a box)."""

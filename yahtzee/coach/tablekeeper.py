@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Union
 from ..model.rules import Rules
 from ..strategy.exact.objective import EXPECTED_SCORE, Objective
 from ..strategy.exact.progress import Progress
-from ..strategy.storage.builder import TableBuilder, engine, wait_for
+from ..strategy.storage.builder import TableBuilder, Waiting, engine, wait_for
 
 if TYPE_CHECKING:  # only for the reader: these modules would load numpy at start-up
     from ..strategy.exact.table import StrategyTable
@@ -75,6 +75,15 @@ class TableKeeper:
             return self._planned[key]
         job = self.builder().table(rules, objective, with_rests)
         return wait_for(job, self.builder(), self.progress, self.stopping)
+
+    def waiting(self, rules: "Rules", objective: Optional["Objective"] = None,
+                with_rests: bool = False) -> Optional[Waiting]:
+        """The work to wait for before load() answers at once, asked for ahead of all other
+        work; None when there is none."""
+        if not engine().is_solved_exactly(rules):
+            rules = engine().planning_rules(rules)  # what load plans with
+        job = self.builder().table(rules, objective or EXPECTED_SCORE, with_rests)
+        return None if job.done() else Waiting(job, self.builder())
 
     def table(self, rules: "Rules") -> Union["StrategyTable", NoTable]:
         """The expected-score table for these rules, or why there is none. It is exact for

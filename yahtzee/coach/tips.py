@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from ..strategy.exact.objective import EXPECTED_SCORE
 from ..strategy.exact.position import kept_faces
-from ..strategy.storage.builder import engine, ready_table
+from ..strategy.storage.builder import Waiting, engine, ready_table
 from .tablekeeper import NoTable, TableKeeper
 
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
@@ -34,11 +34,13 @@ class Coach:
         if self._head_start is not None:
             self._head_start.join(timeout=HEAD_START_CLOSE_SECONDS)
 
-    def make_ready(self, game: "Game") -> None:
-        """Wait, once, for all the advice page needs: the table and, where win chances are
-        shown, its rests, so that a first look shows one bar over both (and not a second)."""
-        if len(game.players) >= 2 and game.race_target is None and engine().is_solved_exactly(game.rules):
-            self.tables.load(game.rules, with_rests=True)
+    def chances_waiting(self, game: "Game") -> "Optional[Waiting]":
+        """The work win_chances needs done before it answers at once (the table's rests), or
+        None: none left, or no chances shown. The table itself is ready (the advice waited)."""
+        table = self.tables.table(game.rules)
+        if isinstance(table, NoTable) or not shows_chances(game, table):
+            return None
+        return self.tables.waiting(game.rules, with_rests=True)
 
     def options(self, game: "Game") -> Union[list["Option"], NoTable]:
         """Every keep and legal box for the current dice, best first, or why there is no advice."""

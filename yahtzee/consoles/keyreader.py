@@ -158,11 +158,13 @@ class KeyReader:
 
     def press_within(self, timeout: float) -> "KeyPress | None":
         """The next key press if one comes within `timeout` seconds, else None (also when the
-        wait is woken: a resize, a stop request)."""
+        wait is woken: a resize, a stop request); a lone Esc counts once its timeout has passed."""
         if not self.presses and self.has_press(timeout):
             ready, _, _ = select.select([self.fd], [], [], 0)
             if ready:
                 self._feed()
+        if not self.presses:
+            self.flush_if_due()
         return self.presses.popleft() if self.presses else None
 
     @property

@@ -5,54 +5,98 @@ from dataclasses import replace
 from typing import Optional, cast
 
 from ..coach.tablekeeper import NoTable
+from ..coach.tips import Coach
 from ..model.choices import Option
-from ..model.game import Turn
+from ..model.game import Game, Turn
 from ..model.words import Later, Say, Text
 from ..present import render, spoken
-from ..present.look import Frame, Look
+from ..present.look import Frame, Look, View
+from ..strategy.exact.progress import progress_bar
+from ..strategy.storage.builder import Waiting
 from .context import Context, game_in_play
 from .dialog import Console
 from .prompts import page_lines
 from .steps import Screen
+from .waiting import BAR_WIDTH, DRAWN_STEP, wait_screen
 
 
-def show_advice(console: Console, ctx: Context) -> None:
-    """Page through the advisor's options for the current dice; in a game with others, W
-    ranks them by the chance to win instead of the expected score, and back."""
+def show_advice(console: Console, ctx: Context, view: View) -> None:
+    """Page through the advisor's options for the current dice (the strategy waited for on
+    `view`, where Esc goes back); in a game with others each option's chance to win, filled
+    in where it is drawn once worked out, and W ranks by it instead of the expected score, and back."""
     game = game_in_play(ctx.session)
     strategy = ctx.services.strategy
     if strategy is None:
         console.remind(Say("The advisor is not available."))
         return
-    strategy.coach.make_ready(game)
+    if not wait_screen(console, ctx, view, strategy.tables.waiting(game.rules), way_back=True):
+        return
     options = strategy.coach.options(game)
     if isinstance(options, NoTable):
         console.remind(Say("No exact advice for these rules: {reason}.").format(reason=options.reason))
         return
-    chances = strategy.coach.win_chances(game, options)
+    chances = AdviceChances(strategy.coach, game, options, strategy.coach.chances_waiting(game))
+    if console.plain and not wait_screen(console, ctx, view, chances.waiting, way_back=True):
+        return  # read line by line, the page is said once, with its chances
     heading = Say.plurals("ADVICE for {name}: dice {dice}, {count} roll left",
                           "ADVICE for {name}: dice {dice}, {count} rolls left", game.rolls_left).format(
         name=game.current.name, dice=" ".join(map(str, game.turn.dice)), count=game.rolls_left)
     at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
+    note = Later(lambda: strategy.tables.note(game.rules))
+    rankers = ctx.session.win_rankers
+
+    def page(look: Look) -> list[str]:
+        by_win = chances.known is not None and game.current.name in rankers
+        ranked = ranked_options(options, chances.known, by_win)
+        return advice_page(console.plain, heading, note, chances.ranking(by_win), ranked, game.turn, at_posting)(look)
+
     while True:
-        rankers = ctx.session.win_rankers
-        by_win = chances is not None and game.current.name in rankers
-        ranked = ranked_options(options, chances, by_win)
-        ranking: Text = ""
-        if chances is not None:
-            ranking = Say("Ranked by the chance to win.") if by_win else Say("Ranked by the expected final score.")
-        lines = advice_page(console.plain, heading, Later(lambda: strategy.tables.note(game.rules)), ranking,
-                            ranked, game.turn, at_posting)
-        if chances is None:
-            page_lines(console, ctx, lines)
+        if not chances.shown:
+            page_lines(console, ctx, page)
             return
+        by_win = game.current.name in rankers  # the player's choice, kept while the chances are worked out
         toggle = Say("W ranks by expected score") if by_win else Say("W ranks by win %")
-        if page_lines(console, ctx, lines, toggle, "w") != "w":
+        watched = None if console.plain else chances.changed  # said line by line, the page came once its chances did
+        if page_lines(console, ctx, page, toggle, "w", changed=watched) != "w":
             return
         if by_win:
             rankers.discard(game.current.name)
         else:
             rankers.add(game.current.name)
+
+
+class AdviceChances:
+    """Each option's chance to win as the advice page knows it: worked out, being worked out
+    (with its progress), or not shown at all."""
+
+    def __init__(self, coach: Coach, game: Game, options: list[Option], waiting: Optional[Waiting]) -> None:
+        self.coach, self.game, self.options, self.waiting = coach, game, options, waiting
+        self.known: Optional[list[float]] = None
+        self.shown = True
+        self.step = -1
+        if waiting is None:
+            self.known = coach.win_chances(game, options)
+            self.shown = self.known is not None
+
+    def changed(self) -> bool:
+        """Whether the page has something new to show: the chances, or their progress."""
+        if self.known is not None or self.waiting is None:
+            return False
+        if self.waiting.done():
+            self.known, self.waiting = self.coach.win_chances(self.game, self.options), None
+            return True
+        step = int(100 * self.waiting.share()) // DRAWN_STEP
+        self.step, moved = step, step != self.step
+        return moved
+
+    def ranking(self, by_win: bool) -> Text:
+        """The line above the options: how they are ranked, or how far the chances are."""
+        if self.waiting is not None:
+            return Say("Win % is being worked out: {done}").format(done=progress_bar(
+                round(1000 * self.waiting.share()), 1000, BAR_WIDTH))
+        if self.known is None:
+            return ""
+        return Say("Ranked by the chance to win.") if by_win else Say("Ranked by the expected final score.")
 
 
 def advice_page(plain: bool, heading: Text, note: Text, ranking: Text,

@@ -42,6 +42,9 @@ class Console(Protocol):
     def remind(self, said: Text) -> None:
         """A message about the question being asked."""
 
+    def status(self, said: Text) -> None:
+        """A passing line under the screen (a progress bar) that the next drawing replaces."""
+
     def forget_messages(self) -> None:
         """The screen's subject changed."""
 

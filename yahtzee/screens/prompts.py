@@ -11,6 +11,7 @@ from .context import Context
 from .dialog import Console
 
 PAGE_LINES = 19
+WATCH_SECONDS = 0.05  # how often a screen that may change is looked at while no key comes
 LEAVE_PAGES = ("x", Key.ESCAPE)
 
 
@@ -45,14 +46,26 @@ def toggle_hot_key(ctx: Context, token: str) -> Say:
 
 
 def ask(console: Console, ctx: Context, prompt: Text, view: View, brief: Optional[Sequence[Text]] = None,
-        without_undo: Optional[Text] = None) -> str:
+        without_undo: Optional[Text] = None, changed: Optional[Callable[[], bool]] = None) -> str:
     """Draw the screen and read a token; hot keys act here and the same prompt comes back.
-    `without_undo` is the question where another terminal's player may take back a posting."""
+    `without_undo` is the question where another terminal's player may take back a posting.
+    `changed` (for a screen drawn whole) is asked while no key comes, whether the view has
+    something new to show: it is drawn again at once."""
     console.show(Asked(view, prompt, without_undo), brief)
     while True:
-        token = console.read_key(prompt)
+        token = console.read_key(prompt) if changed is None else watched_key(console, prompt, view, changed)
         if not hot_key(console, ctx, token, view, prompt, without_undo):
             return token
+
+
+def watched_key(console: Console, prompt: Text, view: View, changed: Callable[[], bool]) -> str:
+    """The next key, the view drawn again whenever `changed()` says it has something new."""
+    while True:
+        token = console.pause(WATCH_SECONDS)
+        if token is not None:
+            return token
+        if changed():
+            console.show(Asked(view, prompt), [])
 
 
 def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, prompt: Text = "",
@@ -151,17 +164,18 @@ def heading_before(lines: list[str], blank: int, start: int) -> bool:
     return bool(before) and (before.endswith(":") or blank - 2 < start or not lines[blank - 2].strip())
 
 
-def page_lines(console: Console, ctx: Context, lines: Frame, extra: Text = "", extra_key: str = "") -> str:
+def page_lines(console: Console, ctx: Context, lines: Frame, extra: Text = "", extra_key: str = "",
+               changed: Optional[Callable[[], bool]] = None) -> str:
     """Page through lines (drawn by each console in its look): Enter next, B back, X or Esc
-    done (and `extra` named by its `extra_key`); returns the key that ended it."""
+    done (and `extra` named by its `extra_key`); returns the key that ended it. `changed` as
+    in ask: the lines are drawn again in place when it says they changed."""
     console.forget_messages()  # a page is a subject of its own
-    pages = paginate(console.drawn(lines))
     keys = Say("Enter next, B back, X done") + (Say(", {extra}").format(extra=extra) if extra else "")
     number = 0
-    while 0 <= number < len(pages):
+    while 0 <= number < len(pages := paginate(console.drawn(lines))):
         prompt = Say("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages), keys=keys)
         view = page_view(ctx, lambda look: paginate(lines(look)), number)
-        token = ask(console, ctx, prompt, view, pages[number])
+        token = ask(console, ctx, prompt, view, pages[number], changed=changed)
         if token in LEAVE_PAGES or (extra_key and token == extra_key):
             return "x" if token == Key.ESCAPE else token
         number = max(0, number - 1) if token == "b" else number + 1

@@ -31,6 +31,7 @@ from .playscreen import (
 )
 from .prompts import ask, hot_key, yes
 from .steps import Moment, Screen
+from .waiting import wait_screen
 
 if TYPE_CHECKING:
     pass
@@ -61,14 +62,14 @@ def play(console: Console, ctx: Context) -> Moment:
                 game.toggle(int(ch) - 1)
             return Moment(Screen.PLAY)
         if token == "r" and any(game.turn.marked):
-            cost = choice_cost(ctx)
+            cost = choice_cost(console, ctx, view)
             roll_dice(console, ctx)
             tell_cost(console, cost, posting=False)
             return Moment(Screen.PLAY)
         if token == "r":
             return Moment(Screen.POSTING)
         if token == "?":
-            show_advice(console, ctx)
+            show_advice(console, ctx, view)
             brief = turn_brief(ctx)
             continue
         brief = []
@@ -110,16 +111,21 @@ def take_back(console: Console, ctx: Context) -> Moment:
     return Moment(Screen.POSTING)
 
 
-def choice_cost(ctx: Context, box: Optional[Category] = None) -> Optional[tuple[float, bool]]:
+def choice_cost(console: Console, ctx: Context, view: View,
+                box: Optional[Category] = None) -> Optional[tuple[float, bool]]:
     """What the current human's choice (the marked reroll, or posting in `box`) gives away, for
-    its cost note, and whether in win % (a player who ranks advice by the chance to win) rather
-    than expected points; None when cost notes are off. The recap counts every choice from the
-    game's review."""
+    its cost note, and whether in win % (a player who ranks advice by the chance to win, once
+    the chances are known) rather than expected points; None when cost notes are off or the
+    player went on without waiting for the strategy (on `view`). The recap counts every choice
+    from the game's review."""
     strategy = ctx.services.strategy
     if strategy is None or not ctx.settings.prefs.advisor:
         return None
     game, coach = game_in_play(ctx.session), strategy.coach
-    lost = coach.win_cost(game, box) if game.current.name in ctx.session.win_rankers else None
+    if not wait_screen(console, ctx, view, strategy.tables.waiting(game.rules), way_back=True):
+        return None
+    by_win = game.current.name in ctx.session.win_rankers and coach.chances_waiting(game) is None
+    lost = coach.win_cost(game, box) if by_win else None
     if lost is not None:
         return lost, True
     return (coach.cost_of_reroll(game) if box is None else coach.cost_of_post(game, box)), False
@@ -161,6 +167,7 @@ def computer_step(console: Console, ctx: Context) -> Moment:
     strategy = ctx.services.strategy
     assert strategy is not None
     if not any(game.turn.marked):  # else its keep was chosen and marked before the game was saved
+        wait_screen(console, ctx, view, strategy.opponents.waiting(game))
         action = strategy.opponents.action(game)
         if not hasattr(action, "marked"):
             return computer_posts(console, ctx, view, action.box, pause)
@@ -178,7 +185,7 @@ def computer_posts(console: Console, ctx: Context, view: View, box: Category, pa
     """The computer posts, and the sheet with its posting stands a moment; the keys pressed
     during its turn only hurried it, but the hot keys among them act now."""
     game = game_in_play(ctx.session)
-    moment = post_and_tell(console, ctx, box)
+    moment = post_and_tell(console, ctx, view, box)
     if not game.is_over:
         show_step(console, ctx, view, "", pause, [])  # the sheet with the posting on it
     for token in console.typed_ahead():
@@ -271,7 +278,7 @@ def posting(console: Console, ctx: Context) -> Moment:
         if token == "r" and game.rolls_left > 0:
             return Moment(Screen.PLAY)
         if token == "?":
-            show_advice(console, ctx)
+            show_advice(console, ctx, view)
             continue
         if token == "b" and console.plain:
             read_sheet(console, game)
@@ -289,7 +296,7 @@ def posting(console: Console, ctx: Context) -> Moment:
         lower_zero = preview.points == 0 and not box.is_upper and not preview.extra_turn
         if ctx.session.verify or (lower_zero and not preview.blank):
             return Moment(Screen.VERIFY, box)
-        return post_and_tell(console, ctx, box)
+        return post_and_tell(console, ctx, view, box)
 
 
 def verify(console: Console, ctx: Context) -> Moment:
@@ -305,15 +312,15 @@ def verify(console: Console, ctx: Context) -> Moment:
     view = play_view(ctx, {b: KEY_OF_BOX[b] for b in game.legal_boxes()})
     if not yes(console, ctx, posting_question(game, box), view, []):
         return Moment(Screen.POSTING)
-    return post_and_tell(console, ctx, box)
+    return post_and_tell(console, ctx, view, box)
 
 
-def post_and_tell(console: Console, ctx: Context, box: Category) -> Moment:
+def post_and_tell(console: Console, ctx: Context, view: View, box: Category) -> Moment:
     """Post, say what it scored (and what it cost), then the next turn or the end of the game."""
     session = ctx.session
     game = game_in_play(session)
     human = not game.current.is_computer
-    cost = choice_cost(ctx, box) if human else None
+    cost = choice_cost(console, ctx, view, box) if human else None
     result = game.post(box)
     console.message(posting_note(result))
     tell_cost(console, cost, posting=True)

@@ -102,12 +102,15 @@ class TableBuilder:
                 self.running, self.running_args, self.running_left = None, (), 0
 
     def _prepare(self, rules: Rules, moods: tuple[str, ...], chances: bool) -> None:
-        """In the worker: ask, ahead, for every table the moods play with, the advisor's
-        first (with its rests when win chances are wanted)."""
+        """In the worker: ask, ahead, for every table the game will need, in the order it
+        needs them: the advisor's, then each computer's by seat, then the rests that win
+        chances need (the longest work, needed by no turn)."""
         exact = rules if engine().is_solved_exactly(rules) else engine().planning_rules(rules)
         wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in engine().mood_objectives(mood)]
         for objective in dict.fromkeys(wanted):
-            self._submit(AHEAD, self._table, exact, objective, chances and objective == EXPECTED_SCORE)
+            self._submit(AHEAD, self._table, exact, objective)
+        if chances:
+            self._submit(AHEAD, self._table, exact, EXPECTED_SCORE, True)
 
     def _table(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "StrategyTable":
         """In the worker: the table from memory, the cache, or a build; its arithmetic
@@ -235,24 +238,47 @@ def stages_of(work: Optional[Callable[..., Any]], args: tuple[object, ...]) -> i
     return (ready_table(rules, objective) is None) + (with_rests and ready_table(rules, objective, True) is None)
 
 
+class Waiting:
+    """A job the game waits for, and how far along it is: one share over all the work before
+    it (every stage of it, never starting again from nothing)."""
+
+    def __init__(self, job: "Future[Any]", builder: TableBuilder) -> None:
+        self.job = job
+        self.builder = builder
+        self.start, self.stages = builder.stages_done, builder.stages_until(job)
+
+    def done(self) -> bool:
+        """Whether the job is over (its result, or its error, is there)."""
+        return self.job.done()
+
+    def settle(self, seconds: float) -> bool:
+        """Wait up to `seconds` for the job to end; whether it has."""
+        try:
+            self.job.exception(timeout=seconds)
+        except StillWaiting:
+            return False
+        return True
+
+    def share(self) -> float:
+        """How much of the work before the job is done, from 0 to 1."""
+        builder = self.builder
+        under_way = builder.done / builder.total if builder.total else 0.0
+        finished = builder.stages_done - self.start
+        return min((finished + under_way) / max(self.stages, finished + 1), 1.0)
+
+
 def wait_for(job: Future[T], builder: TableBuilder, progress: Optional[Callable[[int, int], None]],
              stopping: Callable[[], None]) -> T:
-    """The job's result, showing meanwhile one bar over all the work before it (every stage
-    of it, never starting again from nothing); `stopping()` may raise."""
-    start, stages = builder.stages_done, builder.stages_until(job)
-    shown = -1
-    while True:
-        try:
-            return job.result(timeout=POLL_SECONDS)
-        except StillWaiting:
-            pass
+    """The job's result, showing meanwhile one bar over all the work before it; `stopping()`
+    may raise."""
+    waiting, shown = Waiting(job, builder), -1
+    while not waiting.settle(POLL_SECONDS):
         stopping()
-        under_way = builder.done / builder.total if builder.total else 0.0
-        finished = builder.stages_done - start
-        share = int(PROGRESS_STEPS * min((finished + under_way) / max(stages, finished + 1), 1.0))
-        if progress and stages and share > shown:
+        share = int(PROGRESS_STEPS * waiting.share())
+        if progress and waiting.stages and share > shown:
             shown = share
             progress(share, PROGRESS_STEPS)
+    return job.result()
 
 
 def engine() -> "Engine":

@@ -1,0 +1,171 @@
+"""Every wait is a screen: while the strategy engine prepares what a step needs, the hot keys
+act at once, Esc leaves a wait that has a way back, no key is kept for a later question, and
+the advice page shows before the win chances exist, filling them in when they come."""
+import dataclasses
+import threading
+import time
+
+import pytest
+from helpers import KeyScript, loaded_session, plain_console, table_context
+
+from yahtzee.coach.services import StrategyServices
+from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model.game import Player
+from yahtzee.screens.advice import show_advice
+from yahtzee.screens.playscreen import play_view
+from yahtzee.screens.prompts import QuitGame
+from yahtzee.screens.steps import Moment, Screen
+from yahtzee.screens.waiting import wait_screen
+
+
+class HeldWork:
+    """Work the test holds: never done until released (by the test, or once `done()` has been
+    asked `release_after` times), half way along meanwhile."""
+
+    def __init__(self, release_after=None, on_release=None):
+        self.released = threading.Event()
+        self.asked = 0
+        self.release_after = release_after
+        self.on_release = on_release
+
+    def done(self):
+        self.asked += 1
+        if self.release_after is not None and self.asked >= self.release_after and not self.released.is_set():
+            if self.on_release:
+                self.on_release()
+            self.released.set()
+        return self.released.is_set()
+
+    def settle(self, seconds):
+        return self.released.wait(seconds) or self.done()
+
+    def share(self):
+        return 0.5
+
+
+@pytest.fixture
+def waiting_turn():
+    """ANN's first roll in a two-player game, with its play screen."""
+    ctx = table_context([6, 6, 2, 5, 1], ["ANN", "BOB"])
+    ctx.session.new_game()
+    ctx.session.game.roll()
+    ctx.moment = Moment(Screen.PLAY)
+    return ctx, play_view(ctx)
+
+
+def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn):
+    ctx, view = waiting_turn
+    script = KeyScript("m\x1b", more_to_come=True)
+    work = HeldWork()
+    try:
+        assert not wait_screen(script.console, ctx, view, work, way_back=True)
+    finally:
+        script.close()
+    assert not work.released.is_set()  # it was left, not waited out
+    assert ctx.session.sound is False and "Sound is now OFF." in script.messages
+    assert any("Working out the best strategy (only once)" in line for line in script.screens[0])
+
+
+def test_the_quit_question_is_asked_during_the_wait(waiting_turn):
+    ctx, view = waiting_turn
+    script = KeyScript("qy", more_to_come=True)
+    try:
+        with pytest.raises(QuitGame):
+            wait_screen(script.console, ctx, view, HeldWork(), way_back=False)
+    finally:
+        script.close()
+    assert any("Quit the game?" in line for screen in script.screens for line in screen)
+
+
+def test_a_key_during_the_wait_is_spent_there_and_answers_nothing_later(waiting_turn):
+    ctx, view = waiting_turn
+    script = KeyScript("5", more_to_come=True)
+    work = HeldWork()
+    threading.Timer(0.5, work.released.set).start()
+    try:
+        assert wait_screen(script.console, ctx, view, work, way_back=False)
+        assert script.console.typed_ahead() == []
+    finally:
+        script.close()
+    assert "While the strategy is worked out, F8, F9 and F10 work." in script.messages
+
+
+def test_esc_does_not_leave_a_wait_without_a_way_back(waiting_turn):
+    ctx, view = waiting_turn
+    script = KeyScript("\x1b", more_to_come=True)
+    work = HeldWork()
+    threading.Timer(0.5, work.released.set).start()
+    try:
+        assert wait_screen(script.console, ctx, view, work, way_back=False)
+    finally:
+        script.close()
+
+
+def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting_turn):
+    ctx, view = waiting_turn
+    console = plain_console(["q"])
+    work = HeldWork()
+    threading.Timer(0.3, work.released.set).start()
+    assert wait_screen(console, ctx, view, work)
+    said = console.stdout.getvalue()
+    assert "Working out the best strategy (only once): 50%" in said
+    assert console.read_key("next") == "q"  # the line is left for the question it answers
+
+
+def test_the_advice_page_shows_before_the_chances_and_fills_them_in(tmp_path, shared_table_cache):
+    from yahtzee.saves.store import Saves
+    from yahtzee.screens.context import Context, Services
+    session = loaded_session([6, 6, 2, 5, 1])
+    session.players.extend([Player("ANN"), Player("BOB")])
+    session.new_game()
+    session.game.roll()
+    strategy = StrategyServices.over(TableKeeper(shared_table_cache))
+    ctx = Context(session, Services(lambda: None, Saves(tmp_path / "saves"), strategy))
+    ctx.moment = Moment(Screen.PLAY)
+    script = KeyScript("", more_to_come=True)
+    held = HeldWork(release_after=20, on_release=lambda: script.pipe.send_text("x"))
+    strategy.coach.chances_waiting = lambda game: held
+    try:
+        started = time.monotonic()
+        show_advice(script.console, ctx, play_view(ctx))
+        assert time.monotonic() - started < 30
+    finally:
+        script.close()
+        strategy.close()
+    pages = [screen for screen in script.screens if screen[0].startswith("ADVICE for ANN")]
+    first, filled = pages[0], pages[-1]
+    assert first[1].startswith("Win % is being worked out: [")
+    assert not first[3].endswith("win %") and not any(line.endswith("%") for line in first[4:12])
+    assert filled[1] == "Ranked by the expected final score." and filled[3].endswith("win %")
+    assert sum(line.endswith("%") for line in filled[4:]) > 10
+    assert [line.split()[1:3] for line in first[4:12]] == [line.split()[1:3] for line in filled[4:12]]
+
+
+def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn):
+    from yahtzee.screens.turn import computer_step
+    ctx, view = waiting_turn
+    ctx.session.game.players[0].kind, ctx.session.game.players[0].mood = "computer", "norisk"
+    script = KeyScript("v", more_to_come=True)
+    held = HeldWork()
+
+    class Opponents:
+        acted_after_release = None
+
+        def waiting(self, game):
+            return held
+
+        def action(self, game):
+            Opponents.acted_after_release = held.released.is_set() and ctx.session.verify is False
+            raise QuitGame()  # enough: the computer decides only now
+
+    class Strategy:
+        opponents = Opponents()
+
+    ctx.services = dataclasses.replace(ctx.services, strategy=Strategy())
+    threading.Timer(0.5, held.released.set).start()
+    try:
+        with pytest.raises(QuitGame):
+            computer_step(script.console, ctx)
+    finally:
+        script.close()
+    assert "Verify is now OFF." in script.messages and Opponents.acted_after_release

@@ -1,0 +1,57 @@
+"""A wait is a screen: while the strategy engine prepares what a step needs, its progress
+stands under the screen, the hot keys act at once and Esc goes back where there is a way back."""
+from typing import Optional
+
+from ..model.words import Say, Text
+from ..present.keys import Key
+from ..present.look import Asked, View
+from ..strategy.exact.progress import progress_bar
+from ..strategy.storage.builder import Waiting
+from .context import Context
+from .dialog import Console
+from .prompts import hot_key
+
+POLL_SECONDS = 0.05  # the longest a key waits to be answered, half for the work, half for the key
+BAR_WIDTH = 30
+SAID_STEP, DRAWN_STEP = 25, 2  # percent between progress lines said one by one, and drawn
+LEAVE_WAIT = ("x", Key.ESCAPE)
+
+
+def progress_note(share: float, plain: bool) -> Say:
+    """The progress line of a wait: a bar where the screen is drawn, a percentage where lines are said."""
+    shown = f"{share:.0%}" if plain else progress_bar(round(1000 * share), 1000, BAR_WIDTH)
+    return Say("Working out the best strategy (only once): {done}").format(done=shown)
+
+
+def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Waiting],
+                way_back: bool = False) -> bool:
+    """Stay on `view` until the work is done, its progress shown; hot keys act, and with
+    `way_back` Esc (or X) leaves the wait. Whether the work is done (False: the player left)."""
+    if waiting is None or waiting.done():
+        return True
+    prompt = (Say("Working out the best strategy (only once). Esc goes back.") if way_back
+              else Say("Working out the best strategy (only once)."))
+    if not console.reads_lines:  # plain mode's protocol answers questions only: it reads nothing here
+        console.show(Asked(view, prompt), [prompt])
+    shown = -1
+    while not waiting.settle(POLL_SECONDS / 2):
+        step = int(100 * waiting.share()) // (SAID_STEP if console.plain else DRAWN_STEP)
+        if step != shown:
+            shown = step
+            console.status(progress_note(waiting.share(), console.plain))
+        token = console.pause(POLL_SECONDS / 2)
+        if token is None or hot_key(console, ctx, token, view, prompt):
+            shown = -1 if token is not None else shown  # the screen was drawn again, without its progress
+            continue
+        if way_back and token in LEAVE_WAIT:
+            return False
+        console.remind(wait_keys(way_back))
+        shown = -1
+    return True
+
+
+def wait_keys(way_back: bool) -> Text:
+    """What works while the strategy is worked out."""
+    if way_back:
+        return Say("While the strategy is worked out, Esc goes back and F8, F9 and F10 work.")
+    return Say("While the strategy is worked out, F8, F9 and F10 work.")
