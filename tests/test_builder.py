@@ -3,7 +3,7 @@ import os
 import threading
 
 import pytest
-from helpers import table_context
+from helpers import table_context, wait_until
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
@@ -11,7 +11,7 @@ from yahtzee.model.rules import HASBRO
 from yahtzee.model.session import Session
 from yahtzee.speech.languages import text
 from yahtzee.strategy.exact.objective import EXPECTED_SCORE
-from yahtzee.strategy.storage.builder import AHEAD, TableBuilder
+from yahtzee.strategy.storage.builder import AHEAD, RESTS_AHEAD, TableBuilder
 
 
 def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
@@ -29,18 +29,34 @@ def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
 
 
 @pytest.mark.parametrize("chances", [False, True])
-def test_prepare_asks_for_the_advisors_table_and_each_moods_ahead(chances):
+def test_prepare_asks_for_the_advisors_table_then_each_moods_then_the_rests(chances):
     cache = os.environ["YAHTZEE_CACHE"]
     builder = TableBuilder(cache)
     asked = []
-    builder._table = lambda rules, objective, with_rests: asked.append((objective.name, with_rests))
+    builder._table = lambda rules, objective, with_rests=False: asked.append((objective.name, with_rests))
     try:
         builder.prepare(HASBRO, ["nowhere"], chances).result(timeout=30)
-        builder._submit(AHEAD, lambda: None).result(timeout=30)  # the tables asked for ran before it
+        builder._submit(RESTS_AHEAD, lambda: None).result(timeout=30)  # the work asked for ran before it
+        builder._submit(AHEAD, lambda: asked.append(("a table asked for later", False))).result(timeout=30)
     finally:
         builder.close()
-    assert asked[0] == ("expected", chances)  # the rests, only when win chances are wanted
-    assert set(asked[1:]) == {("norisk", False), ("gambler", False), ("yclover", False)}
+    assert asked[0] == ("expected", False)
+    assert set(asked[1:4]) == {("norisk", False), ("gambler", False), ("yclover", False)}
+    assert asked[4:] == [("expected", True)] * chances + [("a table asked for later", False)]
+
+
+def test_a_table_asked_for_ahead_goes_before_rests_asked_for_sooner():
+    builder = TableBuilder(os.environ["YAHTZEE_CACHE"])
+    busy, order = threading.Event(), []
+    try:
+        builder._submit(AHEAD, busy.wait, 30)  # the worker is held, as by another table's build
+        rests = builder._submit(RESTS_AHEAD, order.append, "rests")
+        table = builder._submit(AHEAD, order.append, "a computer's table")
+        busy.set()
+        rests.result(timeout=30), table.result(timeout=30)
+    finally:
+        builder.close()
+    assert order == ["a computer's table", "rests"]
 
 
 def rests_asked(monkeypatch, players):
@@ -54,16 +70,17 @@ def rests_asked(monkeypatch, players):
     try:
         ctx.prepare_tables()
         for _ in range(2):  # prepare's own job, then the jobs it queued, have run before this
-            strategy.tables.builder()._submit(AHEAD, lambda: None).result(timeout=60)
+            strategy.tables.builder()._submit(RESTS_AHEAD, lambda: None).result(timeout=60)
     finally:
         strategy.close()
     return readied
 
 
-def test_the_rests_are_readied_ahead_only_for_a_game_with_others_to_beat(monkeypatch):
-    # Measuring them takes as long as building a table: a solo game never wants them.
+def test_the_rests_are_readied_ahead_unless_one_player_sits_alone(monkeypatch):
+    # A solo game never wants them; before the names are in, they are most likely wanted.
     assert rests_asked(monkeypatch, ["ANN"]) == []
     assert rests_asked(monkeypatch, ["ANN", "BOB"]) == [HASBRO]
+    assert rests_asked(monkeypatch, []) == [HASBRO]
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
@@ -201,3 +218,17 @@ def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(tmp_path, table_w
     assert buildprocess.main(buildprocess.request(HASBRO, EXPECTED_SCORE, tmp_path, rests=True)) == 0
     assert cache.read_rests(table_without_rests, tmp_path / cache.rests_file_name(table_without_rests)) is not None
     assert cache.rests_on_hand(table_without_rests, tmp_path)
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+def test_a_build_runs_below_the_games_own_priority(tmp_path):
+    from yahtzee.model.rules import NO_BONUS
+    from yahtzee.strategy.storage.buildprocess import NICENESS
+    builder = TableBuilder(tmp_path)
+    try:
+        builder.table(NO_BONUS, EXPECTED_SCORE)
+        wait_until(lambda: builder.process is not None and builder.done > 0, failure="the build never began")
+        niceness = os.getpriority(os.PRIO_PROCESS, builder.process.pid)
+    finally:
+        builder.close()
+    assert niceness >= os.getpriority(os.PRIO_PROCESS, 0) + NICENESS or niceness == 19

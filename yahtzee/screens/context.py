@@ -84,13 +84,14 @@ class Context:
         return self.services.clock().isoformat(timespec="seconds")
 
     def prepare_tables(self) -> None:
-        """Have the strategy tables this session may need made ready in the background (with
-        two players or more, what their win chances need too)."""
+        """Have the strategy tables this session may need made ready in the background (unless
+        one player sits alone, what win chances need too: before the names are in, most
+        likely wanted, and they take longest)."""
         strategy = self.services.strategy
         if strategy is not None:
             players = self.session.players
             strategy.tables.prepare(self.session.rules, [p.mood for p in players if p.is_computer],
-                                    chances=len(players) >= 2)
+                                    chances=len(players) != 1)
 
     def answering_player(self) -> str | None:
         """The human player who answers the question on screen; None for a lobby question or

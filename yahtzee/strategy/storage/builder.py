@@ -34,7 +34,9 @@ if TYPE_CHECKING:  # imported in the worker only: they load numpy
 POLL_SECONDS = 0.05
 PROGRESS_STEPS = 1000  # a wait's bar in thousandths of all the work before it
 CLOSE_SECONDS = 3.0
-NEEDED, AHEAD = 0, 1  # a table the game waits for goes before those made ready ahead
+# A table the game waits for goes before those made ready ahead, and every table before the
+# rests of one (the longest work, needed by no computer's turn).
+NEEDED, AHEAD, RESTS_AHEAD = 0, 1, 2
 # Tables made ready in this process, by (rules, objective): a table is read or built once per
 # process, however many sessions (or tests) ask for it.
 READY: "dict[tuple[Rules, Objective], StrategyTable]" = {}
@@ -103,14 +105,14 @@ class TableBuilder:
 
     def _prepare(self, rules: Rules, moods: tuple[str, ...], chances: bool) -> None:
         """In the worker: ask, ahead, for every table the game will need, in the order it
-        needs them: the advisor's, then each computer's by seat, then the rests that win
-        chances need (the longest work, needed by no turn)."""
+        needs them: the advisor's, then each computer's by seat, and after every table the
+        rests that win chances need."""
         exact = rules if engine().is_solved_exactly(rules) else engine().planning_rules(rules)
         wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in engine().mood_objectives(mood)]
         for objective in dict.fromkeys(wanted):
             self._submit(AHEAD, self._table, exact, objective)
         if chances:
-            self._submit(AHEAD, self._table, exact, EXPECTED_SCORE, True)
+            self._submit(RESTS_AHEAD, self._table, exact, EXPECTED_SCORE, True)
 
     def _table(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "StrategyTable":
         """In the worker: the table from memory, the cache, or a build; its arithmetic

@@ -6,6 +6,7 @@ of 'done total' and the table (and its rests) into the cache; it says nothing el
 nothing half-written when it is killed.
 """
 import json
+import os
 import signal
 import sys
 from dataclasses import asdict
@@ -18,6 +19,8 @@ from ..exact.objective import Objective
 if TYPE_CHECKING:  # only for the reader
     from ...model.rules import Rules
 
+NICENESS = 10  # a build's share of the processor, below the game's own
+
 
 def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool = False) -> str:
     """The command-line argument that asks for this table (and its rests)."""
@@ -28,6 +31,8 @@ def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool
 def main(argument: str) -> int:
     """Build the table the argument asks for into its cache; 0 once it is there."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
+    if hasattr(os, "nice"):
+        os.nice(NICENESS)  # the game's own process, answering keys, comes first
     from .cache import load_table, ready_rests  # numpy, only once Ctrl-C is ignored
     asked = json.loads(argument)
     shown = [-1]
