@@ -16,6 +16,7 @@ from test_plain import START, play_plain
 
 from yahtzee.model.dice import RandomDice
 from yahtzee.model.game import Game, Player, Turn
+from yahtzee.model.match import MatchStand
 from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, YAHTC
 from yahtzee.model.scorecard import Scorecard
 from yahtzee.model.scoring import Category
@@ -465,3 +466,45 @@ def test_a_mid_game_strange_cards_chances_are_those_of_games_played_out(table, r
         wins = (mine > theirs) + 0.5 * (mine == theirs)
         error = wins.std() / np.sqrt(games)
         assert abs(chance - wins.mean()) <= 3 * error + 0.01, (choice_text(option), chance, wins.mean())
+
+
+def test_a_challenge_with_nothing_before_or_after_this_game_has_the_games_chances(table, rests):
+    game = mid_game(3)
+    options = advise(table, game)
+    alone = option_chances(table, game, options)
+    match = option_chances(table, game, options, MatchStand({"ANN": 0, "BOB": 0}, 0))
+    assert np.allclose(match, alone, atol=1e-9)
+
+
+@pytest.mark.parametrize("before, after", [({"ANN": 251, "BOB": 229}, 1), ({"ANN": 180, "BOB": 262}, 2)],
+                         ids=["ahead, one game to come", "far behind, two games to come"])
+def test_a_challenges_chances_are_those_of_the_match_played_out(table, rests, before, after):
+    """Each of the four likeliest postings against 20,000 matches played out by the table: the
+    rest of this game and every game to come, for both cards: within three standard errors and
+    a point."""
+    game = mid_game(3)
+    options = advise(table, game)
+    shown = option_chances(table, game, options, MatchStand(before, after))
+    games = 20_000
+
+    def to_come(seed):
+        return sum((played_out(table, Scorecard(), games, seed=seed + 10 * n) for n in range(after)), np.zeros(games))
+    theirs = before["BOB"] + played_out(table, game.players[1].card, games, seed=1) + to_come(3)
+    mine_after = before["ANN"] + to_come(4)
+    for option, chance in sorted(zip(options, shown), key=lambda pair: -pair[1])[:4]:
+        trial = game_copy(game)
+        trial.post(option.box)
+        mine = mine_after + played_out(table, trial.players[0].card, games, seed=2)
+        wins = (mine > theirs) + 0.5 * (mine == theirs)
+        error = wins.std() / np.sqrt(games)
+        assert abs(chance - wins.mean()) <= 3 * error + 0.01, (choice_text(option), chance, wins.mean())
+    assert shown != option_chances(table, game, options)  # the match's chances are not the game's
+
+
+@pytest.mark.parametrize("match, said", [("challenge 2", "Win % is the chance to win the match."),
+                                         ("first_to 1000", "Win % is this game's, not the match's.")])
+def test_in_a_match_the_advice_page_says_whose_chance_the_column_is(tmp_path, monkeypatch, match, said):
+    lines = START + ["ANN", "BOB", "", "y", "", "?", "x", "f10", "y"]
+    _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 6], "--match", match)
+    page = out.split("ADVICE for ANN")[1]
+    assert said in page and "win chance" in page

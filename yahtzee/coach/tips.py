@@ -12,6 +12,7 @@ from .tablekeeper import NoTable, TableKeeper
 if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy at start-up
     from ..model.choices import Option
     from ..model.game import Game
+    from ..model.match import MatchStand
     from ..model.scorecard import Scorecard
     from ..model.scoring import Category
     from ..strategy.exact.table import StrategyTable
@@ -50,15 +51,17 @@ class Coach:
         with self.tables.thinking:
             return engine().advise(table, game)
 
-    def win_chances(self, game: "Game", options: list["Option"]) -> Optional[list[float]]:
-        """Each option's chance to finish ahead of every other player, or None: alone at the
-        table, in a race, or with rules the tables plan only approximately (a dice bank)."""
+    def win_chances(self, game: "Game", options: list["Option"],
+                    stand: Optional["MatchStand"] = None) -> Optional[list[float]]:
+        """Each option's chance to finish ahead of every other player (with `stand`, over the
+        challenge's games), or None: alone at the table, in a race, or with rules the tables
+        plan only approximately (a dice bank)."""
         table = self.tables.table(game.rules)
         if isinstance(table, NoTable) or not shows_chances(game, table):
             return None
         table = self.tables.load(game.rules, with_rests=True)
         with self.tables.thinking:
-            return engine().option_chances(table, game, options)
+            return engine().option_chances(table, game, options, stand)
 
     def prepare_turn(self, game: "Game") -> None:
         """Start working out in the background, before the current player's first roll, what
@@ -82,11 +85,12 @@ class Coach:
         with self.tables.thinking, contextlib.suppress(Exception):
             engine().prepare_turn(table, card, others, turn_over.is_set)
 
-    def win_cost(self, game: "Game", box: "Optional[Category]" = None) -> Optional[float]:
+    def win_cost(self, game: "Game", box: "Optional[Category]" = None,
+                 stand: Optional["MatchStand"] = None) -> Optional[float]:
         """Win % the marked reroll (or posting in `box`) gives away against the option likeliest
-        to win, or None where win chances are not shown."""
+        to win (with `stand`, the challenge), or None where win chances are not shown."""
         options = self.options(game)
-        chances = self.win_chances(game, options) if isinstance(options, list) else None
+        chances = self.win_chances(game, options, stand) if isinstance(options, list) else None
         if chances is None or not isinstance(options, list):
             return None
         kept = kept_faces(game.turn.dice, game.turn.marked)

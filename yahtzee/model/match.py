@@ -131,6 +131,15 @@ def _game_totals(game: GameInPlay) -> dict[str, int]:
 
 
 @dataclass(frozen=True)
+class MatchStand:
+    """Where a match of whole games stands for the game in play: each player's total over
+    the games before it, and how many games are still to come after it."""
+
+    before: Mapping[str, int]
+    games_after: int
+
+
+@dataclass(frozen=True)
 class SingleGame:
     """One game; its winner wins."""
 

@@ -5,7 +5,7 @@ from typing import Optional
 
 from .dice import RandomDice, Source
 from .game import Game, Player
-from .match import SINGLE_GAME, Match, Scores
+from .match import SINGLE_GAME, Challenge, Match, MatchStand, Scores, totals
 from .outcome import FinishedGame
 from .rules import HASBRO, Rules
 from .words import Text
@@ -53,6 +53,14 @@ class Session:
     def match_is_over(self) -> bool:
         """The match is decided."""
         return self.match.is_over(self.match_scores, self.game)
+
+    def match_stand(self) -> Optional[MatchStand]:
+        """Where a challenge stands for the game in play (the chance to win is the match's),
+        or None: a single game, a race (one game) or a match to a target (games without end)."""
+        if not isinstance(self.match, Challenge) or self.game is None:
+            return None
+        scores = self.match_scores
+        return MatchStand(totals(scores), max(0, self.match.games - len(scores) - 1))
 
     def standings_lines(self) -> list[Text]:
         """Where the match stands, for the recap."""

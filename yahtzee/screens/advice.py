@@ -8,6 +8,7 @@ from ..coach.tablekeeper import NoTable
 from ..coach.tips import Coach
 from ..model.choices import Option
 from ..model.game import Game, Turn
+from ..model.match import MatchStand
 from ..model.words import Later, Say, Text
 from ..present import render, spoken
 from ..present.look import Frame, Look, View
@@ -35,7 +36,8 @@ def show_advice(console: Console, ctx: Context, view: View) -> None:
     if isinstance(options, NoTable):
         console.remind(Say("No exact advice for these rules: {reason}.").format(reason=options.reason))
         return
-    chances = AdviceChances(strategy.coach, game, options, strategy.coach.chances_waiting(game))
+    chances = AdviceChances(strategy.coach, game, options, strategy.coach.chances_waiting(game),
+                            ctx.session.match_stand(), ctx.session.match.kind == "first_to")
     if console.plain and not wait_screen(console, ctx, view, chances.waiting, way_back=True):
         return  # read line by line, the page is said once, with its chances
     heading = Say.plurals("ADVICE for {name}: dice {dice}, {count} roll left",
@@ -69,13 +71,16 @@ class AdviceChances:
     """Each option's chance to win as the advice page knows it: worked out, being worked out
     (with its progress), or not shown at all."""
 
-    def __init__(self, coach: Coach, game: Game, options: list[Option], waiting: Optional[Waiting]) -> None:
+    def __init__(self, coach: Coach, game: Game, options: list[Option], waiting: Optional[Waiting],
+                 stand: Optional[MatchStand], game_of_a_match: bool) -> None:
         self.coach, self.game, self.options, self.waiting = coach, game, options, waiting
+        self.stand = stand  # a challenge's: the chances are the match's
+        self.game_of_a_match = game_of_a_match  # a match to a target: the chances are this game's alone
         self.known: Optional[list[float]] = None
         self.shown = True
         self.step = -1
         if waiting is None:
-            self.known = coach.win_chances(game, options)
+            self.known = coach.win_chances(game, options, stand)
             self.shown = self.known is not None
 
     def changed(self) -> bool:
@@ -83,7 +88,7 @@ class AdviceChances:
         if self.known is not None or self.waiting is None:
             return False
         if self.waiting.done():
-            self.known, self.waiting = self.coach.win_chances(self.game, self.options), None
+            self.known, self.waiting = self.coach.win_chances(self.game, self.options, self.stand), None
             return True
         step = int(100 * self.waiting.share()) // DRAWN_STEP
         self.step, moved = step, step != self.step
@@ -96,7 +101,10 @@ class AdviceChances:
                 round(1000 * self.waiting.share()), 1000, BAR_WIDTH))
         if self.known is None:
             return ""
-        return Say("Ranked by the chance to win.") if by_win else Say("Ranked by the expected final score.")
+        ranked = Say("Ranked by the chance to win.") if by_win else Say("Ranked by the expected final score.")
+        if self.stand is not None:
+            return ranked + " " + Say("Win % is the chance to win the match.")
+        return ranked + " " + Say("Win % is this game's, not the match's.") if self.game_of_a_match else ranked
 
 
 def advice_page(plain: bool, heading: Text, note: Text, ranking: Text,
@@ -105,8 +113,9 @@ def advice_page(plain: bool, heading: Text, note: Text, ranking: Text,
     def lines(look: Look) -> list[str]:
         rows = (spoken.advice_sentences(ranked, turn, at_posting) if plain
                 else render.advice_lines(ranked, turn, at_posting, look.paint))
-        wrapped = textwrap.wrap(look.words(note), render.SCREEN_WIDTH - 2)
-        return [look.words(heading), *wrapped, *([look.words(ranking)] if ranking else []), "", *rows]
+        width = render.SCREEN_WIDTH - 2
+        above = [line for said in (note, ranking) for line in textwrap.wrap(look.words(said), width)]
+        return [look.words(heading), *above, "", *rows]
     return lines
 
 

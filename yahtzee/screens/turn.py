@@ -125,7 +125,7 @@ def choice_cost(console: Console, ctx: Context, view: View,
     if not wait_screen(console, ctx, view, strategy.tables.waiting(game.rules), way_back=True):
         return None
     by_win = game.current.name in ctx.session.win_rankers and coach.chances_waiting(game) is None
-    lost = coach.win_cost(game, box) if by_win else None
+    lost = coach.win_cost(game, box, ctx.session.match_stand()) if by_win else None
     if lost is not None:
         return lost, True
     return (coach.cost_of_reroll(game) if box is None else coach.cost_of_post(game, box)), False

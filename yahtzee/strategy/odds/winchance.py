@@ -18,6 +18,7 @@ import numpy as np
 from ...model import scoring
 from ...model.choices import Option
 from ...model.game import Game
+from ...model.match import MatchStand
 from ...model.scorecard import Scorecard
 from ...model.scoring import Category
 from ..exact.dicemath import (
@@ -56,11 +57,11 @@ class Final:
     total: int
     remaining: np.ndarray = field(default_factory=lambda: np.ones(1))
 
-    def cdf(self) -> np.ndarray:
-        """P(final <= x) for every x in 0..SCORE_LIMIT (a higher final counts as SCORE_LIMIT)."""
-        pmf = np.zeros(SCORE_LIMIT + 1)
-        start = min(self.total, SCORE_LIMIT)
-        end = min(SCORE_LIMIT + 1, start + len(self.remaining))
+    def cdf(self, limit: int = SCORE_LIMIT) -> np.ndarray:
+        """P(final <= x) for every x in 0..limit (a higher final counts as `limit`)."""
+        pmf = np.zeros(limit + 1)
+        start = min(self.total, limit)
+        end = min(limit + 1, start + len(self.remaining))
         pmf[start:end] = self.remaining[:end - start]
         cdf = np.minimum(np.cumsum(pmf), 1.0)
         cdf[-1] = 1.0
@@ -73,11 +74,11 @@ def final_of(table: StrategyTable, card: Scorecard) -> Final:
     return Final(card.total, remaining_pmfs(table, [index])[index])
 
 
-def ahead_chances(others: Sequence[Final]) -> np.ndarray:
-    """For each final score 0..SCORE_LIMIT, the chance it ends ahead of all `others`."""
-    below, at_most = np.ones(SCORE_LIMIT + 1), np.ones(SCORE_LIMIT + 1)
+def ahead_chances(others: Sequence[Final], limit: int = SCORE_LIMIT) -> np.ndarray:
+    """For each final score 0..limit, the chance it ends ahead of all `others`."""
+    below, at_most = np.ones(limit + 1), np.ones(limit + 1)
     for final in others:
-        cdf = final.cdf()
+        cdf = final.cdf(limit)
         below *= np.concatenate(([0.0], cdf[:-1]))
         at_most *= cdf
     return below + (at_most - below) / 2
@@ -232,10 +233,54 @@ def default_extra_turns(ahead: np.ndarray) -> int:
     return EXACT_EXTRA_TURNS if finished else ESTIMATED_EXTRA_TURNS
 
 
-def others_ahead(table: StrategyTable, game: Game) -> np.ndarray:
-    """For each final score, the chance it ends ahead of the current player's opponents."""
-    return ahead_chances([final_of(table, player.card)
-                          for seat, player in enumerate(game.players) if seat != game.seat])
+def others_ahead(table: StrategyTable, game: Game, stand: Optional[MatchStand] = None) -> np.ndarray:
+    """For each final score of this game, the chance the current player ends ahead of the
+    opponents: in the game, or with `stand` in the match (the totals before it, this game's
+    final and a whole game's score for each game to come)."""
+    opponents = [player for seat, player in enumerate(game.players) if seat != game.seat]
+    if stand is None:
+        return ahead_chances([final_of(table, player.card) for player in opponents])
+    to_come = games_to_come(table, stand.games_after)
+    match_finals = [Final(stand.before.get(player.name, 0) + final.total, convolved(final.remaining, to_come))
+                    for player, final in ((player, final_of(table, player.card)) for player in opponents)]
+    mine = stand.before.get(game.current.name, 0)
+    limit = mine + SCORE_LIMIT + len(to_come)
+    ahead = ahead_chances(match_finals, limit)
+    # ahead in the game at x: ahead in the match at mine + x + y, y the score of the games to come
+    return np.clip(sliding_dot(ahead[mine:], to_come)[:SCORE_LIMIT + 1], 0.0, 1.0)
+
+
+def games_to_come(table: StrategyTable, games: int) -> np.ndarray:
+    """The distribution of the points a player scores in `games` whole games (remembered)."""
+    key = ("games to come", games)
+    if key not in table.memo:
+        empty = state_index(*card_state({}))
+        whole = remaining_pmfs(table, [empty])[empty]
+        result = np.ones(1)
+        for _game in range(games):
+            result = convolved(result, whole)
+        table.memo[key] = result
+    return table.memo[key]
+
+
+def convolved(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The distribution of the sum of two independent scores with these distributions."""
+    size = len(first) + len(second) - 1
+    if min(len(first), len(second)) < 64:
+        return np.convolve(first, second)
+    length = 1 << (size - 1).bit_length()
+    return np.maximum(np.fft.irfft(np.fft.rfft(first, length) * np.fft.rfft(second, length), length)[:size], 0.0)
+
+
+def sliding_dot(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """result[x] = sum over y of values[x + y] * weights[y], for every x where values[x] is
+    defined (beyond its end values stay at their last)."""
+    padded = np.concatenate([values, np.full(len(weights) - 1, values[-1])])
+    if len(weights) < 64:
+        return np.correlate(padded, weights, mode="valid")
+    length = 1 << (len(padded) - 1).bit_length()
+    spectrum = np.fft.rfft(padded, length) * np.conj(np.fft.rfft(weights, length))
+    return np.fft.irfft(spectrum, length)[:len(values)]
 
 
 def prepare_turn(table: StrategyTable, card: Scorecard, others: Sequence[Scorecard],
@@ -254,10 +299,12 @@ def prepare_turn(table: StrategyTable, card: Scorecard, others: Sequence[Scoreca
     remaining_pmfs(table, np.unique(afters[afters != NO_STATE]), turns=EXACT_TURNS - 1)
 
 
-def option_chances(table: StrategyTable, game: Game, options: Iterable[Option]) -> list[float]:
-    """The chance to win of each of the advisor's options for the current player of `game`."""
+def option_chances(table: StrategyTable, game: Game, options: Iterable[Option],
+                   stand: Optional[MatchStand] = None) -> list[float]:
+    """The chance to win of each of the advisor's options for the current player of `game`:
+    the game, or with `stand` the match it belongs to."""
     card = game.current.card
-    ahead = others_ahead(table, game)
+    ahead = others_ahead(table, game, stand)
     used = game.turn.rolls
     posts, keeps = card_stages(table, card.boxes, card.total, ahead, used, used + game.rolls_left)
     roll = ROLL_INDEX[tuple(sorted(game.turn.dice))]
