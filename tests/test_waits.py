@@ -169,3 +169,26 @@ def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn):
     finally:
         script.close()
     assert "Verify is now OFF." in script.messages and Opponents.acted_after_release
+
+
+def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(tmp_path, shared_table_cache):
+    from yahtzee.saves.store import Saves
+    from yahtzee.screens.context import Context, Services
+    session = loaded_session([6, 6, 2, 5, 1])
+    session.players.extend([Player("ANN"), Player("BOB")])
+    session.new_game()
+    session.game.roll()
+    strategy = StrategyServices.over(TableKeeper(shared_table_cache))
+    ctx = Context(session, Services(lambda: None, Saves(tmp_path / "saves"), strategy))
+    ctx.moment = Moment(Screen.PLAY)
+    console = plain_console(["x"])
+    held = HeldWork()
+    strategy.coach.chances_waiting = lambda game: held
+    threading.Timer(0.3, held.released.set).start()
+    try:
+        show_advice(console, ctx, play_view(ctx))
+    finally:
+        strategy.close()
+    said = console.stdout.getvalue()
+    assert said.index("Working out the best strategy (only once): 50%") < said.index("ADVICE for ANN")
+    assert "Ranked by the expected final score." in said and said.count("win chance") > 10

@@ -38,8 +38,10 @@ def show_advice(console: Console, ctx: Context, view: View) -> None:
         return
     chances = AdviceChances(strategy.coach, game, options, strategy.coach.chances_waiting(game),
                             ctx.session.match_stand(), ctx.session.match.kind == "first_to")
-    if console.plain and not wait_screen(console, ctx, view, chances.waiting, way_back=True):
-        return  # read line by line, the page is said once, with its chances
+    if console.plain:  # read line by line, the page is said once, with its chances
+        if not wait_screen(console, ctx, view, chances.waiting, way_back=True):
+            return
+        chances.changed()
     heading = Say.plurals("ADVICE for {name}: dice {dice}, {count} roll left",
                           "ADVICE for {name}: dice {dice}, {count} rolls left", game.rolls_left).format(
         name=game.current.name, dice=" ".join(map(str, game.turn.dice)), count=game.rolls_left)
