@@ -227,7 +227,7 @@ def test_a_build_runs_below_the_games_own_priority(tmp_path):
     builder = TableBuilder(tmp_path)
     try:
         builder.table(NO_BONUS, EXPECTED_SCORE)
-        wait_until(lambda: builder.process is not None and builder.done > 0, failure="the build never began")
+        wait_until(lambda: builder.process is not None and builder.done > 0, failure=lambda: "the build never began")
         niceness = os.getpriority(os.PRIO_PROCESS, builder.process.pid)
     finally:
         builder.close()

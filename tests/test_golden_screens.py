@@ -31,6 +31,7 @@ from yahtzee.coach.tablekeeper import TableKeeper
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game
+from yahtzee.model.rules import HASBRO
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.present.palette import Paint, painter, strip_controls
@@ -60,6 +61,7 @@ TURN_KEYS = " " "24" "r" "5"
 def strategy(shared_table_cache: Path) -> Iterator[StrategyServices]:
     """The advisor, whose tables the advice page and the recap's given-away figures read."""
     made = StrategyServices.over(TableKeeper(shared_table_cache))
+    made.tables.load(HASBRO, with_rests=True)  # the advice page kept is the one with its win % column
     yield made
     made.close()
 

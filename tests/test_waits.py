@@ -192,3 +192,12 @@ def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(tmp_pa
     said = console.stdout.getvalue()
     assert said.index("Working out the best strategy (only once): 50%") < said.index("ADVICE for ANN")
     assert "Ranked by the expected final score." in said and said.count("win chance") > 10
+
+
+def test_a_stop_signal_ends_the_wait_at_once(waiting_turn):
+    from yahtzee.consoles.stops import StopRequested
+    ctx, view = waiting_turn
+    console = plain_console([])
+    console.request_stop(15)
+    with pytest.raises(StopRequested):
+        wait_screen(console, ctx, view, HeldWork())

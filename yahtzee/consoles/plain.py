@@ -140,9 +140,7 @@ class PlainConsole(Drawing):
             self._write(BELL * count)
 
     def pause(self, seconds: float) -> Optional[str]:
-        """Plain mode never waits (and reads no key for it); a stop request raises."""
-        if self.stop:
-            raise StopRequested(self.stop)
+        """Plain mode never waits (and reads no key for it)."""
         return None
 
     def animate(self, frames: Iterable[Frame], seconds_per_frame: float) -> bool:

@@ -60,7 +60,8 @@ def show_advice(console: Console, ctx: Context, view: View) -> None:
             return
         by_win = game.current.name in rankers  # the player's choice, kept while the chances are worked out
         toggle = Say("W ranks by expected score") if by_win else Say("W ranks by win %")
-        watched = None if console.plain else chances.changed  # said line by line, the page came once its chances did
+        # Said line by line, the page came once its chances did; drawn whole, it is watched until they come.
+        watched = chances.changed if chances.waiting is not None and not console.plain else None
         if page_lines(console, ctx, page, toggle, "w", changed=watched) != "w":
             return
         if by_win:

@@ -21,6 +21,10 @@ class Console(Protocol):
         """Input is plain mode's fixed protocol, a line a command (a screen reader reads keys)."""
 
     @property
+    def stop(self) -> int | None:
+        """The stop signal asked for (SIGTERM, SIGHUP...), once one has come."""
+
+    @property
     def look(self) -> Look:
         """How this console draws (its language, colours and glyphs)."""
 

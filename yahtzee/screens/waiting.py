@@ -2,6 +2,7 @@
 stands under the screen, the hot keys act at once and Esc goes back where there is a way back."""
 from typing import Optional
 
+from ..consoles.stops import StopRequested
 from ..model.words import Say, Text
 from ..present.keys import Key
 from ..present.look import Asked, View
@@ -35,11 +36,13 @@ def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Wa
         console.show(Asked(view, prompt), [prompt])
     shown = -1
     while not waiting.settle(POLL_SECONDS / 2):
+        if console.stop:
+            raise StopRequested(console.stop)
         step = int(100 * waiting.share()) // (SAID_STEP if console.plain else DRAWN_STEP)
         if step != shown:
             shown = step
             console.status(progress_note(waiting.share(), console.plain))
-        token = console.pause(POLL_SECONDS / 2)
+        token = None if console.reads_lines else console.pause(POLL_SECONDS / 2)
         if token is None or hot_key(console, ctx, token, view, prompt):
             shown = -1 if token is not None else shown  # the screen was drawn again, without its progress
             continue

@@ -252,7 +252,7 @@ def others_ahead(table: StrategyTable, game: Game, stand: Optional[MatchStand] =
 
 def games_to_come(table: StrategyTable, games: int) -> np.ndarray:
     """The distribution of the points a player scores in `games` whole games (remembered)."""
-    key = ("games to come", games)
+    key = ("games_to_come", games)
     if key not in table.memo:
         empty = state_index(*card_state({}))
         whole = remaining_pmfs(table, [empty])[empty]
