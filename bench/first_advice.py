@@ -162,7 +162,7 @@ def fresh_game(folder: Path, rules: str, prefs: dict[str, object]) -> Terminal:
     if prefs:
         (saves / "prefs.json").write_text(json.dumps(prefs_to_dict(replace(Prefs(), **prefs))))
     return Terminal([sys.executable, str(ROOT / "yahtzee.py"), "--rules", rules, "--saves", str(saves)],
-                    {"YAHTZEE_CACHE": str(folder / "cache")})
+                    {"YAHTZEE_CACHE": str(folder / "cache"), "LANGUAGE": "en"})  # the words looked for
 
 
 def to_first_roll(game: Terminal) -> float:
