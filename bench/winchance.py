@@ -20,8 +20,8 @@ Positions are measured in parallel, one process a core; the tables are read from
 rules that do not come with the package, built once into) the game's own cache folder.
 Asserts nothing; the last line is one JSON object.
 Usage: python bench/winchance.py [--quick] [POSITIONS] [SEED] [STRANGE] (POSITIONS realistic ones,
-STRANGE of each strange group; 0 positions: the times alone; quick: 2 realistic positions and 1 of
-each strange group, 400 continuations an option and 3,000 an opponent, 10 timed positions under the
+STRANGE of each strange group; 0 positions: the times alone; quick: 1 realistic position and 1 of
+each strange group, 200 continuations an option and 1,000 an opponent, 10 timed positions under the
 1987 rules alone)
 """
 import json
@@ -52,10 +52,10 @@ from yahtzee.strategy.play.advisor import advise  # noqa: E402
 from yahtzee.strategy.storage.cache import load_table, ready_rests  # noqa: E402
 
 QUICK = "--quick" in sys.argv[1:]
-POSITIONS = 2 if QUICK else 48
+POSITIONS = 1 if QUICK else 48
 STRANGE = 1 if QUICK else 12  # positions of each strange group
-MINE = 400 if QUICK else 12_000     # continuations of the player's own card per option
-THEIRS = 3_000 if QUICK else 100_000  # continuations of each opponent's card
+MINE = 200 if QUICK else 12_000     # continuations of the player's own card per option
+THEIRS = 1_000 if QUICK else 100_000  # continuations of each opponent's card
 TIMED = 10 if QUICK else 60        # positions timed per rule set
 TARGETS = {"mean": 1.0, "worst": 5.0}
 STAGES = {"early": (1, 4), "middle": (5, 9), "late": (10, 13)}
