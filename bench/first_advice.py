@@ -67,7 +67,7 @@ FIGURE = re.compile(r"[<>]?\d+\.\d%\s*$")
 class Terminal:
     """The game in a pseudo-terminal, its screen kept as a terminal keeps it."""
 
-    def __init__(self, argv: list[str], env: dict[str, str]):
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
         self.launched = time.monotonic()
