@@ -3,7 +3,7 @@ bench/rival.py gives), their mean, spread and Yahtzee rate with standard errors,
 they differ as YAHTZEE.DOC says they do: *thinker scores most, *norisk spreads least and
 *gambler more than *thinker, *yclover rolls the most Yahtzees. Asserts nothing; the last line
 is one JSON object.
-Usage: python bench/moods.py [GAMES] [SEED]"""
+Usage: python bench/moods.py [--quick] [GAMES] [SEED] (quick: 1,000 games of each)"""
 import json
 import math
 import os
@@ -18,6 +18,7 @@ from yahtzee.model.moods import MOODS  # noqa: E402
 from yahtzee.strategy.headless.simulate import simulate  # noqa: E402
 
 GAMES = 20_000
+QUICK_GAMES = 1_000
 
 
 def mood_figures(games, seed, cache):
@@ -40,8 +41,9 @@ def checks(stats):
 
 def main():
     """Run the moods and print their figures and the checks."""
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else GAMES
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    numbers = [word for word in sys.argv[1:] if word != "--quick"]
+    games = int(numbers[0]) if numbers else QUICK_GAMES if "--quick" in sys.argv[1:] else GAMES
+    seed = int(numbers[1]) if len(numbers) > 1 else 7
     cache = os.environ.get("YAHTZEE_CACHE") or tempfile.mkdtemp(prefix="yahtzee-bench-")
     started = time.perf_counter()
     stats = mood_figures(games, seed, cache)

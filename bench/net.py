@@ -6,6 +6,8 @@ die 1) at the seat whose turn it is and times until the whole redrawn screen has
 first ANN's keys at the host (BOB watching), then BOB's keys through ssh. Target: the remote
 median and p90 within 2 ms of the local ones. Prints figures; asserts nothing. The last line is one JSON
 object.
+
+Usage: python bench/net.py [--quick] (quick: 50 keys at each seat instead of 200)
 """
 import contextlib
 import json
@@ -21,9 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from keys import ROOT, SAMPLES, read_until, screen_end, spawn, summary, timed_keys  # noqa: E402
+from keys import QUICK_SAMPLES, ROOT, SAMPLES, read_until, screen_end, spawn, summary, timed_keys  # noqa: E402
 
 TARGET_MS = 2.0
+KEYS = QUICK_SAMPLES if "--quick" in sys.argv[1:] else SAMPLES
 
 
 def ssh_client(folder: Path, port: int):
@@ -98,30 +101,30 @@ def main() -> None:
                 answer(host, b"y", b"ANN: press any key to roll")
                 answer(host, b" ", b"Roll 1 of 3")
                 drained(host)
-                local = summary(timed_keys(host, b"1", screen_end(host)))
+                local = summary(timed_keys(host, b"1", screen_end(host), KEYS))
                 unmark_die_one(host)
                 for key, words in ((b"r", b"Post where?"), (b"c", b"(Y/N)"), (b"y", b"BOB is rolling")):
                     answer(host, key, words)
             with reading(host):
                 answer(friend, b" ", b"Roll 1 of 3")
                 drained(friend)
-                remote = summary(timed_keys(friend, b"1", screen_end(friend)))
+                remote = summary(timed_keys(friend, b"1", screen_end(friend), KEYS))
         finally:
             for child in (friend, host):
                 if child is not None:
                     child.terminate(force=True)
     gap = remote["median_ms"] - local["median_ms"]
     gap_p90 = remote["p90_ms"] - local["p90_ms"]
-    print(f"key to redraw at the host's seat ({SAMPLES} keys, a friend watching): "
+    print(f"key to redraw at the host's seat ({KEYS} keys, a friend watching): "
           f"median {local['median_ms']} ms, p90 {local['p90_ms']} ms")
-    print(f"key to redraw at a friend's seat over ssh ({SAMPLES} keys):          "
+    print(f"key to redraw at a friend's seat over ssh ({KEYS} keys):          "
           f"median {remote['median_ms']} ms, p90 {remote['p90_ms']} ms")
     print(f"remote minus local, median: {gap:.2f} ms (target within {TARGET_MS} ms: "
           f"{'met' if gap <= TARGET_MS else 'NOT met'})")
     print(f"remote minus local, p90:    {gap_p90:.2f} ms (target within {TARGET_MS} ms: "
           f"{'met' if gap_p90 <= TARGET_MS else 'NOT met'})")
     print(json.dumps({"local": local, "remote": remote, "gap_ms": round(gap, 2), "gap_p90_ms": round(gap_p90, 2),
-                      "samples": SAMPLES}))
+                      "samples": KEYS}))
 
 
 if __name__ == "__main__":

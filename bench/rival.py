@@ -6,7 +6,7 @@ keep it), and the time of a decision in the
 game itself (target: at most 50 ms), timed over whole two-player games through the game model
 against *thinker, the tables and their arithmetic ready as the game readies them (p99 over
 all its decisions); asserts nothing. The last line is one JSON object.
-Usage: python bench/rival.py [GAMES] [SEED]"""
+Usage: python bench/rival.py [--quick] [GAMES] [SEED] (quick: 2,000 games, 3 of them timed)"""
 import json
 import os
 import random
@@ -29,17 +29,19 @@ GAMES = 200_000
 TARGET_HIGH = 0.5193  # the interval's upper end reaches the share measured before (2026-12-02)
 DECISION_TARGET = 0.050
 TIMED_GAMES = 20
+QUICK = "--quick" in sys.argv[1:]
+QUICK_GAMES, QUICK_TIMED_GAMES = 2_000, 3
 
 
-def decision_times(cache, seed):
-    """The seconds each of *rival's decisions took in TIMED_GAMES games against *thinker."""
+def decision_times(cache, seed, timed_games):
+    """The seconds each of *rival's decisions took in `timed_games` games against *thinker."""
     loader = table_loader(cache)
     rival, thinker = computer_player("rival", HASBRO, loader), computer_player("thinker", HASBRO, loader)
     rival.table.warm()
     ready_rests(rival.table, cache)  # as the game readies them (read from the package)
     state_spreads(rival.table)
     timed = TimedPlayer(rival)
-    for number in range(TIMED_GAMES):
+    for number in range(timed_games):
         game = Game.start([Player("RIVAL", "computer"), Player("THINK", "computer")][::1 - 2 * (number % 2)],
                           HASBRO, RandomDice(random.Random(f"{seed}/{number}")))
         while not game.is_over:
@@ -63,12 +65,14 @@ class TimedPlayer:
 
 def main(argv):
     """Play the games and print the figures."""
-    games = int(argv[0]) if argv else GAMES
-    seed = int(argv[1]) if len(argv) > 1 else 1
+    numbers = [word for word in argv if word != "--quick"]
+    games = int(numbers[0]) if numbers else QUICK_GAMES if QUICK else GAMES
+    seed = int(numbers[1]) if len(numbers) > 1 else 1
+    timed_games = QUICK_TIMED_GAMES if QUICK else TIMED_GAMES
     cache = os.environ.get("YAHTZEE_CACHE") or tempfile.mkdtemp(prefix="yahtzee-bench-")
-    times = sorted(decision_times(Path(cache), seed))
+    times = sorted(decision_times(Path(cache), seed, timed_games))
     p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
-    print(f"*rival's decisions in {TIMED_GAMES} games: {len(times)}, p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+    print(f"*rival's decisions in {timed_games} games: {len(times)}, p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
           f"worst {times[-1] * 1000:.1f} ms  target p99 <= {DECISION_TARGET * 1000:.0f} ms: "
           f"{'met' if p99 <= DECISION_TARGET else 'NOT met'}")
     stats = simulate(games, "rival", HASBRO, seed=seed, cache_dir=cache)

@@ -19,8 +19,10 @@ the turn prepared as the game prepares it) for every rule set the column is show
 Positions are measured in parallel, one process a core; the tables are read from (and, for
 rules that do not come with the package, built once into) the game's own cache folder.
 Asserts nothing; the last line is one JSON object.
-Usage: python bench/winchance.py [POSITIONS] [SEED] [STRANGE] (POSITIONS realistic ones, STRANGE
-of each strange group; 0 positions: the times alone)
+Usage: python bench/winchance.py [--quick] [POSITIONS] [SEED] [STRANGE] (POSITIONS realistic ones,
+STRANGE of each strange group; 0 positions: the times alone; quick: 1 realistic position and 1 of
+each strange group, 200 continuations an option and 1,000 an opponent, 10 timed positions under the
+1987 rules alone)
 """
 import json
 import multiprocessing
@@ -49,15 +51,18 @@ from yahtzee.strategy.odds.winchance import option_chances, others_ahead, prepar
 from yahtzee.strategy.play.advisor import advise  # noqa: E402
 from yahtzee.strategy.storage.cache import load_table, ready_rests  # noqa: E402
 
-POSITIONS = 48
-STRANGE = 12  # positions of each strange group
-MINE = 12_000     # continuations of the player's own card per option
-THEIRS = 100_000  # continuations of each opponent's card
-TIMED = 60        # positions timed per rule set
+QUICK = "--quick" in sys.argv[1:]
+POSITIONS = 1 if QUICK else 48
+STRANGE = 1 if QUICK else 12  # positions of each strange group
+MINE = 200 if QUICK else 12_000     # continuations of the player's own card per option
+THEIRS = 1_000 if QUICK else 100_000  # continuations of each opponent's card
+TIMED = 10 if QUICK else 60        # positions timed per rule set
 TARGETS = {"mean": 1.0, "worst": 5.0}
 STAGES = {"early": (1, 4), "middle": (5, 9), "late": (10, 13)}
 TIMED_RULES = {"hasbro": HASBRO, "hasbro, 4 rolls": HASBRO.with_options(rolls=4), "freejoker": FREE_JOKER,
                "nobonus": NO_BONUS, "fiveoak": FIVEOAK, "acorn": ACORN, "yahtc": YAHTC}
+if QUICK:  # the rules whose table and rests come with the package: nothing is built
+    TIMED_RULES = {"hasbro": HASBRO}
 
 
 def played_cards(table, count, turns, rng):
@@ -325,6 +330,7 @@ def percentiles(times):
 
 def main(argv):
     """Measure and print (0 positions: the times alone)."""
+    argv = [word for word in argv if word != "--quick"]
     count = int(argv[0]) if argv else POSITIONS
     rng = np.random.default_rng(int(argv[1]) if len(argv) > 1 else 1)
     strange = int(argv[2]) if len(argv) > 2 else STRANGE

@@ -323,7 +323,7 @@ class Saves:
 
     def _write_json(self, name: str, data: JSONObject) -> bool:
         try:
-            # no indent: an indented dump is written by the pure-Python encoder, 10x slower
+            # no indent: an indented dump is written by the pure-Python encoder, much slower
             text = json.dumps(data, ensure_ascii=True, allow_nan=False)
         except (TypeError, ValueError) as error:
             self._notice(NOT_SAVED, name=name, detail=str(error))
