@@ -48,11 +48,13 @@ class TurnEngine(Protocol):
 class TurnStages:
     """A batch of states' turn, per roll number 1, 2, ...: each roll's posting utility and
     best box (roll numbers x rolls x states), and before the last roll number the utility
-    of every keep that rerolls at least one die (roll numbers x keeps of 0-4 dice x states)."""
+    of every keep that rerolls at least one die (roll numbers x keeps of 0-4 dice x states);
+    if planned as it was worked out, each roll's best keep or -1 (see plan_keeps)."""
 
     posts: np.ndarray
     boxes: np.ndarray
     keeps: np.ndarray
+    plans: Optional[np.ndarray] = None
 
     def choose_keeps(self, stage: int, rolls: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """The best keep (or -1: post now) of roll `rolls[i]` of state `columns[i]` after roll
@@ -64,6 +66,8 @@ class TurnStages:
         """The best keep (or -1) of every roll of every state after roll number stage + 1
         (as best_keeps: for a few states at once, from all their options gathered; for many,
         through the keeps inside keeps, as best_sub_keeps)."""
+        if self.plans is not None:
+            return self.plans[stage]
         keeps, post_now = self.keeps[stage], self.posts[stage]
         if keeps.shape[1] <= GATHERED_STATES:
             options = np.broadcast_to(SUB_KEEPS[:, :, None], SUB_KEEPS.shape + keeps.shape[1:])
@@ -146,8 +150,10 @@ def turn_plans(engine: TurnEngine, values: np.ndarray, states: States, rolls: in
     return boxes, choices
 
 
-def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: int) -> TurnStages:
-    """The whole turn of a batch of states, roll number by roll number (see TurnStages)."""
+def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: int, plan: bool = False) -> TurnStages:
+    """The whole turn of a batch of states, roll number by roll number (see TurnStages); with
+    `plan`, its keeps planned too, as each roll's best keep is found (best_sub_keeps then
+    stands in for Engine.best_reroll: a roll's value is the best of it and of its keeps)."""
     work = Workspace(len(states))
     found = engine.post_values(values, states, work, want_boxes=True)
     assert found is not None
@@ -155,12 +161,17 @@ def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: in
     offset = engine.utility_offset(work)
     posts = np.empty((last,) + work.post.shape)
     keeps = np.empty((last - 1, ROLL_OFFSET, len(states)))
+    plans = np.empty((last - 1,) + work.post.shape, dtype=np.intp) if plan else None
     engine.stage_post(work, last, offset, work.post)
     posts[-1] = work.post
     for rolls in range(last - 1, 0, -1):
         keeps[rolls - 1] = engine.keep_values(work)[:ROLL_OFFSET]
         engine.stage_post(work, rolls, offset, posts[rolls - 1])
         np.maximum(work.post, posts[rolls - 1], out=work.post)
-        engine.best_reroll(work)
-    return TurnStages(posts, boxes, keeps)
-
+        if plans is None:
+            engine.best_reroll(work)
+            continue
+        best, chosen = best_sub_keeps(keeps[rolls - 1])
+        plans[rolls - 1] = keep_or_post(best, chosen, posts[rolls - 1])
+        np.maximum(work.post, best, out=work.post)
+    return TurnStages(posts, boxes, keeps, plans)
