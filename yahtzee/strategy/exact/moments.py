@@ -24,7 +24,7 @@ from .dicemath import FACE_COUNT, KEEPS, ROLL_OFFSET, ROLLS, YAHTZEE_ROLLS, over
 from .progress import Progress
 from .rulearrays import BOX_COUNT, UP_CAP, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, Posting, SolvedTable
-from .solver import Engine
+from .solver import Engine, open_boxes
 from .stages import CHUNK, TurnStages, Workspace, turn_stages
 from .statespace import STATE_COUNT, States, fill_unreachable, level_states, share_hopeless, state_index, states_of
 
@@ -85,8 +85,14 @@ class PostingRows:
         of_roll[:, FIVE_ALIKE] = len(key) + np.arange(FACE_COUNT)
         return cls(np.concatenate(boxes), key // 2, key % 2, of_roll.ravel())
 
-    def __len__(self) -> int:
-        return len(self.box) + FACE_COUNT
+    def open_part(self, states: States) -> "PostingRows":
+        """The rows of the boxes open in at least one of the states (the others are never
+        posted in), numbered anew."""
+        live = np.flatnonzero(np.isin(self.box, open_boxes(states)))
+        renumbered = np.full(len(self.box) + FACE_COUNT, -1)
+        renumbered[live] = np.arange(len(live))
+        renumbered[len(self.box):] = len(live) + np.arange(FACE_COUNT)
+        return PostingRows(self.box[live], self.points[live], self.fits[live], renumbered[self.of_roll])
 
 
 class TurnMoments:
@@ -127,12 +133,13 @@ class TurnMoments:
         states + state). The same bonus, the same boxes and postings."""
         engine = self.engine
         found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        open_rows = self.rows.open_part(states)
         for stage in range(engine.rolls):
             bonus = engine.stage_bonus(stage + 1)
             if bonus not in found:
-                gain, after = _posting_rows(self.rows, states, bonus)
+                gain, after = _posting_rows(open_rows, states, bonus)
                 five_gain, five_after = _five_alike_postings(engine.tables, states, stages.boxes[stage], stage + 1)
-                rows = _posting_row_of(self.rows, stages.boxes[stage], len(states))
+                rows = _posting_row_of(open_rows, stages.boxes[stage], len(states))
                 found[bonus] = (np.concatenate([gain, five_gain]), np.concatenate([after, five_after]), rows)
         return found
 

@@ -59,8 +59,9 @@ class TurnStages:
     def choose_keeps(self, stage: int, rolls: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """The best keep (or -1: post now) of roll `rolls[i]` of state `columns[i]` after roll
         number stage + 1."""
-        options = SUB_KEEPS[rolls]
-        return best_keeps(self.keeps[stage][options, columns[:, None]], options, self.posts[stage][rolls, columns])
+        options, keeps = SUB_KEEPS[rolls], self.keeps[stage]
+        utility = np.take(keeps, options * keeps.shape[1] + columns[:, None])  # keeps[options, columns], flat: faster
+        return best_keeps(utility, options, self.posts[stage][rolls, columns])
 
     def plan_keeps(self, stage: int) -> np.ndarray:
         """The best keep (or -1) of every roll of every state after roll number stage + 1
