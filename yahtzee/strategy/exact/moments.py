@@ -111,37 +111,41 @@ class TurnMoments:
         engine, width = self.engine, len(states)
         stages = turn_stages(engine, self.table.values, states, engine.rolls, plan=True)
         own = states.index
-        postings = self.postings(states, stages)
-        looping = any((after[-FACE_COUNT:] == own).any() for _gain, after, _rows in postings.values())
+        plain_after, postings = self.postings(states, stages)
+        looping = any((five_after == own).any() for _gain, five_after, _rows in postings.values())
         if looping:
             moments[:, :, own] = 0.0  # a turn that comes back counts none of the state's own moments yet
         keeps = [_keep_rows(stages.plan_keeps(stage), width) for stage in range(engine.rolls - 1)]
         stay = np.ones(width)
         fifties = not (states.case == 1).all()  # with a zero in YAHTZEE every moment with a fifty is 0
         for columns in _to_solve(looping, fifties):
-            posted = {bonus: (_posted_rows(_gathered(moments, after), gain, columns), rows)
-                      for bonus, (gain, after, rows) in postings.items()}
+            plain_seen = _gathered(moments, plain_after)
+            posted = {bonus: (_posted_rows(plain_seen, _gathered(moments, five_after), gain, columns), rows)
+                      for bonus, (gain, five_after, rows) in postings.items()}
             rest = self.carried(posted, keeps, width, len(columns))
             for column, (family, order) in enumerate(columns):
                 if (family, order) == (EVERY_GAME, 0):
                     stay = rest[:, column]  # 1 - the chance of coming back to the same state
                 moments[family, order, own] = rest[:, column] / stay
 
-    def postings(self, states: States, stages: TurnStages) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """For each roll bonus the turn's roll numbers bring: the gain and the state after of
-        every posting row (rows x states), and each roll's row, flat (rolls x states: row *
-        states + state). The same bonus, the same boxes and postings."""
+    def postings(self, states: States,
+                 stages: TurnStages) -> tuple[np.ndarray, dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+        """The state after every posting row but five alike's (rows x states: the same for
+        every roll number); and for each roll bonus the turn's roll numbers bring: the gain of
+        every posting row, the state after of five alike's, and each roll's row, flat (rolls x
+        states: row * states + state). The same bonus, the same boxes and postings."""
         engine = self.engine
         found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         open_rows = self.rows.open_part(states)
+        after = np.empty(0)
         for stage in range(engine.rolls):
             bonus = engine.stage_bonus(stage + 1)
             if bonus not in found:
                 gain, after = _posting_rows(open_rows, states, bonus)
                 five_gain, five_after = _five_alike_postings(engine.tables, states, stages.boxes[stage], stage + 1)
                 rows = _posting_row_of(open_rows, stages.boxes[stage], len(states))
-                found[bonus] = (np.concatenate([gain, five_gain]), np.concatenate([after, five_after]), rows)
-        return found
+                found[bonus] = (np.concatenate([gain, five_gain]), five_after, rows)
+        return after, found
 
     def carried(self, posted: dict[int, tuple[np.ndarray, np.ndarray]], keeps: list[np.ndarray], width: int,
                 count: int) -> np.ndarray:
@@ -209,12 +213,15 @@ def _gathered(moments: np.ndarray, after: np.ndarray) -> np.ndarray:
     return np.stack([np.take(row, after) for row in rows]).reshape(moments.shape[:-1] + after.shape)
 
 
-def _posted_rows(after_moments: np.ndarray, gain: np.ndarray, columns: list[Column]) -> np.ndarray:
+def _posted_rows(plain_seen: np.ndarray, five_seen: np.ndarray, gain: np.ndarray, columns: list[Column]) -> np.ndarray:
     """The moments of `columns` of every posting row: rows x states x columns, flat over the
-    first two (each row's gain and the moments of its state after as after_moments[family])."""
+    first two, from each row's gain and the moments of its state after (families x orders x
+    rows x states: those of the rows but five alike's, then of five alike's)."""
     posted = np.empty(gain.shape + (len(columns),))
+    plain = plain_seen.shape[2]
     for column, (family, order) in enumerate(columns):
-        posted[:, :, column] = _posted_moment(after_moments[family], order, gain)
+        posted[:plain, :, column] = _posted_moment(plain_seen[family], order, gain[:plain])
+        posted[plain:, :, column] = _posted_moment(five_seen[family], order, gain[plain:])
     return posted.reshape(-1, len(columns))
 
 
