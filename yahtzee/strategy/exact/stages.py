@@ -6,11 +6,12 @@ from typing import Optional, Protocol
 
 import numpy as np
 
-from .dicemath import KEEPS, ROLL_OFFSET, ROLLS, SUB_KEEPS
+from .dicemath import DICE, KEEPS, PARENTS, ROLL_OFFSET, ROLLS, SUB_KEEPS, size_rows
 from .statespace import States
 
 CHUNK = 512  # states worked out together: their rows stay in the processor's cache
 GATHERED_STATES = 16  # up to so many states, a turn's keeps are chosen from all options at once
+KEEP_NUMBERS = np.arange(ROLL_OFFSET, dtype=np.int16)[:, None]  # the rerolling keeps' own numbers
 
 
 class Workspace:
@@ -47,35 +48,77 @@ class TurnEngine(Protocol):
 class TurnStages:
     """A batch of states' turn, per roll number 1, 2, ...: each roll's posting utility and
     best box (roll numbers x rolls x states), and before the last roll number the utility
-    of every keep that rerolls at least one die (roll numbers x keeps of 0-4 dice x states)."""
+    of every keep that rerolls at least one die (roll numbers x keeps of 0-4 dice x states);
+    if planned as it was worked out, each roll's best keep or -1 (see plan_keeps)."""
 
     posts: np.ndarray
     boxes: np.ndarray
     keeps: np.ndarray
+    plans: Optional[np.ndarray] = None
 
     def choose_keeps(self, stage: int, rolls: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """The best keep (or -1: post now) of roll `rolls[i]` of state `columns[i]` after roll
         number stage + 1."""
-        options = SUB_KEEPS[rolls]
-        return best_keeps(self.keeps[stage][options, columns[:, None]], options, self.posts[stage][rolls, columns])
+        options, keeps = SUB_KEEPS[rolls], self.keeps[stage]
+        utility = np.take(keeps, options * keeps.shape[1] + columns[:, None])  # keeps[options, columns], flat: faster
+        return best_keeps(utility, options, self.posts[stage][rolls, columns])
 
     def plan_keeps(self, stage: int) -> np.ndarray:
         """The best keep (or -1) of every roll of every state after roll number stage + 1
         (as best_keeps: for a few states at once, from all their options gathered; for many,
-        a keep at a time, one pass over rolls x states each)."""
+        through the keeps inside keeps, as best_sub_keeps)."""
+        if self.plans is not None:
+            return self.plans[stage]
         keeps, post_now = self.keeps[stage], self.posts[stage]
         if keeps.shape[1] <= GATHERED_STATES:
             options = np.broadcast_to(SUB_KEEPS[:, :, None], SUB_KEEPS.shape + keeps.shape[1:])
             return best_keeps(keeps[SUB_KEEPS], options, post_now)
-        best, chosen = keeps[SUB_KEEPS[:, 0]], np.repeat(SUB_KEEPS[:, :1], keeps.shape[1], axis=1)
-        candidate = np.empty_like(best)
-        better = np.empty(best.shape, dtype=bool)
-        for column in SUB_KEEPS.T[1:]:
-            np.take(keeps, column, axis=0, out=candidate)
-            np.greater(candidate, best, out=better)
-            np.copyto(best, candidate, where=better)
-            np.copyto(chosen, column[:, None], where=better)
-        return keep_or_post(best, chosen, post_now)
+        best, chosen = best_sub_keeps(keeps)
+        return keep_or_post(best, chosen.astype(np.intp), post_now)
+
+
+def best_sub_keeps(keeps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The utility and the keep of every roll's best rerolling keep (rolls x states), of
+    equals the first (the one best_keeps takes): a keep's best inside it is the best of its
+    own and of the keeps one die smaller's, size by size, as Engine.best_reroll finds it, with
+    the keep that gave it carried along (a smaller keep comes first in KEEPS)."""
+    width = keeps.shape[1]
+    best, which = np.empty((len(KEEPS), width)), np.empty((len(KEEPS), width), dtype=np.int16)
+    best[:ROLL_OFFSET], which[:ROLL_OFFSET] = keeps, KEEP_NUMBERS
+    spare = len(ROLLS)
+    utility, keep = np.empty((spare, width)), np.empty((spare, width), dtype=np.int16)
+    better, equal = np.empty((spare, width), dtype=bool), np.empty((spare, width), dtype=bool)
+    for size in range(1, DICE + 1):
+        rows = size_rows(size)
+        smaller = PARENTS[size]
+        assert smaller is not None  # only the empty keep has no parents
+        parents, counts = smaller
+        own = (keeps[rows], KEEP_NUMBERS[rows]) if size < DICE else None
+        np.take(best, parents[:, 0], axis=0, out=best[rows])
+        np.take(which, parents[:, 0], axis=0, out=which[rows])
+        for column, count in zip(parents.T[1:], counts[1:]):
+            here = slice(0, count)
+            np.take(best, column[:count], axis=0, out=utility[here])
+            np.take(which, column[:count], axis=0, out=keep[here])
+            _take_better(best[rows][here], which[rows][here], utility[here], keep[here], better[here], equal[here])
+        if own is not None:
+            here = slice(0, rows.stop - rows.start)
+            np.greater(own[0], best[rows], out=better[here])  # a keep itself comes after those inside it
+            np.copyto(best[rows], own[0], where=better[here])
+            np.copyto(which[rows], own[1], where=better[here])
+    return best[ROLL_OFFSET:], which[ROLL_OFFSET:]
+
+
+def _take_better(best: np.ndarray, which: np.ndarray, utility: np.ndarray, keep: np.ndarray, better: np.ndarray,
+                 equal: np.ndarray) -> None:
+    """Raise (best, which) to (utility, keep) where it is higher, or as high with a keep that comes first."""
+    np.equal(utility, best, out=equal)
+    if equal.any():
+        np.logical_and(equal, keep < which, out=equal)
+        np.copyto(which, keep, where=equal)
+    np.greater(utility, best, out=better)
+    np.copyto(best, utility, where=better)
+    np.copyto(which, keep, where=better)
 
 
 def best_keeps(utility: np.ndarray, options: np.ndarray, post_now: np.ndarray) -> np.ndarray:
@@ -108,8 +151,10 @@ def turn_plans(engine: TurnEngine, values: np.ndarray, states: States, rolls: in
     return boxes, choices
 
 
-def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: int) -> TurnStages:
-    """The whole turn of a batch of states, roll number by roll number (see TurnStages)."""
+def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: int, plan: bool = False) -> TurnStages:
+    """The whole turn of a batch of states, roll number by roll number (see TurnStages); with
+    `plan`, its keeps planned too, as each roll's best keep is found (best_sub_keeps then
+    stands in for Engine.best_reroll: a roll's value is the best of it and of its keeps)."""
     work = Workspace(len(states))
     found = engine.post_values(values, states, work, want_boxes=True)
     assert found is not None
@@ -117,12 +162,17 @@ def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: in
     offset = engine.utility_offset(work)
     posts = np.empty((last,) + work.post.shape)
     keeps = np.empty((last - 1, ROLL_OFFSET, len(states)))
+    plans = np.empty((last - 1,) + work.post.shape, dtype=np.intp) if plan else None
     engine.stage_post(work, last, offset, work.post)
     posts[-1] = work.post
     for rolls in range(last - 1, 0, -1):
         keeps[rolls - 1] = engine.keep_values(work)[:ROLL_OFFSET]
         engine.stage_post(work, rolls, offset, posts[rolls - 1])
         np.maximum(work.post, posts[rolls - 1], out=work.post)
-        engine.best_reroll(work)
-    return TurnStages(posts, boxes, keeps)
-
+        if plans is None:
+            engine.best_reroll(work)
+            continue
+        best, chosen = best_sub_keeps(keeps[rolls - 1])
+        plans[rolls - 1] = keep_or_post(best, chosen, posts[rolls - 1])
+        np.maximum(work.post, best, out=work.post)
+    return TurnStages(posts, boxes, keeps, plans)

@@ -222,18 +222,43 @@ def futures_of(mean: np.ndarray, spread: np.ndarray, fifty: np.ndarray) -> Futur
 
 
 @dataclass(frozen=True)
+class Groups:
+    """The cards of a sample grouped by a key: each group's positions, in the sample's order."""
+
+    order: np.ndarray
+    starts: np.ndarray
+
+    @classmethod
+    def of(cls, keys: np.ndarray, count: int) -> "Groups":
+        """The groups of keys 0..count - 1."""
+        starts = np.concatenate([[0], np.cumsum(np.bincount(keys, minlength=count))])
+        return cls(np.argsort(keys, kind="stable"), starts)
+
+    def members(self, key: int) -> np.ndarray:
+        """The positions of the cards with `key`."""
+        return self.order[self.starts[key]:self.starts[key + 1]]
+
+
+@dataclass(frozen=True)
 class Sample:
     """Remaining scores measured in games: the kind of each card and its offset in spreads."""
 
     kinds: np.ndarray
     offsets: np.ndarray
 
+    @cached_property
+    def groups(self) -> tuple[Groups, Groups, Groups]:
+        """The cards by boxes open; by boxes open and YAHTZEE box; by kind (see rest_kinds)."""
+        count = (BOX_COUNT + 1) * 9
+        return (Groups.of(self.kinds // 9, count // 9), Groups.of(self.kinds // 3, count // 3),
+                Groups.of(self.kinds, count))
+
     def alike(self, kind: int) -> np.ndarray:
-        """The cards a kind's shape is measured from: the narrowest of its kind, the same boxes
-        open and YAHTZEE box, the same boxes open, with at least MIN_SAMPLE cards."""
-        opens, cases = self.kinds // 9, self.kinds // 3 % 3
-        same_opens = opens == kind // 9
-        return _alike(same_opens, same_opens & (cases == kind // 3 % 3), self.kinds == kind)
+        """The cards a kind's shape is measured from (their positions): the narrowest of its
+        kind, the same boxes open and YAHTZEE box, the same boxes open, with at least
+        MIN_SAMPLE cards."""
+        opens, opens_case, kinds = self.groups
+        return _alike(opens.members(kind // 9), opens_case.members(kind // 3), kinds.members(kind))
 
     def alike_spreads(self, spreads: np.ndarray, own_play: np.ndarray) -> np.ndarray:
         """Each kind's spread over its cards (the root mean square of their own `spreads`) as
@@ -241,8 +266,8 @@ class Sample:
         alike = np.zeros((BOX_COUNT + 1) * 9)
         for kind in range(FULL_CARD_KINDS, len(alike)):
             chosen = self.alike(kind)
-            unstrayed = chosen & own_play if (chosen & own_play).any() else chosen
-            alike[kind] = np.sqrt(np.mean(spreads[unstrayed] ** 2))
+            unstrayed = chosen[own_play[chosen]]
+            alike[kind] = np.sqrt(np.mean(spreads[unstrayed if len(unstrayed) else chosen] ** 2))
         return alike
 
     def shapes(self, fallback: Optional[np.ndarray] = None) -> np.ndarray:
@@ -251,7 +276,7 @@ class Sample:
         shapes[:FULL_CARD_KINDS, SHAPE_REACH] = 1.0  # nothing is to come
         for kind in range(FULL_CARD_KINDS, len(shapes)):
             chosen = self.alike(kind)
-            if not chosen.any() and fallback is not None:
+            if not len(chosen) and fallback is not None:
                 shapes[kind] = fallback[kind]
                 continue
             sample = self.offsets[chosen]
@@ -281,7 +306,7 @@ def _stray(table: SolvedTable, cards: Cards, games: np.ndarray, rng: "np.random.
 
 def _alike(*chosen: np.ndarray) -> np.ndarray:
     """The narrowest of the `chosen` sets of cards (widest first) with enough cards in it."""
-    enough = [pick for pick in chosen if pick.sum() >= MIN_SAMPLE]
+    enough = [pick for pick in chosen if len(pick) >= MIN_SAMPLE]
     return enough[-1] if enough else chosen[0]
 
 
