@@ -11,7 +11,10 @@ behind" (the player to decide posts at random, the others play the table, or the
 round). For every option the advisor offers
 there, the truth is the share of won games (ties half) over continuations: the rest of the
 turn played by the plan the shown chance assumes (winchance: for the win), then every card
-played to its end by the exact table (batch, the simulation's arrays, not finals). Each
+played to its end by the exact table (batch, the simulation's arrays, not finals). Last,
+"challenge": realistic positions in a challenge, one or two games played before (each
+player's total over them) and one or two to come, where the column is the chance to win the
+match: the truth plays out the games to come too. Each
 opponent's continuations are shared by all options; the standard error of each truth is
 printed and kept under half a point. Prints mean and worst |shown - true| and the share over
 2 points against the targets; then the advice's time (advise + the win column, memos empty,
@@ -19,10 +22,10 @@ the turn prepared as the game prepares it) for every rule set the column is show
 Positions are measured in parallel, one process a core; the tables are read from (and, for
 rules that do not come with the package, built once into) the game's own cache folder.
 Asserts nothing; the last line is one JSON object.
-Usage: python bench/winchance.py [--quick] [POSITIONS] [SEED] [STRANGE] (POSITIONS realistic ones,
-STRANGE of each strange group; 0 positions: the times alone; quick: 1 realistic position and 1 of
-each strange group, 200 continuations an option and 1,000 an opponent, 10 timed positions under the
-1987 rules alone)
+Usage: python bench/winchance.py [--quick] [POSITIONS] [SEED] [STRANGE] [CHALLENGE] (POSITIONS
+realistic ones, STRANGE of each strange group, CHALLENGE in a challenge; all 0: the times alone;
+quick: 1 realistic position, 1 of each strange group and 1 in a challenge, 200 continuations an
+option and 1,000 an opponent, 10 timed positions under the 1987 rules alone)
 """
 import json
 import multiprocessing
@@ -39,6 +42,7 @@ sys.path.insert(0, str(PROJECT))
 
 from yahtzee.model.choices import OptionKind  # noqa: E402
 from yahtzee.model.game import Game, Player, Turn  # noqa: E402
+from yahtzee.model.match import MatchStand  # noqa: E402
 from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC  # noqa: E402
 from yahtzee.model.scorecard import Scorecard  # noqa: E402
 from yahtzee.saves.folder import choose_folders  # noqa: E402
@@ -54,6 +58,7 @@ from yahtzee.strategy.storage.cache import load_table, ready_rests  # noqa: E402
 QUICK = "--quick" in sys.argv[1:]
 POSITIONS = 1 if QUICK else 48
 STRANGE = 1 if QUICK else 12  # positions of each strange group
+CHALLENGE = 1 if QUICK else 30  # positions in a challenge of several games (the column is the match's)
 MINE = 200 if QUICK else 12_000     # continuations of the player's own card per option
 THEIRS = 1_000 if QUICK else 100_000  # continuations of each opponent's card
 TIMED = 10 if QUICK else 60        # positions timed per rule set
@@ -133,7 +138,8 @@ def played_on(table, cards, turns, rng):
 PLAIN_ROLLS = [index for index, roll in enumerate(ROLLS) if len(set(roll)) > 1]
 ROLLS_WITHOUT = {face: [index for index in PLAIN_ROLLS if face not in ROLLS[index]] for face in range(1, 7)}
 GROUPS = {"realistic": table_play, "random postings": random_postings, "upper zeros": upper_zeros,
-          "yahtzee scratched": yahtzee_scratched, "far behind": None}
+          "yahtzee scratched": yahtzee_scratched, "far behind": None, "challenge": table_play}
+STRANGE_GROUPS = ("random postings", "upper zeros", "yahtzee scratched", "far behind")
 
 
 def makers(group, players, seat, rng):
@@ -218,12 +224,13 @@ def rerolled(keeps, rng):
     return roll_numbers(np.where(place < kept[:, None], KEEP_FACES[keeps], fresh))
 
 
-def truth(table, game, options, rng):
-    """Each option's Monte Carlo chance to win and its standard error."""
-    others = [finish(table, copies(player.card, THEIRS), rng)
+def truth(table, game, options, rng, stand=None):
+    """Each option's Monte Carlo chance to win and its standard error: the game's, or with
+    `stand` the challenge's (each total before the game and every game to come played out too)."""
+    others = [finish(table, copies(player.card, THEIRS), rng) + match_rest(table, stand, player.name, THEIRS, rng)
               for seat, player in enumerate(game.players) if seat != game.seat]
     card = game.current.card
-    plan = win_plan(table, card.boxes, card.total, others_ahead(table, game)) if game.rolls_left else None
+    plan = win_plan(table, card.boxes, card.total, others_ahead(table, game, stand)) if game.rolls_left else None
     limit = max(int(max(final.max() for final in others)) + 2, 2000)
     below, at_most = np.ones(limit), np.ones(limit)
     for finals in others:
@@ -238,10 +245,29 @@ def truth(table, game, options, rng):
             results.append((None, None))  # another turn: not simulated here
             continue
         mine = finish(table, rest_of_turn(table, game, option, plan, MINE, rng), rng)
+        mine = mine + match_rest(table, stand, game.current.name, MINE, rng)
         won = ahead[np.minimum(mine, limit - 1)]
         error = np.sqrt(won.var() / len(won) + 0.25 / THEIRS)
         results.append((float(won.mean()), float(error)))
     return results
+
+
+def match_rest(table, stand, name, count, rng):
+    """What a player's match total adds to this game's final in `count` play-outs: the total
+    before the game and every game to come (0 outside a match)."""
+    if stand is None:
+        return 0
+    to_come = sum((finish(table, Cards.empty(count), rng) for _ in range(stand.games_after)), np.zeros(count, int))
+    return stand.before.get(name, 0) + to_come
+
+
+def challenge_stand(table, game, rng):
+    """A challenge the position's game is in: one or two games before it (each player's total
+    over them played by the table), one or two to come."""
+    before_games = int(rng.integers(1, 3))
+    before = {player.name: int(sum(finish(table, Cards.empty(1), rng)[0] for _ in range(before_games)))
+              for player in game.players}
+    return MatchStand(before, int(rng.integers(1, 3)))
 
 
 def kinds(count, rng, player_counts=(2, 3)):
@@ -251,13 +277,14 @@ def kinds(count, rng, player_counts=(2, 3)):
     return [combos[order[i % len(combos)]] for i in range(count)]
 
 
-def accuracy(table, count, strange, rng):
+def accuracy(table, count, strange, challenge, rng):
     """The errors of every shown chance against its truth, with what they were measured at:
     `count` realistic positions and `strange` of each strange group, each position made and
     measured from streams of its own, shared out over the machine's cores."""
     places = np.random.default_rng(int(rng.integers(2 ** 32)))
     plan = [("realistic", kind) for kind in kinds(count, places)]
-    plan += [(group, kind) for group in list(GROUPS)[1:] for kind in kinds(strange, places, (2, 3, 4))]
+    plan += [(group, kind) for group in STRANGE_GROUPS for kind in kinds(strange, places, (2, 3, 4))]
+    plan += [("challenge", kind) for kind in kinds(challenge, places)]
     jobs = [(group, kind, int(seed)) for (group, kind), seed in zip(plan, rng.integers(2 ** 32, size=len(plan)))]
     global SHARED_TABLE
     table.warm()
@@ -275,12 +302,13 @@ def measured_position(job):
     table = SHARED_TABLE
     places, rng = (np.random.default_rng(part) for part in np.random.SeedSequence(seed).spawn(2))
     game = position(table, places, players, stage, used, group)
+    stand = challenge_stand(table, game, places) if group == "challenge" else None
     options = advise(table, game)
-    shown = option_chances(table, game, options)
+    shown = option_chances(table, game, options, stand)
     cases = "/".join(yahtzee_case(player.card) for player in game.players)
     return [{"group": group, "players": players, "stage": stage, "roll": used, "round": game.round,
              "yahtzee": cases, "shown": chance, "true": true, "error": error, "decision": option.kind.name.lower()}
-            for option, chance, (true, error) in zip(options, shown, truth(table, game, options, rng))
+            for option, chance, (true, error) in zip(options, shown, truth(table, game, options, rng, stand))
             if true is not None]
 
 
@@ -336,7 +364,9 @@ def main(argv):
     strange = int(argv[2]) if len(argv) > 2 else STRANGE
     begun = time.perf_counter()
     cache = choose_folders(None, os.environ, PROJECT).cache  # the game's own: tables it built are not built again
-    figures = report_accuracy(load_table(HASBRO, cache_dir=cache), count, strange, rng) if count else {}
+    challenge = int(argv[3]) if len(argv) > 3 else CHALLENGE
+    measured = count or strange or challenge
+    figures = report_accuracy(load_table(HASBRO, cache_dir=cache), count, strange, challenge, rng) if measured else {}
     times = timings(cache, rng)
     for name, figure in times.items():
         look, prepare, cold = figure["look"], figure["prepare"], figure["cold"]
@@ -350,18 +380,20 @@ def main(argv):
                                             for name, figure in times.items()}}))
 
 
-def report_accuracy(table, count, strange, rng):
-    """Print the shown chances against the truth at `count` realistic positions and `strange`
-    of each strange group: per group, over the strange ones, over all; the figures."""
+def report_accuracy(table, count, strange, challenge, rng):
+    """Print the shown chances against the truth at `count` realistic positions, `strange` of
+    each strange group and `challenge` in a challenge: per group, over the strange ones, over
+    the game's own; the figures."""
     start = time.perf_counter()
-    rows = accuracy(table, count, strange, rng)
-    print(f"win chance, hasbro: {len(rows)} options at {count} realistic positions and {strange} of each strange "
-          f"group, {MINE:,} continuations an option, {THEIRS:,} an opponent ({time.perf_counter() - start:.0f} s)")
+    rows = accuracy(table, count, strange, challenge, rng)
+    print(f"win chance, hasbro: {len(rows)} options at {count} realistic positions, {strange} of each strange "
+          f"group and {challenge} in a challenge (the match's chance), {MINE:,} continuations an "
+          f"option, {THEIRS:,} an opponent ({time.perf_counter() - start:.0f} s)")
     print(f"  truth's standard error: at most {max(row['error'] for row in rows) * 100:.2f} points (target < 0.5)")
     figures = {}
     sets = {group: [row for row in rows if row["group"] == group] for group in GROUPS}
-    sets["strange together"] = [row for row in rows if row["group"] != "realistic"]
-    sets["all together"] = rows
+    sets["strange together"] = [row for row in rows if row["group"] in STRANGE_GROUPS]
+    sets["all together"] = [row for row in rows if row["group"] != "challenge"]  # the game's own chances
     for name, chosen in sets.items():
         if chosen:
             figures[name] = report_set(name, chosen)
