@@ -11,7 +11,7 @@ import numpy as np
 
 from ...model import scoring
 from ...model.rules import Rules
-from .dicemath import CHILDREN, DICE, FACE_COUNT, PARENTS, ROLL_OFFSET, YAHTZEE_ROLLS, over_rolls, size_rows
+from .dicemath import CHILDREN, DICE, FACE_COUNT, PARENTS, YAHTZEE_ROLLS, over_rolls, size_rows
 from .objective import EXPECTED_SCORE, Objective
 from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
 from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
@@ -113,22 +113,27 @@ class Engine:
 
     def _post_five_alike(self, values: np.ndarray, states: States, work: Workspace,
                          boxes: Optional[np.ndarray]) -> None:
-        """Five alike may be a joker or earn an extra turn: their boxes and points depend on the card."""
+        """Five alike may be a joker or earn an extra turn: their boxes and points depend on the card.
+        The best fitting posting is worked out only where something reads it (a roll bonus, or boxes)."""
         case, faces = states.case, FIVE_ALIKE_FACES
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
         matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
+        every_points = self.tables.five_points[case, matching_filled, faces]  # faces x states x boxes
         fits = self.tables.fits[FIVE_ALIKE]
+        with_fit = boxes is not None or bool(self.tables.roll_bonus)
         row_best, row_fit = np.full(legal.shape, -np.inf), np.full(legal.shape, -np.inf)
         row_box, fit_box = np.full(legal.shape, NO_BOX, dtype=np.int8), np.full(legal.shape, NO_BOX, dtype=np.int8)
         for box in open_boxes(states):
-            points = self.tables.five_points[case, matching_filled, faces, box]
-            value = self.after_posting(values, box, points, states)
+            value = self.after_posting(values, box, every_points[..., box], states)
             value[(legal >> box) & 1 == 0] = -np.inf
-            row_box[value > row_best] = box
+            if boxes is not None:
+                row_box[value > row_best] = box
             np.maximum(row_best, value, out=row_best)
-            value[~fits[:, box]] = -np.inf
-            fit_box[value > row_fit] = box
-            np.maximum(row_fit, value, out=row_fit)
+            if with_fit:
+                value[~fits[:, box]] = -np.inf
+                if boxes is not None:
+                    fit_box[value > row_fit] = box
+                np.maximum(row_fit, value, out=row_fit)
         extra = self._five_alike_extra(case)
         work.base[FIVE_ALIKE] = row_best + extra
         work.fit[FIVE_ALIKE] = row_fit + extra
@@ -216,20 +221,19 @@ class Engine:
 
     @staticmethod
     def best_reroll(work: Workspace) -> np.ndarray:
-        """Each roll's value when rerolls remain: the best keep inside it, into work.post."""
-        keeps, best = work.keeps, work.best
-        best[0] = keeps[0]
+        """Each roll's value when rerolls remain: the best keep inside it, into work.post.
+        Worked out in place: every row of work.keeps is left holding the best keep inside it
+        (keep_values fills them afresh)."""
+        keeps = work.keeps
         for size in range(1, DICE + 1):
             rows = size_rows(size)
-            acc, scratch = best[rows], work.scratch[:rows.stop - rows.start]
-            acc[...] = keeps[rows]
+            best, scratch = keeps[rows], work.scratch[:rows.stop - rows.start]
             smaller = PARENTS[size]
             assert smaller is not None  # only the empty keep has no parents
             parents, counts = smaller
             for column, count in zip(parents.T, counts):
-                part = acc[:count]
-                np.maximum(part, np.take(best, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
-        work.post[...] = best[ROLL_OFFSET:]
+                part = best[:count]
+                np.maximum(part, np.take(keeps, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
         return work.post
 
     def roll_values(self, values: np.ndarray, states: States, work: Workspace, first: int,

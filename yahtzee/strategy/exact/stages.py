@@ -21,7 +21,6 @@ class Workspace:
         self.post = self.keeps[ROLL_OFFSET:]
         self.base = np.empty((len(ROLLS), width))
         self.fit = np.empty((len(ROLLS), width))
-        self.best = np.empty_like(self.keeps)
         self.candidate = np.empty((len(ROLLS), width))
         self.scratch = np.empty((len(ROLLS), width))
 
