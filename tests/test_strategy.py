@@ -281,7 +281,7 @@ def counted_builds(monkeypatch, hasbro):
     """build_table replaced by a quick copy of the real hasbro table, counting its calls."""
     calls = []
 
-    def build(rules, objective=EXPECTED_SCORE, progress=None):
+    def build(rules, objective=EXPECTED_SCORE, progress=None, processes=1):
         calls.append(rules.name)
         return StrategyTable(rules, objective, hasbro.values.copy())
 

@@ -13,13 +13,57 @@ from ...model import scoring
 from ...model.rules import Rules
 from .dicemath import CHILDREN, DICE, FACE_COUNT, PARENTS, YAHTZEE_ROLLS, over_rolls, size_rows
 from .objective import EXPECTED_SCORE, Objective
-from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
+from .rulearrays import (
+    BOX_COUNT,
+    FULL_CARD,
+    UP_CAP,
+    UPPER_BITS,
+    YAHTZEE_BIT,
+    YAHTZEE_FIFTY,
+    YAHTZEE_ZERO,
+    RuleTables,
+    rule_tables,
+)
 from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
-from .statespace import States, empty_values, fill_unreachable, level_states, share_hopeless, start_value, state_index  # noqa: F401
+from .statespace import (  # noqa: F401
+    States,
+    empty_values,
+    fill_unreachable,
+    level_states,
+    share_hopeless,
+    share_solved,
+    start_value,
+    state_index,
+)
+from .team import level_team
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 FIVE_ALIKE_FACES = np.arange(FACE_COUNT)[:, None]  # a row for each face of five alike
 NO_BOX = -1
+
+
+BUILD_CHUNK = 1024  # the widest batch of a build: wider ones would cost more time than the calls they save
+# Batches of at least two states: the rolls' average of a lone state is summed in another order
+# (numpy sums one column pairwise), and a table's bits must not depend on how it was cut.
+LEAST_BATCH = 2
+
+
+def fifty_matters(tables: RuleTables) -> bool:
+    """True unless five alike score, fit and earn the same whether the Yahtzee box holds 50
+    or a zero: then (no bonus, no joker) the 'fifty' flag changes nothing still to come."""
+    return not all(np.array_equal(table[YAHTZEE_ZERO], table[YAHTZEE_FIFTY])
+                   for table in (tables.five_points, tables.bonus, tables.yahtzee_legal, tables.turn_bonus))
+
+
+def batch_bounds(count: int, processes: int) -> list[np.ndarray]:
+    """Where to cut `count` states into batches of at most BUILD_CHUNK and at least LEAST_BATCH
+    (a lone state is repeated), their number a multiple of `processes` when there are enough,
+    their sizes as even as can be: the positions of each batch's states."""
+    number = -(-count // BUILD_CHUNK)
+    number += -number % processes
+    number = max(1, min(number, count // LEAST_BATCH))
+    positions = np.arange(max(count, LEAST_BATCH)).clip(max=count - 1)
+    return np.array_split(positions, number)
 
 
 def open_boxes(states: States) -> list[int]:
@@ -50,6 +94,7 @@ class Engine:
         plain_fits = self.tables.fits.copy()
         plain_fits[FIVE_ALIKE] = False  # five alike are posted apart
         self._fit_rows = [np.flatnonzero(plain_fits[:, box]) for box in range(BOX_COUNT)]
+        self.fifty_matters = fifty_matters(self.tables)
 
     def stage_bonus(self, rolls: int) -> int:
         """The roll bonus for a fitting posting after `rolls` rolls."""
@@ -277,22 +322,45 @@ class Engine:
         return turn_stages(self, values, states, last or self.rolls)
 
     # -- whole table ---------------------------------------------------------------
-    def solve(self, progress: Optional[Callable[[int, int], None]] = None, levels: int = BOX_COUNT) -> np.ndarray:
+    def solve(self, progress: Optional[Callable[[int, int], None]] = None, levels: int = BOX_COUNT,
+              processes: int = 1) -> np.ndarray:
         """The value of every turn-start state; `progress(done, total)` is told as it goes.
-        With fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled."""
-        values = empty_values()
-        solved = [(filled, level_states(filled, CHUNK)) for filled in range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)]
-        total, done = sum(len(states) for _, states in solved), 0
-        work = Workspace(CHUNK)
-        for filled, states in solved:
-            for start in range(0, len(states), CHUNK):
-                self.solve_states(values, states.part(slice(start, start + CHUNK)), work)
-                done += CHUNK
-                if progress:
-                    progress(done, total)
-            share_hopeless(values, filled)
-        fill_unreachable(values)
-        return values
+        With fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled.
+        With `processes` 2, a forked helper solves half of each level where the system can
+        fork (see team: only for a process that does nothing else meanwhile)."""
+        plan = [self.level_batches(filled, processes) for filled in range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)]
+        total, done = sum(len(states) for batches in plan for states in batches), 0
+        room = Workspace(max(len(states) for batches in plan for states in batches))
+        with level_team(processes) as team:
+            values = team.values
+            for batches in plan:
+                level_end = done + sum(len(states) for states in batches)
+                for number, states in enumerate(batches):
+                    if team.takes(number):
+                        self.solve_states(values, states, Workspace(len(states), room))
+                        share_solved(values, states, self.fifty_matters)
+                        done = min(done + team.size * len(states), level_end)  # the other solves as many
+                        if progress and team.leads:
+                            progress(done, total)
+                team.level_done()
+                if progress and team.leads and done < level_end:
+                    progress(level_end, total)
+                done = level_end
+            if team.leads:
+                fill_unreachable(values)
+            return values if team.size == 1 else values.copy()  # the helper ends as the block does
+
+    def level_batches(self, filled: int, processes: int) -> list[States]:
+        """The states with `filled` boxes filled that must be solved, in batches of at most
+        BUILD_CHUNK, as many for each process (see batch_bounds; for an extra turn, as ever); without the 'fifty' states
+        where a 50 in the Yahtzee box changes nothing (share_solved gives them their values)."""
+        if self.extra_turns:  # how a fixed point settles depends on its batch: cut as ever, for the same values
+            states = level_states(filled, CHUNK)
+            return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
+        states = level_states(filled, 1)
+        if not self.fifty_matters:
+            states = states.part(np.flatnonzero(states.fifty == 0))
+        return [states.part(cut) for cut in batch_bounds(len(states), processes)]
 
     def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:
         """Write the value of a batch of states into `values`; a state that may give itself an

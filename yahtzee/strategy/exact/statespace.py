@@ -117,6 +117,23 @@ def share_hopeless(values: np.ndarray, filled: int) -> None:
         table[mask, 1:below] = table[mask, 0]
 
 
+def share_solved(values: np.ndarray, states: States, fifty_matters: bool = True) -> None:
+    """Give the values of solved states to the states they stand for: the same card at the
+    sums that can no longer reach the bonus (see share_hopeless) and, where the Yahtzee box's
+    50 changes nothing (not `fifty_matters`), the same card with 50 there."""
+    index = states.index
+    below = np.asarray(HOPELESS_BELOW)[states.mask & UPPER_MASK]
+    copies = np.where(states.up == 0, np.maximum(below - 1, 0), 0)
+    source = np.repeat(index, copies)
+    sums = np.arange(len(source)) - np.repeat(np.cumsum(copies) - copies, copies) + 1
+    hopeless = state_index(np.repeat(states.mask, copies), sums, np.repeat(states.fifty, copies))
+    values[hopeless] = values[source]
+    if not fifty_matters:
+        filled = np.concatenate([states.mask, np.repeat(states.mask, copies)]) >> YAHTZEE_BIT & 1 == 1
+        solved = np.concatenate([index, hopeless])[filled]
+        values[solved + 1] = values[solved]  # the 'fifty' flag is the index's last bit
+
+
 def _copy_to_unused_fifty(values: np.ndarray) -> None:
     """With the Yahtzee box open the flag means nothing: give both flags the same value."""
     table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
