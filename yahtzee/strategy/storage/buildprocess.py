@@ -3,7 +3,8 @@
 The JSON names the rules (as the saved game writes them), the objective, the cache folder and
 whether the table's rests are wanted too. The process writes its progress to stdout as lines
 of 'done total' and the table (and its rests) into the cache; it says nothing else and leaves
-nothing half-written when it is killed.
+nothing half-written when it is killed. On two or more processors it solves the table with a
+helper it forks, which ends when it does.
 """
 import json
 import signal
@@ -25,6 +26,13 @@ def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool
                        "cache": str(cache_dir), "rests": rests})
 
 
+def build_processes() -> int:
+    """Two processes for a build where this one may run on two processors: this process
+    does nothing else meanwhile, so it may fork a helper (see strategy.exact.team)."""
+    from ..exact.team import usable_cores
+    return min(2, usable_cores())
+
+
 def main(argument: str) -> int:
     """Build the table the argument asks for into its cache; 0 once it is there."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
@@ -38,7 +46,8 @@ def main(argument: str) -> int:
             shown[0] = step
             print(done, total, flush=True)
 
-    table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report)
+    table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report,
+                       processes=build_processes())
     if asked.get("rests"):
         ready_rests(table, asked["cache"], report)
     return 0
