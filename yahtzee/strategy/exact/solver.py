@@ -40,6 +40,7 @@ from .team import level_team
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 FIVE_ALIKE_FACES = np.arange(FACE_COUNT)[:, None]  # a row for each face of five alike
 NO_BOX = -1
+FEW_ROLLS = 64  # a box that scores on at most so many rolls is posted as a zero first (see _post_best)
 
 
 BUILD_CHUNK = 1024  # the widest batch of a build: wider ones would cost more time than the calls they save
@@ -95,6 +96,25 @@ class Engine:
         plain_fits[FIVE_ALIKE] = False  # five alike are posted apart
         self._fit_rows = [np.flatnonzero(plain_fits[:, box]) for box in range(BOX_COUNT)]
         self.fifty_matters = fifty_matters(self.tables)
+        scoring_rows = [np.setdiff1d(np.flatnonzero(self._plain_points[:, box]), FIVE_ALIKE)
+                        for box in range(BOX_COUNT)]
+        # A lower box that scores on few rolls is posted as a zero on every roll at once, then
+        # on the rolls it scores on: its points only add to the same card's value after.
+        self._zero_first = {box: rows for box, rows in enumerate(scoring_rows)
+                            if box not in UPPER_BITS and len(rows) <= FEW_ROLLS}
+        self._five_alike_rows = self._rows_of_five_alike()
+
+    def _rows_of_five_alike(self) -> dict[int, np.ndarray]:
+        """For the upper boxes and the Yahtzee box, whose card after depends on the points: the
+        row of each points value among the box's distinct points, as five alike score them
+        ({} when five alike can score points no other roll does: then they are worked out apart)."""
+        rows = {}
+        for box in UPPER_BITS + (YAHTZEE_BIT,):
+            points = self.tables.five_points[..., box]
+            if not np.isin(points, self._distinct[box]).all():
+                return {}
+            rows[box] = np.searchsorted(self._distinct[box], np.arange(points.max() + 1))
+        return rows
 
     def stage_bonus(self, rolls: int) -> int:
         """The roll bonus for a fitting posting after `rolls` rolls."""
@@ -129,6 +149,76 @@ class Engine:
                           want_boxes: bool = False) -> Optional[np.ndarray]:
         """post_values without a yahtChallenge extra turn (the part that does not depend on
         the state's own value)."""
+        if want_boxes or self.tables.roll_bonus or not self._five_alike_rows:
+            return self._post_each_box(values, states, work, want_boxes)
+        self._post_best(values, states, work)
+        return None
+
+    def _post_best(self, values: np.ndarray, states: States, work: Workspace) -> None:
+        """The best posting value of every roll into work.base, when nothing asks which box or
+        what fits (the table's build): the boxes that score on most rolls a row each, the others
+        (see _zero_first) their zero on every roll at once and their points on the few rolls
+        they score on; five alike from the same rows. work.fit is -inf (no roll bonus reads it)."""
+        best, zero, posted = work.base, np.full(len(states), -np.inf), []
+        any_row = False
+        work.fit.fill(-np.inf)
+        for box in open_boxes(states):
+            row_values, after = self._rows_after(values, box, states)
+            posted.append((box, row_values, after))
+            if box in self._zero_first:
+                np.maximum(zero, row_values[0], out=zero)
+            elif not any_row:
+                np.take(row_values, self._point_rows[box], axis=0, out=best, mode="clip")
+                any_row = True
+            else:
+                candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
+                np.maximum(best, candidate, out=best)
+        if any_row:
+            np.maximum(best, zero, out=best)
+        else:
+            best[...] = zero
+        for box, row_values, _after in posted:
+            rows = self._zero_first.get(box, ())
+            if len(rows):
+                best[rows] = np.maximum(best[rows], row_values[self._point_rows[box][rows]])
+        self._post_five_alike_best(states, work, posted)
+
+    def _rows_after(self, values: np.ndarray, box: int, states: States) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        """after_posting of each of a box's distinct points (points x states, -inf where the box
+        is filled); and for a box whose card after does not depend on its points (a lower box but
+        the Yahtzee box), the value of that card (-inf alike), else None."""
+        filled = (states.mask >> box) & 1 == 1
+        if box in UPPER_BITS or box == YAHTZEE_BIT:
+            row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
+            row_values[:, filled] = -np.inf
+            return row_values, None
+        after = values[state_index(states.mask | (1 << box), states.up, states.fifty)]
+        after[filled] = -np.inf
+        return self._distinct[box][:, None] + after, after
+
+    def _post_five_alike_best(self, states: States, work: Workspace,
+                              posted: list[tuple[int, np.ndarray, Optional[np.ndarray]]]) -> None:
+        """_post_five_alike for _post_best: each open box's value read from its rows (`posted`),
+        or its points added to the value of its card after."""
+        case, faces = states.case, FIVE_ALIKE_FACES
+        legal = self.tables.yahtzee_legal[case, states.mask, faces]
+        matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
+        every_points = self.tables.five_points[case, matching_filled, faces]  # faces x states x boxes
+        row_best = np.full(legal.shape, -np.inf)
+        for box, row_values, after in posted:
+            points = every_points[..., box]
+            if after is None:
+                value = np.take_along_axis(row_values, self._five_alike_rows[box][points], axis=0)
+            else:
+                value = points + after
+            value[(legal >> box) & 1 == 0] = -np.inf
+            np.maximum(row_best, value, out=row_best)
+        work.base[FIVE_ALIKE] = row_best + self._five_alike_extra(case)
+
+    def _post_each_box(self, values: np.ndarray, states: States, work: Workspace,
+                       want_boxes: bool) -> Optional[np.ndarray]:
+        """plain_post_values a box at a time over every roll, keeping the boxes if asked and
+        the best fitting posting."""
         best, fit = work.base, work.fit
         best.fill(-np.inf)
         fit.fill(-np.inf)
