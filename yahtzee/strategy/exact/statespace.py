@@ -64,7 +64,9 @@ def empty_values() -> np.ndarray:
 @functools.cache
 def _masks_with(filled: int) -> tuple[int, ...]:
     """The cards with exactly `filled` boxes filled (level_states and share_hopeless ask alike)."""
-    return tuple(mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled)
+    masks = np.arange(FULL_CARD + 1)
+    counts = sum(masks >> bit & 1 for bit in range(FULL_CARD.bit_length()))
+    return tuple(np.flatnonzero(counts == filled).tolist())
 
 
 def _reachable_ups(upper_mask: int) -> np.ndarray:
@@ -91,20 +93,24 @@ HOPELESS_BELOW = [_hopeless_below(upper) for upper in range(UPPER_MASK + 1)]
 def level_states(filled: int, batch: int) -> States:
     """Every reachable state with `filled` boxes filled that must be solved (Yahtzee box open:
     only 'not fifty'; of the sums that can no longer reach the bonus, only 0: see share_hopeless)."""
-    masks, ups, fifties = [], [], []
-    for mask in _masks_with(filled):
-        reachable = REACHABLE_UPS[mask & UPPER_MASK]
-        reachable = reachable[(reachable == 0) | (reachable >= HOPELESS_BELOW[mask & UPPER_MASK])]
-        for fifty in (0, 1) if mask >> YAHTZEE_BIT & 1 else (0,):
-            masks.append(np.full(len(reachable), mask))
-            ups.append(reachable)
-            fifties.append(np.full(len(reachable), fifty))
-    states = [np.concatenate(column) for column in (masks, ups, fifties)]
+    solved_ups = [reachable[(reachable == 0) | (reachable >= below)]
+                  for reachable, below in zip(REACHABLE_UPS, HOPELESS_BELOW)]
+    masks = np.array(_masks_with(filled), dtype=np.int64)
     # the 'fifty' states together and first: only they may settle, which takes longest
-    order = np.argsort(-states[2], kind="stable")
-    states = [column[order] for column in states]
+    parts = [_cards(masks[masks >> YAHTZEE_BIT & 1 == 1], 1, solved_ups), _cards(masks, 0, solved_ups)]
+    states = [np.concatenate(column) for column in zip(*parts)]
     padding = -len(states[0]) % batch  # whole batches only: repeat the last state
     return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
+
+
+def _cards(masks: np.ndarray, fifty: int, solved_ups: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The columns (mask, up, fifty) of the states of `masks` with the flag `fifty`, a card's
+    solved sums (`solved_ups`, by its upper boxes) after another, in the order of `masks`."""
+    ups = [solved_ups[upper] for upper in (masks & UPPER_MASK).tolist()]
+    counts = [len(sums) for sums in ups]
+    mask_column = np.repeat(masks, counts)
+    up_column = np.concatenate(ups) if ups else np.zeros(0, dtype=np.int64)
+    return mask_column, up_column, np.full(len(mask_column), fifty, dtype=np.int64)
 
 
 def share_hopeless(values: np.ndarray, filled: int) -> None:
