@@ -11,6 +11,7 @@ import pytest
 from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
 from yahtzee.strategy.exact import solver, statespace, team
 from yahtzee.strategy.exact.solver import BUILD_CHUNK, LEAST_BATCH, Engine, batch_bounds
+from yahtzee.strategy.exact.stages import Workspace
 from yahtzee.strategy.storage.cache import build_table
 
 needs_fork = pytest.mark.skipif(not team.can_fork(), reason="the helper is forked")
@@ -186,3 +187,15 @@ def test_the_states_solved_stand_for_the_hopeless_sums_as_before():
     solver.fill_unreachable(shared)
     solver.fill_unreachable(per_level)
     assert np.array_equal(shared, per_level)
+
+
+@pytest.mark.parametrize("rules", [HASBRO, FREE_JOKER, NO_BONUS, YAHTC], ids=lambda rules: rules.name)
+@pytest.mark.parametrize("filled", [2, 6, 11])
+def test_the_builds_best_postings_are_those_worked_out_a_box_at_a_time(rules, filled, table):
+    engine = Engine(rules)
+    states = statespace.level_states(filled, 1)
+    states = states.part(slice(None, None, max(1, len(states) // 500)))
+    quick, each_box = Workspace(len(states)), Workspace(len(states))
+    assert engine.plain_post_values(table.values, states, quick) is None
+    assert engine.plain_post_values(table.values, states, each_box, want_boxes=True) is not None
+    assert np.array_equal(quick.base, each_box.base)

@@ -99,9 +99,11 @@ class Engine:
         scoring_rows = [np.setdiff1d(np.flatnonzero(self._plain_points[:, box]), FIVE_ALIKE)
                         for box in range(BOX_COUNT)]
         # A lower box that scores on few rolls is posted as a zero on every roll at once, then
-        # on the rolls it scores on: its points only add to the same card's value after.
+        # on the rolls it scores on: its points only add to the same card's value after (the
+        # Yahtzee box's 50 changes the card, but only five alike score it, and they are apart).
         self._zero_first = {box: rows for box, rows in enumerate(scoring_rows)
-                            if box not in UPPER_BITS and len(rows) <= FEW_ROLLS}
+                            if box not in UPPER_BITS and len(rows) <= FEW_ROLLS
+                            and (box != YAHTZEE_BIT or not len(rows))}
         self._five_alike_rows = self._rows_of_five_alike()
 
     def _rows_of_five_alike(self) -> dict[int, np.ndarray]:
