@@ -177,16 +177,45 @@ def test_a_killed_build_leaves_no_helper_running():
     build.stdout.close()
 
 
-def test_the_states_solved_stand_for_the_hopeless_sums_as_before():
+def test_a_batch_gives_the_hopeless_sums_what_a_level_gave_them():
     values = np.random.default_rng(7).random(statespace.STATE_COUNT)
-    shared, per_level = values.copy(), values.copy()
+    by_batch, by_level = values.copy(), values.copy()
     for filled in range(13):
-        statespace.share_solved(shared, statespace.level_states(filled, 1))
-        statespace.share_hopeless(per_level, filled)
-    assert not np.array_equal(shared, values)
-    solver.fill_unreachable(shared)
-    solver.fill_unreachable(per_level)
-    assert np.array_equal(shared, per_level)
+        statespace.share_hopeless_sums(by_batch, statespace.level_states(filled, 1))
+        statespace.share_hopeless(by_level, filled)
+    assert not np.array_equal(by_batch, values)
+    solver.fill_unreachable(by_batch)
+    solver.fill_unreachable(by_level)
+    assert np.array_equal(by_batch, by_level)
+
+
+def solved_state_by_state(engine, levels):
+    """The fullest `levels` levels solved as the build solved them before sums with the same
+    future were solved once: every state of level_states, the hopeless sums shared per level."""
+    values = statespace.empty_values()
+    for filled in range(12, 12 - levels, -1):
+        states = statespace.level_states(filled, 1)
+        for start in range(0, len(states), BUILD_CHUNK):
+            batch = states.part(slice(start, start + BUILD_CHUNK))
+            engine.solve_states(values, batch, Workspace(len(batch)))
+        statespace.share_hopeless(values, filled)
+    solver.fill_unreachable(values)
+    return values
+
+
+@pytest.mark.parametrize("rules", [HASBRO, ACORN], ids=lambda rules: rules.name)
+def test_sums_with_the_same_future_get_the_values_solving_each_gives(rules):
+    engine = Engine(rules)
+    assert np.array_equal(engine.solve(levels=5), solved_state_by_state(engine, 5))
+
+
+def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart():
+    # Only FOURS open (upper boxes ONES, TWOS, THREES, FIVES, SIXES filled): 0, 4, ..., 20 more,
+    # so 43 and 46 both reach the bonus with 20, neither with 16; 42 does not with 20.
+    same = statespace.SAME_FUTURE[0b110111]
+    assert same[43] == same[46] != same[42] and same[63] == 63 and same[0] == same[42] == 0
+    solved = sum(len(statespace.distinct_states(filled)) for filled in range(13))
+    assert solved < 0.9 * sum(len(statespace.level_states(filled, 1)) for filled in range(13))
 
 
 @pytest.mark.parametrize("rules", [HASBRO, FREE_JOKER, NO_BONUS, YAHTC], ids=lambda rules: rules.name)

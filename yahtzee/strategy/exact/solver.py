@@ -27,10 +27,12 @@ from .rulearrays import (
 from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
 from .statespace import (  # noqa: F401
     States,
+    distinct_states,
     empty_values,
     fill_unreachable,
     level_states,
     share_hopeless,
+    share_hopeless_sums,
     share_solved,
     start_value,
     state_index,
@@ -430,7 +432,7 @@ class Engine:
                 for number, states in enumerate(batches):
                     if team.takes(number):
                         self.solve_states(values, states, Workspace(len(states), room))
-                        share_solved(values, states, self.fifty_matters)
+                        self.share_solved(values, states)
                         done = min(done + team.size * len(states), level_end)  # the other solves as many
                         if progress and team.leads:
                             progress(done, total)
@@ -443,16 +445,22 @@ class Engine:
             return values if team.size == 1 else values.copy()  # the helper ends as the block does
 
     def level_batches(self, filled: int, processes: int) -> list[States]:
-        """The states with `filled` boxes filled that must be solved, in batches of at most
-        BUILD_CHUNK, as many for each process (see batch_bounds; for an extra turn, as ever); without the 'fifty' states
-        where a 50 in the Yahtzee box changes nothing (share_solved gives them their values)."""
-        if self.extra_turns:  # how a fixed point settles depends on its batch: cut as ever, for the same values
+        """The distinct states with `filled` boxes filled, in batches of at most BUILD_CHUNK, as
+        many for each process (see batch_bounds). With an extra turn, the states and batches
+        of level_states: a fixed point settles a batch at a time, close enough but not to the
+        last bit, so each state is solved, in the batch it always was."""
+        if self.extra_turns:
             states = level_states(filled, CHUNK)
             return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
-        states = level_states(filled, 1)
-        if not self.fifty_matters:
-            states = states.part(np.flatnonzero(states.fifty == 0))
+        states = distinct_states(filled, self.fifty_matters)
         return [states.part(cut) for cut in batch_bounds(len(states), processes)]
+
+    def share_solved(self, values: np.ndarray, states: States) -> None:
+        """Give a solved batch's values to the states it stands for (see level_batches)."""
+        if self.extra_turns:
+            share_hopeless_sums(values, states)
+        else:
+            share_solved(values, states, self.fifty_matters)
 
     def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:
         """Write the value of a batch of states into `values`; a state that may give itself an
