@@ -166,8 +166,11 @@ class Engine:
         best, zero, posted = work.base, np.full(len(states), -np.inf), []
         any_row = False
         work.fit.fill(-np.inf)
-        for box in open_boxes(states):
-            row_values, after = self._rows_after(values, box, states)
+        boxes = open_boxes(states)
+        uppers = [box for box in boxes if box in UPPER_BITS]
+        upper_rows = dict(zip(uppers, self._upper_rows(values, states, uppers))) if uppers else {}
+        for box in boxes:
+            row_values, after = (upper_rows[box], None) if box in upper_rows else self._rows_after(values, box, states)
             posted.append((box, row_values, after))
             if box in self._zero_first:
                 np.maximum(zero, row_values[0], out=zero)
@@ -186,6 +189,18 @@ class Engine:
             if len(rows):
                 best[rows] = np.maximum(best[rows], row_values[self._point_rows[box][rows]])
         self._post_five_alike_best(states, work, posted)
+
+    def _upper_rows(self, values: np.ndarray, states: States, boxes: list[int]) -> np.ndarray:
+        """_rows_after of upper boxes, all at once (boxes x points x states): after_posting's
+        arithmetic, each step one array operation for every box."""
+        points = np.array([self._distinct[box] for box in boxes])[:, :, None]
+        bits = np.array([1 << box for box in boxes])[:, None, None]
+        total = states.up + points
+        crossed = (states.up < UP_CAP) & (total >= UP_CAP)
+        gain = points + np.where(crossed, scoring.UPPER_BONUS, 0)
+        rows = gain + values[state_index(states.mask | bits, np.minimum(total, UP_CAP), states.fifty)]
+        np.putmask(rows, np.broadcast_to(states.mask & bits != 0, rows.shape), -np.inf)
+        return rows
 
     def _rows_after(self, values: np.ndarray, box: int, states: States) -> tuple[np.ndarray, Optional[np.ndarray]]:
         """after_posting of each of a box's distinct points (points x states, -inf where the box
