@@ -14,7 +14,8 @@ from yahtzee.strategy.exact.solver import BUILD_CHUNK, LEAST_BATCH, Engine, batc
 from yahtzee.strategy.exact.stages import Workspace
 from yahtzee.strategy.storage.cache import build_table
 
-needs_fork = pytest.mark.skipif(not team.can_fork(), reason="the helper is forked")
+needs_fork = pytest.mark.skipif(not team.can_fork() or team.usable_cores() < 2,
+                                reason="the helper is forked where two processors are usable")
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +87,12 @@ def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone():
     assert [done for _, done, _ in reports] == sorted(done for _, done, _ in reports)
 
 
-def test_without_fork_one_process_solves_it_all(monkeypatch):
+@pytest.mark.parametrize("why", ["no fork", "one processor"])
+def test_without_fork_or_a_second_processor_one_process_solves_it_all(monkeypatch, why):
     def no_fork():
         raise AssertionError("forked")
-    monkeypatch.setattr(team, "can_fork", lambda: False)
+    monkeypatch.setattr(team, "can_fork", lambda: why != "no fork")
+    monkeypatch.setattr(team, "usable_cores", lambda: 1 if why == "one processor" else 2)
     monkeypatch.setattr(os, "fork", no_fork, raising=False)
     engine = Engine(HASBRO)
     assert np.array_equal(engine.solve(levels=3, processes=2), engine.solve(levels=3))
@@ -159,6 +162,7 @@ def test_a_leader_that_stops_takes_its_helper_with_it(forked):
     assert len(forked) == 1 and is_reaped(forked[0])
 
 
+@needs_fork
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_a_killed_build_leaves_no_helper_running():
     code = ("import sys; from yahtzee.model.rules import HASBRO; from yahtzee.strategy.storage.cache import "

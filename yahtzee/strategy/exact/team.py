@@ -77,9 +77,10 @@ def can_fork() -> bool:
 
 @contextlib.contextmanager
 def level_team(processes: int) -> Iterator[Team]:
-    """A team of up to two processes sharing one value table (one where forking is missing or
-    not asked for). In the helper the block runs, and then the helper ends here."""
-    if processes < 2 or not can_fork():
+    """A team of up to two processes sharing one value table (one where forking is missing, or
+    not asked for, or this process may run on one processor only). In the helper the block
+    runs, and then the helper ends here."""
+    if processes < 2 or not can_fork() or usable_cores() < 2:
         yield Team(empty_values())
         return
     yield from _forked_team()

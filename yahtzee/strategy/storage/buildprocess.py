@@ -26,13 +26,6 @@ def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool
                        "cache": str(cache_dir), "rests": rests})
 
 
-def build_processes() -> int:
-    """Two processes for a build where this one may run on two processors: this process
-    does nothing else meanwhile, so it may fork a helper (see strategy.exact.team)."""
-    from ..exact.team import usable_cores
-    return min(2, usable_cores())
-
-
 def main(argument: str) -> int:
     """Build the table the argument asks for into its cache; 0 once it is there."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the game, not to a build
@@ -46,8 +39,9 @@ def main(argument: str) -> int:
             shown[0] = step
             print(done, total, flush=True)
 
+    # This process does nothing else meanwhile, so it may fork a helper (where it may run on two processors)
     table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report,
-                       processes=build_processes())
+                       processes=2)
     if asked.get("rests"):
         ready_rests(table, asked["cache"], report)
     return 0
