@@ -30,7 +30,7 @@ def builds(monkeypatch, hasbro):
     """Table builds, answered with the already built table."""
     made = []
 
-    def build(rules, objective=EXPECTED_SCORE, progress=None):
+    def build(rules, objective=EXPECTED_SCORE, progress=None, processes=1):
         made.append(rules.name)
         return StrategyTable(rules, objective, hasbro.values)
     monkeypatch.setattr(cache, "build_table", build)

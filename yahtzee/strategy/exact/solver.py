@@ -11,15 +11,62 @@ import numpy as np
 
 from ...model import scoring
 from ...model.rules import Rules
-from .dicemath import CHILDREN, DICE, FACE_COUNT, PARENTS, ROLL_OFFSET, YAHTZEE_ROLLS, over_rolls, size_rows
+from .dicemath import CHILDREN, DICE, FACE_COUNT, PARENTS, YAHTZEE_ROLLS, over_rolls, size_rows
 from .objective import EXPECTED_SCORE, Objective
-from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, rule_tables
+from .rulearrays import (
+    BOX_COUNT,
+    FULL_CARD,
+    UP_CAP,
+    UPPER_BITS,
+    YAHTZEE_BIT,
+    YAHTZEE_FIFTY,
+    YAHTZEE_ZERO,
+    RuleTables,
+    rule_tables,
+)
 from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
-from .statespace import States, empty_values, fill_unreachable, level_states, share_hopeless, start_value, state_index  # noqa: F401
+from .statespace import (  # noqa: F401
+    States,
+    distinct_states,
+    empty_values,
+    fill_unreachable,
+    level_states,
+    share_hopeless,
+    share_hopeless_sums,
+    share_solved,
+    start_value,
+    state_index,
+)
+from .team import level_team
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 FIVE_ALIKE_FACES = np.arange(FACE_COUNT)[:, None]  # a row for each face of five alike
 NO_BOX = -1
+FEW_ROLLS = 64  # a box that scores on at most so many rolls is posted as a zero first (see _post_best)
+
+
+BUILD_CHUNK = 1024  # the widest batch of a build: wider ones would cost more time than the calls they save
+# Batches of at least two states: the rolls' average of a lone state is summed in another order
+# (numpy sums one column pairwise), and a table's bits must not depend on how it was cut.
+LEAST_BATCH = 2
+
+
+def fifty_matters(tables: RuleTables) -> bool:
+    """True unless five alike score, fit and earn the same whether the Yahtzee box holds 50
+    or a zero: then (no bonus, no joker) the 'fifty' flag changes nothing still to come."""
+    return not all(np.array_equal(table[YAHTZEE_ZERO], table[YAHTZEE_FIFTY])
+                   for table in (tables.five_points, tables.bonus, tables.yahtzee_legal, tables.turn_bonus))
+
+
+def batch_bounds(count: int, processes: int) -> list[np.ndarray]:
+    """Where to cut `count` states into batches of at most BUILD_CHUNK and at least LEAST_BATCH
+    (a lone state is repeated), their number a multiple of `processes` when there are enough,
+    their sizes as even as can be: the positions of each batch's states."""
+    number = -(-count // BUILD_CHUNK)
+    number += -number % processes
+    number = max(1, min(number, count // LEAST_BATCH))
+    positions = np.arange(max(count, LEAST_BATCH)).clip(max=count - 1)
+    return np.array_split(positions, number)
 
 
 def open_boxes(states: States) -> list[int]:
@@ -50,6 +97,28 @@ class Engine:
         plain_fits = self.tables.fits.copy()
         plain_fits[FIVE_ALIKE] = False  # five alike are posted apart
         self._fit_rows = [np.flatnonzero(plain_fits[:, box]) for box in range(BOX_COUNT)]
+        self.fifty_matters = fifty_matters(self.tables)
+        scoring_rows = [np.setdiff1d(np.flatnonzero(self._plain_points[:, box]), FIVE_ALIKE)
+                        for box in range(BOX_COUNT)]
+        # A lower box that scores on few rolls is posted as a zero on every roll at once, then
+        # on the rolls it scores on: its points only add to the same card's value after (the
+        # Yahtzee box's 50 changes the card, but only five alike score it, and they are apart).
+        self._zero_first = {box: rows for box, rows in enumerate(scoring_rows)
+                            if box not in UPPER_BITS and len(rows) <= FEW_ROLLS
+                            and (box != YAHTZEE_BIT or not len(rows))}
+        self._five_alike_rows = self._rows_of_five_alike()
+
+    def _rows_of_five_alike(self) -> dict[int, np.ndarray]:
+        """For the upper boxes and the Yahtzee box, whose card after depends on the points: the
+        row of each points value among the box's distinct points, as five alike score them
+        ({} when five alike can score points no other roll does: then they are worked out apart)."""
+        rows = {}
+        for box in UPPER_BITS + (YAHTZEE_BIT,):
+            points = self.tables.five_points[..., box]
+            if not np.isin(points, self._distinct[box]).all():
+                return {}
+            rows[box] = np.searchsorted(self._distinct[box], np.arange(points.max() + 1))
+        return rows
 
     def stage_bonus(self, rolls: int) -> int:
         """The roll bonus for a fitting posting after `rolls` rolls."""
@@ -84,6 +153,91 @@ class Engine:
                           want_boxes: bool = False) -> Optional[np.ndarray]:
         """post_values without a yahtChallenge extra turn (the part that does not depend on
         the state's own value)."""
+        if want_boxes or self.tables.roll_bonus or not self._five_alike_rows:
+            return self._post_each_box(values, states, work, want_boxes)
+        self._post_best(values, states, work)
+        return None
+
+    def _post_best(self, values: np.ndarray, states: States, work: Workspace) -> None:
+        """The best posting value of every roll into work.base, when nothing asks which box or
+        what fits (the table's build): the boxes that score on most rolls a row each, the others
+        (see _zero_first) their zero on every roll at once and their points on the few rolls
+        they score on; five alike from the same rows. work.fit is -inf (no roll bonus reads it)."""
+        best, zero, posted = work.base, np.full(len(states), -np.inf), []
+        any_row = False
+        work.fit.fill(-np.inf)
+        boxes = open_boxes(states)
+        uppers = [box for box in boxes if box in UPPER_BITS]
+        upper_rows = dict(zip(uppers, self._upper_rows(values, states, uppers))) if uppers else {}
+        for box in boxes:
+            row_values, after = (upper_rows[box], None) if box in upper_rows else self._rows_after(values, box, states)
+            posted.append((box, row_values, after))
+            if box in self._zero_first:
+                np.maximum(zero, row_values[0], out=zero)
+            elif not any_row:
+                np.take(row_values, self._point_rows[box], axis=0, out=best, mode="clip")
+                any_row = True
+            else:
+                candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
+                np.maximum(best, candidate, out=best)
+        if any_row:
+            np.maximum(best, zero, out=best)
+        else:
+            best[...] = zero
+        for box, row_values, _after in posted:
+            rows = self._zero_first.get(box, ())
+            if len(rows):
+                best[rows] = np.maximum(best[rows], row_values[self._point_rows[box][rows]])
+        self._post_five_alike_best(states, work, posted)
+
+    def _upper_rows(self, values: np.ndarray, states: States, boxes: list[int]) -> np.ndarray:
+        """_rows_after of upper boxes, all at once (boxes x points x states): after_posting's
+        arithmetic, each step one array operation for every box."""
+        points = np.array([self._distinct[box] for box in boxes])[:, :, None]
+        bits = np.array([1 << box for box in boxes])[:, None, None]
+        total = states.up + points
+        crossed = (states.up < UP_CAP) & (total >= UP_CAP)
+        gain = points + np.where(crossed, scoring.UPPER_BONUS, 0)
+        rows = gain + values[state_index(states.mask | bits, np.minimum(total, UP_CAP), states.fifty)]
+        np.putmask(rows, np.broadcast_to(states.mask & bits != 0, rows.shape), -np.inf)
+        return rows
+
+    def _rows_after(self, values: np.ndarray, box: int, states: States) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        """after_posting of each of a box's distinct points (points x states, -inf where the box
+        is filled); and for a box whose card after does not depend on its points (a lower box but
+        the Yahtzee box), the value of that card (-inf alike), else None."""
+        filled = (states.mask >> box) & 1 == 1
+        if box in UPPER_BITS or box == YAHTZEE_BIT:
+            row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
+            row_values[:, filled] = -np.inf
+            return row_values, None
+        after = values[state_index(states.mask | (1 << box), states.up, states.fifty)]
+        after[filled] = -np.inf
+        return self._distinct[box][:, None] + after, after
+
+    def _post_five_alike_best(self, states: States, work: Workspace,
+                              posted: list[tuple[int, np.ndarray, Optional[np.ndarray]]]) -> None:
+        """_post_five_alike for _post_best: each open box's value read from its rows (`posted`),
+        or its points added to the value of its card after."""
+        case, faces = states.case, FIVE_ALIKE_FACES
+        legal = self.tables.yahtzee_legal[case, states.mask, faces]
+        matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
+        every_points = self.tables.five_points[case, matching_filled, faces]  # faces x states x boxes
+        row_best = np.full(legal.shape, -np.inf)
+        for box, row_values, after in posted:
+            points = every_points[..., box]
+            if after is None:
+                value = np.take_along_axis(row_values, self._five_alike_rows[box][points], axis=0)
+            else:
+                value = points + after
+            value[(legal >> box) & 1 == 0] = -np.inf
+            np.maximum(row_best, value, out=row_best)
+        work.base[FIVE_ALIKE] = row_best + self._five_alike_extra(case)
+
+    def _post_each_box(self, values: np.ndarray, states: States, work: Workspace,
+                       want_boxes: bool) -> Optional[np.ndarray]:
+        """plain_post_values a box at a time over every roll, keeping the boxes if asked and
+        the best fitting posting."""
         best, fit = work.base, work.fit
         best.fill(-np.inf)
         fit.fill(-np.inf)
@@ -113,22 +267,27 @@ class Engine:
 
     def _post_five_alike(self, values: np.ndarray, states: States, work: Workspace,
                          boxes: Optional[np.ndarray]) -> None:
-        """Five alike may be a joker or earn an extra turn: their boxes and points depend on the card."""
+        """Five alike may be a joker or earn an extra turn: their boxes and points depend on the card.
+        The best fitting posting is worked out only where something reads it (a roll bonus, or boxes)."""
         case, faces = states.case, FIVE_ALIKE_FACES
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
         matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
+        every_points = self.tables.five_points[case, matching_filled, faces]  # faces x states x boxes
         fits = self.tables.fits[FIVE_ALIKE]
+        with_fit = boxes is not None or bool(self.tables.roll_bonus)
         row_best, row_fit = np.full(legal.shape, -np.inf), np.full(legal.shape, -np.inf)
         row_box, fit_box = np.full(legal.shape, NO_BOX, dtype=np.int8), np.full(legal.shape, NO_BOX, dtype=np.int8)
         for box in open_boxes(states):
-            points = self.tables.five_points[case, matching_filled, faces, box]
-            value = self.after_posting(values, box, points, states)
+            value = self.after_posting(values, box, every_points[..., box], states)
             value[(legal >> box) & 1 == 0] = -np.inf
-            row_box[value > row_best] = box
+            if boxes is not None:
+                row_box[value > row_best] = box
             np.maximum(row_best, value, out=row_best)
-            value[~fits[:, box]] = -np.inf
-            fit_box[value > row_fit] = box
-            np.maximum(row_fit, value, out=row_fit)
+            if with_fit:
+                value[~fits[:, box]] = -np.inf
+                if boxes is not None:
+                    fit_box[value > row_fit] = box
+                np.maximum(row_fit, value, out=row_fit)
         extra = self._five_alike_extra(case)
         work.base[FIVE_ALIKE] = row_best + extra
         work.fit[FIVE_ALIKE] = row_fit + extra
@@ -216,20 +375,19 @@ class Engine:
 
     @staticmethod
     def best_reroll(work: Workspace) -> np.ndarray:
-        """Each roll's value when rerolls remain: the best keep inside it, into work.post."""
-        keeps, best = work.keeps, work.best
-        best[0] = keeps[0]
+        """Each roll's value when rerolls remain: the best keep inside it, into work.post.
+        Worked out in place: every row of work.keeps is left holding the best keep inside it
+        (keep_values fills them afresh)."""
+        keeps = work.keeps
         for size in range(1, DICE + 1):
             rows = size_rows(size)
-            acc, scratch = best[rows], work.scratch[:rows.stop - rows.start]
-            acc[...] = keeps[rows]
+            best, scratch = keeps[rows], work.scratch[:rows.stop - rows.start]
             smaller = PARENTS[size]
             assert smaller is not None  # only the empty keep has no parents
             parents, counts = smaller
             for column, count in zip(parents.T, counts):
-                part = acc[:count]
-                np.maximum(part, np.take(best, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
-        work.post[...] = best[ROLL_OFFSET:]
+                part = best[:count]
+                np.maximum(part, np.take(keeps, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
         return work.post
 
     def roll_values(self, values: np.ndarray, states: States, work: Workspace, first: int,
@@ -273,22 +431,51 @@ class Engine:
         return turn_stages(self, values, states, last or self.rolls)
 
     # -- whole table ---------------------------------------------------------------
-    def solve(self, progress: Optional[Callable[[int, int], None]] = None, levels: int = BOX_COUNT) -> np.ndarray:
+    def solve(self, progress: Optional[Callable[[int, int], None]] = None, levels: int = BOX_COUNT,
+              processes: int = 1) -> np.ndarray:
         """The value of every turn-start state; `progress(done, total)` is told as it goes.
-        With fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled."""
-        values = empty_values()
-        solved = [(filled, level_states(filled, CHUNK)) for filled in range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)]
-        total, done = sum(len(states) for _, states in solved), 0
-        work = Workspace(CHUNK)
-        for filled, states in solved:
-            for start in range(0, len(states), CHUNK):
-                self.solve_states(values, states.part(slice(start, start + CHUNK)), work)
-                done += CHUNK
-                if progress:
-                    progress(done, total)
-            share_hopeless(values, filled)
-        fill_unreachable(values)
-        return values
+        With fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled.
+        With `processes` 2, a forked helper solves half of each level where the system can
+        fork (see team: only for a process that does nothing else meanwhile)."""
+        plan = [self.level_batches(filled, processes) for filled in range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)]
+        total, done = sum(len(states) for batches in plan for states in batches), 0
+        room = Workspace(max(len(states) for batches in plan for states in batches))
+        with level_team(processes) as team:
+            values = team.values
+            for batches in plan:
+                level_end = done + sum(len(states) for states in batches)
+                for number, states in enumerate(batches):
+                    if team.takes(number):
+                        self.solve_states(values, states, Workspace(len(states), room))
+                        self.share_solved(values, states)
+                        done = min(done + team.size * len(states), level_end)  # the other solves as many
+                        if progress and team.leads:
+                            progress(done, total)
+                team.level_done()
+                if progress and team.leads and done < level_end:
+                    progress(level_end, total)
+                done = level_end
+            if team.leads:
+                fill_unreachable(values)
+            return values if team.size == 1 else values.copy()  # the helper ends as the block does
+
+    def level_batches(self, filled: int, processes: int) -> list[States]:
+        """The distinct states with `filled` boxes filled, in batches of at most BUILD_CHUNK, as
+        many for each process (see batch_bounds). With an extra turn, the states and batches
+        of level_states: a fixed point settles a batch at a time, close enough but not to the
+        last bit, so each state is solved, in the batch it always was."""
+        if self.extra_turns:
+            states = level_states(filled, CHUNK)
+            return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
+        states = distinct_states(filled, self.fifty_matters)
+        return [states.part(cut) for cut in batch_bounds(len(states), processes)]
+
+    def share_solved(self, values: np.ndarray, states: States) -> None:
+        """Give a solved batch's values to the states it stands for (see level_batches)."""
+        if self.extra_turns:
+            share_hopeless_sums(values, states)
+        else:
+            share_solved(values, states, self.fifty_matters)
 
     def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:
         """Write the value of a batch of states into `values`; a state that may give itself an

@@ -15,16 +15,23 @@ KEEP_NUMBERS = np.arange(ROLL_OFFSET, dtype=np.int16)[:, None]  # the rerolling 
 
 
 class Workspace:
-    """Reused arrays for a batch of `width` states (fresh arrays each time cost page faults)."""
+    """Reused arrays for a batch of `width` states (fresh arrays each time cost page faults);
+    with `room`, in the memory of that wider workspace."""
 
-    def __init__(self, width: int) -> None:
-        self.keeps = np.empty((len(KEEPS), width))
+    def __init__(self, width: int, room: Optional["Workspace"] = None) -> None:
+        self.keeps: np.ndarray = _array((len(KEEPS), width), room.keeps if room else None)
         self.post = self.keeps[ROLL_OFFSET:]
-        self.base = np.empty((len(ROLLS), width))
-        self.fit = np.empty((len(ROLLS), width))
-        self.best = np.empty_like(self.keeps)
-        self.candidate = np.empty((len(ROLLS), width))
-        self.scratch = np.empty((len(ROLLS), width))
+        self.base: np.ndarray = _array((len(ROLLS), width), room.base if room else None)
+        self.fit: np.ndarray = _array((len(ROLLS), width), room.fit if room else None)
+        self.candidate: np.ndarray = _array((len(ROLLS), width), room.candidate if room else None)
+        self.scratch: np.ndarray = _array((len(ROLLS), width), room.scratch if room else None)
+
+
+def _array(shape: tuple[int, int], memory: Optional[np.ndarray]) -> np.ndarray:
+    """An uninitialised array of `shape`, new or at the start of `memory` (contiguous either way)."""
+    if memory is None:
+        return np.empty(shape)
+    return memory.reshape(-1)[:shape[0] * shape[1]].reshape(shape)
 
 
 class TurnEngine(Protocol):

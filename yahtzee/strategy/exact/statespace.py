@@ -64,7 +64,9 @@ def empty_values() -> np.ndarray:
 @functools.cache
 def _masks_with(filled: int) -> tuple[int, ...]:
     """The cards with exactly `filled` boxes filled (level_states and share_hopeless ask alike)."""
-    return tuple(mask for mask in range(FULL_CARD + 1) if bin(mask).count("1") == filled)
+    masks = np.arange(FULL_CARD + 1)
+    counts = sum(masks >> bit & 1 for bit in range(FULL_CARD.bit_length()))
+    return tuple(np.flatnonzero(counts == filled).tolist())
 
 
 def _reachable_ups(upper_mask: int) -> np.ndarray:
@@ -83,28 +85,65 @@ def _hopeless_below(upper_mask: int) -> int:
     return max(0, UP_CAP - reach)
 
 
+def _same_future(upper_mask: int, reachable: np.ndarray) -> np.ndarray:
+    """For each capped upper sum, the smallest `reachable` sum with the same future (itself if
+    none is reachable): every amount the open upper boxes can still add takes both sums to the
+    bonus or neither, so nothing still to come tells them apart and the same arithmetic gives
+    them the same value (the sums that can no longer reach the bonus are one such kind)."""
+    to_come = {0}
+    for bit in UPPER_BITS:
+        if not upper_mask >> bit & 1:
+            to_come = {total + count * (bit + 1) for total in to_come for count in range(DICE + 1)}
+    reaching = np.array(sorted(UP_CAP - amount for amount in to_come))  # the sums that `amount` more takes to the bonus
+    kinds = np.searchsorted(reaching, np.arange(UP_STATES), side="right")
+    smallest: dict[int, int] = {}
+    for up in reachable.tolist():
+        smallest.setdefault(kinds[up], up)
+    return np.array([smallest.get(kind, up) for up, kind in enumerate(kinds)])
+
+
+def _alike_sums(same_future: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each (upper mask, sum) as upper mask * UP_STATES + sum: where its other reachable sums
+    with the same future start in the third array, and how many there are (only the smallest
+    of its kind lists them)."""
+    start, count = np.zeros((2, len(same_future) * UP_STATES), dtype=np.int64)
+    sums: list[int] = []
+    for upper, (same, reachable) in enumerate(zip(same_future, REACHABLE_UPS)):
+        for up in np.unique(same[reachable]).tolist():
+            others = [other for other in reachable.tolist() if same[other] == up and other != up]
+            start[upper * UP_STATES + up], count[upper * UP_STATES + up] = len(sums), len(others)
+            sums += others
+    return start, count, np.array(sums, dtype=np.int64)
+
+
 UPPER_MASK = sum(1 << bit for bit in UPPER_BITS)
 REACHABLE_UPS = [_reachable_ups(upper) for upper in range(UPPER_MASK + 1)]
 HOPELESS_BELOW = [_hopeless_below(upper) for upper in range(UPPER_MASK + 1)]
+SAME_FUTURE = [_same_future(upper, REACHABLE_UPS[upper]) for upper in range(UPPER_MASK + 1)]
+ALIKE_START, ALIKE_COUNT, ALIKE_SUMS = _alike_sums(SAME_FUTURE)
 
 
 def level_states(filled: int, batch: int) -> States:
     """Every reachable state with `filled` boxes filled that must be solved (Yahtzee box open:
     only 'not fifty'; of the sums that can no longer reach the bonus, only 0: see share_hopeless)."""
-    masks, ups, fifties = [], [], []
-    for mask in _masks_with(filled):
-        reachable = REACHABLE_UPS[mask & UPPER_MASK]
-        reachable = reachable[(reachable == 0) | (reachable >= HOPELESS_BELOW[mask & UPPER_MASK])]
-        for fifty in (0, 1) if mask >> YAHTZEE_BIT & 1 else (0,):
-            masks.append(np.full(len(reachable), mask))
-            ups.append(reachable)
-            fifties.append(np.full(len(reachable), fifty))
-    states = [np.concatenate(column) for column in (masks, ups, fifties)]
+    solved_ups = [reachable[(reachable == 0) | (reachable >= below)]
+                  for reachable, below in zip(REACHABLE_UPS, HOPELESS_BELOW)]
+    masks = np.array(_masks_with(filled), dtype=np.int64)
     # the 'fifty' states together and first: only they may settle, which takes longest
-    order = np.argsort(-states[2], kind="stable")
-    states = [column[order] for column in states]
+    parts = [_cards(masks[masks >> YAHTZEE_BIT & 1 == 1], 1, solved_ups), _cards(masks, 0, solved_ups)]
+    states = [np.concatenate(column) for column in zip(*parts)]
     padding = -len(states[0]) % batch  # whole batches only: repeat the last state
     return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
+
+
+def _cards(masks: np.ndarray, fifty: int, solved_ups: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The columns (mask, up, fifty) of the states of `masks` with the flag `fifty`, a card's
+    solved sums (`solved_ups`, by its upper boxes) after another, in the order of `masks`."""
+    ups = [solved_ups[upper] for upper in (masks & UPPER_MASK).tolist()]
+    counts = [len(sums) for sums in ups]
+    mask_column = np.repeat(masks, counts)
+    up_column = np.concatenate(ups) if ups else np.zeros(0, dtype=np.int64)
+    return mask_column, up_column, np.full(len(mask_column), fifty, dtype=np.int64)
 
 
 def share_hopeless(values: np.ndarray, filled: int) -> None:
@@ -115,6 +154,46 @@ def share_hopeless(values: np.ndarray, filled: int) -> None:
     for mask in _masks_with(filled):
         below = HOPELESS_BELOW[mask & UPPER_MASK]
         table[mask, 1:below] = table[mask, 0]
+
+
+def distinct_states(filled: int, fifty_matters: bool = True) -> States:
+    """The states with `filled` boxes filled that a build solves: of a card's reachable sums
+    with the same future (SAME_FUTURE) only the smallest, and only 'not fifty' where a 50 in
+    the Yahtzee box changes nothing (not `fifty_matters`); share_solved gives the others
+    their values."""
+    solved_ups = [np.unique(same[reachable]) for same, reachable in zip(SAME_FUTURE, REACHABLE_UPS)]
+    masks = np.array(_masks_with(filled), dtype=np.int64)
+    fifty_masks = masks[masks >> YAHTZEE_BIT & 1 == 1] if fifty_matters else masks[:0]
+    parts = [_cards(fifty_masks, 1, solved_ups), _cards(masks, 0, solved_ups)]
+    return States(*(np.concatenate(column) for column in zip(*parts)))
+
+
+def share_hopeless_sums(values: np.ndarray, states: States) -> None:
+    """share_hopeless for a batch of level_states: give the solved states at sum 0 to the same
+    cards at the sums that can no longer reach the bonus."""
+    below = np.asarray(HOPELESS_BELOW)[states.mask & UPPER_MASK]
+    copies = np.where(states.up == 0, np.maximum(below - 1, 0), 0)
+    source = np.repeat(states.index, copies)
+    sums = np.arange(len(source)) - np.repeat(np.cumsum(copies) - copies, copies) + 1
+    values[state_index(np.repeat(states.mask, copies), sums, np.repeat(states.fifty, copies))] = values[source]
+
+
+def share_solved(values: np.ndarray, states: States, fifty_matters: bool = True) -> None:
+    """Give the values of solved states (of distinct_states) to the states they stand for: the
+    same card at the other reachable sums with the same future and, where the Yahtzee box's 50
+    changes nothing (not `fifty_matters`), the same card with 50 there."""
+    index = states.index
+    kind = (states.mask & UPPER_MASK) * UP_STATES + states.up
+    copies = ALIKE_COUNT[kind]
+    source = np.repeat(index, copies)
+    place = np.arange(len(source)) - np.repeat(np.cumsum(copies) - copies, copies)
+    sums = ALIKE_SUMS[np.repeat(ALIKE_START[kind], copies) + place]
+    alike = state_index(np.repeat(states.mask, copies), sums, np.repeat(states.fifty, copies))
+    values[alike] = values[source]
+    if not fifty_matters:
+        filled = np.concatenate([states.mask, np.repeat(states.mask, copies)]) >> YAHTZEE_BIT & 1 == 1
+        solved = np.concatenate([index, alike])[filled]
+        values[solved + 1] = values[solved]  # the 'fifty' flag is the index's last bit
 
 
 def _copy_to_unused_fifty(values: np.ndarray) -> None:

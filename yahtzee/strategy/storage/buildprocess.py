@@ -3,7 +3,8 @@
 The JSON names the rules (as the saved game writes them), the objective, the cache folder and
 whether the table's rests are wanted too. The process writes its progress to stdout as lines
 of 'done total' and the table (and its rests) into the cache; it says nothing else and leaves
-nothing half-written when it is killed.
+nothing half-written when it is killed. On two or more processors it solves the table with a
+helper it forks, which ends when it does.
 """
 import json
 import os
@@ -43,7 +44,9 @@ def main(argument: str) -> int:
             shown[0] = step
             print(done, total, flush=True)
 
-    table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report)
+    # This process does nothing else meanwhile, so it may fork a helper (where it may run on two processors)
+    table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report,
+                       processes=2)
     if asked.get("rests"):
         ready_rests(table, asked["cache"], report)
     return 0

@@ -91,12 +91,12 @@ def checksum(values: np.ndarray) -> str:
 
 
 def build_table(rules: Rules, objective: Objective = EXPECTED_SCORE,
-                progress: Optional[Progress] = None) -> StrategyTable:
+                progress: Optional[Progress] = None, processes: int = 1) -> StrategyTable:
     """Solve a table in memory, once the solver's arrays agree with the rules (UnsupportedRules
-    if they do not)."""
+    if they do not); `processes` 2 forks a helper (Engine.solve: never in the game's process)."""
     engine = Engine(rules, objective)
     check_tables(engine.tables, rules)
-    return StrategyTable(rules, objective, engine.solve(progress), engine)
+    return StrategyTable(rules, objective, engine.solve(progress, processes=processes), engine)
 
 
 def _meta(rules: Rules, objective: Objective, values: np.ndarray) -> TableMeta:
@@ -224,20 +224,22 @@ def is_sound(values: np.ndarray, meta: object, rules: Rules, objective: Objectiv
 
 
 def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: Optional[Folder] = None,
-               progress: Optional[Progress] = None, notify: Optional[Notify] = None) -> StrategyTable:
-    """The table from `cache_dir` if it is sound there, else built (and stored when possible);
-    for rules not solved exactly, the nearest exact table, planning for the rules played.
-    `notify(line)` hears of a bad table set aside. Its rests are readied apart, where a win
-    chance is worked out (ready_rests)."""
+               progress: Optional[Progress] = None, notify: Optional[Notify] = None,
+               processes: int = 1) -> StrategyTable:
+    """The table from `cache_dir` if it is sound there, else built (and stored when possible)
+    by `processes` (see build_table); for rules not solved exactly, the nearest exact table,
+    planning for the rules played. `notify(line)` hears of a bad table set aside. Its rests
+    are readied apart, where a win chance is worked out (ready_rests)."""
     if not is_solved_exactly(rules):
-        return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify))
+        return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify,
+                                              processes))
     table = shipped_table(rules, objective)
     if table is not None:
         if progress:
             progress(1, 1)
         return table
     if cache_dir is None:
-        return build_table(rules, objective, progress)
+        return build_table(rules, objective, progress, processes)
     remove_stale_temps(cache_dir)
     table = cached_table(rules, objective, cache_dir, notify)
     if table is None:
@@ -245,7 +247,7 @@ def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: O
             # Another copy of the game may have built it while this one waited.
             table = cached_table(rules, objective, cache_dir, notify)
             if table is None:
-                table = build_table(rules, objective, progress)
+                table = build_table(rules, objective, progress, processes)
                 save_table(table, cache_dir)
                 return table
     if progress:

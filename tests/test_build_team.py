@@ -1,0 +1,234 @@
+"""The table build shared with a forked helper, and the states it solves once for others: the
+same values to the last bit, progress as before, and no helper left behind."""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
+from yahtzee.strategy.exact import solver, statespace, team
+from yahtzee.strategy.exact.solver import BUILD_CHUNK, LEAST_BATCH, Engine, batch_bounds
+from yahtzee.strategy.exact.stages import Workspace
+from yahtzee.strategy.storage.cache import build_table
+
+needs_fork = pytest.mark.skipif(not team.can_fork() or team.usable_cores() < 2,
+                                reason="the helper is forked where two processors are usable")
+
+
+@pytest.fixture(scope="module")
+def two_process_hasbro():
+    """The 1987 rules' table built by two processes."""
+    return build_table(HASBRO, processes=2).values
+
+
+@pytest.fixture(scope="module")
+def no_bonus_shared():
+    """The no-bonus table as a build makes it: each card's 'fifty' state given its twin's value."""
+    return Engine(NO_BONUS).solve()
+
+
+@pytest.fixture(scope="module")
+def no_bonus_every_state():
+    """The no-bonus table with every 'fifty' state solved on its own."""
+    engine = Engine(NO_BONUS)
+    engine.fifty_matters = True
+    return engine.solve()
+
+
+@needs_fork
+def test_two_processes_build_the_shipped_table_to_the_last_bit(two_process_hasbro, table):
+    assert np.array_equal(two_process_hasbro, table.values)
+
+
+@needs_fork
+@pytest.mark.parametrize("rules", [NO_BONUS, YAHTC, FIVEOAK], ids=lambda rules: rules.name)
+def test_two_processes_solve_the_fullest_levels_as_one_does(rules):
+    engine = Engine(rules)
+    assert np.array_equal(engine.solve(levels=5, processes=2), engine.solve(levels=5))
+
+
+def test_only_the_no_bonus_rules_let_a_50_change_nothing():
+    assert [Engine(rules).fifty_matters for rules in (HASBRO, FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK)] == \
+        [True, True, False, True, True, True]
+
+
+def test_the_fifty_twins_get_the_values_solving_them_gives(no_bonus_shared, no_bonus_every_state):
+    reachable = np.concatenate([statespace.level_states(filled, 1).index for filled in range(13)])
+    assert np.array_equal(no_bonus_shared[reachable], no_bonus_every_state[reachable])
+    assert np.array_equal(no_bonus_shared, no_bonus_every_state)  # the states no game reaches too
+
+
+def test_without_the_fifty_twins_a_third_fewer_states_are_solved():
+    engine = Engine(NO_BONUS)
+    solved = sum(len(states) for filled in range(13) for states in engine.level_batches(filled, 1))
+    every = sum(len(statespace.level_states(filled, 1)) for filled in range(13))
+    assert solved < 0.7 * every
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 513, 1024, 1025, 2048, 88064])
+@pytest.mark.parametrize("processes", [1, 2])
+def test_batches_hold_every_state_once_in_even_shares(count, processes):
+    batches = batch_bounds(count, processes)
+    assert np.array_equal(np.unique(np.concatenate(batches)), np.arange(count))
+    assert all(LEAST_BATCH <= len(batch) <= BUILD_CHUNK for batch in batches)
+    assert len(batches) % processes == 0 or count < processes * 2 * LEAST_BATCH
+    assert max(map(len, batches)) - min(map(len, batches)) <= 1 or count < LEAST_BATCH
+
+
+@needs_fork
+def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone():
+    reports, leader = [], os.getpid()
+    Engine(HASBRO).solve(lambda done, total: reports.append((os.getpid(), done, total)), levels=4, processes=2)
+    assert {pid for pid, _, _ in reports} == {leader}
+    assert reports[-1][1] == reports[-1][2] and len(reports) > 4
+    assert [done for _, done, _ in reports] == sorted(done for _, done, _ in reports)
+
+
+@pytest.mark.parametrize("why", ["no fork", "one processor"])
+def test_without_fork_or_a_second_processor_one_process_solves_it_all(monkeypatch, why):
+    def no_fork():
+        raise AssertionError("forked")
+    monkeypatch.setattr(team, "can_fork", lambda: why != "no fork")
+    monkeypatch.setattr(team, "usable_cores", lambda: 1 if why == "one processor" else 2)
+    monkeypatch.setattr(os, "fork", no_fork, raising=False)
+    engine = Engine(HASBRO)
+    assert np.array_equal(engine.solve(levels=3, processes=2), engine.solve(levels=3))
+
+
+def children(pid):
+    """The processes `pid` started that are still running (not zombies), read from /proc."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as listing:
+            found += [int(child) for child in listing.read().split()]
+    return [child for child in found if is_running(child)]
+
+
+def is_running(pid):
+    """True while `pid` runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.fixture
+def forked(monkeypatch):
+    """The helpers forked in this test, by process id."""
+    pids, fork = [], os.fork
+
+    def fork_and_note():
+        pid = fork()
+        if pid:
+            pids.append(pid)
+        return pid
+    monkeypatch.setattr(os, "fork", fork_and_note)
+    return pids
+
+
+def is_reaped(pid):
+    """True when `pid` has ended and been waited for by this process."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+@needs_fork
+def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch, forked):
+    leader, solve_states = os.getpid(), Engine.solve_states
+
+    def fail_in_the_helper(self, values, states, work):
+        if os.getpid() != leader:
+            raise MemoryError("the helper's part")
+        solve_states(self, values, states, work)
+    monkeypatch.setattr(Engine, "solve_states", fail_in_the_helper)
+    with pytest.raises(team.HelperLost):
+        Engine(HASBRO).solve(levels=3, processes=2)
+    assert len(forked) == 1 and is_reaped(forked[0])
+
+
+@needs_fork
+def test_a_leader_that_stops_takes_its_helper_with_it(forked):
+    def stop(done, total):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        Engine(HASBRO).solve(stop, levels=4, processes=2)
+    assert len(forked) == 1 and is_reaped(forked[0])
+
+
+@needs_fork
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_a_killed_build_leaves_no_helper_running():
+    code = ("import sys; from yahtzee.model.rules import HASBRO; from yahtzee.strategy.storage.cache import "
+            "build_table; build_table(HASBRO, progress=lambda done, total: print(done, flush=True), processes=2)")
+    build = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                             text=True)
+    assert build.stdout is not None
+    build.stdout.readline()  # the helper is at work by the first line
+    helpers = children(build.pid)
+    build.kill()
+    build.wait()
+    deadline = time.monotonic() + 30
+    while any(map(is_running, helpers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(helpers) == 1 and not any(map(is_running, helpers))
+    build.stdout.close()
+
+
+def test_a_batch_gives_the_hopeless_sums_what_a_level_gave_them():
+    values = np.random.default_rng(7).random(statespace.STATE_COUNT)
+    by_batch, by_level = values.copy(), values.copy()
+    for filled in range(13):
+        statespace.share_hopeless_sums(by_batch, statespace.level_states(filled, 1))
+        statespace.share_hopeless(by_level, filled)
+    assert not np.array_equal(by_batch, values)
+    solver.fill_unreachable(by_batch)
+    solver.fill_unreachable(by_level)
+    assert np.array_equal(by_batch, by_level)
+
+
+def solved_state_by_state(engine, levels):
+    """The fullest `levels` levels solved as the build solved them before sums with the same
+    future were solved once: every state of level_states, the hopeless sums shared per level."""
+    values = statespace.empty_values()
+    for filled in range(12, 12 - levels, -1):
+        states = statespace.level_states(filled, 1)
+        for start in range(0, len(states), BUILD_CHUNK):
+            batch = states.part(slice(start, start + BUILD_CHUNK))
+            engine.solve_states(values, batch, Workspace(len(batch)))
+        statespace.share_hopeless(values, filled)
+    solver.fill_unreachable(values)
+    return values
+
+
+@pytest.mark.parametrize("rules", [HASBRO, ACORN], ids=lambda rules: rules.name)
+def test_sums_with_the_same_future_get_the_values_solving_each_gives(rules):
+    engine = Engine(rules)
+    assert np.array_equal(engine.solve(levels=5), solved_state_by_state(engine, 5))
+
+
+def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart():
+    # Only FOURS open (upper boxes ONES, TWOS, THREES, FIVES, SIXES filled): 0, 4, ..., 20 more,
+    # so 43 and 46 both reach the bonus with 20, neither with 16; 42 does not with 20.
+    same = statespace.SAME_FUTURE[0b110111]
+    assert same[43] == same[46] != same[42] and same[63] == 63 and same[0] == same[42] == 0
+    solved = sum(len(statespace.distinct_states(filled)) for filled in range(13))
+    assert solved < 0.9 * sum(len(statespace.level_states(filled, 1)) for filled in range(13))
+
+
+@pytest.mark.parametrize("rules", [HASBRO, FREE_JOKER, NO_BONUS, YAHTC], ids=lambda rules: rules.name)
+@pytest.mark.parametrize("filled", [2, 6, 11])
+def test_the_builds_best_postings_are_those_worked_out_a_box_at_a_time(rules, filled, table):
+    engine = Engine(rules)
+    states = statespace.level_states(filled, 1)
+    states = states.part(slice(None, None, max(1, len(states) // 500)))
+    quick, each_box = Workspace(len(states)), Workspace(len(states))
+    assert engine.plain_post_values(table.values, states, quick) is None
+    assert engine.plain_post_values(table.values, states, each_box, want_boxes=True) is not None
+    assert np.array_equal(quick.base, each_box.base)
