@@ -142,7 +142,7 @@ def has_win_figures(rows: list[str]) -> bool:
     """A drawn advice page whose win % column has its figures (not a line saying they are
     being worked out)."""
     headers = [number for number, row in enumerate(rows) if row.rstrip().endswith("win %")]
-    return is_advice_page(rows) and any(FIGURE.search(row) for row in rows[headers[0] + 1:] if headers)
+    return bool(headers) and is_advice_page(rows) and any(FIGURE.search(row) for row in rows[headers[0] + 1:])
 
 
 def is_quit_question(rows: list[str]) -> bool:
