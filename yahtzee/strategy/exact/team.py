@@ -76,23 +76,24 @@ def can_fork() -> bool:
 
 
 @contextlib.contextmanager
-def level_team(processes: int) -> Iterator[Team]:
-    """A team of up to two processes sharing one value table (one where forking is missing, or
-    not asked for, or this process may run on one processor only). In the helper the block
-    runs, and then the helper ends here."""
+def level_team(processes: int, rows: tuple[int, ...] = ()) -> Iterator[Team]:
+    """A team of up to two processes sharing one table of `rows` x every state, all zero (one
+    process where forking is missing, or not asked for, or this process may run on one
+    processor only). In the helper the block runs, and then the helper ends here."""
     if processes < 2 or not can_fork() or usable_cores() < 2:
-        yield Team(empty_values())
+        yield Team(np.zeros(rows + empty_values().shape))
         return
-    yield from _forked_team()
+    yield from _forked_team(rows)
 
 
-def _forked_team() -> Iterator[Team]:
+def _forked_team(rows: tuple[int, ...]) -> Iterator[Team]:
     """level_team for two processes: this one leads, a forked helper takes every other batch."""
     if sys.platform == "win32":  # for the type checker: can_fork is False there
         raise OSError("no fork on Windows")
     import mmap
-    memory = mmap.mmap(-1, STATE_COUNT * np.dtype(np.float64).itemsize, flags=mmap.MAP_SHARED)
-    values = np.frombuffer(memory, dtype=np.float64)  # zeros, as empty_values
+    shape = rows + (STATE_COUNT,)
+    memory = mmap.mmap(-1, int(np.prod(shape)) * np.dtype(np.float64).itemsize, flags=mmap.MAP_SHARED)
+    values = np.frombuffer(memory, dtype=np.float64).reshape(shape)  # zeros, as empty_values
     to_helper, to_leader = os.pipe(), os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
