@@ -97,3 +97,12 @@ def test_the_moments_with_the_fifty_are_kept_once_for_every_state_with_yahtzee_o
     open_ones = ((states.mask >> 11) & 1 == 0) & (states.fifty == 0)
     assert sorted(slots[open_ones].tolist()) == list(range(OPEN_SLOTS))  # each in a slot of its own
     assert (slots[~open_ones] == -1).all()
+
+
+@pytest.mark.parametrize("rules", [HASBRO, YAHTC], ids=lambda rules: rules.name)
+def test_two_processes_work_out_the_same_moments_as_one(loader, rules):
+    """Where the system can fork, a helper solves half of each level into shared memory: every
+    moment is the one a single process works out, to the bit (yahtc's extra turn included)."""
+    table = loader(rules)
+    levels = 5  # the five fullest levels: several batches each, so each process takes some
+    assert np.array_equal(solve_moments(table, levels=levels, processes=2), solve_moments(table, levels=levels))

@@ -27,6 +27,7 @@ from .sidebyside import IS_UPPER, Posting, SolvedTable
 from .solver import Engine, open_boxes
 from .stages import CHUNK, TurnStages, Workspace, turn_stages
 from .statespace import STATE_COUNT, States, fill_unreachable, level_states, share_hopeless, state_index, states_of
+from .team import level_team
 
 ORDERS = 2  # raw moments E[R] and E[R^2] of the remaining score R
 EVERY_GAME, FIFTY_AT_END = 0, 1  # the families of moments: over every game, over those ending with 50
@@ -34,27 +35,36 @@ Column = tuple[int, int]  # a moment worked out: (family, order)
 FIVE_ALIKE = np.array(YAHTZEE_ROLLS)
 
 
-def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, levels: int = BOX_COUNT) -> np.ndarray:
+def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, levels: int = BOX_COUNT,
+                  processes: int = 1) -> np.ndarray:
     """The raw moments of every state's remaining score, families x orders x value table
     indices: [EVERY_GAME, k] = E[R^k] (k = 0: 1), [FIFTY_AT_END, k] = E[R^k; the game ends with
     50 in YAHTZEE] (k = 0: its chance). `progress(done, total)` is told after each level. With
-    fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled."""
-    moments = np.zeros((2, ORDERS + 1, STATE_COUNT))
-    moments[EVERY_GAME, 0] = 1.0
-    moments[FIFTY_AT_END, 0] = states_of(np.arange(STATE_COUNT)).fifty  # what counts of a full card
-    rows = moments.reshape(-1, STATE_COUNT)
+    fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled. With
+    `processes` 2, a forked helper solves half of each level where the system can fork (see
+    team: only for a process that does nothing else meanwhile); the moments are the same."""
     turns = TurnMoments(table)
-    for done, filled in enumerate(range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)):
-        states = level_states(filled, CHUNK)
-        for start in range(0, len(states), CHUNK):
-            turns.solve_batch(states.part(slice(start, start + CHUNK)), moments)
-        for row in rows:
-            share_hopeless(row, filled)
-        if progress:
-            progress(done + 1, levels)
-    for row in rows:
-        fill_unreachable(row)
-    return moments
+    with level_team(processes, (2, ORDERS + 1)) as team:
+        moments = team.values
+        moments[EVERY_GAME, 0] = 1.0
+        moments[FIFTY_AT_END, 0] = states_of(np.arange(STATE_COUNT)).fifty  # what counts of a full card
+        rows = moments.reshape(-1, STATE_COUNT)
+        for done, filled in enumerate(range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)):
+            states = level_states(filled, CHUNK)
+            for number, start in enumerate(range(0, len(states), CHUNK)):
+                if team.takes(number):
+                    turns.solve_batch(states.part(slice(start, start + CHUNK)), moments)
+            team.level_done()
+            if team.leads:
+                for row in rows:
+                    share_hopeless(row, filled)
+            team.level_done()  # the level is whole before either process reads it
+            if progress and team.leads:
+                progress(done + 1, levels)
+        if team.leads:
+            for row in rows:
+                fill_unreachable(row)
+        return moments if team.size == 1 else moments.copy()  # the helper ends as the block does
 
 
 @dataclass(frozen=True)

@@ -92,11 +92,11 @@ def state_kinds() -> np.ndarray:
     return rest_kinds(states_of(np.arange(STATE_COUNT)))
 
 
-def measured_rests(table: MeasuredTable, progress: Optional[Progress] = None) -> Rests:
+def measured_rests(table: MeasuredTable, progress: Optional[Progress] = None, processes: int = 1) -> Rests:
     """The table's rests: remembered, or measured now (see measure_rests)."""
     key = (table.rules, table.objective)
     if key not in MEASURED_RESTS:
-        MEASURED_RESTS[key] = measure_rests(table, progress=progress)
+        MEASURED_RESTS[key] = measure_rests(table, progress=progress, processes=processes)
     return MEASURED_RESTS[key]
 
 
@@ -152,7 +152,8 @@ def fifty_moments(kept: np.ndarray, index: np.ndarray) -> np.ndarray:
 
 
 def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
-                  progress: Optional[Progress] = None, exact: Optional[Exact] = None) -> Rests:
+                  progress: Optional[Progress] = None, exact: Optional[Exact] = None,
+                  processes: int = 1) -> Rests:
     """Rests: every state's spread and its moments with a fifty at the end, exact
     (moments.solve_moments), then the shapes measured over `games` seeded games of the table's
     own play, from every turn's start: each turn start's remaining score off its expected one,
@@ -161,10 +162,11 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
     others together (so that cards the table itself seldom leaves, a zero in YAHTZEE early
     above all, are measured too); those count only from the turn after. `progress(done, 26)`
     is told after each level of the moments and before each turn (and may raise to stop).
-    `exact` moments already worked out are taken as they are."""
+    `exact` moments already worked out are taken as they are; else with `processes` 2 they
+    are worked out by two processes where the system can fork (see moments)."""
     if exact is None:
         halves = None if progress is None else lambda done, total: progress(done, 2 * total)
-        exact = Exact.of(solve_moments(table, halves))
+        exact = Exact.of(solve_moments(table, halves, processes=processes))
     rng = np.random.default_rng(seed)
     cards = Cards.empty(2 * games)
     dice, playing = NumpyDice(rng), np.arange(2 * games)

@@ -48,7 +48,7 @@ def main(argument: str) -> int:
     table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report,
                        processes=2)
     if asked.get("rests"):
-        ready_rests(table, asked["cache"], report)
+        ready_rests(table, asked["cache"], report, processes=2)
     return 0
 
 

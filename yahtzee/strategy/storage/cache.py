@@ -279,12 +279,12 @@ def rests_file_name(table: StrategyTable) -> str:
 
 
 def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
-                progress: Optional[Progress] = None) -> None:
+                progress: Optional[Progress] = None, processes: int = 1) -> None:
     """Make the measured rests of an expected-score table ready (rests.measured_rests): read
     from the cache beside the table, or measured (or taken from memory) and kept there (a file
     that does not read back whole is measured again and replaced); measured by one copy of the
     game at a time, under the table's lock (`progress` as for build_lock, then as the
-    measuring goes)."""
+    measuring goes; `processes` as for measured_rests)."""
     if table.objective != EXPECTED_SCORE or not table.exact:
         return
     path = None if cache_dir is None else Path(cache_dir) / rests_file_name(table)
@@ -297,7 +297,7 @@ def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
         remember_rests(table, kept)
         return
     if path is None:
-        remember_rests(table, measured_rests(table, progress))
+        remember_rests(table, measured_rests(table, progress, processes))
         return
     kept = read_rests(table, path)
     if kept is None:
@@ -305,7 +305,7 @@ def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
             # Another copy of the game may have measured them while this one waited.
             kept = read_rests(table, path)
             if kept is None:
-                kept = measured_rests(table, progress)
+                kept = measured_rests(table, progress, processes)
                 save_rests(table, kept, path)
     remember_rests(table, kept)
 
