@@ -134,7 +134,7 @@ def table_without_rests(tmp_path, monkeypatch):
     monkeypatch.setattr(rests, "MEASURED_RESTS", {})  # the real memo comes back afterwards, untouched
     measure = rests.measure_rests
     monkeypatch.setattr(rests, "measure_rests",
-                        lambda table, progress=None: measure(table, 200, 0, progress, exact=exact))
+                        lambda table, progress=None, processes=1: measure(table, 200, 0, progress, exact=exact))
     return table
 
 

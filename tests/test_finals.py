@@ -265,7 +265,7 @@ def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_tw
     monkeypatch.delitem(rests.MEASURED_RESTS, (HASBRO, table.objective))  # not yet in this copy's memory
     measured, waiting = [], threading.Event()
     monkeypatch.setattr(cache, "measured_rests",
-                        lambda table, progress=None: measured.append(table) or rests.measured_rests(table))
+                        lambda table, progress=None, processes=1: measured.append(table) or rests.measured_rests(table))
     reader = threading.Thread(target=cache.ready_rests, args=(table, folder, lambda done, total: waiting.set()))
     reader.start()
     try:
@@ -311,7 +311,7 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     exact = rests.Exact(measured.spreads, measured.fifty)
     remeasure = lambda table, progress=None: rests.measure_rests(table, 500, exact=exact)  # noqa: E731
     monkeypatch.setattr(cache, "measured_rests",
-                        lambda table, progress=None: again.append(remeasure(table)) or again[0])
+                        lambda table, progress=None, processes=1: again.append(remeasure(table)) or again[0])
     cache.ready_rests(cache.load_table(HASBRO, cache_dir=folder), folder)
     kept = cache.read_rests(table, rests_path)
     assert len(again) == 1 and kept is not None and (kept.shapes == again[0].shapes).all()
