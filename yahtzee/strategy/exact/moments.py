@@ -150,36 +150,34 @@ class TurnMoments:
     def row_chances(self, stages: TurnStages, postings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
                     width: int) -> dict[int, np.ndarray]:
         """For each roll bonus, the chance that the turn posts by each posting row (rows x
-        states), over the roll numbers that bring that bonus."""
-        engine = self.engine
-        reached = posting_chances([stages.plan_keeps(stage) for stage in range(engine.rolls - 1)], width)
-        spots: dict[int, list[np.ndarray]] = {}
-        weights: dict[int, list[np.ndarray]] = {}
-        for stage, chance in enumerate(reached):
+        states), over the roll numbers that bring that bonus. The first roll is each roll's
+        own chance; after each roll number, what reaches a roll goes to its chosen keep or its
+        posting row, in one count, and a keep passes it on to the rolls that rerolling
+        around it brings."""
+        engine, last = self.engine, self.engine.rolls - 1
+        chance = np.repeat(ROLL_PROBABILITY, width)
+        keeps = np.empty((len(KEEPS), width))
+        found: dict[int, np.ndarray] = {}
+        for stage in range(engine.rolls):
             bonus = engine.stage_bonus(stage + 1)
-            spots.setdefault(bonus, []).append(postings[bonus][2])
-            weights.setdefault(bonus, []).append(chance.ravel())
-        return {bonus: _summed(spots[bonus], weights[bonus], len(postings[bonus][0]), width) for bonus in spots}
+            count = len(postings[bonus][0])
+            rows = postings[bonus][2]
+            kept = 0 if stage == last else ROLL_OFFSET  # the rows of the keeps before the posting rows
+            spots = rows if stage == last else _spots(stages.plan_keeps(stage), rows, width)
+            shares = np.bincount(spots, weights=chance, minlength=(kept + count) * width)
+            posted = shares[kept * width:].reshape(count, width)
+            found[bonus] = found[bonus] + posted if bonus in found else posted
+            if stage < last:
+                keeps[:ROLL_OFFSET] = shares[:ROLL_OFFSET * width].reshape(ROLL_OFFSET, width)
+                chance = _rerolled(keeps).ravel()
+        return found
 
 
-def posting_chances(plans: list[np.ndarray], width: int) -> list[np.ndarray]:
-    """The chance that a turn posts roll r after roll number n (roll numbers x rolls x
-    states), played by `plans`: each roll number's keep of every roll, or -1 to post. The
-    first roll is each roll's own chance; a keep passes what reaches it on to the rolls
-    that rerolling around it brings, a sixth to each face of every die thrown."""
-    chance = np.repeat(ROLL_PROBABILITY[:, None], width, axis=1)
-    posted = []
-    states = np.arange(width)
-    keeps = np.empty((len(KEEPS), width))
-    for plan in plans:
-        keeping = plan >= 0
-        posted.append(np.where(keeping, 0.0, chance))
-        spots = (np.where(keeping, plan, 0) * width + states).ravel()
-        kept = np.bincount(spots, weights=np.where(keeping, chance, 0.0).ravel(), minlength=ROLL_OFFSET * width)
-        keeps[:ROLL_OFFSET] = kept.reshape(ROLL_OFFSET, width)
-        chance = _rerolled(keeps)
-    posted.append(chance)
-    return posted
+def _spots(plan: np.ndarray, rows: np.ndarray, width: int) -> np.ndarray:
+    """Where each roll's chance goes (rolls x states, flat): its chosen keep's row (keep *
+    width + state), or, with none, its posting row's after the rerolling keeps'."""
+    keeping = plan * width + np.arange(width)
+    return np.where(plan >= 0, keeping, rows.reshape(plan.shape) + ROLL_OFFSET * width).ravel()
 
 
 def _rerolled(keeps: np.ndarray) -> np.ndarray:
@@ -200,12 +198,6 @@ def _rerolled(keeps: np.ndarray) -> np.ndarray:
         else:
             keeps[rows] = share
     return keeps[ROLL_OFFSET:]
-
-
-def _summed(spots: list[np.ndarray], weights: list[np.ndarray], rows: int, width: int) -> np.ndarray:
-    """The weights added up at their spots (row * width + state): rows x states."""
-    total = np.bincount(np.concatenate(spots), weights=np.concatenate(weights), minlength=rows * width)
-    return total.reshape(rows, width)
 
 
 def _to_solve(looping: bool, fifties: bool) -> list[list[Column]]:
