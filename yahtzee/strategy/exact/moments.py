@@ -25,7 +25,7 @@ from .progress import Progress
 from .rulearrays import BOX_COUNT, UP_CAP, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, Posting, SolvedTable
 from .solver import Engine, open_boxes
-from .stages import CHUNK, TurnStages, turn_stages
+from .stages import CHUNK, TurnStages, Workspace, turn_stages
 from .statespace import STATE_COUNT, States, fill_unreachable, level_states, share_hopeless, state_index, states_of
 
 ORDERS = 2  # raw moments E[R] and E[R^2] of the remaining score R
@@ -105,11 +105,13 @@ class TurnMoments:
         self.table = table
         self.engine: Engine = table.engine
         self.rows = PostingRows.of(self.engine.tables)
+        self.works: dict[int, Workspace] = {}
 
     def solve_batch(self, states: States, moments: np.ndarray) -> None:
         """Write the moments of a batch of states (their turns' later states already solved)."""
         engine, width = self.engine, len(states)
-        stages = turn_stages(engine, self.table.values, states, engine.rolls, plan=True)
+        work = self.works.get(width) or self.works.setdefault(width, Workspace(width))
+        stages = turn_stages(engine, self.table.values, states, engine.rolls, plan=True, work=work)
         own = states.index
         plain_after, postings = self.postings(states, stages)
         looping = any((five_after == own).any() for _gain, five_after, _rows in postings.values())
@@ -156,7 +158,7 @@ class TurnMoments:
         around it brings."""
         engine, last = self.engine, self.engine.rolls - 1
         chance = np.repeat(ROLL_PROBABILITY, width)
-        keeps = np.empty((len(KEEPS), width))
+        keeps, scratch = np.empty((len(KEEPS), width)), np.empty((2 * len(ROLLS), width))
         found: dict[int, np.ndarray] = {}
         for stage in range(engine.rolls):
             bonus = engine.stage_bonus(stage + 1)
@@ -169,7 +171,7 @@ class TurnMoments:
             found[bonus] = found[bonus] + posted if bonus in found else posted
             if stage < last:
                 keeps[:ROLL_OFFSET] = shares[:ROLL_OFFSET * width].reshape(ROLL_OFFSET, width)
-                chance = _rerolled(keeps).ravel()
+                chance = _rerolled(keeps, scratch).ravel()
         return found
 
 
@@ -180,23 +182,27 @@ def _spots(plan: np.ndarray, rows: np.ndarray, width: int) -> np.ndarray:
     return np.where(plan >= 0, keeping, rows.reshape(plan.shape) + ROLL_OFFSET * width).ravel()
 
 
-def _rerolled(keeps: np.ndarray) -> np.ndarray:
+def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
     """The chance of every roll once each keep's chance (KEEPS x states, the rerolling ones
     set) is passed on through its rerolls: a keep gets a sixth of what reaches each keep one
-    die smaller inside it (the transpose of Engine.keep_values). The rows of the rolls."""
+    die smaller inside it (the transpose of Engine.keep_values). The rows of the rolls;
+    `scratch` holds two rows per roll."""
+    share, part = scratch[:len(ROLLS)], scratch[len(ROLLS):]
     for size in range(1, DICE + 1):
         rows = size_rows(size)
         smaller = PARENTS[size]
         assert smaller is not None  # only the empty keep has no parents
         parents, counts = smaller
-        share = np.take(keeps, parents[:, 0], axis=0)
+        here = share[:len(parents)]
+        np.take(keeps, parents[:, 0], axis=0, out=here, mode="clip")
         for column, count in zip(parents.T[1:], counts[1:]):
-            share[:count] += np.take(keeps, column[:count], axis=0)
-        share *= 1 / FACE_COUNT
+            more = np.take(keeps, column[:count], axis=0, out=part[:count], mode="clip")
+            np.add(here[:count], more, out=here[:count])
         if size < DICE:
-            keeps[rows] += share
+            np.multiply(here, 1 / FACE_COUNT, out=here)
+            np.add(keeps[rows], here, out=keeps[rows])
         else:
-            keeps[rows] = share
+            np.multiply(here, 1 / FACE_COUNT, out=keeps[rows])
     return keeps[ROLL_OFFSET:]
 
 
