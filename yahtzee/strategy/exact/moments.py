@@ -20,7 +20,7 @@ from typing import Optional
 import numpy as np
 
 from ...model import scoring
-from .dicemath import FACE_COUNT, KEEPS, ROLL_OFFSET, ROLLS, YAHTZEE_ROLLS, over_rolls
+from .dicemath import DICE, FACE_COUNT, KEEPS, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS, size_rows
 from .progress import Progress
 from .rulearrays import BOX_COUNT, UP_CAP, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, Posting, SolvedTable
@@ -106,37 +106,39 @@ class PostingRows:
 
 
 class TurnMoments:
-    """The moments of batches of states, each turn played by the table's choices: the
-    postings worked out per row of PostingRows, not per roll, and every moment of a batch
-    carried through the keeps at once, as columns side by side."""
+    """The moments of batches of states, each turn played by the table's choices: the chance
+    of every posting carried forward through the keeps from the first roll, summed per
+    posting row of PostingRows (and per roll bonus), and each state's moments the sum over
+    its rows of that chance times the row's posted moments."""
 
     def __init__(self, table: SolvedTable) -> None:
         self.table = table
         self.engine: Engine = table.engine
         self.rows = PostingRows.of(self.engine.tables)
-        self.areas: dict[int, tuple[MomentWork, MomentWork]] = {}
+        self.works: dict[int, Workspace] = {}
 
     def solve_batch(self, states: States, moments: np.ndarray) -> None:
         """Write the moments of a batch of states (their turns' later states already solved)."""
         engine, width = self.engine, len(states)
-        stages = turn_stages(engine, self.table.values, states, engine.rolls, plan=True)
+        work = self.works.get(width) or self.works.setdefault(width, Workspace(width))
+        stages = turn_stages(engine, self.table.values, states, engine.rolls, plan=True, work=work)
         own = states.index
         plain_after, postings = self.postings(states, stages)
         looping = any((five_after == own).any() for _gain, five_after, _rows in postings.values())
         if looping:
             moments[:, :, own] = 0.0  # a turn that comes back counts none of the state's own moments yet
-        keeps = [_keep_rows(stages.plan_keeps(stage), width) for stage in range(engine.rolls - 1)]
+        chances = self.row_chances(stages, postings, width)
+        plain_seen = _gathered(moments, plain_after)  # a plain posting fills a box: never the state itself
         stay = np.ones(width)
         fifties = not (states.case == 1).all()  # with a zero in YAHTZEE every moment with a fifty is 0
         for columns in _to_solve(looping, fifties):
-            plain_seen = _gathered(moments, plain_after)
-            posted = {bonus: (_posted_rows(plain_seen, _gathered(moments, five_after), gain, columns), rows)
-                      for bonus, (gain, five_after, rows) in postings.items()}
-            rest = self.carried(posted, keeps, width, len(columns))
+            rest = np.zeros((len(columns), width))
+            for bonus, (gain, five_after, _rows) in postings.items():
+                rest += _expected(chances[bonus], plain_seen, _gathered(moments, five_after), gain, columns)
             for column, (family, order) in enumerate(columns):
                 if (family, order) == (EVERY_GAME, 0):
-                    stay = rest[:, column]  # 1 - the chance of coming back to the same state
-                moments[family, order, own] = rest[:, column] / stay
+                    stay = rest[column]  # 1 - the chance of coming back to the same state
+                moments[family, order, own] = rest[column] / stay
 
     def postings(self, states: States,
                  stages: TurnStages) -> tuple[np.ndarray, dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
@@ -157,46 +159,61 @@ class TurnMoments:
                 found[bonus] = (np.concatenate([gain, five_gain]), five_after, rows)
         return after, found
 
-    def carried(self, posted: dict[int, tuple[np.ndarray, np.ndarray]], keeps: list[np.ndarray], width: int,
-                count: int) -> np.ndarray:
-        """Carry a batch's posted moments back through its keeps to the turn's start: states x
-        count. `posted` holds per roll bonus the moments of every posting row (rows x states,
-        flat, x count) and each roll's row (see postings); two work areas take turns, one read
-        while the other is written."""
-        engine = self.engine
-        work, other = self.works(width * count)
-        _read_rows(posted[engine.stage_bonus(engine.rolls)], work.post, count)
-        for stage in range(engine.rolls - 2, -1, -1):
-            engine.keep_values(work)
-            _read_rows(posted[engine.stage_bonus(stage + 1)], work.posted, count)
-            np.take(work.every.reshape(-1, count), keeps[stage], axis=0, out=other.post.reshape(-1, count), mode="clip")
-            work, other = other, work
-        return over_rolls(work.post.reshape(len(ROLLS), width, count))
-
-    def works(self, width: int) -> tuple["MomentWork", "MomentWork"]:
-        """The two reused work areas for rows of `width`."""
-        if width not in self.areas:
-            self.areas[width] = (MomentWork(width), MomentWork(width))
-        return self.areas[width]
-
-
-def _read_rows(posted: tuple[np.ndarray, np.ndarray], into: np.ndarray, count: int) -> None:
-    """Each roll's posting moments (rolls x states x count) into the rows `into`, from its
-    posting row's (see TurnMoments.carried)."""
-    moments, rows = posted
-    np.take(moments, rows, axis=0, out=into.reshape(-1, count), mode="clip")
+    def row_chances(self, stages: TurnStages, postings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
+                    width: int) -> dict[int, np.ndarray]:
+        """For each roll bonus, the chance that the turn posts by each posting row (rows x
+        states), over the roll numbers that bring that bonus. The first roll is each roll's
+        own chance; after each roll number, what reaches a roll goes to its chosen keep or its
+        posting row, in one count, and a keep passes it on to the rolls that rerolling
+        around it brings."""
+        engine, last = self.engine, self.engine.rolls - 1
+        chance = np.repeat(ROLL_PROBABILITY, width)
+        keeps, scratch = np.empty((len(KEEPS), width)), np.empty((2 * len(ROLLS), width))
+        found: dict[int, np.ndarray] = {}
+        for stage in range(engine.rolls):
+            bonus = engine.stage_bonus(stage + 1)
+            count = len(postings[bonus][0])
+            rows = postings[bonus][2]
+            kept = 0 if stage == last else ROLL_OFFSET  # the rows of the keeps before the posting rows
+            spots = rows if stage == last else _spots(stages.plan_keeps(stage), rows, width)
+            shares = np.bincount(spots, weights=chance, minlength=(kept + count) * width)
+            posted = shares[kept * width:].reshape(count, width)
+            found[bonus] = found[bonus] + posted if bonus in found else posted
+            if stage < last:
+                keeps[:ROLL_OFFSET] = shares[:ROLL_OFFSET * width].reshape(ROLL_OFFSET, width)
+                chance = _rerolled(keeps, scratch).ravel()
+        return found
 
 
-class MomentWork(Workspace):
-    """A Workspace whose keeps are followed by rows for the postings of every roll: a keep's
-    moments and a posting's are read by one gather."""
+def _spots(plan: np.ndarray, rows: np.ndarray, width: int) -> np.ndarray:
+    """Where each roll's chance goes (rolls x states, flat): its chosen keep's row (keep *
+    width + state), or, with none, its posting row's after the rerolling keeps'."""
+    keeping = plan * width + np.arange(width)
+    return np.where(plan >= 0, keeping, rows.reshape(plan.shape) + ROLL_OFFSET * width).ravel()
 
-    def __init__(self, width: int) -> None:
-        super().__init__(width)
-        self.every = np.empty((len(KEEPS) + len(ROLLS), width))
-        self.keeps = self.every[:len(KEEPS)]
-        self.post = self.keeps[ROLL_OFFSET:]
-        self.posted = self.every[len(KEEPS):]
+
+def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """The chance of every roll once each keep's chance (KEEPS x states, the rerolling ones
+    set) is passed on through its rerolls: a keep gets a sixth of what reaches each keep one
+    die smaller inside it (the transpose of Engine.keep_values). The rows of the rolls;
+    `scratch` holds two rows per roll."""
+    share, part = scratch[:len(ROLLS)], scratch[len(ROLLS):]
+    for size in range(1, DICE + 1):
+        rows = size_rows(size)
+        smaller = PARENTS[size]
+        assert smaller is not None  # only the empty keep has no parents
+        parents, counts = smaller
+        here = share[:len(parents)]
+        np.take(keeps, parents[:, 0], axis=0, out=here, mode="clip")
+        for column, count in zip(parents.T[1:], counts[1:]):
+            more = np.take(keeps, column[:count], axis=0, out=part[:count], mode="clip")
+            np.add(here[:count], more, out=here[:count])
+        if size < DICE:
+            np.multiply(here, 1 / FACE_COUNT, out=here)
+            np.add(keeps[rows], here, out=keeps[rows])
+        else:
+            np.multiply(here, 1 / FACE_COUNT, out=keeps[rows])
+    return keeps[ROLL_OFFSET:]
 
 
 def _to_solve(looping: bool, fifties: bool) -> list[list[Column]]:
@@ -210,29 +227,24 @@ def _to_solve(looping: bool, fifties: bool) -> list[list[Column]]:
     return [[(family, order) for family in families for order in range(ORDERS + 1) if order or family == FIFTY_AT_END]]
 
 
-def _keep_rows(chosen: np.ndarray, width: int) -> np.ndarray:
-    """Where MomentWork.every holds what each roll (rolls x states) goes on with, flat
-    (row * states + state): its chosen keep's row, or with none its posting's."""
-    rows = np.where(chosen >= 0, chosen, len(KEEPS) + np.arange(len(ROLLS))[:, None])
-    return (rows * width + np.arange(width)).ravel()
-
-
 def _gathered(moments: np.ndarray, after: np.ndarray) -> np.ndarray:
     """moments[:, :, after], a row at a time (faster than numpy's fancy indexing over the three axes)."""
     rows = moments.reshape(-1, moments.shape[-1])
     return np.stack([np.take(row, after) for row in rows]).reshape(moments.shape[:-1] + after.shape)
 
 
-def _posted_rows(plain_seen: np.ndarray, five_seen: np.ndarray, gain: np.ndarray, columns: list[Column]) -> np.ndarray:
-    """The moments of `columns` of every posting row: rows x states x columns, flat over the
-    first two, from each row's gain and the moments of its state after (families x orders x
-    rows x states: those of the rows but five alike's, then of five alike's)."""
-    posted = np.empty(gain.shape + (len(columns),))
+def _expected(chance: np.ndarray, plain_seen: np.ndarray, five_seen: np.ndarray, gain: np.ndarray,
+              columns: list[Column]) -> np.ndarray:
+    """The moments of `columns` over a turn's postings (columns x states): each posting
+    row's chance (rows x states) times its moments, from its gain and the moments of its
+    state after (families x orders x rows x states: those of the rows but five alike's,
+    then of five alike's)."""
     plain = plain_seen.shape[2]
+    found = np.empty((len(columns), chance.shape[1]))
     for column, (family, order) in enumerate(columns):
-        posted[:plain, :, column] = _posted_moment(plain_seen[family], order, gain[:plain])
-        posted[plain:, :, column] = _posted_moment(five_seen[family], order, gain[plain:])
-    return posted.reshape(-1, len(columns))
+        found[column] = np.einsum("rs,rs->s", chance[:plain], _posted_moment(plain_seen[family], order, gain[:plain]))
+        found[column] += np.einsum("rs,rs->s", chance[plain:], _posted_moment(five_seen[family], order, gain[plain:]))
+    return found
 
 
 def _posted_moment(after_moments: np.ndarray, order: int, gain: np.ndarray) -> np.ndarray:

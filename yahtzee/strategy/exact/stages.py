@@ -25,6 +25,15 @@ class Workspace:
         self.fit: np.ndarray = _array((len(ROLLS), width), room.fit if room else None)
         self.candidate: np.ndarray = _array((len(ROLLS), width), room.candidate if room else None)
         self.scratch: np.ndarray = _array((len(ROLLS), width), room.scratch if room else None)
+        self.stages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def stage_arrays(self, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The posts, keeps and plans of a turn of `last` rolls (see TurnStages), made once."""
+        if last not in self.stages:
+            width = self.keeps.shape[1]
+            self.stages[last] = (np.empty((last, len(ROLLS), width)), np.empty((last - 1, ROLL_OFFSET, width)),
+                                 np.empty((last - 1, len(ROLLS), width), dtype=np.intp))
+        return self.stages[last]
 
 
 def _array(shape: tuple[int, int], memory: Optional[np.ndarray]) -> np.ndarray:
@@ -158,18 +167,20 @@ def turn_plans(engine: TurnEngine, values: np.ndarray, states: States, rolls: in
     return boxes, choices
 
 
-def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: int, plan: bool = False) -> TurnStages:
+def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: int, plan: bool = False,
+                work: Optional[Workspace] = None) -> TurnStages:
     """The whole turn of a batch of states, roll number by roll number (see TurnStages); with
     `plan`, its keeps planned too, as each roll's best keep is found (best_sub_keeps then
-    stands in for Engine.best_reroll: a roll's value is the best of it and of its keeps)."""
-    work = Workspace(len(states))
+    stands in for Engine.best_reroll: a roll's value is the best of it and of its keeps).
+    A `work` for as many states is used if given, batch after batch (no fresh pages each
+    time): the TurnStages then holds its arrays, good until its next use."""
+    work = work or Workspace(len(states))
     found = engine.post_values(values, states, work, want_boxes=True)
     assert found is not None
     boxes = np.array([engine.stage_boxes(work, found, rolls) for rolls in range(1, last + 1)])
     offset = engine.utility_offset(work)
-    posts = np.empty((last,) + work.post.shape)
-    keeps = np.empty((last - 1, ROLL_OFFSET, len(states)))
-    plans = np.empty((last - 1,) + work.post.shape, dtype=np.intp) if plan else None
+    posts, keeps, planned = work.stage_arrays(last)
+    plans = planned if plan else None
     engine.stage_post(work, last, offset, work.post)
     posts[-1] = work.post
     for rolls in range(last - 1, 0, -1):
