@@ -19,6 +19,7 @@ from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import HASBRO
 from yahtzee.model.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, posting_points
 from yahtzee.model.session import Session
+from yahtzee.present.look import framed
 from yahtzee.present.render import choice_text
 from yahtzee.present.verdicts import review_lines
 from yahtzee.reports import review_to_json
@@ -31,6 +32,7 @@ from yahtzee.strategy.exact.position import BIT_OF
 
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 FINISHED = "2026-11-30T10:00:00+00:00"
+NO_VIEW = framed(lambda look: [])  # the end screen behind the review, of no matter here
 
 
 @pytest.fixture(scope="module")
@@ -200,7 +202,7 @@ def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy):
     script = KeyScript("x")
     try:
         ctx = table_context(session=session_with_game(FinishedGame.of(game, FINISHED)), strategy=strategy)
-        show_review(script.console, ctx)
+        show_review(script.console, ctx, NO_VIEW)
     finally:
         script.close()
     assert script.screens[-1][0] == "Review of the game"
@@ -211,10 +213,11 @@ def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     done = FinishedGame.of(game, FINISHED)
     console = plain_console([])
-    show_review(console, table_context(session=session_with_game(done), strategy=strategy))
+    show_review(console, table_context(session=session_with_game(done), strategy=strategy), NO_VIEW)
     assert console.stdout.getvalue().splitlines() == review_lines(strategy.reviewer.review(done))
     console = plain_console([])
-    show_review(console, table_context(session=session_with_game(replace(done, moves=None)), strategy=strategy))
+    show_review(console, table_context(session=session_with_game(replace(done, moves=None)), strategy=strategy),
+                NO_VIEW)
     assert console.stdout.getvalue() == (
         "This game was played before moves were kept: there is nothing to review.\n")
 

@@ -188,3 +188,19 @@ def test_a_stop_signal_ends_the_wait_at_once(waiting_turn):
     console.request_stop(15)
     with pytest.raises(StopRequested):
         wait_screen(console, ctx, view, HeldWork())
+
+
+def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised):
+    from yahtzee.model.outcome import FinishedGame
+    from yahtzee.present.look import framed
+    from yahtzee.screens.ending import show_review
+    ctx, strategy = advised
+    ctx.session.results.append(FinishedGame.of(ctx.session.game, "2026-12-05T10:00:00+00:00"))
+    strategy.reviewer.waiting = lambda game: HeldWork()
+    script = KeyScript("\x1b", more_to_come=True)
+    try:
+        show_review(script.console, ctx, framed(lambda look: []))
+    finally:
+        script.close()
+    assert not any(line.startswith("Review of the game") for screen in script.screens for line in screen)
+    assert any("Esc goes back" in line for line in script.screens[0])

@@ -1,8 +1,9 @@
 """The post-game reviews of one session: each finished game judged once by its rules' table."""
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from ..model.outcome import FinishedGame
 from ..speech.languages import _
+from ..strategy.storage.builder import Waiting, engine
 from .replay import CannotReview, judges_by_win, require_moves, review_game
 from .tablekeeper import NoTable, TableKeeper
 
@@ -16,6 +17,16 @@ class Reviewer:
     def __init__(self, tables: TableKeeper) -> None:
         self.tables = tables
         self._reviews: dict[FinishedGame, Review] = {}
+
+    def waiting(self, game: FinishedGame) -> Optional[Waiting]:
+        """The work review() waits for before it answers at once (the table, and its rests
+        where the game is judged by the chance to win), or None when there is none."""
+        if game in self._reviews:
+            return None
+        table_work = self.tables.waiting(game.rules)
+        if table_work is not None or not (judges_by_win(game) and engine().is_solved_exactly(game.rules)):
+            return table_work
+        return self.tables.waiting(game.rules, with_rests=True)
 
     def review(self, game: FinishedGame) -> "Review":
         """The post-game review of a finished game (yahtzee.coach.replay); CannotReview says in

@@ -15,6 +15,7 @@ from .dialog import Console
 from .lobby import statistics
 from .prompts import any_key, ask, footer_for, page_lines, page_view
 from .steps import Moment, Screen
+from .waiting import wait_screen
 
 ANOTHER_GAME = N_("Another game? (Y/N) or R review")
 
@@ -51,20 +52,24 @@ def another_game(console: Console, ctx: Context, view: View, brief: list[Text]) 
         if token in ("y", "n"):
             return token
         if token == "r":
-            show_review(console, ctx)
+            show_review(console, ctx, view)
         elif token == "s":
             statistics(console, ctx)
         else:
             console.remind(Say("Please answer Y or N (R shows the review, S the statistics)."))
 
 
-def show_review(console: Console, ctx: Context) -> None:
-    """The review of the game just finished: paged in key mode, printed in plain mode."""
+def show_review(console: Console, ctx: Context, view: View) -> None:
+    """The review of the game just finished (the strategy waited for on `view`, where Esc goes
+    back): paged in key mode, printed in plain mode."""
     strategy = ctx.services.strategy
     try:
         if strategy is None:
             raise CannotReview(Say("the review needs the strategy engine, which is not here"))
-        review = strategy.reviewer.review(ctx.session.results[-1])
+        finished = ctx.session.results[-1]
+        if not wait_screen(console, ctx, view, strategy.reviewer.waiting(finished), way_back=True):
+            return
+        review = strategy.reviewer.review(finished)
     except CannotReview as refusal:
         console.remind(Sentence(refusal.said))
         return
