@@ -368,6 +368,7 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     session.new_game()
     session.game.roll()
     strategy = StrategyServices.over(TableKeeper(shared_table_cache))
+    strategy.tables.load(HASBRO, with_rests=True)  # ready, as a game that went on a while has it: no wait first
     ctx = Context(session, Services(lambda: None, Saves(tmp_path / "saves"), strategy))
     ctx.moment = Moment(Screen.PLAY)
     script = KeyScript("wx")
