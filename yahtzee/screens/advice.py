@@ -42,32 +42,44 @@ def show_advice(console: Console, ctx: Context, view: View) -> None:
         if not wait_screen(console, ctx, view, chances.waiting, way_back=True):
             return
         chances.changed()
-    heading = Say.plurals("ADVICE for {name}: dice {dice}, {count} roll left",
-                          "ADVICE for {name}: dice {dice}, {count} rolls left", game.rolls_left).format(
-        name=game.current.name, dice=" ".join(map(str, game.turn.dice)), count=game.rolls_left)
-    at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
-    note = Later(lambda: strategy.tables.note(game.rules))
-    rankers = ctx.session.win_rankers
+    page_advice(console, ctx, advice_frame(console, ctx, options, chances), chances)
 
-    def page(look: Look) -> list[str]:
-        by_win = chances.known is not None and game.current.name in rankers
-        ranked = ranked_options(options, chances.known, by_win)
-        return advice_page(console.plain, heading, note, chances.ranking(by_win), ranked, game.turn, at_posting)(look)
 
+def page_advice(console: Console, ctx: Context, page: Frame, chances: "AdviceChances") -> None:
+    """Page through the advice; where chances are shown, W ranks by them and back."""
+    name, rankers = game_in_play(ctx.session).current.name, ctx.session.win_rankers
     while True:
         if not chances.shown:
             page_lines(console, ctx, page)
             return
-        by_win = game.current.name in rankers  # the player's choice, kept while the chances are worked out
+        by_win = name in rankers  # the player's choice, kept while the chances are worked out
         toggle = Say("W ranks by expected score") if by_win else Say("W ranks by win %")
         # Said line by line, the page came once its chances did; drawn whole, it is watched until they come.
         watched = chances.changed if chances.waiting is not None and not console.plain else None
         if page_lines(console, ctx, page, toggle, "w", changed=watched) != "w":
             return
         if by_win:
-            rankers.discard(game.current.name)
+            rankers.discard(name)
         else:
-            rankers.add(game.current.name)
+            rankers.add(name)
+
+
+def advice_frame(console: Console, ctx: Context, options: list[Option], chances: "AdviceChances") -> Frame:
+    """The advice page as it stands when drawn: ranked as the player chose, with the chances
+    known by then."""
+    game, strategy = game_in_play(ctx.session), ctx.services.strategy
+    assert strategy is not None  # the advice was worked out with it
+    heading = Say.plurals("ADVICE for {name}: dice {dice}, {count} roll left",
+                          "ADVICE for {name}: dice {dice}, {count} rolls left", game.rolls_left).format(
+        name=game.current.name, dice=" ".join(map(str, game.turn.dice)), count=game.rolls_left)
+    at_posting = ctx.moment.screen in (Screen.POSTING, Screen.VERIFY) or not game.rolls_left
+    note = Later(lambda: strategy.tables.note(game.rules))
+
+    def page(look: Look) -> list[str]:
+        by_win = chances.known is not None and game.current.name in ctx.session.win_rankers
+        ranked = ranked_options(options, chances.known, by_win)
+        return advice_page(console.plain, heading, note, chances.ranking(by_win), ranked, game.turn, at_posting)(look)
+    return page
 
 
 class AdviceChances:
