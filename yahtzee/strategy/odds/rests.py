@@ -167,6 +167,21 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
     if exact is None:
         halves = None if progress is None else lambda done, total: progress(done, 2 * total)
         exact = Exact.of(solve_moments(table, halves, processes=processes))
+    cards, strays, (rows, kinds, at, totals) = played_games(table, games, seed, progress)
+    scored = cards.totals[rows] - totals
+    sample = Sample(kinds, (scored - table.values[at]) / np.maximum(exact.spreads[at], 1e-9))
+    shapes = sample.shapes()
+    alike = sample.alike_spreads(exact.spreads[at], own_play=strays[rows] < 0)
+    futures = futures_of(table.values[at], exact.spreads[at], fifty_moments(exact.fifty, at))
+    future_shapes = np.stack([future_sample(futures, took, kinds, scored, cards.fifty[rows]).shapes(fallback=shapes)
+                              for took in (0, 1)])
+    return Rests(exact.spreads, shapes, shapes @ OFFSETS, alike, exact.fifty, future_shapes, future_shapes @ OFFSETS)
+
+
+def played_games(table: MeasuredTable, games: int, seed: int,
+                 progress: Optional[Progress]) -> tuple[Cards, np.ndarray, tuple[np.ndarray, ...]]:
+    """measure_rests' seeded games, played to their end: the cards, each game's straying turn
+    (-1: none), and every counted turn start's game, kind, state and total then."""
     rng = np.random.default_rng(seed)
     cards = Cards.empty(2 * games)
     dice, playing = NumpyDice(rng), np.arange(2 * games)
@@ -183,15 +198,7 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
         _stray(table, cards, playing[straying], rng)
         play_turns(table, cards, playing[~straying], dice)
         playing = playing[~cards.is_full[playing]]
-    rows, kinds, at, totals = (np.concatenate(part) for part in zip(*starts))
-    scored = cards.totals[rows] - totals
-    sample = Sample(kinds, (scored - table.values[at]) / np.maximum(exact.spreads[at], 1e-9))
-    shapes = sample.shapes()
-    alike = sample.alike_spreads(exact.spreads[at], own_play=strays[rows] < 0)
-    futures = futures_of(table.values[at], exact.spreads[at], fifty_moments(exact.fifty, at))
-    future_shapes = np.stack([future_sample(futures, took, kinds, scored, cards.fifty[rows]).shapes(fallback=shapes)
-                              for took in (0, 1)])
-    return Rests(exact.spreads, shapes, shapes @ OFFSETS, alike, exact.fifty, future_shapes, future_shapes @ OFFSETS)
+    return cards, strays, tuple(np.concatenate(part) for part in zip(*starts))
 
 
 def future_sample(futures: "Futures", took: int, kinds: np.ndarray, scored: np.ndarray, ended: np.ndarray) -> "Sample":
