@@ -101,6 +101,7 @@ def tour(tmp_path, keys, faces=FACES):
     strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
     ctx = make_context(Settings(saves.load_prefs()), saves, LoadedDice(faces, SeededDice(1)), strategy)
     ctx.services.manual = MANUAL
+    strategy.tables.load(ctx.session.rules)  # ready: the keys typed ahead meet the advice page, not its wait
     script = KeyScript(keys)
     try:
         run(script.console, ctx, Keeper(ctx))
