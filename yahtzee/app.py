@@ -29,8 +29,8 @@ from .saves.store import Saves, local_now
 from .screens.context import Context, Services, Settings
 from .screens.flow import Keeper, finish, keep_for_later, run
 from .screens.prompts import QuitGame
+from .screens.waiting import progress_note, progress_step
 from .speech.languages import _
-from .strategy.exact.progress import progress_bar
 from .usage import missing_package, usage_error
 
 SWITCH_SECONDS = 0.0005  # how long a thread runs before another may (the interpreter's switch interval)
@@ -194,15 +194,15 @@ def run_settings(args: argparse.Namespace) -> RunSettings:
 
 def table_progress(console: "Console") -> Callable[[int, int], None]:
     """A progress(done, total) callback that shows a strategy table's build over the screen
-    while the game waits for it (keys pressed meanwhile wait for the question on screen)."""
+    where the game waits for it outside a wait screen (the recap's review of every game)."""
     shown = [-1]
 
     def report(done: int, total: int) -> None:
-        step = (100 * done // total) // (25 if console.plain else 2)
+        share = done / total if total else 1.0
+        step = progress_step(share, console.plain)
         if step != shown[0]:
             shown[0] = step
-            shown_done = f"{100 * done // total}%" if console.plain else progress_bar(done, total, 30)
-            console.status(_("Working out the best strategy (only once): {done}").format(done=shown_done))
+            console.status(progress_note(share, console.plain))
 
     return report
 

@@ -12,13 +12,12 @@ from ..model.match import MatchStand
 from ..model.words import Later, Say, Text
 from ..present import render, spoken
 from ..present.look import Frame, Look, View
-from ..strategy.exact.progress import progress_bar
 from ..strategy.storage.builder import Waiting
 from .context import Context, game_in_play
 from .dialog import Console
 from .prompts import page_lines
 from .steps import Screen
-from .waiting import BAR_WIDTH, DRAWN_STEP, wait_screen
+from .waiting import progress_step, share_bar, wait_screen
 
 
 def show_advice(console: Console, ctx: Context, view: View) -> None:
@@ -105,15 +104,14 @@ class AdviceChances:
         if self.waiting.done():
             self.known, self.waiting = self.coach.win_chances(self.game, self.options, self.stand), None
             return True
-        step = int(100 * self.waiting.share()) // DRAWN_STEP
+        step = progress_step(self.waiting.share(), plain=False)
         self.step, moved = step, step != self.step
         return moved
 
     def ranking(self, by_win: bool) -> Text:
         """The line above the options: how they are ranked, or how far the chances are."""
         if self.waiting is not None:
-            return Say("Win % is being worked out: {done}").format(done=progress_bar(
-                round(1000 * self.waiting.share()), 1000, BAR_WIDTH))
+            return Say("Win % is being worked out: {done}").format(done=share_bar(self.waiting.share()))
         if self.known is None:
             return ""
         ranked = Say("Ranked by the chance to win.") if by_win else Say("Ranked by the expected final score.")

@@ -20,8 +20,18 @@ LEAVE_WAIT = ("x", Key.ESCAPE)
 
 def progress_note(share: float, plain: bool) -> Say:
     """The progress line of a wait: a bar where the screen is drawn, a percentage where lines are said."""
-    shown = f"{share:.0%}" if plain else progress_bar(round(1000 * share), 1000, BAR_WIDTH)
+    shown = f"{share:.0%}" if plain else share_bar(share)
     return Say("Working out the best strategy (only once): {done}").format(done=shown)
+
+
+def share_bar(share: float) -> str:
+    """A progress bar for a share of the work (0 to 1) and its percentage."""
+    return progress_bar(round(1000 * share), 1000, BAR_WIDTH)
+
+
+def progress_step(share: float, plain: bool) -> int:
+    """Which step of its progress a wait is at: the line changes only when this does."""
+    return int(100 * share) // (SAID_STEP if plain else DRAWN_STEP)
 
 
 def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Waiting],
@@ -38,10 +48,10 @@ def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Wa
     while not waiting.settle(POLL_SECONDS / 2):
         if console.stop:
             raise StopRequested(console.stop)
-        step = int(100 * waiting.share()) // (SAID_STEP if console.plain else DRAWN_STEP)
-        if step != shown:
-            shown = step
-            console.status(progress_note(waiting.share(), console.plain))
+        share = waiting.share()
+        if progress_step(share, console.plain) != shown:
+            shown = progress_step(share, console.plain)
+            console.status(progress_note(share, console.plain))
         token = None if console.reads_lines else console.pause(POLL_SECONDS / 2)
         if token is None or hot_key(console, ctx, token, view, prompt):
             shown = -1 if token is not None else shown  # the screen was drawn again, without its progress
