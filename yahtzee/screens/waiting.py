@@ -4,18 +4,16 @@ from typing import Optional
 
 from ..consoles.stops import StopRequested
 from ..model.words import Say, Text
-from ..present.keys import Key
 from ..present.look import Asked, View
 from ..strategy.exact.progress import progress_bar
 from ..strategy.storage.builder import Waiting
 from .context import Context
 from .dialog import Console
-from .prompts import hot_key
+from .prompts import LEAVE_PAGES, hot_key
 
 POLL_SECONDS = 0.05  # the longest a key waits to be answered, half for the work, half for the key
 BAR_WIDTH = 30
 SAID_STEP, DRAWN_STEP = 25, 2  # percent between progress lines said one by one, and drawn
-LEAVE_WAIT = ("x", Key.ESCAPE)
 
 
 def progress_note(share: float, plain: bool) -> Say:
@@ -56,7 +54,7 @@ def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Wa
         if token is None or hot_key(console, ctx, token, view, prompt):
             shown = -1 if token is not None else shown  # the screen was drawn again, without its progress
             continue
-        if way_back and token in LEAVE_WAIT:
+        if way_back and token in LEAVE_PAGES:  # the keys that leave a page leave a wait
             return False
         console.remind(wait_keys(way_back))
         shown = -1
