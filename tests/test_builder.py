@@ -130,7 +130,7 @@ def table_without_rests(tmp_path, monkeypatch):
     shutil.copy(cache.SHIPPED / name, tmp_path / name)  # the bits a build makes
     table = cache.load_table(HASBRO, cache_dir=tmp_path)
     shipped = cache.read_rests(table, cache.SHIPPED / cache.rests_file_name(table))
-    exact = rests.Exact(shipped.spreads, shipped.fifty)
+    exact = shipped.exact
     monkeypatch.setattr(rests, "MEASURED_RESTS", {})  # the real memo comes back afterwards, untouched
     measure = rests.measure_rests
     monkeypatch.setattr(rests, "measure_rests",

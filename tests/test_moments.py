@@ -8,7 +8,7 @@ from yahtzee.strategy.exact.moments import EVERY_GAME, solve_moments
 from yahtzee.strategy.exact.sidebyside import Cards, NumpyDice, play_turns
 from yahtzee.strategy.exact.statespace import STATE_COUNT, level_states, state_index, states_of
 from yahtzee.strategy.odds.finals import open_count, remaining_distributions
-from yahtzee.strategy.odds.rests import OPEN_SLOTS, fifty_moments, open_slots, spreads_of
+from yahtzee.strategy.odds.rests import OPEN_SLOTS, fifty_moments, futures_at, open_slots, spreads_of
 
 SMALL_LEVELS = 2  # cards with at most two boxes open: quick to solve, exact distributions to hand
 
@@ -65,14 +65,26 @@ def test_a_mid_game_cards_mean_and_spread_are_those_of_its_games_played_out(tabl
     spread = rests.spreads[state]
     assert abs(scored.mean() - table.values[state]) < 4 * spread / np.sqrt(games)
     assert abs(scored.std() - spread) < 4 * spread / np.sqrt(2 * games)  # the standard error of a spread
-    if (mask >> 11) & 1:
-        return  # YAHTZEE filled: one future, no moments with the fifty kept
-    # The games that end with 50 in YAHTZEE: their share, and their mean and second moment.
-    fifty_at_end = cards.fifty.astype(float)
-    chance, first, second = fifty_moments(rests.fifty, np.array([state]))[:, 0]
-    for counted, exact in ((fifty_at_end, chance), (fifty_at_end * scored, first),
-                           (fifty_at_end * scored ** 2, second)):
-        assert abs(counted.mean() - exact) < 4 * counted.std() / np.sqrt(games) + 1e-12
+    # The games that end with 50 in YAHTZEE (where it is open: else no moments with the fifty are
+    # kept), with the upper bonus, with both: their share, and their mean and second moment.
+    index = np.array([state])
+    fifty = cards.fifty.astype(float) * (1 - (mask >> 11) & 1)
+    bonus = (cards.upper >= 63).astype(float)
+    for ended, kept in ((fifty, fifty_moments(rests.fifty, index)), (bonus, rests.bonus[:, index]),
+                        (fifty * bonus, fifty_moments(rests.both, index))):
+        if kept[0, 0] < 10 / games:  # too rare to be counted in so many games: rare there too
+            assert ended.mean() <= 20 / games
+            continue
+        for counted, exact in zip((ended, ended * scored, ended * scored ** 2), kept[:, 0].tolist()):
+            assert abs(counted.mean() - exact) < 4 * counted.std() / np.sqrt(games) + 1e-6 * exact + 1e-12
+    # Each of the four futures: as likely as the games that take it, and its mean theirs.
+    futures = futures_at(rests.exact, table.values[index], index)
+    taken = 2 * fifty + bonus
+    for future in range(4):
+        took = taken == future
+        assert abs(took.mean() - futures.chances[future, 0]) < 4 * took.std() / np.sqrt(games) + 20 / games
+        if took.sum() > 100:
+            assert abs(scored[took].mean() - futures.means[future, 0]) < 4 * scored[took].std() / np.sqrt(took.sum())
 
 
 def test_a_card_with_only_yahtzee_open_ends_with_a_fifty_as_often_as_five_alike_come_in_three_rolls(table, rests):

@@ -10,8 +10,11 @@ own moments taken as 0), and each moment is the rest divided by 1 - q.
 
 The same pass, with a full card's moment of order 0 its fifty (1 when YAHTZEE holds 50, else
 0) instead of 1, gives the moments over the games that end with 50 in YAHTZEE:
-E[R^k; a fifty at the end]. A card with YAHTZEE open has two kinds of future, with the fifty
-and without, the one about 50 points above the other: rests places a shape on each.
+E[R^k; a fifty at the end]; with it 1 where the card won the upper bonus, over the games that
+end with the bonus; with both, over those that end with both. A card with YAHTZEE open has two
+kinds of future, with the fifty and without, the one about 50 points above the other, and a
+card whose bonus is still to be won two more, with it and without, 35 points apart: rests
+places a shape on each.
 """
 from dataclasses import dataclass
 from math import comb
@@ -30,7 +33,11 @@ from .statespace import STATE_COUNT, States, fill_unreachable, level_states, sha
 from .team import level_team
 
 ORDERS = 2  # raw moments E[R] and E[R^2] of the remaining score R
-EVERY_GAME, FIFTY_AT_END = 0, 1  # the families of moments: over every game, over those ending with 50
+# The families of moments: over every game, over those ending with 50 in YAHTZEE, with the upper
+# bonus, with both.
+EVERY_GAME, FIFTY_AT_END, BONUS_AT_END, BOTH_AT_END = 0, 1, 2, 3
+FAMILIES = 4
+WITH_FIFTY = (FIFTY_AT_END, BOTH_AT_END)
 Column = tuple[int, int]  # a moment worked out: (family, order)
 FIVE_ALIKE = np.array(YAHTZEE_ROLLS)
 
@@ -39,15 +46,15 @@ def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, level
                   processes: int = 1) -> np.ndarray:
     """The raw moments of every state's remaining score, families x orders x value table
     indices: [EVERY_GAME, k] = E[R^k] (k = 0: 1), [FIFTY_AT_END, k] = E[R^k; the game ends with
-    50 in YAHTZEE] (k = 0: its chance). `progress(done, total)` is told after each level. With
+    50 in YAHTZEE] (k = 0: its chance), [BONUS_AT_END, k] = E[R^k; it ends with the upper bonus],
+    [BOTH_AT_END, k] = E[R^k; it ends with both]. `progress(done, total)` is told after each level. With
     fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled. With
     `processes` 2, a forked helper solves half of each level where the system can fork (see
     team: only for a process that does nothing else meanwhile); the moments are the same."""
     turns = TurnMoments(table)
-    with level_team(processes, (2, ORDERS + 1)) as team:
+    with level_team(processes, (FAMILIES, ORDERS + 1)) as team:
         moments = team.values
-        moments[EVERY_GAME, 0] = 1.0
-        moments[FIFTY_AT_END, 0] = states_of(np.arange(STATE_COUNT)).fifty  # what counts of a full card
+        moments[:, 0] = full_card_counts()
         rows = moments.reshape(-1, STATE_COUNT)
         for done, filled in enumerate(range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)):
             states = level_states(filled, CHUNK)
@@ -65,6 +72,13 @@ def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, level
             for row in rows:
                 fill_unreachable(row)
         return moments if team.size == 1 else moments.copy()  # the helper ends as the block does
+
+
+def full_card_counts() -> np.ndarray:
+    """Each family's moment of order 0 of every state as a full card: 1 where its games count."""
+    every = states_of(np.arange(STATE_COUNT))
+    bonus = every.up >= UP_CAP
+    return np.stack([np.ones(STATE_COUNT), every.fifty, bonus, every.fifty & bonus]).astype(float)
 
 
 @dataclass(frozen=True)
@@ -221,10 +235,10 @@ def _to_solve(looping: bool, fifties: bool) -> list[list[Column]]:
     to the same state, order by order, as each needs the state's own lower ones (and every
     game's chance first, as the others are divided by it). Without `fifties`, none with a
     fifty at the end."""
-    families = (EVERY_GAME, FIFTY_AT_END) if fifties else (EVERY_GAME,)
+    families = [family for family in range(FAMILIES) if fifties or family not in WITH_FIFTY]
     if looping:
         return [[(family, order) for family in families] for order in range(ORDERS + 1)]
-    return [[(family, order) for family in families for order in range(ORDERS + 1) if order or family == FIFTY_AT_END]]
+    return [[(family, order) for family in families for order in range(ORDERS + 1) if order or family != EVERY_GAME]]
 
 
 def _gathered(moments: np.ndarray, after: np.ndarray) -> np.ndarray:

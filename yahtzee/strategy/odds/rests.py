@@ -5,11 +5,13 @@ box, the upper bonus) in units of a card's own spread, measured in games; a card
 distribution is its kind's shape placed at its own expected score and spread.
 
 A card with YAHTZEE open has two futures, one with 50 in YAHTZEE at the end and one without,
-some 50 points apart: one shape placed on both together misreads the cards whose chance of
-the fifty is unusual (a card far behind, zeros in the upper boxes). So such a card's
-distribution is two shapes, each its kind's shape for that future (measured over the games
-that took it), each placed at that future's exact mean and spread (moments, FIFTY_AT_END),
-weighed by the card's own exact chance of the fifty.
+some 50 points apart, and a card whose upper bonus is still to be won two more, with the bonus
+and without, 35 points apart: one shape placed on them together misreads the cards whose
+chance of the fifty or of the bonus is unusual (a card far behind, zeros in the upper boxes, a
+bonus nearly out of reach). So such a card's distribution is one shape for each future it may
+take (fifty or not, bonus or not: up to four), each its kind's shape for that future
+(measured over the games that took it), placed at that future's exact mean and spread
+(moments' families), weighed by the card's own exact chance of it.
 
 The games: REST_GAMES of the table's own play and as many that stray once into a box drawn
 at random, so that cards the table seldom leaves (a zero in YAHTZEE early) have shapes of
@@ -23,7 +25,7 @@ from typing import Optional, Protocol
 import numpy as np
 
 from ..exact.dicemath import DICE, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
-from ..exact.moments import EVERY_GAME, FIFTY_AT_END, ORDERS, solve_moments
+from ..exact.moments import BONUS_AT_END, BOTH_AT_END, EVERY_GAME, FIFTY_AT_END, ORDERS, solve_moments
 from ..exact.progress import Progress
 from ..exact.rulearrays import BOX_COUNT, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
 from ..exact.sidebyside import Cards, NumpyDice, SolvedTable, play_turns
@@ -35,7 +37,10 @@ STEPS_PER_SPREAD = 100  # a step is a hundredth of the card's own spread: offset
 SMOOTHING = 4  # the shapes' histograms are smoothed over about this many steps
 MIN_SAMPLE = 2000  # the fewest remaining scores a shape is measured from
 OPEN_SLOTS = 2 ** (BOX_COUNT - 1) * UP_STATES  # the states with YAHTZEE open, where two futures may come
-BOTH_FUTURES = 1e-6  # a card's chance of the fifty, and of none, at least this for two shapes
+FUTURES = 4  # with neither, the bonus, the fifty, both at the end: 2 * fifty + bonus
+LEAST_FUTURE = 1e-6  # a future at least this likely has a shape of its own
+# Kept in single precision, as the package brings them: what they place is whole points.
+SINGLE = ("bonus", "both")
 
 
 OFFSETS = np.arange(-SHAPE_REACH, SHAPE_REACH + 1)
@@ -52,13 +57,20 @@ class Rests:
     centres: np.ndarray  # each shape's own mean offset (near 0: it is moved by that much less)
     alike: np.ndarray    # each kind's spread over the cards of it in the games (see earlyturns)
     fifty: np.ndarray    # E[R^k; a fifty at the end], k = 0, 1, 2, of every state with YAHTZEE open (open_slots)
-    futures: np.ndarray  # without the fifty, with it x kinds x offsets: the shape of each future
-    future_centres: np.ndarray  # without, with x kinds: each future's shape's own mean offset
+    bonus: np.ndarray    # E[R^k; the upper bonus at the end] of every state
+    both: np.ndarray     # E[R^k; both at the end] of every state with YAHTZEE open (open_slots)
+    futures: np.ndarray  # FUTURES x kinds x offsets: the shape of each future (see Futures)
+    future_centres: np.ndarray  # FUTURES x kinds: each future's shape's own mean offset
 
     @cached_property
     def alike_spreads(self) -> np.ndarray:
         """Every state's spread of cards alike: its kind's."""
         return self.alike[state_kinds()]
+
+    @cached_property
+    def exact(self) -> "Exact":
+        """The exact moments kept with them."""
+        return Exact(self.spreads, self.fifty, self.bonus, self.both)
 
 
 class MeasuredTable(SolvedTable, Protocol):
@@ -110,28 +122,39 @@ def remember_rests(table: MeasuredTable, rests: Rests) -> None:
     MEASURED_RESTS[table.rules, table.objective] = rests
 
 
-def rest_arrays_shapes() -> dict[str, tuple[int, ...]]:
-    """The shape of each array of Rests."""
+def rest_arrays() -> dict[str, tuple[tuple[int, ...], np.dtype]]:
+    """The shape and dtype of each array of Rests."""
     kinds, width = (BOX_COUNT + 1) * 9, 2 * SHAPE_REACH + 1
-    return {"spreads": (STATE_COUNT,), "shapes": (kinds, width), "centres": (kinds,), "alike": (kinds,),
-            "fifty": (ORDERS + 1, OPEN_SLOTS), "futures": (2, kinds, width), "future_centres": (2, kinds)}
+    shapes = {"spreads": (STATE_COUNT,), "shapes": (kinds, width), "centres": (kinds,), "alike": (kinds,),
+              "fifty": (ORDERS + 1, OPEN_SLOTS), "bonus": (ORDERS + 1, STATE_COUNT), "both": (ORDERS + 1, OPEN_SLOTS),
+              "futures": (FUTURES, kinds, width), "future_centres": (FUTURES, kinds)}
+    return {name: (shape, np.dtype(np.float32 if name in SINGLE else np.float64)) for name, shape in shapes.items()}
 
 
 @dataclass(frozen=True)
 class Exact:
-    """What moments gives rests: every state's spread, and its moments with a fifty at the end."""
+    """What moments gives rests: every state's spread, and its moments with a fifty, the
+    bonus and both at the end."""
 
     spreads: np.ndarray
     fifty: np.ndarray  # 3 x the states with YAHTZEE open (open_slots)
+    bonus: np.ndarray  # 3 x every state
+    both: np.ndarray  # 3 x the states with YAHTZEE open
 
     @classmethod
     def of(cls, moments: np.ndarray) -> "Exact":
         """From moments.solve_moments's arrays."""
-        every = np.arange(STATE_COUNT)
-        slots = open_slots(every)
-        fifty = np.zeros((ORDERS + 1, OPEN_SLOTS))
-        fifty[:, slots[slots >= 0]] = moments[FIFTY_AT_END][:, every[slots >= 0]]
-        return cls(spreads_of(moments[EVERY_GAME]), fifty)
+        return cls(spreads_of(moments[EVERY_GAME]), kept_open(moments[FIFTY_AT_END]),
+                   moments[BONUS_AT_END].astype(np.float32), kept_open(moments[BOTH_AT_END]).astype(np.float32))
+
+
+def kept_open(moments: np.ndarray) -> np.ndarray:
+    """A family's moments (orders x every state) of the states with YAHTZEE open, in their open_slots."""
+    every = np.arange(STATE_COUNT)
+    slots = open_slots(every)
+    kept = np.zeros((ORDERS + 1, OPEN_SLOTS))
+    kept[:, slots[slots >= 0]] = moments[:, every[slots >= 0]]
+    return kept
 
 
 def open_slots(index: np.ndarray) -> np.ndarray:
@@ -145,8 +168,8 @@ def open_slots(index: np.ndarray) -> np.ndarray:
 
 
 def fifty_moments(kept: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """E[R^k; a fifty at the end] of states at these value table indices, from the moments
-    kept for YAHTZEE open (a state with YAHTZEE filled: 0; its chance of two futures is none)."""
+    """E[R^k; a fifty (or both) at the end] of states at these value table indices, from the
+    moments kept for YAHTZEE open (a state with YAHTZEE filled: 0; the fifty is no future of it)."""
     slots = open_slots(index)
     return np.where(slots >= 0, kept[:, np.maximum(slots, 0)], 0.0)
 
@@ -172,10 +195,12 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
     sample = Sample(kinds, (scored - table.values[at]) / np.maximum(exact.spreads[at], 1e-9))
     shapes = sample.shapes()
     alike = sample.alike_spreads(exact.spreads[at], own_play=strays[rows] < 0)
-    futures = futures_of(table.values[at], exact.spreads[at], fifty_moments(exact.fifty, at))
-    future_shapes = np.stack([future_sample(futures, took, kinds, scored, cards.fifty[rows]).shapes(fallback=shapes)
-                              for took in (0, 1)])
-    return Rests(exact.spreads, shapes, shapes @ OFFSETS, alike, exact.fifty, future_shapes, future_shapes @ OFFSETS)
+    futures = futures_at(exact, table.values[at], at)
+    taken = 2 * (cards.fifty[rows] & (open_slots(at) >= 0)) + (cards.upper[rows] >= UP_CAP)
+    future_shapes = np.stack([future_sample(futures, took, kinds, scored, taken).shapes(fallback=shapes)
+                              for took in range(FUTURES)])
+    return Rests(exact.spreads, shapes, shapes @ OFFSETS, alike, exact.fifty, exact.bonus, exact.both, future_shapes,
+                 future_shapes @ OFFSETS)
 
 
 def played_games(table: MeasuredTable, games: int, seed: int,
@@ -201,33 +226,48 @@ def played_games(table: MeasuredTable, games: int, seed: int,
     return cards, strays, tuple(np.concatenate(part) for part in zip(*starts))
 
 
-def future_sample(futures: "Futures", took: int, kinds: np.ndarray, scored: np.ndarray, ended: np.ndarray) -> "Sample":
-    """The cards with both futures whose game took future `took` (1: the fifty), each
+def future_sample(futures: "Futures", took: int, kinds: np.ndarray, scored: np.ndarray, taken: np.ndarray) -> "Sample":
+    """The cards with several futures whose game took future `took` (see Futures), each
     remaining score off that future's mean in its spreads."""
-    chosen = futures.both & (ended == took)
+    chosen = futures.several & (taken == took)
     offsets = (scored - futures.means[took]) / np.maximum(futures.spreads[took], 1e-9)
     return Sample(kinds[chosen], offsets[chosen])
 
 
 @dataclass(frozen=True)
 class Futures:
-    """Of cards with YAHTZEE open: their two futures' means and spreads (without the fifty,
-    with it) and where both may come (each chance at least BOTH_FUTURES)."""
+    """Of cards: the chance, mean and spread of each future (FUTURES x cards): the game ends
+    with neither the fifty nor the upper bonus, with the bonus, with the fifty, with both
+    (2 * fifty + bonus; the fifty counts only where YAHTZEE is still open)."""
 
-    chance: np.ndarray  # of the fifty at the end
-    means: np.ndarray  # without, with x cards
+    chances: np.ndarray
+    means: np.ndarray
     spreads: np.ndarray
-    both: np.ndarray
+
+    @classmethod
+    def of(cls, joint: np.ndarray) -> "Futures":
+        """From each future's raw moments E[R^k; that future], FUTURES x orders x cards."""
+        shares = np.maximum(joint[:, 0], LEAST_FUTURE)
+        means, seconds = joint[:, 1] / shares, joint[:, 2] / shares
+        return cls(joint[:, 0], means, np.sqrt(np.maximum(seconds - means ** 2, 0.0)))
+
+    @cached_property
+    def possible(self) -> np.ndarray:
+        """The futures each card may take (FUTURES x cards): at least LEAST_FUTURE likely."""
+        return self.chances >= LEAST_FUTURE
+
+    @cached_property
+    def several(self) -> np.ndarray:
+        """The cards with more than one future."""
+        return self.possible.sum(axis=0) > 1
 
 
-def futures_of(mean: np.ndarray, spread: np.ndarray, fifty: np.ndarray) -> Futures:
-    """The two futures of cards of these means and spreads and moments with the fifty."""
-    chance = fifty[0]
-    both = (chance >= BOTH_FUTURES) & (chance <= 1 - BOTH_FUTURES)
-    shares = np.stack([np.maximum(1 - chance, BOTH_FUTURES), np.maximum(chance, BOTH_FUTURES)])
-    firsts = np.stack([mean - fifty[1], fifty[1]]) / shares
-    seconds = np.stack([spread ** 2 + mean ** 2 - fifty[2], fifty[2]]) / shares
-    return Futures(chance, firsts, np.sqrt(np.maximum(seconds - firsts ** 2, 0.0)), both)
+def futures_at(exact: Exact, means: np.ndarray, index: np.ndarray) -> Futures:
+    """The futures of the states at these value table indices, of these expected scores."""
+    every = np.stack([np.ones(len(index)), means, exact.spreads[index] ** 2 + means ** 2])
+    fifty, both = fifty_moments(exact.fifty, index), fifty_moments(exact.both, index)
+    bonus = exact.bonus[:, index]
+    return Futures.of(np.stack([every - fifty - bonus + both, bonus - both, fifty - both, both]))
 
 
 @dataclass(frozen=True)
@@ -350,21 +390,22 @@ def placed_shape(shape: np.ndarray, centre: float, mean: float, spread: float) -
 
 def shape_at(table: MeasuredTable, states: Sequence[int]) -> dict[int, np.ndarray]:
     """The measured shape of each state's kind placed at the state's own expected score and
-    spread; where both futures may come, each future's shape placed at its own, weighed by
+    spread; where several futures may come, each future's shape placed at its own, weighed by
     its chance."""
     rests = measured_rests(table)
     index = np.asarray(states, dtype=np.int64)
-    futures = futures_of(table.values[index], rests.spreads[index], fifty_moments(rests.fifty, index))
+    futures = futures_at(rests.exact, table.values[index], index)
     found = {}
     for card, (state, kind) in enumerate(zip(index.tolist(), rest_kinds(states_of(index)).tolist())):
-        if not futures.both[card]:
+        if not futures.several[card]:
             found[state] = placed_shape(rests.shapes[kind], rests.centres[kind], float(table.values[state]),
                                         float(rests.spreads[state]))
             continue
-        chances = (1 - futures.chance[card], futures.chance[card])
-        parts = [chance * placed_shape(rests.futures[took, kind], rests.future_centres[took, kind],
+        taken = np.flatnonzero(futures.possible[:, card])
+        weights = futures.chances[taken, card] / futures.chances[taken, card].sum()  # what the least ones had too
+        parts = [weight * placed_shape(rests.futures[took, kind], rests.future_centres[took, kind],
                                        float(futures.means[took, card]), float(futures.spreads[took, card]))
-                 for took, chance in enumerate(chances)]
+                 for took, weight in zip(taken.tolist(), weights.tolist())]
         pmf = np.zeros(max(len(part) for part in parts))
         for part in parts:
             pmf[:len(part)] += part

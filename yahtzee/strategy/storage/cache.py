@@ -37,7 +37,7 @@ from ..exact.progress import Progress
 from ..exact.rulearrays import check_tables, planning_rules
 from ..exact.solver import Engine, empty_values, start_value
 from ..exact.table import StrategyTable, TableLoader, is_solved_exactly, planned_with
-from ..odds.rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays_shapes
+from ..odds.rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays
 
 FORMAT_VERSION = 1
 SHIPPED = Path(__file__).resolve().parent.parent / "shipped"  # tables that come with the package: read, never written
@@ -313,7 +313,7 @@ def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
 def save_rests(table: StrategyTable, rests: Rests, path: Path) -> bool:
     """Write a table's rests at `path` atomically; False (and no file) if the folder refuses."""
     return save_arrays(path, {"version": FORMAT_VERSION, "key": table_key(table.rules, table.objective)},
-                       **{name: getattr(rests, name) for name in rest_arrays_shapes()})
+                       **{name: getattr(rests, name) for name in rest_arrays()})
 
 
 def rests_on_hand(table: StrategyTable, cache_dir: Folder) -> bool:
@@ -331,15 +331,15 @@ def read_rests(table: StrategyTable, path: Path) -> Optional[Rests]:
         fd = open_file(path, os.O_RDONLY)
     except OSError:
         return None
-    expected = rest_arrays_shapes()
+    expected = rest_arrays()
     with os.fdopen(fd, "rb") as file:
-        if os.fstat(file.fileno()).st_size > sum(8 * int(np.prod(shape)) for shape in expected.values()) + \
-                MAX_META_BYTES + ZIP_OVERHEAD_BYTES:
+        if os.fstat(file.fileno()).st_size > sum(dtype.itemsize * int(np.prod(shape)) for shape, dtype in
+                                                 expected.values()) + MAX_META_BYTES + ZIP_OVERHEAD_BYTES:
             return None
         try:
             with zipfile.ZipFile(file) as archive:
-                arrays = {name: _read_array(archive, name + ".npy", shape, np.dtype(np.float64))
-                          for name, shape in expected.items()}
+                arrays = {name: _read_array(archive, name + ".npy", shape, dtype)
+                          for name, (shape, dtype) in expected.items()}
                 meta = json.loads(str(_read_array(archive, "meta.npy", (), None)[()]))
         except (BadTable, OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
             return None
