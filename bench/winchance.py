@@ -6,9 +6,10 @@ number (first, second, last), every stage (early: rounds 1-4, middle: 5-9, late:
 every state of the players' Yahtzee boxes (open, a zero, a fifty) occurs. Then the strange
 cards a human leaves, 2, 3 and 4 players, every stage and roll: "random postings" (every turn
 a first roll posted in a box drawn at random), "upper zeros" (one to three upper boxes
-scratched, the rest the table's play), "yahtzee scratched" (in the first turn), and "far
+scratched, the rest the table's play), "yahtzee scratched" (in the first turn), "far
 behind" (the player to decide posts at random, the others play the table, or the other way
-round). For every option the advisor offers
+round), and "upper bonus nearly out of reach" (cards of those two kinds whose chance of the
+upper bonus is 1-20%, from round 2). For every option the advisor offers
 there, the truth is the share of won games (ties half) over continuations: the rest of the
 turn played by the plan the shown chance assumes (winchance: for the win), then every card
 played to its end by the exact table (batch, the simulation's arrays, not finals). Last,
@@ -50,6 +51,7 @@ from yahtzee.strategy.exact.dicemath import DICE, KEEP_INDEX, ROLLS  # noqa: E40
 from yahtzee.strategy.exact.rulearrays import BOXES, YAHTZEE_BIT  # noqa: E402
 from yahtzee.strategy.exact.sidebyside import KEEP_FACES, KEEP_SIZE, Cards, NumpyDice, play_turns, roll_numbers  # noqa: E402
 from yahtzee.strategy.odds.earlyturns import EXTRA_TURN  # noqa: E402
+from yahtzee.strategy.odds.rests import measured_rests  # noqa: E402
 from yahtzee.strategy.odds.rival import win_plan  # noqa: E402
 from yahtzee.strategy.odds.winchance import option_chances, others_ahead, prepare_turn  # noqa: E402
 from yahtzee.strategy.play.advisor import advise  # noqa: E402
@@ -117,6 +119,19 @@ def yahtzee_scratched(table, turns, rng):
     return played_on(table, cards, turns - 1, rng)
 
 
+def bonus_nearly_out_of_reach(table, turns, rng):
+    """A card whose upper bonus is still possible but nearly out of reach: its chance of the
+    bonus under the table's play from here between NEARLY_OUT[0] and NEARLY_OUT[1]. Cards of
+    random postings and of scratched upper boxes are drawn until one is so (at most 500)."""
+    bonus = measured_rests(table).bonus
+    for attempt in range(500):
+        cards = (random_postings if attempt % 2 else upper_zeros)(table, turns, rng)
+        chance = float(bonus[0, cards.states(np.arange(1)).index[0]])
+        if NEARLY_OUT[0] <= chance <= NEARLY_OUT[1]:
+            break
+    return cards
+
+
 def table_play(table, turns, rng):
     """A card of the table's own play."""
     return played_cards(table, 1, turns, rng)
@@ -137,9 +152,13 @@ def played_on(table, cards, turns, rng):
 
 PLAIN_ROLLS = [index for index, roll in enumerate(ROLLS) if len(set(roll)) > 1]
 ROLLS_WITHOUT = {face: [index for index in PLAIN_ROLLS if face not in ROLLS[index]] for face in range(1, 7)}
+NEARLY_OUT = (0.01, 0.2)  # a chance of the upper bonus that is "nearly out of reach"
 GROUPS = {"realistic": table_play, "random postings": random_postings, "upper zeros": upper_zeros,
-          "yahtzee scratched": yahtzee_scratched, "far behind": None, "challenge": table_play}
-STRANGE_GROUPS = ("random postings", "upper zeros", "yahtzee scratched", "far behind")
+          "yahtzee scratched": yahtzee_scratched, "far behind": None,
+          "upper bonus nearly out of reach": bonus_nearly_out_of_reach, "challenge": table_play}
+STRANGE_GROUPS = ("random postings", "upper zeros", "yahtzee scratched", "far behind",
+                  "upper bonus nearly out of reach")
+LATE_START = {"upper bonus nearly out of reach": 2}  # a first card has its bonus well in reach
 
 
 def makers(group, players, seat, rng):
@@ -155,7 +174,7 @@ def position(table, rng, players, stage, rolls_used, group="realistic"):
     """A game at the current player's decision: seat, round and dice drawn at random, each
     card made as the group makes them."""
     low, high = STAGES[stage]
-    game_round = int(rng.integers(low, high + 1))
+    game_round = int(rng.integers(max(low, LATE_START.get(group, 1)), high + 1))
     seat = int(rng.integers(players))
     names = ["ANN", "BOB", "CY", "DEE"][:players]
     cards = [make(table, game_round - (0 if place < seat else 1), rng)

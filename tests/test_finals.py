@@ -97,6 +97,7 @@ def card_with_open(*open_boxes, **filled):
 # CHANCE and YAHTZEE open: counted through the cards with one of them open too.
 CARDS = [
     (HASBRO, card_with_open(C.SIXES, fives=20)),  # 18 or more in SIXES brings the upper bonus
+    (HASBRO, card_with_open(C.FIVES, C.SIXES, threes=6)),  # the upper sum 27 is worked out as 26 (the same future)
     (HASBRO, card_with_open(C.CHANCE, C.YAHTZEE)),
     (HASBRO, card_with_open(C.FOURS, C.FULL_HOUSE, yahtzee=50)),  # a joker earns 100 more
     (FIVEOAK, card_with_open(C.LARGE_STRAIGHT)),  # a roll bonus for an early posting
@@ -116,6 +117,22 @@ def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rul
     for points, chance in expected.items():
         assert shown[points] == pytest.approx(chance, abs=1e-12)
     assert sum(points * chance for points, chance in enumerate(shown)) == pytest.approx(table.values[index], abs=1e-9)
+
+
+def test_the_state_that_stands_for_others_has_their_values(loader):
+    """statespace.same_future: every reachable state and the one that stands for it have the
+    same expected score (the finals work out one distribution for them all)."""
+    from yahtzee.strategy.exact.statespace import REACHABLE_UPS, UPPER_MASK, same_future
+    table = loader(HASBRO)
+    masks = np.arange(2 ** 13)
+    ups = [REACHABLE_UPS[mask & UPPER_MASK] for mask in masks.tolist()]
+    mask = np.repeat(masks, [len(up) for up in ups])
+    index = state_index(mask, np.concatenate(ups), 0)
+    standing = same_future(index)
+    assert (standing != index).sum() > 10_000  # many stand for others
+    assert (table.values[standing] == table.values[index]).all()
+    filled = mask >> 11 & 1 == 1
+    assert (table.values[same_future(index[filled] + 1)] == table.values[index[filled] + 1]).all()  # with a fifty
 
 
 def opponent_with(game, card):

@@ -121,6 +121,16 @@ REACHABLE_UPS = [_reachable_ups(upper) for upper in range(UPPER_MASK + 1)]
 HOPELESS_BELOW = [_hopeless_below(upper) for upper in range(UPPER_MASK + 1)]
 SAME_FUTURE = [_same_future(upper, REACHABLE_UPS[upper]) for upper in range(UPPER_MASK + 1)]
 ALIKE_START, ALIKE_COUNT, ALIKE_SUMS = _alike_sums(SAME_FUTURE)
+SAME_FUTURE_SUMS = np.array(SAME_FUTURE)  # upper mask x sum: see _same_future
+
+
+def same_future(index: np.ndarray) -> np.ndarray:
+    """For states (value table indices), the one state that stands for each state with the
+    same future (the same values, the same play, the same points to come): the smallest
+    reachable sum with the same future, and 'not fifty' where the Yahtzee box is open."""
+    states = states_of(index)
+    fifty = np.where(states.mask >> YAHTZEE_BIT & 1, states.fifty, 0)
+    return state_index(states.mask, SAME_FUTURE_SUMS[states.mask & UPPER_MASK, states.up], fifty)
 
 
 def level_states(filled: int, batch: int) -> States:

@@ -7,8 +7,13 @@ card with few boxes open (EXACT_OPEN) is an exact distribution: a dynamic progra
 every state its play can reach, the fullest cards first.
 
 A card with more boxes open has too many states ahead for that. Its next EXACT_TURNS turns
-are worked out exactly all the same, and what follows them is each card's own mean and spread
-(both exact: the table, and moments) with the shape measured over cards alike (see rests).
+are worked out exactly all the same; a card they leave with at most EXACT_OPEN boxes open is
+exact again, and what follows the others is each card's own mean and spread (both exact: the
+table, and moments) with the shape measured over cards alike (see rests).
+
+States with the same future (statespace.same_future: upper sums that the open boxes take to
+the bonus alike) have the same distribution: it is worked out once, for the one that stands
+for them all.
 """
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,13 +25,12 @@ from ..exact.dicemath import CHILDREN, DICE, FACE_COUNT, ROLL_OFFSET, ROLL_PROBA
 from ..exact.rulearrays import BOX_COUNT, UP_CAP, UP_STATES
 from ..exact.sidebyside import Cards
 from ..exact.stages import CHUNK
-from ..exact.statespace import States, state_index, states_of
+from ..exact.statespace import States, same_future, state_index, states_of
 from ..exact.table import StrategyTable
 from .rests import shape_at
 
 EXACT_OPEN = 5  # the most open boxes whose remaining score is worked out exactly (at once)
 EXACT_TURNS = 2  # with more open, the turns worked out exactly before the measured shapes
-EXACT_AFTER = 2  # the most open boxes left by those turns that are worked out exactly all the same
 EXTRA_ROOM = 8  # extra turns in a row a distribution has room for (yahtChallenge; more: under 1e-10)
 LOOP_STEPS = 24  # extra turns (a chance under 1/20 each) followed this deep
 MEMO_LIMIT = 20_000  # remembered distributions per table, emptied when full
@@ -75,7 +79,7 @@ def _chunk_outcomes(table: StrategyTable, states: States, first_column: int) -> 
     before = cards.totals
     cards.post(engine.tables, np.arange(len(roll)), roll, np.concatenate(boxes).astype(np.int64),
                np.concatenate(used))
-    after = state_index(cards.mask, np.minimum(cards.upper, UP_CAP), cards.fifty)
+    after = same_future(state_index(cards.mask, np.minimum(cards.upper, UP_CAP), cards.fifty))
     return _merged(column + first_column, cards.totals - before, after, np.concatenate(chances))
 
 
@@ -111,10 +115,17 @@ def remaining_distributions(table: StrategyTable, roots: Sequence[int]) -> dict[
     memo = table.memo.setdefault("remaining", {})
     if len(memo) > MEMO_LIMIT:
         memo.clear()  # before the states to do are chosen: every one asked for is then made here
-    todo = sorted({int(root) for root in roots} - memo.keys())
+    standing = _standing_for(roots)
+    todo = sorted(set(standing.values()) - memo.keys())
     if todo:
         memo.update(_solve_remaining(table, todo))
-    return {int(root): memo[int(root)] for root in roots}
+    return {root: memo[stand] for root, stand in standing.items()}
+
+
+def _standing_for(states: Sequence[int]) -> dict[int, int]:
+    """The state that stands for each of `states` (see statespace.same_future)."""
+    index = np.array(states, dtype=np.int64)
+    return dict(zip(index.tolist(), same_future(index).tolist()))
 
 
 def _solve_remaining(table: StrategyTable, roots: list[int]) -> dict[int, np.ndarray]:
@@ -221,15 +232,16 @@ def _turns_then_shapes(table: StrategyTable, states: list[int], turns: int) -> d
     memo = table.memo.setdefault(("estimated", turns), {})
     if len(memo) > MEMO_LIMIT:
         memo.clear()  # before the states to do are chosen: every one asked for is then made here
-    todo = [state for state in states if state not in memo]
+    standing = _standing_for(states)
+    todo = sorted(set(standing.values()) - memo.keys())
     if not todo:
-        return {state: memo[state] for state in states}
+        return {state: memo[stand] for state, stand in standing.items()}
     if not turns:
         memo.update(shape_at(table, todo))
-        return {state: memo[state] for state in states}
+        return {state: memo[stand] for state, stand in standing.items()}
     outcomes = turn_outcomes(table, states_of(todo))
     afters = np.unique(outcomes.after).tolist()
-    small = [after for after in afters if open_count(after) <= EXACT_AFTER]
+    small = [after for after in afters if open_count(after) <= EXACT_OPEN]
     after_pmfs = {**remaining_distributions(table, small),
                   **_turns_then_shapes(table, sorted(set(afters) - set(small)), turns - 1)}
     for column, state in enumerate(todo):
@@ -241,4 +253,4 @@ def _turns_then_shapes(table: StrategyTable, states: list[int], turns: int) -> d
             rest = after_pmfs[after]
             pmf[gain:gain + len(rest)] += chance * rest
         memo[state] = pmf
-    return {state: memo[state] for state in states}
+    return {state: memo[stand] for state, stand in standing.items()}
