@@ -25,7 +25,7 @@ from .progress import Progress
 from .rulearrays import BOX_COUNT, UP_CAP, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, Posting, SolvedTable
 from .solver import Engine, open_boxes
-from .stages import CHUNK, TurnStages, Workspace, turn_stages
+from .stages import CHUNK, TurnStages, Workspace, put_where, turn_stages
 from .statespace import STATE_COUNT, States, fill_unreachable, level_states, share_hopeless, state_index, states_of
 from .team import level_team
 
@@ -188,8 +188,11 @@ class TurnMoments:
 def _spots(plan: np.ndarray, rows: np.ndarray, width: int) -> np.ndarray:
     """Where each roll's chance goes (rolls x states, flat): its chosen keep's row (keep *
     width + state), or, with none, its posting row's after the rerolling keeps'."""
-    keeping = plan * width + np.arange(width)
-    return np.where(plan >= 0, keeping, rows.reshape(plan.shape) + ROLL_OFFSET * width).ravel()
+    spots = rows.reshape(plan.shape) + ROLL_OFFSET * width
+    keeping = plan * width
+    keeping += np.arange(width)
+    put_where(spots, keeping, plan >= 0)
+    return spots.ravel()
 
 
 def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ from .rulearrays import (
     RuleTables,
     rule_tables,
 )
-from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
+from .stages import CHUNK, TurnStages, Workspace, put_where, turn_plans, turn_stages
 from .statespace import (  # noqa: F401
     States,
     distinct_states,
@@ -249,7 +249,7 @@ class Engine:
             if self.tables.roll_bonus:
                 self._keep_best_fit(box, candidate, fit, boxes)
             if boxes is not None:
-                boxes[0][candidate > best] = box
+                put_where(boxes[0], np.full(best.shape, box, dtype=np.int8), candidate > best)
             np.maximum(best, candidate, out=best)
         self._post_five_alike(values, states, work, boxes)
         return boxes
