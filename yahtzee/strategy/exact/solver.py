@@ -242,9 +242,11 @@ class Engine:
         best.fill(-np.inf)
         fit.fill(-np.inf)
         boxes = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
-        for box in open_boxes(states):
-            row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
-            row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
+        open_ones = open_boxes(states)
+        uppers = [box for box in open_ones if box in UPPER_BITS]
+        upper_rows = dict(zip(uppers, self._upper_rows(values, states, uppers))) if uppers else {}
+        for box in open_ones:
+            row_values = upper_rows[box] if box in upper_rows else self._box_rows(values, box, states)
             candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
             if self.tables.roll_bonus:
                 self._keep_best_fit(box, candidate, fit, boxes)
@@ -253,6 +255,12 @@ class Engine:
             np.maximum(best, candidate, out=best)
         self._post_five_alike(values, states, work, boxes)
         return boxes
+
+    def _box_rows(self, values: np.ndarray, box: int, states: States) -> np.ndarray:
+        """after_posting of each of a box's distinct points (points x states), -inf where the box is filled."""
+        row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
+        row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
+        return row_values
 
     def _keep_best_fit(self, box: int, candidate: np.ndarray, fit: np.ndarray, boxes: Optional[np.ndarray]) -> None:
         """Raise work.fit on the rolls that fit `box`."""
