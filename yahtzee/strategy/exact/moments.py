@@ -207,9 +207,9 @@ def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
         assert smaller is not None  # only the empty keep has no parents
         parents, counts = smaller
         here = share[:len(parents)]
-        np.take(keeps, parents[:, 0], axis=0, out=here, mode="clip")
+        keeps.take(parents[:, 0], axis=0, out=here, mode="clip")
         for column, count in zip(parents.T[1:], counts[1:]):
-            more = np.take(keeps, column[:count], axis=0, out=part[:count], mode="clip")
+            more = keeps.take(column[:count], axis=0, out=part[:count], mode="clip")
             np.add(here[:count], more, out=here[:count])
         if size < DICE:
             np.multiply(here, 1 / FACE_COUNT, out=here)

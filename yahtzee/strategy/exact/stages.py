@@ -77,7 +77,7 @@ class TurnStages:
         number stage + 1."""
         options, keeps = SUB_KEEPS[rolls], self.keeps[stage]
         flat = options * keeps.shape[1] + columns[:, None]
-        utility = np.take(keeps, flat, mode="clip")  # keeps[options, columns], flat and unchecked: faster
+        utility = keeps.take(flat, mode="clip")  # keeps[options, columns], flat and unchecked: faster
         return best_keeps(utility, options, self.posts[stage][rolls, columns])
 
     def plan_keeps(self, stage: int) -> np.ndarray:
@@ -110,12 +110,12 @@ def best_sub_keeps(keeps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         smaller = PARENTS[size]
         assert smaller is not None  # only the empty keep has no parents
         parents, counts = smaller
-        np.take(best, parents[:, 0], axis=0, out=best[rows], mode="clip")  # a take that may raise buffers its out
-        np.take(which, parents[:, 0], axis=0, out=which[rows], mode="clip")
+        best.take(parents[:, 0], axis=0, out=best[rows], mode="clip")  # a take that may raise buffers its out
+        which.take(parents[:, 0], axis=0, out=which[rows], mode="clip")
         for column, count in zip(parents.T[1:], counts[1:]):
             here = slice(0, count)
-            np.take(best, column[:count], axis=0, out=utility[here], mode="clip")
-            np.take(which, column[:count], axis=0, out=keep[here], mode="clip")
+            best.take(column[:count], axis=0, out=utility[here], mode="clip")
+            which.take(column[:count], axis=0, out=keep[here], mode="clip")
             _take_better(best[rows][here], which[rows][here], utility[here], keep[here], better[here], equal[here])
         if size < DICE:
             here = slice(0, rows.stop - rows.start)
