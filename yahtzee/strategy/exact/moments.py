@@ -33,6 +33,7 @@ ORDERS = 2  # raw moments E[R] and E[R^2] of the remaining score R
 EVERY_GAME, FIFTY_AT_END = 0, 1  # the families of moments: over every game, over those ending with 50
 Column = tuple[int, int]  # a moment worked out: (family, order)
 FIVE_ALIKE = np.array(YAHTZEE_ROLLS)
+ROLL_NUMBERS = np.arange(len(ROLLS))[:, None]
 
 
 def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, levels: int = BOX_COUNT,
@@ -149,11 +150,11 @@ class TurnMoments:
         engine = self.engine
         found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         open_rows = self.rows.open_part(states)
-        after = np.empty(0)
+        plain_gain, after = _posting_rows(open_rows, states)
         for stage in range(engine.rolls):
             bonus = engine.stage_bonus(stage + 1)
             if bonus not in found:
-                gain, after = _posting_rows(open_rows, states, bonus)
+                gain = (plain_gain + bonus * open_rows.fits[:, None]).astype(float)
                 five_gain, five_after = _five_alike_postings(engine.tables, states, stages.boxes[stage], stage + 1)
                 rows = _posting_row_of(open_rows, stages.boxes[stage], len(states))
                 found[bonus] = (np.concatenate([gain, five_gain]), five_after, rows)
@@ -259,20 +260,23 @@ def _posted_moment(after_moments: np.ndarray, order: int, gain: np.ndarray) -> n
 
 def _posting_row_of(rows: PostingRows, boxes: np.ndarray, width: int) -> np.ndarray:
     """The posting row of each roll in its chosen box (rolls x states), flat: row * width + state."""
-    chosen = boxes.astype(np.int64) * len(ROLLS) + np.arange(len(ROLLS))[:, None]
-    return (rows.of_roll[chosen] * width + np.arange(width)).ravel()
+    chosen = np.multiply(boxes, len(ROLLS), dtype=np.intp)
+    chosen += ROLL_NUMBERS
+    found = (rows.of_roll * width)[chosen]
+    found += np.arange(width)
+    return found.ravel()
 
 
-def _posting_rows(rows: PostingRows, states: States, bonus: int) -> tuple[np.ndarray, np.ndarray]:
-    """The gain (points, roll bonus, upper bonus) and the state after of every posting row
-    but five alike's, in every state (rows x states)."""
+def _posting_rows(rows: PostingRows, states: States) -> tuple[np.ndarray, np.ndarray]:
+    """The gain but a roll bonus (points, upper bonus: integers) and the state after of every
+    posting row but five alike's, in every state (rows x states)."""
     box, points = rows.box[:, None], rows.points[:, None]
     new_up = states.up + np.where(IS_UPPER[box], points, 0)
     crossed = (states.up < UP_CAP) & (new_up >= UP_CAP)
-    gain = points + bonus * rows.fits[:, None] + np.where(crossed, scoring.UPPER_BONUS, 0)
+    gain = points + np.where(crossed, scoring.UPPER_BONUS, 0)
     fifty = states.fifty | ((box == YAHTZEE_BIT) & (points == scoring.YAHTZEE_POINTS))
     after = state_index(states.mask | 1 << box, np.minimum(new_up, UP_CAP), fifty)
-    return gain.astype(float), after
+    return gain, after
 
 
 def _five_alike_postings(tables: RuleTables, states: States, boxes: np.ndarray,
