@@ -24,7 +24,7 @@ from .rulearrays import (
     RuleTables,
     rule_tables,
 )
-from .stages import CHUNK, TurnStages, Workspace, put_where, turn_plans, turn_stages
+from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
 from .statespace import (  # noqa: F401
     States,
     distinct_states,
@@ -250,8 +250,8 @@ class Engine:
             candidate = row_values.take(self._point_rows[box], axis=0, out=work.candidate, mode="clip")
             if self.tables.roll_bonus:
                 self._keep_best_fit(box, candidate, fit, boxes)
-            if boxes is not None:
-                put_where(boxes[0], np.full(best.shape, box, dtype=np.int8), candidate > best)
+            if boxes is not None:  # boxes[0][candidate > best] = box: the boxes come in order, each a higher number
+                np.maximum(boxes[0], np.multiply(candidate > best, box, dtype=np.int8), out=boxes[0])
             np.maximum(best, candidate, out=best)
         self._post_five_alike(values, states, work, boxes)
         return boxes
