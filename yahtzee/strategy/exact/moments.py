@@ -28,7 +28,7 @@ from .progress import Progress
 from .rulearrays import BOX_COUNT, UP_CAP, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, Posting, SolvedTable
 from .solver import Engine, open_boxes
-from .stages import CHUNK, TurnStages, Workspace, turn_stages
+from .stages import CHUNK, TurnStages, Workspace, put_where, turn_stages
 from .statespace import STATE_COUNT, States, fill_unreachable, level_states, share_hopeless, state_index, states_of
 from .team import level_team
 
@@ -40,6 +40,7 @@ FAMILIES = 4
 WITH_FIFTY = (FIFTY_AT_END, BOTH_AT_END)
 Column = tuple[int, int]  # a moment worked out: (family, order)
 FIVE_ALIKE = np.array(YAHTZEE_ROLLS)
+ROLL_NUMBERS = np.arange(len(ROLLS))[:, None]
 
 
 def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, levels: int = BOX_COUNT,
@@ -163,11 +164,11 @@ class TurnMoments:
         engine = self.engine
         found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         open_rows = self.rows.open_part(states)
-        after = np.empty(0)
+        plain_gain, after = _posting_rows(open_rows, states)
         for stage in range(engine.rolls):
             bonus = engine.stage_bonus(stage + 1)
             if bonus not in found:
-                gain, after = _posting_rows(open_rows, states, bonus)
+                gain = (plain_gain + bonus * open_rows.fits[:, None]).astype(float)
                 five_gain, five_after = _five_alike_postings(engine.tables, states, stages.boxes[stage], stage + 1)
                 rows = _posting_row_of(open_rows, stages.boxes[stage], len(states))
                 found[bonus] = (np.concatenate([gain, five_gain]), five_after, rows)
@@ -202,8 +203,11 @@ class TurnMoments:
 def _spots(plan: np.ndarray, rows: np.ndarray, width: int) -> np.ndarray:
     """Where each roll's chance goes (rolls x states, flat): its chosen keep's row (keep *
     width + state), or, with none, its posting row's after the rerolling keeps'."""
-    keeping = plan * width + np.arange(width)
-    return np.where(plan >= 0, keeping, rows.reshape(plan.shape) + ROLL_OFFSET * width).ravel()
+    spots = rows.reshape(plan.shape) + ROLL_OFFSET * width
+    keeping = plan * width
+    keeping += np.arange(width)
+    put_where(spots, keeping, plan >= 0)
+    return spots.ravel()
 
 
 def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
@@ -218,9 +222,9 @@ def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
         assert smaller is not None  # only the empty keep has no parents
         parents, counts = smaller
         here = share[:len(parents)]
-        np.take(keeps, parents[:, 0], axis=0, out=here, mode="clip")
+        keeps.take(parents[:, 0], axis=0, out=here, mode="clip")
         for column, count in zip(parents.T[1:], counts[1:]):
-            more = np.take(keeps, column[:count], axis=0, out=part[:count], mode="clip")
+            more = keeps.take(column[:count], axis=0, out=part[:count], mode="clip")
             np.add(here[:count], more, out=here[:count])
         if size < DICE:
             np.multiply(here, 1 / FACE_COUNT, out=here)
@@ -270,20 +274,23 @@ def _posted_moment(after_moments: np.ndarray, order: int, gain: np.ndarray) -> n
 
 def _posting_row_of(rows: PostingRows, boxes: np.ndarray, width: int) -> np.ndarray:
     """The posting row of each roll in its chosen box (rolls x states), flat: row * width + state."""
-    chosen = boxes.astype(np.int64) * len(ROLLS) + np.arange(len(ROLLS))[:, None]
-    return (rows.of_roll[chosen] * width + np.arange(width)).ravel()
+    chosen = np.multiply(boxes, len(ROLLS), dtype=np.intp)
+    chosen += ROLL_NUMBERS
+    found = (rows.of_roll * width)[chosen]
+    found += np.arange(width)
+    return found.ravel()
 
 
-def _posting_rows(rows: PostingRows, states: States, bonus: int) -> tuple[np.ndarray, np.ndarray]:
-    """The gain (points, roll bonus, upper bonus) and the state after of every posting row
-    but five alike's, in every state (rows x states)."""
+def _posting_rows(rows: PostingRows, states: States) -> tuple[np.ndarray, np.ndarray]:
+    """The gain but a roll bonus (points, upper bonus: integers) and the state after of every
+    posting row but five alike's, in every state (rows x states)."""
     box, points = rows.box[:, None], rows.points[:, None]
     new_up = states.up + np.where(IS_UPPER[box], points, 0)
     crossed = (states.up < UP_CAP) & (new_up >= UP_CAP)
-    gain = points + bonus * rows.fits[:, None] + np.where(crossed, scoring.UPPER_BONUS, 0)
+    gain = points + np.where(crossed, scoring.UPPER_BONUS, 0)
     fifty = states.fifty | ((box == YAHTZEE_BIT) & (points == scoring.YAHTZEE_POINTS))
     after = state_index(states.mask | 1 << box, np.minimum(new_up, UP_CAP), fifty)
-    return gain.astype(float), after
+    return gain, after
 
 
 def _five_alike_postings(tables: RuleTables, states: States, boxes: np.ndarray,

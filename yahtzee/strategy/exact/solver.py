@@ -175,10 +175,10 @@ class Engine:
             if box in self._zero_first:
                 np.maximum(zero, row_values[0], out=zero)
             elif not any_row:
-                np.take(row_values, self._point_rows[box], axis=0, out=best, mode="clip")
+                row_values.take(self._point_rows[box], axis=0, out=best, mode="clip")
                 any_row = True
             else:
-                candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
+                candidate = row_values.take(self._point_rows[box], axis=0, out=work.candidate, mode="clip")
                 np.maximum(best, candidate, out=best)
         if any_row:
             np.maximum(best, zero, out=best)
@@ -242,17 +242,25 @@ class Engine:
         best.fill(-np.inf)
         fit.fill(-np.inf)
         boxes = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
-        for box in open_boxes(states):
-            row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
-            row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
-            candidate = np.take(row_values, self._point_rows[box], axis=0, out=work.candidate, mode="clip")
+        open_ones = open_boxes(states)
+        uppers = [box for box in open_ones if box in UPPER_BITS]
+        upper_rows = dict(zip(uppers, self._upper_rows(values, states, uppers))) if uppers else {}
+        for box in open_ones:
+            row_values = upper_rows[box] if box in upper_rows else self._box_rows(values, box, states)
+            candidate = row_values.take(self._point_rows[box], axis=0, out=work.candidate, mode="clip")
             if self.tables.roll_bonus:
                 self._keep_best_fit(box, candidate, fit, boxes)
-            if boxes is not None:
-                boxes[0][candidate > best] = box
+            if boxes is not None:  # boxes[0][candidate > best] = box: the boxes come in order, each a higher number
+                np.maximum(boxes[0], np.multiply(candidate > best, box, dtype=np.int8), out=boxes[0])
             np.maximum(best, candidate, out=best)
         self._post_five_alike(values, states, work, boxes)
         return boxes
+
+    def _box_rows(self, values: np.ndarray, box: int, states: States) -> np.ndarray:
+        """after_posting of each of a box's distinct points (points x states), -inf where the box is filled."""
+        row_values = self.after_posting(values, box, self._distinct[box][:, None], states)
+        row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
+        return row_values
 
     def _keep_best_fit(self, box: int, candidate: np.ndarray, fit: np.ndarray, boxes: Optional[np.ndarray]) -> None:
         """Raise work.fit on the rolls that fit `box`."""
@@ -367,9 +375,9 @@ class Engine:
         for size in range(DICE - 1, -1, -1):
             children = CHILDREN[size]
             total, scratch = keeps[size_rows(size)], work.scratch[:len(children)]
-            np.take(keeps, children[:, 0], axis=0, out=total, mode="clip")
+            keeps.take(children[:, 0], axis=0, out=total, mode="clip")
             for face in range(1, FACE_COUNT):
-                np.add(total, np.take(keeps, children[:, face], axis=0, out=scratch, mode="clip"), out=total)
+                np.add(total, keeps.take(children[:, face], axis=0, out=scratch, mode="clip"), out=total)
             total *= 1 / FACE_COUNT
         return keeps
 
@@ -387,7 +395,7 @@ class Engine:
             parents, counts = smaller
             for column, count in zip(parents.T, counts):
                 part = best[:count]
-                np.maximum(part, np.take(keeps, column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
+                np.maximum(part, keeps.take(column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
         return work.post
 
     def roll_values(self, values: np.ndarray, states: States, work: Workspace, first: int,

@@ -76,7 +76,8 @@ class TurnStages:
         """The best keep (or -1: post now) of roll `rolls[i]` of state `columns[i]` after roll
         number stage + 1."""
         options, keeps = SUB_KEEPS[rolls], self.keeps[stage]
-        utility = np.take(keeps, options * keeps.shape[1] + columns[:, None])  # keeps[options, columns], flat: faster
+        flat = options * keeps.shape[1] + columns[:, None]
+        utility = keeps.take(flat, mode="clip")  # keeps[options, columns], flat and unchecked: faster
         return best_keeps(utility, options, self.posts[stage][rolls, columns])
 
     def plan_keeps(self, stage: int) -> np.ndarray:
@@ -109,32 +110,41 @@ def best_sub_keeps(keeps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         smaller = PARENTS[size]
         assert smaller is not None  # only the empty keep has no parents
         parents, counts = smaller
-        own = (keeps[rows], KEEP_NUMBERS[rows]) if size < DICE else None
-        np.take(best, parents[:, 0], axis=0, out=best[rows])
-        np.take(which, parents[:, 0], axis=0, out=which[rows])
+        best.take(parents[:, 0], axis=0, out=best[rows], mode="clip")  # a take that may raise buffers its out
+        which.take(parents[:, 0], axis=0, out=which[rows], mode="clip")
         for column, count in zip(parents.T[1:], counts[1:]):
             here = slice(0, count)
-            np.take(best, column[:count], axis=0, out=utility[here])
-            np.take(which, column[:count], axis=0, out=keep[here])
+            best.take(column[:count], axis=0, out=utility[here], mode="clip")
+            which.take(column[:count], axis=0, out=keep[here], mode="clip")
             _take_better(best[rows][here], which[rows][here], utility[here], keep[here], better[here], equal[here])
-        if own is not None:
+        if size < DICE:
             here = slice(0, rows.stop - rows.start)
-            np.greater(own[0], best[rows], out=better[here])  # a keep itself comes after those inside it
-            np.copyto(best[rows], own[0], where=better[here])
-            np.copyto(which[rows], own[1], where=better[here])
+            np.greater(keeps[rows], best[rows], out=better[here])  # a keep itself comes after those inside it
+            keep[here] = KEEP_NUMBERS[rows]
+            put_where(which[rows], keep[here], better[here])
+            np.maximum(best[rows], keeps[rows], out=best[rows])
     return best[ROLL_OFFSET:], which[ROLL_OFFSET:]
 
 
 def _take_better(best: np.ndarray, which: np.ndarray, utility: np.ndarray, keep: np.ndarray, better: np.ndarray,
                  equal: np.ndarray) -> None:
-    """Raise (best, which) to (utility, keep) where it is higher, or as high with a keep that comes first."""
+    """Raise (best, which) to (utility, keep) where it is higher, or as high with a keep that
+    comes first (`keep`, `better` and `equal` are spent)."""
     np.equal(utility, best, out=equal)
-    if equal.any():
-        np.logical_and(equal, keep < which, out=equal)
-        np.copyto(which, keep, where=equal)
+    np.less(keep, which, out=better)
+    np.logical_and(equal, better, out=equal)
     np.greater(utility, best, out=better)
-    np.copyto(best, utility, where=better)
-    np.copyto(which, keep, where=better)
+    np.logical_or(equal, better, out=equal)
+    put_where(which, keep, equal)
+    np.maximum(best, utility, out=best)
+
+
+def put_where(target: np.ndarray, value: np.ndarray, where: np.ndarray) -> None:
+    """target[where] = value[where] for integers, by arithmetic: a masked copy branches on every
+    element, and is many times slower where the mask is irregular. `value` is spent."""
+    np.subtract(value, target, out=value)
+    np.multiply(value, where, out=value)
+    np.add(target, value, out=target)
 
 
 def best_keeps(utility: np.ndarray, options: np.ndarray, post_now: np.ndarray) -> np.ndarray:
@@ -149,7 +159,11 @@ def best_keeps(utility: np.ndarray, options: np.ndarray, post_now: np.ndarray) -
 def keep_or_post(best: np.ndarray, chosen: np.ndarray, post_now: np.ndarray) -> np.ndarray:
     """The `chosen` keep where its utility `best` beats posting now, else -1: a reroll that
     cannot gain is no reroll."""
-    return np.where(best > post_now + 1e-9 * (1 + np.abs(post_now)), chosen, -1)
+    margin = np.abs(post_now)
+    margin += 1
+    margin *= 1e-9
+    margin += post_now
+    return (chosen + 1) * (best > margin) - 1  # np.where(best > margin, chosen, -1), without its branches
 
 
 def turn_plans(engine: TurnEngine, values: np.ndarray, states: States, rolls: int) -> tuple[np.ndarray, np.ndarray]:
