@@ -25,11 +25,21 @@ import numpy as np
 from ...model import scoring
 from .dicemath import DICE, FACE_COUNT, KEEPS, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS, size_rows
 from .progress import Progress
-from .rulearrays import BOX_COUNT, UP_CAP, YAHTZEE_BIT, RuleTables
+from .rulearrays import BOX_COUNT, UP_CAP, UP_STATES, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, Posting, SolvedTable
 from .solver import Engine, open_boxes
 from .stages import CHUNK, TurnStages, Workspace, put_where, turn_stages
-from .statespace import STATE_COUNT, States, fill_unreachable, level_states, share_hopeless, state_index, states_of
+from .statespace import (
+    STATE_COUNT,
+    States,
+    distinct_states,
+    fill_unreachable,
+    level_states,
+    state_index,
+    states_of,
+    whole_batches,
+    yahtzee_filled_masks,
+)
 from .team import level_team
 
 ORDERS = 2  # raw moments E[R] and E[R^2] of the remaining score R
@@ -52,20 +62,20 @@ def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, level
     fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled. With
     `processes` 2, a forked helper solves half of each level where the system can fork (see
     team: only for a process that does nothing else meanwhile); the moments are the same."""
-    turns = TurnMoments(table)
+    turns, engine = TurnMoments(table), table.engine
     with level_team(processes, (FAMILIES, ORDERS + 1)) as team:
         moments = team.values
         moments[:, 0] = full_card_counts()
         rows = moments.reshape(-1, STATE_COUNT)
         for done, filled in enumerate(range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)):
-            states = level_states(filled, CHUNK)
-            for number, start in enumerate(range(0, len(states), CHUNK)):
+            for number, states in enumerate(moment_batches(engine, filled)):
                 if team.takes(number):
-                    turns.solve_batch(states.part(slice(start, start + CHUNK)), moments)
+                    turns.solve_batch(states, moments)
+                    for row in rows:
+                        engine.share_solved(row, states)
             team.level_done()
             if team.leads:
-                for row in rows:
-                    share_hopeless(row, filled)
+                settle_fifties(moments, filled)
             team.level_done()  # the level is whole before either process reads it
             if progress and team.leads:
                 progress(done + 1, levels)
@@ -73,6 +83,28 @@ def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, level
             for row in rows:
                 fill_unreachable(row)
         return moments if team.size == 1 else moments.copy()  # the helper ends as the block does
+
+
+def moment_batches(engine: Engine, filled: int) -> list[States]:
+    """The states with `filled` boxes filled whose moments are worked out, in batches of
+    CHUNK: those a build solves (Engine.level_batches); Engine.share_solved gives the others
+    theirs, as their values (the same play, the same points to come, the bonus alike)."""
+    if engine.extra_turns:
+        states = level_states(filled, CHUNK)
+    else:
+        states = whole_batches(distinct_states(filled, engine.fifty_matters), CHUNK)
+    return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
+
+
+def settle_fifties(moments: np.ndarray, filled: int) -> None:
+    """The moments with a fifty at the end of the cards with `filled` boxes filled, YAHTZEE
+    among them: nothing still to come changes its points, so they are those of every game
+    (and of the bonus) where it holds 50, and none where it holds a zero."""
+    table = moments.reshape(FAMILIES, ORDERS + 1, -1, UP_STATES, 2)
+    masks = yahtzee_filled_masks(filled)
+    for with_fifty, without in ((FIFTY_AT_END, EVERY_GAME), (BOTH_AT_END, BONUS_AT_END)):
+        table[with_fifty][:, masks, :, 1] = table[without][:, masks, :, 1]
+        table[with_fifty][:, masks, :, 0] = 0.0
 
 
 def full_card_counts() -> np.ndarray:
@@ -145,7 +177,7 @@ class TurnMoments:
         chances = self.row_chances(stages, postings, width)
         plain_seen = _gathered(moments, plain_after)  # a plain posting fills a box: never the state itself
         stay = np.ones(width)
-        fifties = not (states.case == 1).all()  # with a zero in YAHTZEE every moment with a fifty is 0
+        fifties = (states.case == 0).any()  # YAHTZEE filled: settle_fifties gives them
         for columns in _to_solve(looping, fifties):
             rest = np.zeros((len(columns), width))
             for bonus, (gain, five_after, _rows) in postings.items():

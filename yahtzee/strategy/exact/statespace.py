@@ -141,9 +141,19 @@ def level_states(filled: int, batch: int) -> States:
     masks = np.array(_masks_with(filled), dtype=np.int64)
     # the 'fifty' states together and first: only they may settle, which takes longest
     parts = [_cards(masks[masks >> YAHTZEE_BIT & 1 == 1], 1, solved_ups), _cards(masks, 0, solved_ups)]
-    states = [np.concatenate(column) for column in zip(*parts)]
-    padding = -len(states[0]) % batch  # whole batches only: repeat the last state
-    return States(*(np.concatenate([column, np.repeat(column[-1:], padding)]) for column in states))
+    return whole_batches(States(*(np.concatenate(column) for column in zip(*parts))), batch)
+
+
+def whole_batches(states: States, batch: int) -> States:
+    """The states with the last repeated until they fill whole batches of `batch`."""
+    padding = -len(states) % batch
+    return States(*(np.concatenate([column, np.repeat(column[-1:], padding)])
+                    for column in (states.mask, states.up, states.fifty)))
+
+
+def yahtzee_filled_masks(filled: int) -> list[int]:
+    """The cards with `filled` boxes filled, YAHTZEE among them."""
+    return [mask for mask in _masks_with(filled) if mask >> YAHTZEE_BIT & 1]
 
 
 def _cards(masks: np.ndarray, fifty: int, solved_ups: list[np.ndarray]) -> tuple[np.ndarray, ...]:
