@@ -175,13 +175,13 @@ class TurnMoments:
         if looping:
             moments[:, :, own] = 0.0  # a turn that comes back counts none of the state's own moments yet
         chances = self.row_chances(stages, postings, width)
-        plain_seen = _gathered(moments, plain_after)  # a plain posting fills a box: never the state itself
+        families = _families((states.case == 0).any())  # YAHTZEE filled: settle_fifties gives those with a fifty
+        plain_seen = _gathered(moments, families, plain_after)  # a plain posting fills a box: never the state itself
         stay = np.ones(width)
-        fifties = (states.case == 0).any()  # YAHTZEE filled: settle_fifties gives them
-        for columns in _to_solve(looping, fifties):
+        for columns in _to_solve(looping, families):
             rest = np.zeros((len(columns), width))
             for bonus, (gain, five_after, _rows) in postings.items():
-                rest += _expected(chances[bonus], plain_seen, _gathered(moments, five_after), gain, columns)
+                rest += _expected(chances[bonus], plain_seen, _gathered(moments, families, five_after), gain, columns)
             for column, (family, order) in enumerate(columns):
                 if (family, order) == (EVERY_GAME, 0):
                     stay = rest[column]  # 1 - the chance of coming back to the same state
@@ -266,42 +266,45 @@ def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
     return keeps[ROLL_OFFSET:]
 
 
-def _to_solve(looping: bool, fifties: bool) -> list[list[Column]]:
+def _families(fifties: bool) -> list[int]:
+    """The families of moments a batch works out: without `fifties`, none with a fifty at the end."""
+    return [family for family in range(FAMILIES) if fifties or family not in WITH_FIFTY]
+
+
+def _to_solve(looping: bool, families: list[int]) -> list[list[Column]]:
     """The moments a batch works out, in passes: all at once; or, where a turn may come back
     to the same state, order by order, as each needs the state's own lower ones (and every
-    game's chance first, as the others are divided by it). Without `fifties`, none with a
-    fifty at the end."""
-    families = [family for family in range(FAMILIES) if fifties or family not in WITH_FIFTY]
+    game's chance first, as the others are divided by it)."""
     if looping:
         return [[(family, order) for family in families] for order in range(ORDERS + 1)]
     return [[(family, order) for family in families for order in range(ORDERS + 1) if order or family != EVERY_GAME]]
 
 
-def _gathered(moments: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """moments[:, :, after], a row at a time (faster than numpy's fancy indexing over the three axes)."""
-    rows = moments.reshape(-1, moments.shape[-1])
-    return np.stack([np.take(row, after) for row in rows]).reshape(moments.shape[:-1] + after.shape)
+def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray) -> dict[int, np.ndarray]:
+    """moments[family, :, after] of each family, a row at a time (faster than numpy's fancy
+    indexing over the three axes)."""
+    return {family: np.stack([row.take(after) for row in moments[family]]) for family in families}
 
 
-def _expected(chance: np.ndarray, plain_seen: np.ndarray, five_seen: np.ndarray, gain: np.ndarray,
-              columns: list[Column]) -> np.ndarray:
-    """The moments of `columns` over a turn's postings (columns x states): each posting
-    row's chance (rows x states) times its moments, from its gain and the moments of its
-    state after (families x orders x rows x states: those of the rows but five alike's,
-    then of five alike's)."""
-    plain = plain_seen.shape[2]
-    found = np.empty((len(columns), chance.shape[1]))
+def _expected(chance: np.ndarray, plain_seen: dict[int, np.ndarray], five_seen: dict[int, np.ndarray],
+              gain: np.ndarray, columns: list[Column]) -> np.ndarray:
+    """The moments of `columns` over a turn's postings (columns x states): E[(g + R')^k] of a
+    posting of gain g into a state whose remaining score R' has raw moments E[R'^j] is the
+    sum over j of C(k, j) g^(k-j) E[R'^j], each term summed over the posting rows weighed by
+    their chance (rows x states). The moments of each row's state after: of each family,
+    orders x rows x states, those of the rows but five alike's, then of five alike's."""
+    plain = next(iter(plain_seen.values())).shape[1]
+    weights = [chance]  # chance x gain^m, m = 0, 1, ...
+    for _ in range(ORDERS):
+        weights.append(weights[-1] * gain)
+    found = np.zeros((len(columns), chance.shape[1]))
     for column, (family, order) in enumerate(columns):
-        found[column] = np.einsum("rs,rs->s", chance[:plain], _posted_moment(plain_seen[family], order, gain[:plain]))
-        found[column] += np.einsum("rs,rs->s", chance[plain:], _posted_moment(five_seen[family], order, gain[plain:]))
+        for j in range(order + 1):
+            weight = weights[order - j]
+            term = np.einsum("rs,rs->s", weight[:plain], plain_seen[family][j])
+            term += np.einsum("rs,rs->s", weight[plain:], five_seen[family][j])
+            found[column] += comb(order, j) * term
     return found
-
-
-def _posted_moment(after_moments: np.ndarray, order: int, gain: np.ndarray) -> np.ndarray:
-    """E[(gain + R')^order] for each posting, R' the remaining score of its state after (whose
-    raw moments are after_moments[j], j = 0, 1, ...)."""
-    terms = (comb(order, j) * gain ** (order - j) * after_moments[j] for j in range(order + 1))
-    return sum(terms, np.zeros(gain.shape))
 
 
 def _posting_row_of(rows: PostingRows, boxes: np.ndarray, width: int) -> np.ndarray:
