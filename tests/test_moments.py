@@ -118,3 +118,25 @@ def test_two_processes_work_out_the_same_moments_as_one(loader, rules):
     table = loader(rules)
     levels = 5  # the five fullest levels: several batches each, so each process takes some
     assert np.array_equal(solve_moments(table, levels=levels, processes=2), solve_moments(table, levels=levels))
+
+
+def test_a_helper_that_starts_late_changes_no_moment(loader, monkeypatch):
+    """The forked helper may start after the leader has solved a level's first batches: the
+    moments it starts from are not written again then (they once were, by both)."""
+    import contextlib
+    import time
+
+    from yahtzee.strategy.exact import moments as module
+    table = loader(HASBRO)
+    alone = solve_moments(table, levels=2)
+    team_of = module.level_team
+
+    @contextlib.contextmanager
+    def late_helper(processes, rows):
+        with team_of(processes, rows) as team:
+            if not team.leads:
+                time.sleep(1.0)  # the leader solves its first batches meanwhile
+            yield team
+
+    monkeypatch.setattr(module, "level_team", late_helper)
+    assert np.array_equal(solve_moments(table, levels=2, processes=2), alone)

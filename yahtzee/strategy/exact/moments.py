@@ -65,7 +65,9 @@ def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, level
     turns, engine = TurnMoments(table), table.engine
     with level_team(processes, (FAMILIES, ORDERS + 1)) as team:
         moments = team.values
-        moments[:, 0] = full_card_counts()
+        if team.leads:
+            moments[:, 0] = full_card_counts()
+        team.level_done()  # both start from them, written once: a late helper must not write them again
         rows = moments.reshape(-1, STATE_COUNT)
         for done, filled in enumerate(range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)):
             for number, states in enumerate(moment_batches(engine, filled)):
