@@ -17,7 +17,7 @@ from yahtzee.saves.store import Saves
 from yahtzee.screens.flow import Keeper, run
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-CLEAR = b"\x1b[H\x1b[2J"
+CLEAR = b"\x1b[H\x1b[J"
 
 
 @pytest.mark.parametrize("rolled", [[0, 1, 2, 3, 4], [1, 3], [4]])

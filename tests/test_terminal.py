@@ -249,7 +249,7 @@ def test_keys_typed_ahead_in_one_burst_are_never_dropped_between_screens(termina
 
 
 PIECES = ["plain words ", "x" * 85, "\x1b[31m", "\x1b[1;32;44m", "\x1b[0m", "\x1b[7m", "\r", "\n", "\x1b[5;70H",
-          "\x1b[24;75H", "\x1b[2J", "\x1b[K", "\x1b[?7l", "\x1b[?7h", "\x1b[4h", "\x1b[4l", "\x1b)0", "\x0e",
+          "\x1b[24;75H", "\x1b[2J", "\x1b[J", "\x1b[K", "\x1b[?7l", "\x1b[?7h", "\x1b[4h", "\x1b[4l", "\x1b)0", "\x0e",
           "\x0f", "qqxx", "ÄÖü ", "漢字", "e\u0301", "\x07", "\t", "\x08"]
 
 

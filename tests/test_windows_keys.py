@@ -21,7 +21,7 @@ from syntax import parsed, walked
 
 from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed, StopRequested
-from yahtzee.consoles.winkeys import WindowsCalls, WindowsKeyReader
+from yahtzee.consoles.winkeys import WAIT_FAILED, WAIT_TIMEOUT, WindowsCalls, WindowsKeyReader
 from yahtzee.model.game import Player
 from yahtzee.saves.prefs import Prefs
 from yahtzee.screens.context import Context, Services
@@ -33,13 +33,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "yahtzee"
 
 
 class FakeWindows:
-    """The Windows console as the reader sees it. Key events wait in the console's input buffer
-    (its handle is signalled while any wait there); read_keys takes them all and never blocks;
-    a lone Esc is held until flush_keys, as Win32Input's parser holds it; WaitForMultipleObjects
-    answers the first signalled handle in the order given, or None when the time runs out."""
+    """The Windows console as the reader sees it, after prompt_toolkit's sources. Records wait
+    in the console's input buffer, and its handle is signalled while any wait there: a key's
+    press and, a moment later, its release; focus, menu and mouse records. read_keys takes them
+    all and never blocks: a key press for each press record, a mouse "key" for each mouse
+    record, nothing for the others; and it never reports an error (ConsoleInputReader.read does
+    not look at ReadConsoleInputW's result). A lone Esc is held until flush_keys, as Win32Input's
+    parser holds it. WaitForMultipleObjects answers the index of the first signalled handle in
+    the order given, WAIT_TIMEOUT when the time runs out, and WAIT_FAILED once the console is
+    gone (its handle is no handle then)."""
 
     def __init__(self):
-        self.buffer = collections.deque()
+        self.buffer = collections.deque()  # records: a KeyPress, or None for one that is no key
         self.held = []
         self.event = False
         self.size = (80, 24)
@@ -48,13 +53,26 @@ class FakeWindows:
         self.waits = 0
 
     def type(self, *presses):
-        """Key events arrive at the console (from the test's thread)."""
+        """Keys pressed and released at the console (from the test's thread)."""
         with self.changed:
             for press in presses:
                 if press.key == Keys.Escape:
                     self.held.append(press)
                 else:
                     self.buffer.append(press)
+                self.buffer.append(None)  # the key's release
+            self.changed.notify_all()
+
+    def record_without_key(self):
+        """A record that is no key arrives: a key's late release, a focus or menu event."""
+        with self.changed:
+            self.buffer.append(None)
+            self.changed.notify_all()
+
+    def move_mouse(self, x=10, y=5):
+        """The mouse moves over the console: prompt_toolkit makes a mouse "key" of the record."""
+        with self.changed:
+            self.buffer.append(KeyPress(Keys.WindowsMouseEvent, f"NONE;MOUSE_MOVE;{x};{y}"))
             self.changed.notify_all()
 
     def resize(self, columns, lines):
@@ -68,9 +86,7 @@ class FakeWindows:
 
     def read_keys(self):
         with self.changed:
-            if self.closed:
-                raise OSError(6, "The handle is invalid")
-            taken = list(self.buffer)
+            taken = [record for record in self.buffer if record is not None]
             self.buffer.clear()
             return taken
 
@@ -84,9 +100,11 @@ class FakeWindows:
         self.waits += 1
         with self.changed:
             ready = self.changed.wait_for(lambda: self.buffer or self.event or self.closed, timeout)
+            if self.closed:
+                return WAIT_FAILED
             if not ready:
-                return None
-            return INPUT if self.buffer or self.closed else WAKE
+                return WAIT_TIMEOUT
+            return 0 if self.buffer else 1
 
     def set_event(self, handle):
         assert handle is WAKE
@@ -202,6 +220,94 @@ def test_a_whole_turn_plays_through_the_windows_reader_as_through_posix():
     assert session.game.players[0].card.boxes == {"full_house": 25} or \
         [(box.value, points) for box, points in session.game.players[0].card.boxes.items()] == [("full_house", 25)]
     assert "ANN posts 25 in FULL HOUSE." in output.text() or "Quit the game?" in output.text()
+
+
+def test_a_pause_is_not_cut_short_by_records_that_are_no_key():
+    """A key's release, a focus or menu event signal the console's handle too, and give no key:
+    the wait goes on for the rest of its time."""
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    later(0.1, fake.record_without_key)
+    later(0.3, fake.record_without_key)
+    started = time.monotonic()
+    assert console.reader.press_within(0.8) is None
+    assert time.monotonic() - started >= 0.75
+    later(0.1, fake.record_without_key)
+    later(0.3, lambda: fake.type(KeyPress("r")))
+    assert console.reader.press_within(2.0).key == "r"
+
+
+def test_the_mouse_is_no_key_and_a_paste_is_the_keys_typed():
+    """A mouse move gives prompt_toolkit's mouse "key": no key of the game's, and it cuts no
+    pause. A paste (a quick burst, which the Windows reader makes one paste of) is its keys."""
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    later(0.1, fake.move_mouse)
+    started = time.monotonic()
+    assert console.pause(0.6) is None and time.monotonic() - started >= 0.55
+    fake.move_mouse()
+    with fake.changed:
+        fake.buffer.append(KeyPress(Keys.BracketedPaste, "ann\r\nb"))
+    fake.type(KeyPress("1"))
+    assert [console.read_key() for _ in range(6)] == ["a", "n", "n", "enter", "b", "1"]
+
+
+def test_a_failed_wait_ends_the_input_and_is_no_wake_up():
+    """WaitForMultipleObjects answers WAIT_FAILED once the console is gone; the reader reads
+    Windows' DWORD itself (prompt_toolkit's wait_for_handles took it for the last handle, the
+    wake-up event), and the reads that follow give nothing, never an error."""
+    fake = FakeWindows()
+    console, _ = windows_console(fake)
+    fake.close()
+    with pytest.raises(InputClosed):
+        console.reader.press_within(1.0)
+    assert fake.waits == 1 and fake.read_keys() == []
+
+
+def test_the_console_handler_is_declared_as_windows_calls_it():
+    """Windows calls the control handler with a DWORD and reads a 32-bit BOOL back."""
+    tree = parsed(PACKAGE / "consoles" / "winkeys.py")
+    declared = [ast.unparse(node.func) + "(" + ", ".join(ast.unparse(arg) for arg in node.args) + ")"
+                for node in walked(tree) if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("WINFUNCTYPE")]
+    assert "ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)" in declared
+
+
+def test_a_redraw_erases_from_the_home_not_the_whole_display():
+    """Erasing the whole display (2J) at every redraw pushes a screen into the scrollback of
+    the Windows console and Windows Terminal: a redraw homes and erases to the end."""
+    fake = FakeWindows()
+    console, output = windows_console(fake)
+    console.show(["the first screen"])
+    console.show(["the second screen"])
+    written = "".join(output.written)
+    assert "\x1b[2J" not in written and written.count("\x1b[H\x1b[J") >= 2
+    assert "second screen" in output.text() and "first screen" not in output.text()
+
+
+def test_the_windows_reader_looks_at_the_console_not_at_columns_and_lines(monkeypatch):
+    """COLUMNS and LINES stay as they were when the window is resized: the Windows reader is
+    given keymode.window_size, which asks the console first."""
+    from yahtzee.consoles import keymode
+    asked = []
+    monkeypatch.setattr(keymode.sys, "platform", "win32")
+    monkeypatch.setattr(keymode, "windows_reader", lambda source, size: asked.append(size) or "reader")
+    assert keymode.reader_for(ConsoleInput()) == "reader" and asked == [keymode.window_size]
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    monkeypatch.setattr(keymode.os, "get_terminal_size", lambda fd: os.terminal_size((120, 40)))
+    assert tuple(keymode.window_size()) == (120, 40)
+
+
+def test_on_windows_the_package_asks_for_the_prompt_toolkit_that_hands_a_held_esc_on():
+    """A lone Esc waits in Win32Input's parser until flush_keys, which Win32Input has since
+    prompt_toolkit 3.0.52 (before, the base class's gave nothing: Esc was held for good)."""
+    import configparser
+    setup = configparser.ConfigParser()
+    setup.read(PACKAGE.parent / "setup.cfg")
+    requires = [line.strip() for line in setup["options"]["install_requires"].splitlines() if line.strip()]
+    toolkit = [line for line in requires if line.startswith("prompt_toolkit")]
+    assert 'prompt_toolkit>=3.0.52; sys_platform == "win32"' in toolkit
+    assert all("win32" in line for line in toolkit)  # every platform's with its own floor
 
 
 PLATFORM_MODULES = {"termios", "tty", "fcntl", "select", "msvcrt", "ctypes", "prompt_toolkit.input.win32",

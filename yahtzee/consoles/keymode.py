@@ -35,7 +35,9 @@ if TYPE_CHECKING:  # prompt_toolkit loads only for key mode
 
 __all__ = ["InputClosed", "KeyConsole", "StopRequested"]
 
-CLEAR = "\x1b[H\x1b[2J"
+# Home, then erase to the end: erasing the whole display (2J) pushes the screen into the
+# scrollback of the Windows console and Windows Terminal at every redraw.
+CLEAR = "\x1b[H\x1b[J"
 CLEAR_TO_END = "\x1b[K"
 MESSAGES_KEPT = 3
 MAX_TYPED_AHEAD = 1000  # keys taken at once after a busy moment; a flood beyond waits for the next
@@ -94,7 +96,7 @@ class PressReader(Protocol):
 def reader_for(source: KeySource) -> PressReader:
     """This platform's reader of the keys from `source`."""
     if sys.platform == "win32":
-        return windows_reader(source)
+        return windows_reader(source, window_size)
     from .keyreader import KeyReader  # POSIX's own modules: termios, fcntl
     return KeyReader(source.fileno())
 

@@ -5,11 +5,17 @@ descriptor through a VT100 parser, is yahtzee.consoles.keyreader; above the seam
 
 The reader is given the Windows calls it makes (WindowsCalls), so that a faithful fake drives
 it on any system (tests/test_windows_keys.py); `windows_reader` makes the real ones, and
-imports prompt_toolkit's Windows modules, only on win32."""
+imports prompt_toolkit's Windows modules, only on win32.
+
+The console's input handle is signalled by every record in its buffer, and most are no key: a
+key's release, a focus or menu event, a mouse move (which prompt_toolkit turns into a mouse
+"key"). A wait that wakes to such a record waits on for the rest of its time."""
 import collections
 import contextlib
+import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
@@ -20,18 +26,23 @@ if TYPE_CHECKING:
     from prompt_toolkit.key_binding import KeyPress
 
 SIZE_POLL_SECONDS = 0.25  # how often a wait looks whether the window was resized
+WAIT_TIMEOUT, WAIT_FAILED = 0x102, 0xFFFFFFFF  # WaitForMultipleObjects' answers besides a handle's index
+# prompt_toolkit's Keys (str values: this module loads no prompt_toolkit, as plain mode needs none)
+NO_KEYS = {"<windows-mouse-event>", "<cursor-position-response>", "<ignore>"}  # presses that are no key of the game's
+PASTE, ENTER = "<bracketed-paste>", "c-m"
 
 
 @dataclass(frozen=True)
 class WindowsCalls:
-    """What the reader asks of Windows: the key presses waiting (never blocking), those held
-    for a timeout (a lone Esc), a wait on handles (which one is ready, or None when the time
-    ran out), the console's input handle and the wake-up event with its two switches, and
-    the window's size."""
+    """What the reader asks of Windows: the key presses among the records waiting (never
+    blocking; records that are no key give none), those held for a timeout (a lone Esc),
+    WaitForMultipleObjects on handles for some seconds (the index of the first one signalled,
+    WAIT_TIMEOUT or WAIT_FAILED), the console's input handle and the wake-up event with its
+    two switches, and the window's size."""
 
     read_keys: Callable[[], "list[KeyPress]"]
     flush_keys: Callable[[], "list[KeyPress]"]
-    wait: Callable[[list[Any], float], Any]
+    wait: Callable[[list[Any], float], int]
     input_handle: Any
     wake_event: Any
     set_event: Callable[[Any], None]
@@ -65,10 +76,15 @@ class WindowsKeyReader:
 
     def has_press(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds for a key press without taking it: True as soon as one
-        is waiting (or the wait is woken), False when the time ran out."""
-        if self.presses:
-            return True
-        return self._wait(max(0.0, timeout)) or bool(self.presses)
+        is waiting (or the wait is woken), False when the time ran out (records that are no
+        key do not end it)."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        while not self.presses:
+            if self._wait(max(0.0, deadline - time.monotonic())):
+                return True
+            if not self.presses and time.monotonic() >= deadline:
+                return False
+        return True
 
     def press_within(self, timeout: float) -> "KeyPress | None":
         """The next key press if one comes within `timeout` seconds, else None."""
@@ -85,12 +101,16 @@ class WindowsKeyReader:
         self.presses.clear()
 
     def _wait(self, timeout: float) -> bool:
-        """Wait for keys or the wake-up event; whether the wait was woken (keys read are queued)."""
-        ready = self.calls.wait([self.calls.input_handle, self.calls.wake_event], timeout)
-        if ready is self.calls.wake_event:
+        """Wait for records or the wake-up event; whether the wait was woken (keys read are
+        queued). A failed wait (the console is gone) ends the input."""
+        handles = [self.calls.input_handle, self.calls.wake_event]
+        ready = self.calls.wait(handles, timeout)
+        if ready == 1:
             self.calls.reset_event(self.calls.wake_event)
             return True
-        self.presses.extend(self._read(self.calls.read_keys if ready is not None else self.calls.flush_keys))
+        if ready not in (0, WAIT_TIMEOUT):
+            raise InputClosed("the console is gone")
+        self.presses.extend(game_keys(self._read(self.calls.read_keys if ready == 0 else self.calls.flush_keys)))
         return False
 
     def _read(self, read: "Callable[[], list[KeyPress]]") -> "list[KeyPress]":
@@ -105,6 +125,20 @@ class WindowsKeyReader:
         size = self.calls.size()
         changed, self._size = size != self._size, size
         return changed
+
+
+def game_keys(presses: "list[KeyPress]") -> "list[KeyPress]":
+    """The presses that are keys of the game's: no mouse, and a paste (which the Windows
+    reader makes of a quick burst of characters) as the keys typed."""
+    found = []
+    for press in presses:
+        if press.key == PASTE:
+            typed, named = type(press), type(press.key)  # prompt_toolkit's KeyPress and Keys
+            found += [typed(named(ENTER), "\r") if char in "\r\n" else typed(char, char)
+                      for char in press.data.replace("\r\n", "\r")]
+        elif press.key not in NO_KEYS:
+            found.append(press)
+    return found
 
 
 CLOSE_EVENTS = (2, 5, 6)  # CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT
@@ -142,37 +176,46 @@ def watch_console_close(stop: Callable[[], None], register: Optional[Callable[[C
     return watch
 
 
-def windows_reader(source: object) -> WindowsKeyReader:
-    """The reader of the Windows console whose prompt_toolkit input is `source` (a Win32Input)."""
+def windows_reader(source: object, size: "Callable[[], os.terminal_size]") -> WindowsKeyReader:
+    """The reader of the Windows console whose prompt_toolkit input is `source` (a Win32Input),
+    looking at the window's `size` as it waits (keymode.window_size: the console itself, not
+    COLUMNS and LINES, which do not change as the window does)."""
     if sys.platform == "win32":
-        return console_reader(source)
+        return console_reader(source, size)
     raise OSError("the Windows console reader runs only on Windows")
 
 
 if sys.platform == "win32":  # Windows' own: mypy reads it under --platform win32 (as CI runs it)
     import ctypes
-    import shutil
-    from ctypes import windll
+    from ctypes import windll, wintypes
 
     HANDLERS: list[Any] = []  # kept alive as long as Windows may call them
 
     def register_console_handler(handle: Callable[[int], bool]) -> None:
         """Install `handle` as a console control handler."""
-        routine = ctypes.WINFUNCTYPE(ctypes.c_bool, ctypes.c_uint)(handle)
+        # Windows reads a 32-bit BOOL back: a one-byte c_bool leaves three bytes of whatever
+        # was there, and a False may read as TRUE.
+        routine = ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)(handle)
         HANDLERS.append(routine)
         windll.kernel32.SetConsoleCtrlHandler(routine, True)
 
-    def console_reader(source: object) -> WindowsKeyReader:
+    # WaitForMultipleObjects as Windows declares it: its DWORD answer read whole (prompt_toolkit's
+    # wait_for_handles reads WAIT_FAILED as -1, the last handle: a dead console looked like a wake-up).
+    WAIT_FOR_HANDLES = ctypes.WINFUNCTYPE(wintypes.DWORD, wintypes.DWORD, ctypes.POINTER(wintypes.HANDLE),
+                                          wintypes.BOOL, wintypes.DWORD)(("WaitForMultipleObjects", windll.kernel32))
+
+    def console_reader(source: object, window: "Callable[[], os.terminal_size]") -> WindowsKeyReader:
         """The reader made of the real Windows calls."""
-        from prompt_toolkit.eventloop.win32 import create_win32_event, wait_for_handles
+        from prompt_toolkit.eventloop.win32 import create_win32_event
         from prompt_toolkit.input.win32 import Win32Input
         assert isinstance(source, Win32Input)
 
-        def wait(handles: list[Any], timeout: float) -> Any:
-            return wait_for_handles(handles, round(timeout * 1000))
+        def wait(handles: list[Any], timeout: float) -> int:
+            array = (wintypes.HANDLE * len(handles))(*handles)
+            return int(WAIT_FOR_HANDLES(len(handles), array, False, round(timeout * 1000)))
 
         def size() -> tuple[int, int]:
-            columns, lines = shutil.get_terminal_size()
+            columns, lines = window()
             return columns, lines
 
         return WindowsKeyReader(WindowsCalls(
