@@ -310,6 +310,28 @@ def test_on_windows_the_package_asks_for_the_prompt_toolkit_that_hands_a_held_es
     assert all("win32" in line for line in toolkit)  # every platform's with its own floor
 
 
+def test_a_folder_is_writable_when_a_file_can_be_made_there_whatever_access_says(monkeypatch, tmp_path):
+    """os.access reads no Windows folder permissions (nor a read-only file system): a file is tried."""
+    from yahtzee.saves import folder
+    monkeypatch.setattr(os, "access", lambda path, mode: True)  # as Windows answers for a denied folder
+    assert folder.is_writable_folder(tmp_path)
+    if Path("/proc/self").is_dir():
+        assert not folder.is_writable_folder(Path("/proc/self"))  # a folder no file can be made in
+
+
+def test_a_report_to_a_pipe_whose_code_page_lacks_a_character_prints_a_stand_in(monkeypatch, tmp_path):
+    """A report piped under a Windows code page (cp1252 here) with a name outside it: a stand-in, no error."""
+    import io
+    import sys
+
+    from yahtzee import cli
+    piped = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")
+    monkeypatch.setattr(sys, "stdout", piped)
+    assert cli.main(["--paths", "--saves", str(tmp_path / "名前")]) == 0
+    piped.flush()
+    assert "??" in piped.buffer.getvalue().decode("cp1252")
+
+
 PLATFORM_MODULES = {"termios", "tty", "fcntl", "select", "msvcrt", "ctypes", "prompt_toolkit.input.win32",
                     "prompt_toolkit.eventloop.win32", "prompt_toolkit.input.vt100"}
 # hosting is POSIX's: app.py says so

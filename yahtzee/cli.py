@@ -1,5 +1,6 @@
 """The command line: the options, then what they ask for: a report, or the game (yahtzee.app)."""
 import argparse
+import io
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -157,6 +158,7 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the game; returns the process exit code."""
+    printable_streams()
     language.use(early_language(argv))
     args = parse_args(argv)
     folders = choose_folders(args.saves, os.environ, PROJECT_DIR)
@@ -176,6 +178,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.review:
         return printing(show_review, args, saves, folders.cache)
     return play(args, saves, folders)
+
+
+def printable_streams() -> None:
+    """What is printed to a pipe or file whose encoding lacks a character (a name, a folder;
+    a Windows code page) shows a stand-in for it instead of stopping with an error."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
 
 
 def show_paths(folders: "Folders") -> int:

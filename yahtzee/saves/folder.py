@@ -6,9 +6,9 @@ user cache folder, as platformdirs names them (XDG on Linux, Application Support
 macOS, AppData on Windows). --saves and $YAHTZEE_SAVES choose the saves folder (the tables then
 go in its cache/), $YAHTZEE_CACHE the tables' folder.
 """
-import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,8 +75,15 @@ def can_hold(folder: Path) -> bool:
 
 
 def is_writable_folder(path: Path) -> bool:
-    """A folder this process may create files in."""
-    return Path(path).is_dir() and os.access(path, os.W_OK | os.X_OK)
+    """A folder this process may create files in: tried, as os.access reads neither Windows'
+    folder permissions nor a file system mounted read-only."""
+    if not Path(path).is_dir():
+        return False
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            return True
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True)
