@@ -267,8 +267,9 @@ def test_a_failed_wait_ends_the_input_and_is_no_wake_up():
 def test_the_console_handler_is_declared_as_windows_calls_it():
     """Windows calls the control handler with a DWORD and reads a 32-bit BOOL back."""
     tree = parsed(PACKAGE / "consoles" / "winkeys.py")
+    calls = [node for node in walked(tree) if isinstance(node, ast.Call)]
     declared = [ast.unparse(node.func) + "(" + ", ".join(ast.unparse(arg) for arg in node.args) + ")"
-                for node in walked(tree) if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("WINFUNCTYPE")]
+                for node in calls if ast.unparse(node.func).endswith("WINFUNCTYPE")]
     assert "ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)" in declared
 
 
@@ -330,6 +331,38 @@ def test_a_report_to_a_pipe_whose_code_page_lacks_a_character_prints_a_stand_in(
     assert cli.main(["--paths", "--saves", str(tmp_path / "名前")]) == 0
     piped.flush()
     assert "??" in piped.buffer.getvalue().decode("cp1252")
+
+
+def test_closing_the_window_in_plain_mode_stops_the_game_in_its_own_thread_and_waits_for_its_save():
+    """Plain mode waits in a read of the console: the close handler (in Windows' thread) asks
+    the game to stop and ends that read (CancelSynchronousIo on Windows; here the pipe's other
+    end is closed), and the game's thread stops, never Windows'."""
+    import io
+
+    from yahtzee.consoles.plain import PlainConsole
+    from yahtzee.consoles.winkeys import CLOSE_EVENTS, watch_console_close
+    read_end, write_end = os.pipe()
+    keyboard = os.fdopen(write_end, "w")
+    console = PlainConsole(stdin=os.fdopen(read_end, "r"), stdout=io.StringIO())
+    watch = watch_console_close(lambda: console.request_stop(signal.SIGTERM), register=lambda handle: None,
+                                end_read=keyboard.close)
+    answered, raised = [], []
+
+    def close():
+        try:
+            answered.append(watch.handle(CLOSE_EVENTS[0]))
+        except BaseException as error:  # noqa: BLE001 - what would escape into Windows' thread
+            raised.append(error)
+
+    closing = threading.Thread(target=close)
+    later(0.2, closing.start)
+    with pytest.raises(StopRequested):
+        console.read_key("a question")  # in the game's thread
+    time.sleep(0.2)
+    assert answered == [] and raised == []  # Windows is held back until the game is saved
+    watch.saved.set()
+    closing.join(2)
+    assert answered == [True] and raised == []
 
 
 PLATFORM_MODULES = {"termios", "tty", "fcntl", "select", "msvcrt", "ctypes", "prompt_toolkit.input.win32",

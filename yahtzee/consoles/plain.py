@@ -4,6 +4,7 @@ import collections
 import contextlib
 import shutil
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Optional, TextIO, Union
 
@@ -45,9 +46,11 @@ class PlainConsole(Drawing):
         self._arrived: collections.deque[Text] = collections.deque()  # messages from other threads, not yet shown
 
     def request_stop(self, signum: int) -> None:
-        """From a signal handler: stop now if waiting for a line, else before the next read."""
+        """From a signal handler: stop now if waiting for a line, else before the next read.
+        From another thread (Windows closing the console), only asked: the game's thread stops
+        when its read ends (see winkeys.CloseWatch)."""
         self.stop = signum
-        if self._reading:
+        if self._reading and threading.current_thread() is threading.main_thread():
             raise StopRequested(signum)
 
     @contextlib.contextmanager
@@ -110,12 +113,16 @@ class PlainConsole(Drawing):
         try:
             line = self.stdin.readline()
         except OSError:
+            if self.stop:  # the read was ended to stop (a closed console)
+                raise StopRequested(self.stop) from None
             raise InputClosed("the input is gone") from None
         except KeyboardInterrupt:
             self._write("\n")
             return Key.QUIT  # Ctrl-C asks to quit, as F10 does
         finally:
             self._reading = False
+        if self.stop:
+            raise StopRequested(self.stop)
         if not line:
             self._write("\n")
             raise InputClosed("end of input")

@@ -147,32 +147,38 @@ CLOSE_WAIT_SECONDS = 4.5  # Windows ends the process 5 s after a close event: th
 
 class CloseWatch:
     """Closing the console window (or logging off) saves the game: the close event, which
-    Windows hands to a thread of its own, asks the game to stop, then waits until the game
-    says it is saved (Windows ends the process as soon as the handler returns)."""
+    Windows hands to a thread of its own, asks the game to stop and ends a read under way in
+    the game's thread (plain mode waits in one), then waits until the game says it is saved
+    (Windows ends the process as soon as the handler returns)."""
 
-    def __init__(self, stop: Callable[[], None]) -> None:
+    def __init__(self, stop: Callable[[], None], end_read: Callable[[], None]) -> None:
         self.stop = stop
+        self.end_read = end_read
         self.saved = threading.Event()
 
     def handle(self, event: int) -> bool:
         """The console's control handler: True when the event was ours to handle."""
         if event not in CLOSE_EVENTS:
             return False  # Ctrl-C and Ctrl-Break: the key and SIGBREAK do
-        with contextlib.suppress(Exception):  # a console that stops by raising does it in its own thread
+        with contextlib.suppress(BaseException):  # a stop is the game's thread's to raise, never Windows' thread's
             self.stop()
+        with contextlib.suppress(OSError):
+            self.end_read()
         self.saved.wait(CLOSE_WAIT_SECONDS)
         return True
 
 
-def watch_console_close(stop: Callable[[], None], register: Optional[Callable[[Callable[[int], bool]], None]] = None
-                        ) -> CloseWatch:
-    """Closing the window calls `stop` and waits for `CloseWatch.saved` (`register` installs
-    the handler: SetConsoleCtrlHandler on Windows, a fake in tests, nothing elsewhere)."""
-    watch = CloseWatch(stop)
+def watch_console_close(stop: Callable[[], None], register: Optional[Callable[[Callable[[int], bool]], None]] = None,
+                        end_read: Optional[Callable[[], None]] = None) -> CloseWatch:
+    """Closing the window calls `stop`, ends the game's thread's read (`end_read`) and waits
+    for `CloseWatch.saved` (`register` installs the handler: SetConsoleCtrlHandler on
+    Windows, a fake in tests, nothing elsewhere; `end_read` cancels the main thread's read
+    on Windows)."""
+    if register is None and sys.platform == "win32":
+        register, end_read = register_console_handler, end_read or cancel_main_thread_read
+    watch = CloseWatch(stop, end_read or (lambda: None))
     if register is not None:
         register(watch.handle)
-    elif sys.platform == "win32":
-        register_console_handler(watch.handle)
     return watch
 
 
@@ -203,6 +209,19 @@ if sys.platform == "win32":  # Windows' own: mypy reads it under --platform win3
     # wait_for_handles reads WAIT_FAILED as -1, the last handle: a dead console looked like a wake-up).
     WAIT_FOR_HANDLES = ctypes.WINFUNCTYPE(wintypes.DWORD, wintypes.DWORD, ctypes.POINTER(wintypes.HANDLE),
                                           wintypes.BOOL, wintypes.DWORD)(("WaitForMultipleObjects", windll.kernel32))
+
+    THREAD_TERMINATE = 0x0001  # the access CancelSynchronousIo needs
+
+    def cancel_main_thread_read() -> None:
+        """End the console read the main thread is blocked in (it fails: the operation was aborted)."""
+        kernel32 = windll.kernel32
+        thread = kernel32.OpenThread(THREAD_TERMINATE, False, threading.main_thread().native_id)
+        if not thread:
+            raise OSError("the game's thread cannot be reached")
+        try:
+            kernel32.CancelSynchronousIo(wintypes.HANDLE(thread))
+        finally:
+            kernel32.CloseHandle(wintypes.HANDLE(thread))
 
     def console_reader(source: object, window: "Callable[[], os.terminal_size]") -> WindowsKeyReader:
         """The reader made of the real Windows calls."""
