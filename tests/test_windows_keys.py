@@ -365,6 +365,22 @@ def test_closing_the_window_in_plain_mode_stops_the_game_in_its_own_thread_and_w
     assert answered == [True] and raised == []
 
 
+def test_a_console_that_takes_no_ansi_plays_in_plain_mode_and_says_so_once(monkeypatch, tmp_path):
+    """A console before Windows 10 (or set to "use legacy console") shows escape sequences as
+    text: key mode would draw garbage there, so the game plays in plain mode and says why."""
+    from helpers import run_program
+
+    from yahtzee import app
+    monkeypatch.setattr(app, "is_plain", lambda *args: False)  # a terminal at both ends
+    monkeypatch.setattr(app, "console_takes_ansi", lambda: False)
+    code, out, err = run_program(["", "n", "f10", "y"], "--lang", "en", "--saves", str(tmp_path))
+    lines = out.splitlines()
+    said = [line for line in lines if "ANSI" in line]
+    assert code == 0 and err == "" and said == [
+        "This console cannot draw the game's screens (it takes no ANSI sequences): the game is played in plain mode."]
+    assert "\x1b" not in out and lines.index(said[0]) == 0
+
+
 PLATFORM_MODULES = {"termios", "tty", "fcntl", "select", "msvcrt", "ctypes", "prompt_toolkit.input.win32",
                     "prompt_toolkit.eventloop.win32", "prompt_toolkit.input.vt100"}
 # hosting is POSIX's: app.py says so

@@ -14,7 +14,7 @@ from .coach.tablekeeper import TableKeeper
 from .consoles.keymode import InputClosed, KeyConsole, StopRequested
 from .consoles.plain import PlainConsole
 from .consoles.screenreader import AccessibleConsole
-from .consoles.winkeys import watch_console_close
+from .consoles.winkeys import console_takes_ansi, watch_console_close
 from .manual import read_manual
 from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, read_dice_file
 from .model.session import Session
@@ -51,9 +51,10 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
     missing = missing_package(packages_needed(plain, bool(args.host)))
     if missing is not None:
         return missing
-    if not plain:
-        import colorama  # type: ignore[import-untyped]
-        colorama.just_fix_windows_console()
+    if not plain and not console_takes_ansi():
+        plain = True
+        print(_("This console cannot draw the game's screens (it takes no ANSI sequences): "
+                "the game is played in plain mode."), flush=True)
     colour = not (plain or args.accessible) and wants_colour(os.environ, sys.stdout.isatty(),
                                                              args.no_color)
     theme = args.theme or settings.prefs.theme

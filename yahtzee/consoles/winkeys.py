@@ -182,6 +182,15 @@ def watch_console_close(stop: Callable[[], None], register: Optional[Callable[[C
     return watch
 
 
+def console_takes_ansi() -> bool:
+    """Whether this console draws the ANSI sequences key mode writes (colours, cursor moves),
+    asked to where it can: every console since Windows 10 does once asked; an older one (or one
+    set to "use legacy console") cannot. Elsewhere a terminal always does."""
+    if sys.platform == "win32":
+        return enable_virtual_terminal()
+    return True
+
+
 def windows_reader(source: object, size: "Callable[[], os.terminal_size]") -> WindowsKeyReader:
     """The reader of the Windows console whose prompt_toolkit input is `source` (a Win32Input),
     looking at the window's `size` as it waits (keymode.window_size: the console itself, not
@@ -211,13 +220,24 @@ if sys.platform == "win32":  # Windows' own: mypy reads it under --platform win3
                                           wintypes.BOOL, wintypes.DWORD)(("WaitForMultipleObjects", windll.kernel32))
 
     THREAD_TERMINATE = 0x0001  # the access CancelSynchronousIo needs
+    STD_OUTPUT_HANDLE, ENABLE_VIRTUAL_TERMINAL_PROCESSING = -11, 0x0004
+
+    def enable_virtual_terminal() -> bool:
+        """Ask the console behind standard output to draw ANSI sequences; whether it does."""
+        kernel32 = windll.kernel32
+        handle = wintypes.HANDLE(kernel32.GetStdHandle(STD_OUTPUT_HANDLE))
+        mode = wintypes.DWORD()
+        if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+            return False
+        wanted = mode.value | ENABLE_VIRTUAL_TERMINAL_PROCESSING
+        return mode.value == wanted or bool(kernel32.SetConsoleMode(handle, wanted))
 
     def cancel_main_thread_read() -> None:
         """End the console read the main thread is blocked in (it fails: the operation was aborted)."""
         kernel32 = windll.kernel32
         thread = kernel32.OpenThread(THREAD_TERMINATE, False, threading.main_thread().native_id)
         if not thread:
-            raise OSError("the game's thread cannot be reached")
+            raise ctypes.WinError()
         try:
             kernel32.CancelSynchronousIo(wintypes.HANDLE(thread))
         finally:
