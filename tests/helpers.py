@@ -194,17 +194,54 @@ class ScreenOutput(DummyOutput):
         return "\n".join(line if colours else line.rstrip() for line in lines)
 
 
+def key_pipe():
+    """prompt_toolkit's pipe input for this platform (as a context manager): on Windows one whose
+    reads, once its keys have run out and its write end is closed, end the input (a closed
+    Win32PipeInput is signalled for ever and reads nothing), so that a script never hangs."""
+    if sys.platform != "win32":
+        return create_pipe_input()
+    from ctypes import windll
+
+    from prompt_toolkit.input.win32_pipe import Win32PipeInput
+
+    class EndingPipe(Win32PipeInput):
+        def read_keys(self):
+            keys = super().read_keys()
+            if self.closed:  # closed while read: signalled again, as close() left it
+                windll.kernel32.SetEvent(self.handle)
+            if not keys and self.closed:
+                keys = self.flush_keys()  # what the parser held (a lone Esc), as an ended pipe lets go
+                if not keys:
+                    raise EOFError("the script's keys have run out")
+            return keys
+
+    @contextlib.contextmanager
+    def created():
+        with Win32PipeInput.create() as pipe:
+            pipe.__class__ = EndingPipe
+            yield pipe
+    return created()
+
+
+def end_of_keys(pipe):
+    """Close the pipe's write end: the input ends once the keys sent are read."""
+    if sys.platform == "win32":
+        pipe.close()
+    else:
+        pipe.pipe.close_write()
+
+
 class KeyScript:
     """A KeyConsole fed from a prompt_toolkit pipe, remembering every screen it drew and, in
     `seen`, the whole terminal as it stood each time a key or a line was read (after the
     previous key had done its work); `paint` as the console's (no colours by default)."""
 
     def __init__(self, keys, size=FULL_SIZE, more_to_come=False, paint=None):
-        self._pipe = create_pipe_input()
+        self._pipe = key_pipe()
         self.pipe = self._pipe.__enter__()
         self.pipe.send_text(keys)
         if not more_to_come:
-            self.pipe.pipe.close_write()  # a script that runs out ends the input, never hangs
+            end_of_keys(self.pipe)  # a script that runs out ends the input, never hangs
         self.size = size
         self.output = ScreenOutput(size)
         self.console = KeyConsole(input=self.pipe, output=self.output, terminal_size=lambda: size,

@@ -143,7 +143,8 @@ def watch_console_close(stop: Callable[[], None], register: Optional[Callable[[C
 
 
 def windows_reader(source: object) -> WindowsKeyReader:
-    """The reader of the Windows console whose prompt_toolkit input is `source` (a Win32Input)."""
+    """The reader of the Windows console whose prompt_toolkit input is `source` (a Win32Input,
+    or a Win32PipeInput as tests feed keys)."""
     if sys.platform == "win32":
         return console_reader(source)
     raise OSError("the Windows console reader runs only on Windows")
@@ -166,7 +167,8 @@ if sys.platform == "win32":  # Windows' own: mypy reads it under --platform win3
         """The reader made of the real Windows calls."""
         from prompt_toolkit.eventloop.win32 import create_win32_event, wait_for_handles
         from prompt_toolkit.input.win32 import Win32Input
-        assert isinstance(source, Win32Input)
+        from prompt_toolkit.input.win32_pipe import Win32PipeInput
+        assert isinstance(source, (Win32Input, Win32PipeInput))  # the console's, or a pipe as the tests feed
 
         def wait(handles: list[Any], timeout: float) -> Any:
             return wait_for_handles(handles, round(timeout * 1000))
