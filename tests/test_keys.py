@@ -11,7 +11,6 @@ from keycodes import sent
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
-from tablehands import Server
 from test_windows_keys import FakeWindows, windows_console
 
 from yahtzee.consoles.keymode import KeyConsole
@@ -81,6 +80,7 @@ def friends_seat():
 @contextlib.contextmanager
 def tables_host():
     """The table's console, asked at the host's terminal."""
+    from tablehands import Server  # asyncssh: the table's tests need what hosting needs
     with posix_terminal() as (host, press):
         ctx = Context(Session([]), Services(lambda: None))
         yield TableConsole(host, Server().serving, console_for=lambda seat: None, seating_at=lambda table: ctx), press

@@ -228,7 +228,7 @@ def platform_imports(path):
 def test_no_module_imports_a_platforms_own_modules_outside_its_side_of_a_seam():
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        where = str(path.relative_to(PACKAGE))
+        where = path.relative_to(PACKAGE).as_posix()
         for name, guarded in platform_imports(path):
             if not guarded and where not in POSIX_SIDE:
                 found.append(f"{where}: {name}")
