@@ -166,9 +166,8 @@ if sys.platform == "win32":  # Windows' own: mypy reads it under --platform win3
     def console_reader(source: object) -> WindowsKeyReader:
         """The reader made of the real Windows calls."""
         from prompt_toolkit.eventloop.win32 import create_win32_event, wait_for_handles
-        from prompt_toolkit.input.win32 import Win32Input
-        from prompt_toolkit.input.win32_pipe import Win32PipeInput
-        assert isinstance(source, (Win32Input, Win32PipeInput))  # the console's, or a pipe as the tests feed
+        from prompt_toolkit.input import win32, win32_pipe
+        assert isinstance(source, (win32.Win32Input, win32_pipe.Win32PipeInput))  # the console's, or a test's pipe
 
         def wait(handles: list[Any], timeout: float) -> Any:
             return wait_for_handles(handles, round(timeout * 1000))
