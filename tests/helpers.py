@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pyte
 import pyte.modes as mo
@@ -57,6 +58,16 @@ def wait_until(condition, timeout=WAIT_SECONDS, poll=POLL_SECONDS, failure=None)
         if poll:
             time.sleep(poll)
 
+
+# Why a test is skipped on Windows (the posix marker) or under Wine (wine_lacks): see setup.cfg.
+PTY = "a game in a pseudo-terminal (pexpect.spawn)"
+POSIX_READER = "the POSIX key reader (a pipe read through select; Windows' reader is test_windows_keys')"
+LOCK_ERRNO = "Wine's _locking refuses a held lock with errno 0, not EACCES: msvcrt.locking raises OSError(0, 'Error')"
+SYMLINKS = "os.symlink: Wine 8's CreateSymbolicLinkW fails (WinError 2)"
+NO_CRYPTOGRAPHY = "asyncssh's cryptography wants bcryptprimitives.dll"
+XDG_HOME = "the user's folders under HOME (on Windows they are under the user's profile)"
+# An embeddable Windows Python: its ._pth file fixes sys.path (no PYTHONPATH, no -S)
+ISOLATED = any(Path(sys.base_prefix).glob("python*._pth"))
 
 class FastScreen(pyte.Screen):
     """pyte's Screen, drawing a run of plain characters faster (a cell a dictionary look-up, not
@@ -427,7 +438,8 @@ def key_turn(box, answer="y"):
 def signal_handlers_kept():
     """The stop signals' handlers as they were afterwards: a game run in process installs its
     own, and ignores the signals on its way out."""
-    kept = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    stops = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGBREAK", "SIGINT") if hasattr(signal, name)]
+    kept = {signum: signal.getsignal(signum) for signum in stops}
     try:
         yield
     finally:

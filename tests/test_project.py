@@ -2,6 +2,7 @@
 import pathlib
 import re
 
+import pytest
 from syntax import parsed, walked
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -34,6 +35,7 @@ def test_the_manual_fits_an_80_column_screen():
     assert long == []
 
 
+@pytest.mark.posix(reason="the README's command in a POSIX shell")
 def test_the_readme_plain_example_leaves_no_saved_game_in_the_players_saves(tmp_path):
     import os
     import subprocess
