@@ -25,10 +25,23 @@ os.environ.pop("LC_MESSAGES", None)
 # The run's temp folders (every game's saves, the tables) on the machine's RAM disk where it
 # has one: a game writes its save whole, flushes it to disk and renames it at every step, and
 # on a disk that was a third of an in-process game's time. A TMPDIR of one's own is kept.
+# Not on Windows: there "/dev/shm" names a folder on the current drive (under Wine, Linux's own
+# RAM disk, shared with the Linux runs' temp folders).
 RAM_DISK = "/dev/shm"
-if "TMPDIR" not in os.environ and os.path.isdir(RAM_DISK) and os.access(RAM_DISK, os.W_OK | os.X_OK):
+ON_POSIX = os.name == "posix"
+if ON_POSIX and "TMPDIR" not in os.environ and os.path.isdir(RAM_DISK) and os.access(RAM_DISK, os.W_OK | os.X_OK):
     os.environ["TMPDIR"] = RAM_DISK  # for the workers and every game the tests start, too
     tempfile.tempdir = None  # asked again
+
+
+def under_wine():
+    """Whether this Windows is Wine (its ntdll has wine_get_version)."""
+    import ctypes
+    return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
+
+
+ON_WINDOWS = sys.platform == "win32"
+UNDER_WINE = ON_WINDOWS and under_wine()
 
 
 # The modules whose tests wait longest (games in real terminals and over SSH, tables solved),
@@ -42,9 +55,16 @@ SLOW_FIRST = ("test_ssh_table.py", "test_computer_resume.py", "test_seats.py", "
 
 
 def pytest_collection_modifyitems(items):
-    """The slow modules' tests first (SLOW_FIRST), each module's in its own order."""
+    """The slow modules' tests first (SLOW_FIRST), each module's in its own order; on Windows,
+    those marked posix skipped, and under Wine those marked wine_lacks (setup.cfg's markers)."""
     rank = {name: place for place, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    skipped = {"posix": ON_WINDOWS, "wine_lacks": UNDER_WINE}
+    for item in items:
+        for name, applies in skipped.items():
+            marker = item.get_closest_marker(name)
+            if applies and marker is not None:
+                item.add_marker(pytest.mark.skip(reason=f"{name}: {marker.kwargs['reason']}"))
 
 
 def run_folder(config):
@@ -64,7 +84,8 @@ def keep_bytecode_in(run_folder):
     prefix = str(run_folder / "bytecode")
     os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = prefix
     sys.dont_write_bytecode = False
-    seed_bytecode()
+    if ON_POSIX:  # links: on Windows, making one takes a privilege a user rarely has
+        seed_bytecode()
 
 
 def seed_bytecode():

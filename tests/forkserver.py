@@ -11,7 +11,6 @@ that needs others is started afresh, as is every test of the start itself (termi
 and driver.PlainPlayer choose)."""
 import atexit
 import contextlib
-import fcntl
 import importlib
 import io
 import json
@@ -25,7 +24,6 @@ import socket
 import struct
 import subprocess
 import sys
-import termios
 import threading
 import time
 import traceback
@@ -33,6 +31,10 @@ from pathlib import Path
 
 import pexpect
 from pexpect.fdpexpect import fdspawn
+
+if sys.platform != "win32":  # the server forks and sets up terminals; on Windows run_game starts each game afresh
+    import fcntl
+    import termios
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "yahtzee.py"
@@ -249,6 +251,8 @@ _SERVER = []
 
 def fork_server(environment):
     """This worker's fork server if it can start a game with `environment`, else None."""
+    if sys.platform == "win32":  # no fork
+        return None
     if interpreter_settings(environment) != interpreter_settings(SERVER_ENVIRONMENT):
         return None
     if not _SERVER:

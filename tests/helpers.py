@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pyte
 import pyte.modes as mo
@@ -57,6 +58,16 @@ def wait_until(condition, timeout=WAIT_SECONDS, poll=POLL_SECONDS, failure=None)
         if poll:
             time.sleep(poll)
 
+
+# Why a test is skipped on Windows (the posix marker) or under Wine (wine_lacks): see setup.cfg.
+PTY = "a game in a pseudo-terminal (pexpect.spawn)"
+POSIX_READER = "the POSIX key reader (a pipe read through select; Windows' reader is test_windows_keys')"
+LOCK_ERRNO = "Wine's _locking refuses a held lock with errno 0, not EACCES: msvcrt.locking raises OSError(0, 'Error')"
+SYMLINKS = "os.symlink: Wine 8's CreateSymbolicLinkW fails (WinError 2)"
+NO_CRYPTOGRAPHY = "asyncssh's cryptography wants bcryptprimitives.dll"
+XDG_HOME = "the user's folders under HOME (on Windows they are under the user's profile)"
+# An embeddable Windows Python: its ._pth file fixes sys.path (no PYTHONPATH, no -S)
+ISOLATED = any(Path(sys.base_prefix).glob("python*._pth"))
 
 class FastScreen(pyte.Screen):
     """pyte's Screen, drawing a run of plain characters faster (a cell a dictionary look-up, not
@@ -194,17 +205,54 @@ class ScreenOutput(DummyOutput):
         return "\n".join(line if colours else line.rstrip() for line in lines)
 
 
+def key_pipe():
+    """prompt_toolkit's pipe input for this platform (as a context manager): on Windows one whose
+    reads, once its keys have run out and its write end is closed, end the input (a closed
+    Win32PipeInput is signalled for ever and reads nothing), so that a script never hangs."""
+    if sys.platform != "win32":
+        return create_pipe_input()
+    from ctypes import windll
+
+    from prompt_toolkit.input.win32_pipe import Win32PipeInput
+
+    class EndingPipe(Win32PipeInput):
+        def read_keys(self):
+            keys = super().read_keys()
+            if self.closed:  # closed while read: signalled again, as close() left it
+                windll.kernel32.SetEvent(self.handle)
+            if not keys and self.closed:
+                keys = self.flush_keys()  # what the parser held (a lone Esc), as an ended pipe lets go
+                if not keys:
+                    raise EOFError("the script's keys have run out")
+            return keys
+
+    @contextlib.contextmanager
+    def created():
+        with Win32PipeInput.create() as pipe:
+            pipe.__class__ = EndingPipe
+            yield pipe
+    return created()
+
+
+def end_of_keys(pipe):
+    """Close the pipe's write end: the input ends once the keys sent are read."""
+    if sys.platform == "win32":
+        pipe.close()
+    else:
+        pipe.pipe.close_write()
+
+
 class KeyScript:
     """A KeyConsole fed from a prompt_toolkit pipe, remembering every screen it drew and, in
     `seen`, the whole terminal as it stood each time a key or a line was read (after the
     previous key had done its work); `paint` as the console's (no colours by default)."""
 
     def __init__(self, keys, size=FULL_SIZE, more_to_come=False, paint=None):
-        self._pipe = create_pipe_input()
+        self._pipe = key_pipe()
         self.pipe = self._pipe.__enter__()
         self.pipe.send_text(keys)
         if not more_to_come:
-            self.pipe.pipe.close_write()  # a script that runs out ends the input, never hangs
+            end_of_keys(self.pipe)  # a script that runs out ends the input, never hangs
         self.size = size
         self.output = ScreenOutput(size)
         self.console = KeyConsole(input=self.pipe, output=self.output, terminal_size=lambda: size,
@@ -390,7 +438,8 @@ def key_turn(box, answer="y"):
 def signal_handlers_kept():
     """The stop signals' handlers as they were afterwards: a game run in process installs its
     own, and ignores the signals on its way out."""
-    kept = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    stops = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGBREAK", "SIGINT") if hasattr(signal, name)]
+    kept = {signum: signal.getsignal(signum) for signum in stops}
     try:
         yield
     finally:

@@ -2,7 +2,9 @@
 import re
 import unicodedata
 
+import pytest
 from forkserver import run_game
+from helpers import PTY
 from prompt_toolkit.input import create_pipe_input
 from terminal import Terminal
 
@@ -53,6 +55,7 @@ def test_a_whole_game_through_pipes_is_said_in_words(tmp_path):
     assert "Chance" in out.split("ANN finishes with")[1]  # the final sheet read out
 
 
+@pytest.mark.posix(reason=PTY)
 def test_a_whole_game_in_a_terminal_reads_keys_and_writes_lines(tmp_path):
     term = Terminal("--accessible", "--seed", "3", "--saves", str(tmp_path / "saves"))
     try:
@@ -175,6 +178,7 @@ def test_a_computer_players_turns_are_said_step_by_step(tmp_path):
     assert len(re.findall(r"^Brainy posts \d+ in [A-Z ]+\.$", out, re.MULTILINE)) == 13
 
 
+@pytest.mark.posix(reason=PTY)
 def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tmp_path):
     """The screen reader waits where the full screen does: after ANN posts, the computer starts
     on a key, and U there takes ANN's posting back."""

@@ -7,7 +7,7 @@ import zipfile
 
 import numpy as np
 import pytest
-from helpers import read_table
+from helpers import SYMLINKS, read_table
 
 from yahtzee.model.rules import HASBRO
 from yahtzee.speech.languages import text
@@ -67,12 +67,14 @@ def test_a_table_whose_header_claims_a_trillion_values_is_set_aside_not_allocate
     assert_set_aside_and_rebuilt(tmp_path, builds, heard, table, hasbro)
 
 
+@pytest.mark.posix(reason="a FIFO (os.mkfifo)")
 def test_a_table_that_is_a_fifo_is_set_aside_without_hanging(tmp_path, builds, hasbro):
     os.mkfifo(tmp_path / NAME)
     table, heard = load(tmp_path)
     assert_set_aside_and_rebuilt(tmp_path, builds, heard, table, hasbro)
 
 
+@pytest.mark.wine_lacks(reason=SYMLINKS)
 def test_a_table_that_is_a_link_is_never_followed(tmp_path, builds, hasbro):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

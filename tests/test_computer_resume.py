@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from driver import answer
-from helpers import signal_handlers_kept
+from helpers import PTY, signal_handlers_kept
 from terminal import Terminal
 
 from yahtzee import cli
@@ -92,6 +92,7 @@ def quit_points(steps):
     return sorted({*range(1, min(steps, 7) + 1), steps // 2, steps - 1} - {0})
 
 
+@pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(case, tmp_path, monkeypatch):
     monkeypatch.setattr("os.fsync", lambda fd: None)  # durability is the SIGKILL run's to check
@@ -113,6 +114,7 @@ def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(c
         assert not list(saves.glob("autosave.json*")), point
 
 
+@pytest.mark.posix(reason=PTY)
 def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path, monkeypatch):
     """The reproduction: quit while 'Brainy keeps ... and rolls again' stands, dice marked."""
     mood, options, saves = case_options("thinker", tmp_path)
@@ -127,6 +129,7 @@ def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path, monkeypatc
     assert len(records) == 1
 
 
+@pytest.mark.posix(reason=PTY)
 def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_path, monkeypatch):
     mood, options, saves = case_options("thinker", tmp_path)
     play(saves, monkeypatch, mood, options, quit_at=2)
@@ -153,6 +156,7 @@ def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_p
     assert "Instructions? (Y/N)" in out  # a new game starts at the opening
 
 
+@pytest.mark.posix(reason=PTY)
 def test_a_game_quit_then_killed_while_a_computer_marks_its_keep_resumes_in_a_terminal(tmp_path):
     """In a real terminal: F10 while the computer's keep stands, then resumed; a SIGKILL at the
     same step of a later turn, then resumed again; the game plays on each time."""

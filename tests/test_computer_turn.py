@@ -4,9 +4,10 @@ import re
 import time
 
 import pytest
+from helpers import PTY
 from terminal import Terminal
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.posix(reason=PTY)]
 START_PROMPT = "Brainy plays next: press any key to start, U takes back the last posting"
 
 

@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from helpers import FULL_SIZE, KeyScript, chunked_console, plain_console, wait_until
+from helpers import FULL_SIZE, POSIX_READER, KeyScript, chunked_console, plain_console, wait_until
 from keycodes import F8, F9, F10, KEYS, sent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
@@ -82,24 +82,29 @@ def test_keys_become_tokens(script):
     assert read_keys(console, 10) == ["r", "1", "enter", "F8", "F9", "F10", "F10", " ", "?", "2"]
 
 
+@pytest.mark.posix(reason=POSIX_READER)
 def test_a_lone_esc_is_a_key_of_its_own():
     assert keys_split(KEYS["Esc"], "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
+@pytest.mark.posix(reason=POSIX_READER)
 def test_an_f_key_split_after_its_sequence_began_is_still_the_f_key():
     # Longer than a lone Esc waits: a sequence begun (Esc [ 1) waits for the rest.
     assert ESCAPE_TIMEOUT + 0.1 < SEQUENCE_TIMEOUT / 2
     assert keys_split(F8[:3], F8[3:] + "2", ESCAPE_TIMEOUT + 0.1) == ["F8", "2"]
 
 
+@pytest.mark.posix(reason=POSIX_READER)
 def test_an_f_key_split_after_its_esc_never_becomes_a_die_choice():
     assert keys_split(F8[:1], F8[1:] + "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
+@pytest.mark.posix(reason=POSIX_READER)
 def test_an_f_key_whose_rest_comes_within_the_escape_timeout_is_the_f_key():
     assert keys_split(F8[:1], F8[1:] + "2", ESCAPE_TIMEOUT / 2) == ["F8", "2"]
 
 
+@pytest.mark.posix(reason=POSIX_READER)
 def test_control_sequences_never_reach_a_name_being_typed(context):
     """A cursor report in two pieces, a paste, ESC 4 and an F10 in two pieces, each piece
     read apart, 0.2 s after the one before, while the first name is typed."""
@@ -120,6 +125,7 @@ def test_control_sequences_never_reach_a_name_being_typed(context):
 
 @pytest.mark.parametrize("noise", ["\x1b[31m", "\x1b[<0;12;4M", "\x1b[2J\x07\x1b]0;t\x07",
                                    "\x1bP1$r\x1b\\", "\x1b[12;40R", "\x1b4", "\x1b[200~"])
+@pytest.mark.posix(reason=POSIX_READER)
 def test_control_sequences_type_nothing(script, noise):
     console = script(f"a{noise}b").console
     assert read_keys(console, 2) == ["a", "b"]
@@ -133,6 +139,7 @@ def test_keys_typed_ahead_survive_every_kind_of_read(script):
     assert read_keys(console, 2) == ["n", "y"]
 
 
+@pytest.mark.posix(reason=POSIX_READER)
 def test_a_name_stops_at_its_limit_and_is_edited_in_place(script):
     console = script("Annabelle\r" + f"Bob{LEFT}{LEFT}x\x7f\x7fZ{END}y\r" + "\x1b4C\r").console
     assert console.read_text("Name: ", limit=6) == (None, "Annabe")
@@ -190,6 +197,7 @@ def test_plain_mode_keeps_step():
     assert "shown at once" in console.stdout.getvalue()
 
 
+@pytest.mark.posix(reason="/dev/full")
 @pytest.mark.parametrize("args", [["--bogus"], ["--rules", "nope"], ["--simulate", "0"]])
 def test_a_usage_error_exits_2_even_when_stderr_is_full(args):
     with open("/dev/full", "w") as full:
@@ -217,6 +225,7 @@ def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script):
     assert "THE SCREEN" in shown[0] and "A damaged strategy table is rebuilt." in shown[0]
 
 
+@pytest.mark.posix(reason="SIGWINCH sent to another thread (pthread_kill)")
 def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script):
     keys = script(more_to_come=True)
     size = [FULL_SIZE]

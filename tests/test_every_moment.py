@@ -6,7 +6,7 @@ import sys
 
 import pytest
 from driver import answer
-from helpers import signal_handlers_kept
+from helpers import PTY, signal_handlers_kept
 
 from yahtzee import cli
 from yahtzee.saves.store import Saves
@@ -63,6 +63,7 @@ def reference(tmp_path_factory):
     return records, moments
 
 
+@pytest.mark.posix(reason=PTY)
 def test_the_reference_game_writes_a_save_at_every_step(reference):
     records, moments = reference
     assert len(records) == 1 and len(moments) > 100

@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 import pytest
-from helpers import game_copy
+from helpers import LOCK_ERRNO, game_copy
 from test_win_chance import FULL_CARD, last_turn, throws
 
 from yahtzee.model.dice import RandomDice
@@ -263,6 +263,7 @@ def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests):
     assert (rests.alike[:FULL_CARD_KINDS] == 0).all() and (rests.alike[FULL_CARD_KINDS:] > 0).all()
 
 
+@pytest.mark.wine_lacks(reason=LOCK_ERRNO)
 def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_twice(tmp_path, shared_table_cache,
                                                                                     monkeypatch):
     import shutil

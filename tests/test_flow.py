@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import KeyScript
+from helpers import KeyScript, end_of_keys
 from keycodes import KEYS
 
 from yahtzee.consoles.stops import InputClosed
@@ -170,7 +170,7 @@ def test_escape_leaves_the_manual_as_x_does(context):
     ctx = context()
     ctx.services.manual = [f"manual line {n}" for n in range(60)]
     script = KeyScript("\ry" + KEYS["Esc"], more_to_come=True)
-    later = threading.Timer(0.8, lambda: (script.pipe.send_text("ANN\r"), script.pipe.pipe.close_write()))
+    later = threading.Timer(0.8, lambda: (script.pipe.send_text("ANN\r"), end_of_keys(script.pipe)))
     later.start()
     try:
         with pytest.raises(InputClosed):

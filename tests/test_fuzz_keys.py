@@ -2,6 +2,7 @@
 import random
 
 import pytest
+from helpers import PTY
 from keycodes import F8, F9, sent
 from prompt_toolkit.keys import Keys
 from terminal import Terminal
@@ -42,6 +43,7 @@ def act(term, rng):
         term.press("F10", "n")  # then play on
 
 
+@pytest.mark.posix(reason=PTY)
 def test_random_keys_never_break_the_game(tmp_path):
     rng = random.Random(SEED)
     term = Terminal("--saves", str(tmp_path / "saves"), "--seed", "7")

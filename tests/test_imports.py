@@ -178,7 +178,7 @@ def test_only_the_lazy_seams_import_late():
     """numpy (strategy.storage.builder.engine(), the build's process,
     --simulate), asyncssh (hosting), prompt_toolkit (keymode.toolkit) and each platform's own
     modules load late; everything else is imported at the top."""
-    counts = {str(path.relative_to(PACKAGE)): late_imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
+    counts = {path.relative_to(PACKAGE).as_posix(): late_imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
     assert sum(counts.values()) <= 20, {path: count for path, count in counts.items() if count}
     assert late_imports(Path(__file__)) > 0  # this file's own, counted the same way
 
@@ -189,7 +189,7 @@ ANYTHING_DICT = re.compile(r"(dict|Dict|Mapping)\[str, *(Any|object)\]")
 def test_dicts_of_anything_are_few_and_only_where_the_saves_read_their_files():
     """Values travel as typed values; a JSON object of anything is read only where a file is
     read (yahtzee.saves), and what is written is a typed JSONObject (saves/shapes.py)."""
-    found = [(str(path.relative_to(PACKAGE)), number) for path in sorted(PACKAGE.rglob("*.py"))
+    found = [(path.relative_to(PACKAGE).as_posix(), number) for path in sorted(PACKAGE.rglob("*.py"))
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if ANYTHING_DICT.search(line)]
     assert len(found) <= 15, found

@@ -6,20 +6,17 @@ import io
 import os
 
 import pytest
-from helpers import KeyScript, plain_console
+from helpers import NO_CRYPTOGRAPHY, KeyScript, plain_console
 from keycodes import sent
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
-from tablehands import Server
 from test_windows_keys import FakeWindows, windows_console
 
 from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.plain import PlainConsole
 from yahtzee.consoles.screenreader import AccessibleConsole
 from yahtzee.model.session import Session
-from yahtzee.net.hostconsole import TableConsole
-from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.keys import HOT_KEYS, KEY_MAP, LETTERS, LINE_KEYS, PLAIN_WORDS, TERMINAL_KEYS, Key, letter_as_key
 from yahtzee.screens.context import Context, Services
 from yahtzee.screens.prompts import hot_key
@@ -67,6 +64,7 @@ def screen_reader():
 @contextlib.contextmanager
 def friends_seat():
     """A friend's terminal at a hosted table: the bytes their ssh client sends, into their seat."""
+    from yahtzee.net.seat import RemoteSeat  # the table's modules load asyncssh
     seat = RemoteSeat("ann", lambda data: None, lambda: None, 80, 24)
     seat.take()
     seat.listening = True
@@ -81,6 +79,9 @@ def friends_seat():
 @contextlib.contextmanager
 def tables_host():
     """The table's console, asked at the host's terminal."""
+    from tablehands import Server  # asyncssh: the table's tests need what hosting needs
+
+    from yahtzee.net.hostconsole import TableConsole
     with posix_terminal() as (host, press):
         ctx = Context(Session([]), Services(lambda: None))
         yield TableConsole(host, Server().serving, console_for=lambda seat: None, seating_at=lambda table: ctx), press
@@ -103,8 +104,16 @@ TERMINALS = {"posix": posix_terminal, "windows": windows_terminal, "screen reade
              "friend's seat": friends_seat, "table's host": tables_host}
 
 
+AT_A_TABLE = pytest.mark.wine_lacks(reason=NO_CRYPTOGRAPHY)
+
+
+def at(terminal, *values):
+    """The test's parameters at `terminal`: those at a table marked, as the table loads asyncssh."""
+    return pytest.param(terminal, *values, marks=AT_A_TABLE if terminal in ("friend's seat", "table's host") else ())
+
+
 # At the table's host F7 opens the seats' page rather than answering (tests/test_seats.py).
-PRESSES = [(terminal, name, key) for terminal in TERMINALS for name, key in TERMINAL_KEYS.items()
+PRESSES = [at(terminal, name, key) for terminal in TERMINALS for name, key in TERMINAL_KEYS.items()
            if (terminal, key) != ("table's host", Key.SEATS)]
 
 
@@ -115,7 +124,7 @@ def test_every_terminal_reads_a_terminal_key_as_the_same_named_key(terminal, nam
         assert console.read_key("a question") is key
 
 
-@pytest.mark.parametrize("terminal", ["posix", "windows", "screen reader", "friend's seat"])
+@pytest.mark.parametrize("terminal", [at(name) for name in ("posix", "windows", "screen reader", "friend's seat")])
 @pytest.mark.parametrize("name, key", LINE_KEYS.items())
 def test_every_terminal_ends_a_line_with_enter_or_a_hot_key(terminal, name, key):
     with TERMINALS[terminal]() as (console, press):

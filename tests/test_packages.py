@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from forkserver import ROOT
+from helpers import ISOLATED, PTY
 from terminal import Terminal
 
 from yahtzee.usage import INSTALL, program_name
@@ -32,6 +33,7 @@ def said_once(stderr, package):
     return line
 
 
+@pytest.mark.skipif(ISOLATED, reason="this Python's ._pth file makes it ignore PYTHONPATH and -S")
 def test_plain_mode_without_numpy_says_so_in_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-S", str(ROOT / "yahtzee.py"), "--plain", "--saves", str(tmp_path)],
                           input="\n", capture_output=True, text=True, timeout=60,
@@ -40,6 +42,7 @@ def test_plain_mode_without_numpy_says_so_in_one_line(tmp_path):
     assert said_once(done.stderr, "numpy").startswith("yahtzee.py: ")
 
 
+@pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("package, options", [("prompt_toolkit", []), ("asyncssh", ["--host", "127.0.0.1:0"])])
 def test_key_mode_and_hosting_without_their_package_say_so_in_one_line(package, options, tmp_path):
     stderr = tmp_path / "stderr"

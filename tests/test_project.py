@@ -2,6 +2,7 @@
 import pathlib
 import re
 
+import pytest
 from syntax import parsed, walked
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -34,6 +35,7 @@ def test_the_manual_fits_an_80_column_screen():
     assert long == []
 
 
+@pytest.mark.posix(reason="the README's command in a POSIX shell")
 def test_the_readme_plain_example_leaves_no_saved_game_in_the_players_saves(tmp_path):
     import os
     import subprocess
@@ -100,3 +102,19 @@ def test_every_name_a_benchmark_takes_from_the_game_is_there():
                 missing += [f"{path.name}: {node.module}.{alias.name}" for alias in node.names
                             if not hasattr(module, alias.name)]
     assert missing == []
+
+
+def test_on_windows_a_write_to_a_pipe_whose_reader_is_gone_is_no_error_either(monkeypatch):
+    import errno
+    import sys
+
+    from yahtzee import reports
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # printing sends what is left to os.devnull
+    monkeypatch.setattr(sys, "platform", "win32")
+
+    def gone():
+        raise OSError(errno.EINVAL, "Invalid argument")  # Windows' ERROR_NO_DATA, as CPython reports it
+    assert reports.printing(gone) == 0
+    monkeypatch.setattr(sys, "platform", "linux")  # elsewhere EINVAL is a real fault
+    with pytest.raises(OSError):
+        reports.printing(gone)

@@ -5,7 +5,7 @@ import random
 import re
 
 import pytest
-from helpers import KeyScript, clock, plain_console, table_context, wait_until
+from helpers import PTY, KeyScript, clock, plain_console, table_context, wait_until
 from terminal import Terminal
 from test_plain import START, play_plain
 
@@ -143,6 +143,7 @@ def saved_turn(saves, marked):
     return wait_until(turn, poll=0.05, failure=lambda: f"the saved turn never had marks {marked}")
 
 
+@pytest.mark.posix(reason=PTY)
 def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path):
     marked = [True, False, False, False, False]
     term, saves = start_game(tmp_path, "slow", "slow")
@@ -166,6 +167,7 @@ def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path):
     assert tumbled["dice"] == still["dice"] and tumbled["rolls"] == still["rolls"] == 1
 
 
+@pytest.mark.posix(reason=PTY)
 def test_the_dice_are_seen_tumbling_in_several_frames(tmp_path):
     term, _ = start_game(tmp_path, "fast", "fast")
     try:

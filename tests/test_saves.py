@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import NOON, STAMP, clock
+from helpers import LOCK_ERRNO, NOON, STAMP, XDG_HOME, clock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -101,6 +101,7 @@ def test_the_command_line_beats_the_environment_which_beats_the_default(tmp_path
     assert choose_folders(None, {"YAHTZEE_CACHE": str(tmp_path / "tables")}, checkout).cache == tmp_path / "tables"
 
 
+@pytest.mark.posix(reason="the XDG folders (Windows' AppData folders are tested through their seam)")
 def test_an_installed_game_keeps_the_saves_and_tables_in_the_users_folders(tmp_path, home, monkeypatch):
     site = tmp_path / "site-packages"  # where the package lies, with no yahtzee.py beside it
     site.mkdir()
@@ -117,12 +118,14 @@ def test_an_installed_game_keeps_the_saves_and_tables_in_the_users_folders(tmp_p
     assert windows == Folders(tmp_path / "Local/yahtzee", tmp_path / "Local/yahtzee/Cache")
 
 
+@pytest.mark.posix(reason=XDG_HOME)
 def test_an_unusable_saves_folder_beside_a_checkout_falls_back_to_the_users_folders(checkout, home):
     (checkout / "saves").write_text("a file where the folder should be")
     assert choose_folders(None, {}, checkout, "linux") == Folders(home / ".local/share/yahtzee",
                                                                   home / ".cache/yahtzee")
 
 
+@pytest.mark.posix(reason=XDG_HOME)
 def test_the_saves_an_earlier_install_kept_in_the_environment_are_moved_once(tmp_path, home):
     site = tmp_path / "site-packages"
     (site / "saves" / "cache").mkdir(parents=True)
@@ -372,6 +375,7 @@ def run_unprivileged(action):
     return json.loads(output)
 
 
+@pytest.mark.posix(reason="a folder made read-only by its mode bits (chmod, geteuid)")
 def test_a_read_only_folder_lets_play_go_on_with_one_warning():
     folder = Path(tempfile.mkdtemp(prefix="yahtzee-read-only-"))
     try:
@@ -605,6 +609,7 @@ def test_resetting_the_statistics_keeps_the_old_history(saves, saves_folder):
 
 # The lock: one copy of the game owns the autosave
 
+@pytest.mark.wine_lacks(reason=LOCK_ERRNO)
 def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_folder):
     first, second = Saves(saves_folder, now=clock), Saves(saves_folder, now=clock)
     session = mid_game_session()
@@ -632,6 +637,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.posix(reason="SIGKILL")
 def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(saves_folder)], cwd=ROOT, env=env,

@@ -7,7 +7,7 @@ import time
 import pytest
 from driver import PlainPlayer
 from forkserver import run_game
-from helpers import run_program, wait_until
+from helpers import PTY, run_program, wait_until
 from terminal import Terminal
 
 from yahtzee.saves.store import Saves
@@ -39,6 +39,7 @@ def uninterrupted(tmp_path_factory):
     return record
 
 
+@pytest.mark.posix(reason="SIGKILL")
 @pytest.mark.parametrize("steps, pause", [(7, 0), (131, 0.003)])
 def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(tmp_path, uninterrupted, steps, pause):
     # That every saved moment resumes right is test_every_moment's to check; these real kills
@@ -81,6 +82,7 @@ def dice_rows(screen):
     return [line[50:] for line in screen.splitlines()[2:8]]
 
 
+@pytest.mark.posix(reason=PTY)
 def test_f10_mid_turn_then_a_new_start_resumes_the_very_same_turn(tmp_path):
     saves = tmp_path / "saves"
     term = Terminal("--saves", str(saves), *SEED)
@@ -100,6 +102,7 @@ def test_f10_mid_turn_then_a_new_start_resumes_the_very_same_turn(tmp_path):
         again.close()
 
 
+@pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP", "lost terminal"])
 def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path, stop):
     saves = tmp_path / "saves"
@@ -121,6 +124,7 @@ def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path, stop):
     assert resume == {"screen": "play"}
 
 
+@pytest.mark.posix(reason=PTY)
 def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_path):
     saves = tmp_path / "saves"
     first = Terminal("--saves", str(saves), *SEED)

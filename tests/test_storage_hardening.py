@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import STAMP, clock
+from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock
 from test_saves import RESUME, files_in, mid_game_session, played_game, run_unprivileged
 
 from yahtzee.saves.prefs import Prefs
@@ -32,6 +32,7 @@ def folder(tmp_path):
     return path
 
 
+@pytest.mark.wine_lacks(reason=SYMLINKS)
 def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside):
     (folder / LOCK).symlink_to(outside)
     saves = Saves(folder, now=clock)
@@ -41,6 +42,7 @@ def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside
     assert saves.notices == ["saving is off: autosave.lock: a link, not a file"]
 
 
+@pytest.mark.wine_lacks(reason=SYMLINKS)
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
 def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, outside, name):
     (folder / name).symlink_to(outside)
@@ -53,6 +55,7 @@ def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, 
     assert saves.notices == [f"damaged {name} kept as {name}.bad-{STAMP}: a link, not a file"]
 
 
+@pytest.mark.wine_lacks(reason=SYMLINKS)
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
 def test_writing_never_goes_through_a_link(folder, outside, name):
     saves = Saves(folder, now=clock)
@@ -64,6 +67,7 @@ def test_writing_never_goes_through_a_link(folder, outside, name):
     assert saves.notices == [f"saving is off: {name}: a link, not a file"]
 
 
+@pytest.mark.posix(reason="a FIFO (os.mkfifo)")
 def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder):
     os.mkfifo(folder / HISTORY)
     saves = Saves(folder, now=clock)
@@ -99,6 +103,7 @@ def test_only_a_runaway_reason_is_cut():
     assert len(fit_notice(NOTICES[0], name="x", detail="y" * 100_000)) < 1000
 
 
+@pytest.mark.wine_lacks(reason=LOCK_ERRNO)
 def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
     saves = Saves(folder, now=clock)
     (folder / AUTOSAVE).write_text(json.dumps({"version": 2, "players": "x" * 300}))
@@ -112,6 +117,7 @@ def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
     assert len(lines) == 4 and all(line.isprintable() and not line.endswith("...") for line in lines)
 
 
+@pytest.mark.posix(reason="a folder made read-only by its mode bits (chmod, geteuid)")
 def test_a_read_only_folder_still_offers_its_saved_game():
     folder = Path(tempfile.mkdtemp(prefix="yahtzee-read-only-"))
     try:

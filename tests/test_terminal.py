@@ -3,9 +3,10 @@ import json
 import signal
 
 import pytest
+from helpers import PTY
 from terminal import Terminal
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.posix(reason=PTY)]
 BELL = b"\x07"
 
 

@@ -3,6 +3,7 @@ import json
 import re
 
 import pytest
+from helpers import PTY
 from terminal import Terminal
 
 from yahtzee import cli
@@ -68,20 +69,24 @@ def screen_codes(tmp_path, *args, env=None, prefs=None):
         term.close()
 
 
+@pytest.mark.posix(reason=PTY)
 def test_the_theme_option_reaches_the_screen(tmp_path):
     assert screen_codes(tmp_path, "--theme", "mono") == {"0", "1", "7"}
 
 
+@pytest.mark.posix(reason=PTY)
 def test_the_theme_preference_reaches_the_screen(tmp_path):
     shown = screen_codes(tmp_path, prefs={"theme": "light"})
     assert "34" in shown and not shown & YELLOW_OR_CYAN
 
 
+@pytest.mark.posix(reason=PTY)
 def test_the_theme_option_beats_the_preference(tmp_path):
     assert screen_codes(tmp_path, "--theme", "mono", prefs={"theme": "light"}) == {"0", "1", "7"}
 
 
 @pytest.mark.parametrize("args, env", [(("--theme", "light"), {"NO_COLOR": "1"}),
                                        (("--theme", "mono", "--no-color"), None)])
+@pytest.mark.posix(reason=PTY)
 def test_no_color_beats_the_theme(tmp_path, args, env):
     assert screen_codes(tmp_path, *args, env=env) == set()

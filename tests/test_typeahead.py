@@ -6,6 +6,7 @@ import shutil
 import time
 
 import pytest
+from helpers import LOCK_ERRNO, PTY
 from terminal import Terminal
 
 from yahtzee.model.rules import HASBRO
@@ -37,6 +38,7 @@ def play(tmp_path, name, send):
     return record
 
 
+@pytest.mark.posix(reason=PTY)
 def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
     def slowly(term):
         for key in KEYS:
@@ -54,6 +56,7 @@ def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
     assert all(len(p["scores"]) == 13 for p in slow["players"])
 
 
+@pytest.mark.wine_lacks(reason=LOCK_ERRNO)
 @pytest.mark.usefixtures("no_shipped_tables")
 def test_keys_typed_while_the_game_waits_for_a_table_are_spent_on_the_wait(tmp_path, table, shared_table_cache):
     saves = tmp_path / "saves"
@@ -97,6 +100,7 @@ def test_keys_typed_while_the_game_waits_for_a_table_are_spent_on_the_wait(tmp_p
 HOT_KEY_RUNS = int(__import__("os").environ.get("YAHTZEE_HOT_KEY_RUNS", "2"))
 
 
+@pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("run", range(HOT_KEY_RUNS))
 def test_hot_keys_typed_while_computers_play_without_a_pause_act_before_the_next_question(tmp_path, run):
     """Two computers at a pause of 0 s: V and F10 typed as they start act (verify flips, the

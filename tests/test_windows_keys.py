@@ -9,6 +9,7 @@ import collections
 import contextlib
 import os
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -405,7 +406,7 @@ def platform_imports(path):
 def test_no_module_imports_a_platforms_own_modules_outside_its_side_of_a_seam():
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        where = str(path.relative_to(PACKAGE))
+        where = path.relative_to(PACKAGE).as_posix()
         for name, guarded in platform_imports(path):
             if not guarded and where not in POSIX_SIDE:
                 found.append(f"{where}: {name}")
@@ -438,3 +439,23 @@ def test_closing_the_console_window_stops_the_game_and_waits_for_its_save():
     watch.saved.set()
     closing.join(2)
     assert answered == [True]
+
+
+def test_the_reader_of_windows_own_calls_reads_wakes_and_lets_a_lone_esc_go_and_elsewhere_is_refused():
+    from yahtzee.consoles.keymode import window_size
+    from yahtzee.consoles.winkeys import windows_reader
+    if sys.platform != "win32":
+        with pytest.raises(OSError):
+            windows_reader(ConsoleInput(), window_size)
+        return
+    from prompt_toolkit.input.win32_pipe import Win32PipeInput  # keys as the console's events would come
+    with Win32PipeInput.create() as pipe:
+        reader = windows_reader(pipe, window_size)  # WaitForMultipleObjects, CreateEvent, SetEvent, ResetEvent
+        pipe.send_text("a")
+        assert reader.next_press().key == "a"
+        started = time.monotonic()
+        assert reader.press_within(0.3) is None and time.monotonic() - started >= 0.25
+        reader.wake()
+        assert reader.next_press() is None
+        pipe.send_text("\x1b")  # held by the parser until a wait runs out
+        assert reader.next_press().key == Keys.Escape

@@ -1,4 +1,5 @@
 """The commands that print instead of playing: --stats, --simulate and --review."""
+import errno
 import json
 import os
 import sys
@@ -30,9 +31,17 @@ def printing(command: Callable[..., int], *args: object) -> int:
     """Run a command that prints; a reader that stops early (`| head`) is no error."""
     try:
         return command(*args)
-    except BrokenPipeError:
+    except OSError as error:
+        if not reader_gone(error):
+            raise
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (standard output from here on: what is buffered goes nowhere)
         return 0
+
+
+def reader_gone(error: OSError) -> bool:
+    """Whether a write failed because the pipe's reader is gone: on Windows a write to such a
+    pipe fails with EINVAL (ERROR_NO_DATA), not as a broken pipe."""
+    return isinstance(error, BrokenPipeError) or (sys.platform == "win32" and error.errno == errno.EINVAL)
 
 
 def show_stats(saves: "Saves") -> int:

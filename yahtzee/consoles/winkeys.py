@@ -192,9 +192,10 @@ def console_takes_ansi() -> bool:
 
 
 def windows_reader(source: object, size: "Callable[[], os.terminal_size]") -> WindowsKeyReader:
-    """The reader of the Windows console whose prompt_toolkit input is `source` (a Win32Input),
-    looking at the window's `size` as it waits (keymode.window_size: the console itself, not
-    COLUMNS and LINES, which do not change as the window does)."""
+    """The reader of the Windows console whose prompt_toolkit input is `source` (a Win32Input,
+    or a Win32PipeInput as tests feed keys), looking at the window's `size` as it waits
+    (keymode.window_size: the console itself, not COLUMNS and LINES, which do not change as
+    the window does)."""
     if sys.platform == "win32":
         return console_reader(source, size)
     raise OSError("the Windows console reader runs only on Windows")
@@ -246,8 +247,8 @@ if sys.platform == "win32":  # Windows' own: mypy reads it under --platform win3
     def console_reader(source: object, window: "Callable[[], os.terminal_size]") -> WindowsKeyReader:
         """The reader made of the real Windows calls."""
         from prompt_toolkit.eventloop.win32 import create_win32_event
-        from prompt_toolkit.input.win32 import Win32Input
-        assert isinstance(source, Win32Input)
+        from prompt_toolkit.input import win32, win32_pipe
+        assert isinstance(source, (win32.Win32Input, win32_pipe.Win32PipeInput))  # the console's, or a test's pipe
 
         def wait(handles: list[Any], timeout: float) -> int:
             array = (wintypes.HANDLE * len(handles))(*handles)

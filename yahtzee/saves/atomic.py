@@ -102,7 +102,12 @@ def write_atomically_with(path: StrPath, write: Callable[[BinaryIO], object]) ->
     refuse_odd_entry(path)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "wb") as file:
+        try:
+            opened = os.fdopen(fd, "wb")
+        except BaseException:
+            os.close(fd)  # else it stays open: leaked, and on Windows the temp file cannot be removed
+            raise
+        with opened as file:
             write(file)
             file.flush()
             os.fsync(file.fileno())
