@@ -264,11 +264,25 @@ def test_a_game_saved_during_a_computers_turn_resumes_and_plays_on(tmp_path):
 def test_a_game_saved_at_the_verify_question_resumes_at_that_question(tmp_path):
     saves = tmp_path / "saves"
     out = run_plain(saves, ["", "n", "ANN", "", "y", "", "r", "h"], "--seed", "2")
-    assert out.rstrip().endswith("(Y/N)>")
-    question = out.rstrip()[:-1].rsplit("> ", 1)[-1]
+    asked, said = out.rstrip().rsplit("\n", 1)
+    assert asked.endswith("(Y/N)> ") and said == "The game is saved: start again to resume it."  # as F10 says
+    question = asked.rstrip()[:-1].rsplit("> ", 1)[-1]
     assert question.startswith("Post ") and question.endswith("? (Y/N)")
     again = run_plain(saves, ["y", "y", "f10", "y"])
     assert question in again and "ANN posts" in again
+
+
+def test_the_end_of_input_mid_game_says_the_game_is_saved_as_f10_does_and_before_a_game_nothing(tmp_path):
+    """Plain mode's input ending mid-game saves the game and says so, in F10's words; before
+    a game begins there is nothing to keep and nothing is said."""
+    saves = tmp_path / "saves"
+    ended = run_plain(saves, ["", "n", "ANN", "", "y", ""], "--seed", "2")
+    quit_ = run_plain(tmp_path / "other", ["", "n", "ANN", "", "y", "", "f10", "y"], "--seed", "2")
+    saying = "The game is saved: start again to resume it."
+    assert ended.rstrip().endswith("\n" + saying) and quit_.rstrip().endswith(saying)
+    assert (saves / "autosave.json").exists()
+    before = run_plain(tmp_path / "none", ["", "n"])
+    assert saying not in before and "Goodbye" not in before
 
 
 def test_a_set_aside_notice_says_the_whole_reason_and_the_kept_files_whole_name(tmp_path):

@@ -233,7 +233,9 @@ def run_flow(console: "Console", ctx: Context) -> None:
             finish(ctx)
         except (QuitGame, KeyboardInterrupt):
             leave_saved(console, ctx, keeper)
-        except (InputClosed, StopRequested):
+        except InputClosed:  # what F10 says, where it can still be read (a pipe's end in plain mode)
+            leave_saved(console, ctx, keeper, quiet=ctx.session.game is None)
+        except StopRequested:
             leave_saved(console, ctx, keeper, quiet=True)
         finally:
             if strategy is not None:
