@@ -53,8 +53,8 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
         return missing
     if not plain and not console_takes_ansi():
         plain = True
-        print(_("This console cannot draw the game's screens (it takes no ANSI sequences): "
-                "the game is played in plain mode."), flush=True)
+        saves.notices.append(_("This console cannot draw the game's screens (it takes no ANSI sequences): "
+                               "the game is played in plain mode."))  # the plain console says it first
     colour = not (plain or args.accessible) and wants_colour(os.environ, sys.stdout.isatty(),
                                                              args.no_color)
     theme = args.theme or settings.prefs.theme

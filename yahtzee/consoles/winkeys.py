@@ -82,8 +82,8 @@ class WindowsKeyReader:
         while not self.presses:
             if self._wait(max(0.0, deadline - time.monotonic())):
                 return True
-            if not self.presses and time.monotonic() >= deadline:
-                return False
+            if time.monotonic() >= deadline:
+                return bool(self.presses)
         return True
 
     def press_within(self, timeout: float) -> "KeyPress | None":
