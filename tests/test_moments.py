@@ -8,7 +8,7 @@ from yahtzee.strategy.exact.moments import EVERY_GAME, solve_moments
 from yahtzee.strategy.exact.sidebyside import Cards, NumpyDice, play_turns
 from yahtzee.strategy.exact.statespace import STATE_COUNT, level_states, state_index, states_of
 from yahtzee.strategy.odds.finals import open_count, remaining_distributions
-from yahtzee.strategy.odds.rests import OPEN_SLOTS, fifty_moments, futures_at, open_slots, spreads_of
+from yahtzee.strategy.odds.futures import OPEN_SLOTS, fifty_moments, futures_at, open_slots, spreads_of
 
 SMALL_LEVELS = 2  # cards with at most two boxes open: quick to solve, exact distributions to hand
 

@@ -25,20 +25,18 @@ from typing import Optional, Protocol
 import numpy as np
 
 from ..exact.dicemath import DICE, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
-from ..exact.moments import BONUS_AT_END, BOTH_AT_END, EVERY_GAME, FIFTY_AT_END, ORDERS, solve_moments
+from ..exact.moments import ORDERS, solve_moments
 from ..exact.progress import Progress
-from ..exact.rulearrays import BOX_COUNT, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
+from ..exact.rulearrays import BOX_COUNT, UP_CAP, UPPER_BITS, YAHTZEE_BIT
 from ..exact.sidebyside import Cards, NumpyDice, SolvedTable, play_turns
 from ..exact.statespace import STATE_COUNT, States, states_of
+from .futures import FUTURES, OPEN_SLOTS, Exact, Futures, futures_at, open_slots
 
 REST_GAMES = 40_000  # games whose turns measure the shapes of remaining scores
 SHAPE_REACH = 1000  # a measured shape's offsets from the mean: -1000..1000 steps
 STEPS_PER_SPREAD = 100  # a step is a hundredth of the card's own spread: offsets reach 10 spreads
 SMOOTHING = 4  # the shapes' histograms are smoothed over about this many steps
 MIN_SAMPLE = 2000  # the fewest remaining scores a shape is measured from
-OPEN_SLOTS = 2 ** (BOX_COUNT - 1) * UP_STATES  # the states with YAHTZEE open, where two futures may come
-FUTURES = 4  # with neither, the bonus, the fifty, both at the end: 2 * fifty + bonus
-LEAST_FUTURE = 1e-6  # a future at least this likely has a shape of its own
 # Kept in single precision, as the package brings them: what they place is whole points.
 SINGLE = ("bonus", "both")
 
@@ -131,49 +129,6 @@ def rest_arrays() -> dict[str, tuple[tuple[int, ...], np.dtype]]:
     return {name: (shape, np.dtype(np.float32 if name in SINGLE else np.float64)) for name, shape in shapes.items()}
 
 
-@dataclass(frozen=True)
-class Exact:
-    """What moments gives rests: every state's spread, and its moments with a fifty, the
-    bonus and both at the end."""
-
-    spreads: np.ndarray
-    fifty: np.ndarray  # 3 x the states with YAHTZEE open (open_slots)
-    bonus: np.ndarray  # 3 x every state
-    both: np.ndarray  # 3 x the states with YAHTZEE open
-
-    @classmethod
-    def of(cls, moments: np.ndarray) -> "Exact":
-        """From moments.solve_moments's arrays."""
-        return cls(spreads_of(moments[EVERY_GAME]), kept_open(moments[FIFTY_AT_END]),
-                   moments[BONUS_AT_END].astype(np.float32), kept_open(moments[BOTH_AT_END]).astype(np.float32))
-
-
-def kept_open(moments: np.ndarray) -> np.ndarray:
-    """A family's moments (orders x every state) of the states with YAHTZEE open, in their open_slots."""
-    every = np.arange(STATE_COUNT)
-    slots = open_slots(every)
-    kept = np.zeros((ORDERS + 1, OPEN_SLOTS))
-    kept[:, slots[slots >= 0]] = moments[:, every[slots >= 0]]
-    return kept
-
-
-def open_slots(index: np.ndarray) -> np.ndarray:
-    """Where the moments with a fifty at the end of each state are kept: its filled boxes but
-    YAHTZEE, then its upper sum; -1 for a state with YAHTZEE filled (its future is one)."""
-    states = states_of(index)
-    below, above = states.mask & ((1 << YAHTZEE_BIT) - 1), (states.mask >> (YAHTZEE_BIT + 1)) << YAHTZEE_BIT
-    others = below | above
-    kept = ((states.mask >> YAHTZEE_BIT) & 1 == 0) & (states.fifty == 0)  # a fifty with YAHTZEE open never comes
-    return np.where(kept, others * UP_STATES + states.up, -1)
-
-
-def fifty_moments(kept: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """E[R^k; a fifty (or both) at the end] of states at these value table indices, from the
-    moments kept for YAHTZEE open (a state with YAHTZEE filled: 0; the fifty is no future of it)."""
-    slots = open_slots(index)
-    return np.where(slots >= 0, kept[:, np.maximum(slots, 0)], 0.0)
-
-
 def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
                   progress: Optional[Progress] = None, exact: Optional[Exact] = None,
                   processes: int = 1) -> Rests:
@@ -232,42 +187,6 @@ def future_sample(futures: "Futures", took: int, kinds: np.ndarray, scored: np.n
     chosen = futures.several & (taken == took)
     offsets = (scored - futures.means[took]) / np.maximum(futures.spreads[took], 1e-9)
     return Sample(kinds[chosen], offsets[chosen])
-
-
-@dataclass(frozen=True)
-class Futures:
-    """Of cards: the chance, mean and spread of each future (FUTURES x cards): the game ends
-    with neither the fifty nor the upper bonus, with the bonus, with the fifty, with both
-    (2 * fifty + bonus; the fifty counts only where YAHTZEE is still open)."""
-
-    chances: np.ndarray
-    means: np.ndarray
-    spreads: np.ndarray
-
-    @classmethod
-    def of(cls, joint: np.ndarray) -> "Futures":
-        """From each future's raw moments E[R^k; that future], FUTURES x orders x cards."""
-        shares = np.maximum(joint[:, 0], LEAST_FUTURE)
-        means, seconds = joint[:, 1] / shares, joint[:, 2] / shares
-        return cls(joint[:, 0], means, np.sqrt(np.maximum(seconds - means ** 2, 0.0)))
-
-    @cached_property
-    def possible(self) -> np.ndarray:
-        """The futures each card may take (FUTURES x cards): at least LEAST_FUTURE likely."""
-        return self.chances >= LEAST_FUTURE
-
-    @cached_property
-    def several(self) -> np.ndarray:
-        """The cards with more than one future."""
-        return self.possible.sum(axis=0) > 1
-
-
-def futures_at(exact: Exact, means: np.ndarray, index: np.ndarray) -> Futures:
-    """The futures of the states at these value table indices, of these expected scores."""
-    every = np.stack([np.ones(len(index)), means, exact.spreads[index] ** 2 + means ** 2])
-    fifty, both = fifty_moments(exact.fifty, index), fifty_moments(exact.both, index)
-    bonus = exact.bonus[:, index]
-    return Futures.of(np.stack([every - fifty - bonus + both, bonus - both, fifty - both, both]))
 
 
 @dataclass(frozen=True)
@@ -332,11 +251,6 @@ class Sample:
             # The spread is each card's own, exact: the sample gives the shape alone.
             shapes[kind] = _shape((sample - sample.mean()) / max(sample.std(), 1e-9) * STEPS_PER_SPREAD)
         return shapes
-
-
-def spreads_of(moments: np.ndarray) -> np.ndarray:
-    """The standard deviation of every state's remaining score, from its raw moments."""
-    return np.sqrt(np.maximum(moments[2] - moments[1] ** 2, 0.0))
 
 
 def _stray(table: SolvedTable, cards: Cards, games: np.ndarray, rng: "np.random.Generator") -> None:
