@@ -943,3 +943,44 @@ def test_a_rejoin_code_is_six_letters_that_read_apart_and_its_proof_forgives_cas
     assert removal_mark("BOB", "SHA256:Key", "10.0.0.1") == ("bob", "SHA256:Key")  # by key, wherever from
     assert removal_mark("BOB", "", "10.0.0.1") == removal_mark("bob", code_proof("K7Q2MX"), "10.0.0.1") == (
         "bob", "@10.0.0.1")  # by address, with the password
+
+
+def test_every_terminals_line_is_redrawn_when_a_friend_comes_back_to_his_turn():
+    from yahtzee.net.owners import code_proof
+    with table(["ANN", "BOB", "CAL"], FACES, logins=["BOB", "CAL"]) as hands:
+        hands.wait_for("host", "ANN: press any key to roll")
+        hands.type("host", " ")
+        hands.wait_for("host", "Roll 1 of 3")
+        hands.type("host", "r", "c", "y")
+        hands.wait_for("BOB", "BOB: press any key to roll")
+        hands.drop("BOB")
+        hands.wait_for("host", "BOB is away")
+        assert prompt_line(hands.text("host")).startswith("BOB: press any key to roll")  # the host answers for him
+        hands.log_in("BOB", proof=code_proof("K7Q2MX"))
+        hands.wait_for("host", "BOB is back")
+        waiting = "BOB is rolling the dice. U takes back your posting."  # ANN's, at the host's keyboard
+        assert prompt_line(hands.wait_for("host", waiting)) == waiting
+        assert prompt_line(hands.wait_for("BOB", "BOB: press any key to roll")) == "BOB: press any key to roll"
+        assert "BOB is rolling the dice." in prompt_line(hands.wait_for("CAL", "BOB is rolling the dice."))
+        hands.type("host", " ")
+        hands.wait_for("host", "It is BOB's turn.")
+        hands.type("BOB", " ")
+        hands.wait_for("BOB", "Roll 1 of 3")
+
+
+def test_a_friend_on_the_names_screen_reads_his_own_line_and_his_keys_are_answered_at_once():
+    from yahtzee.screens.steps import Moment, Screen
+    line = "The host is getting the game ready. Here: F9 sound, D language, F10 leaves the table."
+    with table([], FACES, logins=["BOB"], begun=False, moment=Moment(Screen.NAMES)) as hands:
+        hands.wait_for("host", "Player 1 name:")
+        wait_until(lambda: line in " ".join(hands.text("BOB").split()), failure=lambda: hands.text("BOB"))
+        assert "Player 1 name:" not in hands.text("BOB")
+        hands.type("host", "A", "N")  # the host is typing a name: BOB's keys are still his own
+        hands.type("BOB", "m")
+        hands.wait_for("BOB", "Sound at your seat is now OFF.")
+        hands.type("BOB", "x")
+        hands.wait_for("BOB", "The host is getting the game ready.\n")
+        hands.type("host", "N", "Enter")
+        hands.wait_for("host", "Player 2 name:")
+        screen = hands.wait_for("BOB", "1. ANN")
+        assert line in " ".join(screen.split()) and "Player 2 name:" not in screen

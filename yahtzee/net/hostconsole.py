@@ -83,6 +83,7 @@ class TableConsole(Generic[SeatingT]):
         self._undo_from: Optional[str] = None  # a terminal not asked pressed U to take back its posting
         self._farewell_said = False
         self._stale = False  # screens shown while a friend's keys were typed ahead, not drawn yet
+        self._typing = False  # the host types a line: a friend's key wakes the host's wait to be answered
         # What the game says of its seats: the game's context, made with this console (its strategy
         # engine shows its waits at every terminal) before any friend can come.
         self.seating = seating_at(self)
@@ -243,7 +244,17 @@ class TableConsole(Generic[SeatingT]):
         """A line of text: always the host's (names are typed in the lobby)."""
         self._refresh()
         self._replying = HOST
-        return self.host.read_text(prompt, default, limit, unlimited, idle=self._look_around)
+        self._typing = True
+        try:
+            return self.host.read_text(prompt, default, limit, unlimited, idle=self._look_around)
+        finally:
+            self._typing = False
+
+    def _typed_aside(self) -> None:
+        """From the server's thread: a friend typed while another terminal was asked; a line the
+        host types is woken to answer it (any other wait looks at the friends' keys itself)."""
+        if self._typing:
+            self.host.reader.wake()
 
     def _next_token(self, asker: str, prompt: Text) -> Optional[str]:
         """A key that answers `prompt`, if one is waiting: the host's hot keys come first,
@@ -506,7 +517,7 @@ class TableConsole(Generic[SeatingT]):
         if not seat.take():
             return  # gone before the game looked: nothing of it to keep
         console = self.console_for(seat)
-        seat.woken = console.reader.wake
+        seat.woken, seat.typed_aside = console.reader.wake, self._typed_aside
         self.friends[key] = Friend(seat, console, KeyReader(seat.aside_fileno()))
         with contextlib.suppress(InputClosed):
             if not self._owns_or_claims(key):
@@ -646,6 +657,7 @@ class TableConsole(Generic[SeatingT]):
                 return token
             self.host.show_arrived()
             self._refresh()
+        self._draw_everywhere(self._refresh())  # the seat changed hands: every terminal's line with it
         self.host.remind(Say("{name} is back: the seat's own keys answer again.").format(name=shown))
         return None
 

@@ -50,6 +50,7 @@ class RemoteSeat:
         self.listening = False  # keys are answers only while this seat is asked
         self.sound = True  # this seat's own bell (F9 at a friend's terminal)
         self.woken: Optional[Callable[[], None]] = None  # the console's reader, woken by a resize
+        self.typed_aside: Optional[Callable[[], None]] = None  # told of keys set aside (a wait elsewhere ends)
         self.size = os.terminal_size((SCREEN_WIDTH, SCREEN_HEIGHT))
         self.resized(columns, lines)
 
@@ -94,10 +95,13 @@ class RemoteSeat:
         with self._lock:
             if self.gone:
                 return True
+            aside = not self.listening
             try:
-                os.write(self._write_end if self.listening else self._aside_write, data)
+                os.write(self._aside_write if aside else self._write_end, data)
             except BlockingIOError:
                 return False
+        if aside and self.typed_aside:
+            self.typed_aside()
         return True
 
     def resized(self, columns: int, lines: int) -> None:

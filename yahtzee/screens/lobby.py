@@ -11,10 +11,10 @@ from ..model.game import MAX_PLAYERS, Player
 from ..model.match import totals
 from ..model.moods import MOOD_NAMED, UnknownMood, mood_list, mood_named
 from ..model.outcome import FinishedGame
-from ..model.words import N_, Later, Say, Text, YesNo
+from ..model.words import N_, Later, Say, Text
 from ..present import render, stats
 from ..present.keys import Key
-from ..present.look import Frame, Look, View, framed, heading
+from ..present.look import Asked, Frame, Look, View, framed, heading
 from ..present.palette import cut_to_cells, pad, strip_controls, visible_width
 from ..saves.prefs import GAME_SETTINGS, PREFERENCES, Preference
 from ..speech.locales import choose
@@ -145,13 +145,13 @@ def name_problem(name: str, players: list[Player]) -> Text:
     return ""
 
 
-def names_view(ctx: Context) -> View:
-    """The names screen for a prompt (a Y/N question stands under the names; a name is typed
-    on a line of its own)."""
+def names_view(ctx: Context, typed_at: Text) -> View:
+    """The names screen for a prompt: a question (or, at a table, another terminal's own line)
+    stands under the names; the name asked for at `typed_at` is typed on a line of its own."""
     def view(prompt: Text) -> Frame:
         def frame(look: Look) -> list[str]:
             seated = [f"    {i}. {p.name}" for i, p in enumerate(ctx.session.players, start=1)]
-            question = [f"  {look.words(prompt)}", ""] if isinstance(prompt, YesNo) else []
+            question = [] if prompt == typed_at else [f"  {look.words(prompt)}", ""]
             return [heading(look, Say("PLAYERS")), "", *seated, "", *question,
                     "  " + look.words(Say("Up to four players; names up to six characters.")),
                     *wrapped_whole(look.words(Say("A name starting with * seats a computer player: {moods}; "
@@ -175,11 +175,11 @@ def names(console: Console, ctx: Context) -> Moment:
     players = ctx.session.players
     if len(players) >= MAX_PLAYERS:
         return Moment(Screen.CONFIRM)
-    view = names_view(ctx)
+    prompt = Say("Player {number} name: ").format(number=len(players) + 1)
+    view = names_view(ctx, prompt)
     typed = ""
     while True:
-        prompt = Say("Player {number} name: ").format(number=len(players) + 1)
-        console.show(view(prompt), [])
+        console.show(Asked(view, prompt), [])
         hot, text = console.read_text(prompt, typed, limit=NAME_CELLS, unlimited=COMPUTER_MARK)
         typed = text if hot else ""
         if hot in (Key.VERIFY, Key.SOUND):
