@@ -17,7 +17,7 @@ from yahtzee.model.words import Say
 from yahtzee.net.hostconsole import TableConsole
 from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.palette import painter
-from yahtzee.screens.flow import Keeper, run_from
+from yahtzee.screens.flow import Keeper, run, run_from
 from yahtzee.screens.steps import Moment, Screen
 
 SIZE = os.terminal_size((80, 24))
@@ -31,11 +31,14 @@ class FriendScreen:
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
         self.lock = threading.Lock()
+        self.drawings = None  # a list: the screen as each packet left it
 
     def receive(self, data):
         with self.lock:
             self.raw += data
             self.stream.feed(data)
+            if self.drawings is not None:
+                self.drawings.append("\n".join(line.rstrip() for line in screen_lines(self.screen)))
 
     def text(self):
         with self.lock:
@@ -76,14 +79,16 @@ class Server:
 class Table:
     """Players at a table in process; `terminals` by name ("host" and each login name)."""
 
-    def __init__(self, players, faces, logins=(), environments=None, term="xterm", before_game=True, begun=True):
+    def __init__(self, players, faces, logins=(), environments=None, term="xterm", before_game=True, begun=True,
+                 saves=None):
         self.server = Server()
         self._pipe = create_pipe_input()
         self.pipe = self._pipe.__enter__()
         self.host_output = ScreenOutput(SIZE)
         self.host = KeyConsole(input=self.pipe, output=self.host_output, terminal_size=lambda: SIZE,
                                paint=painter("classic"), flashes=True, language="en")
-        self.ctx = table_context(faces, players, prefs={"computer_delay": 0.0, "dice_roll": "off"}, verify=True)
+        self.ctx = table_context(faces, players, saves=saves, prefs={"computer_delay": 0.0, "dice_roll": "off"},
+                                 verify=True)
         self.session = self.ctx.session
         self.table = TableConsole(self.host, self.server.serving, self.console_for, lambda table: self.ctx,
                                   new_code=lambda: "K7Q2MX")
@@ -120,15 +125,19 @@ class Table:
         self.server.changed()
 
     def start(self, moment=None):
-        """The flow from `moment` (the play screen), in its own thread."""
-        self.moment = moment or Moment(Screen.PLAY)
+        """The flow from `moment` (the play screen; None with a saves folder: the saved game
+        offered first, as at a start), in its own thread."""
+        self.moment = moment or (None if self.ctx.services.saves else Moment(Screen.PLAY))
         self.thread.start()
         return self
 
     def _run(self):
         try:
             with self.table.running():
-                run_from(self.table, self.ctx, Keeper(self.ctx), self.moment)
+                if self.moment is None:
+                    run(self.table, self.ctx, Keeper(self.ctx))
+                else:
+                    run_from(self.table, self.ctx, Keeper(self.ctx), self.moment)
         except InputClosed:
             pass
         except BaseException as error:  # noqa: BLE001 - the test thread reports it

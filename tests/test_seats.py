@@ -984,3 +984,99 @@ def test_a_friend_on_the_names_screen_reads_his_own_line_and_his_keys_are_answer
         hands.wait_for("host", "Player 2 name:")
         screen = hands.wait_for("BOB", "1. ANN")
         assert line in " ".join(screen.split()) and "Player 2 name:" not in screen
+
+
+def saved_table(tmp_path):
+    """A saves folder whose saved game is ANN's and BOB's first round, BOB's seat taken with the
+    rejoin code K7Q2MX; a table whose host is asked whether to resume it."""
+    from tablehands import Table
+
+    from yahtzee.net.owners import code_proof
+    from yahtzee.saves.store import Saves
+    from yahtzee.screens.steps import Moment, Screen
+    saved = Table(PLAYERS, FACES, logins=[], begun=True)
+    saved.session.seat_owners.update({"bob": code_proof("K7Q2MX")})
+    with Saves(tmp_path) as saves:
+        saves.acquire_lock()
+        assert saves.save_session(saved.session, Moment(Screen.PLAY).to_dict())
+    saved.close()
+    hands = Table([], FACES, before_game=False, begun=False, saves=Saves(tmp_path)).start()
+    hands.table.new_code = lambda: "NEW234"
+    hands.wait_for("host", "Resume the saved game?")
+    return hands
+
+
+def test_a_friend_who_logs_in_while_the_host_is_asked_to_resume_proves_his_seat_as_after(tmp_path):
+    from yahtzee.net.owners import code_proof
+    hands = saved_table(tmp_path)
+    try:
+        hands.settle(0.3)
+        assert hands.server.owners == {"bob": code_proof("K7Q2MX")}  # the door asks for his code
+        hands.log_in("BOB")  # with the password and no code: as after, he may not take the seat
+        hands.wait_for("BOB", "BOB's seat")
+        hands.settle(0.2)
+        assert hands.seats["BOB"].gone and "NEW234" not in hands.text("BOB")
+        hands.log_in("BOB", proof=code_proof("K7Q2MX"))  # the door took his code
+        hands.wait_for("BOB", "The host is getting the game ready.")
+        hands.type("host", "y")
+        hands.wait_for("host", "ANN: press any key to roll")
+        hands.wait_for("BOB", "ANN is rolling the dice.")
+        assert not hands.seats["BOB"].gone and hands.session is not hands.ctx.session
+        assert hands.ctx.session.seat_owners == {"bob": code_proof("K7Q2MX")}
+    finally:
+        hands.close()
+
+
+def test_a_friend_waiting_while_the_saved_game_is_set_aside_is_told_and_joins_the_new_names(tmp_path):
+    from yahtzee.net.owners import code_proof
+    hands = saved_table(tmp_path)
+    try:
+        hands.log_in("BOB", proof=code_proof("K7Q2MX"))
+        hands.wait_for("BOB", "The host is getting the game ready.")
+        hands.type("host", "n")
+        hands.wait_for("BOB", "The host set the saved game aside: a new game begins.")
+        hands.wait_for("host", "Press any key")
+        hands.settle(0.2)
+        assert hands.ctx.session.seat_owners == {"bob": code_proof("K7Q2MX")}  # his name is a seat to come
+        assert "set the saved game aside" not in hands.text("host")
+    finally:
+        hands.close()
+
+
+def test_a_friend_is_said_to_have_joined_only_once_the_game_seats_him():
+    from tablehands import Table
+    hands = Table(PLAYERS, FACES, before_game=False)
+    hands.session.seat_owners.update({"bob": "SHA256:Bobs+Key"})
+    hands.start()
+    try:
+        hands.wait_for("host", "ANN: press any key to roll")
+        hands.log_in("BOB", address="127.0.0.5")  # not his key: let go, never seated
+        hands.wait_for("BOB", "BOB's seat was taken with a key")
+        hands.log_in("CAL", address="127.0.0.6")
+        hands.wait_for("CAL", "CAL is not a seat played here: you watch.")
+        hands.log_in("BOB", proof="SHA256:Bobs+Key", address="127.0.0.7")
+        hands.wait_for("host", "BOB joined the table over SSH from 127.0.0.7.")
+        hands.wait_for("CAL", "BOB joined the table over SSH from 127.0.0.7.")
+        assert "CAL joined the table over SSH from 127.0.0.6." in hands.text("host")
+        assert "127.0.0.5" not in hands.text("host") and "joined" not in hands.text("BOB")
+    finally:
+        hands.close()
+
+
+def test_a_refusal_goes_with_its_question_and_never_stands_under_the_next():
+    with table(["ANN", "BOB", "CAL"], FACES, logins=["BOB", "CAL"]) as hands:
+        at_bobs_first_roll(hands)
+        hands.type("CAL", "1")
+        hands.wait_for("CAL", "It is BOB's turn.")
+        hands.friends["CAL"].drawings = []
+        hands.type("BOB", "r")
+        hands.wait_for("CAL", "BOB decides where to post.")
+        hands.settle(0.2)
+        drawings = hands.friends["CAL"].drawings
+        assert drawings and not any("It is BOB's turn." in drawing for drawing in drawings)
+        hands.type("BOB", "x")  # a wrong key at the question asked: the reminder stays while it is asked
+        hands.wait_for("BOB", "Keys here:")
+        hands.type("CAL", "F9")
+        hands.wait_for("CAL", "Sound at your seat is now OFF.")
+        hands.settle(0.2)
+        assert "Keys here:" in hands.text("BOB")

@@ -633,6 +633,9 @@ class BobsTurn:
     def human_seats(self):
         return {"ann", "bob"}
 
+    def saved_game_set_aside(self):
+        return False
+
 
 def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     from helpers import KeyScript

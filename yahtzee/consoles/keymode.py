@@ -253,6 +253,12 @@ class KeyConsole(Drawing):
         self.screen = screen
         self._draw()
 
+    def show_asking(self, screen: Screenful, prompt: Text) -> None:
+        """Redraw the whole screen whose question is `prompt` (at a table, maybe this
+        terminal's own line): the reminders about another question go."""
+        self._asking(prompt)
+        self.show(screen)
+
     def message(self, said: Text) -> None:
         """Add a one-line message under the screen now; the last three stay until forgotten."""
         self._add_message(said, None)

@@ -84,6 +84,7 @@ class TableConsole(Generic[SeatingT]):
         self._farewell_said = False
         self._stale = False  # screens shown while a friend's keys were typed ahead, not drawn yet
         self._typing = False  # the host types a line: a friend's key wakes the host's wait to be answered
+        self._told_set_aside = False  # the friends waiting were told the saved game was set aside
         # What the game says of its seats: the game's context, made with this console (its strategy
         # engine shows its waits at every terminal) before any friend can come.
         self.seating = seating_at(self)
@@ -144,10 +145,10 @@ class TableConsole(Generic[SeatingT]):
     def _draw_everywhere(self, asker: str) -> None:
         """The screen as it stands at every terminal, the one asked first (it waits for it)."""
         self._stale = False
-        self._at(asker, lambda console: console.show(self._screen_for(asker)))
+        self._at(asker, functools.partial(self._show_at, asker))
         if asker != HOST:
             time.sleep(HANDOVER_SECONDS)  # the server's thread sends the friend's screen before the others are drawn
-        self._everywhere(lambda key, console: console.show(self._screen_for(key)), but=asker)
+        self._everywhere(self._show_at, but=asker)
 
     def message(self, said: Text) -> None:
         """A message under the screen, at every terminal."""
@@ -263,7 +264,7 @@ class TableConsole(Generic[SeatingT]):
         hot = self._host_hot_key(prompt, asker)
         if hot is not None:
             return hot
-        self._console(asker).asking(prompt)
+        self._console(asker).asking(self._line_for(asker) or prompt)
         self._look_at_friends(asker)
         undo, self._undo_from = self._undo_from, None
         if undo is not None and self.seating.undo_owner() is not None:
@@ -345,7 +346,7 @@ class TableConsole(Generic[SeatingT]):
             friend.console.remind(Say("Verify is the host's to change."))
         elif token == Key.QUIT:
             friend.leaving = True
-            friend.console.show(self._screen_for(key))
+            self._show_at(key, friend.console)
         elif token == LANGUAGE_KEY:
             friend.console.speak(LANGUAGES[(LANGUAGES.index(friend.console.language) + 1) % len(LANGUAGES)])
             friend.console.remind(Say("This terminal speaks English now (D changes it)."))
@@ -366,7 +367,7 @@ class TableConsole(Generic[SeatingT]):
             return
         if token in ("n", Key.ESCAPE):
             friend.leaving = False
-            friend.console.show(self._screen_for(key))
+            self._show_at(key, friend.console)
             return
         friend.console.remind(Say("Please answer Y or N."))
 
@@ -410,20 +411,29 @@ class TableConsole(Generic[SeatingT]):
         return Say("It is {name}'s turn.").format(name=player)
 
     # -- each terminal's view --------------------------------------------------------------
-    def _screen_for(self, key: str) -> Screenful:
-        """The screen as this terminal sees it: the question where it is asked; elsewhere its
-        own line (what is happening and what it may do there)."""
+    def _show_at(self, key: str, console: KeyConsole) -> None:
+        """The screen as this terminal sees it; the reminders about its last line go with it."""
+        line = self._line_for(key)
+        if line is None or not isinstance(self.screen, Asked):
+            console.show(self.screen)
+        else:
+            console.show_asking(self.screen if line == self.screen.prompt else self.screen.view(line), line)
+
+    def _line_for(self, key: str) -> Optional[Text]:
+        """The line under the screen at this terminal: the question where it is asked (without
+        the offer to take back a posting that is another's); elsewhere its own line (what is
+        happening and what it may do there); None for a screen that asks nothing."""
         screen = self.screen
         if not isinstance(screen, Asked):
-            return screen
+            return None
         friend = self.friends.get(key)
         if friend is not None and friend.leaving:
-            return screen.view(self._leave_question(key, friend))
+            return self._leave_question(key, friend)
         if key == self._asker():
             owner = self.seating.undo_owner()
             undo_here = screen.without_undo is None or owner is None or self._terminal_of(owner) == key
-            return screen if undo_here else screen.view(screen.without_undo or screen.prompt)
-        return screen.view(self._waiting_line(key))
+            return screen.prompt if undo_here else screen.without_undo or screen.prompt
+        return self._waiting_line(key)
 
     def _leave_question(self, key: str, friend: Friend) -> YesNo:
         """Whether a friend leaves: a seat's player is told it waits for them (and its code)."""
@@ -477,11 +487,21 @@ class TableConsole(Generic[SeatingT]):
         (each friend's keys are answers only while theirs is)."""
         self._let_go_of_the_gone()
         self._take_in_joined()
+        self._tell_set_aside()
         self._settle_owners()
         asker = self._asker()
         for key, friend in self.friends.items():
             friend.seat.listening = key == asker and not friend.leaving
         return asker
+
+    def _tell_set_aside(self) -> None:
+        """The friends who waited while the host was asked to resume the saved game: told it was
+        set aside (their names take seats in the new game as anyone's do)."""
+        if self._told_set_aside or not self.seating.saved_game_set_aside():
+            return
+        self._told_set_aside = True
+        said = Say("The host set the saved game aside: a new game begins.")
+        self._everywhere(lambda key, console: console.message(said), but_host=True)
 
     def _wake(self) -> None:
         """From the server's thread: end every wait for a key, so a friend who came is taken in."""
@@ -522,7 +542,10 @@ class TableConsole(Generic[SeatingT]):
         with contextlib.suppress(InputClosed):
             if not self._owns_or_claims(key):
                 return
-            console.show(self._screen_for(key))
+            joined = Say("{name} joined the table over SSH from {address}.").format(name=seat.name,
+                                                                                    address=seat.address)
+            self._everywhere(lambda other, at: at.message(joined), but=key)
+            self._show_at(key, console)
             if self.seating.game_under_way() and self._seat_name(key) is None:
                 console.message(Say("{name} is not a seat played here: you watch. F10 leaves.").format(
                     name=seat.name))
@@ -627,7 +650,7 @@ class TableConsole(Generic[SeatingT]):
         terminal; a key of the host's answers instead; when the time is up the computer plays
         the seat."""
         shown = self.seating.answering_player() or key
-        self.host.show(self._screen_for(HOST))  # the question itself, which the host may answer now
+        self._show_at(HOST, self.host)  # the question itself, which the host may answer now
         self.host.asking(prompt)
         self.host.show_arrived()  # that they left, above what to do about it
         self.host.remind(Say("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
@@ -648,7 +671,7 @@ class TableConsole(Generic[SeatingT]):
             token = self.host.pause(AWAY_POLL_SECONDS)
             if token == Key.SEATS:
                 self._roster()
-                self.host.show(self._screen_for(HOST))
+                self._show_at(HOST, self.host)
                 continue
             if token == "*":
                 self._computer_plays(shown, Say("{name}'s seat is played by the computer from now on."))
@@ -683,7 +706,7 @@ class TableConsole(Generic[SeatingT]):
         self.host.forget_messages()
         if self.seating.seat_owners() != seats_before and self.seating.game_under_way():
             raise SeatChanged()
-        self.host.show(self._screen_for(HOST))
+        self._show_at(HOST, self.host)
 
     def _people(self) -> list[tuple[str, Present]]:
         """Who is at the table, by folded name: the friends at their terminals, then the seats

@@ -27,3 +27,6 @@ class Seating(Protocol):
 
     def human_seats(self) -> set[str]:
         """The seats (folded names) people play."""
+
+    def saved_game_set_aside(self) -> bool:
+        """The host chose not to resume the saved game offered (its seats are nobody's now)."""

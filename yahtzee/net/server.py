@@ -262,9 +262,7 @@ class TableServer:
                 return not_yours(name, owner)
             self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines, term,
                                                      environment, proof, address)
-        self.notify(Say("{name} joined the table over SSH from {address}.").format(
-            name=name, address=address))
-        self.changed()
+        self.changed()  # the game takes the seat in, and tells the table once it has
         return None
 
     def code_asked(self, name: str, proof: str) -> Optional[str]:

@@ -68,6 +68,9 @@ class Context:
     settings: Settings = field(default_factory=Settings)
     passing: Passing = field(default_factory=Passing)
     moment: Moment = Moment(Screen.OPENING)
+    # A saved game the host is asked to resume: until it is answered, its seats are the table's.
+    offered: Session | None = None
+    set_aside: bool = False  # the host chose not to resume the saved game offered
 
     def apply_game_settings(self) -> None:
         """Play the rules, match and dice the preferences and this run's settings choose, from
@@ -123,17 +126,26 @@ class Context:
             return Say("{name} is rolling the dice.").format(name=name)
         return Say("{name} decides where to post.").format(name=name)
 
+    def seated(self) -> Session:
+        """The session whose seats are the table's: a saved game while it is offered, else the session."""
+        return self.session if self.offered is None else self.offered
+
     def game_under_way(self) -> bool:
         """A game is in play: seats are no longer taken by logging in under their name."""
-        return self.session.game is not None and not self.session.game.is_over
+        game = self.seated().game
+        return game is not None and not game.is_over
 
     def seat_owners(self) -> dict[str, str]:
         """The seats friends took at their own terminals: by folded name, what proves them theirs."""
-        return self.session.seat_owners
+        return self.seated().seat_owners
 
     def human_seats(self) -> set[str]:
         """The seats (folded names) people play."""
-        return {player.name.casefold() for player in self.session.players if not player.is_computer}
+        return {player.name.casefold() for player in self.seated().players if not player.is_computer}
+
+    def saved_game_set_aside(self) -> bool:
+        """The host chose not to resume the saved game offered."""
+        return self.set_aside
 
     def undo_owner(self) -> str | None:
         """The player whose posting U would take back now, if one may be."""

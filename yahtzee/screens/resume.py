@@ -27,8 +27,14 @@ def resume(console: Console, ctx: Context) -> Moment:
     view = framed(lambda look: [heading(look, Say("A SAVED GAME IS WAITING")), "",
                                 *(f"    {look.words(line)}" for line in summary), ""],
                   partial(footer_for, ctx), indent="  ", spaced=True)
-    if not yes(console, ctx, Say("Resume the saved game?"), view, summary):
+    ctx.offered = saved  # friends who come meanwhile prove its seats, as after it is resumed
+    try:
+        resumed = yes(console, ctx, Say("Resume the saved game?"), view, summary)
+    finally:
+        ctx.offered = None
+    if not resumed:
         saves.set_aside_autosave()
+        ctx.set_aside = True
         return Moment(Screen.OPENING)
     ctx.session = saved
     ctx.prepare_tables()
