@@ -206,3 +206,18 @@ def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path, monkeypatch
         if text.strip():
             assert any(text.rstrip() in line for line in printed), text
     assert all(any(line.startswith(text) or text in line for line in printed) for text in long)
+
+
+def test_quitting_at_a_finished_matchs_recap_files_it_and_keeps_nothing_to_resume(tmp_path, monkeypatch):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": "off", "advisor": False}))
+    boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
+    game = [line for box in boxes for line in ("", "r", box, "y")]
+    lines = START + ["ANN", "", "y", *game, "y", "", "y", *game, "n", "f10", "y"]
+    code, out, records = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5] * 26, "--match", "challenge 2")
+    assert code == 0 and len(records) == 2 and "Press any key to finish" in out
+    assert "Quit Computer Yahtzee? (Y/N)" in out and "Your game is kept" not in out.split("Press any key to finish")[-1]
+    assert out.rstrip().endswith("Goodbye.") and not (saves / "autosave.json").exists()
+    code, out, _ = play_plain(tmp_path, monkeypatch, START + ["f10", "y"], [1] * 5)
+    assert "Resume the saved game?" not in out

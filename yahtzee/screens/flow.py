@@ -58,9 +58,10 @@ class Keeper:
         if prefs != self.saved_prefs:
             self.saves.save_prefs(prefs)
             self.saved_prefs = prefs
-        if not ctx.session.players:
-            if self.saved_state is not None:
-                self.saves.remove_autosave()  # every name was taken back
+        session_over = ctx.moment.screen is Screen.RECAP  # its games are filed: nothing is left to resume
+        if session_over or not ctx.session.players:
+            if session_over or self.saved_state is not None:  # else every name was taken back
+                self.saves.remove_autosave()
                 self.saved_state = None
             return False
         state = json.dumps([session_to_dict(ctx.session), ctx.moment.to_dict()], sort_keys=True)
