@@ -221,3 +221,16 @@ def test_quitting_at_a_finished_matchs_recap_files_it_and_keeps_nothing_to_resum
     assert out.rstrip().endswith("Goodbye.") and not (saves / "autosave.json").exists()
     code, out, _ = play_plain(tmp_path, monkeypatch, START + ["f10", "y"], [1] * 5)
     assert "Resume the saved game?" not in out
+
+
+@pytest.mark.parametrize("mode", ["--plain", "--accessible"])
+def test_yahtzee_is_said_after_the_roll_that_makes_it_for_a_human_and_a_computer(tmp_path, monkeypatch, mode):
+    lines = START + ["ANN", "*", "", "y", "", "5", "r", "r", "y", "y"]  # ANN rolls 5 5 5 5 1, rerolls the 1
+    faces = [5, 5, 5, 5, 1, 5] + [5, 5, 5, 5, 1, 5] + [1, 2, 3, 4, 6] * 4  # Brainy the same, then the rest
+    code, out, _ = play_plain(tmp_path, monkeypatch, lines, faces, mode)
+    said = [line.split("> ")[-1] for line in out.splitlines()]
+    human = said.index("ANN  roll 2 of 3: 5 5 5 5 5   marked: none")
+    assert said[human + 1] == "YAHTZEE!" and said[:human].count("YAHTZEE!") == 0
+    computer = said.index("Brainy rolls 5 5 5 5 5")
+    assert said[computer - 1] == "Brainy keeps 5 5 5 5 and rolls again" and said[computer + 1] == "YAHTZEE!"
+    assert said.count("YAHTZEE!") == 2

@@ -57,6 +57,8 @@ class Passing:
     notices: list[Text] = field(default_factory=list)
     # How many finished games the flow has filed in the history (None: not yet looked).
     filed: int | None = None
+    # Where a screen is told in lines: what greets the last roll (YAHTZEE!), said after its dice.
+    greeting: list[Text] = field(default_factory=list)
 
 
 @dataclass

@@ -53,7 +53,7 @@ def play(console: Console, ctx: Context) -> Moment:
     if game.rolls_left == 0:
         return Moment(Screen.POSTING)
     hold = ctx.settings.prefs.marking == "hold"
-    brief = turn_brief(ctx)
+    brief = turn_brief(ctx) + greeted(ctx)
     while True:
         token = ask(console, ctx, dice_prompt(game, hold, console.plain), view, brief)
         digits = token.replace(" ", "")
@@ -162,7 +162,7 @@ def computer_step(console: Console, ctx: Context) -> Moment:
         console.forget_messages()
         whose = spoken.turn_sentence(game)
         roll_dice(console, ctx)
-        show_step(console, ctx, view, rolls_note(game), pause, [whose, rolls_note(game)])
+        show_step(console, ctx, view, rolls_note(game), pause, [whose, rolls_note(game), *greeted(ctx)])
         return Moment(Screen.PLAY)
     strategy = ctx.services.strategy
     assert strategy is not None
@@ -177,7 +177,7 @@ def computer_step(console: Console, ctx: Context) -> Moment:
              else Say("{name} keeps nothing and rolls again"))
     show_step(console, ctx, view, keeps.format(name=name, dice=" ".join(kept)), pause)
     roll_dice(console, ctx)
-    show_step(console, ctx, view, rolls_note(game), pause)
+    show_step(console, ctx, view, rolls_note(game), pause, [rolls_note(game), *greeted(ctx)])
     return Moment(Screen.PLAY)
 
 
@@ -213,8 +213,16 @@ def roll_dice(console: Console, ctx: Context) -> None:
     yahtzee = is_yahtzee(game.turn.dice)
     if ctx.session.sound:
         console.bell(YAHTZEE_BELLS if yahtzee else 1)
-    if yahtzee:
+    if yahtzee and console.plain:
+        ctx.passing.greeting = [Painted("yahtzee", Say("YAHTZEE!"))]  # said after the dice it greets
+    elif yahtzee:
         flash_yahtzee(console, ctx)
+
+
+def greeted(ctx: Context) -> list[Text]:
+    """What greets the last roll, said once, after its dice (where a screen is told in lines)."""
+    greeting, ctx.passing.greeting = ctx.passing.greeting, []
+    return greeting
 
 
 def flash_yahtzee(console: Console, ctx: Context) -> None:
@@ -271,7 +279,7 @@ def posting(console: Console, ctx: Context) -> Moment:
     legal = game.legal_boxes()
     view = play_view(ctx, {box: KEY_OF_BOX[box] for box in legal})
     prompt = posting_prompt(game, legal, console.plain)
-    brief = posting_brief(game, legal)
+    brief = posting_brief(game, legal) + greeted(ctx)
     while True:
         token = ask(console, ctx, prompt, view, brief)
         brief = []
