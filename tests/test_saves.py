@@ -463,7 +463,7 @@ def first_scores(**boxes):
 
 INVALID_RECORDS = {
     "not an object": lambda r: r.clear(),
-    "version 2": lambda r: r.update(version=2),
+    "version 3": lambda r: r.update(version=3),
     "version true": lambda r: r.update(version=True),
     "finished not a time": lambda r: r.update(finished="yesterday"),
     "rules not text": lambda r: r.update(rules=3),
@@ -550,7 +550,7 @@ def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, save
     good = [played_game(seed) for seed in range(3)]
     bad_lines = [b"not json", json.dumps(mutated(first_scores(chance=99))).encode(),
                  json.dumps(mutated(first_player(name="\x1b]0;owned\x07"))).encode(),
-                 b"[" * 70_000, json.dumps(mutated(lambda r: r.update(version=2))).encode()]
+                 b"[" * 70_000, json.dumps(mutated(lambda r: r.update(version=3))).encode()]
     good_lines = [json.dumps(record_of(game)).encode() for game in good]
     content = b"\n".join([good_lines[0], *bad_lines[:3], good_lines[1], *bad_lines[3:], good_lines[2]]) + b"\n"
     saves_folder.mkdir()

@@ -231,3 +231,46 @@ def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame
     play(resumed, monkeypatch, "thinker", ["--dice-file", str(dice)], quit_at=3)
     (again,), _, out = play(resumed, monkeypatch, "thinker", [])
     assert "Resume the saved game?" in out and again["dice"] == "loaded"
+
+
+# A race's total runs over many rounds and a practice game's dice were loaded: both stay out of
+# the hall of fame and the tables, and the lines under the hall of fame say how many and why
+# (a race with loaded dice is counted once, as a practice game).
+RACE = replace(GAME_4, finished="2024-01-05T10:00:00+00:00", race_target=300)
+PRACTICE = replace(GAME_4, finished="2024-01-06T10:00:00+00:00", practice=True)
+PRACTICE_RACE = replace(RACE, finished="2024-01-07T10:00:00+00:00", practice=True)
+ONE_RACE = "1 race (its total runs over many rounds) is not counted here."
+ONE_PRACTICE = "1 practice game (loaded dice) is not counted here."
+
+
+@pytest.mark.parametrize("games, said", [
+    ([RACE], [ONE_RACE]),
+    ([RACE, replace(RACE, finished="2024-01-08T10:00:00+00:00")],
+     ["2 races (their totals run over many rounds) are not counted here."]),
+    ([PRACTICE], [ONE_PRACTICE]),
+    ([PRACTICE_RACE], [ONE_PRACTICE]),
+    ([GAME_1, RACE, PRACTICE], [ONE_PRACTICE, ONE_RACE]),
+    ([GAME_1], []),
+])
+def test_the_games_left_out_of_the_statistics_are_counted_with_the_reason(games, said):
+    lines = stats_lines(games)
+    assert [line for line in lines if "not counted here" in line] == said
+    assert lines[2] == ("No finished games yet." if GAME_1 not in games else " #  NAME  SCORE  DATE        RULES")
+
+
+@pytest.mark.parametrize("language, said", [
+    ("en", ["HALL OF FAME", "", "No finished games yet.", "", ONE_RACE]),
+    ("de", ["BESTENLISTE", "", "Noch keine beendeten Spiele.", "",
+            "1 Rennen (seine Summe wächst über viele Runden) zählt hier nicht."]),
+])
+def test_stats_with_only_a_race_finished_say_it_is_left_out_and_why(saves_folder, language, said):
+    from helpers import run_program
+
+    from yahtzee.speech import languages
+    saves_folder.mkdir()
+    (saves_folder / HISTORY_FILE).write_text(json.dumps(record_of(RACE)) + "\n")
+    try:
+        code, shown, _ = run_program([], "--stats", "--lang", language, "--saves", str(saves_folder))
+    finally:
+        languages.use("en")
+    assert code == 0 and shown.splitlines()[:5] == said

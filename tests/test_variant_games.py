@@ -5,7 +5,10 @@ import pytest
 from helpers import key_turn, play_keys
 from test_plain import START, interleave, play_plain, turn
 
+from yahtzee.model.scoring import SHEET_LABELS as LABELS
+from yahtzee.model.scoring import Category
 from yahtzee.saves.prefs import RunSettings
+from yahtzee.speech import languages
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -168,6 +171,9 @@ def test_a_race_runs_to_its_end_in_key_mode(tmp_path):
     script = play_keys(tmp_path / "saves", keys, faces, RunSettings(match="race 140"))
     (screen,) = [seen for seen in script.seen if "Another game? (Y/N)" in seen]
     assert "BOB wins with 168 points!" in screen and "Race to 140" in screen
+    # ANN's FULL HOUSE 25 is the one box posted and not cleared: every other stays open, BOB's all.
+    cells = {row[:13].strip(): row[13:27].split() for row in screen.splitlines()}
+    assert all(cells[LABELS[box]] == (["25"] if box is Category.FULL_HOUSE else []) for box in Category), screen
     assert script.ended is None
     record = json.loads((tmp_path / "saves" / "history.jsonl").read_text())
     assert [p["total"] for p in record["players"]] == [144, 168]
@@ -205,3 +211,34 @@ def test_rules_from_the_command_line_survive_a_change_of_another_setting(tmp_pat
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1], "--rules", "acorn")
     assert "Match (next game): challenge 3." in out
     assert "Rules: Acorn (blank a box)   Match: a challenge of 3 games" in out
+
+
+# The sixes race to 60: YAHTZEE 50, then SIXES 30 and the +100 bonus: 180 by hand; the eleven
+# boxes never posted stay open on the end sheet, in every language and mode, and null in the record.
+SIXES_RACE = START + ["ANN", "", "y", *turn([6] * 5, "y")[0], *turn([6] * 5, "6")[0], "n"]
+ENGLISH_SHEET = ("ANN: Ones open, Twos open, Threes open, Fours open, Fives open, Sixes 30, upper sum 30, "
+                 "3 of a kind open, 4 of a kind open, Full house open, Small straight open, Large straight open, "
+                 "YAHTZEE 50, Chance open, bonuses 100, total 180.")
+GERMAN_SHEET = ("ANN: Einser offen, Zweier offen, Dreier offen, Vierer offen, Fünfer offen, Sechser 30, "
+                "Summe oben 30, Dreierpasch offen, Viererpasch offen, Full House offen, Kleine Straße offen, "
+                "Große Straße offen, Kniffel 50, Chance offen, Boni 100, gesamt 180.")
+
+
+@pytest.mark.parametrize("options, sheet", [
+    ((), ENGLISH_SHEET),
+    (("--accessible",), ENGLISH_SHEET),
+    (("--lang", "de"), GERMAN_SHEET),
+])
+def test_a_race_ends_with_its_unposted_boxes_open_on_the_sheet_and_null_in_the_record(tmp_path, monkeypatch,
+                                                                                    options, sheet):
+    try:
+        code, out, (record,) = play_plain(tmp_path, monkeypatch, SIXES_RACE, [6] * 10, "--match", "race 60", *options)
+    finally:
+        languages.use("en")
+    assert code == 0 and sheet in out.splitlines()
+    assert record["version"] == 2 and record["players"][0]["total"] == 180
+    scores = record["players"][0]["scores"]
+    assert (scores["sixes"], scores["yahtzee"]) == (30, 50)
+    assert [box for box, points in scores.items() if points is None] == [
+        "ones", "twos", "threes", "fours", "fives", "three_of_a_kind", "four_of_a_kind", "full_house",
+        "small_straight", "large_straight", "chance"]

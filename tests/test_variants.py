@@ -594,3 +594,60 @@ def test_variant_records_pass_the_history_check():
             damaged["players"][0][key] = wrong
             with pytest.raises(InvalidRecord):
                 check_record(damaged)
+
+
+# A race ends with boxes never posted, or cleared with their column: they stay open (null in
+# the record), never 0. By hand: the sixes race to 60 is YAHTZEE 50, then SIXES 30 and the
+# +100 bonus (180); in RACE_ANN/RACE_BOB, ANN keeps only FULL HOUSE 25 (119 banked, 144) and
+# BOB's last Yahtzee clears his lower column (168 banked, every box open).
+SIXES_RACE = [([6] * 5, [], "y"), ([6] * 5, [], "6")]
+
+
+@pytest.mark.parametrize("scripts, names, target, posted", [
+    ((SIXES_RACE,), ("ANN",), 60, [{"yahtzee": 50, "sixes": 30}]),
+    ((RACE_ANN, RACE_BOB), ("ANN", "BOB"), 140, [{"full_house": 25}, {}]),
+])
+def test_a_race_ends_with_its_unposted_boxes_open_in_the_result_and_null_in_the_record(scripts, names, target,
+                                                                                       posted):
+    game, _ = scripted_game(HASBRO, *scripts, names=names, race_target=target)
+    assert game.is_over
+    finished = FinishedGame.of(game, "2026-11-30T10:00:00")
+    record = record_of(finished)
+    assert record["version"] == 2
+    for player, boxes, result in zip(record["players"], posted, finished.players):
+        assert player["scores"] == {box.value: boxes.get(box.value) for box in Category}
+        assert [result.points_in(box) for box in Category] == [boxes.get(box.value) for box in Category]
+    assert finished_game(json.loads(json.dumps(record))) == finished
+    for original, shown in zip(game.players, finished.game().players):
+        assert shown.card.boxes == original.card.boxes and shown.card.total == original.card.total
+
+
+def test_a_version_1_race_record_is_read_as_it_is_with_its_zeros():
+    game, _ = scripted_game(HASBRO, SIXES_RACE, race_target=60)
+    record = json.loads(json.dumps(record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))))
+    record["version"] = 1
+    record["players"][0]["scores"] = {box: points or 0 for box, points in record["players"][0]["scores"].items()}
+    old = finished_game(record)
+    assert [old.players[0].points_in(box) for box in (C.ONES, C.SIXES, C.YAHTZEE)] == [0, 30, 50]
+    assert old.players[0].total == 180 and record_of(old)["players"][0]["scores"]["ones"] == 0
+
+
+@pytest.mark.parametrize("version, race_target, valid", [
+    (2, 60, True),                # a race: an open box is null
+    (2, None, False),             # a whole game ends with every box filled
+    (1, 60, False),               # version 1 held a number in every box
+])
+def test_a_null_box_is_valid_only_in_a_race_record_of_version_2(version, race_target, valid):
+    from yahtzee.saves.records import InvalidRecord, check_record
+    record = {"version": version, "finished": "2026-11-30T10:00:00", "rules": "hasbro", "seed": None,
+              "players": [{"name": "ANN", "kind": "human",
+                           "scores": {**dict.fromkeys((box.value for box in Category), None), "chance": 20},
+                           "upper_bonus": 0, "yahtzee_bonus": 0, "total": 20}], "winners": ["ANN"]}
+    if race_target is not None:
+        record["race_target"] = race_target
+    if valid:
+        check_record(record)
+    else:
+        with pytest.raises(InvalidRecord):
+            check_record(record)
+

@@ -19,7 +19,7 @@ class PlayerResult:
 
     name: str
     kind: PlayerKind
-    scores: tuple[int, ...]  # the boxes' points in Category order
+    scores: tuple[Optional[int], ...]  # the boxes' points in Category order; None: open (a race ended first)
     upper_bonus: int
     yahtzee_bonus: int
     total: int
@@ -31,7 +31,7 @@ class PlayerResult:
     def of(cls, player: Player) -> "PlayerResult":
         """A seat's card as the game ends."""
         card = player.card
-        return cls(player.name, player.kind, tuple(card.boxes.get(box, 0) for box in Category), card.upper_bonus,
+        return cls(player.name, player.kind, tuple(card.boxes.get(box) for box in Category), card.upper_bonus,
                    card.yahtzee_bonus, card.total, card.roll_bonus, card.banked, frozenset(card.blanks))
 
     @property
@@ -39,8 +39,8 @@ class PlayerResult:
         """Played by a person."""
         return self.kind == "human"
 
-    def points_in(self, box: Category) -> int:
-        """What the card holds in `box`."""
+    def points_in(self, box: Category) -> Optional[int]:
+        """What the card holds in `box`; None for a box left open (a race ends before every box is posted)."""
         return self.scores[list(Category).index(box)]
 
     @property
@@ -56,7 +56,7 @@ class PlayerResult:
 
     def card(self) -> Scorecard:
         """The card itself, to show its sheet."""
-        boxes = dict(zip(Category, self.scores))
+        boxes = {box: points for box, points in zip(Category, self.scores) if points is not None}
         return Scorecard(boxes, self.yahtzee_bonus, self.roll_bonus, set(self.blanks), banked=self.banked)
 
 

@@ -8,7 +8,7 @@ Choices made here:
   unless the rules say otherwise). Rule sets that pay no bonus leave the extra ones uncounted.
 - Notices after a game are for human players only: the computer does not chase records.
 - A practice game (loaded dice) counts for nothing: it stays out of the hall of fame and the
-  statistics, and is only counted apart.
+  statistics, and is only counted apart. So does a race, whose total runs over many rounds.
 """
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -154,17 +154,30 @@ def stats_lines(games: Iterable[FinishedGame], session_games: Iterable[FinishedG
     """The hall of fame and the player tables (all-time, this session) as plain lines."""
     records, session_records = list(games), list(session_games)
     lines = [_("HALL OF FAME"), ""] + hall_lines(hall_of_fame(records, size))
-    practice = sum(game.practice for game in records)
-    if practice:
-        lines += ["", ngettext("{count} practice game (loaded dice) is not counted here.",
-                               "{count} practice games (loaded dice) are not counted here.", practice).format(
-            count=practice)]
+    lines += left_out_lines(records)
     if records:
         lines += ["", _("PLAYERS, ALL-TIME"), ""] + player_lines(player_stats(records), names)
     if session_records:
         lines += ["", _("PLAYERS, THIS SESSION"), ""] + player_lines(player_stats(session_records),
                                                                     names)
     return _fitted(lines, width)
+
+
+def left_out_lines(games: Sequence[FinishedGame]) -> list[str]:
+    """The games the hall of fame and the tables leave out, counted with why: practice games
+    (a race with loaded dice among them), then races."""
+    practice = sum(game.practice for game in games)
+    races = sum(game.is_race and not game.practice for game in games)
+    lines = []
+    if practice:
+        lines.append(ngettext("{count} practice game (loaded dice) is not counted here.",
+                              "{count} practice games (loaded dice) are not counted here.", practice).format(
+            count=practice))
+    if races:
+        lines.append(ngettext("{count} race (its total runs over many rounds) is not counted here.",
+                              "{count} races (their totals run over many rounds) are not counted here.",
+                              races).format(count=races))
+    return [""] + lines if lines else []
 
 
 def hall_lines(hall: Sequence[HallEntry]) -> list[str]:

@@ -2,11 +2,14 @@
 hold it. Written, checked and read here only, so that its shape and version are stated once.
 
 A record: {"version", "finished" (ISO-8601), "rules", "seed", "players": [{"name", "kind",
-"scores" (all 13 boxes), "upper_bonus", "yahtzee_bonus", "total", and where a variant has
+"scores" (all 13 boxes: each posted box's points; null for a box a race left open, never
+posted or cleared with its full column), "upper_bonus", "yahtzee_bonus", "total", and where a variant has
 them "roll_bonus", "banked", "blanks"}], "winners", and where there are some "options" and
 "race_target", "duplicate": true for a game of duplicate dice, and "dice": "loaded" for a
 practice game, whose dice came from a file (--dice-file)}, and in records since the move log
 (yahtzee.model.moves) "moves": every decision.
+
+Version 1 records held a number in every box, a race's open boxes as 0; they are read as they are.
 """
 import datetime
 import math
@@ -22,7 +25,8 @@ from ..model.scoring import YAHTZEE_POINTS, Category, is_possible_points, upper_
 from ..speech.languages import N_, _, text
 from .shapes import JSONObject
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2  # 2: a race's open boxes are null, not 0
+RECORD_VERSIONS = (1, RECORD_VERSION)  # the versions read: 1 as it is, with every box a number
 LOADED = "loaded"  # "dice" of a practice game: its dice came from a file
 
 
@@ -78,7 +82,7 @@ def check_record(record: Any) -> Optional[list[Move]]:
     """Raise InvalidRecord unless `record` is a valid history.jsonl game record; its moves
     as they were checked (None for a record without them)."""
     _require(isinstance(record, dict), N_("not an object"))
-    _require(is_int(record.get("version")) and record["version"] == RECORD_VERSION, N_("unknown version"))
+    _require(is_int(record.get("version")) and record["version"] in RECORD_VERSIONS, N_("unknown version"))
     _require(_is_timestamp(record.get("finished")), N_("'finished' is not an ISO-8601 time"))
     _require(is_text(record.get("rules")), N_("'rules' is not a rule-set name"))
     _require(record.get("seed") is None or is_int(record.get("seed")), N_("'seed' is not a number"))
@@ -87,10 +91,11 @@ def check_record(record: Any) -> Optional[list[Move]]:
     _require(record.get("race_target") is None or is_int(record["race_target"], 1, MAX_RACE_TARGET),
              N_("'race_target' is out of range"))
     rules, race = _record_rules(record), "race_target" in record
+    may_be_open = race and record["version"] >= 2
     players = record.get("players")
     _require(isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS, N_("bad 'players'"))
     for player in players:
-        check_player_record(player, rules, race)
+        check_player_record(player, rules, race, may_be_open)
     names = [player["name"] for player in players]
     _require(len(set(names)) == len(names), N_("two players share a name"))
     winners = record.get("winners")
@@ -140,9 +145,9 @@ def is_count_of(points: object, payments: tuple[int, ...], most: int) -> bool:
     return points % step == 0 if step else points == 0
 
 
-def check_player_record(player: Any, rules: Rules = HASBRO, race: bool = False) -> None:
+def check_player_record(player: Any, rules: Rules = HASBRO, race: bool = False, may_be_open: bool = False) -> None:
     """Raise InvalidRecord unless `player` is one valid entry of a record's players, under the
-    record's rules."""
+    record's rules (null boxes only where `may_be_open`: a race's, since version 2)."""
     _require(isinstance(player, dict), N_("a player is not an object"))
     _require(is_valid_name(player.get("name")), N_("a player name is missing or not printable"))
     _require(player.get("kind") in KINDS, N_("a player kind is not human or computer"))
@@ -150,10 +155,11 @@ def check_player_record(player: Any, rules: Rules = HASBRO, race: bool = False) 
     _require(isinstance(scores, dict) and set(scores) == {box.value for box in Category},
              N_("the scores do not name the 13 boxes"))
     for box in Category:
-        _require(is_possible_points(box, scores[box.value]),
+        _require((may_be_open and scores[box.value] is None) or is_possible_points(box, scores[box.value]),
                  _("{box} is out of range").format(box=box.value))
+    posted = {box: scores[box.value] for box in Category if scores[box.value] is not None}
     bonus = player.get("upper_bonus")
-    _require(is_int(bonus) and bonus == upper_bonus({box: scores[box.value] for box in Category}),
+    _require(is_int(bonus) and bonus == upper_bonus(posted),
              N_("the upper bonus does not match the upper boxes"))
     # Variants add these: FiveOAK's roll bonus, a race's banked columns, Acorn's blanks.
     roll_bonus, banked, extra = player.get("roll_bonus", 0), player.get("banked", 0), player.get("yahtzee_bonus")
@@ -163,9 +169,9 @@ def check_player_record(player: Any, rules: Rules = HASBRO, race: bool = False) 
     blanks = player.get("blanks", [])
     _require(isinstance(blanks, list) and all(isinstance(box, str) and scores.get(box) == 0 for box in blanks),
              N_("a blanked box that does not hold 0"))
-    _require(extra == 0 or banked or scores[Category.YAHTZEE.value] == YAHTZEE_POINTS,
+    _require(extra == 0 or banked or posted.get(Category.YAHTZEE) == YAHTZEE_POINTS,
              N_("a Yahtzee bonus without 50 in the Yahtzee box"))
-    _require(is_int(player.get("total")) and player["total"] == sum(scores.values()) + bonus + extra
+    _require(is_int(player.get("total")) and player["total"] == sum(posted.values()) + bonus + extra
              + roll_bonus + banked, N_("the total is not the sum of the boxes and bonuses"))
 
 
