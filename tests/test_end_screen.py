@@ -47,3 +47,21 @@ def test_a_four_player_end_screen_shows_every_box_of_every_player_and_all_notice
         assert f"{name} sets a new personal best" in shown
         assert f"{name}'s all-time average goes up" in shown
     assert "share the win" in shown
+
+
+def test_a_challenges_standing_on_the_end_screen_never_leaves_its_margin_alone_on_a_row():
+    from yahtzee.model.match import Challenge
+    from yahtzee.present.render import end_lines
+    from yahtzee.speech.languages import text
+    session = Session([Player("ANN"), Player("Brainy", "computer")], source=DealtDice([1, 1, 1, 2, 2] * 30))
+    game = session.new_game()
+    for box in list(Category):
+        for _ in range(2):
+            game.roll()
+            game.post(box)
+    standing = Challenge(3).standings_lines([{"ANN": 35, "Brainy": 244}])
+    assert text(standing[0]).endswith("Brainy leads ANN by 209")
+    (page,) = end_lines(game, ["Brainy wins with 244 points!", *standing])
+    notes = [row[29:] for row in page if row[29:]]
+    assert notes == ["Brainy wins with 244 points!", "Challenge: after game 1 of 3,", "Brainy leads ANN by 209",
+                     "ANN 35, Brainy 244; 2 games to go"]

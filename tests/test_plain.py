@@ -234,3 +234,17 @@ def test_yahtzee_is_said_after_the_roll_that_makes_it_for_a_human_and_a_computer
     computer = said.index("Brainy rolls 5 5 5 5 5")
     assert said[computer - 1] == "Brainy keeps 5 5 5 5 and rolls again" and said[computer + 1] == "YAHTZEE!"
     assert said.count("YAHTZEE!") == 2
+
+
+@pytest.mark.parametrize("typed, said", [
+    ("*rival Maximilian", ["Names are at most six characters: this one is Maximi.",
+                           "Maximi takes a seat: a computer player, rival."]),
+    ("*rival Victor", ["Victor takes a seat: a computer player, rival."]),
+    ("*gambler", ["Lucky takes a seat: a computer player, gambler."]),
+    ("Maximilian", ["Names are at most six characters: this one is Maximi."]),
+])
+def test_a_long_name_is_told_when_it_is_cut_for_a_computer_as_for_a_human(tmp_path, monkeypatch, typed, said):
+    code, out, _ = play_plain(tmp_path, monkeypatch, START + [typed, "", "f10", "y"], [1] * 5)
+    lines = [line.split("> ")[-1] for line in out.splitlines()]
+    told = [line for line in lines if "six characters" in line or "takes a seat" in line]
+    assert told == said

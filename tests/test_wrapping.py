@@ -30,6 +30,9 @@ LONG = ("ANN has 3 3 1 2 5; boxes: 1 Ones 2, 2 Twos 2, 3 Threes 9, 4 Fours 0, 5 
     ("名前名前 ab", 6, ["名前名", "前 ab"]),  # wide characters take two cells
     ("a b c, d e f, g", 9, ["a b c,", "d e f, g"]),  # between a list's items where they fit
     ("one two three four, x", 9, ["one two", "three", "four, x"]),
+    ("Brainy leads ANN by 209", 19, ["Brainy leads ANN", "by 209"]),  # never a number alone on the last line
+    ("leads by 2090", 8, ["leads", "by 2090"]),
+    ("ANN by 123456", 6, ["ANN by", "123456"]),  # where the word before it does not fit with it
 ])
 def test_lines_break_between_words(text, width, lines):
     assert wrapped(text, width) == lines

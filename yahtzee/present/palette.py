@@ -166,7 +166,17 @@ def wrapped(text: str, width: int) -> list[str]:
             unit = strip_controls(unit)[len(cut):]
         line = f"{line} {unit}" if line else unit
     lines.append(line)
-    return [indent + part for part in lines]
+    return [indent + part for part in without_a_lone_number(lines, room)]
+
+
+def without_a_lone_number(lines: list[str], room: int) -> list[str]:
+    """Wrapped lines whose last is not a number alone ('... leads ANN by' / '209'): the word
+    before it goes down with it where both fit."""
+    if len(lines) < 2 or not strip_controls(lines[-1]).isdigit() or " " not in lines[-2]:
+        return lines
+    kept, moved = lines[-2].rsplit(" ", 1)
+    together = f"{moved} {lines[-1]}"
+    return lines if visible_width(together) > room else [*lines[:-2], kept, together]
 
 
 def _units(body: str, room: int) -> list[str]:

@@ -1,5 +1,4 @@
 """Pure rendering: game state in, lines of text out (painted through a palette function)."""
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Optional, Union
 
@@ -10,7 +9,7 @@ from ..model.scorecard import Scorecard
 from ..model.scoring import LOWER, SHEET_LABELS, UPPER, Category
 from ..model.words import Text
 from ..speech.languages import N_, _, ngettext, number, text
-from .palette import Paint, no_colour, pad, visible_width
+from .palette import Paint, no_colour, pad, visible_width, wrapped
 
 SCREEN_WIDTH = 80
 SCREEN_HEIGHT = 24
@@ -224,12 +223,12 @@ def end_lines(game: Game, announce: Iterable[Text], paint: Paint = no_colour,
     Returns pages of lines; notices that do not fit `room` rows go to the next page."""
     sheet = sheet_lines(game, paint)
     left = sheet_width(game) + 2
-    wrapped: list[str] = []
+    notes: list[str] = []
     for place, said in enumerate(announce):
-        rows = textwrap.wrap(text(said), SCREEN_WIDTH - left - 1) or [""]
-        wrapped += [paint("good", row) if place == 0 else row for row in rows]
+        rows = wrapped(text(said), SCREEN_WIDTH - left - 1) if text(said) else [""]
+        notes += [paint("good", row) if place == 0 else row for row in rows]
     height = max(len(sheet), room)
-    chunks = [wrapped[start:start + height] for start in range(0, len(wrapped), height)] or [[]]
+    chunks = [notes[start:start + height] for start in range(0, len(notes), height)] or [[]]
     return [side_by_side((sheet, left), (chunk, 0)) for chunk in chunks]
 
 

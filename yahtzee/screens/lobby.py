@@ -130,12 +130,17 @@ def computer_seat(text: str, players: list[Player]) -> Union[Player, Say]:
         mood = mood_named(word or "thinker")
     except UnknownMood:
         return Say("Computer players: {moods} (a name may follow).").format(moods=mood_list())
-    base = cut_to_cells(clean_name(rest) or MOOD_NAMED[mood].seat_name, NAME_CELLS).rstrip()
+    base = cut_to_cells(computer_name(text) or MOOD_NAMED[mood].seat_name, NAME_CELLS).rstrip()
     name, number = base, 1
     while name_problem(name, players):
         number += 1
         name = cut_to_cells(base, NAME_CELLS - len(str(number))) + str(number)
     return Player(name, "computer", mood=mood)
+
+
+def computer_name(text: str) -> str:
+    """The name typed after a computer player's mood ('*gambler Zed': Zed), cleaned; '' for none."""
+    return clean_name(text[1:].partition(" ")[2])
 
 
 def name_problem(name: str, players: list[Player]) -> Text:
@@ -202,6 +207,9 @@ def seat(console: Console, ctx: Context, text: str) -> Optional[Moment]:
             return None
         players.append(seated)
         ctx.prepare_tables()  # its table is built while the others type their names
+        typed = computer_name(text.strip())
+        if cut_to_cells(typed, NAME_CELLS).rstrip() != typed:
+            console.message(Say("Names are at most six characters: this one is {name}.").format(name=seated.name))
         console.message(Say("{name} takes a seat: a computer player, {mood}.").format(
             name=seated.name, mood=seated.mood))
         return Moment(Screen.NAMES)
