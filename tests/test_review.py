@@ -143,8 +143,9 @@ def test_a_plain_games_review_lists_every_decision_and_its_totals_match_given_aw
     assert all(d["cost"] >= 0 for d in decisions) and review["note"] == ""
 
 
-def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path, capsys):
+def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path, capsys, monkeypatch):
     play_plain_game(tmp_path, seed=1)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # at a terminal
     assert cli.main(["--saves", str(tmp_path / "saves"), "--review", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Review of the game finished") and max(map(len, lines)) <= 80
@@ -273,7 +274,8 @@ def test_the_review_columns_hold_every_label_whole(code):
                 cells = " ".join(row[column:column + LABEL_WIDTH].strip() for row in rows).strip()
                 assert cells == choice_text(option, short=True), rows
             (line,) = decision_lines(decision, fit=False)
-            assert choice_text(done, short=True) in line and choice_text(best, short=True) in line
+            assert line.split("\t")[3:] == [choice_text(done, short=True), choice_text(best, short=True),
+                                            language.number(12.5, ".1f")]
         assert ("W3" if code == "de" else "r3") in rows[0]
     finally:
         language.use("en")
@@ -447,6 +449,26 @@ def test_the_review_of_a_w_player_says_each_measure_and_its_unit_within_80_colum
     assert heading.split()[-3:] == ["Cost", "Win", "%"]
     row = next(line for line in lines if line.startswith(" 1 r1") or line.startswith("   1 r1"))
     assert row.split()[-2:] == [f"{ann.cost:.1f}", f"{ann.win_cost:.1f}"]
+
+
+def test_into_a_pipe_the_review_is_a_line_a_decision_of_tab_separated_fields(tmp_path, capsys, monkeypatch):
+    play_plain_game(tmp_path)
+    folder = str(tmp_path / "saves")
+    assert cli.main(["--saves", folder, "--review", "--json"]) == 0
+    decisions = [d for d in json.loads(capsys.readouterr().out)["decisions"] if d["player"] == "ANN"]
+    assert cli.main(["--saves", folder, "--review"]) == 0  # capsys: not a terminal
+    lines = capsys.readouterr().out.splitlines()
+    every = lines.index("  Every decision:", lines.index(next(line for line in lines if line.startswith("ANN:"))))
+    assert lines[every + 1] == "Round\tRoll\tDice\tDone\tBest\tCost"
+    rows = [line.split("\t") for line in lines[every + 2:every + 2 + len(decisions)]]
+    assert [(int(r[0]), int(r[1]), r[2], float(r[5])) for r in rows] == [
+        (d["round"], d["roll"], " ".join(map(str, d["dice"])), round(d["cost"], 1)) for d in decisions]
+    assert all(len(r) == 6 for r in rows) and not lines[every + 2 + len(decisions)].count("\t")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert cli.main(["--saves", folder, "--review"]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert not any("\t" in line for line in shown) and max(map(len, shown)) <= 80
+    assert shown[shown.index("  Every decision:") + 1].split() == ["Round", "Dice", "Done", "Best", "Cost"]
 
 
 def test_the_manual_names_every_key_review_json_prints(shared_table_cache):

@@ -107,7 +107,7 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     else:
         title = _("Review of the game finished {finished}, rules: {rules}").format(
             finished=finished.finished, rules=text(finished.rules.describe()))
-        # At a terminal, fitted to 80 columns; into a pipe, a line a decision (nothing limits its width).
+        # At a terminal, fitted to 80 columns; into a pipe, a line a decision of tab-separated fields.
         print("\n".join(review_lines(review, title, fit=sys.stdout.isatty())))
     return 0
 

@@ -1,6 +1,6 @@
 """The post-game review as lines of text (see yahtzee.coach.replay): pure; fitted to 80 columns
-(a label longer than its column goes on in the column's next row), or a line a decision with
-every label whole (into a pipe, where nothing limits the width)."""
+(a label longer than its column goes on in the column's next row), or, into a pipe, a line a
+decision as tab-separated fields under a line of their titles (every label whole)."""
 from collections.abc import Sequence
 
 from ..coach.replay import ACCURATE, Decision, Review
@@ -17,7 +17,7 @@ ROLL = N_("r{roll}")  # the roll a decision followed, in the round column: ' 3 r
 
 def review_lines(review: Review, title: str = "", fit: bool = True) -> list[str]:
     """The whole review: the note, then each player's figures, costliest and every decision
-    (`fit`: to 80 columns, else a line a decision)."""
+    (`fit`: to 80 columns, else a line a decision, its fields tab-separated)."""
     by_win = any(d.by_win for d in review.decisions)
     lines = [*wrapped(title or _("Review of the game"), SCREEN_WIDTH),
              _("Given away: the expected final score each choice lost against the best one.")]
@@ -50,7 +50,8 @@ def player_lines(review: Review, name: str, fit: bool = True, by_win: bool = Fal
     lines = [row for line in said for row in wrapped(line, SCREEN_WIDTH)]
     costly = review.costliest[name]
     if costly:
-        lines += ["  " + _("Costliest:"), *table(costly, fit, by_win)[1:]]  # under no titles
+        rows = table(costly, fit, by_win)
+        lines += ["  " + _("Costliest:"), *(rows[1:] if fit else rows)]  # fitted, under no titles
     else:
         lines.append("  " + _("No decision gave anything away."))
     return [*lines, "  " + _("Every decision:"), *table(own, fit, by_win)]
@@ -68,8 +69,10 @@ def within(decisions: Sequence[Decision]) -> str:
 
 
 def table(decisions: Sequence[Decision], fit: bool, by_win: bool) -> list[str]:
-    """The decisions under their column titles: fitted, or a line each."""
-    return [heading(by_win), *(row for d in decisions for row in decision_lines(d, fit, by_win))]
+    """The decisions under their column titles: fitted, or a line each of tab-separated fields."""
+    if fit:
+        return [heading(by_win), *(row for d in decisions for row in decision_lines(d, True, by_win))]
+    return [tabbed_heading(by_win), *(row for d in decisions for row in decision_lines(d, False, by_win))]
 
 
 def heading(by_win: bool = False) -> str:
@@ -79,20 +82,27 @@ def heading(by_win: bool = False) -> str:
             + (f" {_('Win %'):>{WIN_WIDTH}}" if by_win else ""))
 
 
+def tabbed_heading(by_win: bool = False) -> str:
+    """The field titles of the tab-separated decision lines."""
+    return "\t".join([_("Round"), _("Roll"), _("Dice"), _("Done"), _("Best"), _("Cost"),
+                      *([_("Win %")] if by_win else [])])
+
+
 def decision_lines(decision: Decision, fit: bool = True, by_win: bool = False) -> list[str]:
     """One decision: round and roll, dice, what was done, the best by its own measure ('=' when
     that was it), the points given away and (`by_win`) the win % given away where judged by it;
     every label whole (`fit`: a label too long for its column goes on in the column's next row,
-    else the line grows)."""
+    else one line of tab-separated fields)."""
     dice = " ".join(map(str, decision.dice))
     done = choice_text(decision.done, short=True)
     best = "=" if decision.own_best.is_same_choice(decision.done) else choice_text(decision.own_best, short=True)
     win = decision.win_cost
+    if not fit:
+        return ["\t".join([str(decision.round), str(decision.roll), dice, done, best, number(decision.cost, ".1f"),
+                           *([number(win, ".1f") if win is not None else ""] if by_win else [])])]
     where = f"{decision.round:>2} " + _(ROLL).format(roll=decision.roll)
     costs = number(decision.cost, f"{COST_WIDTH}.1f") + (
         " " + (number(win, f"{WIN_WIDTH}.1f") if win is not None else " " * WIN_WIDTH) if by_win else "")
-    if not fit:
-        return [f"  {pad(where, ROUND_WIDTH)} {dice:<9} {pad(done, LABEL_WIDTH)} {pad(best, LABEL_WIDTH)} {costs}"]
     done_rows, best_rows = wrapped(done, LABEL_WIDTH), wrapped(best, LABEL_WIDTH)
     rows = []
     for row in range(max(len(done_rows), len(best_rows))):
