@@ -26,7 +26,7 @@ from yahtzee.present.verdicts import review_lines
 from yahtzee.reports import review_to_json
 from yahtzee.saves.records import record_of
 from yahtzee.saves.store import Saves
-from yahtzee.screens.ending import ANOTHER_GAME, show_review
+from yahtzee.screens.ending import ANOTHER_GAME, given_away, show_review
 from yahtzee.screens.flow import Keeper, run
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.strategy.exact.position import BIT_OF
@@ -143,8 +143,9 @@ def test_a_plain_games_review_lists_every_decision_and_its_totals_match_given_aw
     assert all(d["cost"] >= 0 for d in decisions) and review["note"] == ""
 
 
-def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path, capsys):
+def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path, capsys, monkeypatch):
     play_plain_game(tmp_path, seed=1)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # at a terminal
     assert cli.main(["--saves", str(tmp_path / "saves"), "--review", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Review of the game finished") and max(map(len, lines)) <= 80
@@ -216,7 +217,7 @@ def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy
     done = FinishedGame.of(game, FINISHED)
     console = plain_console([])
     show_review(console, table_context(session=session_with_game(done), strategy=strategy), NO_VIEW)
-    assert console.stdout.getvalue().splitlines() == review_lines(strategy.reviewer.review(done))
+    assert console.stdout.getvalue().splitlines() == review_lines(strategy.reviewer.review(done), fit=False)
     console = plain_console([])
     show_review(console, table_context(session=session_with_game(replace(done, moves=None)), strategy=strategy),
                 NO_VIEW)
@@ -273,7 +274,8 @@ def test_the_review_columns_hold_every_label_whole(code):
                 cells = " ".join(row[column:column + LABEL_WIDTH].strip() for row in rows).strip()
                 assert cells == choice_text(option, short=True), rows
             (line,) = decision_lines(decision, fit=False)
-            assert choice_text(done, short=True) in line and choice_text(best, short=True) in line
+            assert line.split("\t")[3:] == [choice_text(done, short=True), choice_text(best, short=True),
+                                            language.number(12.5, ".1f")]
         assert ("W3" if code == "de" else "r3") in rows[0]
     finally:
         language.use("en")
@@ -291,9 +293,10 @@ def test_a_move_made_ranking_by_the_chance_to_win_is_logged_and_read_back_so():
 
 
 def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shared_table_cache):
-    """ANN ranked advice by the chance to win, BOB by the score: ANN's costs are the win % her
-    choices lost against the likeliest option (as the advice page's chances count them), in
-    totals of their own; BOB's are expected points; the recap shows the two in two rows."""
+    """ANN ranked advice by the chance to win, BOB by the score: ANN's win % costs are what her
+    choices lost against the likeliest option (as the advice page's chances count them), summed
+    up as their mean, beside her points; BOB's are expected points; the recap shows the two in
+    two rows."""
     from yahtzee.coach.replay import LogDice
     from yahtzee.coach.reviews import Reviewer
     from yahtzee.coach.tablekeeper import TableKeeper
@@ -310,9 +313,9 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
         ann = [d for d in review.decisions if d.player == "ANN"]
         bob = [d for d in review.decisions if d.player == "BOB"]
         assert ann and all(d.by_win for d in ann) and not any(d.by_win for d in bob)
-        assert review.totals["ANN"] == 0.0
-        assert review.win_totals["ANN"] == pytest.approx(sum(d.cost for d in ann), abs=0.01)
-        assert review.totals["BOB"] > 0 and "BOB" not in review.win_totals
+        assert review.totals["ANN"] == pytest.approx(sum(d.cost for d in ann), abs=0.01) and review.totals["ANN"] > 0
+        assert review.win_means["ANN"] == pytest.approx(sum(d.win_cost for d in ann) / len(ann), abs=0.01)
+        assert review.totals["BOB"] > 0 and "BOB" not in review.win_means
         # ANN's first reroll, seen again as the advice page saw it: the same chances, the same cost
         replay = Game.start([Player("ANN"), Player("BOB")], source=LogDice())
         first = record["moves"][0]
@@ -323,9 +326,161 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
         options = coach.options(replay)
         chances = coach.win_chances(replay, options)
         lost = 100 * (max(chances) - chances[[o.kept for o in options].index(ann[0].done.kept)])
-        assert ann[0].kind == "reroll" and ann[0].cost == pytest.approx(lost, abs=1e-9)
+        assert ann[0].kind == "reroll" and ann[0].win_cost == pytest.approx(lost, abs=1e-9)
         assert review_to_json(review)["decisions"][0]["judged_by"] == "win_chance"
-        lines = recap_lines([done], losses={"ANN": 0.0, "BOB": 3.0}, win_losses=review.win_totals)
+        session = Session([Player("ANN"), Player("BOB")])
+        session.results.append(done)
+        services = StrategyServices.over(tables)
+        points, win = given_away(table_context(session=session, strategy=services))
+        assert points == review.totals and win == {"ANN": review.win_means["ANN"]}
+        lines = recap_lines([done], losses=points, win_losses=win)
         assert [line.split()[0] for line in lines if line.startswith(("Given", "Win"))] == ["Given", "Win"]
+        assert f"{review.win_means['ANN']:.1f}" in next(line for line in lines if line.startswith("Win"))
+        assert "(mean win % given away per choice made ranking advice by it, W)" in " ".join(lines)
     finally:
         tables.close()
+
+
+def w_game_with_a_costly_posting():
+    """ANN ranks advice by the chance to win and posts 1 2 3 4 5 in CHANCE (15, where LARGE
+    STRAIGHT has 40) in her first turn; BOB ranks by the score; the rest played at random."""
+    def started():
+        game = Game.start([Player("ANN"), Player("BOB")], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)),
+                          win_rankers={"ANN"})
+        game.roll()
+        game.toggle(0)
+        game.roll()
+        game.toggle(4)
+        game.roll()
+        return game
+    game = started()
+    game.post(Category.CHANCE)
+    return started(), FinishedGame.of(finish_randomly(game, random.Random(5)), FINISHED)
+
+
+def after_posting(table, box, dice):
+    """The expected final score of a first posting of `dice` in `box`, by hand from the table."""
+    points = posting_points(box, dice, {}, HASBRO)
+    up = min(points, UPPER_BONUS_THRESHOLD) if box.is_upper else 0
+    bonus = UPPER_BONUS if up >= UPPER_BONUS_THRESHOLD else 0
+    return points + bonus + table.value(1 << BIT_OF[box], up, int(box is Category.YAHTZEE and points == 50))
+
+
+def test_a_w_players_posting_gives_away_points_counted_by_hand_and_win_chance_beside_them(shared_table_cache):
+    """Points always (the sum over every decision), win % where the player ranked by it: a
+    posting that lost points and chance is counted in both, and the win % only as a mean."""
+    from yahtzee.coach.reviews import Reviewer
+    from yahtzee.coach.tips import Coach
+    tables = TableKeeper(shared_table_cache)
+    before_posting, done = w_game_with_a_costly_posting()
+    try:
+        review = Reviewer(tables).review(done)
+        table = tables.load(HASBRO)
+        values = {box: after_posting(table, box, (1, 2, 3, 4, 5)) for box in Category}
+        coach = Coach(tables)
+        options = coach.options(before_posting)
+        chances = coach.win_chances(before_posting, options)
+    finally:
+        tables.close()
+    ann = [d for d in review.decisions if d.player == "ANN"]
+    posting = next(d for d in ann if d.kind == "post")
+    assert choice_text(posting.done) == "CHANCE 15" and choice_text(posting.best) == "LARGE STRAIGHT 40"
+    assert posting.cost == pytest.approx(max(values.values()) - values[Category.CHANCE], abs=1e-6)
+    assert posting.cost > 10 and posting.by_win
+    chance = [o.box for o in options].index(Category.CHANCE)
+    assert posting.win_cost == pytest.approx(100 * (max(chances) - chances[chance]), abs=1e-9)
+    assert posting.likeliest == options[max(range(len(options)), key=lambda i: (chances[i], options[i].value))]
+    assert all(d.by_win and d.win_cost is not None for d in ann)
+    points = 0.0
+    for decision in ann:
+        points = round(points + decision.cost, 3)
+    assert review.totals["ANN"] == pytest.approx(points, abs=1e-9) and points >= posting.cost
+    win_costs = [d.win_cost for d in ann]
+    assert review.win_means["ANN"] == pytest.approx(sum(win_costs) / len(win_costs), abs=1e-3)
+    assert review.accuracy["ANN"] == pytest.approx(100 * sum(c < 0.5 for c in win_costs) / len(ann), abs=0.05)
+    bob = [d for d in review.decisions if d.player == "BOB"]
+    assert "BOB" not in review.win_means and not any(d.by_win for d in bob)
+    assert review.accuracy["BOB"] == pytest.approx(100 * sum(d.cost < 0.5 for d in bob) / len(bob), abs=0.05)
+    data = review_to_json(review)
+    assert data["totals"]["ANN"] == review.totals["ANN"] and data["win_means"] == review.win_means
+    assert "win_totals" not in data
+    (first,) = [d for d in data["decisions"] if d["player"] == "ANN" and d["kind"] == "post"][:1]
+    assert first["cost"] == round(posting.cost, 3) and first["win_cost"] == round(posting.win_cost, 3)
+    assert first["best"] == {"kind": "post", "box": "large_straight", "points": 40}
+    assert first["judged_by"] == "win_chance"
+    assert all("win_cost" not in d and "likeliest" not in d for d in data["decisions"] if d["player"] == "BOB")
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_the_review_of_a_w_player_says_each_measure_and_its_unit_within_80_columns(shared_table_cache, code):
+    from yahtzee.coach.reviews import Reviewer
+    from yahtzee.present.palette import visible_width
+    from yahtzee.speech import languages as language
+    from yahtzee.speech.languages import translator
+    number = translator(code).number
+    tables = TableKeeper(shared_table_cache)
+    try:
+        review = Reviewer(tables).review(w_game_with_a_costly_posting()[1])
+    finally:
+        tables.close()
+    language.use(code)
+    try:
+        lines = review_lines(review)
+        text = " ".join(line.strip() for line in lines)
+    finally:
+        language.use("en")
+    assert all(visible_width(line) <= 80 and "\t" not in line for line in lines), lines
+    ann = review.decisions[0]
+    accurate = {name: sum((d.win_cost if d.by_win else d.cost) < 0.5 for d in review.decisions if d.player == name)
+                for name in review.players}
+    counts = {name: sum(d.player == name for d in review.decisions) for name in review.players}
+    if code == "de":
+        assert (f"ANN: {number(review.totals['ANN'], '.1f')} Punkte verschenkt; Genauigkeit "
+                f"{review.accuracy['ANN']:.0f}% ({accurate['ANN']} von {counts['ANN']} bis 0,5 % Gewinnchance "
+                "unter der aussichtsreichsten Wahl)") in text
+        assert f"im Mittel {number(review.win_means['ANN'], '.1f')} % Gewinnchance verschenkt" in text
+        assert next(line for line in lines if "Runde" in line).split()[-2:] == ["Kosten", "Gew.%"]
+        return
+    assert (f"ANN: gave away {review.totals['ANN']:.1f} points; accuracy {review.accuracy['ANN']:.0f}% "
+            f"({accurate['ANN']} of {counts['ANN']} within 0.5 win % of the likeliest to win)") in text
+    assert f"({accurate['BOB']} of {counts['BOB']} within 0.5 points of the best)" in text
+    assert f"{review.win_means['ANN']:.1f} win % given away per decision on average" in text
+    heading = next(line for line in lines if line.lstrip().startswith("Round"))
+    assert heading.split()[-3:] == ["Cost", "Win", "%"]
+    row = next(line for line in lines if line.startswith(" 1 r1") or line.startswith("   1 r1"))
+    assert row.split()[-2:] == [f"{ann.cost:.1f}", f"{ann.win_cost:.1f}"]
+
+
+def test_into_a_pipe_the_review_is_a_line_a_decision_of_tab_separated_fields(tmp_path, capsys, monkeypatch):
+    play_plain_game(tmp_path)
+    folder = str(tmp_path / "saves")
+    assert cli.main(["--saves", folder, "--review", "--json"]) == 0
+    decisions = [d for d in json.loads(capsys.readouterr().out)["decisions"] if d["player"] == "ANN"]
+    assert cli.main(["--saves", folder, "--review"]) == 0  # capsys: not a terminal
+    lines = capsys.readouterr().out.splitlines()
+    every = lines.index("  Every decision:", lines.index(next(line for line in lines if line.startswith("ANN:"))))
+    assert lines[every + 1] == "Round\tRoll\tDice\tDone\tBest\tCost"
+    rows = [line.split("\t") for line in lines[every + 2:every + 2 + len(decisions)]]
+    assert [(int(r[0]), int(r[1]), r[2], float(r[5])) for r in rows] == [
+        (d["round"], d["roll"], " ".join(map(str, d["dice"])), round(d["cost"], 1)) for d in decisions]
+    assert all(len(r) == 6 for r in rows) and not lines[every + 2 + len(decisions)].count("\t")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert cli.main(["--saves", folder, "--review"]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert not any("\t" in line for line in shown) and max(map(len, shown)) <= 80
+    assert shown[shown.index("  Every decision:") + 1].split() == ["Round", "Dice", "Done", "Best", "Cost"]
+
+
+def test_the_manual_names_every_key_review_json_prints(shared_table_cache):
+    from yahtzee.coach.reviews import Reviewer
+    from yahtzee.manual import read_manual
+    tables = TableKeeper(shared_table_cache)
+    try:
+        data = review_to_json(Reviewer(tables).review(w_game_with_a_costly_posting()[1]))
+    finally:
+        tables.close()
+    manual = "\n".join(read_manual())
+    told = manual[manual.index("--json prints one object"):manual.index("12. OTHER RULES")]
+    keys = {*data, *(key for decision in data["decisions"] for key in decision)}
+    assert {"win_means", "likeliest", "win_cost"} <= keys and "win_totals" not in told
+    assert [key for key in sorted(keys) if f'"{key}"' not in told] == []

@@ -107,7 +107,7 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
     else:
         title = _("Review of the game finished {finished}, rules: {rules}").format(
             finished=finished.finished, rules=text(finished.rules.describe()))
-        # At a terminal, fitted to 80 columns; into a pipe, a line a decision (nothing limits its width).
+        # At a terminal, fitted to 80 columns; into a pipe, a line a decision of tab-separated fields.
         print("\n".join(review_lines(review, title, fit=sys.stdout.isatty())))
     return 0
 
@@ -116,18 +116,21 @@ def review_to_json(review: Review) -> JSONObject:
     """The review as one JSON object."""
     return {"players": list(review.players),
             "decisions": [decision_to_json(d) for d in review.decisions],
-            "totals": review.totals, "win_totals": review.win_totals, "accuracy": review.accuracy,
+            "totals": review.totals, "win_means": review.win_means, "accuracy": review.accuracy,
             "costliest": {name: [decision_to_json(d) for d in costly]
                           for name, costly in review.costliest.items()},
             "note": review.note}
 
 
 def decision_to_json(decision: Decision) -> JSONObject:
-    """A decision as JSON data."""
-    return {"player": decision.player, "round": decision.round, "roll": decision.roll,
+    """A decision as JSON data: the points it gave away, and the win % where judged by it."""
+    data: JSONObject = {"player": decision.player, "round": decision.round, "roll": decision.roll,
             "kind": decision.kind, "dice": list(decision.dice), "done": option_to_json(decision.done),
             "best": option_to_json(decision.best), "cost": round(decision.cost, 3),
             "judged_by": "win_chance" if decision.by_win else "expected_score"}
+    if decision.likeliest is None or decision.win_cost is None:
+        return data
+    return {**data, "likeliest": option_to_json(decision.likeliest), "win_cost": round(decision.win_cost, 3)}
 
 
 def option_to_json(option: Option) -> JSONObject:

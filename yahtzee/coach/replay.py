@@ -1,7 +1,8 @@
 """The post-game review: a finished game replayed from its move log, every decision of every
 player judged by the strategy table of the game's rules, as the advisor judges it in play: by
-the expected final score, or, for a decision its player made ranking advice by the chance to
-win (W), by that chance, its cost in points of win % (never added to expected points).
+the expected final score, and, for a decision its player made ranking advice by the chance to
+win (W), by that chance too: its cost in points of win % beside the points, never added to them
+(a player's win % costs are summed up as their mean, a decision's share of a chance).
 
 Pure: it takes a finished game and a strategy table (TableKeeper.load(rules)) and returns values.
 The advisor (yahtzee.strategy, numpy) is loaded only when a review is made.
@@ -24,7 +25,8 @@ from ..strategy.storage.builder import engine
 if TYPE_CHECKING:
     from ..strategy.exact.table import StrategyTable
 
-# A decision within this many expected points of the best counts as accurate (YAHTZEE.DOC).
+# A decision within this many of the best by its own measure (expected points, or win % for a W
+# decision) counts as accurate (YAHTZEE.DOC).
 ACCURATE = 0.5
 # The least cost a costliest decision has: the play screen's cost notes start here too.
 COSTLY = 0.05
@@ -41,7 +43,8 @@ DecisionKind = Literal["reroll", "post"]
 
 @dataclass(frozen=True)
 class Decision:
-    """One choice of one player: the dice, what was done, the best choice, the points given away."""
+    """One choice of one player: the dice, what was done, the best choice, the points given away
+    and, where its player ranked the advice by the chance to win, the win % given away."""
 
     player: str
     round: int
@@ -49,24 +52,46 @@ class Decision:
     kind: DecisionKind
     dice: tuple[int, ...]
     done: Option  # what was done
-    best: Option  # the advisor's best choice
-    cost: float  # expected points given away against the best choice (0.0 for the best); by_win: win % points
-    by_win: bool = False  # judged by the chance to win, as its player ranked the advice
+    best: Option  # the advisor's best choice by the expected final score
+    cost: float  # expected points given away against `best` (0.0 for the best)
+    likeliest: Optional[Option] = None  # where judged by the chance to win: the choice likeliest to win
+    win_cost: Optional[float] = None  # and the win % given away against it
+
+    @property
+    def by_win(self) -> bool:
+        """Whether its player ranked the advice by the chance to win (W): judged by that chance."""
+        return self.win_cost is not None
+
+    @property
+    def own_best(self) -> Option:
+        """The best choice by the decision's own measure: the likeliest to win, or the best by score."""
+        return self.likeliest if self.likeliest is not None else self.best
+
+    @property
+    def own_cost(self) -> float:
+        """What the decision gave away by its own measure: win % where judged by it, else points."""
+        return self.win_cost if self.win_cost is not None else self.cost
+
+    @property
+    def is_accurate(self) -> bool:
+        """Whether it came within ACCURATE of the best by its own measure."""
+        return self.own_cost < ACCURATE
 
 
 @dataclass(frozen=True)
 class Review:
-    """Every decision in play order; each player's total given away, accuracy (percent) and
-    costliest decisions; a note where the table plans approximately."""
+    """Every decision in play order; each player's points given away, mean win % given away per
+    W decision, accuracy (percent) and costliest decisions; a note where the table plans
+    approximately."""
 
     players: tuple[str, ...]
     decisions: tuple[Decision, ...]
-    totals: dict[str, float]  # expected points given away, by the decisions judged by the score
-    accuracy: dict[str, float]
-    costliest: dict[str, tuple[Decision, ...]]
+    totals: dict[str, float]  # expected points given away, by every decision
+    accuracy: dict[str, float]  # percent of the decisions within ACCURATE, each by its own measure
+    costliest: dict[str, tuple[Decision, ...]]  # by points, then the W decisions by win %
     note: str = ""  # in English, as --json gives it
     shown_note: str = ""  # in the player's language
-    win_totals: dict[str, float] = field(default_factory=dict)  # win % given away, by the others
+    win_means: dict[str, float] = field(default_factory=dict)  # mean win % given away per W decision
 
 
 class LogDice:
@@ -175,31 +200,42 @@ def _roll(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) 
 
 def _decision(game: Game, kind: DecisionKind, options: list[Option], chosen: Option, cost: float,
               chances_from: "Optional[StrategyTable]" = None) -> Decision:
-    """The decision as the advisor judges it: by the expected score, or (`chances_from`, a table
-    with its rests) by the chance to win, the best the likeliest to win, its cost in win %."""
-    if chances_from is None:
-        return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
+    """The decision as the advisor judges it: by the expected score, and (`chances_from`, a table
+    with its rests) by the chance to win too, its likeliest choice and the win % lost against it."""
+    decision = Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
                         chosen, options[0], max(0.0, cost))
+    if chances_from is None:
+        return decision
     chances = engine().option_chances(chances_from, game, options)
     best = max(range(len(options)), key=lambda index: (chances[index], options[index].value))
     lost = 100 * (chances[best] - chances[options.index(chosen)])
-    return Decision(game.current.name, game.round, game.turn.rolls, kind, game.turn.dice,
-                    chosen, options[best], max(0.0, lost), by_win=True)
+    return replace(decision, likeliest=options[best], win_cost=max(0.0, lost))
 
 
 def summary(players: tuple[str, ...], decisions: list[Decision], note: str = "") -> Review:
-    """Each player's total given away, accuracy and costliest decisions, from the decisions."""
-    totals, win_totals, accuracy, costliest = {}, {}, {}, {}
+    """Each player's points given away (every decision), mean win % given away (the W decisions),
+    accuracy and costliest decisions, from the decisions."""
+    totals, win_means, accuracy, costliest = {}, {}, {}, {}
     for name in players:
         own = [d for d in decisions if d.player == name]
-        totals[name] = added_up(d.cost for d in own if not d.by_win)  # points and win % never together
-        if any(d.by_win for d in own):
-            win_totals[name] = added_up(d.cost for d in own if d.by_win)
-        accurate = sum(decision.cost < ACCURATE for decision in own)
-        accuracy[name] = round(100 * accurate / len(own), 1) if own else 100.0
-        costly = sorted((d for d in own if d.cost >= COSTLY), key=lambda d: -d.cost)
-        costliest[name] = tuple(costly[:COSTLIEST])
-    return Review(players, tuple(decisions), totals, accuracy, costliest, note, win_totals=win_totals)
+        totals[name] = added_up(d.cost for d in own)
+        by_win = [d for d in own if d.by_win]
+        if by_win:
+            win_means[name] = mean_lost(d.own_cost for d in by_win)
+        accuracy[name] = round(100 * sum(d.is_accurate for d in own) / len(own), 1) if own else 100.0
+        costliest[name] = (*costliest_of([d for d in own if not d.by_win]), *costliest_of(by_win))
+    return Review(players, tuple(decisions), totals, accuracy, costliest, note, win_means=win_means)
+
+
+def costliest_of(decisions: list[Decision]) -> tuple[Decision, ...]:
+    """The COSTLIEST decisions that gave away at least COSTLY by their own measure, costliest first."""
+    return tuple(sorted((d for d in decisions if d.own_cost >= COSTLY), key=lambda d: -d.own_cost)[:COSTLIEST])
+
+
+def mean_lost(costs: Iterable[float]) -> float:
+    """The mean of win % costs (a sum of differences of chances means nothing), to 3 places."""
+    listed = list(costs)
+    return round(sum(listed) / len(listed), 3) if listed else 0.0
 
 
 def added_up(costs: Iterable[float]) -> float:

@@ -332,7 +332,7 @@ def recap_lines(results: Sequence[FinishedGame], paint: Paint = no_colour,
                 win_losses: Optional[Mapping[str, float]] = None) -> list[str]:
     """The session so far: every game's scores and winner (the last ten listed), then totals
     and games won over all of them, and (with cost notes on) the points given away, and apart
-    from them the win % given away by the decisions made ranking advice by the chance to win."""
+    from them the mean win % given away per decision made ranking advice by the chance to win."""
     names: list[str] = []
     for game in results:
         names += [name for name in game.totals if name not in names]
@@ -364,5 +364,5 @@ def recap_lines(results: Sequence[FinishedGame], paint: Paint = no_colour,
                   " " * RECAP_LABEL + _("(expected points given away against perfect play)")]
     if losses is not None and win_losses:
         lines += [row(_("Win % lost"), [number(win_losses[n], ".1f") if n in win_losses else "-" for n in names]),
-                  " " * RECAP_LABEL + _("(win % given away by the choices made ranking advice by it, W)")]
+                  " " * RECAP_LABEL + _("(mean win % given away per choice made ranking advice by it, W)")]
     return lines

@@ -2,7 +2,7 @@
 from functools import partial
 from typing import Optional
 
-from ..coach.replay import CannotReview
+from ..coach.replay import CannotReview, mean_lost
 from ..model.dice import DUPLICATE_LINE, is_duplicate
 from ..model.match import SINGLE_GAME, result_phrase
 from ..model.session import Session
@@ -97,23 +97,23 @@ def show_recap(console: Console, ctx: Context, prompt: Text) -> None:
 
 def given_away(ctx: Context) -> Optional[tuple[dict[str, float], dict[str, float]]]:
     """Each human's expected points given away over the session's games, and apart from them
-    the win % given away where they ranked advice by the chance to win, added up from each
+    the mean win % given away per decision made ranking advice by the chance to win, from each
     game's review (None when a game cannot be judged)."""
     strategy = ctx.services.strategy
     if strategy is None:
         return None
     points: dict[str, float] = {}
-    win: dict[str, float] = {}
+    win_costs: dict[str, list[float]] = {}
     try:
         for game in ctx.session.results:
             review = strategy.reviewer.review(game)
             for name in (player.name for player in game.players if player.is_human):
                 points[name] = round(points.get(name, 0.0) + review.totals[name], 3)
-                if name in review.win_totals:
-                    win[name] = round(win.get(name, 0.0) + review.win_totals[name], 3)
+                win_costs.setdefault(name, []).extend(
+                    d.win_cost for d in review.decisions if d.player == name and d.win_cost is not None)
     except CannotReview:
         return None
-    return points, win
+    return points, {name: mean_lost(costs) for name, costs in win_costs.items() if costs}
 
 
 def recap(console: Console, ctx: Context) -> None:
