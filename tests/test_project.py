@@ -42,7 +42,7 @@ def test_the_readme_plain_example_leaves_no_saved_game_in_the_players_saves(tmp_
     import sys
     (example,) = [line for line in (ROOT / "README.md").read_text().splitlines()
                   if line.startswith("printf ")]
-    command = example.replace("python yahtzee.py", f"{sys.executable} yahtzee.py")
+    command = example.replace(".venv/bin/python yahtzee.py", f"{sys.executable} yahtzee.py")
     env = {key: value for key, value in os.environ.items() if key != "YAHTZEE_SAVES"}
     env["TMPDIR"] = str(tmp_path)
     before = sorted((ROOT / "saves").glob("*")) if (ROOT / "saves").exists() else []
@@ -118,3 +118,35 @@ def test_on_windows_a_write_to_a_pipe_whose_reader_is_gone_is_no_error_either(mo
     monkeypatch.setattr(sys, "platform", "linux")  # elsewhere EINVAL is a real fault
     with pytest.raises(OSError):
         reports.printing(gone)
+
+
+def readme_options():
+    """The options README.md lists on its Options line."""
+    text = (ROOT / "README.md").read_text()
+    listed = text[text.index("\nOptions: "):].split("\n\n")[0]
+    return set(re.findall(r"--[a-z-]+", listed))
+
+
+def test_the_readme_lists_every_option_the_game_takes():
+    from yahtzee.cli import argument_parser
+    taken = {option for action in argument_parser()._actions for option in action.option_strings
+             if option.startswith("--")}
+    assert readme_options() == taken
+
+
+def test_the_readme_plain_example_runs_the_projects_own_python_and_plays_the_manuals_walk_through(tmp_path):
+    import subprocess
+    import sys
+    (example,) = [line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("printf ")]
+    assert " | .venv/bin/python yahtzee.py " in example  # as the first command made it: no bare python
+    lines = re.search(r"printf '(.+?)\\n'", example).group(1).split("\\n")
+    options = example.split("yahtzee.py ")[1].replace('"$(mktemp -d)"', str(tmp_path)).split()
+    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), *options], input="\n".join(lines),
+                          capture_output=True, text=True, timeout=60)
+    manual = (ROOT / "YAHTZEE.DOC").read_text()
+    walk = manual[manual.index("A one-player game typed line by line"):manual.index("7. COMMAND LINE")]
+    typed = [row.split()[0] if row.split()[0] != "(empty" else "" for row in walk.splitlines()
+             if row.startswith("  ") and not row.startswith(("  then", "  and"))]
+    assert typed[:len(lines)] == lines
+    confirmed = re.search(r'confirm "(Post \d+ in [A-Z ]+\?)"', walk).group(1)
+    assert f"{confirmed} (Y/N)" in done.stdout and "ANN posts 25 in FULL HOUSE." in done.stdout

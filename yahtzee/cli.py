@@ -105,6 +105,11 @@ def early_language(argv: Optional[Sequence[str]]) -> str:
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     """The options from the command line; a bad value exits with a one-line error."""
+    return argument_parser().parse_args(argv)
+
+
+def argument_parser() -> argparse.ArgumentParser:
+    """The command line's options, each with its help."""
     parser = OneLineParser(
         prog=program_name(),
         description=_(DESCRIPTION))
@@ -136,7 +141,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help=_("also let friends join over SSH (port {port}, on this machine only unless an "
                                "address is given): ssh -p PORT NAME@HOST").format(port=DEFAULT_PORT))
     add_report_options(parser)
-    return parser.parse_args(argv)
+    return parser
 
 
 def add_report_options(parser: argparse.ArgumentParser) -> None:
