@@ -453,7 +453,9 @@ def test_guesses_sent_without_waiting_are_each_counted_and_the_right_password_af
     import asyncio
 
     from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import MAX_LOGIN_ATTEMPTS, Door, TableServer
+    from yahtzee.net.door import Door
+    from yahtzee.net.limits import MAX_LOGIN_ATTEMPTS
+    from yahtzee.net.server import TableServer
 
     class Connection:
         closed = False
@@ -486,7 +488,8 @@ def test_the_right_password_within_the_limit_still_lets_a_friend_in(tmp_path):
     import asyncio
 
     from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import Door, TableServer
+    from yahtzee.net.door import Door
+    from yahtzee.net.server import TableServer
     server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
 
     async def two_wrong_then_right():
@@ -501,54 +504,41 @@ def test_the_right_password_within_the_limit_still_lets_a_friend_in(tmp_path):
         server._loop.close()
 
 
-def test_logins_under_way_are_limited_per_address_and_a_flood_is_dropped_at_random(tmp_path):
-    from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import (
-        EARLY_DROP_FROM,
-        MAX_STARTUPS,
-        MAX_STARTUPS_PER_ADDRESS,
-        PENALTY_SECONDS,
-        TableServer,
-    )
-    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
-    try:
-        assert [server.admit("10.0.0.1") for _ in range(MAX_STARTUPS_PER_ADDRESS)] == [None] * MAX_STARTUPS_PER_ADDRESS
-        assert language.text(server.admit("10.0.0.1")) == "Refused 10.0.0.1: at most 3 logins at once from one address."
-        assert server.admit("10.0.0.2") is None  # another address still gets in
-        server.left_unseated("10.0.0.1")
-        assert language.text(server.admit("10.0.0.1")).startswith("Refused 10.0.0.1 for 5 s more")  # its penalty
-        assert server.admit("10.0.0.1", now=time.monotonic() + PENALTY_SECONDS) is None  # then a place again
-        while sum(server.starting.values()) < EARLY_DROP_FROM:
-            assert server.admit(f"10.0.1.{len(server.starting)}") is None  # below the early drop, none is refused
-        server.early_drop.seed(1)
-        tries = [server.admit(f"10.0.2.{n}") for n in range(200)]
-        assert any(t is None for t in tries) and any(t is not None for t in tries)  # dropped at random
-        assert sum(server.starting.values()) == MAX_STARTUPS  # and never past the most
-        assert all(server.admit(f"10.0.3.{n}") is not None for n in range(50))
-        assert server.logged_in("10.0.0.2") is None and server.seated == 1
-    finally:
-        server._loop.close()
+def test_logins_under_way_are_limited_per_address_and_a_flood_is_dropped_at_random():
+    from yahtzee.net.limits import EARLY_DROP_FROM, MAX_STARTUPS, MAX_STARTUPS_PER_ADDRESS, PENALTY_SECONDS, Limits
+    limits = Limits()
+    assert [limits.admit("10.0.0.1") for _ in range(MAX_STARTUPS_PER_ADDRESS)] == [None] * MAX_STARTUPS_PER_ADDRESS
+    assert language.text(limits.admit("10.0.0.1")) == "Refused 10.0.0.1: at most 3 logins at once from one address."
+    assert limits.admit("10.0.0.2") is None  # another address still gets in
+    limits.left_unseated("10.0.0.1")
+    assert language.text(limits.admit("10.0.0.1")).startswith("Refused 10.0.0.1 for 5 s more")  # its penalty
+    assert limits.admit("10.0.0.1", now=time.monotonic() + PENALTY_SECONDS) is None  # then a place again
+    while sum(limits.starting.values()) < EARLY_DROP_FROM:
+        assert limits.admit(f"10.0.1.{len(limits.starting)}") is None  # below the early drop, none is refused
+    limits.early_drop.seed(1)
+    tries = [limits.admit(f"10.0.2.{n}") for n in range(200)]
+    assert any(t is None for t in tries) and any(t is not None for t in tries)  # dropped at random
+    assert sum(limits.starting.values()) == MAX_STARTUPS  # and never past the most
+    assert all(limits.admit(f"10.0.3.{n}") is not None for n in range(50))
+    assert limits.logged_in("10.0.0.2") is None and limits.seated == 1
 
 
-def test_at_most_sixty_passwords_a_minute_are_checked_from_one_address(tmp_path):
-    from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import MAX_ADDRESSES_KEPT, PASSWORDS_PER_MINUTE, TableServer
-    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
-    try:
-        checked = [server.may_check_password("10.0.0.1", now=second / 10) for second in range(200)]
-        assert checked.count(True) == PASSWORDS_PER_MINUTE == 60 and not any(checked[60:])
-        assert server.may_check_password("10.0.0.2", now=20.0)  # another address is not held back
-        assert server.may_check_password("10.0.0.1", now=60.0)  # a minute after its first, one more
-        for n in range(MAX_ADDRESSES_KEPT + 10):
-            server.may_check_password(f"10.1.{n // 256}.{n % 256}", now=30.0)
-        assert len(server.passwords) == MAX_ADDRESSES_KEPT  # bounded, the oldest forgotten
-    finally:
-        server._loop.close()
+def test_at_most_sixty_passwords_a_minute_are_checked_from_one_address():
+    from yahtzee.net.limits import MAX_ADDRESSES_KEPT, PASSWORDS_PER_MINUTE, Limits
+    limits = Limits()
+    checked = [limits.may_check_password("10.0.0.1", now=second / 10) for second in range(200)]
+    assert checked.count(True) == PASSWORDS_PER_MINUTE == 60 and not any(checked[60:])
+    assert limits.may_check_password("10.0.0.2", now=20.0)  # another address is not held back
+    assert limits.may_check_password("10.0.0.1", now=60.0)  # a minute after its first, one more
+    for n in range(MAX_ADDRESSES_KEPT + 10):
+        limits.may_check_password(f"10.1.{n // 256}.{n % 256}", now=30.0)
+    assert len(limits.passwords) == MAX_ADDRESSES_KEPT  # bounded, the oldest forgotten
 
 
 def test_a_connection_opens_one_terminal_at_most(tmp_path):
     from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import MAX_SESSION_REQUESTS, Door, TableServer
+    from yahtzee.net.door import MAX_SESSION_REQUESTS, Door
+    from yahtzee.net.server import TableServer
 
     class Connection:
         closed = False
@@ -600,8 +590,9 @@ def test_a_login_and_a_wrong_password_are_logged_with_the_address(tmp_path):
     import asyncio
 
     from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.door import Door
     from yahtzee.net.log import LOG_FILE, TableLog
-    from yahtzee.net.server import Door, TableServer
+    from yahtzee.net.server import TableServer
 
     class Connection:
         def get_extra_info(self, name, default=None):
@@ -856,7 +847,8 @@ def test_keys_past_a_seats_rate_are_dropped_and_the_rest_kept(tmp_path):
     import asyncio
 
     from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import MAX_INPUT_RATE, SeatSession, TableServer
+    from yahtzee.net.seatsession import MAX_INPUT_RATE, SeatSession
+    from yahtzee.net.server import TableServer
 
     class Seat:
         typed_keys = b""
@@ -907,26 +899,22 @@ def test_no_file_outlives_a_real_connection_that_logs_in_opens_a_terminal_and_dr
         server.close()
 
 
-def test_an_address_that_breaks_a_limit_is_refused_longer_at_each_offence_up_to_a_minute(tmp_path):
-    from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import MAX_ADDRESSES_KEPT, MAX_PENALTY_SECONDS, PENALTY_SECONDS, TableServer
-    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
-    try:
-        server.penalize("10.0.0.1", now=100.0)
-        assert language.text(server.admit("10.0.0.1", now=100.0)) == "Refused 10.0.0.1 for 5 s more: it broke a limit."
-        assert server.admit("10.0.0.2", now=100.0) is None  # another address is not held back
-        assert server.admit("10.0.0.1", now=100.0 + PENALTY_SECONDS) is None
-        for _ in range(100):
-            server.penalize("10.0.0.3", now=200.0)
-        assert server.penalties["10.0.0.3"] == 200.0 + MAX_PENALTY_SECONDS
-        assert server.admit("10.0.0.3", now=200.0 + MAX_PENALTY_SECONDS) is None
-        for n in range(MAX_ADDRESSES_KEPT + 10):
-            server.penalize(f"10.1.{n // 256}.{n % 256}", now=300.0)
-        assert len(server.penalties) == MAX_ADDRESSES_KEPT  # bounded, the oldest forgotten
-        assert [server.may_check_password("10.0.0.4", now=400.0) for _ in range(61)].count(False) == 1
-        assert server.admit("10.0.0.4", now=400.0) is not None  # past its passwords a minute: penalized too
-    finally:
-        server._loop.close()
+def test_an_address_that_breaks_a_limit_is_refused_longer_at_each_offence_up_to_a_minute():
+    from yahtzee.net.limits import MAX_ADDRESSES_KEPT, MAX_PENALTY_SECONDS, PENALTY_SECONDS, Limits
+    limits = Limits()
+    limits.penalize("10.0.0.1", now=100.0)
+    assert language.text(limits.admit("10.0.0.1", now=100.0)) == "Refused 10.0.0.1 for 5 s more: it broke a limit."
+    assert limits.admit("10.0.0.2", now=100.0) is None  # another address is not held back
+    assert limits.admit("10.0.0.1", now=100.0 + PENALTY_SECONDS) is None
+    for _ in range(100):
+        limits.penalize("10.0.0.3", now=200.0)
+    assert limits.penalties["10.0.0.3"] == 200.0 + MAX_PENALTY_SECONDS
+    assert limits.admit("10.0.0.3", now=200.0 + MAX_PENALTY_SECONDS) is None
+    for n in range(MAX_ADDRESSES_KEPT + 10):
+        limits.penalize(f"10.1.{n // 256}.{n % 256}", now=300.0)
+    assert len(limits.penalties) == MAX_ADDRESSES_KEPT  # bounded, the oldest forgotten
+    assert [limits.may_check_password("10.0.0.4", now=400.0) for _ in range(61)].count(False) == 1
+    assert limits.admit("10.0.0.4", now=400.0) is not None  # past its passwords a minute: penalized too
 
 
 def test_a_rejoin_code_is_six_letters_that_read_apart_and_its_proof_forgives_case_and_spaces():

@@ -22,7 +22,7 @@ import asyncssh
 from helpers import WAIT_SECONDS, key_turn, play_keys, wait_until
 from terminal import Terminal
 
-from yahtzee.net.server import MAX_LOGIN_ATTEMPTS
+from yahtzee.net.limits import MAX_LOGIN_ATTEMPTS
 from yahtzee.speech.languages import text
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

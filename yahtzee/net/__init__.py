@@ -1,7 +1,9 @@
 """The table over SSH: friends at their own terminals join the host's game (`--host`).
 
 credentials.py keeps the host key and says who may join; server.py is the SSH server (asyncssh,
-in a thread of its own); seat.py is one friend's terminal as the game sees it; hostconsole.py is the
+in a thread of its own), whose door.py admits and logs in each connection within limits.py and
+whose seatsession.py serves one friend's terminal (the rejoin code first where the seat needs it);
+seat.py is one friend's terminal as the game sees it; hostconsole.py is the
 console the flow talks to while it hosts, which shows every screen at every seat and reads the
 keys of the seat whose turn it is.
 """

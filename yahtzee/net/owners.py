@@ -21,9 +21,14 @@ def new_code(pick: Callable[[str], str] = secrets.choice) -> str:
     return "".join(pick(CODE_LETTERS) for _ in range(CODE_LENGTH))
 
 
+def plain_code(typed: str) -> str:
+    """A rejoin code as typed, case and spaces aside."""
+    return "".join(typed.split()).upper()
+
+
 def code_proof(code: str) -> str:
     """What the autosave keeps of a rejoin code (as typed: case and spaces aside)."""
-    return CODE_PROOF + hashlib.sha256("".join(code.split()).upper().encode()).hexdigest()
+    return CODE_PROOF + hashlib.sha256(plain_code(code).encode()).hexdigest()
 
 
 def by_code(proof: str) -> bool:
