@@ -97,7 +97,7 @@ class Table:
         for name in logins:
             self.log_in(name, (environments or {}).get(name, {}), term)
         if before_game:
-            self.table._refresh()  # the friends who logged in before the game take their seats
+            self.table.refresh()  # the friends who logged in before the game take their seats
         if begun:
             self.session.new_game()
         self.error = None

@@ -438,11 +438,11 @@ def test_no_pipe_outlives_its_seat_however_quickly_friends_come_and_go(tmp_path)
             assert server.join(f"EVE{round_ % 7}", Channel(), 80, 24) is None
             seat = server.seat(f"EVE{round_ % 7}")
             if round_ % 3 == 0:
-                hands.table._refresh()  # the game looks while this one is there: it is taken in
+                hands.table.refresh()  # the game looks while this one is there: it is taken in
             server.leave(seat)
             if round_ % 2 == 0:
-                hands.table._refresh()  # and lets go of the gone
-        hands.table._refresh()
+                hands.table.refresh()  # and lets go of the gone
+        hands.table.refresh()
         assert open_files() <= before + 1 and server.seats == {} and hands.table.friends == {}
     finally:
         server._loop.close()
@@ -810,10 +810,10 @@ def test_before_the_game_at_most_four_names_are_claimed_and_only_players_keep_th
     try:
         assert len(hands.session.seat_owners) == MAX_PLAYERS and "eve" not in hands.session.seat_owners
         hands.drop("CAT")
-        hands.table._refresh()  # a name taken stays its friend's, away or not, until the host frees it
+        hands.table.refresh()  # a name taken stays its friend's, away or not, until the host frees it
         assert set(hands.session.seat_owners) == {"ann", "bob", "cat", "dan"} == set(hands.server.owners)
         hands.session.new_game()
-        hands.table._refresh()  # the game began: only its players' seats are anyone's
+        hands.table.refresh()  # the game began: only its players' seats are anyone's
         assert set(hands.session.seat_owners) == {"ann", "bob"}
     finally:
         hands.close()
@@ -989,7 +989,7 @@ def saved_table(tmp_path):
         assert saves.save_session(saved.session, Moment(Screen.PLAY).to_dict())
     saved.close()
     hands = Table([], FACES, before_game=False, begun=False, saves=Saves(tmp_path)).start()
-    hands.table.new_code = lambda: "NEW234"
+    hands.table.claims.new_code = lambda: "NEW234"
     hands.wait_for("host", "Resume the saved game?")
     return hands
 

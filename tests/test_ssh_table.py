@@ -651,7 +651,7 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     table = TableConsole(keys.console, lambda changed: EmptyTable(), None, lambda table: BobsTurn(given),
                          away_seconds=250, clock=clock)
     with pytest.raises(SeatChanged):
-        table._wait_for("bob", "BOB: press any key to roll")
+        table.pages.wait_for("bob", "BOB: press any key to roll")
     said = "".join(keys.output.written)
     assert "BOB is away: the computer takes the seat in 2:30, or now with *." in said
     assert "BOB is away: the computer takes the seat in 0:50, or now with *." in said

@@ -5,5 +5,8 @@ in a thread of its own), whose door.py admits and logs in each connection within
 whose seatsession.py serves one friend's terminal (the rejoin code first where the seat needs it);
 seat.py is one friend's terminal as the game sees it; hostconsole.py is the
 console the flow talks to while it hosts, which shows every screen at every seat and reads the
-keys of the seat whose turn it is.
+keys of the seat whose turn it is, over terminals.py (every terminal and the wait for a key
+across them), claims.py (whose the seats are), lines.py (each terminal's own words),
+friendkeys.py and straykeys.py (the keys of a friend's own terminal, and of terminals not asked)
+and hostpages.py (the host's page of who is at the table, and the wait for a friend away).
 """

@@ -1,0 +1,137 @@
+"""What only the host's terminal at a hosted table shows: the page of who is at the table (F7,
+where a number removes someone), and the wait for a friend who is away at their turn (the
+host's keys answer meanwhile; * or the countdown hands the seat to the computer)."""
+import contextlib
+import functools
+import math
+from typing import Callable, Optional, Protocol
+
+from ..consoles.keymode import KeyConsole
+from ..consoles.stops import InputClosed, SeatChanged
+from ..model.words import Say, Text
+from ..present.keys import Key, letter_as_key
+from ..present.look import Asked
+from .claims import SeatClaims
+from .owners import removal_mark
+from .questions import Seating
+from .roster import Present, roster_view
+from .server import TableServer
+from .terminals import HOST, Terminals
+
+AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
+AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before the computer plays the seat
+
+
+class Hosting(Protocol):
+    """What the host's pages ask of the table's console."""
+
+    def refresh(self) -> str:
+        """Friends taken in and let go; the terminal asked."""
+
+    def show_at(self, key: str, console: KeyConsole) -> None:
+        """The screen as this terminal sees it."""
+
+    def draw_everywhere(self, asker: str) -> None:
+        """The screen as it stands at every terminal."""
+
+    def look_around(self) -> None:
+        """Notices shown, friends taken in and let go, their keys looked at."""
+
+    def message(self, said: Text) -> None:
+        """A message at every terminal."""
+
+
+class HostPages:
+    """The host's own pages, over the table's terminals and seats."""
+
+    def __init__(self, table: Hosting, terminals: Terminals, claims: SeatClaims, seating: Seating,
+                 server: TableServer, away_seconds: float, clock: Callable[[], float]) -> None:
+        self.table, self.terminals, self.claims, self.seating, self.server = table, terminals, claims, seating, server
+        self.host = terminals.host
+        self.away_seconds, self.clock = away_seconds, clock
+
+    def wait_for(self, key: str, prompt: Text) -> Optional[str]:
+        """A friend whose turn it is is away: wait for them, the time left shown at every
+        terminal; a key of the host's answers instead (it comes back); when the time is up the
+        computer plays the seat."""
+        shown = self.seating.answering_player() or key
+        self.table.show_at(HOST, self.host)  # the question itself, which the host may answer now
+        self.host.asking(prompt)
+        self.host.show_arrived()  # that they left, above what to do about it
+        self.host.remind(Say("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
+                         .format(name=shown))
+        self.host.remind(self.server.how_to_join())
+        deadline, counted = self.clock() + self.away_seconds, None
+        while key not in self.terminals.friends:
+            left = math.ceil(deadline - self.clock())
+            if left <= 0:
+                self.computer_plays(shown, Say("{name} stayed away: the computer plays the seat from now on."))
+            if left != counted:
+                counted = left
+                clock = f"{left // 60}:{left % 60:02d}"
+                self.host.status(Say("{name} is away: the computer takes the seat in {time}, or now with *.").format(
+                    name=shown, time=clock))
+                told = Say("{name} is away: the computer takes the seat in {time}.").format(name=shown, time=clock)
+                self.terminals.everywhere(functools.partial(status_line, told), but_host=True)
+            token = self.host.pause(AWAY_POLL_SECONDS)
+            if token == Key.SEATS:
+                self.roster()
+                self.table.show_at(HOST, self.host)
+                continue
+            if token == "*":
+                self.computer_plays(shown, Say("{name}'s seat is played by the computer from now on."))
+            if token is not None:
+                return token
+            self.host.show_arrived()
+            self.table.refresh()
+        self.table.draw_everywhere(self.table.refresh())  # the seat changed hands: every terminal's line with it
+        self.host.remind(Say("{name} is back: the seat's own keys answer again.").format(name=shown))
+        return None
+
+    def roster(self) -> None:
+        """The host's page of who is at the table: a number removes that one for the rest of
+        the game (a seat removed is the host's again). Back to the question after; the flow
+        runs the moment again if a seat changed hands."""
+        seats_before = dict(self.seating.seat_owners())
+        prompt = Say("A number removes that one for the rest of the game; Esc returns.")
+        self.host.forget_messages()
+        while True:
+            self.table.refresh()
+            people = self.claims.people(self.terminals.friends)
+            self.host.show(Asked(roster_view([person for _, person in people], self.server.how_to_join()), prompt))
+            token = self.host.read_key(prompt, idle=self.table.look_around)
+            if token == "x" or letter_as_key(token) in (Key.ESCAPE, Key.SEATS, Key.QUIT, Key.ENTER):
+                break
+            if token.isdigit() and 1 <= int(token) <= len(people):
+                self.remove(*people[int(token) - 1])
+            else:
+                self.host.remind(Say("Press a number from the list, or Esc."))
+        self.host.forget_messages()
+        if self.seating.seat_owners() != seats_before and self.seating.game_under_way():
+            raise SeatChanged()
+        self.table.show_at(HOST, self.host)
+
+    def remove(self, key: str, person: Present) -> None:
+        """Remove a friend for the rest of the game: their seat (if they had one) is the host's
+        again, they are refused if they come back, and every terminal is told."""
+        friend = self.terminals.friends.get(key)
+        if friend is not None:
+            with contextlib.suppress(InputClosed):
+                friend.console.message(Say("The host removed you from the table."))
+                friend.console.end_line()  # sent before their connection is closed
+        self.server.remove(removal_mark(person.name, person.proof, person.address), friend.seat if friend else None)
+        if friend is not None:
+            self.terminals.let_go(key)
+        self.claims.free(key)
+        self.table.message(Say("{name} was removed from the table for the rest of the game.").format(name=person.name))
+
+    def computer_plays(self, name: str, why: Say) -> None:
+        """The seat of `name` to the computer, said at every terminal; the flow runs the moment again."""
+        self.seating.hand_to_computer(name)
+        self.table.message(why.format(name=name))
+        raise SeatChanged()
+
+
+def status_line(said: Text, key: str, console: KeyConsole) -> None:
+    """Show a passing line at a terminal."""
+    console.status(said)
