@@ -385,7 +385,7 @@ def test_a_console_that_takes_no_ansi_plays_in_plain_mode_and_says_so_once(monke
 PLATFORM_MODULES = {"termios", "tty", "fcntl", "select", "msvcrt", "ctypes", "prompt_toolkit.input.win32",
                     "prompt_toolkit.eventloop.win32", "prompt_toolkit.input.vt100"}
 # hosting is POSIX's: app.py says so
-POSIX_SIDE = {"consoles/keyreader.py", "net/hostconsole.py", "net/seat.py", "net/server.py"}
+POSIX_SIDE = {"consoles/keyreader.py", "net/terminals.py", "net/seat.py", "net/server.py"}
 
 
 def platform_imports(path):

@@ -8,6 +8,7 @@ after ESCAPE_TIMEOUT; a sequence begun waits longer for the rest of its bytes.
 import codecs
 import collections
 import contextlib
+import enum
 import errno
 import os
 import select
@@ -41,33 +42,46 @@ def _char(press: KeyPress) -> str:
     return "" if isinstance(press.key, Keys) else press.data
 
 
+class Within(enum.Enum):
+    """Where the key presses stand: in the player's text, or inside a control sequence."""
+
+    TEXT = "text"
+    AFTER_ESCAPE = "after a lone Esc"  # '[' or 'O' next is the tail of an F-key that arrived split
+    ESCAPE = "escape"
+    CSI = "control sequence"
+    STRING = "string"  # a device control or operating system string, up to BEL or ESC \
+
+
 class SequenceFilter:
     """Drops the rest of a control sequence that the parser handed on as Esc and characters."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self.state = "text"
+        self.state = Within.TEXT
         self.last = 0.0
+        self._steps: dict[Within, Callable[[KeyPress, bool], bool]] = {
+            Within.TEXT: self._in_text, Within.AFTER_ESCAPE: self._in_after_escape, Within.ESCAPE: self._in_escape,
+            Within.CSI: self._in_csi, Within.STRING: self._in_string}
 
     def accepts(self, press: KeyPress, bare_escape: bool) -> bool:
         """Whether a key press is the player's, not part of a control sequence."""
         now = self.clock()
-        if self.state != "text" and now - self.last > SEQUENCE_GAP:
-            self.state = "text"
+        if self.state is not Within.TEXT and now - self.last > SEQUENCE_GAP:
+            self.state = Within.TEXT
         self.last = now
-        return getattr(self, f"_in_{self.state}")(press, bare_escape)
+        return self._steps[self.state](press, bare_escape)
 
     def _in_text(self, press: KeyPress, bare_escape: bool) -> bool:
         if press.key == Keys.Escape:
-            self.state = "after_escape" if bare_escape else "escape"
+            self.state = Within.AFTER_ESCAPE if bare_escape else Within.ESCAPE
             return bare_escape
         return press.key not in UNWANTED
 
     def _in_after_escape(self, press: KeyPress, bare_escape: bool) -> bool:
         """Right after a lone Esc, '[' or 'O' is the tail of an F-key that arrived split."""
-        self.state = "text"
+        self.state = Within.TEXT
         if _char(press) in ("[", "O"):
-            self.state = "csi"
+            self.state = Within.CSI
             return False
         return self._in_text(press, bare_escape)
 
@@ -76,26 +90,26 @@ class SequenceFilter:
         if press.key == Keys.Escape:
             return False
         if not char:
-            self.state = "text"
+            self.state = Within.TEXT
             return self._in_text(press, bare_escape)
         if char in "[]PX^_":
-            self.state = "csi" if char == "[" else "string"
+            self.state = Within.CSI if char == "[" else Within.STRING
         elif not " " <= char <= "/":
-            self.state = "text"  # the final character of a short sequence (ESC 7, ESC 4)
+            self.state = Within.TEXT  # the final character of a short sequence (ESC 7, ESC 4)
         return False
 
     def _in_csi(self, press: KeyPress, bare_escape: bool) -> bool:
         char = _char(press)
         if char and " " <= char <= "?":
             return False
-        self.state = "text"
+        self.state = Within.TEXT
         return False if char and "@" <= char <= "~" else self._in_text(press, bare_escape)
 
     def _in_string(self, press: KeyPress, bare_escape: bool) -> bool:
         if press.key == Keys.ControlG:
-            self.state = "text"
+            self.state = Within.TEXT
         elif press.key == Keys.Escape:
-            self.state = "escape"  # ESC \ ends the string
+            self.state = Within.ESCAPE  # ESC \ ends the string
         return False
 
 

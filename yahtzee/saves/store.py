@@ -10,6 +10,7 @@ some bad lines (a torn last line after a crash included) is copied aside whole, 
 rewritten with only its valid records; a file with none is renamed aside.
 """
 import datetime
+import enum
 import errno
 import json
 import os
@@ -67,6 +68,16 @@ def fit_notice(template: str, **fields: object) -> str:
     return one_line(_(template).format(**{**fields, "detail": detail}), MAX_DETAIL_CHARS * 2)
 
 
+class LockState(enum.Enum):
+    """Where this copy stands with the lock on the saved game."""
+
+    NOT_TRIED = "not tried"
+    HELD = "held"
+    BUSY = "busy"  # another copy holds it
+    UNLOCKED = "unlocked"  # a read-only folder without a lock file: nobody can hold one
+    ERROR = "error"  # the lock file could not be made
+
+
 class Saves:
     """The saves folder: every method keeps the game going and leaves notices for the player.
 
@@ -82,7 +93,7 @@ class Saves:
         self.read_only = False
         self.history_problem = ""
         self._lock = lock_factory(self.folder / LOCK)
-        self._lock_state: Optional[str] = None  # None (not tried), "held", "busy", "unlocked" (read-only) or "error"
+        self._lock_state = LockState.NOT_TRIED
         self._saving_off = False
 
     # Notices
@@ -116,23 +127,23 @@ class Saves:
     def acquire_lock(self) -> bool:
         """True if no other copy uses the autosave, so this one may resume and write it (in a
         read-only folder it may resume it only); else one notice says why not."""
-        if self._lock_state in ("held", "unlocked"):
+        if self._lock_state in (LockState.HELD, LockState.UNLOCKED):
             return True
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             held = self._lock.acquire()
         except OSError as error:
             if error.errno not in _NO_WRITE_ERRNOS:
-                self._lock_state = "error"
+                self._lock_state = LockState.ERROR
                 self._write_failed(LOCK, error)
                 return False
             read_only_held = self._acquire_read_only(error)
             if read_only_held is None:
                 return True
             held = read_only_held
-        if not held and self._lock_state != "busy":
+        if not held and self._lock_state is not LockState.BUSY:
             self._notice(BUSY)
-        self._lock_state = "held" if held else "busy"
+        self._lock_state = LockState.HELD if held else LockState.BUSY
         return held
 
     def _acquire_read_only(self, error: OSError) -> Optional[bool]:
@@ -143,14 +154,14 @@ class Saves:
         try:
             return self._lock.acquire(read_only=True)
         except OSError:
-            self._lock_state = "unlocked"
+            self._lock_state = LockState.UNLOCKED
             return None
 
     def release_lock(self) -> None:
         """Let another copy have the autosave."""
-        if self._lock_state == "held":
+        if self._lock_state is LockState.HELD:
             self._lock.release()
-        self._lock_state = None
+        self._lock_state = LockState.NOT_TRIED
 
     def close(self) -> None:
         """Release the lock; the object may not write the autosave afterwards."""
@@ -163,7 +174,7 @@ class Saves:
         self.close()
 
     def _may_touch_autosave(self) -> bool:
-        if self._lock_state == "busy":
+        if self._lock_state is LockState.BUSY:
             return False
         return self.acquire_lock() and not self.read_only
 
