@@ -288,16 +288,16 @@ def test_a_redraw_erases_from_the_home_not_the_whole_display():
 
 def test_the_windows_reader_looks_at_the_console_not_at_columns_and_lines(monkeypatch):
     """COLUMNS and LINES stay as they were when the window is resized: the Windows reader is
-    given keymode.window_size, which asks the console first."""
-    from yahtzee.consoles import keymode
+    given terminalio.window_size, which asks the console first."""
+    from yahtzee.consoles import terminalio
     asked = []
-    monkeypatch.setattr(keymode.sys, "platform", "win32")
-    monkeypatch.setattr(keymode, "windows_reader", lambda source, size: asked.append(size) or "reader")
-    assert keymode.reader_for(ConsoleInput()) == "reader" and asked == [keymode.window_size]
+    monkeypatch.setattr(terminalio.sys, "platform", "win32")
+    monkeypatch.setattr(terminalio, "windows_reader", lambda source, size: asked.append(size) or "reader")
+    assert terminalio.reader_for(ConsoleInput()) == "reader" and asked == [terminalio.window_size]
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("LINES", "24")
-    monkeypatch.setattr(keymode.os, "get_terminal_size", lambda fd: os.terminal_size((120, 40)))
-    assert tuple(keymode.window_size()) == (120, 40)
+    monkeypatch.setattr(terminalio.os, "get_terminal_size", lambda fd: os.terminal_size((120, 40)))
+    assert tuple(terminalio.window_size()) == (120, 40)
 
 
 def test_on_windows_the_package_asks_for_the_prompt_toolkit_that_hands_a_held_esc_on():
@@ -442,7 +442,7 @@ def test_closing_the_console_window_stops_the_game_and_waits_for_its_save():
 
 
 def test_the_reader_of_windows_own_calls_reads_wakes_and_lets_a_lone_esc_go_and_elsewhere_is_refused():
-    from yahtzee.consoles.keymode import window_size
+    from yahtzee.consoles.terminalio import window_size
     from yahtzee.consoles.winkeys import windows_reader
     if sys.platform != "win32":
         with pytest.raises(OSError):

@@ -136,8 +136,8 @@ def test_a_line_too_narrow_for_a_character_still_ends(text, width, lines):
 
 
 def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_by_24(monkeypatch):
-    from yahtzee.consoles import keymode
-    monkeypatch.setattr(keymode.os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
+    from yahtzee.consoles import terminalio
+    monkeypatch.setattr(terminalio.os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.delenv("LINES", raising=False)
-    assert tuple(keymode.window_size()) == (80, 24)
+    assert tuple(terminalio.window_size()) == (80, 24)

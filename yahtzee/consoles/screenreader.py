@@ -12,7 +12,8 @@ from ..present.keys import Key
 from ..present.look import Frame, Screenful, drawn
 from ..present.palette import Paint, wrapped_lines
 from ..speech.languages import speaking, text
-from .keymode import KeyConsole, KeySource, ScreenSink, toolkit
+from .keymode import KeyConsole, toolkit
+from .terminalio import KeySource, ScreenSink
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

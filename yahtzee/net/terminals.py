@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ..consoles.keymode import KeyConsole, PressReader
+from ..consoles.keymode import KeyConsole
 from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed
+from ..consoles.terminalio import PressReader
 from .seat import RemoteSeat
 
 HOST = ""  # the host's terminal, among the friends' folded names
