@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
-from yahtzee.strategy.exact import solver, statespace, team
-from yahtzee.strategy.exact.solver import BUILD_CHUNK, LEAST_BATCH, Engine, batch_bounds
+from yahtzee.strategy.exact import statespace, team
+from yahtzee.strategy.exact.levels import BUILD_CHUNK, LEAST_BATCH, LevelSolver, batch_bounds
+from yahtzee.strategy.exact.solver import Engine
 from yahtzee.strategy.exact.stages import Workspace
 from yahtzee.strategy.storage.cache import build_table
 
@@ -63,7 +64,7 @@ def test_the_fifty_twins_get_the_values_solving_them_gives(no_bonus_shared, no_b
 
 def test_without_the_fifty_twins_a_third_fewer_states_are_solved():
     engine = Engine(NO_BONUS)
-    solved = sum(len(states) for filled in range(13) for states in engine.level_batches(filled, 1))
+    solved = sum(len(states) for filled in range(13) for states in LevelSolver(engine).level_batches(filled, 1))
     every = sum(len(statespace.level_states(filled, 1)) for filled in range(13))
     assert solved < 0.7 * every
 
@@ -141,13 +142,13 @@ def is_reaped(pid):
 
 @needs_fork
 def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch, forked):
-    leader, solve_states = os.getpid(), Engine.solve_states
+    leader, solve_states = os.getpid(), LevelSolver.solve_states
 
     def fail_in_the_helper(self, values, states, work):
         if os.getpid() != leader:
             raise MemoryError("the helper's part")
         solve_states(self, values, states, work)
-    monkeypatch.setattr(Engine, "solve_states", fail_in_the_helper)
+    monkeypatch.setattr(LevelSolver, "solve_states", fail_in_the_helper)
     with pytest.raises(team.HelperLost):
         Engine(HASBRO).solve(levels=3, processes=2)
     assert len(forked) == 1 and is_reaped(forked[0])
@@ -188,8 +189,8 @@ def test_a_batch_gives_the_hopeless_sums_what_a_level_gave_them():
         statespace.share_hopeless_sums(by_batch, statespace.level_states(filled, 1))
         statespace.share_hopeless(by_level, filled)
     assert not np.array_equal(by_batch, values)
-    solver.fill_unreachable(by_batch)
-    solver.fill_unreachable(by_level)
+    statespace.fill_unreachable(by_batch)
+    statespace.fill_unreachable(by_level)
     assert np.array_equal(by_batch, by_level)
 
 
@@ -201,9 +202,9 @@ def solved_state_by_state(engine, levels):
         states = statespace.level_states(filled, 1)
         for start in range(0, len(states), BUILD_CHUNK):
             batch = states.part(slice(start, start + BUILD_CHUNK))
-            engine.solve_states(values, batch, Workspace(len(batch)))
+            LevelSolver(engine).solve_states(values, batch, Workspace(len(batch)))
         statespace.share_hopeless(values, filled)
-    solver.fill_unreachable(values)
+    statespace.fill_unreachable(values)
     return values
 
 

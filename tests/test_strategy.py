@@ -18,11 +18,13 @@ from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
 from yahtzee.model.scoring import Category
 from yahtzee.strategy.exact import stages, statespace
 from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS, over_rolls
+from yahtzee.strategy.exact.levels import LevelSolver
 from yahtzee.strategy.exact.objective import EXPECTED_SCORE
 from yahtzee.strategy.exact.position import card_state, card_total
 from yahtzee.strategy.exact.progress import progress_bar
 from yahtzee.strategy.exact.rulearrays import FULL_CARD, check_tables
-from yahtzee.strategy.exact.solver import Engine, States, empty_values
+from yahtzee.strategy.exact.solver import Engine
+from yahtzee.strategy.exact.statespace import States, empty_values
 from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.headless.simulate import format_simulation, simulate
 from yahtzee.strategy.odds.computers import computer_player
@@ -395,7 +397,7 @@ def test_progress_is_reported_up_to_the_total(monkeypatch):
     reports, solved = [], []
     engine = Engine(HASBRO)
     # Every batch of states is handed out and counted; their arithmetic is other tests' business.
-    monkeypatch.setattr(engine, "solve_states", lambda values, states, work: solved.append(len(states)))
+    monkeypatch.setattr(LevelSolver, "solve_states", lambda self, values, states, work: solved.append(len(states)))
     engine.solve(lambda done, total: reports.append((done, total)))
     assert reports[-1][0] == reports[-1][1] == sum(solved) and len(reports) == len(solved) > 100
     assert [d for d, _ in reports] == sorted(d for d, _ in reports)

@@ -35,7 +35,8 @@ from yahtzee.strategy.exact.rulearrays import (
     planning_rules,
     rule_tables,
 )
-from yahtzee.strategy.exact.solver import Engine, States
+from yahtzee.strategy.exact.solver import Engine
+from yahtzee.strategy.exact.statespace import States
 from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.headless.simulate import simulate
 from yahtzee.strategy.odds.computers import computer_player

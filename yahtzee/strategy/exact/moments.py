@@ -247,7 +247,7 @@ def _spots(plan: np.ndarray, rows: np.ndarray, width: int) -> np.ndarray:
 def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
     """The chance of every roll once each keep's chance (KEEPS x states, the rerolling ones
     set) is passed on through its rerolls: a keep gets a sixth of what reaches each keep one
-    die smaller inside it (the transpose of Engine.keep_values). The rows of the rolls;
+    die smaller inside it (the transpose of stages.keep_values). The rows of the rolls;
     `scratch` holds two rows per roll."""
     share, part = scratch[:len(ROLLS)], scratch[len(ROLLS):]
     for size in range(1, DICE + 1):

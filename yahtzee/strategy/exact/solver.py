@@ -11,7 +11,8 @@ import numpy as np
 
 from ...model import scoring
 from ...model.rules import Rules
-from .dicemath import CHILDREN, DICE, FACE_COUNT, PARENTS, YAHTZEE_ROLLS, over_rolls, size_rows
+from .dicemath import FACE_COUNT, YAHTZEE_ROLLS, over_rolls
+from .levels import LevelSolver
 from .objective import EXPECTED_SCORE, Objective
 from .rulearrays import (
     BOX_COUNT,
@@ -24,20 +25,8 @@ from .rulearrays import (
     RuleTables,
     rule_tables,
 )
-from .stages import CHUNK, TurnStages, Workspace, turn_plans, turn_stages
-from .statespace import (  # noqa: F401
-    States,
-    distinct_states,
-    empty_values,
-    fill_unreachable,
-    level_states,
-    share_hopeless,
-    share_hopeless_sums,
-    share_solved,
-    start_value,
-    state_index,
-)
-from .team import level_team
+from .stages import TurnStages, Workspace, best_reroll, keep_values, turn_plans, turn_stages
+from .statespace import States, share_hopeless_sums, share_solved, state_index
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 FIVE_ALIKE_FACES = np.arange(FACE_COUNT)[:, None]  # a row for each face of five alike
@@ -45,28 +34,11 @@ NO_BOX = -1
 FEW_ROLLS = 64  # a box that scores on at most so many rolls is posted as a zero first (see _post_best)
 
 
-BUILD_CHUNK = 1024  # the widest batch of a build: wider ones would cost more time than the calls they save
-# Batches of at least two states: the rolls' average of a lone state is summed in another order
-# (numpy sums one column pairwise), and a table's bits must not depend on how it was cut.
-LEAST_BATCH = 2
-
-
 def fifty_matters(tables: RuleTables) -> bool:
     """True unless five alike score, fit and earn the same whether the Yahtzee box holds 50
     or a zero: then (no bonus, no joker) the 'fifty' flag changes nothing still to come."""
     return not all(np.array_equal(table[YAHTZEE_ZERO], table[YAHTZEE_FIFTY])
                    for table in (tables.five_points, tables.bonus, tables.yahtzee_legal, tables.turn_bonus))
-
-
-def batch_bounds(count: int, processes: int) -> list[np.ndarray]:
-    """Where to cut `count` states into batches of at most BUILD_CHUNK and at least LEAST_BATCH
-    (a lone state is repeated), their number a multiple of `processes` when there are enough,
-    their sizes as even as can be: the positions of each batch's states."""
-    number = -(-count // BUILD_CHUNK)
-    number += -number % processes
-    number = max(1, min(number, count // LEAST_BATCH))
-    positions = np.arange(max(count, LEAST_BATCH)).clip(max=count - 1)
-    return np.array_split(positions, number)
 
 
 def open_boxes(states: States) -> list[int]:
@@ -367,37 +339,6 @@ class Engine:
         assert offset is not None
         return offset - np.log(-np.sign(risk) * utility) / risk
 
-    # -- keeping and rerolling -------------------------------------------------------
-    @staticmethod
-    def keep_values(work: Workspace) -> np.ndarray:
-        """Fill work.keeps with every keep's expected value, from the roll values in its last rows."""
-        keeps = work.keeps
-        for size in range(DICE - 1, -1, -1):
-            children = CHILDREN[size]
-            total, scratch = keeps[size_rows(size)], work.scratch[:len(children)]
-            keeps.take(children[:, 0], axis=0, out=total, mode="clip")
-            for face in range(1, FACE_COUNT):
-                np.add(total, keeps.take(children[:, face], axis=0, out=scratch, mode="clip"), out=total)
-            total *= 1 / FACE_COUNT
-        return keeps
-
-    @staticmethod
-    def best_reroll(work: Workspace) -> np.ndarray:
-        """Each roll's value when rerolls remain: the best keep inside it, into work.post.
-        Worked out in place: every row of work.keeps is left holding the best keep inside it
-        (keep_values fills them afresh)."""
-        keeps = work.keeps
-        for size in range(1, DICE + 1):
-            rows = size_rows(size)
-            best, scratch = keeps[rows], work.scratch[:rows.stop - rows.start]
-            smaller = PARENTS[size]
-            assert smaller is not None  # only the empty keep has no parents
-            parents, counts = smaller
-            for column, count in zip(parents.T, counts):
-                part = best[:count]
-                np.maximum(part, keeps.take(column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
-        return work.post
-
     def roll_values(self, values: np.ndarray, states: States, work: Workspace, first: int,
                     last: int) -> Optional[np.ndarray]:
         """Each roll's value (as a utility) when it is roll number `first` of a turn that may
@@ -410,11 +351,11 @@ class Engine:
         offset = self.utility_offset(work)
         self.stage_post(work, last, offset, work.post)
         for rolls in range(last - 1, first - 1, -1):
-            self.keep_values(work)
+            keep_values(work)
             if self.stage_bonus(rolls):
                 # rerolling nothing is no choice; posting now, with this roll's bonus, is
                 np.maximum(work.post, self.stage_post(work, rolls, offset, work.candidate), out=work.post)
-            self.best_reroll(work)
+            best_reroll(work)
         return offset
 
     def turn_start_values(self, values: np.ndarray, states: States, work: Optional[Workspace] = None) -> np.ndarray:
@@ -441,42 +382,8 @@ class Engine:
     # -- whole table ---------------------------------------------------------------
     def solve(self, progress: Optional[Callable[[int, int], None]] = None, levels: int = BOX_COUNT,
               processes: int = 1) -> np.ndarray:
-        """The value of every turn-start state; `progress(done, total)` is told as it goes.
-        With fewer `levels`, only the cards with at least BOX_COUNT - levels boxes filled.
-        With `processes` 2, a forked helper solves half of each level where the system can
-        fork (see team: only for a process that does nothing else meanwhile)."""
-        plan = [self.level_batches(filled, processes) for filled in range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)]
-        total, done = sum(len(states) for batches in plan for states in batches), 0
-        room = Workspace(max(len(states) for batches in plan for states in batches))
-        with level_team(processes) as team:
-            values = team.values
-            for batches in plan:
-                level_end = done + sum(len(states) for states in batches)
-                for number, states in enumerate(batches):
-                    if team.takes(number):
-                        self.solve_states(values, states, Workspace(len(states), room))
-                        self.share_solved(values, states)
-                        done = min(done + team.size * len(states), level_end)  # the other solves as many
-                        if progress and team.leads:
-                            progress(done, total)
-                team.level_done()
-                if progress and team.leads and done < level_end:
-                    progress(level_end, total)
-                done = level_end
-            if team.leads:
-                fill_unreachable(values)
-            return values if team.size == 1 else values.copy()  # the helper ends as the block does
-
-    def level_batches(self, filled: int, processes: int) -> list[States]:
-        """The distinct states with `filled` boxes filled, in batches of at most BUILD_CHUNK, as
-        many for each process (see batch_bounds). With an extra turn, the states and batches
-        of level_states: a fixed point settles a batch at a time, close enough but not to the
-        last bit, so each state is solved, in the batch it always was."""
-        if self.extra_turns:
-            states = level_states(filled, CHUNK)
-            return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
-        states = distinct_states(filled, self.fifty_matters)
-        return [states.part(cut) for cut in batch_bounds(len(states), processes)]
+        """The value of every turn-start state (see levels.LevelSolver.solve)."""
+        return LevelSolver(self).solve(progress, levels, processes)
 
     def share_solved(self, values: np.ndarray, states: States) -> None:
         """Give a solved batch's values to the states it stands for (see level_batches)."""
@@ -484,65 +391,3 @@ class Engine:
             share_hopeless_sums(values, states)
         else:
             share_solved(values, states, self.fifty_matters)
-
-    def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:
-        """Write the value of a batch of states into `values`; a state that may give itself an
-        extra turn is found as a fixed point (see settle)."""
-        index = states.index
-        if not (self.extra_turns and (states.case == 2).any()):
-            values[index] = self.turn_start_values(values, states, work)
-            return
-        self.plain_post_values(values, states, work)
-        plain = (work.base.copy(), work.fit.copy())
-        self.offer_extra_turn(values, states, work)
-        values[index] = self.start_from_postings(work)
-        self.settle(values, states, work, index, plain)
-
-    def settle(self, values: np.ndarray, states: States, work: Workspace, index: np.ndarray,
-               plain: tuple[np.ndarray, ...]) -> None:
-        """Find value = turn(value) for states whose turn may be taken again, each on its own.
-
-        A turn takes the extra turn with a chance below 5%, so turn() is nearly flat: a plain
-        step from the first pass (which valued the state at 0) lands close, and from there
-        the secant through the last two guesses meets the fixed point, exactly once the
-        choices stop changing. The postings other than the extra turn do not depend on the
-        guess: they come in `plain` (work.base and work.fit as plain_post_values left them).
-        Settled states are left out once they are many."""
-        settling = np.flatnonzero(states.case == 2)
-        if len(settling) < len(states):
-            states, index, work = states.part(settling), index[settling], Workspace(len(settling))
-            plain = tuple(part[:, settling] for part in plain)
-        before: Optional[tuple[np.ndarray, ...]]
-        before, guess = None, values[index]
-        for _ in range(SETTLE_STEPS):
-            values[index] = guess
-            work.base[...], work.fit[...] = plain
-            self.offer_extra_turn(values, states, work)
-            image = self.start_from_postings(work)
-            settled = np.abs(image - guess) < SETTLE_TOLERANCE
-            if settled.all():
-                values[index] = image
-                return
-            point = (guess, image)
-            guess = np.where(settled, image, point[1] if before is None else secant_fixed_point(before, point))
-            before = point
-            if settled.mean() > 0.5:
-                going = np.flatnonzero(~settled)
-                values[index[settled]] = image[settled]
-                states, index, guess, work = states.part(going), index[going], guess[going], Workspace(len(going))
-                before = tuple(part[going] for part in before)
-                plain = tuple(part[:, going] for part in plain)
-        raise ArithmeticError("the extra-turn values did not settle")
-
-
-SETTLE_STEPS = 40
-SETTLE_TOLERANCE = 1e-10
-
-
-def secant_fixed_point(first: tuple[np.ndarray, ...], second: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Where the line through (x, f(x)) at two guesses meets f(x) = x (f(x) where it cannot say)."""
-    (x0, f0), (x1, f1) = first, second
-    run = x1 - x0
-    slope = np.divide(f1 - f0, run, out=np.zeros_like(run), where=np.abs(run) > 1e-12)
-    sound = (slope >= 0) & (slope < 0.5)
-    return np.where(sound, (f1 - slope * x1) / (1 - np.where(sound, slope, 0)), f1)

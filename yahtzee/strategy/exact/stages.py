@@ -6,7 +6,7 @@ from typing import Optional, Protocol
 
 import numpy as np
 
-from .dicemath import DICE, KEEPS, PARENTS, ROLL_OFFSET, ROLLS, SUB_KEEPS, size_rows
+from .dicemath import CHILDREN, DICE, FACE_COUNT, KEEPS, PARENTS, ROLL_OFFSET, ROLLS, SUB_KEEPS, size_rows
 from .statespace import States
 
 CHUNK = 512  # states worked out together: their rows stay in the processor's cache
@@ -36,6 +36,35 @@ class Workspace:
         return self.stages[last]
 
 
+def keep_values(work: Workspace) -> np.ndarray:
+    """Fill work.keeps with every keep's expected value, from the roll values in its last rows."""
+    keeps = work.keeps
+    for size in range(DICE - 1, -1, -1):
+        children = CHILDREN[size]
+        total, scratch = keeps[size_rows(size)], work.scratch[:len(children)]
+        keeps.take(children[:, 0], axis=0, out=total, mode="clip")
+        for face in range(1, FACE_COUNT):
+            np.add(total, keeps.take(children[:, face], axis=0, out=scratch, mode="clip"), out=total)
+        total *= 1 / FACE_COUNT
+    return keeps
+
+def best_reroll(work: Workspace) -> np.ndarray:
+    """Each roll's value when rerolls remain: the best keep inside it, into work.post.
+    Worked out in place: every row of work.keeps is left holding the best keep inside it
+    (keep_values fills them afresh)."""
+    keeps = work.keeps
+    for size in range(1, DICE + 1):
+        rows = size_rows(size)
+        best, scratch = keeps[rows], work.scratch[:rows.stop - rows.start]
+        smaller = PARENTS[size]
+        assert smaller is not None  # only the empty keep has no parents
+        parents, counts = smaller
+        for column, count in zip(parents.T, counts):
+            part = best[:count]
+            np.maximum(part, keeps.take(column[:count], axis=0, out=scratch[:count], mode="clip"), out=part)
+    return work.post
+
+
 def _array(shape: tuple[int, int], memory: Optional[np.ndarray]) -> np.ndarray:
     """An uninitialised array of `shape`, new or at the start of `memory` (contiguous either way)."""
     if memory is None:
@@ -55,9 +84,6 @@ class TurnEngine(Protocol):
 
     def stage_post(self, work: Workspace, rolls: int, offset: Optional[np.ndarray], out: np.ndarray) -> np.ndarray: ...
 
-    def keep_values(self, work: Workspace) -> np.ndarray: ...
-
-    def best_reroll(self, work: Workspace) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -97,7 +123,7 @@ class TurnStages:
 def best_sub_keeps(keeps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The utility and the keep of every roll's best rerolling keep (rolls x states), of
     equals the first (the one best_keeps takes): a keep's best inside it is the best of its
-    own and of the keeps one die smaller's, size by size, as Engine.best_reroll finds it, with
+    own and of the keeps one die smaller's, size by size, as best_reroll finds it, with
     the keep that gave it carried along (a smaller keep comes first in KEEPS)."""
     width = keeps.shape[1]
     best, which = np.empty((len(KEEPS), width)), np.empty((len(KEEPS), width), dtype=np.int16)
@@ -185,7 +211,7 @@ def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: in
                 work: Optional[Workspace] = None) -> TurnStages:
     """The whole turn of a batch of states, roll number by roll number (see TurnStages); with
     `plan`, its keeps planned too, as each roll's best keep is found (best_sub_keeps then
-    stands in for Engine.best_reroll: a roll's value is the best of it and of its keeps).
+    stands in for best_reroll: a roll's value is the best of it and of its keeps).
     A `work` for as many states is used if given, batch after batch (no fresh pages each
     time): the TurnStages then holds its arrays, good until its next use."""
     work = work or Workspace(len(states))
@@ -198,11 +224,11 @@ def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: in
     engine.stage_post(work, last, offset, work.post)
     posts[-1] = work.post
     for rolls in range(last - 1, 0, -1):
-        keeps[rolls - 1] = engine.keep_values(work)[:ROLL_OFFSET]
+        keeps[rolls - 1] = keep_values(work)[:ROLL_OFFSET]
         engine.stage_post(work, rolls, offset, posts[rolls - 1])
         np.maximum(work.post, posts[rolls - 1], out=work.post)
         if plans is None:
-            engine.best_reroll(work)
+            best_reroll(work)
             continue
         best, chosen = best_sub_keeps(keeps[rolls - 1])
         plans[rolls - 1] = keep_or_post(best, chosen, posts[rolls - 1])

@@ -11,7 +11,8 @@ from ...model.rules import Rules
 from ...speech.languages import _, text
 from .objective import Objective
 from .rulearrays import UnsupportedRules, check_plannable, check_supported
-from .solver import Engine, start_value, state_index
+from .solver import Engine
+from .statespace import start_value, state_index
 
 
 @dataclass

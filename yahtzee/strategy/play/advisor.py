@@ -12,7 +12,9 @@ from ...model.scoring import Category
 from ..exact.dicemath import KEEPS, sub_keeps
 from ..exact.position import BIT_OF, card_state, card_total, kept_faces, reroll_marks
 from ..exact.rulearrays import UP_CAP
-from ..exact.solver import States, Workspace
+from ..exact.stages import Workspace
+from ..exact.stages import keep_values as keeps_of_rolls
+from ..exact.statespace import States
 from ..exact.table import StrategyTable
 
 CACHE_SIZE = 4096
@@ -100,7 +102,7 @@ def keep_values(table: StrategyTable, state: tuple[int, int, int], rolls_used: i
     states = States(*(np.array([part]) for part in state))
     work = Workspace(1)
     offset = engine.roll_values(table.values, states, work, rolls_used + 1, rolls_used + rolls_left)
-    values = engine.from_utility(engine.keep_values(work)[:, 0], offset).copy()
+    values = engine.from_utility(keeps_of_rolls(work)[:, 0], offset).copy()
     if len(memo) >= CACHE_SIZE:
         memo.clear()
     memo[key] = values

@@ -21,7 +21,7 @@ from ..exact.dicemath import KEEPS, ROLL_INDEX
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.position import card_state, reroll_marks
 from ..exact.rulearrays import BOXES
-from ..exact.solver import States
+from ..exact.statespace import States
 from ..exact.table import StrategyTable, TableLoader
 
 OBJECTIVES = {

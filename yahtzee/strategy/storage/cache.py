@@ -35,7 +35,8 @@ from ...speech.languages import _
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.progress import Progress
 from ..exact.rulearrays import check_tables, planning_rules
-from ..exact.solver import Engine, empty_values, start_value
+from ..exact.solver import Engine
+from ..exact.statespace import empty_values, start_value
 from ..exact.table import StrategyTable, TableLoader, is_solved_exactly, planned_with
 from ..odds.rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays
 
