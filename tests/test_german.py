@@ -213,7 +213,7 @@ INTERNAL = {"end of input", "the output is gone", "the input is gone", "the term
             "python3 -m venv .venv && .venv/bin/python -m pip install -e ."}  # commands, said as they are
 MARKERS = ("_", "N_", "ngettext", "NC_", "pgettext", "Say", "plurals")
 SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.py", "stages.py",
-          "dicemath.py", "position.py", "team.py")
+          "dicemath.py", "position.py", "team.py", "levels.py")
 
 
 def unmarked_strings(path):

@@ -27,6 +27,7 @@ from .saves.folder import Folders
 from .saves.prefs import RunSettings, game_settings
 from .saves.store import Saves, local_now
 from .screens.context import Context, Services, Settings
+from .screens.dialog import ProgramConsole
 from .screens.flow import Keeper, finish, keep_for_later, run
 from .screens.prompts import QuitGame
 from .screens.waiting import progress_note, progress_step
@@ -40,7 +41,6 @@ if TYPE_CHECKING:  # asyncssh loads only when a table is hosted (hosted_table)
     from .net.seat import RemoteSeat
     from .net.server import TableServer
 
-    Console = Union[PlainConsole, KeyConsole, TableConsole[Context]]
 
 
 def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
@@ -64,11 +64,11 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
 
-    def context_at(console: "Console") -> Context:
+    def context_at(console: ProgramConsole) -> Context:
         """The screens' context, its strategy engine showing its waits and notices at `console`."""
         return make_context(settings, saves, source, strategy_services(console, folders.cache, args.seed))
 
-    console: Console = make_console(plain, colour, theme, args.accessible)
+    console: ProgramConsole = make_console(plain, colour, theme, args.accessible)
     if args.host:
         hosted = hosting(console, args.host, folders.saves, theme, context_at)
         if isinstance(hosted, int):
@@ -81,11 +81,11 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
     return 0
 
 
-def hosting(console: "Console", address: tuple[str, int], folder: Path, theme: str,
-            context_at: Callable[["Console"], Context]) -> "Union[TableConsole[Context], int]":
+def hosting(console: ProgramConsole, address: tuple[str, int], folder: Path, theme: str,
+            context_at: Callable[[ProgramConsole], Context]) -> "Union[TableConsole[Context], int]":
     """The table this terminal hosts, or the exit code of a usage error said in one line."""
     from .net.credentials import KeyFileProblem
-    if not isinstance(console, KeyConsole) or console.plain:
+    if not isinstance(console, KeyConsole) or console.look.in_lines:
         return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
     if not can_host(sys.platform):
         return usage_error(_("--host serves a table from Linux, macOS or another POSIX system (friends may "
@@ -113,7 +113,7 @@ def packages_needed(plain: bool, hosting: bool) -> list[str]:
 
 
 def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme: str,
-                 context_at: Callable[["Console"], Context]) -> "TableConsole[Context]":
+                 context_at: Callable[[ProgramConsole], Context]) -> "TableConsole[Context]":
     """The host's console behind a table that friends join over SSH, listening already; how to
     join is told under the first screen. Each friend's terminal draws in the host's theme, in
     the colours, glyphs and language of its own TERM and locale; the table asks the game's
@@ -147,7 +147,7 @@ def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme
     return table
 
 
-def strategy_services(console: "Console", tables_dir: Path, seed: Optional[int]) -> StrategyServices:
+def strategy_services(console: ProgramConsole, tables_dir: Path, seed: Optional[int]) -> StrategyServices:
     """The strategy engine for this session, showing its waits and its notices on `console`."""
     tables = TableKeeper(tables_dir, table_progress(console), stop_check(console),
                          lambda line: console.message_from_thread(Sentence(line)))  # told by the builder's thread
@@ -163,7 +163,7 @@ def make_context(settings: Settings, saves: Saves, source: Union[LoadedDice, See
     return ctx
 
 
-def make_console(plain: bool, colour: bool, theme: str = "classic", accessible: bool = False) -> "Console":
+def make_console(plain: bool, colour: bool, theme: str = "classic", accessible: bool = False) -> ProgramConsole:
     """The console for this terminal: plain lines, single keys said as lines for a screen
     reader, or single keys (in `theme`'s colours when colour is on)."""
     if plain:
@@ -193,22 +193,22 @@ def run_settings(args: argparse.Namespace) -> RunSettings:
     return RunSettings(rules=args.rules, match=args.match, duplicate=args.duplicate or None)
 
 
-def table_progress(console: "Console") -> Callable[[int, int], None]:
+def table_progress(console: ProgramConsole) -> Callable[[int, int], None]:
     """A progress(done, total) callback that shows a strategy table's build over the screen
     where the game waits for it outside a wait screen (the recap's review of every game)."""
     shown = [-1]
 
     def report(done: int, total: int) -> None:
         share = done / total if total else 1.0
-        step = progress_step(share, console.plain)
+        step = progress_step(share, console.look.in_lines)
         if step != shown[0]:
             shown[0] = step
-            console.status(progress_note(share, console.plain))
+            console.status(progress_note(share, console.look.in_lines))
 
     return report
 
 
-def stop_check(console: "Console") -> Callable[[], None]:
+def stop_check(console: ProgramConsole) -> Callable[[], None]:
     """Raises StopRequested once a stop signal has come: a wait for a table ends at once."""
 
     def stopping() -> None:
@@ -218,7 +218,7 @@ def stop_check(console: "Console") -> Callable[[], None]:
     return stopping
 
 
-def run_flow(console: "Console", ctx: Context) -> None:
+def run_flow(console: ProgramConsole, ctx: Context) -> None:
     """Run the screens; every way out leaves the game saved or finished."""
     saves, strategy = ctx.services.saves, ctx.services.strategy
     assert saves is not None  # make_context gives it
@@ -244,21 +244,21 @@ def run_flow(console: "Console", ctx: Context) -> None:
             closing.saved.set()
 
 
-def leave_saved(console: "Console", ctx: Context, keeper: Keeper, quiet: bool = False) -> None:
+def leave_saved(console: ProgramConsole, ctx: Context, keeper: Keeper, quiet: bool = False) -> None:
     """Save on the way out; a terminal lost while saying goodbye is a normal way to leave too."""
     ignore_stop_signals()
     with contextlib.suppress(InputClosed):  # saved before the goodbye was written
         keep_for_later(console, ctx, keeper, quiet=quiet)
 
 
-def stop_signal_names(console: "Console") -> tuple[str, ...]:
+def stop_signal_names(console: ProgramConsole) -> tuple[str, ...]:
     """The signals that stop the game at a safe moment: in key mode a SIGINT from outside too
     (Ctrl-C at the keyboard arrives there as a key, and asks first); on Windows SIGBREAK, which
     closing the console window sends."""
-    return ("SIGTERM", "SIGHUP", "SIGBREAK") + (() if console.plain else ("SIGINT",))
+    return ("SIGTERM", "SIGHUP", "SIGBREAK") + (() if console.look.in_lines else ("SIGINT",))
 
 
-def catch_stop_signals(console: "Console") -> None:
+def catch_stop_signals(console: ProgramConsole) -> None:
     """SIGTERM, SIGHUP (where there is one) and, in key mode, SIGINT stop the game safely."""
     for name in stop_signal_names(console):
         if hasattr(signal, name):

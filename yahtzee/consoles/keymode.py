@@ -64,7 +64,6 @@ def can_encode(char: str, encoding: str) -> bool:
 class KeyConsole(Drawing):
     """A real terminal: one key reader for the whole game, screens redrawn as blocks."""
 
-    plain = False
     reads_lines = False
 
     def __init__(self, input: Optional[KeySource] = None, output: Optional[ScreenSink] = None, paint: Paint = no_colour,

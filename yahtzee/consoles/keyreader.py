@@ -45,11 +45,11 @@ def _char(press: KeyPress) -> str:
 class Within(enum.Enum):
     """Where the key presses stand: in the player's text, or inside a control sequence."""
 
-    TEXT = "text"
-    AFTER_ESCAPE = "after a lone Esc"  # '[' or 'O' next is the tail of an F-key that arrived split
-    ESCAPE = "escape"
-    CSI = "control sequence"
-    STRING = "string"  # a device control or operating system string, up to BEL or ESC \
+    TEXT = enum.auto()  # the player's own keys
+    AFTER_ESCAPE = enum.auto()  # '[' or 'O' next is the tail of an F-key that arrived split
+    ESCAPE = enum.auto()  # after an Esc that starts a sequence
+    CSI = enum.auto()  # control sequence
+    STRING = enum.auto()  # a device control or operating system string, up to BEL or ESC \
 
 
 class SequenceFilter:

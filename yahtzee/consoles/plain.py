@@ -10,7 +10,7 @@ from typing import Optional, TextIO, Union
 
 from ..model.words import Text
 from ..present.keys import HOT_KEYS, PLAIN_WORDS, Key
-from ..present.look import Drawing, Frame, Screenful, drawn
+from ..present.look import Drawing, Frame, Presentation, Screenful, drawn
 from ..present.palette import BELL, wrapped_lines
 from ..present.render import SCREEN_HEIGHT, SCREEN_WIDTH
 from ..speech.languages import current, speaking, text
@@ -20,7 +20,7 @@ from .stops import InputClosed, StopRequested
 class PlainConsole(Drawing):
     """One command a line, no colours, no cursor movement: for scripts, pipes and dumb terminals."""
 
-    plain = True
+    presentation = Presentation.LINES
     reads_lines = True
     flashes = False
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Optional, TypedDict
 
 from ..model.words import Text
 from ..present.keys import Key
-from ..present.look import Frame, Screenful, drawn
+from ..present.look import Frame, Presentation, Screenful, drawn
 from ..present.palette import Paint, wrapped_lines
 from ..speech.languages import speaking, text
 from .keymode import KeyConsole, toolkit
@@ -36,7 +36,7 @@ class KeyConsoleOptions(TypedDict, total=False):
 class AccessibleConsole(KeyConsole):
     """Keys as in key mode; what changed, in words, as new lines (the wording of plain mode)."""
 
-    plain = True
+    presentation = Presentation.SPEECH
 
     def __init__(self, **options: "Unpack[KeyConsoleOptions]") -> None:
         super().__init__(unicode=False, **options)

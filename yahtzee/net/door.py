@@ -21,9 +21,9 @@ MAX_SESSION_REQUESTS = 10  # terminals asked for on one connection (one is serve
 class Stage(enum.Enum):
     """Where a connection stands: counted among the logins under way, or among those logged in."""
 
-    REFUSED = "refused"  # counted nowhere: not admitted, let go, or gone
-    STARTING = "starting"
-    SEATED = "seated"
+    REFUSED = enum.auto()  # counted nowhere: not admitted, let go, or gone
+    STARTING = enum.auto()  # among the logins under way
+    SEATED = enum.auto()  # among the connections logged in
 
 
 class Listener:

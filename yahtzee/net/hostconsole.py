@@ -44,7 +44,6 @@ SeatingT = TypeVar("SeatingT", bound=Seating)
 class TableConsole(Generic[SeatingT]):
     """The host's KeyConsole and one KeyConsole per friend, behind the one console the screens use."""
 
-    plain = False
     reads_lines = False
 
     def __init__(self, host: KeyConsole, serve: Callable[[Callable[[], None]], TableServer],

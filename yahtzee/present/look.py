@@ -1,6 +1,7 @@
 """How one console draws a screen: its colours, its glyphs (and, around the drawing, its language). A screen is a
 value (a Frame: a pure function of the look returning lines) that each console draws in
 its own look, so two terminals at one table read one moment each in their own way."""
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Optional, Union
@@ -10,11 +11,20 @@ from ..speech.languages import speaking, text
 from .palette import Paint, no_colour
 
 
+class Presentation(enum.Enum):
+    """How a console presents the game."""
+
+    SCREENS = enum.auto()  # screens drawn in place: key mode
+    LINES = enum.auto()  # lines printed one after another: plain mode
+    SPEECH = enum.auto()  # lines said once each, as a screen reader reads them: --accessible
+
+
 @dataclass(frozen=True)
 class Look:
-    """A console's presentation: how it paints, and whether it has box-drawing glyphs and
-    blinks a Yahtzee (its language is the one it draws in: yahtzee.speech.languages.speaking)."""
+    """A console's presentation: screens or lines, how it paints, and whether it has box-drawing
+    glyphs and blinks a Yahtzee (its language is the one it draws in: yahtzee.speech.languages.speaking)."""
 
+    presentation: Presentation = Presentation.SCREENS
     paint: Paint = no_colour
     unicode: bool = True
     flashes: bool = False
@@ -27,6 +37,11 @@ class Look:
         if isinstance(said, Painted):
             return self.paint(said.role, text(said.words))
         return text(said)
+
+    @property
+    def in_lines(self) -> bool:
+        """Told line by line (plain mode, a screen reader): the screens give sentences, not pages."""
+        return self.presentation is not Presentation.SCREENS
 
 
 Frame = Callable[[Look], list[str]]  # a whole screen, drawn for a look (in its language)
@@ -77,6 +92,7 @@ class Drawing:
 
     language: str
     paint: Paint = staticmethod(no_colour)
+    presentation = Presentation.SCREENS
     unicode = True
     flashes = False
     own_sound: Optional[bool] = None  # a friend's seat's own bell, shown on its screens
@@ -89,7 +105,7 @@ class Drawing:
     @property
     def look(self) -> Look:
         """How this console draws: its colours and glyphs."""
-        return Look(self.paint, self.unicode, self.flashes, self.own_sound, self.at_host)
+        return Look(self.presentation, self.paint, self.unicode, self.flashes, self.own_sound, self.at_host)
 
     def words(self, said: Text) -> str:
         """Words as this console's reader reads them."""

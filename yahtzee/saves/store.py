@@ -71,11 +71,11 @@ def fit_notice(template: str, **fields: object) -> str:
 class LockState(enum.Enum):
     """Where this copy stands with the lock on the saved game."""
 
-    NOT_TRIED = "not tried"
-    HELD = "held"
-    BUSY = "busy"  # another copy holds it
-    UNLOCKED = "unlocked"  # a read-only folder without a lock file: nobody can hold one
-    ERROR = "error"  # the lock file could not be made
+    NOT_TRIED = enum.auto()
+    HELD = enum.auto()  # this copy holds it
+    BUSY = enum.auto()  # another copy holds it
+    UNLOCKED = enum.auto()  # a read-only folder without a lock file: nobody can hold one
+    ERROR = enum.auto()  # the lock file could not be made
 
 
 class Saves:

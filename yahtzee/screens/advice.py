@@ -37,7 +37,7 @@ def show_advice(console: Console, ctx: Context, view: View) -> None:
         return
     chances = AdviceChances(strategy.coach, game, options, strategy.coach.chances_waiting(game),
                             ctx.session.match_stand(), ctx.session.match.kind == "first_to")
-    if console.plain:  # read line by line, the page is said once, with its chances
+    if console.look.in_lines:  # read line by line, the page is said once, with its chances
         if not wait_screen(console, ctx, view, chances.waiting, way_back=True):
             return
         chances.changed()
@@ -54,7 +54,7 @@ def page_advice(console: Console, ctx: Context, page: Frame, chances: "AdviceCha
         by_win = name in rankers  # the player's choice, kept while the chances are worked out
         toggle = Say("W ranks by expected score") if by_win else Say("W ranks by win %")
         # Said line by line, the page came once its chances did; drawn whole, it is watched until they come.
-        watched = chances.changed if chances.waiting is not None and not console.plain else None
+        watched = chances.changed if chances.waiting is not None and not console.look.in_lines else None
         if page_lines(console, ctx, page, toggle, "w", changed=watched) != "w":
             return
         if by_win:
@@ -77,7 +77,7 @@ def advice_frame(console: Console, ctx: Context, options: list[Option], chances:
     def page(look: Look) -> list[str]:
         by_win = chances.known is not None and game.current.name in ctx.session.win_rankers
         ranked = ranked_options(options, chances.known, by_win)
-        return advice_page(console.plain, heading, note, chances.ranking(by_win), ranked, game.turn, at_posting)(look)
+        return advice_page(look.in_lines, heading, note, chances.ranking(by_win), ranked, game.turn, at_posting)(look)
     return page
 
 

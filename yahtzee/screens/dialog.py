@@ -1,6 +1,9 @@
-"""What the screens use of a console: the Console protocol every console meets."""
+"""The console contract, in two parts: what the screens use of a console (Console), and what
+the program's run asks of it besides (ProgramConsole: its terminal held for the run, stop
+signals, notices from other threads)."""
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -11,10 +14,6 @@ from ..present.look import Frame, Look, Screenful
 class Console(Protocol):
     """What the screens use of a console: yahtzee.consoles.plain's PlainConsole,
     yahtzee.consoles.keymode's KeyConsole and yahtzee.consoles.screenreader's AccessibleConsole."""
-
-    @property
-    def plain(self) -> bool:
-        """Lines read one by one (plain mode, a screen reader): the screens give sentences."""
 
     @property
     def reads_lines(self) -> bool:
@@ -69,3 +68,17 @@ class Console(Protocol):
 
     def typed_ahead(self) -> list[str]:
         """Take the keys pressed while the game was busy, as tokens."""
+
+
+class ProgramConsole(Console, Protocol):
+    """What the program's run asks of a console besides the screens' part: every console
+    (PlainConsole, KeyConsole, AccessibleConsole, the table's TableConsole) meets it."""
+
+    def running(self) -> contextlib.AbstractContextManager[ProgramConsole]:
+        """The console's terminal held for the run (raw keys, a table's friends), let go after."""
+
+    def request_stop(self, signum: int) -> None:
+        """From a signal handler: stop the read under way, safely."""
+
+    def message_from_thread(self, said: Text) -> None:
+        """A notice from work in another thread, shown when the console next looks."""

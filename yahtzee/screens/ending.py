@@ -74,8 +74,8 @@ def show_review(console: Console, ctx: Context, view: View) -> None:
         console.remind(Sentence(refusal.said))
         return
     def lines(look: Look) -> list[str]:
-        return review_lines(review, fit=not console.plain)
-    if console.plain:
+        return review_lines(review, fit=not console.look.in_lines)
+    if console.look.in_lines:
         console.show(lines, None)
     else:
         page_lines(console, ctx, lines)

@@ -55,7 +55,7 @@ def play(console: Console, ctx: Context) -> Moment:
     hold = ctx.settings.prefs.marking == "hold"
     brief = turn_brief(ctx) + greeted(ctx)
     while True:
-        token = ask(console, ctx, dice_prompt(game, hold, console.plain), view, brief)
+        token = ask(console, ctx, dice_prompt(game, hold, console.look.in_lines), view, brief)
         digits = token.replace(" ", "")
         if digits and all(ch in "12345" for ch in digits):
             for ch in digits:
@@ -73,10 +73,10 @@ def play(console: Console, ctx: Context) -> Moment:
             brief = turn_brief(ctx)
             continue
         brief = []
-        if token == "b" and console.plain:
+        if token == "b" and console.look.in_lines:
             read_sheet(console, game)
             continue
-        console.remind(dice_keys_note(hold, console.plain))
+        console.remind(dice_keys_note(hold, console.look.in_lines))
 
 
 def first_roll(console: Console, ctx: Context, view: View) -> Moment:
@@ -213,7 +213,7 @@ def roll_dice(console: Console, ctx: Context) -> None:
     yahtzee = is_yahtzee(game.turn.dice)
     if ctx.session.sound:
         console.bell(YAHTZEE_BELLS if yahtzee else 1)
-    if yahtzee and console.plain:
+    if yahtzee and console.look.in_lines:
         ctx.passing.greeting = [Painted("yahtzee", Say("YAHTZEE!"))]  # said after the dice it greets
     elif yahtzee:
         flash_yahtzee(console, ctx)
@@ -244,7 +244,7 @@ def tumble(console: Console, ctx: Context, rolled: list[int]) -> None:
     """In key mode, the rolled dice tumble at the preferred speed; any key cuts it short
     and is left to act on the settled dice."""
     frames, seconds = SPEEDS[ctx.settings.prefs.dice_roll]
-    if console.plain or not frames:
+    if console.look.in_lines or not frames:
         return
     game = game_in_play(ctx.session)
     status = Say("{name} rolls...").format(name=game.current.name)
@@ -278,7 +278,7 @@ def posting(console: Console, ctx: Context) -> Moment:
         return Moment(Screen.PLAY)
     legal = game.legal_boxes()
     view = play_view(ctx, {box: KEY_OF_BOX[box] for box in legal})
-    prompt = posting_prompt(game, legal, console.plain)
+    prompt = posting_prompt(game, legal, console.look.in_lines)
     brief = posting_brief(game, legal) + greeted(ctx)
     while True:
         token = ask(console, ctx, prompt, view, brief)
@@ -288,12 +288,12 @@ def posting(console: Console, ctx: Context) -> Moment:
         if token == "?":
             show_advice(console, ctx, view)
             continue
-        if token == "b" and console.plain:
+        if token == "b" and console.look.in_lines:
             read_sheet(console, game)
             continue
         box = BOX_KEYS.get(token)
         if box is None:
-            console.remind(Say("Keys here: {keys}.").format(keys=posting_keys(game, legal, console.plain)))
+            console.remind(Say("Keys here: {keys}.").format(keys=posting_keys(game, legal, console.look.in_lines)))
             continue
         try:
             game.check_posting(box)
@@ -332,7 +332,7 @@ def post_and_tell(console: Console, ctx: Context, view: View, box: Category) -> 
     result = game.post(box)
     console.message(posting_note(result))
     tell_cost(console, cost, posting=True)
-    if console.plain:  # key mode shows the new total on the sheet
+    if console.look.in_lines:  # key mode shows the new total on the sheet
         console.message(total_note(game, result.player))
     if result.bonus and session.sound:
         console.bell(YAHTZEE_BELLS)

@@ -47,9 +47,9 @@ def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Wa
         if console.stop:
             raise StopRequested(console.stop)
         share = waiting.share()
-        if progress_step(share, console.plain) != shown:
-            shown = progress_step(share, console.plain)
-            console.status(progress_note(share, console.plain))
+        if progress_step(share, console.look.in_lines) != shown:
+            shown = progress_step(share, console.look.in_lines)
+            console.status(progress_note(share, console.look.in_lines))
         token = None if console.reads_lines else console.pause(POLL_SECONDS / 2)
         if token is None or hot_key(console, ctx, token, view, prompt):
             shown = -1 if token is not None else shown  # the screen was drawn again, without its progress
