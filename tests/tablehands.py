@@ -18,6 +18,7 @@ from yahtzee.net.hostconsole import TableConsole
 from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.palette import painter
 from yahtzee.screens.flow import Keeper, run, run_from
+from yahtzee.screens.seating import ContextSeating
 from yahtzee.screens.steps import Moment, Screen
 
 SIZE = os.terminal_size((80, 24))
@@ -90,8 +91,8 @@ class Table:
         self.ctx = table_context(faces, players, saves=saves, prefs={"computer_delay": 0.0, "dice_roll": "off"},
                                  verify=True)
         self.session = self.ctx.session
-        self.table = TableConsole(self.host, self.server.serving, self.console_for, lambda table: self.ctx,
-                                  new_code=lambda: "K7Q2MX")
+        self.table = TableConsole(self.host, self.server.serving, self.console_for,
+                                  lambda table: ContextSeating(self.ctx), new_code=lambda: "K7Q2MX")
         self.friends = {}
         self.seats = {}
         for name in logins:

@@ -20,6 +20,7 @@ from yahtzee.model.session import Session
 from yahtzee.present.keys import HOT_KEYS, KEY_MAP, LETTERS, LINE_KEYS, PLAIN_WORDS, TERMINAL_KEYS, Key, letter_as_key
 from yahtzee.screens.context import Context, Services
 from yahtzee.screens.prompts import hot_key
+from yahtzee.screens.seating import ContextSeating
 
 SIZE = os.terminal_size((80, 24))
 
@@ -84,7 +85,8 @@ def tables_host():
     from yahtzee.net.hostconsole import TableConsole
     with posix_terminal() as (host, press):
         ctx = Context(Session([]), Services(lambda: None))
-        yield TableConsole(host, Server().serving, console_for=lambda seat: None, seating_at=lambda table: ctx), press
+        yield TableConsole(host, Server().serving, console_for=lambda seat: None,
+                           seating_at=lambda table: ContextSeating(ctx)), press
 
 
 class Discarded:

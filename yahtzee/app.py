@@ -30,6 +30,7 @@ from .screens.context import Context, Services, Settings
 from .screens.dialog import ProgramConsole
 from .screens.flow import Keeper, finish, keep_for_later, run
 from .screens.prompts import QuitGame
+from .screens.seating import ContextSeating
 from .screens.waiting import progress_note, progress_step
 from .speech.languages import _
 from .usage import missing_package, usage_error
@@ -73,7 +74,7 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
         hosted = hosting(console, args.host, folders.saves, theme, context_at)
         if isinstance(hosted, int):
             return hosted
-        console, ctx = hosted, hosted.seating
+        console, ctx = hosted, hosted.seating.ctx
     else:
         ctx = context_at(console)
     catch_stop_signals(console)
@@ -82,7 +83,7 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
 
 
 def hosting(console: ProgramConsole, address: tuple[str, int], folder: Path, theme: str,
-            context_at: Callable[[ProgramConsole], Context]) -> "Union[TableConsole[Context], int]":
+            context_at: Callable[[ProgramConsole], Context]) -> "Union[TableConsole[ContextSeating], int]":
     """The table this terminal hosts, or the exit code of a usage error said in one line."""
     from .net.credentials import KeyFileProblem
     if not isinstance(console, KeyConsole) or console.look.in_lines:
@@ -113,7 +114,7 @@ def packages_needed(plain: bool, hosting: bool) -> list[str]:
 
 
 def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme: str,
-                 context_at: Callable[[ProgramConsole], Context]) -> "TableConsole[Context]":
+                 context_at: Callable[[ProgramConsole], Context]) -> "TableConsole[ContextSeating]":
     """The host's console behind a table that friends join over SSH, listening already; how to
     join is told under the first screen. Each friend's terminal draws in the host's theme, in
     the colours, glyphs and language of its own TERM and locale; the table asks the game's
@@ -139,7 +140,7 @@ def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme
                           paint=painter(seat.colour and theme), unicode=seat.unicode,
                           flashes=seat.colour and theme != "mono", language=seat.language, at_host=False)
 
-    table = TableConsole(host, serve, friend_console, context_at)
+    table = TableConsole(host, serve, friend_console, lambda console: ContextSeating(context_at(console)))
     table.server.start()
     host.message_from_thread(table.server.how_to_join())
     host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Callable
 from ..model.dice import with_duplicate
 from ..model.game import Game
 from ..model.session import Session
-from ..model.words import Say, Text
+from ..model.words import Text
 from ..saves.prefs import DEFAULTS, Prefs, RunSettings, game_settings
-from .steps import IN_GAME, Moment, Screen
+from .steps import Moment, Screen
 
 if TYPE_CHECKING:  # only for the reader: importing these would slow the start
     from ..coach.services import StrategyServices
@@ -97,64 +97,6 @@ class Context:
             players = self.session.players
             strategy.tables.prepare(self.session.rules, [p.mood for p in players if p.is_computer],
                                     chances=len(players) != 1)
-
-    def answering_player(self) -> str | None:
-        """The human player who answers the question on screen; None for a lobby question or
-        a computer player's turn (the host's, when friends play from their own terminals)."""
-        game = self.session.game
-        if self.moment.screen not in IN_GAME or game is None or game.is_over or game.current.is_computer:
-            return None
-        return game.current.name
-
-    def hand_to_computer(self, name: str, mood: str = "thinker") -> None:
-        """The human seat `name` is played by a computer player from now on (its table readied)."""
-        game = self.session.game
-        for player in [*self.session.players, *(game.players if game is not None else [])]:
-            if player.name == name and not player.is_computer:
-                player.kind, player.mood = "computer", mood
-        self.prepare_tables()
-
-    def happening(self) -> Say:
-        """What is going on, for a seat that is not asked: whose turn and what they do."""
-        game = self.session.game
-        if self.moment.screen not in IN_GAME or game is None or game.is_over:
-            if self.moment.screen in (Screen.END_OF_GAME, Screen.RECAP, Screen.RECAP_THEN_CONFIRM):
-                return Say("The game is over: the host decides what comes next.")
-            return Say("The host is getting the game ready.")
-        name = game.current.name
-        if game.current.is_computer:
-            return Say("{name} is playing.").format(name=name)
-        if self.moment.screen is Screen.PLAY:
-            return Say("{name} is rolling the dice.").format(name=name)
-        return Say("{name} decides where to post.").format(name=name)
-
-    def seated(self) -> Session:
-        """The session whose seats are the table's: a saved game while it is offered, else the session."""
-        return self.session if self.offered is None else self.offered
-
-    def game_under_way(self) -> bool:
-        """A game is in play: seats are no longer taken by logging in under their name."""
-        game = self.seated().game
-        return game is not None and not game.is_over
-
-    def seat_owners(self) -> dict[str, str]:
-        """The seats friends took at their own terminals: by folded name, what proves them theirs."""
-        return self.seated().seat_owners
-
-    def human_seats(self) -> set[str]:
-        """The seats (folded names) people play."""
-        return {player.name.casefold() for player in self.seated().players if not player.is_computer}
-
-    def saved_game_set_aside(self) -> bool:
-        """The host chose not to resume the saved game offered."""
-        return self.set_aside
-
-    def undo_owner(self) -> str | None:
-        """The player whose posting U would take back now, if one may be."""
-        game = self.session.game
-        if game is None or game.undo_point is None or not game.can_undo:
-            return None
-        return game.players[game.undo_point.seat].name
 
     def prefs_to_keep(self) -> Prefs:
         """The preferences as prefs.json keeps them, verify and sound from the session."""
