@@ -251,11 +251,15 @@ def leave_saved(console: "Console", ctx: Context, keeper: Keeper, quiet: bool = 
         keep_for_later(console, ctx, keeper, quiet=quiet)
 
 
+# The signals that stop the game at a safe moment in every mode (on Windows SIGBREAK, which
+# closing the console window sends); SIGINT joins them in key mode.
+STOP_SIGNALS = ("SIGTERM", "SIGHUP", "SIGBREAK")
+
+
 def stop_signal_names(console: "Console") -> tuple[str, ...]:
     """The signals that stop the game at a safe moment: in key mode a SIGINT from outside too
-    (Ctrl-C at the keyboard arrives there as a key, and asks first); on Windows SIGBREAK, which
-    closing the console window sends."""
-    return ("SIGTERM", "SIGHUP", "SIGBREAK") + (() if console.plain else ("SIGINT",))
+    (Ctrl-C at the keyboard arrives there as a key, and asks first)."""
+    return STOP_SIGNALS + (() if console.plain else ("SIGINT",))
 
 
 def catch_stop_signals(console: "Console") -> None:
@@ -266,7 +270,7 @@ def catch_stop_signals(console: "Console") -> None:
 
 
 def ignore_stop_signals() -> None:
-    """While the last save runs, a late SIGHUP, SIGTERM or SIGINT must not cut it short."""
-    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+    """While the last save runs, no late stop signal (nor a SIGINT) must cut it short."""
+    for name in (*STOP_SIGNALS, "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
