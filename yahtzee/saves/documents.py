@@ -10,18 +10,16 @@ from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..speech.languages import _
 from . import prefs as preferences
-from .codec import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
+from .codec import OLD_SESSION_VERSIONS, old_screen, session_from_dict, session_to_dict
 from .records import InvalidRecord, check_record, finished_game, record_of
 from .shapes import JSONObject
 
 if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
     from typing import TypeGuard
 
-DamagedFile = DamagedSave  # the name this module used before the one fault type
-AUTOSAVE_VERSION = SESSION_VERSION  # the autosave is the session plus "saved" and "resume"
 PREFS_VERSION = 1
 MAX_RECORD_BYTES = 64 * 1024
-DEFAULT_PREFS = preferences.DEFAULTS
+DEFAULT_PREFS = preferences.DEFAULTS  # the same value, as the store reads it; new code reads prefs.DEFAULTS
 # The resume point: a small JSON object that only the screens' flow reads.
 ResumePoint = Mapping[str, Union[str, int, None]]
 MAX_RESUME_ENTRIES = 8
@@ -104,7 +102,7 @@ def prefs_from_save(data: object) -> preferences.Prefs:
                 key=key, value=repr(str(value)[:20])))
     # Unknown keys are kept so that a later version's preferences survive this one.
     unknown = tuple((key, value) for key, value in data.items() if key not in known and key != "version")
-    return replace(DEFAULT_PREFS, **known, unknown=unknown)
+    return replace(preferences.DEFAULTS, **known, unknown=unknown)
 
 
 # history.jsonl

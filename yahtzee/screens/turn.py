@@ -1,7 +1,7 @@
 """A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo
 (what each step shows and says is yahtzee.screens.playscreen)."""
 import random
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..coach.replay import COSTLY
 from ..consoles.tumble import SPEEDS, tumbling_dice
@@ -32,9 +32,6 @@ from .playscreen import (
 from .prompts import ask, hot_key, yes
 from .steps import Moment, Screen
 from .waiting import wait_screen
-
-if TYPE_CHECKING:
-    pass
 
 YAHTZEE_BELLS = 3
 YAHTZEE_BLINKS = 3
