@@ -292,10 +292,10 @@ def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour(
 
 
 def test_one_screen_is_drawn_in_english_and_german_from_two_threads_at_once():
-    from yahtzee.model.game import Posting
+    from yahtzee.model.game import PostingResult
     from yahtzee.model.scoring import Category
     from yahtzee.screens.playscreen import posting_note
-    note = posting_note(Posting("ANN", Category.FULL_HOUSE, 25, 0))
+    note = posting_note(PostingResult("ANN", Category.FULL_HOUSE, 25, 0))
     frame = lambda look: [look.words(note), look.words(Say("Roll {roll} of {rolls}").format(roll=1, rolls=3))]  # noqa: E731
     seen = {"en": set(), "de": set()}
 

@@ -3,7 +3,7 @@ posting steps, the verify question, a posting's note, and plain mode's briefs.""
 from collections.abc import Sequence
 from typing import Optional
 
-from ..model.game import Game, Posting
+from ..model.game import Game, PostingResult
 from ..model.match import SINGLE_GAME, totals
 from ..model.scoring import BEST_POINTS, SPOKEN_NAMES, Category
 from ..model.session import Session
@@ -87,7 +87,7 @@ def total_note(game: Game, name: str) -> Text:
     return Say("{name}'s total is now {total}.").format(name=name, total=total)
 
 
-def posting_note(result: Posting) -> Text:
+def posting_note(result: PostingResult) -> Text:
     """What a posting did, in one line."""
     if result.extra_turn:
         return Say("{name} takes {bonus} for the extra YAHTZEE and another turn!").format(

@@ -44,7 +44,7 @@ def _array(shape: tuple[int, int], memory: Optional[np.ndarray]) -> np.ndarray:
 
 
 class TurnEngine(Protocol):
-    """The turn arithmetic these stages ask of solver.Engine (which imports this module)."""
+    """The turn arithmetic these stages ask of solver.TurnSolver (which imports this module)."""
 
     def post_values(self, values: np.ndarray, states: States, work: Workspace,
                     want_boxes: bool = False) -> Optional[np.ndarray]: ...
@@ -97,7 +97,7 @@ class TurnStages:
 def best_sub_keeps(keeps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The utility and the keep of every roll's best rerolling keep (rolls x states), of
     equals the first (the one best_keeps takes): a keep's best inside it is the best of its
-    own and of the keeps one die smaller's, size by size, as Engine.best_reroll finds it, with
+    own and of the keeps one die smaller's, size by size, as TurnSolver.best_reroll finds it, with
     the keep that gave it carried along (a smaller keep comes first in KEEPS)."""
     width = keeps.shape[1]
     best, which = np.empty((len(KEEPS), width)), np.empty((len(KEEPS), width), dtype=np.int16)
@@ -185,7 +185,7 @@ def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: in
                 work: Optional[Workspace] = None) -> TurnStages:
     """The whole turn of a batch of states, roll number by roll number (see TurnStages); with
     `plan`, its keeps planned too, as each roll's best keep is found (best_sub_keeps then
-    stands in for Engine.best_reroll: a roll's value is the best of it and of its keeps).
+    stands in for TurnSolver.best_reroll: a roll's value is the best of it and of its keeps).
     A `work` for as many states is used if given, batch after batch (no fresh pages each
     time): the TurnStages then holds its arrays, good until its next use."""
     work = work or Workspace(len(states))
