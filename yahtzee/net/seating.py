@@ -1,0 +1,32 @@
+"""The seating protocol: what a hosted table asks the game about its seats (the flow's Context answers)."""
+from typing import Optional, Protocol
+
+from ..model.words import Say
+
+
+class Seating(Protocol):
+    """What the table asks the game about its seats (the flow's Context answers)."""
+
+    def answering_player(self) -> Optional[str]:
+        """The human seat whose turn it is, or None: the host's question."""
+
+    def undo_owner(self) -> Optional[str]:
+        """The player whose posting U would take back now, if one may be."""
+
+    def hand_to_computer(self, name: str) -> None:
+        """The seat of `name` is played by a computer player from now on."""
+
+    def happening(self) -> Say:
+        """What is going on, for a terminal that is not asked."""
+
+    def game_under_way(self) -> bool:
+        """A game is in play (a seat is no longer taken by logging in under its name)."""
+
+    def seat_owners(self) -> dict[str, str]:
+        """The seats friends took at their own terminals: by folded name, what proves them theirs."""
+
+    def human_seats(self) -> set[str]:
+        """The seats (folded names) people play."""
+
+    def saved_game_set_aside(self) -> bool:
+        """The host chose not to resume the saved game offered (its seats are nobody's now)."""
