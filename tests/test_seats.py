@@ -932,8 +932,8 @@ def test_an_address_that_breaks_a_limit_is_refused_longer_at_each_offence_up_to_
 def test_a_rejoin_code_is_six_letters_that_read_apart_and_its_proof_forgives_case_and_spaces():
     import random
 
-    from yahtzee.model.checks import is_seat_proof
     from yahtzee.net.owners import CODE_LENGTH, CODE_LETTERS, by_code, code_proof, new_code, removal_mark
+    from yahtzee.saves.proofs import is_seat_proof
     codes = {new_code(random.Random(seed).choice) for seed in range(200)}
     assert len(codes) == 200 and all(len(code) == CODE_LENGTH and set(code) <= set(CODE_LETTERS) for code in codes)
     assert not set("IO01") & set(CODE_LETTERS)

@@ -16,13 +16,14 @@ from .consoles.plain import PlainConsole
 from .consoles.screenreader import AccessibleConsole
 from .consoles.winkeys import console_takes_ansi, watch_console_close
 from .manual import read_manual
-from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, read_dice_file
+from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice
 from .model.session import Session
 from .model.words import Say, Sentence
 from .net.log import TableLog
 from .net.tracing import trace_memory_if_asked
 from .present.palette import painter, wants_colour
 from .present.render import can_draw_unicode
+from .saves.dicefile import read_dice_file
 from .saves.folder import Folders
 from .saves.prefs import RunSettings, game_settings
 from .saves.store import Saves, local_now

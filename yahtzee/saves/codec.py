@@ -8,7 +8,7 @@ from dataclasses import fields
 from typing import Any, Optional, cast
 
 from ..model import scoring
-from ..model.checks import MAX_ROUNDS, DamagedSave, is_int, is_seat_proof, is_valid_name
+from ..model.checks import MAX_ROUNDS, DamagedSave, is_int, is_valid_name
 from ..model.dice import (
     DICE_COUNT,
     FACES,
@@ -30,6 +30,7 @@ from ..model.scorecard import Scorecard
 from ..model.scoring import Category, is_possible_points
 from ..model.session import Session
 from ..speech.languages import N_, _, text
+from .proofs import is_seat_proof
 from .records import InvalidRecord, bonus_problem, finished_game, record_of
 from .shapes import JSONObject
 
