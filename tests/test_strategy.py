@@ -11,6 +11,7 @@ import pytest
 from helpers import read_table
 
 from yahtzee.model import scoring
+from yahtzee.model.choices import Post, Reroll
 from yahtzee.model.dice import LoadedDice, RandomState, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.moods import MOODS
@@ -27,7 +28,7 @@ from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.headless.simulate import format_simulation, simulate
 from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.play.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
-from yahtzee.strategy.play.players import OBJECTIVES, Post, Reroll
+from yahtzee.strategy.play.players import OBJECTIVES
 from yahtzee.strategy.storage import cache
 
 C = Category
