@@ -1,8 +1,9 @@
-"""The model as JSON data and back: sessions, games, cards, turns, rules.
+"""The model as JSON data and back: sessions, games, cards, turns, matches, rules (the dice are
+saves.dicestates, an earlier version's session is brought to this one's form by saves.versions).
 
 Decoding trusts nothing: every value is checked for its JSON type and range before use, and
-anything malformed raises DamagedSave, the one fault for a damaged file. Only these checks
-raise it; an error in the game's own code goes on as the error it is.
+anything malformed raises DamagedSave, the one fault for a damaged file (saves.strict). Only
+these checks raise it; an error in the game's own code goes on as the error it is.
 """
 from dataclasses import fields
 from typing import Any, Optional, cast
