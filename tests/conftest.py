@@ -24,7 +24,7 @@ os.environ.pop("LC_MESSAGES", None)
 
 # The run's temp folders (every game's saves, the tables) on the machine's RAM disk where it
 # has one: a game writes its save whole, flushes it to disk and renames it at every step, and
-# on a disk that was a third of an in-process game's time. A TMPDIR of one's own is kept.
+# on a disk that is much of an in-process game's time. A TMPDIR of one's own is kept.
 # Not on Windows: there "/dev/shm" names a folder on the current drive (under Wine, Linux's own
 # RAM disk, shared with the Linux runs' temp folders).
 RAM_DISK = "/dev/shm"
@@ -47,7 +47,7 @@ UNDER_WINE = ON_WINDOWS and under_wine()
 # The modules whose tests wait longest (games in real terminals and over SSH, tables solved),
 # longest first. They run before the rest: the workers take the first tests in turn, so these
 # are spread over all of them from the start, and the many short tests fill in at the end
-# (collected in file order, they came last and one worker went on alone for a minute).
+# (collected in file order, they came last and one worker went on alone long after the others).
 SLOW_FIRST = ("test_ssh_table.py", "test_computer_resume.py", "test_seats.py", "test_strategy_variants.py",
               "test_win_chance.py", "test_terminal.py", "test_moments.py", "test_saving_game.py",
               "test_simulation.py", "test_strategy.py", "test_every_moment.py", "test_accessible.py",
@@ -92,9 +92,9 @@ def seed_bytecode():
     """Link into the run's own folder the bytecode compiled where Python and the installed
     packages are (it is read from there only): otherwise the first worker compiles numpy,
     prompt_toolkit, asyncssh and the rest afresh while the others wait, and every worker and
-    game started at once compiles what it imports first (seconds of CPU in all). Links, not
-    copies: 0.2 s, not 0.4-0.8 s, before any worker starts (a stale file would be replaced by
-    a new one, never written through the link)."""
+    game started at once compiles what it imports first. Links, not copies: quicker to make
+    before any worker starts (a stale file would be replaced by a new one, never written
+    through the link)."""
     for source, compiled in installed_bytecode(f".{sys.implementation.cache_tag}.pyc"):
         target = importlib.util.cache_from_source(source)
         if os.path.isfile(source) and not os.path.lexists(target):  # a module listed twice is linked once
@@ -182,8 +182,8 @@ def shared_table_cache(pytestconfig):
 @pytest.fixture(scope="session", autouse=True)
 def shipped_rests(shared_table_cache):
     """The 1987 rules' rests in each worker's memory from the start, read from the package's
-    file as the game reads them (0.05 s): a test that works out a chance to win never measures
-    them (a minute's work) because no test before it in its worker happened to read them."""
+    file as the game reads them: a test that works out a chance to win never measures them
+    (long work) because no test before it in its worker happened to read them."""
     from yahtzee.model.rules import HASBRO
     from yahtzee.strategy.storage.cache import ready_rests, table_loader
     ready_rests(table_loader(shared_table_cache)(HASBRO), shared_table_cache)

@@ -11,7 +11,7 @@ import pytest
 from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
 from yahtzee.strategy.exact import statespace, team
 from yahtzee.strategy.exact.levels import BUILD_CHUNK, LEAST_BATCH, LevelSolver, batch_bounds
-from yahtzee.strategy.exact.solver import Engine
+from yahtzee.strategy.exact.solver import TurnSolver
 from yahtzee.strategy.exact.stages import Workspace
 from yahtzee.strategy.storage.cache import build_table
 
@@ -28,13 +28,13 @@ def two_process_hasbro():
 @pytest.fixture(scope="module")
 def no_bonus_shared():
     """The no-bonus table as a build makes it: each card's 'fifty' state given its twin's value."""
-    return Engine(NO_BONUS).solve()
+    return TurnSolver(NO_BONUS).solve()
 
 
 @pytest.fixture(scope="module")
 def no_bonus_every_state():
     """The no-bonus table with every 'fifty' state solved on its own."""
-    engine = Engine(NO_BONUS)
+    engine = TurnSolver(NO_BONUS)
     engine.fifty_matters = True
     return engine.solve()
 
@@ -47,12 +47,12 @@ def test_two_processes_build_the_shipped_table_to_the_last_bit(two_process_hasbr
 @needs_fork
 @pytest.mark.parametrize("rules", [NO_BONUS, YAHTC, FIVEOAK], ids=lambda rules: rules.name)
 def test_two_processes_solve_the_fullest_levels_as_one_does(rules):
-    engine = Engine(rules)
+    engine = TurnSolver(rules)
     assert np.array_equal(engine.solve(levels=5, processes=2), engine.solve(levels=5))
 
 
 def test_only_the_no_bonus_rules_let_a_50_change_nothing():
-    assert [Engine(rules).fifty_matters for rules in (HASBRO, FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK)] == \
+    assert [TurnSolver(rules).fifty_matters for rules in (HASBRO, FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK)] == \
         [True, True, False, True, True, True]
 
 
@@ -63,7 +63,7 @@ def test_the_fifty_twins_get_the_values_solving_them_gives(no_bonus_shared, no_b
 
 
 def test_without_the_fifty_twins_a_third_fewer_states_are_solved():
-    engine = Engine(NO_BONUS)
+    engine = TurnSolver(NO_BONUS)
     solved = sum(len(states) for filled in range(13) for states in LevelSolver(engine).level_batches(filled, 1))
     every = sum(len(statespace.level_states(filled, 1)) for filled in range(13))
     assert solved < 0.7 * every
@@ -82,7 +82,7 @@ def test_batches_hold_every_state_once_in_even_shares(count, processes):
 @needs_fork
 def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone():
     reports, leader = [], os.getpid()
-    Engine(HASBRO).solve(lambda done, total: reports.append((os.getpid(), done, total)), levels=4, processes=2)
+    TurnSolver(HASBRO).solve(lambda done, total: reports.append((os.getpid(), done, total)), levels=4, processes=2)
     assert {pid for pid, _, _ in reports} == {leader}
     assert reports[-1][1] == reports[-1][2] and len(reports) > 4
     assert [done for _, done, _ in reports] == sorted(done for _, done, _ in reports)
@@ -95,7 +95,7 @@ def test_without_fork_or_a_second_processor_one_process_solves_it_all(monkeypatc
     monkeypatch.setattr(team, "can_fork", lambda: why != "no fork")
     monkeypatch.setattr(team, "usable_cores", lambda: 1 if why == "one processor" else 2)
     monkeypatch.setattr(os, "fork", no_fork, raising=False)
-    engine = Engine(HASBRO)
+    engine = TurnSolver(HASBRO)
     assert np.array_equal(engine.solve(levels=3, processes=2), engine.solve(levels=3))
 
 
@@ -150,7 +150,7 @@ def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch, forked):
         solve_states(self, values, states, work)
     monkeypatch.setattr(LevelSolver, "solve_states", fail_in_the_helper)
     with pytest.raises(team.HelperLost):
-        Engine(HASBRO).solve(levels=3, processes=2)
+        TurnSolver(HASBRO).solve(levels=3, processes=2)
     assert len(forked) == 1 and is_reaped(forked[0])
 
 
@@ -159,7 +159,7 @@ def test_a_leader_that_stops_takes_its_helper_with_it(forked):
     def stop(done, total):
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
-        Engine(HASBRO).solve(stop, levels=4, processes=2)
+        TurnSolver(HASBRO).solve(stop, levels=4, processes=2)
     assert len(forked) == 1 and is_reaped(forked[0])
 
 
@@ -210,7 +210,7 @@ def solved_state_by_state(engine, levels):
 
 @pytest.mark.parametrize("rules", [HASBRO, ACORN], ids=lambda rules: rules.name)
 def test_sums_with_the_same_future_get_the_values_solving_each_gives(rules):
-    engine = Engine(rules)
+    engine = TurnSolver(rules)
     assert np.array_equal(engine.solve(levels=5), solved_state_by_state(engine, 5))
 
 
@@ -226,7 +226,7 @@ def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart
 @pytest.mark.parametrize("rules", [HASBRO, FREE_JOKER, NO_BONUS, YAHTC], ids=lambda rules: rules.name)
 @pytest.mark.parametrize("filled", [2, 6, 11])
 def test_the_builds_best_postings_are_those_worked_out_a_box_at_a_time(rules, filled, table):
-    engine = Engine(rules)
+    engine = TurnSolver(rules)
     states = statespace.level_states(filled, 1)
     states = states.part(slice(None, None, max(1, len(states) // 500)))
     quick, each_box = Workspace(len(states)), Workspace(len(states))

@@ -11,6 +11,7 @@ import pytest
 from helpers import LOCK_ERRNO, game_copy
 from test_win_chance import FULL_CARD, last_turn, throws
 
+from yahtzee.model.choices import Reroll
 from yahtzee.model.dice import RandomDice
 from yahtzee.model.game import Game, Player, Turn
 from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO
@@ -31,7 +32,6 @@ from yahtzee.strategy.odds.rests import (
 )
 from yahtzee.strategy.odds.winchance import option_chances
 from yahtzee.strategy.play.advisor import advise
-from yahtzee.strategy.play.players import Reroll
 from yahtzee.strategy.storage.cache import table_loader
 
 C = Category

@@ -9,6 +9,7 @@ from keycodes import KEYS
 
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.scoring import Category
+from yahtzee.saves.versions import resume_point
 from yahtzee.screens.flow import SCREENS, Keeper, run, run_from
 from yahtzee.screens.prompts import paginate
 from yahtzee.screens.resume import resumed_moment
@@ -46,7 +47,7 @@ def test_every_moment_round_trips_through_its_saved_form():
     for screen in Screen:
         moment = Moment(screen, Category.FULL_HOUSE if screen is Screen.VERIFY else None)
         assert Moment.from_dict(moment.to_dict()) == moment
-    assert Moment.from_dict({"screen": "posting", "box": "h"}) == Moment(Screen.VERIFY, Category.FULL_HOUSE)
+    assert Moment.from_dict(resume_point("posting h")) == Moment(Screen.VERIFY, Category.FULL_HOUSE)  # version 1
     assert Moment.from_dict({"screen": "nowhere"}) is None
     assert Moment.from_dict({"screen": "verify"}) is None  # a verify question needs its box
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee.model.checks import DamagedSave
-from yahtzee.model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, parse_faces, read_dice_file
+from yahtzee.model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, parse_faces
 from yahtzee.model.game import (
     BoxFilled,
     Game,
@@ -23,6 +23,7 @@ from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
+from yahtzee.saves.dicefile import read_dice_file
 from yahtzee.saves.records import record_of
 
 C = Category

@@ -108,7 +108,7 @@ def old_autosave(screen):
 
 
 @pytest.mark.parametrize("screen, resume", [
-    ("posting h", {"screen": "posting", "box": "h"}), ("play", {"screen": "play"}), ("", {}),
+    ("posting h", {"screen": "verify", "box": "full_house"}), ("play", {"screen": "play"}), ("", {}),
 ])
 def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(tmp_path, screen, resume):
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))

@@ -21,9 +21,8 @@ from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category, is_possible_points, joker_points, score
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_from_dict, session_to_dict
-from yahtzee.saves.documents import DEFAULT_PREFS
 from yahtzee.saves.folder import EarlierSaves, Folders, choose_folders, move_earlier_saves
-from yahtzee.saves.prefs import Prefs
+from yahtzee.saves.prefs import DEFAULTS, Prefs
 from yahtzee.saves.records import InvalidRecord, check_record, record_of
 from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, READ_ONLY, Saves
 
@@ -407,7 +406,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
 # prefs.json
 
 def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, saves_folder):
-    assert saves.load_prefs() == DEFAULT_PREFS
+    assert saves.load_prefs() == DEFAULTS
     assert saves.save_prefs(Prefs(verify=False))
     assert saves.load_prefs() == Prefs(verify=False)
     assert json.loads((saves_folder / PREFS).read_text())["version"] == 1
@@ -427,7 +426,7 @@ def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, saves_folder)
 def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, saves_folder, content):
     saves_folder.mkdir()
     (saves_folder / PREFS).write_bytes(content)
-    assert saves.load_prefs() == DEFAULT_PREFS
+    assert saves.load_prefs() == DEFAULTS
     assert files_in(saves_folder) == [f"{PREFS}.bad-{STAMP}"]
     assert (saves_folder / f"{PREFS}.bad-{STAMP}").read_bytes() == content
     assert len(saves.notices) == 1 and PREFS in saves.notices[0]

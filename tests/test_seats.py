@@ -292,10 +292,10 @@ def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour(
 
 
 def test_one_screen_is_drawn_in_english_and_german_from_two_threads_at_once():
-    from yahtzee.model.game import Posting
+    from yahtzee.model.game import PostingResult
     from yahtzee.model.scoring import Category
     from yahtzee.screens.playscreen import posting_note
-    note = posting_note(Posting("ANN", Category.FULL_HOUSE, 25, 0))
+    note = posting_note(PostingResult("ANN", Category.FULL_HOUSE, 25, 0))
     frame = lambda look: [look.words(note), look.words(Say("Roll {roll} of {rolls}").format(roll=1, rolls=3))]  # noqa: E731
     seen = {"en": set(), "de": set()}
 
@@ -920,8 +920,8 @@ def test_an_address_that_breaks_a_limit_is_refused_longer_at_each_offence_up_to_
 def test_a_rejoin_code_is_six_letters_that_read_apart_and_its_proof_forgives_case_and_spaces():
     import random
 
-    from yahtzee.model.checks import is_seat_proof
     from yahtzee.net.owners import CODE_LENGTH, CODE_LETTERS, by_code, code_proof, new_code, removal_mark
+    from yahtzee.saves.proofs import is_seat_proof
     codes = {new_code(random.Random(seed).choice) for seed in range(200)}
     assert len(codes) == 200 and all(len(code) == CODE_LENGTH and set(code) <= set(CODE_LETTERS) for code in codes)
     assert not set("IO01") & set(CODE_LETTERS)

@@ -68,7 +68,8 @@ def plain_run(saves, dice, lines):
     it wrote."""
     from yahtzee.app import make_context, run_flow
     from yahtzee.consoles.plain import PlainConsole
-    from yahtzee.model.dice import LoadedDice, read_dice_file
+    from yahtzee.model.dice import LoadedDice
+    from yahtzee.saves.dicefile import read_dice_file
     from yahtzee.saves.store import Saves, local_now
     from yahtzee.screens.context import Settings
     stdin, stdout = StoppingInput(lines), io.StringIO()

@@ -11,6 +11,7 @@ import pytest
 from helpers import read_table
 
 from yahtzee.model import scoring
+from yahtzee.model.choices import Post, Reroll
 from yahtzee.model.dice import LoadedDice, RandomState, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.moods import MOODS
@@ -23,13 +24,13 @@ from yahtzee.strategy.exact.objective import EXPECTED_SCORE
 from yahtzee.strategy.exact.position import card_state, card_total
 from yahtzee.strategy.exact.progress import progress_bar
 from yahtzee.strategy.exact.rulearrays import FULL_CARD, check_tables
-from yahtzee.strategy.exact.solver import Engine
+from yahtzee.strategy.exact.solver import TurnSolver
 from yahtzee.strategy.exact.statespace import States, empty_values
 from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.headless.simulate import format_simulation, simulate
 from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.play.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
-from yahtzee.strategy.play.players import OBJECTIVES, Post, Reroll
+from yahtzee.strategy.play.players import OBJECTIVES
 from yahtzee.strategy.storage import cache
 
 C = Category
@@ -63,7 +64,7 @@ def test_start_values_match_the_table(loader, name):
 @pytest.mark.parametrize("name", sorted(START_VALUES))
 def test_solver_tables_agree_with_scoring_on_many_cards(name):
     rules = ALL_RULES[name]
-    check_tables(Engine(rules).tables, rules, masks=range(0, FULL_CARD, 211))
+    check_tables(TurnSolver(rules).tables, rules, masks=range(0, FULL_CARD, 211))
 
 
 def test_the_last_turn_with_only_chance_open_is_worth_70_thirds():
@@ -71,7 +72,7 @@ def test_the_last_turn_with_only_chance_open_is_worth_70_thirds():
     # so a die is worth 11/6 + 4/6 * 4.25 = 14/3 and five dice 70/3.
     values = empty_values()
     state = States(*(np.array([v]) for v in (FULL_CARD ^ (1 << 12), 0, 0)))
-    assert Engine(HASBRO).turn_start_values(values, state)[0] == pytest.approx(70 / 3, abs=1e-12)
+    assert TurnSolver(HASBRO).turn_start_values(values, state)[0] == pytest.approx(70 / 3, abs=1e-12)
 
 
 def test_the_average_over_rolls_adds_them_in_roll_order_to_the_last_bit():
@@ -85,10 +86,10 @@ def test_the_average_over_rolls_adds_them_in_roll_order_to_the_last_bit():
 
 
 def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro):
-    four = Engine(dataclasses.replace(HASBRO, name="four", rolls_per_turn=4))
+    four = TurnSolver(dataclasses.replace(HASBRO, name="four", rolls_per_turn=4))
     masks = np.array([FULL_CARD ^ (1 << 12), FULL_CARD ^ (1 << 11), 0b1111111000000, 0])
     states = States(masks, np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
-    three = Engine(HASBRO).turn_start_values(hasbro.values, states)
+    three = TurnSolver(HASBRO).turn_start_values(hasbro.values, states)
     assert (four.turn_start_values(hasbro.values, states) > three + 0.1).all()
 
 
@@ -380,7 +381,7 @@ def test_sums_that_can_no_longer_win_the_bonus_are_solved_once_with_the_values_o
     # A hand count: with only THREES of the upper boxes open, at most 15 more come, so a sum
     # below 48 can never reach 63; with all six open, every sum still can.
     assert statespace.HOPELESS_BELOW[0b111011] == 48 and statespace.HOPELESS_BELOW[0] == 0
-    engine = Engine(HASBRO)
+    engine = TurnSolver(HASBRO)
     shared = engine.solve(levels=3)
     solved_apart = [len(statespace.level_states(filled, 1)) for filled in range(10, 13)]
     monkeypatch.setattr(statespace, "HOPELESS_BELOW", [0] * len(statespace.HOPELESS_BELOW))
@@ -395,7 +396,7 @@ def test_sums_that_can_no_longer_win_the_bonus_are_solved_once_with_the_values_o
 
 def test_progress_is_reported_up_to_the_total(monkeypatch):
     reports, solved = [], []
-    engine = Engine(HASBRO)
+    engine = TurnSolver(HASBRO)
     # Every batch of states is handed out and counted; their arithmetic is other tests' business.
     monkeypatch.setattr(LevelSolver, "solve_states", lambda self, values, states, work: solved.append(len(states)))
     engine.solve(lambda done, total: reports.append((done, total)))

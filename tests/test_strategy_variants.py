@@ -35,7 +35,7 @@ from yahtzee.strategy.exact.rulearrays import (
     planning_rules,
     rule_tables,
 )
-from yahtzee.strategy.exact.solver import Engine
+from yahtzee.strategy.exact.solver import TurnSolver
 from yahtzee.strategy.exact.statespace import States
 from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.headless.simulate import simulate
@@ -85,7 +85,7 @@ def test_the_thinker_averages_each_variants_start_value(shared_table_cache, vari
 
 @pytest.mark.parametrize("rules", [FIVEOAK, ACORN, YAHTC], ids=lambda r: r.name)
 def test_variant_tables_agree_with_scoring_on_many_cards(rules):
-    check_tables(Engine(rules).tables, rules, masks=range(0, FULL_CARD, 211))
+    check_tables(TurnSolver(rules).tables, rules, masks=range(0, FULL_CARD, 211))
 
 
 @pytest.mark.parametrize("rules", EXACT + [Rules(name="forcedblank", joker="forced", extra_yahtzee_blank=True),
@@ -106,7 +106,7 @@ def test_a_table_is_solved_only_for_arrays_that_agree_with_the_rules(monkeypatch
     from yahtzee.strategy.exact import rulearrays
     wrong = rulearrays.RuleTables(*(np.zeros_like(array) if index == 3 else array
                                 for index, array in enumerate(astuple(rule_tables(HASBRO)))))
-    monkeypatch.setattr(cache, "Engine", lambda rules, objective: type("E", (), {"tables": wrong})())
+    monkeypatch.setattr(cache, "TurnSolver", lambda rules, objective: type("E", (), {"tables": wrong})())
     with pytest.raises(UnsupportedRules, match="legal boxes"):
         cache.build_table(HASBRO)
 
@@ -130,7 +130,7 @@ def test_the_extra_turn_value_is_a_fixed_point(variant_loader):
     assert extra.value == pytest.approx(50 + 50 + value) and choice_text(extra) == "extra turn +50"
     assert value > table.value(mask, 0, 0) + 0.5  # the chance of extra turns is worth something
     state = States(np.array([mask]), np.array([0]), np.array([1]))
-    assert Engine(YAHTC).turn_start_values(table.values, state)[0] == pytest.approx(value, abs=1e-9)
+    assert TurnSolver(YAHTC).turn_start_values(table.values, state)[0] == pytest.approx(value, abs=1e-9)
 
 
 # -- golden positions ----------------------------------------------------------------

@@ -200,7 +200,7 @@ def script_faces(turns):
 
 
 def play_turn(game, first, rerolls, key):
-    """One scripted turn: roll, mark and reroll, post; returns the Posting."""
+    """One scripted turn: roll, mark and reroll, post; returns the PostingResult."""
     assert game.roll() == tuple(first)
     for marks, _ in rerolls:
         for mark in marks:

@@ -16,13 +16,14 @@ from .consoles.plain import PlainConsole
 from .consoles.screenreader import AccessibleConsole
 from .consoles.winkeys import console_takes_ansi, watch_console_close
 from .manual import read_manual
-from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, read_dice_file
+from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice
 from .model.session import Session
 from .model.words import Say, Sentence
 from .net.log import TableLog
 from .net.tracing import trace_memory_if_asked
 from .present.palette import painter, wants_colour
 from .present.render import can_draw_unicode
+from .saves.dicefile import read_dice_file
 from .saves.folder import Folders
 from .saves.prefs import RunSettings, game_settings
 from .saves.store import Saves, local_now
@@ -252,11 +253,15 @@ def leave_saved(console: ProgramConsole, ctx: Context, keeper: Keeper, quiet: bo
         keep_for_later(console, ctx, keeper, quiet=quiet)
 
 
+# The signals that stop the game at a safe moment in every mode (on Windows SIGBREAK, which
+# closing the console window sends); SIGINT joins them in key mode.
+STOP_SIGNALS = ("SIGTERM", "SIGHUP", "SIGBREAK")
+
+
 def stop_signal_names(console: ProgramConsole) -> tuple[str, ...]:
     """The signals that stop the game at a safe moment: in key mode a SIGINT from outside too
-    (Ctrl-C at the keyboard arrives there as a key, and asks first); on Windows SIGBREAK, which
-    closing the console window sends."""
-    return ("SIGTERM", "SIGHUP", "SIGBREAK") + (() if console.look.in_lines else ("SIGINT",))
+    (Ctrl-C at the keyboard arrives there as a key, and asks first)."""
+    return STOP_SIGNALS + (() if console.look.in_lines else ("SIGINT",))
 
 
 def catch_stop_signals(console: ProgramConsole) -> None:
@@ -267,7 +272,7 @@ def catch_stop_signals(console: ProgramConsole) -> None:
 
 
 def ignore_stop_signals() -> None:
-    """While the last save runs, a late SIGHUP, SIGTERM or SIGINT must not cut it short."""
-    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+    """While the last save runs, no late stop signal (nor a SIGINT) must cut it short."""
+    for name in (*STOP_SIGNALS, "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)

@@ -3,6 +3,7 @@ import functools
 import random
 from typing import TYPE_CHECKING, Optional, Union
 
+from ..model.choices import Action
 from ..model.moods import mood_named
 from ..strategy.storage.builder import Waiting, engine
 from .tablekeeper import TableKeeper
@@ -11,7 +12,7 @@ if TYPE_CHECKING:  # only for the reader: the strategy modules would load numpy 
     from ..model.game import Game
     from ..model.rules import Rules
     from ..strategy.odds.rival import RivalPlayer
-    from ..strategy.play.players import ComputerPlayer, Post, Reroll
+    from ..strategy.play.players import ComputerPlayer
 
 
 class Opponents:
@@ -45,7 +46,7 @@ class Opponents:
                 return waiting
         return None
 
-    def action(self, game: "Game") -> Union["Reroll", "Post"]:
+    def action(self, game: "Game") -> Action:
         """What the computer at the current seat of `game` does next (a keep or a box)."""
         brain = self.player(game.current.mood or "thinker", game.rules)
         with self.tables.thinking:

@@ -1,2 +1,2 @@
 """The consoles: each touches its terminal alone (keys in, a screen drawn out in its own presentation).
-They import the model, the presentation and the screens."""
+They import the model, the speech and the presentation."""

@@ -1,5 +1,8 @@
-"""Checks on values read from the game's JSON files, shared by every reader of them."""
-import re
+"""Checks on plain values that come into the model from outside (whole numbers, short texts,
+player names) and the bounds data may claim, shared by the rules and every reader of them.
+
+DamagedSave is the saves' fault, not the model's; it is defined here only while saves/store.py
+imports it from here."""
 from typing import Any, Optional
 
 MAX_NAME_CHARS = 40
@@ -31,12 +34,3 @@ def is_valid_name(name: Any) -> bool:
     """A player name as files may hold it: 1-40 printable characters, not all blank."""
     return is_text(name, MAX_NAME_CHARS) and not name.isspace()
 
-
-# What proves a friend's seat theirs: nothing yet, their key's fingerprint, or a hash of their rejoin code.
-SEAT_PROOF = re.compile(r"|SHA256:[A-Za-z0-9+/]{1,100}|code:[0-9a-f]{64}")
-CODE_PROOF = "code:"  # a seat taken with the password: its rejoin code's hash follows
-
-
-def is_seat_proof(proof: Any) -> bool:
-    """What may prove a seat a friend's, as the autosave holds it."""
-    return isinstance(proof, str) and SEAT_PROOF.fullmatch(proof) is not None

@@ -1,8 +1,9 @@
-"""An advisor's choice as a typed value: keep some dice, or post in a box with its points
-and the bonuses that come with it. Words are made from it only where it is shown."""
+"""Choices as typed values: an advisor's (keep some dice, or post in a box with its points and
+the bonuses that come with it) and a computer player's answer (Reroll or Post). Words are made
+from them only where they are shown."""
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Optional
+from typing import Optional, Union
 
 from .scoring import Category
 
@@ -48,3 +49,20 @@ class Option:
 
 def _choice_alone(option: Option) -> Option:
     return replace(option, value=0.0, reroll=(), best=False)
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """A computer player's answer: reroll the marked dice (five bools, in the dice's places)."""
+
+    marked: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class Post:
+    """A computer player's answer: post the dice in a box."""
+
+    box: Category
+
+
+Action = Union[Reroll, Post]  # what a computer player does next

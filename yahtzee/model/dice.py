@@ -1,6 +1,5 @@
 """Where the dice come from: true randomness, a seed reseeded every turn, duplicate dice
-shared by every seat, or a loaded file."""
-import os
+shared by every seat, or faces loaded from a text (yahtzee.saves.dicefile reads the file)."""
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -12,7 +11,6 @@ from .words import N_, Refusal, Say, Text
 DICE_COUNT = 5
 FACES = range(1, 7)
 FACE_DIGITS = frozenset(str(face) for face in FACES)  # a face as a dice file and the move log write it
-MAX_DICE_FILE_BYTES = 1_000_000
 MAX_DRAWN_SEED = 10 ** 9
 DUPLICATE_LINE = N_("Dice: duplicate, every player rolls the same dice")
 
@@ -264,22 +262,3 @@ def parse_faces(text: str, origin: Optional[Text] = None) -> list[int]:
     if not faces:
         raise DiceFileError(Say("{origin}: holds no dice faces").format(origin=origin or Say("dice file")))
     return faces
-
-
-def read_dice_file(path: Union[str, os.PathLike[str]]) -> list[int]:
-    """The faces of a loaded-dice file; DiceFileError says plainly what is wrong."""
-    try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_DICE_FILE_BYTES + 1)
-    except OSError as error:
-        raise DiceFileError(Say("dice file {path}: {error}").format(
-            path=os.fspath(path), error=error.strerror or str(error))) from None
-    if len(data) > MAX_DICE_FILE_BYTES:
-        raise DiceFileError(Say("dice file {path}: larger than {size} bytes").format(
-            path=os.fspath(path), size=MAX_DICE_FILE_BYTES))
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
-        raise DiceFileError(Say("dice file {path}: holds characters other than faces and spaces").format(
-            path=os.fspath(path))) from None
-    return parse_faces(text, Say("dice file {path}").format(path=os.fspath(path)))

@@ -60,7 +60,7 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class Posting:
+class PostingResult:
     """What a posting scored: the box's points, the extra-Yahtzee bonus, the roll bonus;
     whether it blanked the box (Acorn) or took another turn instead (yahtChallenge), and
     which race columns it completed and cleared."""
@@ -159,13 +159,13 @@ class Game:
         """What posting the current dice in `box` would score, bonus apart."""
         return scoring.posting_points(box, self.turn.dice, self.current.card.boxes, self.rules)
 
-    def preview(self, box: Category) -> Posting:
-        """The Posting that posting the current dice in `box` would make (nothing changes)."""
+    def preview(self, box: Category) -> PostingResult:
+        """The PostingResult that posting the current dice in `box` would make (nothing changes)."""
         dice, boxes, rules = self.turn.dice, self.current.card.boxes, self.rules
         if box is Category.YAHTZEE and self.can_take_extra_turn:
-            return Posting(self.current.name, box, 0, scoring.extra_turn_bonus(dice, boxes, rules),
+            return PostingResult(self.current.name, box, 0, scoring.extra_turn_bonus(dice, boxes, rules),
                            extra_turn=True)
-        return Posting(self.current.name, box, self.points_for(box),
+        return PostingResult(self.current.name, box, self.points_for(box),
                        scoring.yahtzee_bonus(dice, boxes, rules),
                        scoring.roll_bonus_points(box, dice, self.turn.rolls, boxes, rules),
                        blank=scoring.must_blank(dice, boxes, rules))
@@ -210,7 +210,7 @@ class Game:
         if box not in self.legal_boxes():
             raise JokerRuleError(scoring.joker_requirement(self.turn.dice, boxes, self.rules))
 
-    def post(self, box: Category) -> Posting:
+    def post(self, box: Category) -> PostingResult:
         """Post the dice in `box` (blank it, for an Acorn extra Yahtzee), then pass the turn
         on; returns what it scored. YAHTZEE, when an extra turn is earned, takes it."""
         if box is Category.YAHTZEE and self.can_take_extra_turn:
@@ -227,9 +227,9 @@ class Game:
         self._next_turn()
         return posting
 
-    def take_extra_turn(self) -> Posting:
+    def take_extra_turn(self) -> PostingResult:
         """yahtChallenge: add an extra Yahtzee's bonus and start the same player's turn again,
-        no box filled; returns the Posting (extra_turn=True)."""
+        no box filled; returns the PostingResult (extra_turn=True)."""
         if not self.can_take_extra_turn:
             raise NoExtraTurn(Say("only another Yahtzee, with 50 in YAHTZEE, earns another turn"))
         posting = self.preview(Category.YAHTZEE)

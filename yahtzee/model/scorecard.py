@@ -9,7 +9,7 @@ COLUMN_NAMES = {UPPER: "upper", LOWER: "lower"}
 
 
 class Entry(Protocol):
-    """What a posting writes on the card (yahtzee.model.game.Posting, whose module imports this one)."""
+    """What a posting writes on the card (yahtzee.model.game.PostingResult, whose module imports this one)."""
 
     @property
     def box(self) -> Category: ...

@@ -8,5 +8,8 @@ console the flow talks to while it hosts, which shows every screen at every seat
 keys of the seat whose turn it is, over terminals.py (every terminal and the wait for a key
 across them), claims.py (whose the seats are), lines.py (each terminal's own words),
 friendkeys.py and straykeys.py (the keys of a friend's own terminal, and of terminals not asked)
-and hostpages.py (the host's page of who is at the table, and the wait for a friend away).
+and hostpages.py (the host's page of who is at the table, and the wait for a friend away);
+seating.py is what the table asks the game about its seats. It imports the model, the speech,
+the saves (atomic files, for the host key), the presentation and the consoles (the key console
+the host plays at, its key reader and the stops).
 """

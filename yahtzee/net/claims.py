@@ -7,8 +7,8 @@ from typing import Callable, Optional
 from ..model.game import MAX_PLAYERS
 from ..model.words import Say
 from .owners import code_proof, not_yours
-from .questions import Seating
 from .roster import Present
+from .seating import Seating
 from .server import TableServer
 from .terminals import HOST, Friend
 

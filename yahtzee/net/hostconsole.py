@@ -29,8 +29,8 @@ from .friendkeys import FriendKeys
 from .hostpages import AWAY_SECONDS, HostPages
 from .lines import SeatLines
 from .owners import new_code
-from .questions import Seating
 from .seat import RemoteSeat
+from .seating import Seating
 from .server import TableServer
 from .straykeys import StrayKeys
 from .terminals import HOST, Terminals, posix

@@ -13,8 +13,8 @@ from ..present.keys import Key, letter_as_key
 from ..present.look import Asked
 from .claims import SeatClaims
 from .owners import removal_mark
-from .questions import Seating
 from .roster import Present, roster_view
+from .seating import Seating
 from .server import TableServer
 from .terminals import HOST, Terminals
 

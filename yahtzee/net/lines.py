@@ -5,7 +5,7 @@ from typing import Optional
 from ..model.words import Say, Text, YesNo
 from ..present.look import Asked, Screenful
 from .claims import SeatClaims
-from .questions import Seating
+from .seating import Seating
 from .terminals import HOST, Terminals
 
 

@@ -8,8 +8,8 @@ import hashlib
 import secrets
 from collections.abc import Callable
 
-from ..model.checks import CODE_PROOF
 from ..model.words import Say
+from ..saves.proofs import CODE_PROOF
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # none that reads like another (no I, O, 0, 1)
 CODE_LENGTH = 6  # 32**6: about a billion codes, against three tries a connection and 60 a minute an address

@@ -9,7 +9,7 @@ from ..model.words import Say
 from .claims import SeatClaims
 from .friendkeys import FriendKeys
 from .lines import SeatLines
-from .questions import Seating
+from .seating import Seating
 from .terminals import Terminals
 
 

@@ -7,7 +7,7 @@ from ..model.game import Game, Turn
 from ..model.outcome import FinishedGame
 from ..model.scorecard import Scorecard
 from ..model.scoring import LOWER, SHEET_LABELS, UPPER, Category
-from ..model.words import Text
+from ..model.words import Say, Text
 from ..speech.languages import N_, _, ngettext, number, text
 from .palette import Paint, no_colour, pad, visible_width, wrapped
 
@@ -174,15 +174,15 @@ def dice_lines(turn: Turn, paint: Paint = no_colour, unicode: bool = True,
     return rows + [" ".join(numbers)]
 
 
-def turn_heading(game: Game) -> str:
+def turn_heading(game: Game) -> Say:
     """Whose turn, which roll: 'ANN  roll 2 of 3'."""
     if game.is_over:
-        return _("Game over")
+        return Say("Game over")
     rolls = game.turn.rolls
     if not rolls:
-        return _("{name}  to roll").format(name=game.current.name)
-    return _("{name}  roll {roll} of {rolls}").format(name=game.current.name, roll=rolls,
-                                                     rolls=rolls + game.rolls_left)
+        return Say("{name}  to roll").format(name=game.current.name)
+    return Say("{name}  roll {roll} of {rolls}").format(name=game.current.name, roll=rolls,
+                                                       rolls=rolls + game.rolls_left)
 
 
 def side_by_side(*columns: tuple[Sequence[str], int]) -> list[str]:
@@ -200,7 +200,7 @@ def play_lines(game: Game, verify: bool, sound: bool, status: Text, paint: Paint
     the match's lines under them), the status line below."""
     sheet = sheet_lines(game, paint, keys, hints, par)
     middle = ["", ""] + hotkey_lines(verify, sound, paint)
-    right = [paint("title", turn_heading(game)), ""] + dice_lines(game.turn, paint, unicode, dice)
+    right = [paint("title", text(turn_heading(game))), ""] + dice_lines(game.turn, paint, unicode, dice)
     right += ["", *match] if match else []
     return side_by_side((sheet, sheet_width(game) + 1), (middle, MIDDLE_WIDTH), (right, 0)) + [text(status)]
 

@@ -7,22 +7,22 @@ from ..model.game import ROUNDS, Game, Turn
 from ..model.scorecard import Scorecard
 from ..model.scoring import LOWER, SPOKEN_NAMES, UPPER, Category
 from ..model.words import Say
-from ..speech.languages import _, number
+from ..speech.languages import _, number, text
 from .render import advice_keys, choice_text, percent, reroll_text
 
 
-def spoken_label(box: Category) -> str:
-    """A box's name in words, in the player's language: 'Small straight'."""
-    return _(SPOKEN_NAMES[box])
+def spoken_label(box: Category) -> Say:
+    """A box's name as it is said: 'Small straight'."""
+    return Say(SPOKEN_NAMES[box])
 
 
 def box_words(card: Scorecard, box: Category) -> str:
     """One box as words: 'Ones 3', 'Twos open', 'Chance blanked'."""
     if box not in card.boxes:
-        return _("{box} open").format(box=spoken_label(box))
+        return _("{box} open").format(box=text(spoken_label(box)))
     if card.is_blank(box):
-        return _("{box} blanked").format(box=spoken_label(box))
-    return f"{spoken_label(box)} {card.boxes[box]}"
+        return _("{box} blanked").format(box=text(spoken_label(box)))
+    return f"{text(spoken_label(box))} {card.boxes[box]}"
 
 
 def card_sentence(name: str, card: Scorecard) -> str:

@@ -10,18 +10,17 @@ from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..speech.languages import _
 from . import prefs as preferences
-from .codec import OLD_SESSION_VERSIONS, SESSION_VERSION, old_screen, session_from_dict, session_to_dict
+from .codec import session_from_dict, session_to_dict
 from .records import InvalidRecord, check_record, finished_game, record_of
 from .shapes import JSONObject
+from .versions import current_form
 
 if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
     from typing import TypeGuard
 
-DamagedFile = DamagedSave  # the name this module used before the one fault type
-AUTOSAVE_VERSION = SESSION_VERSION  # the autosave is the session plus "saved" and "resume"
 PREFS_VERSION = 1
 MAX_RECORD_BYTES = 64 * 1024
-DEFAULT_PREFS = preferences.DEFAULTS
+DEFAULT_PREFS = preferences.DEFAULTS  # the same value, as the store reads it; new code reads prefs.DEFAULTS
 # The resume point: a small JSON object that only the screens' flow reads.
 ResumePoint = Mapping[str, Union[str, int, None]]
 MAX_RESUME_ENTRIES = 8
@@ -60,9 +59,7 @@ def autosave_to_dict(session: Session, resume: ResumePoint, saved: str) -> JSONO
 def autosave_from_dict(data: dict[str, Any]) -> tuple[Session, ResumePoint]:
     """(session, resume point) of an autosave, this version's or an older one's; DamagedSave."""
     session = session_from_dict(data)
-    if data["version"] in OLD_SESSION_VERSIONS:
-        return session, resume_from_screen(old_screen(data))
-    resume = data.get("resume")
+    resume = current_form(data).get("resume")  # an earlier version's, in this version's form
     if not is_resume_point(resume):
         raise DamagedSave(_("the resume point is damaged"))
     return session, resume
@@ -75,14 +72,6 @@ def is_resume_point(resume: object) -> "TypeGuard[ResumePoint]":
                     and (value is None or is_int(value)
                          or isinstance(value, str) and len(value) <= MAX_RESUME_TEXT_CHARS)
                     for key, value in resume.items()))
-
-
-def resume_from_screen(screen: str) -> dict[str, str]:
-    """The resume point of a version 1 screen: 'posting h' -> {'screen': 'posting', 'box': 'h'}."""
-    name, _, box = screen.partition(" ")
-    if not name:
-        return {}
-    return {"screen": name, "box": box} if box else {"screen": name}
 
 
 # prefs.json
@@ -104,7 +93,7 @@ def prefs_from_save(data: object) -> preferences.Prefs:
                 key=key, value=repr(str(value)[:20])))
     # Unknown keys are kept so that a later version's preferences survive this one.
     unknown = tuple((key, value) for key, value in data.items() if key not in known and key != "version")
-    return replace(DEFAULT_PREFS, **known, unknown=unknown)
+    return replace(preferences.DEFAULTS, **known, unknown=unknown)
 
 
 # history.jsonl

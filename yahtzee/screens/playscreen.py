@@ -3,14 +3,15 @@ posting steps, the verify question, a posting's note, and plain mode's briefs.""
 from collections.abc import Sequence
 from typing import Optional
 
-from ..model.game import Game, Posting
+from ..model.game import Game, PostingResult
 from ..model.match import SINGLE_GAME, totals
-from ..model.scoring import BEST_POINTS, SPOKEN_NAMES, Category
+from ..model.scoring import BEST_POINTS, Category
 from ..model.session import Session
-from ..model.words import N_, Later, Say, Text, joined
+from ..model.words import N_, Say, Text, joined
 from ..present import render
 from ..present.look import Frame, Look, View
 from ..present.render import KEY_OF_BOX
+from ..present.spoken import spoken_label
 from .context import Context, game_in_play
 from .prompts import sound_at
 
@@ -87,7 +88,7 @@ def total_note(game: Game, name: str) -> Text:
     return Say("{name}'s total is now {total}.").format(name=name, total=total)
 
 
-def posting_note(result: Posting) -> Text:
+def posting_note(result: PostingResult) -> Text:
     """What a posting did, in one line."""
     if result.extra_turn:
         return Say("{name} takes {bonus} for the extra YAHTZEE and another turn!").format(
@@ -162,15 +163,5 @@ def dice_brief(game: Game, hold: bool = False) -> list[Text]:
     text = Say("{heading}: {dice}   held: {dice_picked}") if hold \
         else Say("{heading}: {dice}   marked: {dice_picked}")
     chosen = joined(picked, ", ") if picked else Say("none")
-    return [text.format(heading=turn_heading(game), dice=dice, dice_picked=chosen)]
+    return [text.format(heading=render.turn_heading(game), dice=dice, dice_picked=chosen)]
 
-
-
-def spoken_label(box: Category) -> Say:
-    """A box's name as it is said: 'Small straight'."""
-    return Say(SPOKEN_NAMES[box])
-
-
-def turn_heading(game: Game) -> Later:
-    """Whose turn and which roll ('ANN  roll 2 of 3'), in the reader's language."""
-    return Later(lambda: render.turn_heading(game))

@@ -1,4 +1,4 @@
-"""What a hosted table asks the game about its seats (net/questions.py's Seating), answered from
+"""What a hosted table asks the game about its seats (net/seating.py's Seating), answered from
 the screens' context: whose question it is, what is happening, whose the seats are."""
 from __future__ import annotations
 

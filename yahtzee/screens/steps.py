@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..model.scoring import Category
-from ..present.render import BOX_KEYS
 from ..saves.documents import ResumePoint
 
 
@@ -42,13 +41,12 @@ class Moment:
 
     @classmethod
     def from_dict(cls, data: ResumePoint) -> Moment | None:
-        """The saved moment, or None when it names no screen this game has."""
+        """The saved moment, or None when it names no screen this game has (an earlier
+        version's comes in this version's form: yahtzee.saves.versions)."""
         names = {screen.value: screen for screen in Screen}
         screen_name, box_name = (str(data.get(key) or "") for key in ("screen", "box"))
         screen = names.get(screen_name)
-        box = BOX_KEYS.get(box_name) or next((b for b in Category if b.value == box_name), None)
-        if screen is Screen.POSTING and box is not None:
-            screen = Screen.VERIFY  # an older save: "posting h" waited for its verify answer
+        box = next((b for b in Category if b.value == box_name), None)
         if screen is None or (screen is Screen.VERIFY) != (box is not None):
             return None
         return cls(screen, box)

@@ -1,10 +1,11 @@
 """A turn: roll, mark and reroll, post (with the verify question), a computer's turn, undo
 (what each step shows and says is yahtzee.screens.playscreen)."""
 import random
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..coach.replay import COSTLY
 from ..consoles.tumble import SPEEDS, tumbling_dice
+from ..model.choices import Post
 from ..model.game import Game, Turn
 from ..model.illegal import IllegalMove
 from ..model.scoring import Category, is_yahtzee
@@ -32,9 +33,6 @@ from .playscreen import (
 from .prompts import ask, hot_key, yes
 from .steps import Moment, Screen
 from .waiting import wait_screen
-
-if TYPE_CHECKING:
-    pass
 
 YAHTZEE_BELLS = 3
 YAHTZEE_BLINKS = 3
@@ -169,7 +167,7 @@ def computer_step(console: Console, ctx: Context) -> Moment:
     if not any(game.turn.marked):  # else its keep was chosen and marked before the game was saved
         wait_screen(console, ctx, view, strategy.opponents.waiting(game))
         action = strategy.opponents.action(game)
-        if not hasattr(action, "marked"):
+        if isinstance(action, Post):
             return computer_posts(console, ctx, view, action.box, pause)
         set_marked(game, action.marked)
     kept = [str(d) for d, marked in zip(game.turn.dice, game.turn.marked) if not marked]

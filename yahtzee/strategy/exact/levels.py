@@ -17,7 +17,7 @@ LEAST_BATCH = 2
 
 
 class LevelEngine(Protocol):
-    """The turn arithmetic a level's batches ask of solver.Engine (which imports this module)."""
+    """The turn arithmetic a level's batches ask of solver.TurnSolver (which imports this module)."""
 
     extra_turns: bool
     fifty_matters: bool

@@ -26,8 +26,8 @@ from ...model import scoring
 from .dicemath import DICE, FACE_COUNT, KEEPS, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS, size_rows
 from .progress import Progress
 from .rulearrays import BOX_COUNT, UP_CAP, UP_STATES, YAHTZEE_BIT, RuleTables
-from .sidebyside import IS_UPPER, Posting, SolvedTable
-from .solver import Engine, open_boxes
+from .sidebyside import IS_UPPER, PostingArrays, SolvedTable
+from .solver import TurnSolver, open_boxes
 from .stages import CHUNK, TurnStages, Workspace, put_where, turn_stages
 from .statespace import (
     STATE_COUNT,
@@ -87,9 +87,9 @@ def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, level
         return moments if team.size == 1 else moments.copy()  # the helper ends as the block does
 
 
-def moment_batches(engine: Engine, filled: int) -> list[States]:
+def moment_batches(engine: TurnSolver, filled: int) -> list[States]:
     """The states with `filled` boxes filled whose moments are worked out, in batches of
-    CHUNK: those a build solves (Engine.level_batches); Engine.share_solved gives the others
+    CHUNK: those a build solves (TurnSolver.level_batches); TurnSolver.share_solved gives the others
     theirs, as their values (the same play, the same points to come, the bonus alike)."""
     if engine.extra_turns:
         states = level_states(filled, CHUNK)
@@ -162,7 +162,7 @@ class TurnMoments:
 
     def __init__(self, table: SolvedTable) -> None:
         self.table = table
-        self.engine: Engine = table.engine
+        self.engine: TurnSolver = table.engine
         self.rows = PostingRows.of(self.engine.tables)
         self.works: dict[int, Workspace] = {}
 
@@ -339,7 +339,7 @@ def _five_alike_postings(tables: RuleTables, states: States, boxes: np.ndarray,
     mask, up, fifty = (np.broadcast_to(part, shape).ravel() for part in (states.mask, states.up, states.fifty))
     box = boxes[FIVE_ALIKE].ravel().astype(np.int64)
     rolls = np.repeat(FIVE_ALIKE, len(states))
-    posting = Posting.of(tables, mask, fifty, rolls, box, np.full(len(rolls), rolls_used))
+    posting = PostingArrays.of(tables, mask, fifty, rolls, box, np.full(len(rolls), rolls_used))
     posted = posting.posted
     points = np.where(posted, posting.points, 0)
     new_up = up + np.where(IS_UPPER[box], points, 0)

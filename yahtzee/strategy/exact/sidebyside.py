@@ -13,7 +13,7 @@ import numpy as np
 from ...model import scoring
 from .dicemath import DICE, FACE_COUNT, KEEPS, ROLLS, YAHTZEE_ROLLS, random_faces
 from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
-from .solver import Engine
+from .solver import TurnSolver
 from .stages import CHUNK
 from .statespace import States
 
@@ -50,7 +50,7 @@ class SolvedTable(Protocol):
     """What a batch plays by: a table.StrategyTable."""
 
     @property
-    def engine(self) -> Engine: ...
+    def engine(self) -> TurnSolver: ...
 
     @property
     def values(self) -> np.ndarray: ...
@@ -84,7 +84,7 @@ class NumpyDice:
 
 
 @dataclass(frozen=True)
-class Posting:
+class PostingArrays:
     """What posting rolls in boxes brings, by the rule tables: each posting's box points, its
     Yahtzee bonus (an extra turn's included), its roll bonus, and whether it fills its box
     (five alike that earn an extra turn and chose YAHTZEE take the turn instead)."""
@@ -96,7 +96,7 @@ class Posting:
 
     @classmethod
     def of(cls, tables: RuleTables, masks: np.ndarray, fifties: np.ndarray, rolls: np.ndarray, boxes: np.ndarray,
-           rolls_used: np.ndarray) -> "Posting":
+           rolls_used: np.ndarray) -> "PostingArrays":
         """Roll `rolls[i]` posted in box `boxes[i]` after rolls_used[i] rolls, on a card with
         the boxes of masks[i] filled and fifties[i] in its Yahtzee box."""
         case = np.where(masks >> YAHTZEE_BIT & 1, 1 + fifties, 0)
@@ -147,7 +147,7 @@ class Cards:
              rolls_used: np.ndarray) -> None:
         """Post roll `rolls[i]` of game `games[i]` in box `boxes[i]` after rolls_used[i] rolls;
         five alike that earn an extra turn and chose YAHTZEE take it instead."""
-        posting = Posting.of(tables, self.mask[games], self.fifty[games], rolls, boxes, rolls_used)
+        posting = PostingArrays.of(tables, self.mask[games], self.fifty[games], rolls, boxes, rolls_used)
         self.yahtzee_bonus[games] += posting.yahtzee_bonus
         posted = posting.posted
         games, boxes, points = games[posted], boxes[posted], posting.points[posted]
@@ -195,7 +195,7 @@ def play_turns(table: SolvedTable, cards: Cards, games: np.ndarray, dice: BatchD
         play_turn(table.engine, stages, cards, games[low:high], inverse[low:high] - start, dice)
 
 
-def play_turn(engine: Engine, stages: TurnChoices, cards: Cards, games: np.ndarray, columns: np.ndarray,
+def play_turn(engine: TurnSolver, stages: TurnChoices, cards: Cards, games: np.ndarray, columns: np.ndarray,
               dice: BatchDice) -> None:
     """Roll, keep and post for `games`, game i in state `columns[i]` of `stages`."""
     faces = dice.roll(games, np.full(len(games), DICE))

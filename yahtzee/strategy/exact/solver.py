@@ -47,7 +47,7 @@ def open_boxes(states: States) -> list[int]:
     return [box for box in range(BOX_COUNT) if open_anywhere >> box & 1]
 
 
-class Engine:
+class TurnSolver:
     """The turn arithmetic for one rule set and objective, over batches of states.
 
     A roll bonus (FiveOAK) makes a posting after roll k worth its bonus when the dice fit

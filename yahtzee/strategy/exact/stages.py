@@ -73,7 +73,7 @@ def _array(shape: tuple[int, int], memory: Optional[np.ndarray]) -> np.ndarray:
 
 
 class TurnEngine(Protocol):
-    """The turn arithmetic these stages ask of solver.Engine (which imports this module)."""
+    """The turn arithmetic these stages ask of solver.TurnSolver (which imports this module)."""
 
     def post_values(self, values: np.ndarray, states: States, work: Workspace,
                     want_boxes: bool = False) -> Optional[np.ndarray]: ...

@@ -11,7 +11,7 @@ from ...model.rules import Rules
 from ...speech.languages import _, text
 from .objective import Objective
 from .rulearrays import UnsupportedRules, check_plannable, check_supported
-from .solver import Engine
+from .solver import TurnSolver
 from .statespace import start_value, state_index
 
 
@@ -26,7 +26,7 @@ class StrategyTable:
     rules: Rules
     objective: Objective
     values: np.ndarray
-    _engine: Optional[Engine] = field(default=None, repr=False, compare=False)
+    _engine: Optional[TurnSolver] = field(default=None, repr=False, compare=False)
     memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)  # per-state results
     plan_rules: Optional[Rules] = None
 
@@ -48,7 +48,7 @@ class StrategyTable:
         return heuristic_note(self.rules, self.plan_rules)
 
     @property
-    def engine(self) -> Engine:
+    def engine(self) -> TurnSolver:
         """The turn arithmetic that goes with the table (built on first use)."""
         self.warm()
         assert self._engine is not None
@@ -57,7 +57,7 @@ class StrategyTable:
     def warm(self) -> None:
         """Work out the turn arithmetic now, if it is not yet."""
         if self._engine is None:
-            self._engine = Engine(self.rules, self.objective)
+            self._engine = TurnSolver(self.rules, self.objective)
 
     @property
     def start_value(self) -> float:

@@ -15,6 +15,7 @@ from typing import Optional, Union
 
 import numpy as np
 
+from ...model.choices import Post
 from ...model.dice import RandomDice
 from ...model.game import Game, Player
 from ...model.moods import mood_named
@@ -27,7 +28,7 @@ from ..exact.sidebyside import play_games as play_batch_games
 from ..exact.table import StrategyTable, TableLoader
 from ..odds.computers import computer_player
 from ..odds.rival import RivalPlayer
-from ..play.players import OBJECTIVES, ComputerPlayer, Post
+from ..play.players import OBJECTIVES, ComputerPlayer
 from ..storage.cache import ready_rests, table_loader
 from .duels import simulate_rivalry
 from .pool import (

@@ -19,18 +19,17 @@ card's own spread and 52.11% with the spread of cards alike.
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 
 from ...model import scoring
+from ...model.choices import Action, Post, Reroll
 from ...model.scoring import Category
 from ..exact.dicemath import CHILDREN, DICE, FACE_COUNT, KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS, YAHTZEE_ROLLS, size_rows
 from ..exact.position import reroll_marks
 from ..exact.rulearrays import BOX_COUNT, BOXES, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 from ..exact.statespace import state_index
 from ..exact.table import StrategyTable
-from ..play.players import Post, Reroll
 from .rests import measured_rests
 
 EXTRA_TURN = BOX_COUNT  # the column of an extra turn, after the thirteen boxes
@@ -63,7 +62,7 @@ class TurnPlans:
         """The keep (or -1) of roll `rolls[i]` for card `columns[i]` after roll number stage + 1."""
         return self.keeps[stage, rolls, columns]
 
-    def action(self, dice: tuple[int, ...], rolls_used: int, card: int = 0) -> Union[Reroll, Post]:
+    def action(self, dice: tuple[int, ...], rolls_used: int, card: int = 0) -> Action:
         """Reroll or Post for one card's dice after `rolls_used` rolls."""
         roll = ROLL_INDEX[tuple(sorted(dice))]
         if rolls_used <= len(self.keeps) and self.keeps[rolls_used - 1, roll, card] >= 0:

@@ -10,10 +10,10 @@ takes the higher expected score. Alone, in a race, or where the tables are not e
 bank), it plays the exact table for the highest mean. The simulation of its games (headless.duels)
 plays by the same plans.
 """
-from typing import Union
 
 import numpy as np
 
+from ...model.choices import Action
 from ...model.game import Game
 from ...model.rules import Rules
 from ...model.scorecard import Scorecard
@@ -25,7 +25,7 @@ from ..exact.rulearrays import BOX_COUNT
 from ..exact.statespace import state_index
 from ..exact.table import StrategyTable, TableLoader
 from ..play.advisor import keep_values
-from ..play.players import Policy, Post, Reroll, turn_key
+from ..play.players import Policy, turn_key
 from .earlyturns import TurnPlans, best_of, final_normals, turn_plans
 from .winchance import card_stages, others_ahead, postings
 
@@ -47,7 +47,7 @@ class RivalPlayer:
         """'' when its tables are exact for the rules, else what it does instead."""
         return self.table.note
 
-    def next_action(self, game: Game) -> Union[Reroll, Post]:
+    def next_action(self, game: Game) -> Action:
         """Reroll(marked) or Post(box) for the current player's rolled dice."""
         if not self.plays_for_the_win(game):
             return self.policy.plan(turn_key(game)).action(game.turn.dice, game.turn.rolls)

@@ -9,14 +9,14 @@ may have, banked ones included, on the values of the same rules without a bank.
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Optional
 
 import numpy as np
 
+from ...model.choices import Action, Post, Reroll
 from ...model.game import Game
 from ...model.moods import mood_named
 from ...model.rules import Rules
-from ...model.scoring import Category
 from ..exact.dicemath import KEEPS, ROLL_INDEX
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.position import card_state, reroll_marks
@@ -32,23 +32,6 @@ OBJECTIVES = {
 }
 MEMO_LIMIT = 50_000
 TurnKey = tuple[int, int, int, int]  # (mask, up, fifty, rolls this turn)
-
-
-@dataclass(frozen=True)
-class Reroll:
-    """Reroll the marked dice (five bools, in the dice's places)."""
-
-    marked: tuple[bool, ...]
-
-
-@dataclass(frozen=True)
-class Post:
-    """Post the dice in a box."""
-
-    box: Category
-
-
-Action = Union[Reroll, Post]
 
 
 @dataclass(frozen=True)

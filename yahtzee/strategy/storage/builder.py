@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # imported in the worker only: they load numpy
     from ..exact.objective import Objective
     from ..exact.table import StrategyTable
     from .cache import Notify
-    from .engine import Engine
+    from .engine import StrategyFunctions
 
 POLL_SECONDS = 0.05
 PROGRESS_STEPS = 1000  # a wait's bar in thousandths of all the work before it
@@ -283,7 +283,7 @@ def wait_for(job: Future[T], builder: TableBuilder, progress: Optional[Callable[
     return job.result()
 
 
-def engine() -> "Engine":
+def engine() -> "StrategyFunctions":
     """The strategy engine's numpy-backed functions: the one door through which the game loads
     numpy (in the builder's thread, or the first time advice, a review or a computer player
     needs it)."""

@@ -35,7 +35,7 @@ from ...speech.languages import _
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.progress import Progress
 from ..exact.rulearrays import check_tables, planning_rules
-from ..exact.solver import Engine
+from ..exact.solver import TurnSolver
 from ..exact.statespace import empty_values, start_value
 from ..exact.table import StrategyTable, TableLoader, is_solved_exactly, planned_with
 from ..odds.rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays
@@ -94,8 +94,8 @@ def checksum(values: np.ndarray) -> str:
 def build_table(rules: Rules, objective: Objective = EXPECTED_SCORE,
                 progress: Optional[Progress] = None, processes: int = 1) -> StrategyTable:
     """Solve a table in memory, once the solver's arrays agree with the rules (UnsupportedRules
-    if they do not); `processes` 2 forks a helper (Engine.solve: never in the game's process)."""
-    engine = Engine(rules, objective)
+    if they do not); `processes` 2 forks a helper (TurnSolver.solve: never in the game's process)."""
+    engine = TurnSolver(rules, objective)
     check_tables(engine.tables, rules)
     return StrategyTable(rules, objective, engine.solve(progress, processes=processes), engine)
 

@@ -10,7 +10,7 @@ from ..play.advisor import advise, cost_of_post, cost_of_reroll
 from .cache import cached_table, load_table, ready_rests, remove_stale_temps, rests_on_hand, shipped_table
 
 
-class Engine:
+class StrategyFunctions:
     """The functions, each as its own module types it."""
 
     # the rules
@@ -36,4 +36,4 @@ class Engine:
     mood_objectives = staticmethod(mood_objectives)
 
 
-ENGINE = Engine()
+ENGINE = StrategyFunctions()

@@ -1,4 +1,4 @@
-"""What a hosted table asks the game about its seats (the flow's Context answers)."""
+"""The seating protocol: what a hosted table asks the game about its seats (the flow's Context answers)."""
 from typing import Optional, Protocol
 
 from ..model.words import Say
