@@ -10,7 +10,6 @@ from helpers import plain_console, run_program, table_context
 from test_plain import play_plain
 
 from yahtzee import cli
-from yahtzee.model.checks import DamagedSave
 from yahtzee.model.dice import (
     DUPLICATE_LINE,
     DuplicateDice,
@@ -35,6 +34,7 @@ from yahtzee.saves.codec import (
 )
 from yahtzee.saves.records import InvalidRecord, check_record, finished_game, record_of
 from yahtzee.saves.store import Saves
+from yahtzee.saves.strict import DamagedSave
 from yahtzee.screens.ending import show_recap
 from yahtzee.screens.lobby import confirm
 from yahtzee.speech.languages import text

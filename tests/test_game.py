@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.model.checks import DamagedSave
 from yahtzee.model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, parse_faces
 from yahtzee.model.game import (
     BoxFilled,
@@ -25,6 +24,7 @@ from yahtzee.model.session import Session
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
 from yahtzee.saves.dicefile import read_dice_file
 from yahtzee.saves.records import record_of
+from yahtzee.saves.strict import DamagedSave
 
 C = Category
 

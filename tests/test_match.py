@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_saves import played_game
 
-from yahtzee.model.checks import DamagedSave
 from yahtzee.model.dice import SeededDice
 from yahtzee.model.game import Player
 from yahtzee.model.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, parse_match
@@ -14,6 +13,7 @@ from yahtzee.model.outcome import FinishedGame, PlayerResult
 from yahtzee.model.rules import HASBRO
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import match_from_dict, match_to_dict, session_from_dict, session_to_dict
+from yahtzee.saves.strict import DamagedSave
 from yahtzee.speech.languages import text
 
 

@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from yahtzee.model.checks import DamagedSave
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.match import parse_match
@@ -18,6 +17,7 @@ from yahtzee.present import render
 from yahtzee.present.stats import stats_lines
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
 from yahtzee.saves.records import InvalidRecord, check_record, finished_game, record_of
+from yahtzee.saves.strict import DamagedSave
 
 FINISHED = "2026-11-30T10:00:00+00:00"
 

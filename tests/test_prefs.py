@@ -5,7 +5,6 @@ from dataclasses import FrozenInstanceError, fields, replace
 
 import pytest
 
-from yahtzee.model.checks import DamagedSave
 from yahtzee.model.dice import DuplicateDice, SeededDice, is_duplicate
 from yahtzee.model.match import parse_match
 from yahtzee.model.rules import RULES, rules_named
@@ -14,6 +13,7 @@ from yahtzee.present.palette import DEFAULT_THEME, THEMES
 from yahtzee.saves.documents import PREFS_VERSION, prefs_from_save, prefs_to_dict
 from yahtzee.saves.prefs import BY_KEY, DEFAULTS, PREFERENCES, Prefs, RunSettings, game_settings
 from yahtzee.saves.store import PREFS, Saves
+from yahtzee.saves.strict import DamagedSave
 from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.screens.lobby import change_pref
 from yahtzee.speech.locales import LANGUAGES

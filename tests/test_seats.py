@@ -771,9 +771,9 @@ def test_a_removed_friend_is_refused_by_name_and_address_or_by_name_and_key(tmp_
 
 
 def test_a_resumed_game_keeps_each_seat_its_friends_and_an_older_save_still_reads():
-    from yahtzee.model.checks import DamagedSave
     from yahtzee.net.owners import code_proof
     from yahtzee.saves.codec import session_from_dict, session_to_dict
+    from yahtzee.saves.strict import DamagedSave
     with table(PLAYERS, FACES) as hands:
         hands.session.seat_owners.update({"bob": code_proof("K7Q2MX")})
         data = session_to_dict(hands.session)

@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.model.checks import DamagedSave
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, Scorecard
 from yahtzee.model.outcome import FinishedGame
@@ -29,6 +28,7 @@ from yahtzee.model.scoring import (
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
 from yahtzee.saves.records import finished_game, record_of
+from yahtzee.saves.strict import DamagedSave
 from yahtzee.speech.languages import text
 
 C = Category

@@ -1,18 +1,11 @@
 """Checks on plain values that come into the model from outside (whole numbers, short texts,
-player names) and the bounds data may claim, shared by the rules and every reader of them.
-
-DamagedSave is the saves' fault, not the model's; it is defined here only while saves/store.py
-imports it from here."""
+player names) and the bounds data may claim, shared by the rules and every reader of them."""
 from typing import Any, Optional
 
 MAX_NAME_CHARS = 40
 MAX_TEXT_CHARS = 40
 # The most rounds saved data may claim: races and extra turns run past thirteen.
 MAX_ROUNDS = 10_000
-
-
-class DamagedSave(ValueError):
-    """Saved data that does not describe a valid game; the message says what is wrong."""
 
 
 def is_int(value: object, low: Optional[int] = None, high: Optional[int] = None) -> bool:

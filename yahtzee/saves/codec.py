@@ -9,7 +9,7 @@ from dataclasses import fields
 from typing import Any, Optional, cast
 
 from ..model import scoring
-from ..model.checks import MAX_ROUNDS, DamagedSave, is_int, is_valid_name
+from ..model.checks import MAX_ROUNDS, is_int, is_valid_name
 from ..model.dice import DICE_COUNT, FACES
 from ..model.game import KINDS, MAX_PLAYERS, ROUNDS, Game, Player, Turn, UndoPoint
 from ..model.match import MATCH_KINDS, MAX_RACE_TARGET, SINGLE_GAME, BadMatch, Match
@@ -26,7 +26,7 @@ from .dicestates import dice_from_dict, dice_source, dice_to_dict
 from .proofs import is_seat_proof
 from .records import InvalidRecord, bonus_problem, finished_game, record_of
 from .shapes import JSONObject
-from .strict import check, damaged, int_field, json_list, json_object, required
+from .strict import DamagedSave, check, damaged, int_field, json_list, json_object, required
 from .versions import SESSION_VERSION, current_form
 
 __all__ = ["DamagedSave", "session_to_dict", "session_from_dict", "game_to_dict", "game_from_dict",

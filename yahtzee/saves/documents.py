@@ -5,7 +5,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, Union
 
-from ..model.checks import DamagedSave, is_int
+from ..model.checks import is_int
 from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..speech.languages import _
@@ -13,6 +13,7 @@ from . import prefs as preferences
 from .codec import session_from_dict, session_to_dict
 from .records import InvalidRecord, check_record, finished_game, record_of
 from .shapes import JSONObject
+from .strict import DamagedSave
 from .versions import current_form
 
 if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
@@ -20,7 +21,6 @@ if TYPE_CHECKING:  # Python 3.10 on; the game runs on 3.9 too
 
 PREFS_VERSION = 1
 MAX_RECORD_BYTES = 64 * 1024
-DEFAULT_PREFS = preferences.DEFAULTS  # the same value, as the store reads it; new code reads prefs.DEFAULTS
 # The resume point: a small JSON object that only the screens' flow reads.
 ResumePoint = Mapping[str, Union[str, int, None]]
 MAX_RESUME_ENTRIES = 8

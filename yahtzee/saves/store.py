@@ -18,7 +18,6 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from ..model.checks import DamagedSave
 from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..speech.languages import N_, _, ngettext
@@ -27,9 +26,10 @@ from .atomic import StrPath
 from .documents import ResumePoint
 from .folder import is_writable_folder
 from .locks import FlockLock, default_lock
-from .prefs import Prefs
+from .prefs import DEFAULTS, Prefs
 from .records import InvalidRecord
 from .shapes import JSONObject
+from .strict import DamagedSave
 
 AUTOSAVE = "autosave.json"
 PREFS = "prefs.json"
@@ -228,12 +228,12 @@ class Saves:
         """The preferences: prefs.json's, or the defaults when it is missing or damaged."""
         data = self._read_json(PREFS, MAX_STATE_BYTES)
         if data is None:
-            return documents.DEFAULT_PREFS
+            return DEFAULTS
         try:
             return documents.prefs_from_save(data)
         except DamagedSave as error:
             self._set_aside(self.folder / PREFS, str(error))
-        return documents.DEFAULT_PREFS
+        return DEFAULTS
 
     def save_prefs(self, prefs: Prefs) -> bool:
         """Write the preferences to prefs.json; False if they were not saved."""

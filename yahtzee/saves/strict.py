@@ -2,11 +2,15 @@
 game, whose words are made once, here, from what the check names."""
 from typing import Any, Optional, cast
 
-from ..model.checks import DamagedSave, is_int
+from ..model.checks import is_int
 from ..model.words import Say, Text
 from ..speech.languages import text
 
 MISSING = object()
+
+
+class DamagedSave(ValueError):
+    """Saved data that does not describe a valid game; the message says what is wrong."""
 
 
 def damaged(what: Text) -> DamagedSave:
