@@ -18,7 +18,7 @@ from yahtzee.net.hostconsole import TableConsole
 from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.palette import painter
 from yahtzee.screens.flow import Keeper, run, run_from
-from yahtzee.screens.seating import ContextSeating
+from yahtzee.screens.seatview import ContextSeating
 from yahtzee.screens.steps import Moment, Screen
 
 SIZE = os.terminal_size((80, 24))

@@ -20,7 +20,7 @@ from yahtzee.model.session import Session
 from yahtzee.present.keys import HOT_KEYS, KEY_MAP, LETTERS, LINE_KEYS, PLAIN_WORDS, TERMINAL_KEYS, Key, letter_as_key
 from yahtzee.screens.context import Context, Services
 from yahtzee.screens.prompts import hot_key
-from yahtzee.screens.seating import ContextSeating
+from yahtzee.screens.seatview import ContextSeating
 
 SIZE = os.terminal_size((80, 24))
 

@@ -31,7 +31,7 @@ from .screens.context import Context, Services, Settings
 from .screens.dialog import ProgramConsole
 from .screens.flow import Keeper, finish, keep_for_later, run
 from .screens.prompts import QuitGame
-from .screens.seating import ContextSeating
+from .screens.seatview import ContextSeating
 from .screens.waiting import progress_note, progress_step
 from .speech.languages import _
 from .usage import missing_package, usage_error
