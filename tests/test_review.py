@@ -54,9 +54,10 @@ def finish_randomly(game, rng):
     return game
 
 
-def first_turn_to_a_straight():
+def first_turn_to_a_straight(players=("ANN",), **options):
     """ANN's first turn: 2 2 3 4 6, reroll die 1, then die 5, ending on 1 2 3 4 5."""
-    game = Game.start([Player("ANN")], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)))
+    game = Game.start([Player(name) for name in players], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)),
+                      **options)
     game.roll()
     game.toggle(0)
     game.roll()
@@ -345,14 +346,7 @@ def w_game_with_a_costly_posting():
     """ANN ranks advice by the chance to win and posts 1 2 3 4 5 in CHANCE (15, where LARGE
     STRAIGHT has 40) in her first turn; BOB ranks by the score; the rest played at random."""
     def started():
-        game = Game.start([Player("ANN"), Player("BOB")], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)),
-                          win_rankers={"ANN"})
-        game.roll()
-        game.toggle(0)
-        game.roll()
-        game.toggle(4)
-        game.roll()
-        return game
+        return first_turn_to_a_straight(("ANN", "BOB"), win_rankers={"ANN"})
     game = started()
     game.post(Category.CHANCE)
     return started(), FinishedGame.of(finish_randomly(game, random.Random(5)), FINISHED)

@@ -13,7 +13,7 @@ from yahtzee.screens.advice import show_advice
 from yahtzee.screens.playscreen import play_view
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
-from yahtzee.screens.waiting import wait_screen
+from yahtzee.screens.waiting import READ_SECONDS, wait_screen
 
 
 class HeldWork:
@@ -102,7 +102,7 @@ def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting
     ctx, view = waiting_turn
     console = plain_console(["q"])
     work = HeldWork()
-    threading.Timer(0.3, work.released.set).start()
+    threading.Timer(READ_SECONDS + 0.3, work.released.set).start()  # longer than a read from the cache
     assert wait_screen(console, ctx, view, work)
     said = console.stdout.getvalue()
     assert "Working out the best strategy (only once): 50%" in said
@@ -174,7 +174,7 @@ def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(advise
     console = plain_console(["x"])
     held = HeldWork()
     strategy.coach.chances_waiting = lambda game: held
-    threading.Timer(0.3, held.released.set).start()
+    threading.Timer(READ_SECONDS + 0.3, held.released.set).start()
     show_advice(console, ctx, play_view(ctx))
     said = console.stdout.getvalue()
     assert said.index("Working out the best strategy (only once): 50%") < said.index("ADVICE for ANN")
@@ -204,3 +204,12 @@ def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised):
         script.close()
     assert not any(line.startswith("Review of the game") for screen in script.screens for line in screen)
     assert any("Esc goes back" in line for line in script.screens[0])
+
+
+def test_read_line_by_line_a_table_read_from_the_cache_is_not_said_to_be_worked_out(waiting_turn):
+    ctx, view = waiting_turn
+    console = plain_console(["q"])
+    work = HeldWork()
+    threading.Timer(READ_SECONDS / 5, work.released.set).start()
+    assert wait_screen(console, ctx, view, work)
+    assert console.stdout.getvalue() == "" and console.read_key("next") == "q"

@@ -11,6 +11,7 @@ from .context import Context
 from .dialog import Console
 from .prompts import LEAVE_PAGES, hot_key
 
+READ_SECONDS = 0.5  # a table read from the cache is ready within this (a line-by-line console reads no key)
 POLL_SECONDS = 0.05  # the longest a key waits to be answered, half for the work, half for the key
 BAR_WIDTH = 30
 SAID_STEP, DRAWN_STEP = 25, 2  # percent between progress lines said one by one, and drawn
@@ -38,6 +39,8 @@ def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Wa
     `way_back` Esc (or X) leaves the wait. Whether the work is done (False: the player left)."""
     if waiting is None or waiting.done():
         return True
+    if console.reads_lines and waiting.settle(READ_SECONDS):
+        return True  # read from the cache, not worked out: nothing to tell (no key is read meanwhile)
     prompt = (Say("Working out the best strategy (only once). Esc goes back.") if way_back
               else Say("Working out the best strategy (only once)."))
     if not console.reads_lines:  # plain mode's protocol answers questions only: it reads nothing here
