@@ -91,7 +91,7 @@ class Table:
         self.ctx = table_context(faces, players, saves=saves, prefs={"computer_delay": 0.0, "dice_roll": "off"},
                                  verify=True)
         self.session = self.ctx.session
-        self.table = TableConsole(self.host, self.server.serving, self.console_for,
+        self.table = TableConsole(self.host, self.host.reader, self.server.serving, self.console_for,
                                   lambda table: ContextSeating(self.ctx), new_code=lambda: "K7Q2MX")
         self.friends = {}
         self.seats = {}
@@ -104,9 +104,9 @@ class Table:
         self.error = None
         self.thread = threading.Thread(target=self._run, daemon=True)
 
-    def console_for(self, seat):
+    def console_for(self, seat, reader):
         """A friend's console, as the game makes it for their TERM and locale."""
-        return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size,
+        return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size, reader=reader,
                           paint=painter(seat.colour and "classic"), unicode=seat.unicode,
                           flashes=seat.colour, language=seat.language, at_host=False)
 

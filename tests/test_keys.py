@@ -85,7 +85,7 @@ def tables_host():
     from yahtzee.net.hostconsole import TableConsole
     with posix_terminal() as (host, press):
         ctx = Context(Session([]), Services(lambda: None))
-        yield TableConsole(host, Server().serving, console_for=lambda seat: None,
+        yield TableConsole(host, host.reader, Server().serving, console_for=lambda seat, reader: None,
                            seating_at=lambda table: ContextSeating(ctx)), press
 
 

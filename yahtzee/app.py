@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Callable, Optional, TextIO, Union
 
 from .coach.services import StrategyServices
 from .coach.tablekeeper import TableKeeper
-from .consoles.keymode import InputClosed, KeyConsole, StopRequested
+from .consoles.keymode import InputClosed, KeyConsole, StopRequested, toolkit
 from .consoles.plain import PlainConsole
 from .consoles.screenreader import AccessibleConsole
+from .consoles.terminalio import KeySource, PressReader
 from .consoles.winkeys import console_takes_ansi, watch_console_close
 from .manual import read_manual
 from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice
@@ -70,30 +71,32 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
         """The screens' context, its strategy engine showing its waits and notices at `console`."""
         return make_context(settings, saves, source, strategy_services(console, folders.cache, args.seed))
 
-    console: ProgramConsole = make_console(plain, colour, theme, args.accessible)
+    console: ProgramConsole
     if args.host:
-        hosted = hosting(console, args.host, folders.saves, theme, context_at)
+        hosted = hosting(plain or args.accessible, colour, theme, args.host, folders.saves, context_at)
         if isinstance(hosted, int):
             return hosted
         console, ctx = hosted, hosted.seating.ctx
     else:
+        console = make_console(plain, colour, theme, args.accessible)
         ctx = context_at(console)
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
 
 
-def hosting(console: ProgramConsole, address: tuple[str, int], folder: Path, theme: str,
+def hosting(in_lines: bool, colour: bool, theme: str, address: tuple[str, int], folder: Path,
             context_at: Callable[[ProgramConsole], Context]) -> "Union[TableConsole[ContextSeating], int]":
-    """The table this terminal hosts, or the exit code of a usage error said in one line."""
+    """The table this terminal hosts (its console in key mode), or the exit code of a usage error
+    said in one line."""
     from .net.credentials import KeyFileProblem
-    if not isinstance(console, KeyConsole) or console.look.in_lines:
+    if in_lines:
         return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
     if not can_host(sys.platform):
         return usage_error(_("--host serves a table from Linux, macOS or another POSIX system (friends may "
                              "join from Windows)"))
     try:
-        return hosted_table(console, address, folder, theme, context_at)
+        return hosted_table(colour, theme, address, folder, context_at)
     except KeyFileProblem as problem:
         return usage_error(problem)
     except OSError as error:
@@ -114,12 +117,13 @@ def packages_needed(plain: bool, hosting: bool) -> list[str]:
     return ["numpy", *([] if plain else ["prompt_toolkit", "colorama"]), *(["asyncssh"] if hosting else [])]
 
 
-def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme: str,
+def hosted_table(colour: bool, theme: str, address: tuple[str, int], folder: Path,
                  context_at: Callable[[ProgramConsole], Context]) -> "TableConsole[ContextSeating]":
     """The host's console behind a table that friends join over SSH, listening already; how to
     join is told under the first screen. Each friend's terminal draws in the host's theme, in
     the colours, glyphs and language of its own TERM and locale; the table asks the game's
     context (made with it) about the seats."""
+    from .consoles.keyreader import KeyReader
     from .net.credentials import table_credentials
     from .net.hostconsole import TableConsole
     from .net.server import TableServer
@@ -135,13 +139,17 @@ def hosted_table(host: KeyConsole, address: tuple[str, int], folder: Path, theme
         return TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line),
                            log=TableLog(folder), changed=changed)
 
-    def friend_console(seat: "RemoteSeat") -> KeyConsole:
+    def friend_console(seat: "RemoteSeat", reader: "KeyReader") -> KeyConsole:
         """A friend's console, in the host's theme and the seat's own colours, glyphs and language."""
-        return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size,
+        return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size, reader=reader,
                           paint=painter(seat.colour and theme), unicode=seat.unicode,
                           flashes=seat.colour and theme != "mono", language=seat.language, at_host=False)
 
-    table = TableConsole(host, serve, friend_console, lambda console: ContextSeating(context_at(console)))
+    keys = toolkit().create_input()
+    host_reader = KeyReader(keys.fileno())  # the host's terminal, as the table's wait watches it
+    host = key_console(colour, theme, keys, host_reader)
+    table = TableConsole(host, host_reader, serve, friend_console,
+                         lambda console: ContextSeating(context_at(console)))
     table.server.start()
     host.message_from_thread(table.server.how_to_join())
     host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
@@ -172,8 +180,14 @@ def make_console(plain: bool, colour: bool, theme: str = "classic", accessible: 
         return PlainConsole(ring=sys.stdout.isatty())
     if accessible:
         return AccessibleConsole()
-    return KeyConsole(paint=painter(colour and theme), unicode=can_draw_unicode(sys.stdout.encoding),
-                      flashes=bool(colour) and theme != "mono")
+    return key_console(colour, theme)
+
+
+def key_console(colour: bool, theme: str, keys: "Optional[KeySource]" = None,
+                reader: "Optional[PressReader]" = None) -> KeyConsole:
+    """A key-mode console for this terminal (reading `keys` with `reader` where they are given)."""
+    return KeyConsole(input=keys, reader=reader, paint=painter(colour and theme),
+                      unicode=can_draw_unicode(sys.stdout.encoding), flashes=bool(colour) and theme != "mono")
 
 
 def is_plain(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, environ: Mapping[str, str]) -> bool:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import Callable, Generic, Optional, TypeVar
 
 from ..consoles.keymode import KeyConsole
+from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed
 from ..model.words import Say, Text
 from ..present.keys import HOT_KEYS, Key, letter_as_key
@@ -33,7 +34,7 @@ from .seat import RemoteSeat
 from .seating import Seating
 from .server import TableServer
 from .straykeys import StrayKeys
-from .terminals import HOST, Terminals, posix
+from .terminals import HOST, Terminals
 
 HANDOVER_SECONDS = 0.001  # the game's thread stands aside while a friend's screen goes out
 
@@ -46,13 +47,13 @@ class TableConsole(Generic[SeatingT]):
 
     reads_lines = False
 
-    def __init__(self, host: KeyConsole, serve: Callable[[Callable[[], None]], TableServer],
-                 console_for: Callable[[RemoteSeat], KeyConsole],
+    def __init__(self, host: KeyConsole, host_reader: KeyReader, serve: Callable[[Callable[[], None]], TableServer],
+                 console_for: Callable[[RemoteSeat, KeyReader], KeyConsole],
                  seating_at: "Callable[[TableConsole[SeatingT]], SeatingT]",
                  away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,
                  new_code: Callable[[], str] = new_code) -> None:
         self.host = host
-        self.terminals = Terminals(host, console_for)
+        self.terminals = Terminals(host, host_reader, console_for)
         self.friends = self.terminals.friends  # by folded login name, seated or watching
         self.server = serve(self._wake)  # the server wakes the waits for keys when a friend comes or goes
         self.screen: Screenful = []
@@ -120,7 +121,7 @@ class TableConsole(Generic[SeatingT]):
             self._host_asks = None  # the host's hot key is done with: the question is the seat's again
         asker = self.refresh()
         self._refuse_host_keys()
-        if asker != HOST and posix(self.terminals.console(asker).reader).has_press(0):
+        if asker != HOST and self.terminals.console(asker).reader.has_press(0):
             self._stale = True  # a friend's keys typed ahead: drawn once they are all answered
             return
         self.draw_everywhere(asker)

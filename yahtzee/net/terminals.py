@@ -10,7 +10,6 @@ from typing import Callable, Optional
 from ..consoles.keymode import KeyConsole
 from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed
-from ..consoles.terminalio import PressReader
 from .seat import RemoteSeat
 
 HOST = ""  # the host's terminal, among the friends' folded names
@@ -24,6 +23,7 @@ class Friend:
 
     seat: RemoteSeat
     console: KeyConsole
+    reader: KeyReader  # the console's own reader, which the table's wait watches
     aside: KeyReader
     leaving: bool = False  # asked whether they leave the table
 
@@ -31,9 +31,10 @@ class Friend:
 class Terminals:
     """The host's terminal and the friends' at the table now."""
 
-    def __init__(self, host: KeyConsole, console_for: Callable[[RemoteSeat], KeyConsole]) -> None:
-        self.host = host
-        self.console_for = console_for  # a friend's console, in their terminal's language and look
+    def __init__(self, host: KeyConsole, host_reader: KeyReader,
+                 console_for: Callable[[RemoteSeat, KeyReader], KeyConsole]) -> None:
+        self.host, self.host_reader = host, host_reader  # the host's console and the reader it reads with
+        self.console_for = console_for  # a friend's console reading with a reader, in their terminal's own look
         self.friends: dict[str, Friend] = {}  # by folded login name, seated or watching
 
     def console(self, key: str) -> KeyConsole:
@@ -78,9 +79,10 @@ class Terminals:
         `typed_aside` hears of the keys they type while another terminal is asked."""
         if not seat.take():
             return None
-        console = self.console_for(seat)
-        seat.woken, seat.typed_aside = console.reader.wake, typed_aside
-        friend = self.friends[seat.name.casefold()] = Friend(seat, console, KeyReader(seat.aside_fileno()))
+        reader = KeyReader(seat.fileno())
+        console = self.console_for(seat, reader)
+        seat.woken, seat.typed_aside = reader.wake, typed_aside
+        friend = self.friends[seat.name.casefold()] = Friend(seat, console, reader, KeyReader(seat.aside_fileno()))
         return friend
 
     def newcomers(self, present: Iterable[RemoteSeat]) -> list[RemoteSeat]:
@@ -98,20 +100,20 @@ class Terminals:
         """A friend's console goes (their connection went, or the game ended)."""
         friend = self.friends.pop(key)
         friend.console.end_line()
-        friend.console.reader.close()
+        friend.reader.close()
         friend.aside.close()
         friend.seat.close()
 
     def wake(self) -> None:
         """From another thread: end every wait for a key."""
         for friend in list(self.friends.values()):
-            friend.console.reader.wake()
-        self.host.reader.wake()
+            friend.reader.wake()
+        self.host_reader.wake()
 
     def wait(self) -> None:
         """Sleep until a key comes at any terminal (or a wake-up, or a held Esc is due)."""
-        readers = [posix(self.host.reader), *(posix(f.console.reader) for f in self.friends.values()),
-                   *(f.aside for f in self.friends.values())]
+        friends = self.friends.values()
+        readers = [self.host_reader, *(f.reader for f in friends), *(f.aside for f in friends)]
         for reader in readers:  # a terminal not asked now is not read: its time would be due at once ever after
             reader.flush_if_due()
         due = [d for d in (reader.flush_due() for reader in readers) if d is not None]
@@ -126,9 +128,3 @@ class Terminals:
         for friend in list(self.friends.values()):
             with contextlib.suppress(InputClosed):
                 friend.console.redraw_if_resized()
-
-
-def posix(reader: PressReader) -> KeyReader:
-    """A terminal's key reader, as a table reads it: a descriptor to wait on (tables are POSIX's)."""
-    assert isinstance(reader, KeyReader)
-    return reader
