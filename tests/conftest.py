@@ -12,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import yahtzee  # noqa: F401 (first: it sets what numpy reads when it loads, as in the game)
+# An environment that forbids writing bytecode (PYTHONDONTWRITEBYTECODE) would have every worker,
+# and every game process the tests start, compile the game's modules afresh: the suite writes
+# them once (the game processes read what the workers wrote).
+sys.dont_write_bytecode = False
+
+import yahtzee  # noqa: E402, F401 (first of the game's: it sets what numpy reads when it loads, as in the game)
 from yahtzee.saves.locks import default_lock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -18,8 +18,8 @@ from ..model.illegal import IllegalMove
 from ..model.moves import Move, MoveKind
 from ..model.outcome import FinishedGame
 from ..model.scoring import Category
-from ..model.words import Refusal
-from ..speech.languages import _, source_strings
+from ..model.words import Refusal, Say
+from ..speech.languages import source_strings
 from ..strategy.storage.builder import engine
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class LogDice:
 def require_moves(finished: FinishedGame) -> tuple[Move, ...]:
     """The game's move log; CannotReview when it has none."""
     if finished.moves is None:
-        raise CannotReview(_("this game was played before moves were kept: there is nothing to review"))
+        raise CannotReview(Say("this game was played before moves were kept: there is nothing to review"))
     return finished.moves
 
 
@@ -144,7 +144,7 @@ def review_game(finished: FinishedGame, table: "StrategyTable") -> Review:
             decision = _step(table, game, move, move.by_win and by_win)
             decisions += [decision] if decision else []
     except IllegalMove:
-        raise CannotReview(_("the game's moves do not replay to its scores")) from None
+        raise CannotReview(Say("the game's moves do not replay to its scores")) from None
     _require(game.is_over and {p.name: p.card.total for p in game.players} == finished.totals)
     with source_strings():
         note = table.note
@@ -158,7 +158,7 @@ def _require(condition: object) -> None:
 
 
 def _refuse() -> NoReturn:
-    raise CannotReview(_("the game's moves do not replay to its scores"))
+    raise CannotReview(Say("the game's moves do not replay to its scores"))
 
 
 def _step(table: "StrategyTable", game: Game, move: Move, by_win: bool = False) -> Optional[Decision]:

@@ -2,7 +2,7 @@
 from typing import TYPE_CHECKING, Optional
 
 from ..model.outcome import FinishedGame
-from ..speech.languages import _
+from ..model.words import Say
 from ..strategy.storage.builder import Waiting, engine
 from .replay import CannotReview, judges_by_win, require_moves, review_game
 from .tablekeeper import NoTable, TableKeeper
@@ -36,7 +36,7 @@ class Reviewer:
             rules = game.rules
             table = self.tables.table(rules)
             if isinstance(table, NoTable):
-                raise CannotReview(_("the review cannot judge these rules: {reason}").format(reason=table.reason))
+                raise CannotReview(Say("the review cannot judge these rules: {reason}").format(reason=table.reason))
             if judges_by_win(game) and table.exact:
                 table = self.tables.load(rules, with_rests=True)  # what the chance to win needs
             with self.tables.thinking:
