@@ -18,7 +18,7 @@ import pytest
 sys.dont_write_bytecode = False
 
 import yahtzee  # noqa: E402, F401 (first of the game's: it sets what numpy reads when it loads, as in the game)
-from yahtzee.saves.locks import default_lock
+from yahtzee.saves.locks import default_lock  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
