@@ -158,8 +158,9 @@ def test_the_readme_says_how_the_suites_time_is_measured_and_what_it_took():
     said = re.search(r"The suite's time is measured one way for every issue, by `python tools/suite_time.py`: "
                      r"the README's test command, its install included, in a clean clone of the project on this "
                      r"2-core machine with one process keeping a core busy beside it; the target is at most "
-                     r"(\d+) s\. On (\d{4}-\d{2}-\d{2}) \(([\d,]+) tests\) it took (\d+) s", text)
+                     r"(\d+) s\. On (\d{4}-\d{2}-\d{2}) \(([\d,]+) tests\) it took ((?:\d+ s(?:, | and )?)+)", text)
     assert said is not None and int(said.group(1)) == suite_time.TARGET_SECONDS == 120
-    verdict = text[said.end():said.end() + 120]
-    assert ("NOT met" in verdict) == (int(said.group(4)) > suite_time.TARGET_SECONDS)
+    worst = max(map(int, re.findall(r"\d+", said.group(4))))
+    verdict = text[said.end():said.end() + 120].split(";")[0]
+    assert ("NOT met" in verdict) == (worst > suite_time.TARGET_SECONDS)
     assert suite_time.test_command() == readme_commands()[1]
