@@ -1,5 +1,8 @@
 """Tables made ready in the background: a ready table never waits behind another's build."""
 import os
+import signal
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -7,11 +10,12 @@ from helpers import table_context, wait_until
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
-from yahtzee.model.rules import HASBRO
+from yahtzee.model.rules import HASBRO, NO_BONUS
 from yahtzee.model.session import Session
 from yahtzee.speech.languages import text
 from yahtzee.strategy.exact.objective import EXPECTED_SCORE
 from yahtzee.strategy.storage.builder import AHEAD, RESTS_AHEAD, TableBuilder
+from yahtzee.strategy.storage.buildprocess import request
 
 
 def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
@@ -222,7 +226,6 @@ def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(tmp_path, table_w
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
 def test_a_build_runs_below_the_games_own_priority(tmp_path):
-    from yahtzee.model.rules import NO_BONUS
     from yahtzee.strategy.storage.buildprocess import NICENESS
     builder = TableBuilder(tmp_path)
     try:
@@ -232,3 +235,67 @@ def test_a_build_runs_below_the_games_own_priority(tmp_path):
     finally:
         builder.close()
     assert niceness >= os.getpriority(os.PRIO_PROCESS, 0) + NICENESS or niceness == 19
+
+
+GAME_KILLED_MID_BUILD = """
+import sys, time
+from pathlib import Path
+from yahtzee.model.rules import NO_BONUS
+from yahtzee.strategy.exact.objective import EXPECTED_SCORE
+from yahtzee.strategy.storage.builder import TableBuilder
+builder = TableBuilder(Path(sys.argv[1]))
+builder.table(NO_BONUS, EXPECTED_SCORE)
+while builder.process is None or builder.done == 0:
+    time.sleep(0.02)
+print(builder.process.pid, flush=True)
+time.sleep(60)
+"""
+
+
+def processes_naming(folder):
+    """The live processes whose command line names this folder (a zombie has none)."""
+    named = []
+    for entry in os.scandir("/proc"):
+        try:
+            with open(os.path.join(entry.path, "cmdline"), "rb") as cmdline:
+                if str(folder).encode() in cmdline.read():
+                    named.append(entry.name)
+        except (OSError, ValueError):
+            continue
+    return named
+
+
+@pytest.mark.posix(reason="a kill without a word (SIGKILL)")
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_game_killed_without_a_word_leaves_no_build_running(tmp_path):
+    game = subprocess.Popen([sys.executable, "-c", GAME_KILLED_MID_BUILD, str(tmp_path)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        build = int(game.stdout.readline())
+        assert str(build) in processes_naming(tmp_path)  # the build and its forked helper name the cache
+    finally:
+        game.send_signal(signal.SIGKILL)
+        game.wait()
+    wait_until(lambda: not processes_naming(tmp_path), timeout=10,
+               failure=lambda: f"still running: {processes_naming(tmp_path)}")
+
+
+@pytest.mark.posix(reason="/proc")
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_tied_build_ends_when_its_input_does_though_nothing_tells_it_by_its_output(tmp_path):
+    progress = tmp_path / "progress"
+    with progress.open("w") as output:  # a file, never a closed pipe: only its input can tell it
+        build = subprocess.Popen([sys.executable, "-m", "yahtzee.strategy.storage.buildprocess",
+                                  request(NO_BONUS, EXPECTED_SCORE, tmp_path / "cache", rests=True, tied=True)],
+                                 stdin=subprocess.PIPE, stdout=output)
+    try:
+        wait_until(lambda: progress.read_text(), timeout=30, failure=lambda: "the build never began")
+        build.stdin.close()
+        assert build.wait(timeout=3) != 0  # the whole build and its rests take many seconds
+    finally:
+        build.kill()
+        build.wait()
+    wait_until(lambda: not processes_naming(tmp_path), timeout=10,
+               failure=lambda: f"still running: {processes_naming(tmp_path)}")
+    kept = [name for name in os.listdir(tmp_path / "cache") if not name.startswith(".") and not name.endswith(".lock")]
+    assert not kept  # a killed build's temp files are hidden, and removed by the next game

@@ -190,8 +190,8 @@ class TableBuilder:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             filter(None, [package_home, os.environ.get("PYTHONPATH")]))}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", request.__module__, request(rules, objective, self.cache_dir, rests)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+            [sys.executable, "-m", request.__module__, request(rules, objective, self.cache_dir, rests, tied=True)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
             text=True)
         assert self.process.stdout is not None  # stdout=PIPE
         with self.process.stdout:

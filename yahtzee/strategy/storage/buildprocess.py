@@ -3,13 +3,15 @@
 The JSON names the rules (as the saved game writes them), the objective, the cache folder and
 whether the table's rests are wanted too. The process writes its progress to stdout as lines
 of 'done total' and the table (and its rests) into the cache; it says nothing else and leaves
-nothing half-written when it is killed. On two or more processors it solves the table with a
-helper it forks, which ends when it does.
+nothing half-written when it is killed. Asked for by a game ("tied"), it ends when its standard
+input, a pipe from the game, does: a game killed without a word leaves no build running. On
+two or more processors it solves the table with a helper it forks, which ends when it does.
 """
 import json
 import os
 import signal
 import sys
+import threading
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,10 +25,21 @@ if TYPE_CHECKING:  # only for the reader
 NICENESS = 10  # a build's share of the processor, below the game's own
 
 
-def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool = False) -> str:
-    """The command-line argument that asks for this table (and its rests)."""
+def request(rules: "Rules", objective: "Objective", cache_dir: Path, rests: bool = False, tied: bool = False) -> str:
+    """The command-line argument that asks for this table (and its rests); `tied`, a build that
+    ends with the standard input the game gives it."""
     return json.dumps({"rules": rules_to_dict(rules), "objective": asdict(objective),
-                       "cache": str(cache_dir), "rests": rests})
+                       "cache": str(cache_dir), "rests": rests, "tied": tied})
+
+
+def end_with_input() -> None:
+    """End this process at once when its standard input ends (the game is gone), as a kill would."""
+    def watch() -> None:
+        while os.read(0, 4096):
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="game watch", daemon=True).start()
 
 
 def main(argument: str) -> int:
@@ -36,6 +49,8 @@ def main(argument: str) -> int:
         os.nice(NICENESS)  # the game's own process, answering keys, comes first
     from .cache import load_table, ready_rests  # numpy, only once Ctrl-C is ignored
     asked = json.loads(argument)
+    if asked.get("tied"):
+        end_with_input()
     shown = [-1]
 
     def report(done: int, total: int) -> None:
