@@ -39,7 +39,7 @@ def end_with_input() -> None:
             pass
         os._exit(1)
 
-    threading.Thread(target=watch, name="game watch", daemon=True).start()
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def main(argument: str) -> int:
