@@ -299,3 +299,28 @@ def test_a_tied_build_ends_when_its_input_does_though_nothing_tells_it_by_its_ou
                failure=lambda: f"still running: {processes_naming(tmp_path)}")
     kept = [name for name in os.listdir(tmp_path / "cache") if not name.startswith(".") and not name.endswith(".lock")]
     assert not kept  # a killed build's temp files are hidden, and removed by the next game
+
+
+def test_a_build_starting_as_the_game_ends_is_never_left_running(tmp_path, monkeypatch):
+    """The game ends (close) just as the worker starts a build: the build is killed, or never
+    started, whichever comes first; it never runs on for a game that is gone."""
+    builder = TableBuilder(tmp_path)
+    started = []
+    real_popen = subprocess.Popen
+
+    def popen_as_the_game_ends(*args, **kwargs):
+        closing = threading.Thread(target=builder.close)
+        closing.start()
+        closing.join(timeout=0.5)  # close() has run, or waits for this build to have started
+        started.append(real_popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(subprocess, "Popen", popen_as_the_game_ends)
+    builder.table(NO_BONUS, EXPECTED_SCORE)
+    wait_until(lambda: started, failure=lambda: "no build began")
+    monkeypatch.undo()
+    try:
+        assert started[0].wait(timeout=2) != 0  # killed: a whole build takes longer, and ends with 0
+    finally:
+        started[0].kill()
+        started[0].wait()

@@ -62,6 +62,9 @@ class TableBuilder:
         self.running_left = 0
         self.cancelled = threading.Event()
         self.process: Optional[subprocess.Popen[str]] = None
+        # Held while a build process starts, and while close() ends it: a build starting as the
+        # game ends is either never started or killed, never left running on unseen.
+        self.starting = threading.Lock()
         self.work: queue.PriorityQueue[Job] = queue.PriorityQueue()
         self.order = itertools.count()
         self.worker = threading.Thread(target=self._work, name="tables", daemon=True)
@@ -184,15 +187,16 @@ class TableBuilder:
     def _build_apart(self, rules: Rules, objective: "Objective", rests: bool = False) -> None:
         """Run the build (of the table, and its rests if asked) in a process of its own,
         keeping its progress."""
-        self._check_cancelled()
         assert self.cache_dir is not None  # _built builds apart only into a cache
         package_home = str(Path(__file__).resolve().parents[3])
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             filter(None, [package_home, os.environ.get("PYTHONPATH")]))}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", request.__module__, request(rules, objective, self.cache_dir, rests, tied=True)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-            text=True)
+        with self.starting:
+            self._check_cancelled()
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", request.__module__, request(rules, objective, self.cache_dir, rests, tied=True)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                text=True)
         assert self.process.stdout is not None  # stdout=PIPE
         with self.process.stdout:
             for line in self.process.stdout:
@@ -211,10 +215,11 @@ class TableBuilder:
 
     def close(self) -> None:
         """The game is ending: stop the work under way at once and forget the rest."""
-        self.cancelled.set()
-        process = self.process
-        if process is not None and process.poll() is None:
-            process.kill()
+        with self.starting:
+            self.cancelled.set()
+            process = self.process
+            if process is not None and process.poll() is None:
+                process.kill()
         self.work.put((NEEDED, -1, None, None, ()))  # wakes the worker to see it is over
         # Let a step under way (a table read, its arithmetic) finish before the game exits:
         # numpy stopped halfway by the interpreter's exit could end the process abruptly.
