@@ -50,10 +50,9 @@ UNDER_WINE = ON_WINDOWS and under_wine()
 
 
 # The modules whose tests wait longest (games in real terminals and over SSH, tables solved),
-# longest first. They run before the rest: each worker takes the next test as it is free
-# (setup.cfg), so these are spread over all of them from the start, and the many short tests
-# fill in at the end (collected in file order, they came last and one worker went on alone long
-# after the others).
+# longest first. They run before the rest: the workers take the first tests in turn, so these
+# are spread over all of them from the start, and the many short tests fill in at the end
+# (collected in file order, they came last and one worker went on alone long after the others).
 SLOW_FIRST = ("test_ssh_table.py", "test_computer_resume.py", "test_seats.py", "test_strategy_variants.py",
               "test_win_chance.py", "test_terminal.py", "test_moments.py", "test_saving_game.py",
               "test_simulation.py", "test_strategy.py", "test_every_moment.py", "test_accessible.py",
