@@ -320,12 +320,14 @@ def test_files_and_json_are_the_same_in_either_language(tmp_path, monkeypatch):
     assert '{"kind": "post", "box": "chance", "points": 12}' in kept["de"][1]  # values, in no language
 
 
-def test_source_strings_are_english_for_a_while_whatever_is_installed(speaking):
+def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_english(speaking):
+    from yahtzee.model.rules import HASBRO
+    from yahtzee.model.words import source_text
+    from yahtzee.strategy.exact.table import heuristic_note
+    note = heuristic_note(HASBRO.with_options(bank=2), HASBRO)
     speaking("de")
-    assert language._("Game over") == "Spiel vorbei"
-    with language.source_strings():
-        assert language._("Game over") == "Game over"
-    assert language._("Game over") == "Spiel vorbei"
+    assert language.text(note).startswith("Die Tipps für ") and "sind Näherungen" in language.text(note)
+    assert source_text(note).startswith("Advice for ") and "is approximate" in source_text(note)
 
 
 @pytest.mark.parametrize("code", ["en", "de"])

@@ -17,6 +17,7 @@ from yahtzee.model.game import Game, Player
 from yahtzee.model.moods import MOODS
 from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
 from yahtzee.model.scoring import Category
+from yahtzee.reports import simulation_lines
 from yahtzee.strategy.exact import stages, statespace
 from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS, over_rolls
 from yahtzee.strategy.exact.levels import LevelSolver
@@ -27,7 +28,7 @@ from yahtzee.strategy.exact.rulearrays import FULL_CARD, check_tables
 from yahtzee.strategy.exact.solver import TurnSolver
 from yahtzee.strategy.exact.statespace import States, empty_values
 from yahtzee.strategy.exact.table import StrategyTable
-from yahtzee.strategy.headless.simulate import format_simulation, simulate
+from yahtzee.strategy.headless.simulate import simulate
 from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.play.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
 from yahtzee.strategy.play.players import OBJECTIVES
@@ -273,7 +274,7 @@ def test_the_moods_play_visibly_differently(cache_dir):
     assert stats["thinker"].mean > stats["yclover"].mean + 5          # SE of the gap about 2
     assert stats["norisk"].stdev < stats["gambler"].stdev - 5         # SE of the gap about 1.3
     assert stats["yclover"].yahtzee_rate > stats["thinker"].yahtzee_rate + 0.05   # SE about 0.015
-    lines = format_simulation(stats["thinker"], "thinker")
+    lines = simulation_lines(stats["thinker"], "thinker")
     assert lines[0].startswith("2,000 games of *thinker") and all(isinstance(line, str) for line in lines)
 
 

@@ -7,7 +7,7 @@ from argparse import Namespace
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from .coach.replay import CannotReview, Decision, Review
 from .coach.reviews import Reviewer
@@ -15,16 +15,19 @@ from .coach.tablekeeper import TableKeeper
 from .model.choices import Option, OptionKind
 from .model.moods import UnknownMood, mood_named
 from .model.rules import UnknownRules, rules_named
+from .model.words import source_text
 from .present.stats import stats_lines
 from .present.verdicts import review_lines
 from .saves.shapes import JSONObject
-from .speech.languages import _, ngettext, number, text
+from .speech.languages import N_, _, ngettext, number, text
 from .strategy.exact.progress import text_progress
 from .usage import usage_error
 
 if TYPE_CHECKING:
     from .saves.store import Saves
-    from .strategy.headless.pool import Simulation
+    from .strategy.headless.pool import Rivalry, Simulation
+
+WORKING_OUT = N_("Working out the best strategy")  # before the bar while a table is built
 
 
 def printing(command: Callable[..., int], *args: object) -> int:
@@ -56,7 +59,7 @@ def run_simulation(args: Namespace, cache: Path) -> int:
     """--simulate: headless games of one computer player under --rules; their figures as
     text or JSON, with progress bars on stderr when it is a terminal."""
     from .strategy.exact.rulearrays import UnsupportedRules
-    from .strategy.headless.simulate import format_simulation, simulate
+    from .strategy.headless.simulate import simulate
     try:
         mood = mood_named(args.player)
         rules = rules_named(args.rules or "hasbro")
@@ -67,14 +70,44 @@ def run_simulation(args: Namespace, cache: Path) -> int:
         stats = simulate(args.simulate, mood, rules, seed=args.seed, cache_dir=cache,
                          progress=text_progress(sys.stderr, _("Playing {count} games").format(
                              count=number(args.simulate, ","))) if shown else None,
-                         build_progress=text_progress(sys.stderr) if shown else None)
+                         build_progress=text_progress(sys.stderr, _(WORKING_OUT)) if shown else None)
     except UnsupportedRules as error:
         return usage_error(error)
     if args.json:
         print(json.dumps(simulation_to_json(stats)))
     else:
-        print("\n".join(format_simulation(stats, mood)))
+        print("\n".join(simulation_lines(stats, mood)))
     return 0
+
+
+def simulation_lines(stats: "Simulation", mood: Optional[str] = None) -> list[str]:
+    """The statistics --simulate prints, as lines of text for a player."""
+    games = number(stats.games, ",")
+    title = (_("{games} games of {mood}").format(games=games, mood="*" + mood.lstrip("*")) if mood
+             else _("{games} games").format(games=games))
+    return [
+        title,
+        "  " + _("mean {mean}   stdev {stdev}   median {median}").format(
+            mean=number(stats.mean, ".2f"), stdev=number(stats.stdev, ".2f"),
+            median=number(stats.median, "g")),
+        "  " + _("lowest {low}   highest {high}").format(low=stats.lowest, high=stats.highest),
+        "  " + _("upper bonus in {bonus} of games, a Yahtzee in {yahtzee}, a Yahtzee bonus in "
+                 "{extra}").format(bonus=number(stats.upper_bonus_rate, ".1%"),
+                                   yahtzee=number(stats.yahtzee_rate, ".1%"),
+                                   extra=number(stats.extra_yahtzee_rate, ".1%")),
+        *(rivalry_lines(stats.rivalry) if stats.rivalry else []),
+        "  " + _("{seconds} s, {speed} games a second").format(
+            seconds=number(stats.seconds, ".1f"), speed=number(stats.games_per_second, ",.0f")),
+    ]
+
+
+def rivalry_lines(rivalry: "Rivalry") -> list[str]:
+    """*rival's share of wins against *thinker, as lines of text."""
+    share, interval = number(rivalry.win_share, ".2%"), number(rivalry.win_interval, ".2%")
+    mean = number(rivalry.opponent_mean, ".2f")
+    return ["  " + _("won {share} ± {interval} (95%) of its two-player games against *thinker").format(
+                share=share, interval=interval),
+            "  " + _("(ties count half; *thinker averaged {mean})").format(mean=mean)]
 
 
 def simulation_to_json(stats: "Simulation") -> JSONObject:
@@ -94,7 +127,7 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
                                     "--review {number}: the history holds {count} games",
                                     len(games)).format(number=args.review, count=len(games)))
     finished = games[-args.review]
-    progress = text_progress(sys.stderr) if sys.stderr.isatty() else None
+    progress = text_progress(sys.stderr, _(WORKING_OUT)) if sys.stderr.isatty() else None
     tables = TableKeeper(cache, progress)
     try:
         review = Reviewer(tables).review(finished)
@@ -119,7 +152,7 @@ def review_to_json(review: Review) -> JSONObject:
             "totals": review.totals, "win_means": review.win_means, "accuracy": review.accuracy,
             "costliest": {name: [decision_to_json(d) for d in costly]
                           for name, costly in review.costliest.items()},
-            "note": review.note}
+            "note": source_text(review.note)}  # in English, as files keep words
 
 
 def decision_to_json(decision: Decision) -> JSONObject:

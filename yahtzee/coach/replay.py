@@ -18,8 +18,7 @@ from ..model.illegal import IllegalMove
 from ..model.moves import Move, MoveKind
 from ..model.outcome import FinishedGame
 from ..model.scoring import Category
-from ..model.words import Refusal, Say
-from ..speech.languages import source_strings
+from ..model.words import Refusal, Say, Text
 from ..strategy.storage.builder import engine
 
 if TYPE_CHECKING:
@@ -89,8 +88,7 @@ class Review:
     totals: dict[str, float]  # expected points given away, by every decision
     accuracy: dict[str, float]  # percent of the decisions within ACCURATE, each by its own measure
     costliest: dict[str, tuple[Decision, ...]]  # by points, then the W decisions by win %
-    note: str = ""  # in English, as --json gives it
-    shown_note: str = ""  # in the player's language
+    note: Text = ""  # said in the reader's language where it is shown
     win_means: dict[str, float] = field(default_factory=dict)  # mean win % given away per W decision
 
 
@@ -146,10 +144,7 @@ def review_game(finished: FinishedGame, table: "StrategyTable") -> Review:
     except IllegalMove:
         raise CannotReview(Say("the game's moves do not replay to its scores")) from None
     _require(game.is_over and {p.name: p.card.total for p in game.players} == finished.totals)
-    with source_strings():
-        note = table.note
-    review = summary(tuple(p.name for p in finished.players), decisions, note)
-    return replace(review, shown_note=table.note)
+    return summary(tuple(p.name for p in finished.players), decisions, table.note)
 
 
 def _require(condition: object) -> None:
@@ -212,7 +207,7 @@ def _decision(game: Game, kind: DecisionKind, options: list[Option], chosen: Opt
     return replace(decision, likeliest=options[best], win_cost=max(0.0, lost))
 
 
-def summary(players: tuple[str, ...], decisions: list[Decision], note: str = "") -> Review:
+def summary(players: tuple[str, ...], decisions: list[Decision], note: Text = "") -> Review:
     """Each player's points given away (every decision), mean win % given away (the W decisions),
     accuracy and costliest decisions, from the decisions."""
     totals, win_means, accuracy, costliest = {}, {}, {}, {}

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, Union
 
 from ..model.rules import Rules
+from ..model.words import Text
 from ..strategy.exact.objective import EXPECTED_SCORE, Objective
 from ..strategy.exact.progress import Progress
 from ..strategy.storage.builder import TableBuilder, Waiting, engine, wait_for
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # only for the reader: these modules would load numpy at star
 class NoTable:
     """Rules the strategy engine cannot plan for, and why, in a few words."""
 
-    reason: str
+    reason: Text
 
 
 def never_stop() -> None:
@@ -92,9 +93,9 @@ class TableKeeper:
         try:
             return self.load(rules)
         except engine().UnsupportedRules as error:
-            return NoTable(str(error))
+            return NoTable(error.said)
 
-    def note(self, rules: "Rules") -> str:
+    def note(self, rules: "Rules") -> Text:
         """One sentence for the player when the advice for these rules is approximate, else ''."""
         table = self.table(rules)
         return "" if isinstance(table, NoTable) else table.note

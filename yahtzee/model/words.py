@@ -64,7 +64,7 @@ class Later:
     """Words made by a pure function of the game when they are shown (a sheet read aloud,
     a heading): called in the reader's language."""
 
-    make: Callable[[], str]
+    make: Callable[[], Text]
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def made(words: Text, say: Callable[[Say], str], count: Callable[[Num], str]) ->
     if isinstance(words, Joined):
         return words.between.join(made(part, say, count) for part in words.parts)
     if isinstance(words, Later):
-        return words.make()
+        return made(words.make(), say, count)
     if isinstance(words, Sentence):
         return as_sentence(made(words.words, say, count))
     if isinstance(words, Painted):

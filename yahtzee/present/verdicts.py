@@ -4,7 +4,7 @@ decision as tab-separated fields under a line of their titles (every label whole
 from collections.abc import Sequence
 
 from ..coach.replay import ACCURATE, Decision, Review
-from ..speech.languages import N_, _, ngettext, number
+from ..speech.languages import N_, _, ngettext, number, text
 from .palette import pad, wrapped
 from .render import SCREEN_WIDTH, choice_text
 
@@ -26,7 +26,7 @@ def review_lines(review: Review, title: str = "", fit: bool = True) -> list[str]
                            "(Best then names it), where its player ranked the advice by that chance (W)."),
                          SCREEN_WIDTH)
     if review.note:
-        lines.append(review.shown_note or review.note)
+        lines.append(text(review.note))
     for name in review.players:
         lines += ["", *player_lines(review, name, fit, by_win)]
     return lines

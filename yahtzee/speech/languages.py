@@ -65,11 +65,6 @@ def speaking(code: str) -> Iterator[Translator]:
         _speaking.reset(token)
 
 
-def source_strings() -> contextlib.AbstractContextManager[Translator]:
-    """For a while, the English source strings: text that files and --json keep."""
-    return speaking("en")
-
-
 def number(value: float, spec: str = "") -> str:
     """`value` formatted by `spec` as the language being spoken writes numbers."""
     return spoken().number(value, spec)

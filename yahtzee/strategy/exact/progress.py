@@ -2,8 +2,6 @@
 import sys
 from typing import Callable, Optional, TextIO
 
-from ...speech.languages import _
-
 Progress = Callable[[int, int], None]  # told (done, total) as work goes; may raise to stop it
 
 
@@ -14,12 +12,10 @@ def progress_bar(done: int, total: int, width: int = 40) -> str:
     return f"[{'#' * filled}{'.' * (width - filled)}] {share:4.0%}"
 
 
-def text_progress(stream: Optional[TextIO] = None, label: Optional[str] = None,
-                  width: int = 40) -> Progress:
-    """A progress(done, total) callback that redraws one line of `stream` (stderr by default);
-    work done at once (a table read from the cache) shows nothing."""
+def text_progress(stream: Optional[TextIO], label: str, width: int = 40) -> Progress:
+    """A progress(done, total) callback that redraws one line of `stream` (stderr if None),
+    `label` before the bar; work done at once (a table read from the cache) shows nothing."""
     stream = stream or sys.stderr
-    label = label or _("Working out the best strategy")
     shown: list[int] = []
 
     def report(done: int, total: int) -> None:

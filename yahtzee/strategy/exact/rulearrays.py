@@ -10,7 +10,7 @@ from ...model import scoring
 from ...model.dice import FACES
 from ...model.rules import Rules
 from ...model.scoring import Category
-from ...speech.languages import _, text
+from ...model.words import Refusal, Say
 from .dicemath import DICE, FACE_COUNT, ROLLS, YAHTZEE_ROLLS
 from .position import BIT_OF, UP_CAP
 
@@ -27,8 +27,8 @@ YAHTZEE_OPEN, YAHTZEE_ZERO, YAHTZEE_FIFTY = 0, 1, 2
 CASES = (YAHTZEE_OPEN, YAHTZEE_ZERO, YAHTZEE_FIFTY)
 
 
-class UnsupportedRules(ValueError):
-    """A rule the strategy engine cannot plan for."""
+class UnsupportedRules(Refusal):
+    """A rule the strategy engine cannot plan for; its words say which."""
 
 
 def boxes_of(mask: int, case: int) -> dict[Category, int]:
@@ -52,18 +52,18 @@ def _card_mask(boxes: Iterable[Category]) -> int:
 def check_plannable(rules: Rules) -> None:
     """Raise UnsupportedRules for a rule the turn arithmetic cannot follow (a dice bank it can)."""
     if not 1 <= rules.rolls_per_turn <= 9:
-        raise UnsupportedRules(_("the strategy engine plans for 1 to 9 rolls a turn, not {rolls}").format(
+        raise UnsupportedRules(Say("the strategy engine plans for 1 to 9 rolls a turn, not {rolls}").format(
             rolls=rules.rolls_per_turn))
     bonus = tuple(rules.roll_bonus)
     if any(later > earlier for earlier, later in zip(bonus, bonus[1:])) or any(b < 0 for b in bonus):
-        raise UnsupportedRules(_("the strategy engine plans only for roll bonuses that shrink from roll to roll"))
+        raise UnsupportedRules(Say("the strategy engine plans only for roll bonuses that shrink from roll to roll"))
 
 
 def check_supported(rules: Rules) -> None:
     """Raise UnsupportedRules unless the solver finds the exact optimum for these rules."""
     check_plannable(rules)
     if rules.dice_bank:
-        raise UnsupportedRules(_("the strategy engine does not solve the dice bank exactly"))
+        raise UnsupportedRules(Say("the strategy engine does not solve the dice bank exactly"))
 
 
 def planning_rules(rules: Rules) -> Rules:
@@ -160,20 +160,20 @@ def check_tables(tables: RuleTables, rules: Rules, masks: Iterable[int] = CHECK_
             boxes = boxes_of(mask, case)
             for r, roll in enumerate(ROLLS):
                 if _card_mask(scoring.legal_boxes(roll, boxes, rules)) != legal_mask(tables, mask, case, r):
-                    raise UnsupportedRules(_("legal boxes of {roll} differ from the solver's tables").format(
-                        roll=roll))
+                    raise UnsupportedRules(Say("legal boxes of {roll} differ from the solver's tables").format(
+                        roll=str(roll)))
                 if scoring.yahtzee_bonus(roll, boxes, rules) != bonus_of(tables, case, r):
-                    raise UnsupportedRules(_("the Yahtzee bonus of {roll} differs from the solver's tables").format(
-                        roll=roll))
+                    raise UnsupportedRules(Say("the Yahtzee bonus of {roll} differs from the solver's tables").format(
+                        roll=str(roll)))
                 if scoring.extra_turn_bonus(roll, boxes, rules) != turn_bonus_of(tables, case, r):
-                    raise UnsupportedRules(_("the extra turn of {roll} differs from the solver's tables").format(
-                        roll=roll))
+                    raise UnsupportedRules(Say("the extra turn of {roll} differs from the solver's tables").format(
+                        roll=str(roll)))
                 _check_roll_bonus(tables, rules, boxes, roll, r)
                 for bit, box in enumerate(BOXES):
                     if box not in boxes and scoring.posting_points(box, roll, boxes, rules) != \
                             points_of(tables, mask, case, r, bit):
-                        raise UnsupportedRules(_("points of {roll} in {box} differ from the solver's tables").format(
-                            roll=roll, box=text(box.title)))
+                        raise UnsupportedRules(Say("points of {roll} in {box} differ from the solver's tables").format(
+                            roll=str(roll), box=box.title))
 
 
 def _check_roll_bonus(tables: RuleTables, rules: Rules, boxes: Mapping[Category, int], roll: tuple[int, ...],
@@ -185,8 +185,8 @@ def _check_roll_bonus(tables: RuleTables, rules: Rules, boxes: Mapping[Category,
         for bit, box in enumerate(BOXES):
             expected = tables.stage_bonus(rolls) * bool(tables.fits[r, bit])
             if box not in boxes and scoring.roll_bonus_points(box, roll, rolls, boxes, rules) != expected:
-                raise UnsupportedRules(_("the roll bonus of {roll} in {box} differs from the solver's tables").format(
-                    roll=roll, box=text(box.title)))
+                raise UnsupportedRules(Say("the roll bonus of {roll} in {box} differs from the solver's tables").format(
+                    roll=str(roll), box=box.title))
 
 
 def _face_of_five(r: int) -> Optional[int]:

@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from ...model.rules import Rules
-from ...speech.languages import _, text
+from ...model.words import Say, Text
 from .objective import Objective
 from .rulearrays import UnsupportedRules, check_plannable, check_supported
 from .solver import TurnSolver
@@ -40,7 +40,7 @@ class StrategyTable:
         return self.plan_rules == self.rules
 
     @property
-    def note(self) -> str:
+    def note(self) -> Text:
         """One sentence for the player when the advice is approximate ('' when it is exact)."""
         if self.exact:
             return ""
@@ -72,11 +72,11 @@ class StrategyTable:
 TableLoader = Callable[[Rules, Objective], StrategyTable]
 
 
-def heuristic_note(rules: Rules, plan_rules: Rules) -> str:
+def heuristic_note(rules: Rules, plan_rules: Rules) -> Say:
     """What the approximate advice for `rules` does, in one sentence."""
-    return _("Advice for {rules} is approximate: it plans with the exact table for {plan}, uses "
-             "banked rolls as extra rerolls and gives rolls saved for later no value.").format(
-        rules=text(rules.describe()), plan=text(plan_rules.describe()))
+    return Say("Advice for {rules} is approximate: it plans with the exact table for {plan}, uses "
+               "banked rolls as extra rerolls and gives rolls saved for later no value.").format(
+        rules=rules.describe(), plan=plan_rules.describe())
 
 
 def planned_with(rules: Rules, plan: StrategyTable) -> StrategyTable:

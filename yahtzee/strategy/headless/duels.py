@@ -12,7 +12,7 @@ from typing import Optional
 import numpy as np
 
 from ...model.rules import Rules
-from ...speech.languages import _, text
+from ...model.words import Say
 from ..exact.dicemath import random_faces
 from ..exact.rulearrays import BOX_COUNT, BOXES, UP_CAP, UnsupportedRules
 from ..exact.sidebyside import DICE, Cards, play_turn, play_turns
@@ -127,8 +127,7 @@ def simulate_rivalry(n: int, rules: Rules, seed: Optional[int], loader: TableLoa
     seat alternating; the rival's statistics with its share of wins (ties half)."""
     tables = [loader(rules, objective) for objective in RIVAL_OBJECTIVES]
     if not all(table.exact for table in tables):
-        raise UnsupportedRules(_("*rival's games are not simulated for {rules}").format(
-            rules=text(rules.describe())))
+        raise UnsupportedRules(Say("*rival's games are not simulated for {rules}").format(rules=rules.describe()))
     for table in tables:
         table.warm()  # worked out once, not in every worker
         state_spreads(table)

@@ -22,7 +22,6 @@ from ...model.moods import mood_named
 from ...model.rules import HASBRO, Rules
 from ...model.scorecard import Scorecard
 from ...model.scoring import YAHTZEE_POINTS, Category
-from ...speech.languages import _, number
 from ..exact.objective import EXPECTED_SCORE
 from ..exact.sidebyside import play_games as play_batch_games
 from ..exact.table import StrategyTable, TableLoader
@@ -34,7 +33,6 @@ from .duels import simulate_rivalry
 from .pool import (
     Figures,
     Progress,
-    Rivalry,
     Simulation,
     batch_figures,
     batch_seeds,
@@ -139,33 +137,3 @@ def card_figures(cards: Sequence[Scorecard]) -> Figures:
             "upper_bonus": np.array([card.upper_bonus > 0 for card in cards]),
             "yahtzee": np.array([card.boxes.get(Category.YAHTZEE) == YAHTZEE_POINTS for card in cards]),
             "extra_yahtzee": np.array([card.yahtzee_bonus > 0 for card in cards])}
-
-
-def format_simulation(stats: Simulation, mood: Optional[str] = None) -> list[str]:
-    """The statistics as lines of text for a player."""
-    games = number(stats.games, ",")
-    title = (_("{games} games of {mood}").format(games=games, mood="*" + mood.lstrip("*")) if mood
-             else _("{games} games").format(games=games))
-    return [
-        title,
-        "  " + _("mean {mean}   stdev {stdev}   median {median}").format(
-            mean=number(stats.mean, ".2f"), stdev=number(stats.stdev, ".2f"),
-            median=number(stats.median, "g")),
-        "  " + _("lowest {low}   highest {high}").format(low=stats.lowest, high=stats.highest),
-        "  " + _("upper bonus in {bonus} of games, a Yahtzee in {yahtzee}, a Yahtzee bonus in "
-                 "{extra}").format(bonus=number(stats.upper_bonus_rate, ".1%"),
-                                   yahtzee=number(stats.yahtzee_rate, ".1%"),
-                                   extra=number(stats.extra_yahtzee_rate, ".1%")),
-        *(rivalry_lines(stats.rivalry) if stats.rivalry else []),
-        "  " + _("{seconds} s, {speed} games a second").format(
-            seconds=number(stats.seconds, ".1f"), speed=number(stats.games_per_second, ",.0f")),
-    ]
-
-
-def rivalry_lines(rivalry: Rivalry) -> list[str]:
-    """*rival's share of wins against *thinker, as lines of text."""
-    share, interval = number(rivalry.win_share, ".2%"), number(rivalry.win_interval, ".2%")
-    mean = number(rivalry.opponent_mean, ".2f")
-    return ["  " + _("won {share} ± {interval} (95%) of its two-player games against *thinker").format(
-                share=share, interval=interval),
-            "  " + _("(ties count half; *thinker averaged {mean})").format(mean=mean)]

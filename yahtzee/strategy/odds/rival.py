@@ -18,6 +18,7 @@ from ...model.game import Game
 from ...model.rules import Rules
 from ...model.scorecard import Scorecard
 from ...model.scoring import Category
+from ...model.words import Text
 from ..exact.dicemath import ROLL_PROBABILITY, SUB_KEEPS
 from ..exact.objective import EXPECTED_SCORE
 from ..exact.position import card_state
@@ -43,7 +44,7 @@ class RivalPlayer:
         self.policy = Policy(self.table)
 
     @property
-    def note(self) -> str:
+    def note(self) -> Text:
         """'' when its tables are exact for the rules, else what it does instead."""
         return self.table.note
 

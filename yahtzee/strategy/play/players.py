@@ -17,6 +17,7 @@ from ...model.choices import Action, Post, Reroll
 from ...model.game import Game
 from ...model.moods import mood_named
 from ...model.rules import Rules
+from ...model.words import Text
 from ..exact.dicemath import KEEPS, ROLL_INDEX
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.position import card_state, reroll_marks
@@ -108,7 +109,7 @@ class ComputerPlayer:
         self._turn_moods: dict[tuple[int, int, int, int, int], str] = {}
 
     @property
-    def note(self) -> str:
+    def note(self) -> Text:
         """'' when the player plays the exact optimum for its mood, else what it does instead."""
         return next(iter(self.policies.values())).table.note
 

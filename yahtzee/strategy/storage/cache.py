@@ -27,11 +27,10 @@ from typing import IO, Callable, Optional, TypedDict, Union
 import numpy as np
 
 from ...model.rules import Rules
-from ...model.words import Say, Text
+from ...model.words import Refusal, Say, Text
 from ...saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
 from ...saves.codec import rules_to_dict
 from ...saves.locks import default_lock
-from ...speech.languages import _
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.progress import Progress
 from ..exact.rulearrays import check_tables, planning_rules
@@ -52,8 +51,8 @@ Folder = Union[str, Path]
 Notify = Callable[[Text], None]  # told from the builder's thread: words each console makes in its language
 
 
-class BadTable(ValueError):
-    """A table file that cannot be used; the message says why."""
+class BadTable(Refusal):
+    """A table file that cannot be used; its words say why."""
 
 
 class CacheMeta(TypedDict):
@@ -132,13 +131,13 @@ def checked_table(rules: Rules, objective: Objective, folder: Folder) -> Optiona
     except FileNotFoundError:
         return None
     except NotAFile as error:
-        raise BadTable(error.strerror) from None
+        raise BadTable(error.strerror or Say("not a regular file")) from None
     except OSError as error:
-        raise BadTable(error.strerror or "unreadable") from None
+        raise BadTable(error.strerror or Say("unreadable")) from None
     with os.fdopen(fd, "rb") as file:
         values, meta = _read_npz(file, os.fstat(file.fileno()).st_size)
     if not is_sound(values, meta, rules, objective):
-        raise BadTable(_("it does not match these rules"))
+        raise BadTable(Say("it does not match these rules"))
     return StrategyTable(rules, objective, values)
 
 
@@ -146,7 +145,7 @@ def _read_npz(file: IO[bytes], size: int) -> tuple[np.ndarray, object]:
     """(values, meta) of a table file, every size checked before anything large is read."""
     expected = empty_values()
     if size > expected.nbytes + MAX_META_BYTES + ZIP_OVERHEAD_BYTES:
-        raise BadTable(_("it is larger than a table"))
+        raise BadTable(Say("it is larger than a table"))
     try:
         with zipfile.ZipFile(file) as archive:
             values = _read_array(archive, "values.npy", expected.shape, np.dtype(np.float64))
@@ -154,7 +153,7 @@ def _read_npz(file: IO[bytes], size: int) -> tuple[np.ndarray, object]:
     except BadTable:
         raise
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise BadTable(_("it is not a table file ({error})").format(error=error.__class__.__name__)) from None
+        raise BadTable(Say("it is not a table file ({error})").format(error=error.__class__.__name__)) from None
     return values, meta
 
 
@@ -168,19 +167,19 @@ def _read_array(archive: zipfile.ZipFile, name: str, shape: tuple[int, ...],
         read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         found_shape, fortran, found_dtype = read_header(member)
         if found_shape != shape or fortran or found_dtype.hasobject:
-            raise BadTable(_("its header does not describe a table"))
+            raise BadTable(Say("its header does not describe a table"))
         if dtype is not None and found_dtype != dtype:
-            raise BadTable(_("its header does not describe a table"))
+            raise BadTable(Say("its header does not describe a table"))
         count = int(np.prod(shape, dtype=np.int64)) * found_dtype.itemsize
         if dtype is None and count > MAX_META_BYTES:
-            raise BadTable(_("its description is too long"))
+            raise BadTable(Say("its description is too long"))
         data = member.read(count + 1)
     if len(data) != count:
-        raise BadTable(_("its values are cut short"))
+        raise BadTable(Say("its values are cut short"))
     return np.frombuffer(data, dtype=found_dtype).reshape(shape).copy()
 
 
-def set_aside_bad_table(rules: Rules, objective: Objective, folder: Folder, reason: str,
+def set_aside_bad_table(rules: Rules, objective: Objective, folder: Folder, reason: Text,
                         notify: Optional[Notify] = None) -> None:
     """Rename a bad table file to NAME.bad-<time> and say so in one line."""
     path = Path(folder) / table_file_name(rules, objective)
@@ -189,7 +188,7 @@ def set_aside_bad_table(rules: Rules, objective: Objective, folder: Folder, reas
     except OSError:
         kept = None
     if notify:
-        where: Text = Say("old file kept as {name}").format(name=kept.name[len(path.name):]) if kept else reason[:30]
+        where: Text = Say("old file kept as {name}").format(name=kept.name[len(path.name):]) if kept else reason
         notify(Say("a damaged strategy table is rebuilt ({where})").format(where=where))
 
 
@@ -357,7 +356,7 @@ def cached_table(rules: Rules, objective: Objective, cache_dir: Folder,
     try:
         return checked_table(rules, objective, cache_dir)
     except BadTable as error:
-        set_aside_bad_table(rules, objective, cache_dir, str(error), notify)
+        set_aside_bad_table(rules, objective, cache_dir, error.said, notify)
         return None
 
 
