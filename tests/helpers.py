@@ -29,6 +29,7 @@ from yahtzee.model.session import Session
 from yahtzee.present.palette import strip_controls
 from yahtzee.saves.prefs import Prefs
 from yahtzee.screens.context import Context, Services, Settings
+from yahtzee.speech.languages import text
 
 FULL_SIZE = os.terminal_size((80, 24))
 NOON = datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
@@ -37,6 +38,11 @@ STAMP = NOON.strftime("%Y%m%d-%H%M%S")  # how a file set aside at NOON is named
 # the other workers compute can take many seconds to draw.
 WAIT_SECONDS = 60
 POLL_SECONDS = 0.01
+
+
+def texts(words):
+    """Each of these words as text in the language being spoken (the saves folder's notices, say)."""
+    return [text(said) for said in words]
 
 
 def clock():
@@ -321,9 +327,9 @@ class ChunkReader(KeyReader):
         super().__init__(read_end, clock=lambda: self.now)
         self._chunks = collections.deque()
         arrival = 0.0
-        for text, seconds in chunks:
+        for typed, seconds in chunks:
             arrival += seconds
-            self._chunks.append((arrival, text))
+            self._chunks.append((arrival, typed))
 
     def next_press(self):
         while True:

@@ -2,7 +2,7 @@
 import json
 
 import pytest
-from helpers import STAMP, clock
+from helpers import STAMP, clock, texts
 from test_saves import RESUME, files_in, mid_game_session
 
 from yahtzee.model.session import Session
@@ -83,7 +83,7 @@ def test_a_malformed_autosave_is_set_aside_with_one_line(tmp_path, data):
     (tmp_path / AUTOSAVE).write_text(json.dumps({**data, "saved": "x", "resume": {}}))
     saves = Saves(tmp_path, now=clock)
     assert saves.load_session() is None
-    assert files_in(tmp_path) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(saves.notices) == 1
+    assert files_in(tmp_path) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(texts(saves.notices)) == 1
 
 
 def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_path, monkeypatch):
@@ -95,7 +95,7 @@ def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_pa
     monkeypatch.setattr(codec, "Scorecard", broken)
     with pytest.raises(TypeError, match="a bug in the scorecard"):
         saves.load_session()
-    assert files_in(tmp_path) == [AUTOSAVE, "autosave.lock"] and saves.notices == []
+    assert files_in(tmp_path) == [AUTOSAVE, "autosave.lock"] and texts(saves.notices) == []
 
 
 def test_the_model_no_longer_holds_a_screen():
@@ -120,7 +120,7 @@ def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(tmp_path, scr
 def test_an_old_autosave_with_a_bad_screen_is_damaged(tmp_path, screen):
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
     saves = Saves(tmp_path, now=clock)
-    assert saves.load_session() is None and len(saves.notices) == 1
+    assert saves.load_session() is None and len(texts(saves.notices)) == 1
 
 
 BAD_RESUME_POINTS = {
@@ -138,7 +138,7 @@ def test_a_malformed_resume_point_is_damage_and_is_refused_when_saving(tmp_path,
         data["resume"] = resume
     (tmp_path / AUTOSAVE).write_text(json.dumps(data))
     saves = Saves(tmp_path, now=clock)
-    assert saves.load_session() is None and len(saves.notices) == 1
+    assert saves.load_session() is None and len(texts(saves.notices)) == 1
     with pytest.raises(ValueError):
         saves.save_session(mid_game_session(), resume)
 

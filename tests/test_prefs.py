@@ -16,6 +16,7 @@ from yahtzee.saves.store import PREFS, Saves
 from yahtzee.saves.strict import DamagedSave
 from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.screens.lobby import change_pref
+from yahtzee.speech.languages import text
 from yahtzee.speech.locales import LANGUAGES
 
 EVERY_CHOICE = [(p.key, choice) for p in PREFERENCES for choice in p.choices]
@@ -105,7 +106,7 @@ def test_a_bad_value_falls_back_to_every_default(tmp_path):
     (tmp_path / PREFS).write_text(json.dumps(saved(hints=True, rolls=5)))
     saves = Saves(tmp_path)
     assert saves.load_prefs() == DEFAULTS
-    assert len(saves.notices) == 1 and PREFS in saves.notices[0]
+    assert len(saves.notices) == 1 and PREFS in text(saves.notices[0])
 
 
 # This run's settings and the game they choose

@@ -84,10 +84,11 @@ def test_paths_says_where_each_kind_of_file_is(tmp_path, capsys, monkeypatch):
 def test_the_player_is_told_where_an_earlier_installs_saves_went(tmp_path):
     from yahtzee import cli
     from yahtzee.saves.folder import EarlierSaves, Folders
+    from yahtzee.speech.languages import text
     folders = Folders(tmp_path / "data", tmp_path / "cache")
-    assert cli.earlier_saves_notice(EarlierSaves(tmp_path / "old", True), folders) == (
+    assert text(cli.earlier_saves_notice(EarlierSaves(tmp_path / "old", True), folders)) == (
         f"the saves of an earlier install were moved from {tmp_path / 'old'} to {tmp_path / 'data'}")
-    assert "stay in" in cli.earlier_saves_notice(EarlierSaves(tmp_path / "old", False), folders)
+    assert "stay in" in text(cli.earlier_saves_notice(EarlierSaves(tmp_path / "old", False), folders))
 
 
 def test_every_name_a_benchmark_takes_from_the_game_is_there():

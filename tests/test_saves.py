@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import LOCK_ERRNO, NOON, STAMP, XDG_HOME, clock
+from helpers import LOCK_ERRNO, NOON, STAMP, XDG_HOME, clock, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +25,7 @@ from yahtzee.saves.folder import EarlierSaves, Folders, choose_folders, move_ear
 from yahtzee.saves.prefs import DEFAULTS, Prefs
 from yahtzee.saves.records import InvalidRecord, check_record, record_of
 from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, READ_ONLY, Saves
+from yahtzee.speech.languages import text
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
@@ -158,12 +159,12 @@ def test_a_real_session_round_trips_through_the_autosave(saves, saves_folder):
     assert resume == {"screen": "posting", "box": "h", "turn": 3, "x": None}
     assert session_to_dict(loaded) == session_to_dict(session)
     assert loaded.game.turn == session.game.turn and loaded.game.roll() == session.game.roll()
-    assert saves.notices == []
+    assert texts(saves.notices) == []
 
 
 def test_no_autosave_loads_as_none_without_a_notice(saves):
     assert saves.load_session() is None and not saves.has_autosave()
-    assert saves.notices == []
+    assert texts(saves.notices) == []
 
 
 def good_autosave():
@@ -203,7 +204,7 @@ def test_a_damaged_autosave_is_set_aside_with_one_notice(saves, saves_folder, co
     assert saves.load_session() is None
     assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
     assert (saves_folder / f"{AUTOSAVE}.bad-{STAMP}").read_bytes() == content
-    [notice] = saves.notices
+    [notice] = texts(saves.notices)
     assert AUTOSAVE in notice and f"bad-{STAMP}" in notice
     assert notice.isprintable() and len(notice) <= 200
     assert capsys.readouterr() == ("", "")
@@ -219,7 +220,7 @@ def test_an_oversized_autosave_is_set_aside_without_being_read(saves, saves_fold
     assert opened == []
     assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
     assert (saves_folder / f"{AUTOSAVE}.bad-{STAMP}").stat().st_size == 50 * MB
-    [notice] = saves.notices
+    [notice] = texts(saves.notices)
     assert "larger than 5 MB" in notice
 
 
@@ -227,7 +228,7 @@ def test_something_not_a_file_in_place_of_the_autosave_is_set_aside(saves, saves
     (saves_folder / AUTOSAVE).mkdir(parents=True)
     assert saves.load_session() is None
     assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
-    assert len(saves.notices) == 1
+    assert len(texts(saves.notices)) == 1
 
 
 def test_setting_aside_never_overwrites_an_earlier_copy(saves, saves_folder):
@@ -238,7 +239,7 @@ def test_setting_aside_never_overwrites_an_earlier_copy(saves, saves_folder):
     assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}", f"{AUTOSAVE}.bad-{STAMP}-2",
                                 f"{AUTOSAVE}.bad-{STAMP}-3"]
     assert (saves_folder / f"{AUTOSAVE}.bad-{STAMP}-3").read_text() == "damaged 2"
-    assert len(saves.notices) == 3
+    assert len(texts(saves.notices)) == 3
 
 
 def test_declining_to_resume_keeps_the_old_autosave_aside(saves, saves_folder):
@@ -255,7 +256,7 @@ def test_a_finished_session_removes_its_autosave(saves, saves_folder):
     saves.save_session(mid_game_session(), RESUME)
     assert saves.remove_autosave() and not saves.has_autosave()
     assert saves.remove_autosave()
-    assert saves.notices == []
+    assert texts(saves.notices) == []
 
 
 # Failing writes: the game goes on, the old file stays whole
@@ -278,13 +279,13 @@ def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, saves_folder, 
     monkeypatch.setattr(os, target, raise_error(code))
     assert not saves.save_prefs(Prefs(verify=True))
     assert not saves.save_session(mid_game_session(), RESUME)
-    assert saves.notices == [f"saving is off: prefs.json: {saves.notices[0][len('saving is off: prefs.json: '):]}"]
-    assert reason in saves.notices[0]
+    [notice] = texts(saves.notices)
+    assert notice.startswith("saving is off: prefs.json: ") and reason in notice
     monkeypatch.undo()
     assert (saves_folder / PREFS).read_bytes() == before
     assert files_in(saves_folder) == [LOCK, PREFS]
     assert saves.save_prefs(Prefs(verify=True)) and saves.load_prefs().verify is True
-    assert len(saves.notices) == 1
+    assert len(texts(saves.notices)) == 1
 
 
 class HalfWriter:
@@ -319,7 +320,7 @@ def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, saves_folder, 
     monkeypatch.undo()
     assert (saves_folder / AUTOSAVE).read_bytes() == before
     assert files_in(saves_folder) == [AUTOSAVE, LOCK]
-    assert saves.notices == ["saving is off: autosave.json: the disk is full"]
+    assert texts(saves.notices) == ["saving is off: autosave.json: the disk is full"]
 
 
 def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, saves_folder, monkeypatch):
@@ -335,18 +336,18 @@ def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, sa
     monkeypatch.undo()
     assert (saves_folder / HISTORY).read_bytes() == before
     assert saves.read_history() == [played_game(1)]
-    assert saves.notices == ["saving is off: history.jsonl: the disk is full"]
+    assert texts(saves.notices) == ["saving is off: history.jsonl: the disk is full"]
 
 
 def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_game(saves, monkeypatch):
     monkeypatch.setattr(os, "write", raise_error(errno.ENOSPC))
     assert not saves.append_history(played_game(1))
-    assert saves.history_problem == "this game was not added to the history: the disk is full"
+    assert text(saves.history_problem) == "this game was not added to the history: the disk is full"
     assert not saves.append_history(played_game(2))
-    assert saves.history_problem == "this game was not added to the history: the disk is full"
-    assert saves.notices == ["saving is off: history.jsonl: the disk is full"]
+    assert text(saves.history_problem) == "this game was not added to the history: the disk is full"
+    assert texts(saves.notices) == ["saving is off: history.jsonl: the disk is full"]
     monkeypatch.undo()
-    assert saves.append_history(played_game(3)) and saves.history_problem == ""
+    assert saves.append_history(played_game(3)) and text(saves.history_problem) == ""
 
 
 def run_unprivileged(action):
@@ -388,7 +389,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
             return {"prefs": saves.load_prefs() == Prefs(verify=False), "saved": saves.save_prefs(Prefs()),
                     "autosaved": saves.save_session(mid_game_session(), RESUME),
                     "appended": saves.append_history(played_game(5)),
-                    "history": [record_of(game) for game in saves.read_history()], "notices": saves.notices}
+                    "history": [record_of(game) for game in saves.read_history()], "notices": texts(saves.notices)}
         outcome = run_unprivileged(play_in_it)
     finally:
         folder.chmod(0o755)
@@ -415,7 +416,7 @@ def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, saves_folder)
     assert saves.save_prefs(replace(saves.load_prefs(), hints=True))
     assert json.loads((saves_folder / PREFS).read_text()) == {**later, "hints": True, "later_option": [1, 2]}
     assert saves.load_prefs() == Prefs(verify=False, hints=True)
-    assert saves.notices == []
+    assert texts(saves.notices) == []
 
 
 @pytest.mark.parametrize("content", [
@@ -429,7 +430,7 @@ def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, saves_fo
     assert saves.load_prefs() == DEFAULTS
     assert files_in(saves_folder) == [f"{PREFS}.bad-{STAMP}"]
     assert (saves_folder / f"{PREFS}.bad-{STAMP}").read_bytes() == content
-    assert len(saves.notices) == 1 and PREFS in saves.notices[0]
+    assert len(texts(saves.notices)) == 1 and PREFS in texts(saves.notices)[0]
 
 
 # The history record format
@@ -515,7 +516,7 @@ def test_history_appends_and_reads_back_in_order(saves):
     for record in records:
         assert saves.append_history(record)
     assert saves.read_history() == records
-    assert saves.notices == []
+    assert texts(saves.notices) == []
 
 
 def test_an_invalid_record_is_not_appended(saves, saves_folder):
@@ -523,7 +524,7 @@ def test_an_invalid_record_is_not_appended(saves, saves_folder):
     renamed = replace(game.players[0], name="A\x1bB")
     assert not saves.append_history(replace(game, players=(renamed, *game.players[1:])))
     assert not (saves_folder / HISTORY).exists()
-    assert saves.history_problem.startswith("this game was not added to the history: a player name")
+    assert text(saves.history_problem).startswith("this game was not added to the history: a player name")
 
 
 def test_a_torn_last_line_loses_only_that_game(saves, saves_folder):
@@ -533,7 +534,7 @@ def test_a_torn_last_line_loses_only_that_game(saves, saves_folder):
     with open(saves_folder / HISTORY, "ab") as file:
         file.write(json.dumps(record_of(third)).encode()[:57])  # a crash in the middle of an append
     assert saves.read_history() == [first, second]
-    assert len(saves.notices) == 1
+    assert len(texts(saves.notices)) == 1
 
 
 def test_an_append_after_a_torn_line_starts_a_new_line(saves, saves_folder):
@@ -555,11 +556,11 @@ def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, save
     saves_folder.mkdir()
     (saves_folder / HISTORY).write_bytes(content)
     assert saves.read_history() == good
-    [notice] = saves.notices
+    [notice] = texts(saves.notices)
     assert "5 damaged line(s)" in notice and f".bad-{STAMP}" in notice
     assert (saves_folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
     assert saves.read_history() == good
-    assert len(saves.notices) == 1
+    assert len(texts(saves.notices)) == 1
     assert files_in(saves_folder) == [HISTORY, f"{HISTORY}.bad-{STAMP}"]
 
 
@@ -572,7 +573,7 @@ def test_a_history_with_no_valid_line_is_set_aside(saves, saves_folder, content)
     assert saves.read_history() == []
     assert files_in(saves_folder) == [f"{HISTORY}.bad-{STAMP}"]
     assert (saves_folder / f"{HISTORY}.bad-{STAMP}").read_bytes() == content
-    assert len(saves.notices) == 1
+    assert len(texts(saves.notices)) == 1
 
 
 def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves, saves_folder, monkeypatch):
@@ -585,7 +586,7 @@ def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves
     assert saves.read_history() == []
     assert opened == []
     assert files_in(saves_folder) == [f"{HISTORY}.large-{STAMP}"]
-    assert saves.notices == [f"{HISTORY} over 50 MB, kept as {HISTORY}.large-{STAMP}: new statistics"]
+    assert texts(saves.notices) == [f"{HISTORY} over 50 MB, kept as {HISTORY}.large-{STAMP}: new statistics"]
 
 
 def test_a_history_of_fifty_megabytes_is_still_read(saves, saves_folder):
@@ -595,14 +596,14 @@ def test_a_history_of_fifty_megabytes_is_still_read(saves, saves_folder):
         file.write(json.dumps(record_of(record)).encode() + b"\n")
         file.write(b" " * (50 * MB - file.tell() - 1) + b"\n")
     assert saves.read_history() == [record]
-    assert saves.notices == []
+    assert texts(saves.notices) == []
 
 
 def test_resetting_the_statistics_keeps_the_old_history(saves, saves_folder):
     saves.append_history(played_game(1))
     kept = saves.reset_history()
     assert kept.name == f"{HISTORY}.reset-{STAMP}"
-    assert saves.read_history() == [] and saves.notices == []
+    assert saves.read_history() == [] and texts(saves.notices) == []
     assert json.loads(kept.read_text()) == finished_record(1)
 
 
@@ -619,11 +620,11 @@ def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_fol
     assert not second.save_session(other, RESUME)
     assert second.set_aside_autosave() is None and not second.remove_autosave()
     assert (saves_folder / AUTOSAVE).read_bytes() == before
-    assert len(second.notices) == 1 and "another copy" in second.notices[0]
+    assert len(texts(second.notices)) == 1 and "another copy" in texts(second.notices)[0]
     assert session_to_dict(second.load_session()[0]) == session_to_dict(session)
     first.close()
     assert second.acquire_lock() and second.save_session(other, RESUME)
-    assert first.notices == [] and len(second.notices) == 1
+    assert texts(first.notices) == [] and len(texts(second.notices)) == 1
     second.close()
 
 
@@ -650,7 +651,7 @@ def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder):
         child.kill()
         child.stdout.close()
     with Saves(saves_folder, now=clock) as after:
-        assert after.acquire_lock() and after.notices == []
+        assert after.acquire_lock() and texts(after.notices) == []
 
 
 # Notices
@@ -660,9 +661,9 @@ def test_notices_are_gathered_until_taken(saves_folder):
     saves_folder.mkdir()
     (saves_folder / PREFS).write_text("{")
     saves.load_prefs()
-    heard = list(saves.notices)
+    heard = list(texts(saves.notices))
     assert len(heard) == 1
-    assert saves.take_notices() == heard and saves.notices == []
+    assert texts(saves.take_notices()) == heard and texts(saves.notices) == []
 
 
 JSON_VALUES = st.recursive(
@@ -696,8 +697,8 @@ def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path, va
         saves = Saves(folder, now=clock)
         loaded = saves.load_session()
         if loaded is None:
-            assert files_in(Path(folder)) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(saves.notices) == 1
+            assert files_in(Path(folder)) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(texts(saves.notices)) == 1
         else:
             session = loaded[0]
             saved = session_to_dict(session)
-            assert saves.notices == [] and session_to_dict(session_from_dict(saved)) == saved
+            assert texts(saves.notices) == [] and session_to_dict(session_from_dict(saved)) == saved

@@ -7,10 +7,11 @@ import time
 import pytest
 from driver import PlainPlayer
 from forkserver import run_game
-from helpers import PTY, run_program, wait_until
+from helpers import PTY, run_program, texts, wait_until
 from terminal import Terminal
 
 from yahtzee.saves.store import Saves
+from yahtzee.speech.languages import text
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SEED = ("--seed", "11")
@@ -25,7 +26,7 @@ def history(saves):
 def saved_session(saves):
     """The autosave read back as the game reads it: ((session, resume point), notices)."""
     folder = Saves(saves)
-    return folder.load_session() or (None, None), folder.take_notices()
+    return folder.load_session() or (None, None), texts(folder.take_notices())
 
 
 @pytest.fixture(scope="module")
@@ -300,7 +301,7 @@ def test_a_long_message_is_wrapped_whole_under_a_key_screen_never_cut():
 
     from yahtzee.saves.store import SET_ASIDE, fit_notice
     reason = "the saves folder's disk said something long " * 4
-    notice = fit_notice(SET_ASIDE, name="history.jsonl", kept="history.jsonl.bad-20261202-165910", detail=reason)
+    notice = text(fit_notice(SET_ASIDE, name="history.jsonl", kept="history.jsonl.bad-20261202-165910", detail=reason))
     assert notice.rstrip().endswith(reason.strip()) and "history.jsonl.bad-20261202-165910" in notice
     keys = KeyScript("")
     try:

@@ -3,6 +3,7 @@ import json
 from dataclasses import replace
 
 import pytest
+from helpers import texts
 
 from yahtzee.model.scoring import Category
 from yahtzee.present.palette import visible_width as display_width
@@ -18,14 +19,6 @@ from yahtzee.present.stats import (
 )
 from yahtzee.saves.records import finished_game, record_of
 from yahtzee.saves.store import HISTORY as HISTORY_FILE
-from yahtzee.speech.languages import text
-
-
-def texts(said):
-    """Words as the English reader reads them."""
-    return [text(line) for line in said]
-
-
 
 
 def card(name, upper, lower, yahtzee_bonus=0, kind="human"):

@@ -8,11 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock
+from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock, texts
 from test_saves import RESUME, files_in, mid_game_session, played_game, run_unprivileged
 
 from yahtzee.saves.prefs import Prefs
 from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
+from yahtzee.speech.languages import text
 
 PRECIOUS = b"someone else's file\n"
 
@@ -39,7 +40,7 @@ def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside
     assert not saves.acquire_lock()
     assert not saves.save_session(mid_game_session(), RESUME)
     assert outside.read_bytes() == PRECIOUS and os.path.islink(folder / LOCK)
-    assert saves.notices == ["saving is off: autosave.lock: a link, not a file"]
+    assert texts(saves.notices) == ["saving is off: autosave.lock: a link, not a file"]
 
 
 @pytest.mark.wine_lacks(reason=SYMLINKS)
@@ -52,7 +53,7 @@ def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, 
     assert outside.read_bytes() == PRECIOUS
     assert files_in(folder) == [f"{name}.bad-{STAMP}"]
     assert os.path.islink(folder / f"{name}.bad-{STAMP}")
-    assert saves.notices == [f"damaged {name} kept as {name}.bad-{STAMP}: a link, not a file"]
+    assert texts(saves.notices) == [f"damaged {name} kept as {name}.bad-{STAMP}: a link, not a file"]
 
 
 @pytest.mark.wine_lacks(reason=SYMLINKS)
@@ -64,7 +65,7 @@ def test_writing_never_goes_through_a_link(folder, outside, name):
     assert not saves.save_prefs(Prefs(verify=False)) or name != PREFS
     assert not saves.append_history(played_game(1)) or name != HISTORY
     assert outside.read_bytes() == PRECIOUS and os.path.islink(folder / name)
-    assert saves.notices == [f"saving is off: {name}: a link, not a file"]
+    assert texts(saves.notices) == [f"saving is off: {name}: a link, not a file"]
 
 
 @pytest.mark.posix(reason="a FIFO (os.mkfifo)")
@@ -72,7 +73,7 @@ def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder):
     os.mkfifo(folder / HISTORY)
     saves = Saves(folder, now=clock)
     assert not saves.append_history(played_game(1))
-    assert saves.history_problem == "this game was not added to the history: not a regular file"
+    assert text(saves.history_problem) == "this game was not added to the history: not a regular file"
     assert saves.read_history() == []
     assert files_in(folder) == [f"{HISTORY}.bad-{STAMP}"]
     assert saves.append_history(played_game(1)) and saves.read_history() == [played_game(1)]
@@ -82,7 +83,7 @@ def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(fold
     (folder / AUTOSAVE).mkdir()
     saves = Saves(folder, now=clock)
     assert not saves.save_session(mid_game_session(), RESUME)
-    assert saves.notices == ["saving is off: autosave.json: a folder, not a file"]
+    assert texts(saves.notices) == ["saving is off: autosave.json: a folder, not a file"]
 
 
 LONG_FIELDS = {"name": "history.jsonl", "kept": "history.jsonl.reset-20240501-120000-99", "count": 10 ** 8,
@@ -91,7 +92,7 @@ LONG_FIELDS = {"name": "history.jsonl", "kept": "history.jsonl.reset-20240501-12
 
 @pytest.mark.parametrize("template", NOTICES)
 def test_every_notice_says_its_whole_reason_and_kept_name_on_one_safe_line(template):
-    notice = fit_notice(template, **LONG_FIELDS)
+    notice = text(fit_notice(template, **LONG_FIELDS))
     assert notice.isprintable() and "..." not in notice  # one line the console wraps, nothing cut
     if "{detail}" in template:
         assert ("a reason " * 30).strip() in notice
@@ -100,7 +101,7 @@ def test_every_notice_says_its_whole_reason_and_kept_name_on_one_safe_line(templ
 
 
 def test_only_a_runaway_reason_is_cut():
-    assert len(fit_notice(NOTICES[0], name="x", detail="y" * 100_000)) < 1000
+    assert len(text(fit_notice(NOTICES[0], name="x", detail="y" * 100_000))) < 1000
 
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
@@ -113,7 +114,7 @@ def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
     saves.append_history(replace(played_game(1), finished="never"))
     other = Saves(folder, now=clock)
     assert saves.acquire_lock() and not other.acquire_lock()
-    lines = saves.notices + other.notices + [saves.history_problem]
+    lines = texts(saves.notices) + texts(other.notices) + [text(saves.history_problem)]
     assert len(lines) == 4 and all(line.isprintable() and not line.endswith("...") for line in lines)
 
 
@@ -133,7 +134,7 @@ def test_a_read_only_folder_still_offers_its_saved_game():
             session, resume = saves.load_session()
             return {"locked": locked, "read_only": saves.read_only, "resume": resume,
                     "players": [p.name for p in session.players],
-                    "saved": saves.save_session(session, resume), "notices": saves.notices}
+                    "saved": saves.save_session(session, resume), "notices": texts(saves.notices)}
         outcome = run_unprivileged(start_in_it)
     finally:
         folder.chmod(0o755)

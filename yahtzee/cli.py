@@ -11,6 +11,7 @@ from . import __version__
 from .app import play
 from .manual import MANUAL
 from .model.moods import mood_list
+from .model.words import Say
 from .present.palette import UnknownTheme, checked_theme
 from .reports import printing, run_simulation, show_review, show_stats
 from .saves.folder import choose_folders, move_earlier_saves
@@ -201,12 +202,13 @@ def show_paths(folders: "Folders") -> int:
     return 0
 
 
-def earlier_saves_notice(earlier: "EarlierSaves", folders: "Folders") -> str:
-    """What the player is told of the saves an earlier install kept inside its environment."""
+def earlier_saves_notice(earlier: "EarlierSaves", folders: "Folders") -> Say:
+    """What the player is told of the saves an earlier install kept inside its environment
+    (said once the language is chosen)."""
     if earlier.moved:
-        return _("the saves of an earlier install were moved from {old} to {new}").format(
-            old=earlier.folder, new=folders.saves)
-    return _("the saves of an earlier install stay in {old}: {new} has saves of its own").format(
-        old=earlier.folder, new=folders.saves)
+        return Say("the saves of an earlier install were moved from {old} to {new}").format(
+            old=str(earlier.folder), new=str(folders.saves))
+    return Say("the saves of an earlier install stay in {old}: {new} has saves of its own").format(
+        old=str(earlier.folder), new=str(folders.saves))
 
 

@@ -50,7 +50,7 @@ def reader_gone(error: OSError) -> bool:
 def show_stats(saves: "Saves") -> int:
     """--stats: print the hall of fame and the player tables."""
     games = saves.read_history()
-    for line in [*saves.take_notices(), *stats_lines(games)]:
+    for line in [*map(text, saves.take_notices()), *stats_lines(games)]:
         print(line)
     return 0
 

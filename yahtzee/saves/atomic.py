@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, Callable, Optional, Union
 
-from ..speech.languages import _
+from ..model.words import Say, Text, source_text
 
 BINARY = getattr(os, "O_BINARY", 0)  # Windows would turn b"\n" into b"\r\n" without it
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -21,13 +21,15 @@ NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO then opens (or fails) at once 
 # What open() says about a link under O_NOFOLLOW (ELOOP; EMLINK on FreeBSD) or a FIFO with no reader.
 _NOT_A_FILE_ERRORS = {errno.ELOOP, errno.EMLINK, errno.ENXIO, errno.EISDIR}
 StrPath = Union[str, os.PathLike[str]]
+NOT_A_FILE = Say("not a regular file")
 
 
 class NotAFile(OSError):
-    """Something other than a regular file stands where the game keeps one."""
+    """Something other than a regular file stands where the game keeps one; `said` says what."""
 
-    def __init__(self, path: StrPath, what: Optional[str] = None) -> None:
-        super().__init__(None, what or _("not a regular file"), str(path))
+    def __init__(self, path: StrPath, what: Optional[Text] = None) -> None:
+        self.said = what or NOT_A_FILE
+        super().__init__(None, source_text(self.said), str(path))
 
 
 def open_file(path: StrPath, flags: int, mode: int = 0o644) -> int:
@@ -61,16 +63,16 @@ def refuse_odd_entry(path: StrPath) -> None:
         raise NotAFile(path, _what_stands_at(path))
 
 
-def _what_stands_at(path: StrPath) -> str:
+def _what_stands_at(path: StrPath) -> Say:
     try:
         mode = os.lstat(path).st_mode
     except OSError:
-        return _("not a regular file")
+        return NOT_A_FILE
     if stat.S_ISLNK(mode):
-        return _("a link, not a file")
+        return Say("a link, not a file")
     if stat.S_ISDIR(mode):
-        return _("a folder, not a file")
-    return _("not a regular file")
+        return Say("a folder, not a file")
+    return NOT_A_FILE
 
 
 def open_for_reading(path: StrPath, limit: int,

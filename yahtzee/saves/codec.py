@@ -21,7 +21,6 @@ from ..model.scorecard import Scorecard
 from ..model.scoring import Category, is_possible_points
 from ..model.session import Session
 from ..model.words import Say
-from ..speech.languages import text
 from .dicestates import dice_from_dict, dice_source, dice_to_dict
 from .proofs import is_seat_proof
 from .records import InvalidRecord, bonus_problem, finished_game, record_of
@@ -43,7 +42,7 @@ def _finished_game(record: object) -> FinishedGame:
     try:
         return finished_game(record)
     except InvalidRecord:
-        raise DamagedSave(text(Say("a finished game in it is not valid"))) from None
+        raise DamagedSave(Say("a finished game in it is not valid")) from None
 
 
 # Sessions
@@ -223,7 +222,7 @@ def _card_from_dict(data: dict[str, Any], rules: Rules, race: bool = False) -> S
         boxes[box] = points
     bonus, roll_bonus = data.get("yahtzee_bonus", 0), data.get("roll_bonus", 0)
     problem = bonus_problem(bonus, roll_bonus, rules, race or rules.extra_yahtzee_turn)
-    check(problem is None, Say(problem or ""))
+    check(problem is None, problem or "")
     blank_names = json_list(data.get("blanks", []), Say("the blanked boxes"))
     check(all(isinstance(name, str) and name in BOX_NAMES for name in blank_names)
            and len(set(blank_names)) == len(blank_names), Say("the blanked boxes"))
@@ -300,6 +299,6 @@ def rules_from_dict(data: object) -> Rules:
     try:
         expected = base.with_options(rules.rolls_per_turn, rules.dice_bank)
     except BadOption as error:
-        raise DamagedSave(text(Say("the saved rules are damaged: {what}").format(what=error.said))) from None
+        raise DamagedSave(Say("the saved rules are damaged: {what}").format(what=error.said)) from None
     check(rules == expected, Say("the saved rules differ from {name}'s").format(name=base.name))
     return rules

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, Union
 from ..model.checks import is_int
 from ..model.outcome import FinishedGame
 from ..model.session import Session
-from ..speech.languages import _
+from ..model.words import Say
 from . import prefs as preferences
 from .codec import session_from_dict, session_to_dict
 from .records import InvalidRecord, check_record, finished_game, record_of
@@ -33,14 +33,14 @@ def parse_json(raw: bytes) -> Any:
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:
-        raise DamagedSave(_("not UTF-8 text")) from None
+        raise DamagedSave(Say("not UTF-8 text")) from None
     except json.JSONDecodeError as error:
-        raise DamagedSave(_("not valid JSON at line {line}, column {column}").format(
+        raise DamagedSave(Say("not valid JSON at line {line}, column {column}").format(
             line=error.lineno, column=error.colno)) from None
     except RecursionError:
-        raise DamagedSave(_("not valid JSON: nested too deep")) from None
+        raise DamagedSave(Say("not valid JSON: nested too deep")) from None
     except ValueError as error:  # NaN or Infinity, which JSON has no place for
-        raise DamagedSave(_("not valid JSON: {error}").format(error=error)) from None
+        raise DamagedSave(Say("not valid JSON: {error}").format(error=str(error))) from None
 
 
 def _refuse_constant(name: str) -> NoReturn:
@@ -61,7 +61,7 @@ def autosave_from_dict(data: dict[str, Any]) -> tuple[Session, ResumePoint]:
     session = session_from_dict(data)
     resume = current_form(data).get("resume")  # an earlier version's, in this version's form
     if not is_resume_point(resume):
-        raise DamagedSave(_("the resume point is damaged"))
+        raise DamagedSave(Say("the resume point is damaged"))
     return session, resume
 
 
@@ -85,11 +85,11 @@ def prefs_from_save(data: object) -> preferences.Prefs:
     """The preferences a prefs.json holds, the defaults for those it lacks (an older file's);
     DamagedSave if the version is not this one or a preference holds none of its choices."""
     if not isinstance(data, dict) or not is_int(data.get("version")) or data["version"] != PREFS_VERSION:
-        raise DamagedSave(_("unknown version"))
+        raise DamagedSave(Say("unknown version"))
     known = {key: data[key] for key in preferences.BY_KEY if key in data}
     for key, value in known.items():
         if not preferences.BY_KEY[key].allows(value):
-            raise DamagedSave(_("'{key}' holds {value}, not one of its choices").format(
+            raise DamagedSave(Say("'{key}' holds {value}, not one of its choices").format(
                 key=key, value=repr(str(value)[:20])))
     # Unknown keys are kept so that a later version's preferences survive this one.
     unknown = tuple((key, value) for key, value in data.items() if key not in known and key != "version")

@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional
 
 from ..model.outcome import FinishedGame
 from ..model.session import Session
-from ..speech.languages import N_, _, ngettext
+from ..model.words import N_, Field, Say, Text
 from . import atomic, documents
 from .atomic import StrPath
 from .documents import ResumePoint
@@ -62,10 +62,11 @@ def local_now() -> datetime.datetime:
     return datetime.datetime.now(datetime.timezone.utc).astimezone()
 
 
-def fit_notice(template: str, **fields: object) -> str:
-    """The notice with its fields filled in, safe to show on one line (the console wraps it)."""
-    detail = one_line(str(fields.get("detail", "")), MAX_DETAIL_CHARS)
-    return one_line(_(template).format(**{**fields, "detail": detail}), MAX_DETAIL_CHARS * 2)
+def fit_notice(template: str, **fields: Field) -> Say:
+    """The notice with its fields filled in, each text from outside (a name, a system's reason)
+    made safe to show on one line (the console wraps it)."""
+    return Say(template).format(**{name: one_line(value, MAX_DETAIL_CHARS) if isinstance(value, str) else value
+                                   for name, value in fields.items()})
 
 
 class LockState(enum.Enum):
@@ -89,21 +90,21 @@ class Saves:
                  lock_factory: Callable[[Path], FlockLock] = default_lock) -> None:
         self.folder = Path(folder)
         self.now = now
-        self.notices: list[str] = []
+        self.notices: list[Text] = []
         self.read_only = False
-        self.history_problem = ""
+        self.history_problem: Text = ""
         self._lock = lock_factory(self.folder / LOCK)
         self._lock_state = LockState.NOT_TRIED
         self._saving_off = False
 
     # Notices
 
-    def take_notices(self) -> list[str]:
+    def take_notices(self) -> list[Text]:
         """The notices gathered so far, forgetting them."""
         notices, self.notices = self.notices, []
         return notices
 
-    def _notice(self, template: str, **fields: object) -> None:
+    def _notice(self, template: str, **fields: Field) -> None:
         line = fit_notice(template, **fields)
         self.notices.append(line)
 
@@ -201,7 +202,7 @@ class Saves:
         try:
             return documents.autosave_from_dict(data)
         except DamagedSave as error:
-            self._set_aside(self.folder / AUTOSAVE, str(error))
+            self._set_aside(self.folder / AUTOSAVE, error.said)
             return None
 
     def set_aside_autosave(self, label: str = "old") -> Optional[Path]:
@@ -232,7 +233,7 @@ class Saves:
         try:
             return documents.prefs_from_save(data)
         except DamagedSave as error:
-            self._set_aside(self.folder / PREFS, str(error))
+            self._set_aside(self.folder / PREFS, error.said)
         return DEFAULTS
 
     def save_prefs(self, prefs: Prefs) -> bool:
@@ -248,7 +249,7 @@ class Saves:
         try:
             line = documents.history_line(game)
         except InvalidRecord as error:
-            self.history_problem = fit_notice(NOT_IN_HISTORY, detail=str(error))
+            self.history_problem = fit_notice(NOT_IN_HISTORY, detail=error.said)
             return False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -276,7 +277,7 @@ class Saves:
                              kept=kept.name)
             return []
         except DamagedSave as error:
-            self._set_aside(path, str(error))
+            self._set_aside(path, error.said)
             return []
         except OSError as error:
             self._unreadable(path, error)
@@ -291,7 +292,7 @@ class Saves:
 
     def _keep_damaged_history(self, path: Path, size_read: int, good_lines: list[bytes], bad: int) -> None:
         if not good_lines:
-            self._set_aside(path, ngettext("{count} damaged line", "{count} damaged lines", bad).format(count=bad))
+            self._set_aside(path, Say.plurals("{count} damaged line", "{count} damaged lines", bad).format(count=bad))
             return
         copy = atomic.aside_name(path, "bad", self.now())
         try:
@@ -320,7 +321,7 @@ class Saves:
                 raise _too_large(limit)(len(raw))
             return documents.parse_json(raw)
         except DamagedSave as error:
-            self._set_aside(path, str(error))
+            self._set_aside(path, error.said)
         except OSError as error:
             self._unreadable(path, error)
         return None
@@ -347,7 +348,7 @@ class Saves:
             return False
         return True
 
-    def _set_aside(self, path: Path, reason: str) -> None:
+    def _set_aside(self, path: Path, reason: Text) -> None:
         """Rename a damaged file to NAME.bad-<time> and tell the player in one line."""
         kept = self._rename_aside(path, "bad")
         if kept:
@@ -371,7 +372,7 @@ class HistoryTooLarge(DamagedSave):
 
 def _too_large(limit: int) -> Callable[[int], DamagedSave]:
     """The fault of a file over `limit` bytes, made from its size."""
-    return lambda size: DamagedSave(_("larger than {size} MB").format(size=limit // (1024 * 1024)))
+    return lambda size: DamagedSave(Say("larger than {size} MB").format(size=limit // (1024 * 1024)))
 
 
 # Words for the player
@@ -387,10 +388,12 @@ _ERRNO_WORDS: dict[Optional[int], str] = {
 }
 
 
-def describe_os_error(error: OSError) -> str:
+def describe_os_error(error: OSError) -> Text:
     """A short reason a player understands for an OSError."""
+    if isinstance(error, atomic.NotAFile):
+        return error.said
     words = _ERRNO_WORDS.get(error.errno)
-    return _(words) if words else error.strerror or error.__class__.__name__
+    return Say(words) if words else error.strerror or error.__class__.__name__
 
 
 def one_line(text: str, limit: int) -> str:

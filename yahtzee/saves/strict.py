@@ -3,19 +3,18 @@ game, whose words are made once, here, from what the check names."""
 from typing import Any, Optional, cast
 
 from ..model.checks import is_int
-from ..model.words import Say, Text
-from ..speech.languages import text
+from ..model.words import Refusal, Say, Text
 
 MISSING = object()
 
 
-class DamagedSave(ValueError):
-    """Saved data that does not describe a valid game; the message says what is wrong."""
+class DamagedSave(Refusal):
+    """Saved data that does not describe a valid game; its words say what is wrong."""
 
 
 def damaged(what: Text) -> DamagedSave:
     """The fault of a saved game damaged in `what`."""
-    return DamagedSave(text(Say("the saved game is damaged: {what}").format(what=what)))
+    return DamagedSave(Say("the saved game is damaged: {what}").format(what=what))
 
 
 def check(condition: object, what: Text) -> None:

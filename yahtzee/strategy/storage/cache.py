@@ -131,7 +131,7 @@ def checked_table(rules: Rules, objective: Objective, folder: Folder) -> Optiona
     except FileNotFoundError:
         return None
     except NotAFile as error:
-        raise BadTable(error.strerror or Say("not a regular file")) from None
+        raise BadTable(error.said) from None
     except OSError as error:
         raise BadTable(error.strerror or Say("unreadable")) from None
     with os.fdopen(fd, "rb") as file:
