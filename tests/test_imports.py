@@ -195,3 +195,23 @@ def test_dicts_of_anything_are_few_and_only_where_the_saves_read_their_files():
     assert len(found) <= 15, found
     assert {path.split("/")[0] for path, _ in found} == {"saves"}, found
     assert ANYTHING_DICT.search("def f(x: Mapping[str, Any]) -> dict[str, object]:")
+
+
+# Where words become text in a language: the consoles, the presentation, the languages
+# themselves and the command line's modules. Everywhere below them says things with Say.
+TRANSLATING = ("yahtzee/consoles/", "yahtzee/present/", "yahtzee/speech/", "yahtzee/cli.py", "yahtzee/app.py",
+               "yahtzee/usage.py", "yahtzee/reports.py", "yahtzee/manual.py")
+
+
+def translators(path: Path) -> set:
+    """The gettext calls a file imports from the languages module (_, ngettext, pgettext)."""
+    return {alias.name for node in walked(parsed(path)) if isinstance(node, ast.ImportFrom)
+            and (node.module or "").endswith("speech.languages") for alias in node.names
+            if alias.name in {"_", "ngettext", "pgettext"}}
+
+
+def test_only_the_consoles_the_presentation_and_the_command_line_translate_on_the_spot():
+    translating = [path for path in sorted(PACKAGE.rglob("*.py")) if translators(path)]
+    outside = [str(path.relative_to(ROOT)) for path in translating
+               if not str(path.relative_to(ROOT)).startswith(TRANSLATING)]
+    assert translating and outside == []
