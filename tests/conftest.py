@@ -49,21 +49,24 @@ ON_WINDOWS = sys.platform == "win32"
 UNDER_WINE = ON_WINDOWS and under_wine()
 
 
-# The modules whose tests wait longest (games in real terminals and over SSH, tables solved),
-# longest first. They run before the rest: the workers take the first tests in turn, so these
-# are spread over all of them from the start, and the many short tests fill in at the end
-# (collected in file order, they came last and one worker went on alone long after the others).
-SLOW_FIRST = ("test_ssh_table.py", "test_computer_resume.py", "test_seats.py", "test_strategy_variants.py",
-              "test_win_chance.py", "test_terminal.py", "test_moments.py", "test_saving_game.py",
-              "test_simulation.py", "test_strategy.py", "test_every_moment.py", "test_accessible.py",
-              "test_german.py", "test_typeahead.py", "test_finals.py", "test_advice_screens.py")
+# The modules whose tests wait longest (games in real terminals and over SSH, tables solved)
+# are marked slow, with a rank, longest first. They run before the rest: the workers take the
+# first tests in turn, so these are spread over all of them from the start, and the many short
+# tests fill in at the end (collected in file order, they came last and one worker went on
+# alone long after the others).
+LAST = float("inf")
+
+
+def slow_rank(item):
+    """Where a test runs in the order: its slow mark's rank, or after every slow one."""
+    marker = item.get_closest_marker("slow")
+    return marker.args[0] if marker is not None else LAST
 
 
 def pytest_collection_modifyitems(items):
-    """The slow modules' tests first (SLOW_FIRST), each module's in its own order; on Windows,
-    those marked posix skipped, and under Wine those marked wine_lacks (setup.cfg's markers)."""
-    rank = {name: place for place, name in enumerate(SLOW_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    """The tests marked slow first, by rank, each module's in its own order; on Windows, those
+    marked posix skipped, and under Wine those marked wine_lacks (setup.cfg's markers)."""
+    items.sort(key=slow_rank)
     skipped = {"posix": ON_WINDOWS, "wine_lacks": UNDER_WINE}
     for item in items:
         for name, applies in skipped.items():

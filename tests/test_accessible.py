@@ -16,6 +16,8 @@ from yahtzee.present import spoken
 from yahtzee.present.render import KEY_OF_BOX
 from yahtzee.speech.languages import text
 
+pytestmark = pytest.mark.slow(12)
+
 BOXES = list(Category)
 POSTED = re.compile(r"(?:^|> )ANN posts \d+ in ([A-Z ]+)\.$", re.MULTILINE)
 

@@ -12,6 +12,8 @@ from yahtzee.model.scoring import Category
 from yahtzee.present import render
 from yahtzee.present.palette import strip_controls
 
+pytestmark = pytest.mark.slow(16)
+
 
 def test_question_mark_lists_every_choice_best_first_with_the_best_marked(tmp_path, monkeypatch):
     lines = START + ["ANN", "", "y", "", "?", "x", "f10", "y"]

@@ -16,6 +16,8 @@ from yahtzee import cli
 from yahtzee.consoles.plain import PlainConsole
 from yahtzee.screens.prompts import QuitGame
 
+pytestmark = pytest.mark.slow(2)
+
 ALL_SIXES = " ".join(["6"] * 80)  # every roll a Yahtzee for a while: extra turns and blanks come early
 CASES = {
     "thinker": ("thinker", [], {}),

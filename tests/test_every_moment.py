@@ -11,6 +11,8 @@ from helpers import PTY, signal_handlers_kept
 from yahtzee import cli
 from yahtzee.saves.store import Saves
 
+pytestmark = pytest.mark.slow(11)
+
 SEED = ["--seed", "11"]
 
 

@@ -34,6 +34,8 @@ from yahtzee.strategy.odds.winchance import option_chances
 from yahtzee.strategy.play.advisor import advise
 from yahtzee.strategy.storage.cache import table_loader
 
+pytestmark = pytest.mark.slow(15)
+
 C = Category
 
 

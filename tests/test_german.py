@@ -34,6 +34,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import msgfmt  # noqa: E402
 import xgettext  # noqa: E402
 
+pytestmark = pytest.mark.slow(13)
+
 GERMAN = msgfmt.read_po((PACKAGE / "locale" / "de" / "LC_MESSAGES" / "yahtzee.po").read_text("utf-8"))
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y"]
 # Every screen of a game: the preferences and statistics from the title, the manual, the names,

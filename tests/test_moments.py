@@ -10,6 +10,8 @@ from yahtzee.strategy.exact.statespace import STATE_COUNT, level_states, state_i
 from yahtzee.strategy.odds.finals import open_count, remaining_distributions
 from yahtzee.strategy.odds.futures import OPEN_SLOTS, fifty_moments, futures_at, open_slots, spreads_of
 
+pytestmark = pytest.mark.slow(7)
+
 SMALL_LEVELS = 2  # cards with at most two boxes open: quick to solve, exact distributions to hand
 
 

@@ -13,7 +13,7 @@ from terminal import Terminal
 from yahtzee.saves.store import Saves
 from yahtzee.speech.languages import text
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [pytest.mark.slow(8), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 SEED = ("--seed", "11")
 
 

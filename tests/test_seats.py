@@ -25,6 +25,8 @@ from yahtzee.model.words import Say
 from yahtzee.present.look import Look
 from yahtzee.speech import languages as language
 
+pytestmark = pytest.mark.slow(3)
+
 FACES = [1, 2, 3, 4, 6] * 60  # never five alike: every posting is asked to be verified
 PLAYERS = ["ANN", "BOB"]  # ANN at the host's keyboard, BOB at his own terminal
 

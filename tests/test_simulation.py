@@ -20,6 +20,8 @@ from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.play.players import OBJECTIVES
 from yahtzee.strategy.storage import cache
 
+pytestmark = pytest.mark.slow(9)
+
 HASBRO_START = 254.5877287
 YAHTC_START = 248.7122399
 

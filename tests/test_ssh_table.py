@@ -25,7 +25,7 @@ from terminal import Terminal
 from yahtzee.net.limits import MAX_LOGIN_ATTEMPTS
 from yahtzee.speech.languages import text
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [pytest.mark.slow(1), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 
 

@@ -34,6 +34,8 @@ from yahtzee.strategy.play.advisor import advise, advise_position, choice_cost, 
 from yahtzee.strategy.play.players import OBJECTIVES
 from yahtzee.strategy.storage import cache
 
+pytestmark = pytest.mark.slow(10)
+
 C = Category
 START_VALUES = {"hasbro": 254.5877287, "freejoker": 254.5896095, "nobonus": 245.8707745}
 ALL_RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS)}

@@ -44,6 +44,8 @@ from yahtzee.strategy.play.advisor import advise, advise_position
 from yahtzee.strategy.play.players import OBJECTIVES, Post, Reroll
 from yahtzee.strategy.storage import cache
 
+pytestmark = pytest.mark.slow(4)
+
 C = Category
 FOUR_ROLLS = HASBRO.with_options(rolls=4)
 # The exact start values of the variants the solver solves (hasbro, freejoker and nobonus

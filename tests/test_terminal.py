@@ -6,7 +6,8 @@ import pytest
 from helpers import PTY
 from terminal import Terminal
 
-pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.posix(reason=PTY)]
+pytestmark = [pytest.mark.slow(6), pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.posix(reason=PTY)]
 BELL = b"\x07"
 
 

@@ -13,7 +13,7 @@ from yahtzee.model.rules import HASBRO
 from yahtzee.saves.locks import default_lock
 from yahtzee.strategy.storage import cache
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [pytest.mark.slow(14), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 # Roll, mark dice 1 and 2, reroll them, R to posting, the box, yes to verify.
 TURN = " 12rr{box}y"

@@ -32,6 +32,8 @@ from yahtzee.strategy.odds.winchance import NO_STATE, Final, ahead_chances, opti
 from yahtzee.strategy.play.advisor import advise, box_options
 from yahtzee.strategy.play.players import Post, Reroll
 
+pytestmark = pytest.mark.slow(5)
+
 C = Category
 FULL_CARD = {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 12, C.FIVES: 15, C.SIXES: 18,
              C.THREE_OF_A_KIND: 20, C.FOUR_OF_A_KIND: 0, C.FULL_HOUSE: 25, C.SMALL_STRAIGHT: 30,
