@@ -22,6 +22,8 @@ from yahtzee.screens.seatview import ContextSeating
 from yahtzee.screens.steps import Moment, Screen
 
 SIZE = os.terminal_size((80, 24))
+FACES = [1, 2, 3, 4, 6] * 60  # never five alike: every posting is asked to be verified
+PLAYERS = ["ANN", "BOB"]  # ANN at the host's keyboard, BOB at his own terminal
 
 
 class FriendScreen:
@@ -219,3 +221,30 @@ def table(players, faces, logins=(), moment=None, **options):
         yield hands
     finally:
         hands.close()
+
+
+def at_bobs_first_roll(hands):
+    """ANN posts in CHANCE at the host; BOB's first roll at his terminal."""
+    hands.wait_for("host", "ANN: press any key to roll")
+    hands.type("host", " ")
+    hands.wait_for("host", "Roll 1 of 3")
+    hands.type("host", "r")
+    hands.wait_for("host", "Post where?")
+    hands.type("host", "c")
+    hands.wait_for("host", "(Y/N)")
+    hands.type("host", "y")
+    hands.wait_for("BOB", "BOB: press any key to roll")
+    hands.type("BOB", " ")
+    return hands.wait_for("BOB", "Roll 1 of 3")
+
+
+def served(tmp_path, owners=None):
+    """A real table server listening on loopback, no game behind it; its seats' owners given."""
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.log import TableLog
+    from yahtzee.net.server import TableServer
+    told = []
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append, TableLog(tmp_path))
+    server.owners = owners or {}
+    server.start()
+    return server, told
