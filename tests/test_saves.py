@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import LOCK_ERRNO, NOON, STAMP, XDG_HOME, clock, texts
+from helpers import LOCK_ERRNO, NOON, STAMP, clock, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +21,6 @@ from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category, is_possible_points, joker_points, score
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_from_dict, session_to_dict
-from yahtzee.saves.folder import EarlierSaves, Folders, choose_folders, move_earlier_saves
 from yahtzee.saves.prefs import DEFAULTS, Prefs
 from yahtzee.saves.records import InvalidRecord, check_record, record_of
 from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, READ_ONLY, Saves
@@ -72,83 +71,6 @@ RESUME = {"screen": "play"}
 def files_in(saves_folder):
     return sorted(p.name for p in saves_folder.iterdir())
 
-
-# Choosing the folder
-
-@pytest.fixture
-def checkout(tmp_path):
-    """A project folder as a checkout has it: yahtzee.py beside the package."""
-    folder = tmp_path / "project"
-    folder.mkdir()
-    (folder / "yahtzee.py").write_text("")
-    return folder
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    """A fresh home with no XDG folders set."""
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path / "home"
-
-
-def test_the_command_line_beats_the_environment_which_beats_the_default(tmp_path, checkout):
-    env = {"YAHTZEE_SAVES": str(tmp_path / "env")}
-    assert choose_folders(str(tmp_path / "cli"), env, checkout) == Folders(tmp_path / "cli", tmp_path / "cli/cache")
-    assert choose_folders(None, env, checkout) == Folders(tmp_path / "env", tmp_path / "env/cache")
-    assert choose_folders(None, {}, checkout) == Folders(checkout / "saves", checkout / "saves/cache")
-    assert choose_folders(None, {"YAHTZEE_CACHE": str(tmp_path / "tables")}, checkout).cache == tmp_path / "tables"
-
-
-@pytest.mark.posix(reason="the XDG folders (Windows' AppData folders are tested through their seam)")
-def test_an_installed_game_keeps_the_saves_and_tables_in_the_users_folders(tmp_path, home, monkeypatch):
-    site = tmp_path / "site-packages"  # where the package lies, with no yahtzee.py beside it
-    site.mkdir()
-    assert choose_folders(None, {}, site, "linux") == Folders(home / ".local/share/yahtzee", home / ".cache/yahtzee")
-    assert choose_folders(None, {}, site, "darwin") == Folders(home / "Library/Application Support/yahtzee",
-                                                              home / "Library/Caches/yahtzee")
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert choose_folders(None, {}, site, "linux") == Folders(tmp_path / "data/yahtzee", tmp_path / "cache/yahtzee")
-    import platformdirs.windows
-    folders = {"CSIDL_APPDATA": tmp_path / "Roaming", "CSIDL_LOCAL_APPDATA": tmp_path / "Local"}
-    monkeypatch.setattr(platformdirs.windows, "get_win_folder", lambda csidl: str(folders[csidl]))
-    windows = choose_folders(None, {}, site, "win32")
-    assert windows == Folders(tmp_path / "Local/yahtzee", tmp_path / "Local/yahtzee/Cache")
-
-
-@pytest.mark.posix(reason=XDG_HOME)
-def test_an_unusable_saves_folder_beside_a_checkout_falls_back_to_the_users_folders(checkout, home):
-    (checkout / "saves").write_text("a file where the folder should be")
-    assert choose_folders(None, {}, checkout, "linux") == Folders(home / ".local/share/yahtzee",
-                                                                  home / ".cache/yahtzee")
-
-
-@pytest.mark.posix(reason=XDG_HOME)
-def test_the_saves_an_earlier_install_kept_in_the_environment_are_moved_once(tmp_path, home):
-    site = tmp_path / "site-packages"
-    (site / "saves" / "cache").mkdir(parents=True)
-    (site / "saves" / "history.jsonl").write_text("{}\n")
-    (site / "saves" / "prefs.json").write_text("{}")
-    (site / "saves" / "cache" / "strategy-hasbro.npz").write_bytes(b"8 MB of tables")
-    folders = choose_folders(None, {}, site, "linux")
-    assert move_earlier_saves(site, folders) == EarlierSaves(site / "saves", moved=True)
-    assert files_in(folders.saves) == ["history.jsonl", "prefs.json"] and not (site / "saves").exists()
-    assert move_earlier_saves(site, folders) is None
-    (site / "saves").mkdir()
-    (site / "saves" / "history.jsonl").write_text("{}\n")
-    assert move_earlier_saves(site, folders) == EarlierSaves(site / "saves", moved=False)  # never over saves
-    assert (site / "saves" / "history.jsonl").exists()
-
-
-def test_a_checkout_never_moves_its_own_saves(checkout, home):
-    (checkout / "saves").mkdir()
-    (checkout / "saves" / "history.jsonl").write_text("{}\n")
-    assert move_earlier_saves(checkout, choose_folders(None, {}, checkout, "linux")) is None
-
-
-# autosave.json
 
 def test_a_real_session_round_trips_through_the_autosave(saves, saves_folder):
     session = mid_game_session()
