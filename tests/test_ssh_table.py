@@ -467,41 +467,6 @@ def test_one_address_never_keeps_a_friend_at_another_out(table):
         term.close()
 
 
-def test_the_host_key_is_made_once_and_kept_and_a_password_is_new_each_table(tmp_path):
-    from yahtzee.net.credentials import HOST_KEY_FILE, table_credentials
-    first, second = table_credentials(tmp_path), table_credentials(tmp_path)
-    assert first.fingerprint == second.fingerprint and first.fingerprint.startswith("SHA256:")
-    assert (tmp_path / HOST_KEY_FILE).stat().st_mode & 0o077 == 0  # its owner's only
-    assert first.password != second.password and len(first.password) == 10
-    assert first.password_fits(first.password) and not first.password_fits(second.password)
-    assert first.authorized is None and not first.key_fits(second.host_key)
-
-
-@pytest.mark.parametrize(("text", "address"), [
-    ("8022", ("127.0.0.1", 8022)), ("0", ("127.0.0.1", 0)), ("0.0.0.0:2222", ("0.0.0.0", 2222)),
-    ("[::1]:8022", ("::1", 8022)), (":9000", ("127.0.0.1", 9000))])
-def test_host_takes_a_port_and_listens_on_loopback_unless_given_an_address(text, address):
-    from yahtzee.cli import host_address, parse_args
-    assert host_address(text) == address
-    assert parse_args(["--host"]).host == ("127.0.0.1", 8022) and parse_args([]).host is None
-
-
-@pytest.mark.parametrize("text", ["port", "70000", "-1", "host:"])
-def test_a_bad_host_port_is_a_one_line_error(text, capsys):
-    from yahtzee.cli import parse_args
-    with pytest.raises(SystemExit):
-        parse_args(["--host", text])
-    assert len(capsys.readouterr().err.strip().splitlines()) == 1
-
-
-@pytest.mark.parametrize(("address", "shown"), [("127.0.0.1", "127.0.0.1"), ("0.0.0.0", socket.gethostname())])
-def test_the_join_line_names_an_address_a_friend_can_reach(tmp_path, address, shown):
-    from yahtzee.net import server
-    from yahtzee.net.credentials import table_credentials
-    table = server.TableServer(table_credentials(tmp_path, password="abc"), address, 8022, print)
-    assert text(table.how_to_join()) == f"Friends join with: ssh -p 8022 NAME@{shown} (password abc)"
-
-
 def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tmp_path):
     from yahtzee.net import server
     from yahtzee.net.credentials import table_credentials
@@ -657,54 +622,6 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     assert "BOB is away: the computer takes the seat in 0:50, or now with *." in said
     assert given == ["BOB"] and "BOB stayed away: the computer plays the seat from now on." in keys.output.text()
     keys.close()
-
-
-@pytest.mark.parametrize(("name", "fits"), [("한국어X", False), ("ANNABEL", False), ("😀😀😀😀", False),
-                                            ("", False), ("한국어", True), ("Zoë", True), ("ANNABE", True)])
-def test_a_login_name_is_measured_in_terminal_cells_as_a_typed_one(name, fits):
-    from yahtzee.net.server import is_seat_name
-    assert is_seat_name(name) == fits
-
-
-@pytest.mark.parametrize(("name", "content", "said"), [
-    ("authorized_keys", "", None),  # an empty list lets nobody in by key, and says nothing
-    ("authorized_keys", "# nobody yet\n\n", None),
-    ("authorized_keys", "ssh-ed25519 not-a-key friend\n", "lists something that is not a public key"),
-    ("ssh_host_key", "-----BEGIN OPENSSH PRIVATE KEY-----\ngarbage\n", "is damaged: move it away"),
-    ("ssh_host_key", b"\x00\xff" * 10, "is damaged: move it away"),
-])
-def test_a_damaged_key_file_is_one_line_never_a_traceback(tmp_path, name, content, said):
-    from yahtzee.net.credentials import KeyFileProblem, table_credentials
-    path = tmp_path / name
-    path.write_bytes(content if isinstance(content, bytes) else content.encode())
-    if said is None:
-        assert table_credentials(tmp_path).authorized is None
-        return
-    with pytest.raises(KeyFileProblem) as refused:
-        table_credentials(tmp_path)
-    assert said in text(refused.value.said) and str(path) in text(refused.value.said)
-
-
-def test_a_linked_host_key_is_never_followed(tmp_path):
-    from yahtzee.net.credentials import KeyFileProblem, table_credentials
-    table_credentials(tmp_path / "elsewhere")  # a real key, elsewhere
-    (tmp_path / "ssh_host_key").symlink_to(tmp_path / "elsewhere" / "ssh_host_key")
-    with pytest.raises(KeyFileProblem) as refused:
-        table_credentials(tmp_path)
-    assert "is not a file (a link or a folder is never followed)" in text(refused.value.said)
-
-
-def test_hosting_with_a_damaged_host_key_says_so_in_one_line(tmp_path):
-    saves = tmp_path / "saves"
-    saves.mkdir()
-    (saves / "ssh_host_key").write_text("damaged\n")
-    term = Terminal("--saves", str(saves), "--host", "127.0.0.1:0")
-    try:
-        assert term.exit_code() == 2
-        said = [line for line in term.raw.decode("utf-8", "replace").splitlines() if line.strip()]
-        assert "Traceback" not in term.text and len(said) == 1 and "is damaged: move it away" in said[0], said
-    finally:
-        term.close()
 
 
 def test_a_friend_whose_ssh_stops_answering_is_let_go_after_the_keepalives(table, monkeypatch):
