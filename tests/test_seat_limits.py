@@ -58,7 +58,7 @@ def test_no_pipe_outlives_its_seat_however_quickly_friends_come_and_go(tmp_path)
         hands.table.refresh()
         assert open_files() <= before + 1 and server.seats == {} and hands.table.friends == {}
     finally:
-        server._loop.close()
+        server.close()
         hands.close()
 
 
@@ -94,7 +94,7 @@ def test_guesses_sent_without_waiting_are_each_counted_and_the_right_password_af
         assert [language.text(line) for line in told] == [
             f"A connection was closed after {MAX_LOGIN_ATTEMPTS} failed logins."]
     finally:
-        server._loop.close()
+        server.close()
 
 
 def test_the_right_password_within_the_limit_still_lets_a_friend_in(tmp_path):
@@ -114,7 +114,7 @@ def test_the_right_password_within_the_limit_still_lets_a_friend_in(tmp_path):
     try:
         assert asyncio.run(two_wrong_then_right()) == ([False, False], True)
     finally:
-        server._loop.close()
+        server.close()
 
 
 def test_logins_under_way_are_limited_per_address_and_a_flood_is_dropped_at_random():
@@ -173,7 +173,7 @@ def test_a_connection_opens_one_terminal_at_most(tmp_path):
         assert door.session_requested() is False and door.conn.closed  # one that keeps asking is closed
         assert [language.text(line) for line in told][-1].endswith("asked for terminal after terminal and was closed.")
     finally:
-        server._loop.close()
+        server.close()
 
 
 def test_the_table_log_keeps_every_login_one_line_for_repeats_and_never_grows_past_three_files(tmp_path, monkeypatch):
@@ -228,7 +228,7 @@ def test_a_login_and_a_wrong_password_are_logged_with_the_address(tmp_path):
     try:
         asyncio.run(attempts())
     finally:
-        server._loop.close()
+        server.close()
         server.log.close()
     said = [line.split(" ", 1)[1] for line in (tmp_path / LOG_FILE).read_text(encoding="utf-8").splitlines()]
     assert said == ["127.0.0.2 BOB wrong password", "127.0.0.2 BOB logged in with the password"]
@@ -270,7 +270,7 @@ def test_a_storm_of_notices_tells_the_host_a_few_lines_of_each_kind_and_keeps_no
             columns=1, lines=500, most="500x200", name="EVE"))  # a gap later, the host hears again
         assert len(told) == NOTICES_OF_A_KIND + 2 and len(server._told) == 1
     finally:
-        server._loop.close()
+        server.close()
 
 
 def test_keys_past_a_seats_rate_are_dropped_and_the_rest_kept(tmp_path):
@@ -302,7 +302,7 @@ def test_keys_past_a_seats_rate_are_dropped_and_the_rest_kept(tmp_path):
         assert asyncio.run(flood()) == b"1" * MAX_INPUT_RATE
         assert [language.text(line) for line in told] == ["Keys from BOB came too fast: some were dropped."]
     finally:
-        server._loop.close()
+        server.close()
 
 
 def test_no_file_outlives_a_real_connection_that_logs_in_opens_a_terminal_and_drops(tmp_path):

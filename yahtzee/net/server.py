@@ -110,6 +110,8 @@ class TableServer:
                 asyncio.run_coroutine_threadsafe(self._shut_down(), self._loop).result(timeout=CLOSE_SECONDS)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=CLOSE_SECONDS)
+        elif self._thread.ident is None:  # never started: nothing else will use its loop
+            self._loop.close()
         self.log.close()
 
     async def _shut_down(self) -> None:
