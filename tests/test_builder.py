@@ -189,7 +189,7 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
 
     def built(self, rules, objective):
         stage(self._progress)
-        return SimpleNamespace(engine=None, rules=rules, objective=objective)
+        return SimpleNamespace(engine=None, rules=rules, objective=objective, exact=True)
 
     def ready_rests(table, cache_dir, progress):
         stage(progress)

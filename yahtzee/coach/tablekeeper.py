@@ -68,22 +68,23 @@ class TableKeeper:
         (`with_rests`: and for the rests that win chances need); for rules not solved
         exactly, the nearest exact table, planning for the rules played."""
         objective = objective or EXPECTED_SCORE
-        strategy = engine()
-        if not strategy.is_solved_exactly(rules):
-            key = (rules, objective)
-            if key not in self._planned:
-                self._planned[key] = strategy.planned_with(rules, self.load(strategy.planning_rules(rules), objective))
-            return self._planned[key]
-        job = self.builder().table(rules, objective, with_rests)
-        return wait_for(job, self.builder(), self.progress, self.stopping)
+        key = (rules, objective)
+        table = self._planned.get(key) or engine().table_for(rules, objective, lambda exact, _: self._exact(
+            exact, objective, with_rests and exact == rules))  # a table that plans approximately has no chances
+        if not table.exact:  # planned anew each time: kept, with the memo of its plans
+            self._planned[key] = table
+        return table
+
+    def _exact(self, rules: "Rules", objective: "Objective", with_rests: bool) -> "StrategyTable":
+        """The exact table for these rules, waited for if it is not ready yet."""
+        return wait_for(self.builder().table(rules, objective, with_rests), self.builder(), self.progress,
+                        self.stopping)
 
     def waiting(self, rules: "Rules", objective: Optional["Objective"] = None,
                 with_rests: bool = False) -> Optional[Waiting]:
         """The work to wait for before load() answers at once, asked for ahead of all other
         work; None when there is none."""
-        if not engine().is_solved_exactly(rules):
-            rules = engine().planning_rules(rules)  # what load plans with
-        job = self.builder().table(rules, objective or EXPECTED_SCORE, with_rests)
+        job = self.builder().table(engine().nearest_exact(rules), objective or EXPECTED_SCORE, with_rests)
         return None if job.done() else Waiting(job, self.builder())
 
     def table(self, rules: "Rules") -> Union["StrategyTable", NoTable]:

@@ -10,7 +10,7 @@ import numpy as np
 from ...model.rules import Rules
 from ...model.words import Say, Text
 from .objective import Objective
-from .rulearrays import UnsupportedRules, check_plannable, check_supported
+from .rulearrays import UnsupportedRules, check_plannable, check_supported, planning_rules
 from .solver import TurnSolver
 from .statespace import start_value, state_index
 
@@ -83,6 +83,19 @@ def planned_with(rules: Rules, plan: StrategyTable) -> StrategyTable:
     """A table for `rules` that plans with the values of the exact table `plan` (the heuristic)."""
     check_plannable(rules)
     return StrategyTable(rules, plan.objective, plan.values, plan_rules=plan.rules)
+
+
+def nearest_exact(rules: Rules) -> Rules:
+    """The rules whose exact table plans for these: themselves where the solver solves them
+    exactly, else the nearest rules it does (the same without a dice bank)."""
+    return rules if is_solved_exactly(rules) else planning_rules(rules)
+
+
+def table_for(rules: Rules, objective: Objective, exact_table: TableLoader) -> StrategyTable:
+    """The table for `rules`: the exact one `exact_table` gives, or for rules not solved
+    exactly, the nearest exact one, planning for the rules played."""
+    table = exact_table(nearest_exact(rules), objective)
+    return table if table.rules == rules else planned_with(rules, table)
 
 
 def is_solved_exactly(rules: Rules) -> bool:

@@ -110,7 +110,7 @@ class TableBuilder:
         """In the worker: ask, ahead, for every table the game will need, in the order it
         needs them: the advisor's, then each computer's by seat, and after every table the
         rests that win chances need."""
-        exact = rules if engine().is_solved_exactly(rules) else engine().planning_rules(rules)
+        exact = engine().nearest_exact(rules)
         wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in engine().mood_objectives(mood)]
         for objective in dict.fromkeys(wanted):
             self._submit(AHEAD, self._table, exact, objective)

@@ -33,10 +33,10 @@ from ...saves.codec import rules_to_dict
 from ...saves.locks import default_lock
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.progress import Progress
-from ..exact.rulearrays import check_tables, planning_rules
+from ..exact.rulearrays import check_tables
 from ..exact.solver import TurnSolver
 from ..exact.statespace import empty_values, start_value
-from ..exact.table import StrategyTable, TableLoader, is_solved_exactly, planned_with
+from ..exact.table import StrategyTable, TableLoader, table_for
 from ..odds.rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays
 
 FORMAT_VERSION = 1
@@ -230,9 +230,13 @@ def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: O
     by `processes` (see build_table); for rules not solved exactly, the nearest exact table,
     planning for the rules played. `notify(line)` hears of a bad table set aside. Its rests
     are readied apart, where a win chance is worked out (ready_rests)."""
-    if not is_solved_exactly(rules):
-        return planned_with(rules, load_table(planning_rules(rules), objective, cache_dir, progress, notify,
-                                              processes))
+    return table_for(rules, objective, lambda exact, _: exact_table(exact, objective, cache_dir, progress, notify,
+                                                                   processes))
+
+
+def exact_table(rules: Rules, objective: Objective, cache_dir: Optional[Folder], progress: Optional[Progress],
+                notify: Optional[Notify], processes: int) -> StrategyTable:
+    """load_table for rules the solver solves exactly."""
     table = shipped_table(rules, objective)
     if table is not None:
         if progress:
@@ -387,13 +391,16 @@ def table_loader(cache_dir: Optional[Folder] = None, progress: Optional[Progress
     `notify(line)` hears of a bad table set aside and rebuilt."""
     loaded: dict[str, StrategyTable] = {}
 
-    def loader(rules: Rules, objective: Objective = EXPECTED_SCORE) -> StrategyTable:
+    def remembered(rules: Rules, objective: Objective, table: Callable[[], StrategyTable]) -> StrategyTable:
         key = table_key(rules, objective)
         if key not in loaded:
-            if is_solved_exactly(rules):
-                loaded[key] = load_table(rules, objective, cache_dir, progress, notify)
-            else:
-                loaded[key] = planned_with(rules, loader(planning_rules(rules), objective))
+            loaded[key] = table()
         return loaded[key]
+
+    def exact(rules: Rules, objective: Objective) -> StrategyTable:
+        return remembered(rules, objective, lambda: exact_table(rules, objective, cache_dir, progress, notify, 1))
+
+    def loader(rules: Rules, objective: Objective = EXPECTED_SCORE) -> StrategyTable:
+        return remembered(rules, objective, lambda: table_for(rules, objective, exact))
 
     return loader

@@ -1,8 +1,8 @@
 """The strategy engine's numpy-backed functions that the rest of the game calls, in one place:
 numpy loads with this module, which only builder.engine() imports (in the builder's thread,
 or the first time advice, a review or a computer player needs it)."""
-from ..exact.rulearrays import UnsupportedRules, planning_rules
-from ..exact.table import is_solved_exactly, planned_with
+from ..exact.rulearrays import UnsupportedRules
+from ..exact.table import is_solved_exactly, nearest_exact, table_for
 from ..odds.computers import computer_player, mood_objectives
 from ..odds.rests import has_rests
 from ..odds.winchance import option_chances, prepare_turn
@@ -15,9 +15,9 @@ class StrategyFunctions:
 
     # the rules
     UnsupportedRules = UnsupportedRules
-    planning_rules = staticmethod(planning_rules)
     is_solved_exactly = staticmethod(is_solved_exactly)
-    planned_with = staticmethod(planned_with)
+    nearest_exact = staticmethod(nearest_exact)
+    table_for = staticmethod(table_for)
     # the tables and their rests, kept and built
     cached_table = staticmethod(cached_table)
     load_table = staticmethod(load_table)
