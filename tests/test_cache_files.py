@@ -103,3 +103,14 @@ def test_stale_temp_files_of_killed_builds_are_removed_fresh_ones_kept(tmp_path,
     table, heard = load(tmp_path)
     assert not stale.exists() and fresh.exists()
     assert builds == [] and heard == []
+
+
+def test_a_tables_name_is_the_rules_own_and_no_saved_form_of_them(monkeypatch):
+    """The shipped table's name, made from the rules and objective themselves: a change to how
+    a saved game writes its rules renames no table."""
+    from yahtzee.saves import codec
+    shipped = {path.name for path in cache.SHIPPED.glob("strategy-*.npz")}
+    assert cache.table_file_name(HASBRO, EXPECTED_SCORE) in shipped
+    for holder in (codec, cache):  # wherever the saved form would be made from
+        monkeypatch.setattr(holder, "rules_to_dict", lambda rules: {"saved": "differently"}, raising=False)
+    assert cache.table_file_name(HASBRO, EXPECTED_SCORE) in shipped

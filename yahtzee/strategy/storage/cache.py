@@ -29,7 +29,6 @@ import numpy as np
 from ...model.rules import Rules
 from ...model.words import Refusal, Say, Text
 from ...saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
-from ...saves.codec import rules_to_dict
 from ...saves.locks import default_lock
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.progress import Progress
@@ -73,8 +72,9 @@ class TableMeta(CacheMeta):
 
 
 def table_key(rules: Rules, objective: Objective) -> str:
-    """A hash of every field of the rules and the objective, and the file format."""
-    text = json.dumps({"format": FORMAT_VERSION, "rules": rules_to_dict(rules), "objective": asdict(objective)},
+    """A hash of every field of the rules and the objective, and the file format (the values'
+    own, never a saved form of them: a change to the save format renames no table)."""
+    text = json.dumps({"format": FORMAT_VERSION, "rules": asdict(rules), "objective": asdict(objective)},
                       sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
