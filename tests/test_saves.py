@@ -21,9 +21,10 @@ from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category, is_possible_points, joker_points, score
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_from_dict, session_to_dict
+from yahtzee.saves.notices import READ_ONLY
 from yahtzee.saves.prefs import DEFAULTS, Prefs
 from yahtzee.saves.records import InvalidRecord, check_record, record_of
-from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, READ_ONLY, Saves
+from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, Saves
 from yahtzee.speech.languages import text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -299,7 +299,7 @@ def test_a_set_aside_notice_says_the_whole_reason_and_the_kept_files_whole_name(
 def test_a_long_message_is_wrapped_whole_under_a_key_screen_never_cut():
     from helpers import KeyScript
 
-    from yahtzee.saves.store import SET_ASIDE, fit_notice
+    from yahtzee.saves.notices import SET_ASIDE, fit_notice
     reason = "the saves folder's disk said something long " * 4
     notice = text(fit_notice(SET_ASIDE, name="history.jsonl", kept="history.jsonl.bad-20261202-165910", detail=reason))
     assert notice.rstrip().endswith(reason.strip()) and "history.jsonl.bad-20261202-165910" in notice

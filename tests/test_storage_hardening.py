@@ -11,8 +11,9 @@ import pytest
 from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock, texts
 from test_saves import RESUME, files_in, mid_game_session, played_game, run_unprivileged
 
+from yahtzee.saves.notices import NOTICES, READ_ONLY, fit_notice
 from yahtzee.saves.prefs import Prefs
-from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, NOTICES, PREFS, READ_ONLY, Saves, fit_notice
+from yahtzee.saves.store import AUTOSAVE, HISTORY, LOCK, PREFS, Saves
 from yahtzee.speech.languages import text
 
 PRECIOUS = b"someone else's file\n"

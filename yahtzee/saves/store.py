@@ -1,8 +1,8 @@
 """The saves folder: autosave, preferences and history, written atomically, read with care.
 
 This is the only code that touches the saves folder. It never prints: everything the
-player should know becomes a one-line notice of at most 79 characters, collected in
-`Saves.notices`, which whoever shows them takes (the flow's Keeper, after each save).
+player should know becomes a notice (saves.notices: words, said where they are shown),
+collected in `Saves.notices`, which whoever shows them takes (the flow's Keeper, after each save).
 
 Damaged files are never deleted. A file that cannot be used is renamed aside as
 NAME.bad-YYYYmmdd-HHMMSS. In history.jsonl the good lines are worth keeping, so a file with
@@ -14,18 +14,32 @@ import enum
 import errno
 import json
 import os
-import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from ..model.outcome import FinishedGame
 from ..model.session import Session
-from ..model.words import N_, Field, Say, Text
+from ..model.words import Field, Say, Text
 from . import atomic, documents
 from .atomic import StrPath
 from .documents import ResumePoint
 from .folder import is_writable_folder
 from .locks import FlockLock, default_lock
+from .notices import (
+    BUSY,
+    HISTORY_NOT_REPAIRED,
+    HISTORY_REPAIRED,
+    HISTORY_TOO_LARGE,
+    NOT_IN_HISTORY,
+    NOT_READ,
+    NOT_SAVED,
+    NOT_SET_ASIDE,
+    READ_ONLY,
+    SAVING_OFF,
+    SET_ASIDE,
+    describe_os_error,
+    fit_notice,
+)
 from .prefs import DEFAULTS, Prefs
 from .records import InvalidRecord
 from .shapes import JSONObject
@@ -37,36 +51,12 @@ HISTORY = "history.jsonl"
 LOCK = "autosave.lock"
 MAX_STATE_BYTES = 5 * 1024 * 1024
 MAX_HISTORY_BYTES = 50 * 1024 * 1024
-MAX_DETAIL_CHARS = 400  # a reason is said whole (the console wraps it); only a runaway one is cut
-
-# Every notice the saves folder can give, with the whole reason ({detail}) and the whole name
-# of a file kept aside ({kept}); the console wraps it at its width.
-SAVING_OFF = N_("saving is off: {name}: {detail}")
-READ_ONLY = N_("the saves folder cannot be written: this game's progress will not be kept")
-BUSY = N_("another copy of the game has the saved game: this one will not be autosaved")
-NOT_IN_HISTORY = N_("this game was not added to the history: {detail}")
-SET_ASIDE = N_("damaged {name} kept as {kept}: {detail}")
-NOT_SET_ASIDE = N_("{name} could not be set aside: {detail}")
-NOT_READ = N_("{name} could not be read: {detail}")
-NOT_SAVED = N_("{name} was not saved: {detail}")
-HISTORY_REPAIRED = N_("{name}: {count} damaged line(s) skipped; old file kept as {kept}")
-HISTORY_NOT_REPAIRED = N_("{name}: {count} damaged line(s) skipped; no repair: {detail}")
-HISTORY_TOO_LARGE = N_("{name} over {size} MB, kept as {kept}: new statistics")
-NOTICES = (SAVING_OFF, READ_ONLY, BUSY, NOT_IN_HISTORY, SET_ASIDE, NOT_SET_ASIDE, NOT_READ, NOT_SAVED,
-           HISTORY_REPAIRED, HISTORY_NOT_REPAIRED, HISTORY_TOO_LARGE)
 _NO_WRITE_ERRNOS = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
 def local_now() -> datetime.datetime:
     """The current local time, timezone-aware."""
     return datetime.datetime.now(datetime.timezone.utc).astimezone()
-
-
-def fit_notice(template: str, **fields: Field) -> Say:
-    """The notice with its fields filled in, each text from outside (a name, a system's reason)
-    made safe to show on one line (the console wraps it)."""
-    return Say(template).format(**{name: one_line(value, MAX_DETAIL_CHARS) if isinstance(value, str) else value
-                                   for name, value in fields.items()})
 
 
 class LockState(enum.Enum):
@@ -373,31 +363,3 @@ class HistoryTooLarge(DamagedSave):
 def _too_large(limit: int) -> Callable[[int], DamagedSave]:
     """The fault of a file over `limit` bytes, made from its size."""
     return lambda size: DamagedSave(Say("larger than {size} MB").format(size=limit // (1024 * 1024)))
-
-
-# Words for the player
-
-_ERRNO_WORDS: dict[Optional[int], str] = {
-    errno.ENOSPC: N_("the disk is full"),
-    errno.EDQUOT: N_("the disk quota is used up"),
-    errno.EROFS: N_("the saves folder is on a read-only disk"),
-    errno.EACCES: N_("no permission to write in the saves folder"),
-    errno.EPERM: N_("no permission to write in the saves folder"),
-    errno.ENOTDIR: N_("the saves folder is not a folder"),
-    errno.EEXIST: N_("the saves folder is not a folder"),
-}
-
-
-def describe_os_error(error: OSError) -> Text:
-    """A short reason a player understands for an OSError."""
-    if isinstance(error, atomic.NotAFile):
-        return error.said
-    words = _ERRNO_WORDS.get(error.errno)
-    return Say(words) if words else error.strerror or error.__class__.__name__
-
-
-def one_line(text: str, limit: int) -> str:
-    """Text safe to show: control characters replaced, cut to `limit` characters."""
-    clean = "".join(c if c.isprintable() and unicodedata.category(c) != "Cf" else "?" for c in text)
-    return clean if len(clean) <= limit else clean[:limit - 3] + "..."
-
