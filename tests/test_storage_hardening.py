@@ -105,6 +105,15 @@ def test_only_a_runaway_reason_is_cut():
     assert len(text(fit_notice(NOTICES[0], name="x", detail="y" * 100_000))) < 1000
 
 
+def test_text_from_a_file_deep_in_a_notices_words_is_shown_safe():
+    from yahtzee.model.words import Say, joined
+    from yahtzee.saves.notices import SET_ASIDE
+    hostile = "\x1b[2J\u202eevil" + "z" * 100_000
+    reason = joined(("'moves': ", Say("{box} is out of range").format(box=hostile)))
+    notice = text(fit_notice(SET_ASIDE, name="history.jsonl", kept="history.jsonl.bad-1", detail=reason))
+    assert notice.isprintable() and "\x1b" not in notice and "\u202e" not in notice and len(notice) < 1000
+
+
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
 def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
     saves = Saves(folder, now=clock)
