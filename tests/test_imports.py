@@ -212,6 +212,6 @@ def translators(path: Path) -> set:
 
 def test_only_the_consoles_the_presentation_and_the_command_line_translate_on_the_spot():
     translating = [path for path in sorted(PACKAGE.rglob("*.py")) if translators(path)]
-    outside = [str(path.relative_to(ROOT)) for path in translating
-               if not str(path.relative_to(ROOT)).startswith(TRANSLATING)]
+    outside = [path.relative_to(ROOT).as_posix() for path in translating
+               if not path.relative_to(ROOT).as_posix().startswith(TRANSLATING)]
     assert translating and outside == []
