@@ -13,9 +13,9 @@ from prompt_toolkit.input import create_pipe_input
 
 from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed
-from yahtzee.model.words import Say
 from yahtzee.net.hostconsole import TableConsole
 from yahtzee.net.seat import RemoteSeat
+from yahtzee.net.serving import join_line
 from yahtzee.present.palette import painter
 from yahtzee.screens.flow import Keeper, run, run_from
 from yahtzee.screens.seatview import ContextSeating
@@ -49,7 +49,8 @@ class FriendScreen:
 
 
 class Server:
-    """The seats logged in, as the game's thread asks the SSH server for them."""
+    """The seats logged in, as the game's thread asks the SSH server for them: a SeatServer
+    (net/serving.py) without the SSH."""
 
     def __init__(self):
         self.seats = []
@@ -70,13 +71,15 @@ class Server:
     def present(self):
         return [seat for seat in self.seats if not seat.gone]
 
+    def start(self):
+        """Nothing to listen on: the tests hand the seats over themselves."""
+
     def close(self):
         for seat in self.seats:
             seat.hang_up()
 
     def how_to_join(self):
-        return Say("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
-            port=8022, address="here", password="secret")
+        return join_line(8022, "here", "secret")
 
 
 class Table:

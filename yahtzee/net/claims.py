@@ -9,14 +9,14 @@ from ..model.words import Say
 from .owners import code_proof, not_yours
 from .roster import Present
 from .seating import Seating
-from .server import TableServer
+from .serving import SeatServer
 from .terminals import HOST, Friend
 
 
 class SeatClaims:
     """The seats' owners as the game has them, held against the friends at the table."""
 
-    def __init__(self, seating: Seating, server: TableServer, new_code: Callable[[], str]) -> None:
+    def __init__(self, seating: Seating, server: SeatServer, new_code: Callable[[], str]) -> None:
         self.seating, self.server, self.new_code = seating, server, new_code
 
     def stays(self, key: str, friend: Friend) -> bool:

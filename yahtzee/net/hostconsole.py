@@ -32,7 +32,7 @@ from .lines import SeatLines
 from .owners import new_code
 from .seat import RemoteSeat
 from .seating import Seating
-from .server import TableServer
+from .serving import SeatServer
 from .straykeys import StrayKeys
 from .terminals import HOST, Terminals
 
@@ -47,7 +47,7 @@ class TableConsole(Generic[SeatingT]):
 
     reads_lines = False
 
-    def __init__(self, host: KeyConsole, host_reader: KeyReader, serve: Callable[[Callable[[], None]], TableServer],
+    def __init__(self, host: KeyConsole, host_reader: KeyReader, serve: Callable[[Callable[[], None]], SeatServer],
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole],
                  seating_at: "Callable[[TableConsole[SeatingT]], SeatingT]",
                  away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,

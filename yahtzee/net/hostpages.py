@@ -15,7 +15,7 @@ from .claims import SeatClaims
 from .owners import removal_mark
 from .roster import Present, roster_view
 from .seating import Seating
-from .server import TableServer
+from .serving import SeatServer
 from .terminals import HOST, Terminals
 
 AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
@@ -45,7 +45,7 @@ class HostPages:
     """The host's own pages, over the table's terminals and seats."""
 
     def __init__(self, table: Hosting, terminals: Terminals, claims: SeatClaims, seating: Seating,
-                 server: TableServer, away_seconds: float, clock: Callable[[], float]) -> None:
+                 server: SeatServer, away_seconds: float, clock: Callable[[], float]) -> None:
         self.table, self.terminals, self.claims, self.seating, self.server = table, terminals, claims, seating, server
         self.host = terminals.host
         self.away_seconds, self.clock = away_seconds, clock

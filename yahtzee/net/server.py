@@ -24,6 +24,7 @@ from .log import TableLog
 from .owners import by_code, not_yours, removal_mark
 from .seat import RemoteSeat
 from .seatsession import LOGIN_SECONDS
+from .serving import join_line
 
 NOTICES_OF_A_KIND = 3  # the most lines of one kind (one message, whatever its names and numbers) in NOTICE_GAP
 CLOSE_SECONDS = 5.0  # the most the server's thread is waited for as the table closes
@@ -97,8 +98,7 @@ class TableServer:
         """The line that tells the host's friends how to join (once listening): on every
         address, this machine's name stands for them."""
         address = socket.gethostname() if self.address in ("0.0.0.0", "::", "") else self.address
-        return Say("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
-            port=self.port, address=address, password=self.credentials.password)
+        return join_line(self.port, address, self.credentials.password)
 
     def close(self) -> None:
         """Stop listening, let every friend go, and end the server's thread with nothing of it

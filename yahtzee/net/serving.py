@@ -1,4 +1,5 @@
-"""What the door and a seat's session ask of the table's server (net/server.py's TableServer)."""
+"""What the door and a seat's session ask of the table's server (net/server.py's TableServer),
+and what the table asks of it from the game's side; the sentence that tells friends how to join."""
 from collections.abc import Mapping
 from typing import Optional, Protocol
 
@@ -33,3 +34,30 @@ class Serving(Protocol):
 
     def leave(self, seat: RemoteSeat) -> None:
         """The friend's connection is gone."""
+
+
+class SeatServer(Protocol):
+    """The server as the table sees it from the game's thread: who is here, whose the seats are."""
+
+    owners: Mapping[str, str]  # the game's seat owners (folded name: proof), as the table last told them
+
+    def start(self) -> None:
+        """Listen for friends."""
+
+    def present(self) -> list[RemoteSeat]:
+        """The friends logged in now."""
+
+    def remove(self, mark: tuple[str, str], seat: Optional[RemoteSeat]) -> None:
+        """The host removed someone (known by `mark`) for the rest of the game."""
+
+    def how_to_join(self) -> Say:
+        """The line that tells the host's friends how to join."""
+
+    def close(self) -> None:
+        """Stop listening and let every friend go."""
+
+
+def join_line(port: int, address: str, password: str) -> Say:
+    """How friends join a table listening on `address` and `port`."""
+    return Say("Friends join with: ssh -p {port} NAME@{address} (password {password})").format(
+        port=port, address=address, password=password)
