@@ -73,8 +73,7 @@ def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, level
             for number, states in enumerate(moment_batches(engine, filled)):
                 if team.takes(number):
                     turns.solve_batch(states, moments)
-                    for row in rows:
-                        engine.share_solved(row, states)
+                    engine.share_solved(rows, states)
             team.level_done()
             if team.leads:
                 settle_fifties(moments, filled)
