@@ -283,8 +283,15 @@ def _to_solve(looping: bool, families: list[int]) -> list[list[Column]]:
 
 def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray) -> dict[int, np.ndarray]:
     """moments[family, :, after] of each family, a row at a time (faster than numpy's fancy
-    indexing over the three axes)."""
-    return {family: np.stack([row.take(after) for row in moments[family]]) for family in families}
+    indexing over the three axes), each straight into its place (a take that may raise, or a
+    stack, copies it once more)."""
+    found = {}
+    for family in families:
+        rows = moments[family]
+        found[family] = np.empty((len(rows),) + after.shape)
+        for row, out in zip(rows, found[family]):
+            row.take(after, out=out, mode="clip")  # every state after is in the table
+    return found
 
 
 def _expected(chance: np.ndarray, plain_seen: dict[int, np.ndarray], five_seen: dict[int, np.ndarray],
