@@ -150,8 +150,9 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
     sample = Sample(kinds, (scored - table.values[at]) / np.maximum(exact.spreads[at], 1e-9))
     shapes = sample.shapes()
     alike = sample.alike_spreads(exact.spreads[at], own_play=strays[rows] < 0)
-    futures = futures_at(exact, table.values[at], at)
-    taken = 2 * (cards.fifty[rows] & (open_slots(at) >= 0)) + (cards.upper[rows] >= UP_CAP)
+    slots = open_slots(at)
+    futures = futures_at(exact, table.values[at], at, slots)
+    taken = 2 * (cards.fifty[rows] & (slots >= 0)) + (cards.upper[rows] >= UP_CAP)
     future_shapes = np.stack([future_sample(futures, took, kinds, scored, taken).shapes(fallback=shapes)
                               for took in range(FUTURES)])
     return Rests(exact.spreads, shapes, shapes @ OFFSETS, alike, exact.fifty, exact.bonus, exact.both, future_shapes,
