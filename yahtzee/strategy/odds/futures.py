@@ -109,9 +109,21 @@ class Futures:
 
 def futures_at(exact: Exact, means: np.ndarray, index: np.ndarray, slots: Optional[np.ndarray] = None) -> Futures:
     """The futures of the states at these value table indices, of these expected scores (their
-    open_slots, if the caller has them already)."""
-    every = np.stack([np.ones(len(index)), means, exact.spreads[index] ** 2 + means ** 2])
+    open_slots, if the caller has them already). Each future's moments are worked out in place,
+    step by step in the same precisions (bonus - both in single): no stacked copies of the
+    moments of the million cards rests measures."""
     slots = open_slots(index) if slots is None else slots
     fifty, both = moments_in_slots(exact.fifty, slots), moments_in_slots(exact.both, slots)
     bonus = exact.bonus[:, index]
-    return Futures.of(np.stack([every - fifty - bonus + both, bonus - both, fifty - both, both]))
+    joint = np.empty((FUTURES, ORDERS + 1, len(index)))
+    neither = joint[0]  # every game's moments, less those of the other futures
+    neither[0], neither[1] = 1.0, means
+    np.square(exact.spreads[index], out=neither[2])
+    neither[2] += means ** 2
+    np.subtract(neither, fifty, out=neither)
+    np.subtract(neither, bonus, out=neither)
+    np.add(neither, both, out=neither)
+    np.subtract(bonus, both, out=joint[1])
+    np.subtract(fifty, both, out=joint[2])
+    joint[3] = both
+    return Futures.of(joint)
