@@ -12,6 +12,7 @@ from yahtzee.model.dice import LoadedDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
 from yahtzee.model.scoring import Category
+from yahtzee.strategy.exact import sidebyside
 from yahtzee.strategy.exact.dicemath import ROLLS
 from yahtzee.strategy.exact.sidebyside import play_games, roll_numbers
 from yahtzee.strategy.headless import simulate as simulation
@@ -73,6 +74,14 @@ def test_games_side_by_side_are_the_games_the_player_plays_one_by_one(loader, ru
         assert {box: int(cards.points[game, bit]) for bit, box in enumerate(Category)} == card.boxes
         assert (cards.yahtzee_bonus[game], cards.roll_bonus[game]) == (card.yahtzee_bonus, card.roll_bonus)
         assert cards.totals[game] == card.total
+
+
+@pytest.mark.parametrize("rules", [HASBRO, NO_BONUS], ids=lambda r: r.name)
+def test_one_turn_worked_out_for_the_states_with_the_same_future_plays_as_each_states_own(loader, rules, monkeypatch):
+    shared = play_games(300, [loader(rules)], np.random.default_rng(5))
+    monkeypatch.setattr(sidebyside, "_standing", lambda engine, states: (states, np.arange(len(states))))
+    each_own = play_games(300, [loader(rules)], np.random.default_rng(5))
+    assert np.array_equal(shared.points, each_own.points) and np.array_equal(shared.totals, each_own.totals)
 
 
 @pytest.mark.parametrize("rules", [HASBRO, YAHTC, ACORN, FIVEOAK], ids=lambda r: r.name)

@@ -137,6 +137,19 @@ def test_a_few_states_keeps_chosen_at_once_are_those_chosen_a_keep_at_a_time(has
         assert (at_once[1] >= 0).any() and (at_once[1] < 0).any()  # keeps and postings both chosen
 
 
+@pytest.mark.parametrize("width", [1, 40])
+def test_the_keeps_read_from_a_states_plan_are_those_chosen_roll_by_roll(hasbro, width, monkeypatch):
+    rng = np.random.default_rng(width)
+    states = States(rng.integers(0, FULL_CARD, width), rng.integers(0, 64, width), rng.integers(0, 2, width))
+    turn = hasbro.engine.turn_stages(hasbro.values, states)
+    rolls, columns = rng.integers(0, len(ROLLS), 20 * width), rng.integers(0, width, 20 * width)
+    for stage in range(2):
+        planned = turn.choose_keeps(stage, rolls, columns)
+        monkeypatch.setattr(stages, "PLANNED_ROLLS", len(rolls) + 1)
+        assert np.array_equal(planned, turn.choose_keeps(stage, rolls, columns))
+        monkeypatch.undo()
+
+
 def random_card(rng, filled):
     """A card with `filled` boxes holding what random dice would score."""
     boxes = {box: scoring.score(box, [rng.randint(1, 6) for _ in range(5)])

@@ -73,8 +73,7 @@ def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, level
             for number, states in enumerate(moment_batches(engine, filled)):
                 if team.takes(number):
                     turns.solve_batch(states, moments)
-                    for row in rows:
-                        engine.share_solved(row, states)
+                    engine.share_solved(rows, states)
             team.level_done()
             if team.leads:
                 settle_fifties(moments, filled)
@@ -284,8 +283,15 @@ def _to_solve(looping: bool, families: list[int]) -> list[list[Column]]:
 
 def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray) -> dict[int, np.ndarray]:
     """moments[family, :, after] of each family, a row at a time (faster than numpy's fancy
-    indexing over the three axes)."""
-    return {family: np.stack([row.take(after) for row in moments[family]]) for family in families}
+    indexing over the three axes), each straight into its place (a take that may raise, or a
+    stack, copies it once more)."""
+    found = {}
+    for family in families:
+        rows = moments[family]
+        found[family] = np.empty((len(rows),) + after.shape)
+        for row, out in zip(rows, found[family]):
+            row.take(after, out=out, mode="clip")  # every state after is in the table
+    return found
 
 
 def _expected(chance: np.ndarray, plain_seen: dict[int, np.ndarray], five_seen: dict[int, np.ndarray],

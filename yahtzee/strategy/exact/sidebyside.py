@@ -15,7 +15,7 @@ from .dicemath import DICE, FACE_COUNT, KEEPS, ROLLS, YAHTZEE_ROLLS, random_face
 from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UPPER_BITS, YAHTZEE_BIT, RuleTables
 from .solver import TurnSolver
 from .stages import CHUNK
-from .statespace import States
+from .statespace import States, same_future, states_of
 
 _CODE_BASE = FACE_COUNT + 1
 
@@ -190,9 +190,21 @@ def play_turns(table: SolvedTable, cards: Cards, games: np.ndarray, dice: BatchD
     distinct, first, inverse = np.unique(index, return_index=True, return_inverse=True)
     states = cards.states(games[first])
     for start in range(0, len(distinct), CHUNK):
-        stages = table.engine.turn_stages(table.values, states.part(slice(start, start + CHUNK)))
+        solved, columns = _standing(table.engine, states.part(slice(start, start + CHUNK)))
+        stages = table.engine.turn_stages(table.values, solved)
         low, high = np.searchsorted(inverse, [start, start + CHUNK])
-        play_turn(table.engine, stages, cards, games[low:high], inverse[low:high] - start, dice)
+        play_turn(table.engine, stages, cards, games[low:high], columns[inverse[low:high] - start], dice)
+
+
+def _standing(engine: TurnSolver, states: States) -> tuple[States, np.ndarray]:
+    """The states whose turns are worked out for these distinct `states`, and the column of
+    each state's among them. Where a build solves one state for all those with the same future
+    and gives them its values (not with an extra turn: see TurnSolver.share_solved), their
+    turns are the same to the last bit, so only that one state's is worked out."""
+    if engine.extra_turns:
+        return states, np.arange(len(states))
+    standing, columns = np.unique(same_future(states.index), return_inverse=True)
+    return states_of(standing), columns
 
 
 def play_turn(engine: TurnSolver, stages: TurnChoices, cards: Cards, games: np.ndarray, columns: np.ndarray,

@@ -386,7 +386,8 @@ class TurnSolver:
         return LevelSolver(self).solve(progress, levels, processes)
 
     def share_solved(self, values: np.ndarray, states: States) -> None:
-        """Give a solved batch's values to the states it stands for (see level_batches)."""
+        """Give a solved batch's values to the states it stands for (see level_batches), in
+        every row of `values` (the moments share theirs all at once)."""
         if self.extra_turns:
             share_hopeless_sums(values, states)
         else:

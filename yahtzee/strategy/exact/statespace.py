@@ -190,18 +190,21 @@ def distinct_states(filled: int, fifty_matters: bool = True) -> States:
 
 def share_hopeless_sums(values: np.ndarray, states: States) -> None:
     """share_hopeless for a batch of level_states: give the solved states at sum 0 to the same
-    cards at the sums that can no longer reach the bonus."""
+    cards at the sums that can no longer reach the bonus (in every row of `values`, along its
+    last axis: the copies are found once for all the rows)."""
     below = np.asarray(HOPELESS_BELOW)[states.mask & UPPER_MASK]
     copies = np.where(states.up == 0, np.maximum(below - 1, 0), 0)
     source = np.repeat(states.index, copies)
     sums = np.arange(len(source)) - np.repeat(np.cumsum(copies) - copies, copies) + 1
-    values[state_index(np.repeat(states.mask, copies), sums, np.repeat(states.fifty, copies))] = values[source]
+    values[..., state_index(np.repeat(states.mask, copies), sums, np.repeat(states.fifty, copies))] = \
+        values[..., source]
 
 
 def share_solved(values: np.ndarray, states: States, fifty_matters: bool = True) -> None:
     """Give the values of solved states (of distinct_states) to the states they stand for: the
     same card at the other reachable sums with the same future and, where the Yahtzee box's 50
-    changes nothing (not `fifty_matters`), the same card with 50 there."""
+    changes nothing (not `fifty_matters`), the same card with 50 there. In every row of
+    `values`, along its last axis: the copies are found once for all the rows."""
     index = states.index
     kind = (states.mask & UPPER_MASK) * UP_STATES + states.up
     copies = ALIKE_COUNT[kind]
@@ -209,11 +212,11 @@ def share_solved(values: np.ndarray, states: States, fifty_matters: bool = True)
     place = np.arange(len(source)) - np.repeat(np.cumsum(copies) - copies, copies)
     sums = ALIKE_SUMS[np.repeat(ALIKE_START[kind], copies) + place]
     alike = state_index(np.repeat(states.mask, copies), sums, np.repeat(states.fifty, copies))
-    values[alike] = values[source]
+    values[..., alike] = values[..., source]
     if not fifty_matters:
         filled = np.concatenate([states.mask, np.repeat(states.mask, copies)]) >> YAHTZEE_BIT & 1 == 1
         solved = np.concatenate([index, alike])[filled]
-        values[solved + 1] = values[solved]  # the 'fifty' flag is the index's last bit
+        values[..., solved + 1] = values[..., solved]  # the 'fifty' flag is the index's last bit
 
 
 def _copy_to_unused_fifty(values: np.ndarray) -> None:

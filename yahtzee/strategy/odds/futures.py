@@ -3,7 +3,8 @@ four), each with its exact chance, mean and spread, from the moments' families (
 which rests keeps for every state (the families with a fifty only for the states with YAHTZEE
 open, in their open slots)."""
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+from typing import Optional
 
 import numpy as np
 
@@ -35,11 +36,21 @@ class Exact:
 
 def kept_open(moments: np.ndarray) -> np.ndarray:
     """A family's moments (orders x every state) of the states with YAHTZEE open, in their open_slots."""
+    states, slots = _every_open_slot()
+    kept = np.zeros((ORDERS + 1, OPEN_SLOTS))
+    kept[:, slots] = moments[:, states]
+    return kept
+
+
+@cache
+def _every_open_slot() -> tuple[np.ndarray, np.ndarray]:
+    """The states with YAHTZEE open (value table indices) and their open_slots, worked out once."""
     every = np.arange(STATE_COUNT)
     slots = open_slots(every)
-    kept = np.zeros((ORDERS + 1, OPEN_SLOTS))
-    kept[:, slots[slots >= 0]] = moments[:, every[slots >= 0]]
-    return kept
+    found = every[slots >= 0], slots[slots >= 0]
+    for part in found:
+        part.flags.writeable = False  # shared by every call
+    return found
 
 
 def open_slots(index: np.ndarray) -> np.ndarray:
@@ -55,7 +66,11 @@ def open_slots(index: np.ndarray) -> np.ndarray:
 def fifty_moments(kept: np.ndarray, index: np.ndarray) -> np.ndarray:
     """E[R^k; a fifty (or both) at the end] of states at these value table indices, from the
     moments kept for YAHTZEE open (a state with YAHTZEE filled: 0; the fifty is no future of it)."""
-    slots = open_slots(index)
+    return moments_in_slots(kept, open_slots(index))
+
+
+def moments_in_slots(kept: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    """fifty_moments of the states with these open_slots."""
     return np.where(slots >= 0, kept[:, np.maximum(slots, 0)], 0.0)
 
 
@@ -92,9 +107,23 @@ class Futures:
         return self.possible.sum(axis=0) > 1
 
 
-def futures_at(exact: Exact, means: np.ndarray, index: np.ndarray) -> Futures:
-    """The futures of the states at these value table indices, of these expected scores."""
-    every = np.stack([np.ones(len(index)), means, exact.spreads[index] ** 2 + means ** 2])
-    fifty, both = fifty_moments(exact.fifty, index), fifty_moments(exact.both, index)
+def futures_at(exact: Exact, means: np.ndarray, index: np.ndarray, slots: Optional[np.ndarray] = None) -> Futures:
+    """The futures of the states at these value table indices, of these expected scores (their
+    open_slots, if the caller has them already). Each future's moments are worked out in place,
+    step by step in the same precisions (bonus - both in single): no stacked copies of the
+    moments of the million cards rests measures."""
+    slots = open_slots(index) if slots is None else slots
+    fifty, both = moments_in_slots(exact.fifty, slots), moments_in_slots(exact.both, slots)
     bonus = exact.bonus[:, index]
-    return Futures.of(np.stack([every - fifty - bonus + both, bonus - both, fifty - both, both]))
+    joint = np.empty((FUTURES, ORDERS + 1, len(index)))
+    neither = joint[0]  # every game's moments, less those of the other futures
+    neither[0], neither[1] = 1.0, means
+    np.square(exact.spreads[index], out=neither[2])
+    neither[2] += means ** 2
+    np.subtract(neither, fifty, out=neither)
+    np.subtract(neither, bonus, out=neither)
+    np.add(neither, both, out=neither)
+    np.subtract(bonus, both, out=joint[1])
+    np.subtract(fifty, both, out=joint[2])
+    joint[3] = both
+    return Futures.of(joint)
