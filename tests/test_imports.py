@@ -215,3 +215,9 @@ def test_only_the_consoles_the_presentation_and_the_command_line_translate_on_th
     outside = [path.relative_to(ROOT).as_posix() for path in translating
                if not path.relative_to(ROOT).as_posix().startswith(TRANSLATING)]
     assert translating and outside == []
+
+
+def test_no_module_of_the_package_is_over_four_hundred_lines():
+    long = {path.relative_to(ROOT).as_posix(): lines for path in PACKAGE.rglob("*.py")
+            if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400}
+    assert long == {}

@@ -226,10 +226,9 @@ def is_sound(values: np.ndarray, meta: object, rules: Rules, objective: Objectiv
 def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: Optional[Folder] = None,
                progress: Optional[Progress] = None, notify: Optional[Notify] = None,
                processes: int = 1) -> StrategyTable:
-    """The table from `cache_dir` if it is sound there, else built (and stored when possible)
-    by `processes` (see build_table); for rules not solved exactly, the nearest exact table,
-    planning for the rules played. `notify(line)` hears of a bad table set aside. Its rests
-    are readied apart, where a win chance is worked out (ready_rests)."""
+    """The table from `cache_dir` if it is sound there, else built (and stored when possible) by
+    `processes` (build_table); for rules not solved exactly, the nearest exact table planning for
+    them (table_for). `notify(line)` hears of a bad table set aside; its rests are readied apart."""
     return table_for(rules, objective, lambda exact, _: exact_table(exact, objective, cache_dir, progress, notify,
                                                                    processes))
 
@@ -391,16 +390,11 @@ def table_loader(cache_dir: Optional[Folder] = None, progress: Optional[Progress
     `notify(line)` hears of a bad table set aside and rebuilt."""
     loaded: dict[str, StrategyTable] = {}
 
-    def remembered(rules: Rules, objective: Objective, table: Callable[[], StrategyTable]) -> StrategyTable:
-        key = table_key(rules, objective)
-        if key not in loaded:
-            loaded[key] = table()
-        return loaded[key]
-
-    def exact(rules: Rules, objective: Objective) -> StrategyTable:
-        return remembered(rules, objective, lambda: exact_table(rules, objective, cache_dir, progress, notify, 1))
-
     def loader(rules: Rules, objective: Objective = EXPECTED_SCORE) -> StrategyTable:
-        return remembered(rules, objective, lambda: table_for(rules, objective, exact))
+        key = table_key(rules, objective)
+        if key not in loaded:  # the nearest exact table a plan uses is loaded (and kept) on its own
+            loaded[key] = table_for(rules, objective, lambda exact, _: exact_table(
+                exact, objective, cache_dir, progress, notify, 1) if exact == rules else loader(exact, objective))
+        return loaded[key]
 
     return loader
