@@ -55,16 +55,14 @@ class Server:
     def __init__(self):
         self.seats = []
         self.changed = lambda: None
-        self.owners = {}
-        self.removed = set()
+        self.seats_now = None  # whose the game's seats are, read as the real server reads them at the door
 
-    def serving(self, changed):
-        """This server, telling `changed` when a friend comes or goes."""
-        self.changed = changed
+    def serving(self, changed, seats):
+        """This server, telling `changed` when a friend comes or goes, reading the game's `seats`."""
+        self.changed, self.seats_now = changed, seats
         return self
 
-    def remove(self, mark, seat):
-        self.removed.add(mark)
+    def remove(self, name, seat):
         if seat is not None:
             seat.hang_up()
 
@@ -241,13 +239,15 @@ def at_bobs_first_roll(hands):
     return hands.wait_for("BOB", "Roll 1 of 3")
 
 
-def served(tmp_path, owners=None):
-    """A real table server listening on loopback, no game behind it; its seats' owners given."""
+def served(tmp_path, seats=None):
+    """A real table server listening on loopback, no game behind it, reading the game's `seats`
+    (a model Seats) at the door."""
+    from yahtzee.model.seatowners import Seats
     from yahtzee.net.credentials import table_credentials
     from yahtzee.net.log import TableLog
     from yahtzee.net.server import TableServer
     told = []
-    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append, TableLog(tmp_path))
-    server.owners = owners or {}
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append, TableLog(tmp_path),
+                         seats=(seats or Seats()).snapshot)
     server.start()
     return server, told

@@ -25,16 +25,16 @@ def test_a_friend_with_the_password_gets_a_rejoin_code_shown_only_at_his_termina
         hands.wait_for("BOB", "Your rejoin code is K7Q2MX: with it you take BOB's seat back if you leave")
         hands.wait_for("host", "ANN: press any key to roll")
         assert "K7Q2MX" not in hands.text("host")
-        assert hands.session.seat_owners == {"bob": code_proof("K7Q2MX")} == hands.server.owners
+        assert hands.session.seats.owners() == {"bob": code_proof("K7Q2MX")} == hands.server.seats_now().owners
         assert "K7Q2MX" not in json.dumps(session_to_dict(hands.session))  # the autosave keeps only its hash
 
 
 def test_a_friend_with_a_key_owns_his_seat_by_its_fingerprint_and_is_given_no_code():
     with table(PLAYERS, FACES, logins=[]) as hands:
-        hands.session.seat_owners["bob"] = ""  # a seat the host's saved game marks as a friend's, not yet proved
+        hands.session.seats.take("bob", "")  # a seat the host's saved game marks as a friend's, not yet proved
         hands.log_in("BOB", proof="SHA256:Bobs+Key")
         hands.wait_for("BOB", "ANN is rolling the dice.")
-        assert hands.session.seat_owners == {"bob": "SHA256:Bobs+Key"} and "rejoin code" not in hands.text("BOB")
+        assert hands.session.seats.owners() == {"bob": "SHA256:Bobs+Key"} and "rejoin code" not in hands.text("BOB")
 
 
 def test_the_host_removes_a_friend_whose_seat_is_then_played_at_the_hosts_keyboard():
@@ -57,8 +57,8 @@ def test_the_host_removes_a_friend_whose_seat_is_then_played_at_the_hosts_keyboa
         hands.wait_for("host", "Roll 1 of 3")  # BOB's turn goes on, at the host's keyboard
         hands.type("host", "1")
         hands.wait_for("host", "[1]")
-        assert hands.seats["BOB"].gone and hands.session.seat_owners == {}
-        assert hands.server.removed == {("bob", "@127.0.0.2")}
+        assert hands.seats["BOB"].gone and hands.session.seats.owners() == {}
+        assert hands.session.seats.snapshot().removed == {("bob", "@127.0.0.2")}
 
 
 def test_a_seat_whose_friend_is_away_is_listed_and_freed_by_the_host():
@@ -71,7 +71,7 @@ def test_a_seat_whose_friend_is_away_is_listed_and_freed_by_the_host():
         assert re.search(r" 1  bob +plays +away +password, rejoin code", page), page
         hands.type("host", "1")
         hands.wait_for("host", "bob was removed from the table for the rest of the game.")
-        assert hands.session.seat_owners == {} and "Nobody has joined over SSH." in hands.text("host")
+        assert hands.session.seats.owners() == {} and "Nobody has joined over SSH." in hands.text("host")
 
 
 async def at_the_door(server, name, typed, address="127.0.0.1"):
@@ -103,8 +103,9 @@ async def at_the_door(server, name, typed, address="127.0.0.1"):
 def test_a_seat_taken_with_the_password_is_taken_again_only_with_its_rejoin_code(tmp_path):
     import asyncio
 
+    from yahtzee.model.seatowners import Seats
     from yahtzee.net.owners import code_proof
-    server, told = served(tmp_path, {"bob": code_proof("ABC234")})
+    server, told = served(tmp_path, Seats({"bob": code_proof("ABC234")}))
     try:
         read, seat = asyncio.run(at_the_door(server, "BOB", ["WRONG1", "abc 234"]))
         assert "BOB's seat is kept for the friend who took it. Their rejoin code:" in read
@@ -121,11 +122,13 @@ def test_a_seat_taken_with_the_password_is_taken_again_only_with_its_rejoin_code
 def test_a_removed_friend_is_refused_by_name_and_address_or_by_name_and_key(tmp_path):
     import asyncio
 
+    from yahtzee.model.seatowners import Seats
     from yahtzee.net.owners import removal_mark
-    server, told = served(tmp_path)
+    seats = Seats()
+    server, told = served(tmp_path, seats)
     try:
-        server.remove(removal_mark("BOB", "", "127.0.0.2"), None)
-        server.remove(removal_mark("CAT", "SHA256:Cats+Key", "127.0.0.9"), None)
+        seats.remove(removal_mark("BOB", "", "127.0.0.2"))  # as the host's roster removes them, the game's seats
+        seats.remove(removal_mark("CAT", "SHA256:Cats+Key", "127.0.0.9"))
         read, seat = asyncio.run(at_the_door(server, "BOB", [], address="127.0.0.2"))
         assert "The host removed BOB from this table." in read and seat is None
         read, seat = asyncio.run(at_the_door(server, "BOB", [], address="127.0.0.3"))
@@ -141,11 +144,11 @@ def test_a_resumed_game_keeps_each_seat_its_friends_and_an_older_save_still_read
     from yahtzee.saves.codec import session_from_dict, session_to_dict
     from yahtzee.saves.strict import DamagedSave
     with table(PLAYERS, FACES) as hands:
-        hands.session.seat_owners.update({"bob": code_proof("K7Q2MX")})
+        hands.session.seats.take("bob", code_proof("K7Q2MX"))
         data = session_to_dict(hands.session)
-        assert session_from_dict(data).seat_owners == {"bob": code_proof("K7Q2MX")}
+        assert session_from_dict(data).seats.owners() == {"bob": code_proof("K7Q2MX")}
         older = {key: value for key, value in data.items() if key != "seat_owners"}
-        assert session_from_dict({**older, "friend_seats": ["bob"]}).seat_owners == {"bob": ""}
+        assert session_from_dict({**older, "friend_seats": ["bob"]}).seats.owners() == {"bob": ""}
         for damaged in ({"bob": "code:1234"}, {"bob": 7}, {"": "SHA256:x"}, ["bob"]):
             with pytest.raises(DamagedSave):
                 session_from_dict({**older, "seat_owners": damaged})
@@ -154,14 +157,14 @@ def test_a_resumed_game_keeps_each_seat_its_friends_and_an_older_save_still_read
 def test_a_login_that_does_not_prove_a_resumed_games_seat_is_let_go():
     from tablehands import Table
     hands = Table(PLAYERS, FACES, before_game=False)
-    hands.session.seat_owners.update({"bob": "SHA256:Bobs+Key"})  # as the autosave of the crashed run had it
+    hands.session.seats.take("bob", "SHA256:Bobs+Key")  # as the autosave of the crashed run had it
     hands.start()
     try:
         hands.log_in("BOB")  # with the password, before the server has heard whose the seat is
         hands.wait_for("BOB", "BOB's seat was taken with a key: join again with the same key.")
         hands.settle(0.2)
-        assert hands.seats["BOB"].gone and hands.session.seat_owners == {"bob": "SHA256:Bobs+Key"}
-        assert hands.server.owners == {"bob": "SHA256:Bobs+Key"}
+        assert hands.seats["BOB"].gone and hands.session.seats.owners() == {"bob": "SHA256:Bobs+Key"}
+        assert hands.server.seats_now().owners == {"bob": "SHA256:Bobs+Key"}
         hands.log_in("BOB", proof="SHA256:Bobs+Key")
         hands.wait_for("BOB", "ANN is rolling the dice. Here: F9 sound")  # his key takes it back
     finally:
@@ -174,13 +177,13 @@ def test_before_the_game_at_most_four_names_are_claimed_and_only_players_keep_th
     from yahtzee.model.game import MAX_PLAYERS
     hands = Table(PLAYERS, FACES, logins=["ANN", "BOB", "CAT", "DAN", "EVE"], begun=False)
     try:
-        assert len(hands.session.seat_owners) == MAX_PLAYERS and "eve" not in hands.session.seat_owners
+        assert len(hands.session.seats.owners()) == MAX_PLAYERS and "eve" not in hands.session.seats.owners()
         hands.drop("CAT")
         hands.table.refresh()  # a name taken stays its friend's, away or not, until the host frees it
-        assert set(hands.session.seat_owners) == {"ann", "bob", "cat", "dan"} == set(hands.server.owners)
+        assert set(hands.session.seats.owners()) == {"ann", "bob", "cat", "dan"} == set(hands.server.seats_now().owners)
         hands.session.new_game()
         hands.table.refresh()  # the game began: only its players' seats are anyone's
-        assert set(hands.session.seat_owners) == {"ann", "bob"}
+        assert set(hands.session.seats.owners()) == {"ann", "bob"}
     finally:
         hands.close()
 
@@ -210,7 +213,7 @@ def saved_table(tmp_path):
     from yahtzee.saves.store import Saves
     from yahtzee.screens.steps import Moment, Screen
     saved = Table(PLAYERS, FACES, logins=[], begun=True)
-    saved.session.seat_owners.update({"bob": code_proof("K7Q2MX")})
+    saved.session.seats.take("bob", code_proof("K7Q2MX"))
     with Saves(tmp_path) as saves:
         saves.acquire_lock()
         assert saves.save_session(saved.session, Moment(Screen.PLAY).to_dict())
@@ -226,7 +229,7 @@ def test_a_friend_who_logs_in_while_the_host_is_asked_to_resume_proves_his_seat_
     hands = saved_table(tmp_path)
     try:
         hands.settle(0.3)
-        assert hands.server.owners == {"bob": code_proof("K7Q2MX")}  # the door asks for his code
+        assert hands.server.seats_now().owners == {"bob": code_proof("K7Q2MX")}  # the door asks for his code
         hands.log_in("BOB")  # with the password and no code: as after, he may not take the seat
         hands.wait_for("BOB", "BOB's seat")
         hands.settle(0.2)
@@ -237,7 +240,7 @@ def test_a_friend_who_logs_in_while_the_host_is_asked_to_resume_proves_his_seat_
         hands.wait_for("host", "ANN: press any key to roll")
         hands.wait_for("BOB", "ANN is rolling the dice.")
         assert not hands.seats["BOB"].gone and hands.session is not hands.ctx.session
-        assert hands.ctx.session.seat_owners == {"bob": code_proof("K7Q2MX")}
+        assert hands.ctx.session.seats.owners() == {"bob": code_proof("K7Q2MX")}
     finally:
         hands.close()
 
@@ -252,7 +255,7 @@ def test_a_friend_waiting_while_the_saved_game_is_set_aside_is_told_and_joins_th
         hands.wait_for("BOB", "The host set the saved game aside: a new game begins.")
         hands.wait_for("host", "Press any key")
         hands.settle(0.2)
-        assert hands.ctx.session.seat_owners == {"bob": code_proof("K7Q2MX")}  # his name is a seat to come
+        assert hands.ctx.session.seats.owners() == {"bob": code_proof("K7Q2MX")}  # his name is a seat to come
         assert "set the saved game aside" not in hands.text("host")
     finally:
         hands.close()

@@ -438,7 +438,7 @@ def test_a_friend_on_the_names_screen_reads_his_own_line_and_his_keys_are_answer
 def test_a_friend_is_said_to_have_joined_only_once_the_game_seats_him():
     from tablehands import Table
     hands = Table(PLAYERS, FACES, before_game=False)
-    hands.session.seat_owners.update({"bob": "SHA256:Bobs+Key"})
+    hands.session.seats.take("bob", "SHA256:Bobs+Key")
     hands.start()
     try:
         hands.wait_for("host", "ANN: press any key to roll")

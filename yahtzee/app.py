@@ -40,6 +40,7 @@ from .usage import missing_package, usage_error
 SWITCH_SECONDS = 0.0005  # how long a thread runs before another may (the interpreter's switch interval)
 
 if TYPE_CHECKING:  # asyncssh loads only when a table is hosted (hosted_table)
+    from .model.seatowners import SeatsSnapshot
     from .net.hostconsole import TableConsole
     from .net.seat import RemoteSeat
     from .net.server import TableServer
@@ -133,11 +134,11 @@ def hosted_table(colour: bool, theme: str, address: tuple[str, int], folder: Pat
     # default 5 ms lets a friend's key reach the game, and its screen the friend, without queueing.
     sys.setswitchinterval(SWITCH_SECONDS)
 
-    def serve(changed: Callable[[], None]) -> "TableServer":
-        """The SSH server: its lines for the host go through the table, and it tells the table
-        when a friend comes or goes."""
+    def serve(changed: Callable[[], None], seats: "Callable[[], SeatsSnapshot]") -> "TableServer":
+        """The SSH server: its lines for the host go through the table, it tells the table
+        when a friend comes or goes, and it reads the game's `seats` at the door."""
         return TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line),
-                           log=TableLog(folder), changed=changed)
+                           log=TableLog(folder), changed=changed, seats=seats)
 
     def friend_console(seat: "RemoteSeat", reader: "KeyReader") -> KeyConsole:
         """A friend's console, in the host's theme and the seat's own colours, glyphs and language."""

@@ -8,6 +8,7 @@ from .game import Game, Player
 from .match import SINGLE_GAME, Challenge, Match, MatchStand, Scores, totals
 from .outcome import FinishedGame
 from .rules import HASBRO, Rules
+from .seatowners import Seats
 from .words import Text
 
 
@@ -29,7 +30,7 @@ class Session:
     win_rankers: set[str] = field(default_factory=set)
     # The seats played from a friend's own terminal over SSH, by folded name: what proves the seat
     # is theirs (their key's fingerprint, or 'code:' and a hash of their rejoin code; '' not yet).
-    seat_owners: dict[str, str] = field(default_factory=dict)
+    seats: Seats = field(default_factory=Seats)
 
     def new_game(self) -> Game:
         """Start the session's next game with the players now seated (a new match of the

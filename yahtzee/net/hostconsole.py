@@ -22,6 +22,7 @@ from typing import Callable, Generic, Optional, TypeVar
 from ..consoles.keymode import KeyConsole
 from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed
+from ..model.seatowners import SeatsSnapshot
 from ..model.words import Say, Text
 from ..present.keys import HOT_KEYS, Key, letter_as_key
 from ..present.look import Asked, Frame, Look, Screenful
@@ -47,7 +48,8 @@ class TableConsole(Generic[SeatingT]):
 
     reads_lines = False
 
-    def __init__(self, host: KeyConsole, host_reader: KeyReader, serve: Callable[[Callable[[], None]], SeatServer],
+    def __init__(self, host: KeyConsole, host_reader: KeyReader,
+                 serve: Callable[[Callable[[], None], Callable[[], SeatsSnapshot]], SeatServer],
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole],
                  seating_at: "Callable[[TableConsole[SeatingT]], SeatingT]",
                  away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,
@@ -55,7 +57,8 @@ class TableConsole(Generic[SeatingT]):
         self.host = host
         self.terminals = Terminals(host, host_reader, console_for)
         self.friends = self.terminals.friends  # by folded login name, seated or watching
-        self.server = serve(self._wake)  # the server wakes the waits for keys when a friend comes or goes
+        # The server wakes the waits for keys when a friend comes or goes, and reads the game's seats at the door.
+        self.server = serve(self._wake, lambda: self.seating.seats().snapshot())
         self.screen: Screenful = []
         self._host_hot: collections.deque[str] = collections.deque()  # the host's hot keys, for the next read
         self._host_asks: Optional[Text] = None  # a host's hot key made this question the host's, until this prompt
@@ -67,12 +70,11 @@ class TableConsole(Generic[SeatingT]):
         # What the game says of its seats: the game's context, made with this console (its strategy
         # engine shows its waits at every terminal) before any friend can come.
         self.seating = seating_at(self)
-        self.claims = SeatClaims(self.seating, self.server, new_code)
+        self.claims = SeatClaims(self.seating, new_code)
         self.lines = SeatLines(self.seating, self.claims, self.terminals)
         self.own_keys = FriendKeys(self.terminals, self.lines, self.show_at)
         self.stray = StrayKeys(self.terminals, self.seating, self.claims, self.lines, self.own_keys)
         self.pages = HostPages(self, self.terminals, self.claims, self.seating, self.server, away_seconds, clock)
-        self.claims.publish()
 
     # -- what the screens read of a console ------------------------------------------------
     @property

@@ -92,7 +92,7 @@ class HostPages:
         """The host's page of who is at the table: a number removes that one for the rest of
         the game (a seat removed is the host's again). Back to the question after; the flow
         runs the moment again if a seat changed hands."""
-        seats_before = dict(self.seating.seat_owners())
+        seats_before = self.seating.seats().owners()
         prompt = Say("A number removes that one for the rest of the game; Esc returns.")
         self.host.forget_messages()
         while True:
@@ -107,7 +107,7 @@ class HostPages:
             else:
                 self.host.remind(Say("Press a number from the list, or Esc."))
         self.host.forget_messages()
-        if self.seating.seat_owners() != seats_before and self.seating.game_under_way():
+        if self.seating.seats().owners() != seats_before and self.seating.game_under_way():
             raise SeatChanged()
         self.table.show_at(HOST, self.host)
 
@@ -119,7 +119,8 @@ class HostPages:
             with contextlib.suppress(InputClosed):
                 friend.console.message(Say("The host removed you from the table."))
                 friend.console.end_line()  # sent before their connection is closed
-        self.server.remove(removal_mark(person.name, person.proof, person.address), friend.seat if friend else None)
+        self.seating.seats().remove(removal_mark(person.name, person.proof, person.address))
+        self.server.remove(person.name, friend.seat if friend else None)
         if friend is not None:
             self.terminals.let_go(key)
         self.claims.free(key)

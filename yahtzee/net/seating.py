@@ -1,6 +1,7 @@
 """The seating protocol: what a hosted table asks the game about its seats (the flow's Context answers)."""
 from typing import Optional, Protocol
 
+from ..model.seatowners import Seats
 from ..model.words import Say
 
 
@@ -22,8 +23,8 @@ class Seating(Protocol):
     def game_under_way(self) -> bool:
         """A game is in play (a seat is no longer taken by logging in under its name)."""
 
-    def seat_owners(self) -> dict[str, str]:
-        """The seats friends took at their own terminals: by folded name, what proves them theirs."""
+    def seats(self) -> Seats:
+        """The seats friends took at their own terminals (the seated game's)."""
 
     def human_seats(self) -> set[str]:
         """The seats (folded names) people play."""

@@ -15,6 +15,7 @@ from typing import Optional
 import asyncssh
 
 from ..model.checks import NAME_CELLS
+from ..model.seatowners import SeatsSnapshot
 from ..model.words import Say, Text
 from ..present.palette import visible_width
 from .credentials import Credentials
@@ -50,7 +51,8 @@ class TableServer:
     """Listens for friends; the seats of those logged in, by name, for the game's thread."""
 
     def __init__(self, credentials: Credentials, address: str, port: int, notify: Notify,
-                 log: Optional[TableLog] = None, changed: Callable[[], None] = lambda: None) -> None:
+                 log: Optional[TableLog] = None, changed: Callable[[], None] = lambda: None,
+                 seats: Callable[[], SeatsSnapshot] = SeatsSnapshot) -> None:
         self.credentials = credentials
         self.log = log or TableLog(None)
         self.address, self.port = address, port
@@ -58,8 +60,7 @@ class TableServer:
         self._told: collections.OrderedDict[Text, float] = collections.OrderedDict()  # lines told lately, oldest first
         self.changed = changed  # from the server's thread: a friend came or went (the game looks around)
         self.seats: dict[str, RemoteSeat] = {}
-        self.owners: Mapping[str, str] = {}  # the game's seat owners (folded name: proof), as it last published them
-        self.removed: set[tuple[str, str]] = set()  # whom the host removed (owners.removal_mark)
+        self.seats_now = seats  # from any thread: whose the game's seats are, and whom the host removed
         self.limits = Limits()
         self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
@@ -166,13 +167,14 @@ class TableServer:
         them, or None. A seat that is a friend's is taken again only with what proves it theirs."""
         if not is_seat_name(name):
             return Say("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
+        game_seats = self.seats_now()
         with self._lock:
-            if removal_mark(name, proof, address) in self.removed:
+            if removal_mark(name, proof, address) in game_seats.removed:
                 return Say("The host removed {name} from this table.").format(name=name)
             held = self.seats.get(name.casefold())
             if held is not None and not held.gone:
                 return Say("{name} is already at the table.").format(name=name)
-            owner = self.owners.get(name.casefold(), "")
+            owner = game_seats.owner(name)
             if owner and owner != proof:
                 return not_yours(name, owner)
             self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines, term,
@@ -183,15 +185,13 @@ class TableServer:
     def code_asked(self, name: str, proof: str) -> Optional[str]:
         """The code proof a login as `name` must match before it is seated (a seat taken with
         the password), or None."""
-        owner = self.owners.get(name.casefold(), "")
+        owner = self.seats_now().owner(name)
         return owner if by_code(owner) and owner != proof else None
 
-    def remove(self, mark: tuple[str, str], seat: Optional[RemoteSeat]) -> None:
-        """From the game's thread: the host removed someone (known by `mark`, owners.removal_mark)
-        for the rest of the game; their connection, if they are here, is closed."""
-        with self._lock:
-            self.removed.add(mark)
-        self.log.record(seat.address if seat else "-", mark[0], "removed by the host")
+    def remove(self, name: str, seat: Optional[RemoteSeat]) -> None:
+        """From the game's thread: the host removed `name` for the rest of the game (the game's
+        seats refuse them from now on); their connection, if they are here, is closed."""
+        self.log.record(seat.address if seat else "-", name.casefold(), "removed by the host")
         if seat is not None:
             seat.disconnect()
 

@@ -37,9 +37,7 @@ class Serving(Protocol):
 
 
 class SeatServer(Protocol):
-    """The server as the table sees it from the game's thread: who is here, whose the seats are."""
-
-    owners: Mapping[str, str]  # the game's seat owners (folded name: proof), as the table last told them
+    """The server as the table sees it from the game's thread: who is here."""
 
     def start(self) -> None:
         """Listen for friends."""
@@ -47,8 +45,8 @@ class SeatServer(Protocol):
     def present(self) -> list[RemoteSeat]:
         """The friends logged in now."""
 
-    def remove(self, mark: tuple[str, str], seat: Optional[RemoteSeat]) -> None:
-        """The host removed someone (known by `mark`) for the rest of the game."""
+    def remove(self, name: str, seat: Optional[RemoteSeat]) -> None:
+        """The host removed `name` (the seats now refuse them): their connection, if here, is closed."""
 
     def how_to_join(self) -> Say:
         """The line that tells the host's friends how to join."""

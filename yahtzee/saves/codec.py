@@ -19,6 +19,7 @@ from ..model.outcome import FinishedGame
 from ..model.rules import HASBRO, BadOption, Rules, UnknownRules, rules_named
 from ..model.scorecard import Scorecard
 from ..model.scoring import Category, is_possible_points
+from ..model.seatowners import Seats
 from ..model.session import Session
 from ..model.words import Say
 from .dicestates import dice_from_dict, dice_source, dice_to_dict
@@ -61,7 +62,7 @@ def session_to_dict(session: Session) -> JSONObject:
         "match": match_to_dict(session.match),
         "match_start": session.match_start,
         "win_rankers": sorted(session.win_rankers),
-        "seat_owners": dict(sorted(session.seat_owners.items())),
+        "seat_owners": dict(sorted(session.seats.owners().items())),
     }
 
 
@@ -88,7 +89,7 @@ def session_from_dict(data: object) -> Session:
         game.win_rankers = rankers  # one set for the session and its game
     return Session(players, results, game, cast(bool, verify), cast(bool, sound), rules_from_dict(data.get("rules")),
                    source, _match(data.get("match", match_to_dict(SINGLE_GAME))), match_start, rankers,
-                   owners)
+                   Seats(owners))
 
 
 def _seat_owners(data: dict[str, Any]) -> dict[str, str]:

@@ -35,6 +35,7 @@ def resume(console: Console, ctx: Context) -> Moment:
     if not resumed:
         saves.set_aside_autosave()
         ctx.set_aside = True
+        ctx.session.seats.carry_removals(saved.seats)  # whom the host removed meanwhile stays removed
         return Moment(Screen.OPENING)
     ctx.session = saved
     ctx.prepare_tables()

@@ -2,6 +2,7 @@
 the screens' context: whose question it is, what is happening, whose the seats are."""
 from __future__ import annotations
 
+from ..model.seatowners import Seats
 from ..model.session import Session
 from ..model.words import Say
 from .context import Context
@@ -53,9 +54,9 @@ class ContextSeating:
         game = self.seated().game
         return game is not None and not game.is_over
 
-    def seat_owners(self) -> dict[str, str]:
-        """The seats friends took at their own terminals: by folded name, what proves them theirs."""
-        return self.seated().seat_owners
+    def seats(self) -> Seats:
+        """The seats friends took at their own terminals (the seated game's)."""
+        return self.seated().seats
 
     def human_seats(self) -> set[str]:
         """The seats (folded names) people play."""
