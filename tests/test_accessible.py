@@ -212,3 +212,10 @@ def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tm
         term.close()
     said = term.raw.decode("utf-8").replace("\r", "").replace("\a", "")  # the bell: sound is on
     assert_words_only(said)  # the computer's wait says its prompt, not the screen
+
+
+def test_the_screen_reader_is_a_console_of_its_own_over_the_key_terminal_key_mode_reads():
+    from yahtzee.consoles.keymode import KeyConsole
+    from yahtzee.consoles.keyterminal import KeyTerminal
+    assert issubclass(AccessibleConsole, KeyTerminal) and issubclass(KeyConsole, KeyTerminal)
+    assert not issubclass(AccessibleConsole, KeyConsole)  # nothing of the screens' drawing to switch off

@@ -1,45 +1,37 @@
-"""The screen-reader console: single keys through the one key reader, words out a line at a time.
+"""The screen-reader console: single keys read as key mode reads them (the same key terminal,
+yahtzee.consoles.keyterminal), words out a line at a time.
 
 It draws no screen: it says the brief lines each screen gives for plain mode, its messages
 and its prompts, once each, with no colours, cursor movement or screen clearing.
 """
 import os
+import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Callable, Optional, TypedDict
+from typing import Callable, Optional
 
 from ..model.words import Text
 from ..present.keys import Key
-from ..present.look import Frame, Presentation, Screenful, drawn
-from ..present.palette import Paint, wrapped_lines
-from ..speech.languages import speaking, text
-from .keymode import KeyConsole, toolkit
-from .terminalio import KeySource, ScreenSink
-
-if TYPE_CHECKING:
-    from typing_extensions import Unpack
+from ..present.look import Drawing, Frame, Presentation, Screenful, drawn
+from ..present.palette import wrapped_lines
+from ..speech.languages import current, speaking, text
+from .keyterminal import KeyTerminal, toolkit
+from .terminalio import KeySource, PressReader, ScreenSink
 
 ERASE = "\b \b"  # what a terminal's own line editing sends for a backspace
 
 
-class KeyConsoleOptions(TypedDict, total=False):
-    """What a KeyConsole is made with, as keywords, but `unicode` (never here)."""
-
-    input: "Optional[KeySource]"
-    output: "Optional[ScreenSink]"
-    paint: Paint
-    terminal_size: Optional[Callable[[], os.terminal_size]]
-    sleep: Callable[[float], None]
-    flashes: bool
-    language: str
-
-
-class AccessibleConsole(KeyConsole):
+class AccessibleConsole(KeyTerminal, Drawing):
     """Keys as in key mode; what changed, in words, as new lines (the wording of plain mode)."""
 
     presentation = Presentation.SPEECH
+    unicode = False
 
-    def __init__(self, **options: "Unpack[KeyConsoleOptions]") -> None:
-        super().__init__(unicode=False, **options)
+    def __init__(self, input: Optional[KeySource] = None, output: Optional[ScreenSink] = None,
+                 terminal_size: Optional[Callable[[], os.terminal_size]] = None,
+                 sleep: Callable[[float], None] = time.sleep, language: Optional[str] = None,
+                 reader: Optional[PressReader] = None) -> None:
+        super().__init__(input, output, terminal_size, sleep, reader)
+        self.language = language or current()  # the reader's: every word is made in it when said
         self.said: list[str] = []  # the lines of the last brief: an unchanged line is not said again
         self.asked: Optional[str] = None  # the last prompt said
         self.passing: Optional[str] = None  # the last passing line said
@@ -51,9 +43,6 @@ class AccessibleConsole(KeyConsole):
         text = "".join(line + "\n" for line in shown)
         if text:
             self._write(text)
-
-    def _draw(self) -> None:
-        """Nothing is ever redrawn."""
 
     def show(self, screen: Screenful, brief: Optional[Iterable[Text]] = None) -> None:
         """Say the lines of the brief (the screen's own lines when it has none) not said
