@@ -57,8 +57,9 @@ class Server:
         self.changed = lambda: None
         self.seats_now = None  # whose the game's seats are, read as the real server reads them at the door
 
-    def serving(self, changed, seats):
-        """This server, telling `changed` when a friend comes or goes, reading the game's `seats`."""
+    def serving(self, notify, changed, seats):
+        """This server, telling `changed` when a friend comes or goes, reading the game's `seats`
+        (the host is told nothing: no login comes through the door here)."""
         self.changed, self.seats_now = changed, seats
         return self
 
@@ -95,7 +96,7 @@ class Table:
                                  verify=True)
         self.session = self.ctx.session
         self.table = TableConsole(self.host, self.host.reader, self.server.serving, self.console_for,
-                                  lambda table: ContextSeating(self.ctx), new_code=lambda: "K7Q2MX")
+                                  ContextSeating(self.ctx), new_code=lambda: "K7Q2MX")
         self.friends = {}
         self.seats = {}
         for name in logins:

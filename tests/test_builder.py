@@ -9,7 +9,7 @@ import pytest
 from helpers import table_context, wait_until
 
 from yahtzee.coach.services import StrategyServices
-from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.coach.tablekeeper import TableKeeper, WaitsShown
 from yahtzee.model.rules import HASBRO, NO_BONUS
 from yahtzee.model.session import Session
 from yahtzee.speech.languages import text
@@ -202,7 +202,7 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     monkeypatch.setattr(ENGINE, "rests_on_hand", lambda table, cache_dir: True)  # measured here, by ready_rests
     monkeypatch.setattr(ENGINE, "has_rests", lambda table: id(table) in measured)
     shown = []
-    keeper = TableKeeper(tmp_path, lambda done, total: shown.append(done / total))
+    keeper = TableKeeper(tmp_path, WaitsShown(lambda done, total: shown.append(done / total)))
     try:
         keeper.prepare(HASBRO, chances=True)
         keeper.load(HASBRO, with_rests=True)
@@ -324,3 +324,31 @@ def test_a_build_starting_as_the_game_ends_is_never_left_running(tmp_path, monke
     finally:
         started[0].kill()
         started[0].wait()
+
+
+def test_a_wait_for_a_table_is_shown_told_and_stopped_at_the_console_the_game_runs_at_and_only_while_it_does():
+    import signal
+
+    from helpers import plain_console
+
+    from yahtzee.app import waits_shown_at
+    from yahtzee.consoles.stops import StopRequested
+    from yahtzee.model.words import Say
+    console = plain_console([])
+    keeper = TableKeeper(None)
+    try:
+        with keeper.shown_at(waits_shown_at(console)):
+            keeper.shown.progress(1, 2)
+            keeper.builder().notify(Say("A damaged table was set aside."))  # as the builder's thread tells it
+            console.show_arrived()
+            keeper.shown.stopping()  # no stop yet: the wait goes on
+            console.request_stop(signal.SIGTERM)
+            with pytest.raises(StopRequested):
+                keeper.shown.stopping()
+        keeper.builder().notify(Say("Told after the game: nowhere."))
+        keeper.shown.stopping()  # the console's stop no longer stops a wait
+    finally:
+        keeper.close()
+    written = console.stdout.getvalue()
+    assert "50%" in written and "A damaged table was set aside." in written and "nowhere" not in written
+    assert keeper.shown == WaitsShown()

@@ -86,7 +86,7 @@ def tables_host():
     with posix_terminal() as (host, press):
         ctx = Context(Session([]), Services(lambda: None))
         yield TableConsole(host, host.reader, Server().serving, console_for=lambda seat, reader: None,
-                           seating_at=lambda table: ContextSeating(ctx)), press
+                           seating=ContextSeating(ctx)), press
 
 
 class Discarded:

@@ -614,8 +614,8 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     def clock():
         now[0] += 100.0  # each look at the clock: 100 seconds on
         return now[0]
-    table = TableConsole(keys.console, keys.console.reader, lambda changed, seats: EmptyTable(), None,
-                         lambda table: BobsTurn(given), away_seconds=250, clock=clock)
+    table = TableConsole(keys.console, keys.console.reader, lambda notify, changed, seats: EmptyTable(), None,
+                         BobsTurn(given), away_seconds=250, clock=clock)
     with pytest.raises(SeatChanged):
         table.pages.wait_for("bob", "BOB: press any key to roll")
     said = "".join(keys.output.written)

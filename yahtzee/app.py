@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, TextIO, Union
 
 from .coach.services import StrategyServices
-from .coach.tablekeeper import TableKeeper
+from .coach.tablekeeper import TableKeeper, WaitsShown
 from .consoles.keymode import InputClosed, KeyConsole, StopRequested, toolkit
 from .consoles.plain import PlainConsole
 from .consoles.screenreader import AccessibleConsole
@@ -19,7 +19,7 @@ from .consoles.winkeys import console_takes_ansi, watch_console_close
 from .manual import read_manual
 from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice
 from .model.session import Session
-from .model.words import Say, Sentence
+from .model.words import Say, Sentence, Text
 from .net.log import TableLog
 from .net.tracing import trace_memory_if_asked
 from .present.palette import painter, wants_colour
@@ -68,26 +68,22 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
 
-    def context_at(console: ProgramConsole) -> Context:
-        """The screens' context, its strategy engine showing its waits and notices at `console`."""
-        return make_context(settings, saves, source, strategy_services(console, folders.cache, args.seed))
-
+    ctx = make_context(settings, saves, source, StrategyServices.over(TableKeeper(folders.cache), args.seed))
     console: ProgramConsole
     if args.host:
-        hosted = hosting(plain or args.accessible, colour, theme, args.host, folders.saves, context_at)
+        hosted = hosting(plain or args.accessible, colour, theme, args.host, folders.saves, ContextSeating(ctx))
         if isinstance(hosted, int):
             return hosted
-        console, ctx = hosted, hosted.seating.ctx
+        console = hosted
     else:
         console = make_console(plain, colour, theme, args.accessible)
-        ctx = context_at(console)
     catch_stop_signals(console)
     run_flow(console, ctx)
     return 0
 
 
 def hosting(in_lines: bool, colour: bool, theme: str, address: tuple[str, int], folder: Path,
-            context_at: Callable[[ProgramConsole], Context]) -> "Union[TableConsole[ContextSeating], int]":
+            seating: ContextSeating) -> "Union[TableConsole[ContextSeating], int]":
     """The table this terminal hosts (its console in key mode), or the exit code of a usage error
     said in one line."""
     from .net.credentials import KeyFileProblem
@@ -97,7 +93,7 @@ def hosting(in_lines: bool, colour: bool, theme: str, address: tuple[str, int], 
         return usage_error(_("--host serves a table from Linux, macOS or another POSIX system (friends may "
                              "join from Windows)"))
     try:
-        return hosted_table(colour, theme, address, folder, context_at)
+        return hosted_table(colour, theme, address, folder, seating)
     except KeyFileProblem as problem:
         return usage_error(problem)
     except OSError as error:
@@ -119,11 +115,11 @@ def packages_needed(plain: bool, hosting: bool) -> list[str]:
 
 
 def hosted_table(colour: bool, theme: str, address: tuple[str, int], folder: Path,
-                 context_at: Callable[[ProgramConsole], Context]) -> "TableConsole[ContextSeating]":
+                 seating: ContextSeating) -> "TableConsole[ContextSeating]":
     """The host's console behind a table that friends join over SSH, listening already; how to
     join is told under the first screen. Each friend's terminal draws in the host's theme, in
     the colours, glyphs and language of its own TERM and locale; the table asks the game's
-    context (made with it) about the seats."""
+    `seating` about the seats."""
     from .consoles.keyreader import KeyReader
     from .net.credentials import table_credentials
     from .net.hostconsole import TableConsole
@@ -134,11 +130,11 @@ def hosted_table(colour: bool, theme: str, address: tuple[str, int], folder: Pat
     # default 5 ms lets a friend's key reach the game, and its screen the friend, without queueing.
     sys.setswitchinterval(SWITCH_SECONDS)
 
-    def serve(changed: Callable[[], None], seats: "Callable[[], SeatsSnapshot]") -> "TableServer":
-        """The SSH server: its lines for the host go through the table, it tells the table
-        when a friend comes or goes, and it reads the game's `seats` at the door."""
-        return TableServer(credentials, *address, notify=lambda line: table.message_from_thread(line),
-                           log=TableLog(folder), changed=changed, seats=seats)
+    def serve(notify: Callable[[Text], None], changed: Callable[[], None],
+              seats: "Callable[[], SeatsSnapshot]") -> "TableServer":
+        """The SSH server: it tells the table its lines for the host and when a friend comes
+        or goes, and it reads the game's `seats` at the door."""
+        return TableServer(credentials, *address, notify=notify, log=TableLog(folder), changed=changed, seats=seats)
 
     def friend_console(seat: "RemoteSeat", reader: "KeyReader") -> KeyConsole:
         """A friend's console, in the host's theme and the seat's own colours, glyphs and language."""
@@ -149,8 +145,7 @@ def hosted_table(colour: bool, theme: str, address: tuple[str, int], folder: Pat
     keys = toolkit().create_input()
     host_reader = KeyReader(keys.fileno())  # the host's terminal, as the table's wait watches it
     host = key_console(colour, theme, keys, host_reader)
-    table = TableConsole(host, host_reader, serve, friend_console,
-                         lambda console: ContextSeating(context_at(console)))
+    table = TableConsole(host, host_reader, serve, friend_console, seating)
     table.server.start()
     host.message_from_thread(table.server.how_to_join())
     host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
@@ -158,11 +153,11 @@ def hosted_table(colour: bool, theme: str, address: tuple[str, int], folder: Pat
     return table
 
 
-def strategy_services(console: ProgramConsole, tables_dir: Path, seed: Optional[int]) -> StrategyServices:
-    """The strategy engine for this session, showing its waits and its notices on `console`."""
-    tables = TableKeeper(tables_dir, table_progress(console), stop_check(console),
-                         lambda line: console.message_from_thread(Sentence(line)))  # told by the builder's thread
-    return StrategyServices.over(tables, seed)
+def waits_shown_at(console: ProgramConsole) -> WaitsShown:
+    """A wait for a strategy table shown at `console`, stopped by its stop signals, and the
+    builder's notices told there (from the builder's thread)."""
+    return WaitsShown(table_progress(console), stop_check(console),
+                      lambda line: console.message_from_thread(Sentence(line)))
 
 
 def make_context(settings: Settings, saves: Saves, source: Union[LoadedDice, SeededDice, RandomDice],
@@ -241,7 +236,8 @@ def run_flow(console: ProgramConsole, ctx: Context) -> None:
     assert saves is not None  # make_context gives it
     keeper = Keeper(ctx, console.message)
     closing = watch_console_close(lambda: console.request_stop(getattr(signal, "SIGBREAK", signal.SIGTERM)))
-    with console.running():
+    shown = strategy.tables.shown_at(waits_shown_at(console)) if strategy is not None else contextlib.nullcontext()
+    with console.running(), shown:
         for notice in saves.take_notices():
             console.message(Sentence(notice))
         try:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Optional
 
 from .coach.replay import CannotReview, Decision, Review
 from .coach.reviews import Reviewer
-from .coach.tablekeeper import TableKeeper
+from .coach.tablekeeper import TableKeeper, WaitsShown
 from .model.choices import Option, OptionKind
 from .model.moods import UnknownMood, mood_named
 from .model.rules import UnknownRules, rules_named
@@ -128,7 +128,7 @@ def show_review(args: Namespace, saves: "Saves", cache: Path) -> int:
                                     len(games)).format(number=args.review, count=len(games)))
     finished = games[-args.review]
     progress = text_progress(sys.stderr, _(WORKING_OUT)) if sys.stderr.isatty() else None
-    tables = TableKeeper(cache, progress)
+    tables = TableKeeper(cache, WaitsShown(progress))
     try:
         review = Reviewer(tables).review(finished)
     except CannotReview as error:

@@ -1,7 +1,8 @@
 """The strategy tables one session uses: made ready by a background builder (numpy loads in
 its thread, never at start-up), waited for with a progress line when a screen needs one."""
+import contextlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, Union
@@ -28,18 +29,24 @@ def never_stop() -> None:
     """A wait that nothing stops."""
 
 
+@dataclass(frozen=True)
+class WaitsShown:
+    """Where a wait for a table is shown and heard of: a console's, while the game runs at it."""
+
+    # progress(done, total): shown while the game waits for a table that is not ready.
+    progress: Optional[Progress] = None
+    # Called while waiting for a table; raises to stop the wait (a stop signal).
+    stopping: Callable[[], None] = never_stop
+    # Told in one line when a damaged table is set aside and built again.
+    notify: Optional["Notify"] = None
+
+
 class TableKeeper:
     """The tables for one session: each read or built once, in the background."""
 
-    def __init__(self, cache_dir: Optional[Path], progress: Optional[Progress] = None,
-                 stopping: Callable[[], None] = never_stop, notify: Optional["Notify"] = None) -> None:
+    def __init__(self, cache_dir: Optional[Path], shown: WaitsShown = WaitsShown()) -> None:
         self.cache_dir = cache_dir
-        # progress(done, total): shown while the game waits for a table that is not ready.
-        self.progress = progress
-        # Called while waiting for a table; raises to stop the wait (a stop signal).
-        self.stopping = stopping
-        # Told in one line when a damaged table is set aside and built again.
-        self.notify = notify
+        self.shown = shown
         # The tables' memos are worked on by one thread at a time: the screens' or a turn's
         # preparation in the background.
         self.thinking = threading.RLock()
@@ -49,8 +56,23 @@ class TableKeeper:
     def builder(self) -> "TableBuilder":
         """The background builder (started on first use; cheap: numpy loads in its thread)."""
         if self._builder is None:
-            self._builder = TableBuilder(self.cache_dir, self.notify)
+            self._builder = TableBuilder(self.cache_dir, self._notify)
         return self._builder
+
+    @contextlib.contextmanager
+    def shown_at(self, shown: WaitsShown) -> Iterator[None]:
+        """While the game runs at a console: its waits for tables shown there and stopped by
+        its stop signals, and its notices told there."""
+        before, self.shown = self.shown, shown
+        try:
+            yield
+        finally:
+            self.shown = before
+
+    def _notify(self, line: Text) -> None:
+        """From the builder's thread: a notice, told where the game runs now."""
+        if self.shown.notify is not None:
+            self.shown.notify(line)
 
     def prepare(self, rules: "Rules", moods: Iterable[str] = (), chances: bool = False) -> None:
         """Start making ready the tables these rules and computer moods will need (and with
@@ -77,8 +99,8 @@ class TableKeeper:
 
     def _exact(self, rules: "Rules", objective: "Objective", with_rests: bool) -> "StrategyTable":
         """The exact table for these rules, waited for if it is not ready yet."""
-        return wait_for(self.builder().table(rules, objective, with_rests), self.builder(), self.progress,
-                        self.stopping)
+        return wait_for(self.builder().table(rules, objective, with_rests), self.builder(), self.shown.progress,
+                        self.shown.stopping)
 
     def waiting(self, rules: "Rules", objective: Optional["Objective"] = None,
                 with_rests: bool = False) -> Optional[Waiting]:

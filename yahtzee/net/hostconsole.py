@@ -49,16 +49,17 @@ class TableConsole(Generic[SeatingT]):
     reads_lines = False
 
     def __init__(self, host: KeyConsole, host_reader: KeyReader,
-                 serve: Callable[[Callable[[], None], Callable[[], SeatsSnapshot]], SeatServer],
-                 console_for: Callable[[RemoteSeat, KeyReader], KeyConsole],
-                 seating_at: "Callable[[TableConsole[SeatingT]], SeatingT]",
+                 serve: Callable[[Callable[[Text], None], Callable[[], None], Callable[[], SeatsSnapshot]], SeatServer],
+                 console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT,
                  away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,
                  new_code: Callable[[], str] = new_code) -> None:
         self.host = host
+        self.seating = seating  # what the game says of its seats
         self.terminals = Terminals(host, host_reader, console_for)
         self.friends = self.terminals.friends  # by folded login name, seated or watching
-        # The server wakes the waits for keys when a friend comes or goes, and reads the game's seats at the door.
-        self.server = serve(self._wake, lambda: self.seating.seats().snapshot())
+        # The server tells the host its lines, wakes the waits for keys when a friend comes or
+        # goes, and reads the game's seats at the door.
+        self.server = serve(self.message_from_thread, self._wake, lambda: seating.seats().snapshot())
         self.screen: Screenful = []
         self._host_hot: collections.deque[str] = collections.deque()  # the host's hot keys, for the next read
         self._host_asks: Optional[Text] = None  # a host's hot key made this question the host's, until this prompt
@@ -67,9 +68,6 @@ class TableConsole(Generic[SeatingT]):
         self._stale = False  # screens shown while a friend's keys were typed ahead, not drawn yet
         self._typing = False  # the host types a line: a friend's key wakes the host's wait to be answered
         self._told_set_aside = False  # the friends waiting were told the saved game was set aside
-        # What the game says of its seats: the game's context, made with this console (its strategy
-        # engine shows its waits at every terminal) before any friend can come.
-        self.seating = seating_at(self)
         self.claims = SeatClaims(self.seating, new_code)
         self.lines = SeatLines(self.seating, self.claims, self.terminals)
         self.own_keys = FriendKeys(self.terminals, self.lines, self.show_at)
