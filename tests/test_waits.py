@@ -13,7 +13,7 @@ from yahtzee.screens.advice import show_advice
 from yahtzee.screens.playscreen import play_view
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
-from yahtzee.screens.waiting import READ_SECONDS, wait_screen
+from yahtzee.screens.waiting import QUIET_SECONDS, READ_SECONDS, wait_screen
 
 
 class HeldWork:
@@ -96,6 +96,45 @@ def test_a_key_during_the_wait_is_spent_there_and_answers_nothing_later(waiting_
 def test_esc_does_not_leave_a_wait_without_a_way_back(waiting_turn):
     script, left = waited_out(*waiting_turn, "\x1b")
     assert left == [] and "While the strategy is worked out, F8, F9 and F10 work." in script.messages
+
+
+def test_a_table_read_within_the_quiet_moment_is_never_said_to_be_worked_out(waiting_turn):
+    ctx, view = waiting_turn
+    script = KeyScript("", more_to_come=True)
+    work = HeldWork()
+    threading.Timer(QUIET_SECONDS / 4, work.released.set).start()  # as a table read from its file
+    try:
+        assert wait_screen(script.console, ctx, view, work)
+    finally:
+        script.close()
+    assert not any("Working out" in line for screen in script.screens for line in screen)
+
+
+def test_a_wait_past_the_quiet_moment_is_a_screen_with_its_progress(waiting_turn):
+    ctx, view = waiting_turn
+    script = KeyScript("", more_to_come=True)
+    work = HeldWork()
+    threading.Timer(QUIET_SECONDS + 0.4, work.released.set).start()
+    try:
+        assert wait_screen(script.console, ctx, view, work)
+    finally:
+        script.close()
+    assert any("Working out the best strategy (only once)." in line for line in script.screens[-1])
+    assert "Working out the best strategy (only once): [" in script.console.output.text()
+
+
+def test_a_key_in_the_quiet_moment_shows_the_wait_at_once_and_is_answered_there(waiting_turn):
+    ctx, view = waiting_turn
+    script = KeyScript("m", more_to_come=True)
+    work = HeldWork()
+    clock = [0.0]  # the quiet moment never ends by itself here: only the key ends it
+    threading.Timer(0.5, work.released.set).start()
+    try:
+        assert wait_screen(script.console, ctx, view, work, clock=lambda: clock[0])
+    finally:
+        script.close()
+    assert ctx.session.sound is False and "Sound is now OFF." in script.messages
+    assert any("Working out the best strategy (only once)." in line for line in script.screens[0])
 
 
 def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting_turn):

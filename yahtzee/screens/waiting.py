@@ -1,6 +1,7 @@
 """A wait is a screen: while the strategy engine prepares what a step needs, its progress
 stands under the screen, the hot keys act at once and Esc goes back where there is a way back."""
-from typing import Optional
+import time
+from typing import Callable, Optional
 
 from ..consoles.stops import StopRequested
 from ..model.words import Say, Text
@@ -12,6 +13,9 @@ from .dialog import Console
 from .prompts import LEAVE_PAGES, hot_key
 
 READ_SECONDS = 0.5  # a table read from the cache is ready within this (a line-by-line console reads no key)
+# A table read from its file (the one that comes with the game, or the cache) is ready within
+# this where keys are read: nothing is worked out, so nothing is said unless a key comes first.
+QUIET_SECONDS = 0.2
 POLL_SECONDS = 0.05  # the longest a key waits to be answered, half for the work, half for the key
 BAR_WIDTH = 30
 SAID_STEP, DRAWN_STEP = 25, 2  # percent between progress lines said one by one, and drawn
@@ -34,7 +38,7 @@ def progress_step(share: float, plain: bool) -> int:
 
 
 def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Waiting],
-                way_back: bool = False) -> bool:
+                way_back: bool = False, clock: Callable[[], float] = time.monotonic) -> bool:
     """Stay on `view` until the work is done, its progress shown; hot keys act, and with
     `way_back` Esc (or X) leaves the wait. Whether the work is done (False: the player left)."""
     if waiting is None or waiting.done():
@@ -43,17 +47,21 @@ def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Wa
         return True  # read from the cache, not worked out: nothing to tell (no key is read meanwhile)
     prompt = (Say("Working out the best strategy (only once). Esc goes back.") if way_back
               else Say("Working out the best strategy (only once)."))
-    if not console.reads_lines:  # plain mode's protocol answers questions only: it reads nothing here
-        console.show(Asked(view, prompt), [prompt])
+    announced = console.reads_lines  # plain mode's protocol answers questions only: shown its progress alone
+    quiet_until = clock() + QUIET_SECONDS
     shown = -1
     while not waiting.settle(POLL_SECONDS / 2):
         if console.stop:
             raise StopRequested(console.stop)
+        if not announced and clock() >= quiet_until:
+            announced = announce(console, view, prompt)
         share = waiting.share()
-        if progress_step(share, console.look.in_lines) != shown:
+        if announced and progress_step(share, console.look.in_lines) != shown:
             shown = progress_step(share, console.look.in_lines)
             console.status(progress_note(share, console.look.in_lines))
         token = None if console.reads_lines else console.pause(POLL_SECONDS / 2)
+        if token is not None and not announced:
+            announced = announce(console, view, prompt)  # a key while it was quiet: the wait is a screen at once
         if token is None or hot_key(console, ctx, token, view, prompt):
             shown = -1 if token is not None else shown  # the screen was drawn again, without its progress
             continue
@@ -61,6 +69,12 @@ def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Wa
             return False
         console.remind(wait_keys(way_back))
         shown = -1
+    return True
+
+
+def announce(console: Console, view: View, prompt: Text) -> bool:
+    """Show the wait's screen: the strategy is being worked out."""
+    console.show(Asked(view, prompt), [prompt])
     return True
 
 
