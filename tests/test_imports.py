@@ -221,3 +221,19 @@ def test_no_module_of_the_package_is_over_four_hundred_lines():
     long = {path.relative_to(ROOT).as_posix(): lines for path in PACKAGE.rglob("*.py")
             if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400}
     assert long == {}
+
+
+# How a package's docstring names each package it may import.
+PACKAGE_WORDS = {"model": "the model", "speech": "the speech", "saves": "the saves", "strategy": "the strategy",
+                 "coach": "the coach", "present": "the presentation", "consoles": "the consoles"}
+
+
+def test_each_packages_docstring_names_exactly_the_packages_it_imports():
+    graph = import_graph()
+    for package in PACKAGE_WORDS | {"net": ""}:
+        uses = {target.split(".")[1] for module, targets in graph.items() if module.startswith(f"yahtzee.{package}.")
+                for target in targets if target.count(".") >= 1} - {package}
+        docstring = ast.get_docstring(parsed(PACKAGE / package / "__init__.py")) or ""
+        said = re.split(r"\b(?:It|They|it) imports? ", docstring.replace("\n", " "), maxsplit=1)[-1]
+        named = {other for other, words in PACKAGE_WORDS.items() if other != package and words in said}
+        assert named == uses, (package, named, uses)
