@@ -295,19 +295,20 @@ class KeyScript:
 
     def _watch(self, name):
         """Note how far the terminal was drawn when the console's `name` read waits for a key."""
-        read, next_press = getattr(self.console, name), self.console._next_press
+        read, reader = getattr(self.console, name), self.console.reader
+        next_press = reader.next_press
 
-        def first_press(idle=None):
-            self.console._next_press = next_press
+        def first_press(*args, **kwargs):
+            reader.next_press = next_press
             self._reads.append(len(self.output.written))
-            return next_press(idle)
+            return next_press(*args, **kwargs)
 
         def watched(*args, **kwargs):
-            self.console._next_press = first_press
+            reader.next_press = first_press
             try:
                 return read(*args, **kwargs)
             finally:
-                self.console._next_press = next_press
+                reader.next_press = next_press
         setattr(self.console, name, watched)
 
     def close(self):

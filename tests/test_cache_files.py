@@ -62,7 +62,7 @@ def write_npz(path, values_header_shape, meta):
 
 
 def test_a_table_whose_header_claims_a_trillion_values_is_set_aside_not_allocated(tmp_path, builds, hasbro):
-    write_npz(tmp_path / NAME, (10 ** 12,), cache._meta(HASBRO, EXPECTED_SCORE, hasbro.values))
+    write_npz(tmp_path / NAME, (10 ** 12,), cache.table_meta(HASBRO, EXPECTED_SCORE, hasbro.values))
     table, heard = load(tmp_path)
     assert_set_aside_and_rebuilt(tmp_path, builds, heard, table, hasbro)
 

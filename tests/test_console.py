@@ -157,8 +157,7 @@ def test_a_name_never_grows_past_the_screen_width(script):
 def test_the_last_three_messages_stay_until_forgotten(script):
     keys = script()
     console = keys.console
-    drawn = []
-    console._write = drawn.append
+    drawn = keys.output.written  # each drawing, as it was sent to the terminal
     console.show(["SCREEN"])
     for text in ("one", "two", "three", "four"):
         console.message(text)
@@ -170,9 +169,8 @@ def test_the_last_three_messages_stay_until_forgotten(script):
 
 
 def test_messages_that_do_not_fit_drop_the_oldest(script):
-    console = script().console
-    drawn = []
-    console._write = drawn.append
+    keys = script()
+    console, drawn = keys.console, keys.output.written  # each drawing, as it was sent to the terminal
     console.show([f"row {n}" for n in range(SCREEN_HEIGHT - 1)])
     console.message("old")
     console.message("new")

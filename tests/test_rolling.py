@@ -38,14 +38,14 @@ def test_no_frames_when_the_rolling_is_off():
 def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read():
     script = KeyScript("", more_to_come=True)
     console = script.console
-    draw = console._draw
+    write = script.output.write_raw
 
-    def drawn_then_pressed():
-        draw()
+    def drawn_then_pressed(data):
+        write(data)
         if console.screen == ["frame 2"]:
             script.pipe.send_text("1")  # the player presses a key while frame 2 shows
 
-    console._draw = drawn_then_pressed
+    script.output.write_raw = drawn_then_pressed
     made = []
     frames = (made.append(number) or [f"frame {number}"] for number in range(10))
     try:
@@ -252,8 +252,8 @@ def test_a_stop_request_ends_the_tumble_and_the_next_read_stops():
     from yahtzee.consoles.stops import StopRequested
     script = KeyScript("", more_to_come=True)
     console = script.console
-    draw = console._draw
-    console._draw = lambda: (draw(), console.request_stop(15))  # a signal while frame 0 shows
+    write = script.output.write_raw
+    script.output.write_raw = lambda data: (write(data), console.request_stop(15))  # a signal while frame 0 shows
     try:
         assert console.animate([[f"frame {n}"] for n in range(10)], 60.0) is False
         assert console.screen == ["frame 0"]

@@ -249,26 +249,25 @@ def test_a_friends_key_flood_is_answered_at_once_and_drawn_once(tmp_path):
         assert time.monotonic() - started < 2.0 and drawn < 50_000, drawn  # a few screens, not 2,001
 
 
-def test_a_storm_of_notices_tells_the_host_a_few_lines_of_each_kind_and_keeps_no_more(tmp_path, monkeypatch):
-    from yahtzee.net import server as server_module
+def test_a_storm_of_notices_tells_the_host_a_few_lines_of_each_kind_and_keeps_no_more(tmp_path):
     from yahtzee.net.credentials import table_credentials
-    from yahtzee.net.server import NOTICE_GAP, NOTICES_OF_A_KIND, TableServer
-    told = []
-    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
-    monkeypatch.setattr(server_module.time, "monotonic", lambda: 1000.0)  # one moment, however slow the machine
+    from yahtzee.net.server import TableServer
+    from yahtzee.net.throttle import NOTICE_GAP, NOTICES_OF_A_KIND
+    told, now = [], [1000.0]  # one moment, however slow the machine
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append, clock=lambda: now[0])
     try:
         for size in range(20_000):  # as many window sizes, each its own line
             server.notify(Say("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
                 columns=1000 + size, lines=500, most="500x200", name="EVE"))
-        assert len(told) == NOTICES_OF_A_KIND and len(server._told) == NOTICES_OF_A_KIND
+        assert len(told) == NOTICES_OF_A_KIND and len(server.told) == NOTICES_OF_A_KIND
         server.notify(Say("{name} left the table.").format(name="EVE"))  # another kind gets through
         server.notify(Say("{name} left the table.").format(name="EVE"))  # the same line is told once
         assert [language.text(line) for line in told[-2:]] == ["A window of 1002x500 is drawn as 500x200 (EVE).",
                                                                 "EVE left the table."]
-        server._told = type(server._told)((line, at - NOTICE_GAP) for line, at in server._told.items())
+        now[0] += NOTICE_GAP
         server.notify(Say("A window of {columns}x{lines} is drawn as {most} ({name}).").format(
             columns=1, lines=500, most="500x200", name="EVE"))  # a gap later, the host hears again
-        assert len(told) == NOTICES_OF_A_KIND + 2 and len(server._told) == 1
+        assert len(told) == NOTICES_OF_A_KIND + 2 and len(server.told) == 1
     finally:
         server.close()
 

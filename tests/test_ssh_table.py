@@ -489,9 +489,15 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
 
     told = []
     table = server.TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
-    chan = Stalled()
-    table._write(chan, b"a screen")
-    table._write(chan, b"another")
+    table.start()
+    try:
+        chan = Stalled()
+        send = table.sender(chan)  # as the game's thread sends a friend's screens
+        send(b"a screen")
+        send(b"another")
+        wait_until(lambda: chan.closed)
+    finally:
+        table.close()
     assert chan.written == [b"a screen"] and chan.closed
     assert [text(line) for line in told] == ["A friend's terminal read nothing of its screens and was let go."]
 

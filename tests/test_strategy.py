@@ -354,7 +354,7 @@ def test_a_table_of_other_rules_under_this_name_is_rebuilt(tmp_path, no_bonus, c
 def test_a_tampered_value_fails_the_checksum(tmp_path, hasbro, counted_builds):
     values = hasbro.values.copy()
     values[123] += 1.0
-    meta = cache._meta(HASBRO, EXPECTED_SCORE, hasbro.values)
+    meta = cache.table_meta(HASBRO, EXPECTED_SCORE, hasbro.values)
     path = tmp_path / cache.table_file_name(HASBRO, EXPECTED_SCORE)
     with open(path, "wb") as file:
         np.savez(file, values=values, meta=np.array(__import__("json").dumps(meta)))

@@ -4,7 +4,6 @@ Only an interactive session with a terminal is served: no exec, no subsystem, no
 agent or X11 forwarding. A friend logs in with the table's password or a listed key; the login
 name is the seat they take. Every limit, when reached, is said in one line to the host."""
 import asyncio
-import collections
 import contextlib
 import socket
 import threading
@@ -26,19 +25,13 @@ from .owners import by_code, not_yours, removal_mark
 from .seat import RemoteSeat
 from .seatsession import LOGIN_SECONDS
 from .serving import join_line
+from .throttle import NoticeThrottle
 
-NOTICES_OF_A_KIND = 3  # the most lines of one kind (one message, whatever its names and numbers) in NOTICE_GAP
 CLOSE_SECONDS = 5.0  # the most the server's thread is waited for as the table closes
 KEEPALIVE_SECONDS, KEEPALIVE_MISSES = 5, 4  # a friend whose client stopped answering is let go within 25 s
-NOTICE_GAP = 5.0  # seconds before the host is told the same line again
 MAX_UNSENT = 1024 * 1024  # bytes waiting for a friend's client to read them; past this it is let go
 
 Notify = Callable[[Text], None]
-
-
-def kind_of(line: Text) -> object:
-    """What a notice says whatever its names and numbers: its message."""
-    return line.code if isinstance(line, Say) else line
 
 
 def is_seat_name(name: str) -> bool:
@@ -52,12 +45,14 @@ class TableServer:
 
     def __init__(self, credentials: Credentials, address: str, port: int, notify: Notify,
                  log: Optional[TableLog] = None, changed: Callable[[], None] = lambda: None,
-                 seats: Callable[[], SeatsSnapshot] = SeatsSnapshot) -> None:
+                 seats: Callable[[], SeatsSnapshot] = SeatsSnapshot,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.credentials = credentials
         self.log = log or TableLog(None)
         self.address, self.port = address, port
         self._notify = notify  # from the server's thread: a line for the host's screen
-        self._told: collections.OrderedDict[Text, float] = collections.OrderedDict()  # lines told lately, oldest first
+        self.told = NoticeThrottle()  # the lines told the host lately
+        self.clock = clock
         self.changed = changed  # from the server's thread: a friend came or went (the game looks around)
         self.seats: dict[str, RemoteSeat] = {}
         self.seats_now = seats  # from any thread: whose the game's seats are, and whom the host removed
@@ -68,16 +63,9 @@ class TableServer:
         self._thread = threading.Thread(target=self._loop.run_forever, name="ssh-table", daemon=True)
 
     def notify(self, line: Text) -> None:
-        """Tell the host, but not the same line again within NOTICE_GAP seconds, nor more than
-        NOTICES_OF_A_KIND lines of one kind in that time (a flood of refusals is a few lines,
-        not a flood of lines: the log keeps every one); every kind of line gets through."""
-        now = time.monotonic()
-        while self._told and now - next(iter(self._told.values())) >= NOTICE_GAP:
-            self._told.popitem(last=False)  # the oldest first: what is left was told within the gap
-        kind = kind_of(line)
-        if line in self._told or sum(kind_of(told) == kind for told in self._told) >= NOTICES_OF_A_KIND:
+        """Tell the host, but only a few lines of a kind at a time (throttle.NoticeThrottle)."""
+        if not self.told.lets_through(line, self.clock()):
             return
-        self._told[line] = now
         self._notify(line)
         self.changed()  # a seat waiting for a key shows it to the host at once
 

@@ -99,7 +99,7 @@ def build_table(rules: Rules, objective: Objective = EXPECTED_SCORE,
     return StrategyTable(rules, objective, engine.solve(progress, processes=processes), engine)
 
 
-def _meta(rules: Rules, objective: Objective, values: np.ndarray) -> TableMeta:
+def table_meta(rules: Rules, objective: Objective, values: np.ndarray) -> TableMeta:
     """The facts stored beside a table, checked when it is read back."""
     return {"version": FORMAT_VERSION, "key": table_key(rules, objective), "shape": list(values.shape),
             "dtype": str(values.dtype), "sha256": checksum(values), "start": start_value(values)}
@@ -108,7 +108,7 @@ def _meta(rules: Rules, objective: Objective, values: np.ndarray) -> TableMeta:
 def save_table(table: StrategyTable, folder: Folder) -> bool:
     """Write the table into `folder` atomically; False (and no file) if the folder refuses."""
     path = Path(folder) / table_file_name(table.rules, table.objective)
-    return save_arrays(path, _meta(table.rules, table.objective, table.values), values=table.values)
+    return save_arrays(path, table_meta(table.rules, table.objective, table.values), values=table.values)
 
 
 def save_arrays(path: Folder, meta: CacheMeta, **arrays: np.ndarray) -> bool:
