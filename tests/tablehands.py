@@ -187,15 +187,16 @@ class Table:
     def held(self):
         """The game's thread held at its next wait for keys until the block ends: keys typed
         meanwhile at several terminals are all there when it looks."""
-        entered, go, wait = threading.Event(), threading.Event(), self.table._wait
+        terminals = self.table.terminals  # whose wait for a key across them the game's thread sleeps in
+        entered, go, wait = threading.Event(), threading.Event(), terminals.wait
 
         def gate():
             entered.set()
             go.wait(WAIT_SECONDS)
-            self.table._wait = wait
+            terminals.wait = wait
             wait()
-        self.table._wait = gate
-        self.table._wake()
+        terminals.wait = gate
+        terminals.wake()
         assert entered.wait(WAIT_SECONDS), "the game never waited for a key"
         try:
             yield

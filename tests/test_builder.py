@@ -24,7 +24,7 @@ def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
     builder = TableBuilder(cache)
     busy = threading.Event()
     try:
-        builder._submit(AHEAD, busy.wait, 30)  # the worker is held, as by another table's build
+        builder.submit(AHEAD, busy.wait, 30)  # the worker is held, as by another table's build
         table = builder.table(HASBRO, EXPECTED_SCORE).result(timeout=1)
         assert round(table.start_value, 4) == 254.5877
     finally:
@@ -37,11 +37,11 @@ def test_prepare_asks_for_the_advisors_table_then_each_moods_then_the_rests(chan
     cache = os.environ["YAHTZEE_CACHE"]
     builder = TableBuilder(cache)
     asked = []
-    builder._table = lambda rules, objective, with_rests=False: asked.append((objective.name, with_rests))
+    builder.make_ready = lambda rules, objective, with_rests=False: asked.append((objective.name, with_rests))
     try:
         builder.prepare(HASBRO, ["nowhere"], chances).result(timeout=30)
-        builder._submit(RESTS_AHEAD, lambda: None).result(timeout=30)  # the work asked for ran before it
-        builder._submit(AHEAD, lambda: asked.append(("a table asked for later", False))).result(timeout=30)
+        builder.submit(RESTS_AHEAD, lambda: None).result(timeout=30)  # the work asked for ran before it
+        builder.submit(AHEAD, lambda: asked.append(("a table asked for later", False))).result(timeout=30)
     finally:
         builder.close()
     assert asked[0] == ("expected", False)
@@ -53,9 +53,9 @@ def test_a_table_asked_for_ahead_goes_before_rests_asked_for_sooner():
     builder = TableBuilder(os.environ["YAHTZEE_CACHE"])
     busy, order = threading.Event(), []
     try:
-        builder._submit(AHEAD, busy.wait, 30)  # the worker is held, as by another table's build
-        rests = builder._submit(RESTS_AHEAD, order.append, "rests")
-        table = builder._submit(AHEAD, order.append, "a computer's table")
+        builder.submit(AHEAD, busy.wait, 30)  # the worker is held, as by another table's build
+        rests = builder.submit(RESTS_AHEAD, order.append, "rests")
+        table = builder.submit(AHEAD, order.append, "a computer's table")
         busy.set()
         rests.result(timeout=30), table.result(timeout=30)
     finally:
@@ -74,7 +74,7 @@ def rests_asked(monkeypatch, players):
     try:
         ctx.prepare_tables()
         for _ in range(2):  # prepare's own job, then the jobs it queued, have run before this
-            strategy.tables.builder()._submit(RESTS_AHEAD, lambda: None).result(timeout=60)
+            strategy.tables.builder().submit(RESTS_AHEAD, lambda: None).result(timeout=60)
     finally:
         strategy.close()
     return readied
@@ -95,7 +95,7 @@ def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
     told = []
     builder = TableBuilder(tmp_path, told.append)
     try:
-        assert builder._cached(HASBRO, EXPECTED_SCORE) is None
+        assert builder.on_hand(HASBRO, EXPECTED_SCORE) is None
     finally:
         builder.close()
     assert len(told) == 1 and text(told[0]).startswith("a damaged strategy table is rebuilt (old file kept as")
@@ -114,7 +114,7 @@ def test_a_killed_builds_temp_files_go_though_the_table_came_with_the_package(tm
     os.utime(stale, (old, old))
     builder = TableBuilder(tmp_path)
     try:
-        assert builder._cached(HASBRO, EXPECTED_SCORE) is not None
+        assert builder.on_hand(HASBRO, EXPECTED_SCORE) is not None
     finally:
         builder.close()
     assert not stale.exists() and fresh.exists()  # a build under way elsewhere keeps its file
@@ -157,7 +157,7 @@ def test_a_game_ending_stops_the_rests_being_measured_and_keeps_nothing(tmp_path
     builder.cancelled.set()  # the game is ending
     try:
         with pytest.raises(BuildCancelled):
-            builder._table(HASBRO, EXPECTED_SCORE, with_rests=True)
+            builder.make_ready(HASBRO, EXPECTED_SCORE, with_rests=True)
     finally:
         builder.close()
     assert not (tmp_path / cache.rests_file_name(table_without_rests)).exists()
@@ -166,8 +166,8 @@ def test_a_game_ending_stops_the_rests_being_measured_and_keeps_nothing(tmp_path
 def test_a_wait_is_shown_only_its_own_works_progress():
     builder = TableBuilder(os.environ["YAHTZEE_CACHE"])
     try:
-        builder._submit(AHEAD, builder._progress, 12, 13).result(timeout=30)  # work that told 12 of 13
-        assert builder._submit(AHEAD, lambda: (builder.done, builder.total)).result(timeout=30) == (0, 0)
+        builder.submit(AHEAD, builder.progress, 12, 13).result(timeout=30)  # work that told 12 of 13
+        assert builder.submit(AHEAD, lambda: (builder.done, builder.total)).result(timeout=30) == (0, 0)
     finally:
         builder.close()
 
@@ -188,7 +188,7 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
             threading.Event().wait(0.03)
 
     def built(self, rules, objective):
-        stage(self._progress)
+        stage(self.progress)
         return SimpleNamespace(engine=None, rules=rules, objective=objective, exact=True)
 
     def ready_rests(table, cache_dir, progress):
@@ -196,8 +196,8 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
         measured.add(id(table))
 
     monkeypatch.setattr(builder_module, "READY", {})
-    monkeypatch.setattr(TableBuilder, "_cached", lambda self, rules, objective: None)
-    monkeypatch.setattr(TableBuilder, "_built", built)
+    monkeypatch.setattr(TableBuilder, "on_hand", lambda self, rules, objective: None)
+    monkeypatch.setattr(TableBuilder, "built", built)
     monkeypatch.setattr(ENGINE, "ready_rests", ready_rests)
     monkeypatch.setattr(ENGINE, "rests_on_hand", lambda table, cache_dir: True)  # measured here, by ready_rests
     monkeypatch.setattr(ENGINE, "has_rests", lambda table: id(table) in measured)

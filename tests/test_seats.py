@@ -255,10 +255,11 @@ def test_a_table_waiting_for_the_hosts_key_sleeps_though_a_friend_typed_last_and
         hands.wait_for("host", "ANN: press any key to roll")
         hands.log_in("CAL")
         hands.wait_for("CAL", "ANN")
-        waits, wait = [], hands.table._wait
-        hands.table._wait = lambda: (waits.append(time.monotonic()), wait())
+        terminals = hands.table.terminals
+        waits, wait = [], terminals.wait
+        terminals.wait = lambda: (waits.append(time.monotonic()), wait())
         time.sleep(1.0)
-        hands.table._wait = wait
+        terminals.wait = wait
         assert len(waits) < 20, f"{len(waits)} waits for a key in a second"
 
 

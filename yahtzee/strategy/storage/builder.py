@@ -73,7 +73,7 @@ class TableBuilder:
     def prepare(self, rules: Rules, moods: Iterable[str], chances: bool = False) -> Future[None]:
         """Start making ready the tables that these rules and computer moods need, and with
         `chances` the rests that win chances need."""
-        return self._submit(AHEAD, self._prepare, rules, tuple(moods), chances)
+        return self.submit(AHEAD, self._prepare, rules, tuple(moods), chances)
 
     def table(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "Future[StrategyTable]":
         """The table for exactly solved rules and an objective, when it is ready (at once
@@ -84,9 +84,10 @@ class TableBuilder:
             done: Future[StrategyTable] = Future()
             done.set_result(ready)
             return done
-        return self._submit(NEEDED, self._table, rules, objective, with_rests)
+        return self.submit(NEEDED, self.make_ready, rules, objective, with_rests)
 
-    def _submit(self, priority: int, work: Callable[..., T], *args: object) -> Future[T]:
+    def submit(self, priority: int, work: Callable[..., T], *args: object) -> Future[T]:
+        """Queue `work(*args)` for the worker at `priority` (NEEDED first); its result to come."""
         future: Future[T] = Future()
         self.work.put((priority, next(self.order), future, work, args))
         return future
@@ -113,19 +114,19 @@ class TableBuilder:
         exact = engine().nearest_exact(rules)
         wanted = [EXPECTED_SCORE] + [objective for mood in moods for objective in engine().mood_objectives(mood)]
         for objective in dict.fromkeys(wanted):
-            self._submit(AHEAD, self._table, exact, objective)
+            self.submit(AHEAD, self.make_ready, exact, objective)
         if chances:
-            self._submit(RESTS_AHEAD, self._table, exact, EXPECTED_SCORE, True)
+            self.submit(RESTS_AHEAD, self.make_ready, exact, EXPECTED_SCORE, True)
 
-    def _table(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "StrategyTable":
+    def make_ready(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "StrategyTable":
         """In the worker: the table from memory, the cache, or a build; its arithmetic
         warmed; `with_rests`, its rests readied (off the advice path)."""
         key = (rules, objective)
         if key not in READY:
-            table = self._cached(rules, objective)
+            table = self.on_hand(rules, objective)
             if table is None:
                 with self._stage():
-                    table = self._built(rules, objective)
+                    table = self.built(rules, objective)
             table.engine  # noqa: B018 (made here, off the key path)
             READY[key] = table
         if with_rests:
@@ -133,7 +134,7 @@ class TableBuilder:
                 if self.cache_dir is not None and not engine().rests_on_hand(READY[key], self.cache_dir):
                     self._build_apart(rules, objective, rests=True)  # their arithmetic off the game's process
                     self._check_cancelled()
-                engine().ready_rests(READY[key], self.cache_dir, self._progress)  # shown to a look that waits
+                engine().ready_rests(READY[key], self.cache_dir, self.progress)  # shown to a look that waits
         return READY[key]
 
     @contextlib.contextmanager
@@ -162,7 +163,7 @@ class TableBuilder:
                 break
         return left
 
-    def _cached(self, rules: Rules, objective: "Objective") -> "Optional[StrategyTable]":
+    def on_hand(self, rules: Rules, objective: "Objective") -> "Optional[StrategyTable]":
         """The table that came with the package, or the one from the cache, or None: a damaged
         one is set aside here, where its notice reaches the player (a build in its own process
         says nothing), and the temp files of killed builds go whether or not a table must be built."""
@@ -173,21 +174,21 @@ class TableBuilder:
             table = engine().cached_table(rules, objective, self.cache_dir, self.notify)
         return table
 
-    def _built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
+    def built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
         """Built in a process of its own into the cache and read from there; built here when
         the cache cannot keep it."""
         if self.cache_dir is not None:
             self._build_apart(rules, objective)
             self._check_cancelled()
-            table = self._cached(rules, objective)
+            table = self.on_hand(rules, objective)
             if table is not None:
                 return table
-        return engine().load_table(rules, objective, self.cache_dir, self._progress, self.notify)
+        return engine().load_table(rules, objective, self.cache_dir, self.progress, self.notify)
 
     def _build_apart(self, rules: Rules, objective: "Objective", rests: bool = False) -> None:
         """Run the build (of the table, and its rests if asked) in a process of its own,
         keeping its progress."""
-        assert self.cache_dir is not None  # _built builds apart only into a cache
+        assert self.cache_dir is not None  # built builds apart only into a cache
         package_home = str(Path(__file__).resolve().parents[3])
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             filter(None, [package_home, os.environ.get("PYTHONPATH")]))}
@@ -203,7 +204,7 @@ class TableBuilder:
                 self.done, self.total = map(int, line.split())
         self.process.wait()
 
-    def _progress(self, done: int, total: int) -> None:
+    def progress(self, done: int, total: int) -> None:
         """The progress of an in-process build or of measuring rests; they stop here when the
         game is ending."""
         self._check_cancelled()
@@ -238,7 +239,7 @@ def ready_table(rules: Rules, objective: "Objective", with_rests: bool = False) 
 def stages_of(work: Optional[Callable[..., Any]], args: tuple[object, ...]) -> int:
     """How many stages a piece of work will take, as it looks now: a table not ready yet is
     one (read from the cache it takes a moment), rests not ready yet another."""
-    if getattr(work, "__func__", None) is not TableBuilder._table:
+    if getattr(work, "__func__", None) is not TableBuilder.make_ready:
         return 0
     rules, objective = cast("tuple[Rules, Objective]", args[:2])
     with_rests = len(args) > 2 and bool(args[2])
