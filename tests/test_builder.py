@@ -177,7 +177,7 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     over both, never going back, full once."""
     from types import SimpleNamespace
 
-    from yahtzee.strategy.storage import builder as builder_module
+    from yahtzee.strategy.storage import memo
     from yahtzee.strategy.storage.engine import ENGINE
 
     measured = set()
@@ -195,7 +195,7 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
         stage(progress)
         measured.add(id(table))
 
-    monkeypatch.setattr(builder_module, "READY", {})
+    monkeypatch.setattr(memo, "READY", {})
     monkeypatch.setattr(TableBuilder, "on_hand", lambda self, rules, objective: None)
     monkeypatch.setattr(TableBuilder, "built", built)
     monkeypatch.setattr(ENGINE, "ready_rests", ready_rests)

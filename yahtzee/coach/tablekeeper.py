@@ -12,6 +12,7 @@ from ..model.words import Text
 from ..strategy.exact.objective import EXPECTED_SCORE, Objective
 from ..strategy.exact.progress import Progress
 from ..strategy.storage.builder import TableBuilder, Waiting, engine, wait_for
+from ..strategy.storage.memo import remembered
 
 if TYPE_CHECKING:  # only for the reader: these modules would load numpy at start-up
     from ..strategy.exact.table import StrategyTable
@@ -51,7 +52,6 @@ class TableKeeper:
         # preparation in the background.
         self.thinking = threading.RLock()
         self._builder: Optional[TableBuilder] = None
-        self._planned: dict[tuple[Rules, Objective], StrategyTable] = {}
 
     def builder(self) -> "TableBuilder":
         """The background builder (started on first use; cheap: numpy loads in its thread)."""
@@ -90,12 +90,11 @@ class TableKeeper:
         (`with_rests`: and for the rests that win chances need); for rules not solved
         exactly, the nearest exact table, planning for the rules played."""
         objective = objective or EXPECTED_SCORE
-        key = (rules, objective)
-        table = self._planned.get(key) or engine().table_for(rules, objective, lambda exact, _: self._exact(
-            exact, objective, with_rests and exact == rules))  # a table that plans approximately has no chances
-        if not table.exact:  # planned anew each time: kept, with the memo of its plans
-            self._planned[key] = table
-        return table
+        if engine().nearest_exact(rules) == rules:
+            return self._exact(rules, objective, with_rests)
+        # Kept in the memo with the plans it made; it has no chances (with_rests is for the exact tables)
+        return remembered(rules, objective, lambda: engine().table_for(
+            rules, objective, lambda exact, _: self._exact(exact, objective, False)))
 
     def _exact(self, rules: "Rules", objective: "Objective", with_rests: bool) -> "StrategyTable":
         """The exact table for these rules, waited for if it is not ready yet."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, cast
 
 from ...model.rules import Rules
 from ..exact.objective import EXPECTED_SCORE
+from . import memo
 from .buildprocess import request
 
 if TYPE_CHECKING:  # imported in the worker only: they load numpy
@@ -37,9 +38,6 @@ CLOSE_SECONDS = 3.0
 # A table the game waits for goes before those made ready ahead, and every table before the
 # rests of one (the longest work, needed by no computer's turn).
 NEEDED, AHEAD, RESTS_AHEAD = 0, 1, 2
-# Tables made ready in this process, by (rules, objective): a table is read or built once per
-# process, however many sessions (or tests) ask for it.
-READY: "dict[tuple[Rules, Objective], StrategyTable]" = {}
 T = TypeVar("T")
 # (priority, order, future, work, its arguments); close() queues one without future or work
 Job = tuple[int, int, Optional[Future[Any]], Optional[Callable[..., Any]], tuple[object, ...]]
@@ -121,21 +119,23 @@ class TableBuilder:
     def make_ready(self, rules: Rules, objective: "Objective", with_rests: bool = False) -> "StrategyTable":
         """In the worker: the table from memory, the cache, or a build; its arithmetic
         warmed; `with_rests`, its rests readied (off the advice path)."""
-        key = (rules, objective)
-        if key not in READY:
-            table = self.on_hand(rules, objective)
-            if table is None:
-                with self._stage():
-                    table = self.built(rules, objective)
-            table.engine  # noqa: B018 (made here, off the key path)
-            READY[key] = table
+        table = memo.remembered(rules, objective, lambda: self._read_or_built(rules, objective))
         if with_rests:
             with self._stage():
-                if self.cache_dir is not None and not engine().rests_on_hand(READY[key], self.cache_dir):
+                if self.cache_dir is not None and not engine().rests_on_hand(table, self.cache_dir):
                     self._build_apart(rules, objective, rests=True)  # their arithmetic off the game's process
                     self._check_cancelled()
-                engine().ready_rests(READY[key], self.cache_dir, self.progress)  # shown to a look that waits
-        return READY[key]
+                engine().ready_rests(table, self.cache_dir, self.progress)  # shown to a look that waits
+        return table
+
+    def _read_or_built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
+        """In the worker: the table from the cache, or a build; its arithmetic warmed."""
+        table = self.on_hand(rules, objective)
+        if table is None:
+            with self._stage():
+                table = self.built(rules, objective)
+        table.engine  # noqa: B018 (made here, off the key path)
+        return table
 
     @contextlib.contextmanager
     def _stage(self) -> Iterator[None]:
@@ -230,7 +230,7 @@ class TableBuilder:
 def ready_table(rules: Rules, objective: "Objective", with_rests: bool = False) -> "Optional[StrategyTable]":
     """The table made ready in this process, or None; `with_rests`, only once its rests are
     ready too (measured only where win chances are wanted: they take as long as a build)."""
-    table = READY.get((rules, objective))
+    table = memo.READY.get((rules, objective))
     if table is None or not with_rests:
         return table
     return table if engine().has_rests(table) else None

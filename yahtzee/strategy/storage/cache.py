@@ -37,6 +37,7 @@ from ..exact.solver import TurnSolver
 from ..exact.statespace import empty_values, start_value
 from ..exact.table import StrategyTable, TableLoader, table_for
 from ..odds.rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays
+from .memo import remembered
 
 FORMAT_VERSION = 1
 SHIPPED = Path(__file__).resolve().parent.parent / "shipped"  # tables that come with the package: read, never written
@@ -386,15 +387,10 @@ def build_lock(rules: Rules, objective: Objective, cache_dir: Folder,
 
 def table_loader(cache_dir: Optional[Folder] = None, progress: Optional[Progress] = None,
                  notify: Optional[Notify] = None) -> TableLoader:
-    """A loader(rules, objective=EXPECTED_SCORE) that builds or reads each table once;
-    `notify(line)` hears of a bad table set aside and rebuilt."""
-    loaded: dict[str, StrategyTable] = {}
-
+    """A loader(rules, objective=EXPECTED_SCORE) of the tables this process holds (memo), each
+    read or built once into `cache_dir`; `notify(line)` hears of a bad table set aside and rebuilt."""
     def loader(rules: Rules, objective: Objective = EXPECTED_SCORE) -> StrategyTable:
-        key = table_key(rules, objective)
-        if key not in loaded:  # the nearest exact table a plan uses is loaded (and kept) on its own
-            loaded[key] = table_for(rules, objective, lambda exact, _: exact_table(
-                exact, objective, cache_dir, progress, notify, 1) if exact == rules else loader(exact, objective))
-        return loaded[key]
+        return remembered(rules, objective, lambda: table_for(rules, objective, lambda exact, _: exact_table(
+            exact, objective, cache_dir, progress, notify, 1) if exact == rules else loader(exact, objective)))
 
     return loader
