@@ -176,7 +176,7 @@ def late_imports(path: Path) -> int:
 
 def test_only_the_lazy_seams_import_late():
     """numpy (strategy.storage.builder.engine(), the build's process,
-    --simulate), asyncssh (hosting), prompt_toolkit (keymode.toolkit) and each platform's own
+    --simulate), asyncssh (hosting), prompt_toolkit (keyterminal.toolkit) and each platform's own
     modules load late; everything else is imported at the top."""
     counts = {path.relative_to(PACKAGE).as_posix(): late_imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
     assert sum(counts.values()) <= 20, {path: count for path, count in counts.items() if count}

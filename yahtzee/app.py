@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Callable, Optional, TextIO, Union
 
 from .coach.services import StrategyServices
 from .coach.tablekeeper import TableKeeper, WaitsShown
-from .consoles.keymode import InputClosed, KeyConsole, StopRequested, toolkit
+from .consoles.keymode import InputClosed, KeyConsole, StopRequested
+from .consoles.keyterminal import toolkit
 from .consoles.plain import PlainConsole
 from .consoles.screenreader import AccessibleConsole
 from .consoles.terminalio import KeySource, PressReader

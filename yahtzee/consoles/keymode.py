@@ -17,14 +17,14 @@ from ..present.look import Drawing, Frame, Screenful, drawn
 from ..present.palette import Paint, no_colour, wrapped_lines
 from ..present.render import SCREEN_HEIGHT, SCREEN_WIDTH, too_small_lines
 from ..speech.languages import current, speaking, text
-from .keyterminal import KeyTerminal, key_token, toolkit
+from .keyterminal import KeyTerminal, toolkit
 from .stops import InputClosed, StopRequested
 from .terminalio import KeySource, PressReader, ScreenSink
 
 if TYPE_CHECKING:  # prompt_toolkit loads only for key mode
     from .lineedit import LineEditor
 
-__all__ = ["InputClosed", "KeyConsole", "StopRequested", "key_token", "toolkit"]
+__all__ = ["InputClosed", "KeyConsole", "StopRequested"]
 
 # Home, then erase to the end: erasing the whole display (2J) pushes the screen into the
 # scrollback of the Windows console and Windows Terminal at every redraw.

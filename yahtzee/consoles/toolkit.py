@@ -1,5 +1,5 @@
 """prompt_toolkit as key mode uses it, in one place: it loads with this module, which only
-keymode.toolkit() imports, when a console in key mode starts (never on plain mode's start)."""
+keyterminal.toolkit() imports, when a console in key mode starts (never on plain mode's start)."""
 from prompt_toolkit.input import create_input
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import create_output

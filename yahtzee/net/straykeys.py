@@ -3,7 +3,7 @@ where the posting is that terminal's answers the read under way, and any other k
 there with one line."""
 from typing import Optional
 
-from ..consoles.keymode import key_token
+from ..consoles.keyterminal import key_token
 from ..consoles.stops import InputClosed
 from ..model.words import Say
 from .claims import SeatClaims
