@@ -229,6 +229,14 @@ def no_shipped_tables(monkeypatch):
 
 
 @pytest.fixture
+def no_tables_held(monkeypatch):
+    """As if this process held no table yet (storage/memo.py), whatever earlier tests loaded:
+    where a build by the builder is the point."""
+    from yahtzee.strategy.storage import memo
+    monkeypatch.setattr(memo, "READY", {})
+
+
+@pytest.fixture
 def clock():
     """The fixed clock (helpers.NOON), as the game's services are given it."""
     from helpers import clock

@@ -55,12 +55,12 @@ class Server:
     def __init__(self):
         self.seats = []
         self.changed = lambda: None
-        self.seats_now = None  # whose the game's seats are, read as the real server reads them at the door
+        self.game_seats = None  # whose the game's seats are, read as the real server reads them at the door
 
     def serving(self, notify, changed, seats):
         """This server, telling `changed` when a friend comes or goes, reading the game's `seats`
         (the host is told nothing: no login comes through the door here)."""
-        self.changed, self.seats_now = changed, seats
+        self.changed, self.game_seats = changed, seats
         return self
 
     def remove(self, name, seat):

@@ -225,6 +225,7 @@ def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(tmp_path, table_w
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+@pytest.mark.usefixtures("no_tables_held")
 def test_a_build_runs_below_the_games_own_priority(tmp_path):
     from yahtzee.strategy.storage.buildprocess import NICENESS
     builder = TableBuilder(tmp_path)
@@ -301,6 +302,7 @@ def test_a_tied_build_ends_when_its_input_does_though_nothing_tells_it_by_its_ou
     assert not kept  # a killed build's temp files are hidden, and removed by the next game
 
 
+@pytest.mark.usefixtures("no_tables_held")
 def test_a_build_starting_as_the_game_ends_is_never_left_running(tmp_path, monkeypatch):
     """The game ends (close) just as the worker starts a build: the build is killed, or never
     started, whichever comes first; it never runs on for a game that is gone."""
@@ -352,3 +354,42 @@ def test_a_wait_for_a_table_is_shown_told_and_stopped_at_the_console_the_game_ru
     written = console.stdout.getvalue()
     assert "50%" in written and "A damaged table was set aside." in written and "nowhere" not in written
     assert keeper.shown == WaitsShown()
+
+
+def test_a_wait_tells_work_worked_out_from_a_read_by_the_progress_it_tells():
+    from helpers import wait_until
+
+    from yahtzee.strategy.storage.builder import Waiting
+    builder = TableBuilder(os.environ["YAHTZEE_CACHE"])
+    busy = threading.Event()
+    try:
+        building = builder.submit(AHEAD, lambda: (builder.progress(1, 4), busy.wait(30)))  # as a build tells
+        wait_until(Waiting(building, builder).working_out)
+        busy.set()
+        building.result(timeout=30)
+        busy.clear()
+        reading = builder.submit(AHEAD, busy.wait, 30)  # as a table read from its file: no progress told
+        wait_until(lambda: builder.running is reading)
+        assert not Waiting(reading, builder).working_out()
+    finally:
+        busy.set()
+        builder.close()
+
+
+@pytest.mark.usefixtures("no_tables_held")
+def test_a_table_is_made_once_in_a_process_whichever_asks_for_it(shared_table_cache, tmp_path):
+    from yahtzee.strategy.storage.cache import table_loader
+    loaded = table_loader(shared_table_cache)(HASBRO)
+    builder = TableBuilder(tmp_path)  # an empty folder: a table not held would be built into it
+    try:
+        assert builder.table(HASBRO, EXPECTED_SCORE).result(timeout=30) is loaded
+    finally:
+        builder.close()
+    assert not list(tmp_path.iterdir())
+    banked = HASBRO.with_options(bank=2)  # planned from the exact table, with a memo of its plans
+    first, second = TableKeeper(tmp_path), TableKeeper(tmp_path)
+    try:
+        planned = first.load(banked)
+        assert not planned.exact and second.load(banked) is planned and first.load(HASBRO) is loaded
+    finally:
+        first.close(), second.close()

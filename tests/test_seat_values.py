@@ -37,7 +37,7 @@ def test_a_snapshot_is_the_seats_as_they_stood_and_later_changes_leave_it_alone(
     seats.take("cat", "")
     seats.remove(("dan", "SHA256:Dan"))
     assert before == SeatsSnapshot({"bob": "SHA256:Bob"}, frozenset({("eve", "@127.0.0.2")}))
-    assert before.owner("BOB") == "SHA256:Bob" and before.owner("cat") == ""
+    assert before.proof_of("BOB") == "SHA256:Bob" and before.proof_of("cat") == ""
     assert seats.snapshot().removed == {("eve", "@127.0.0.2"), ("dan", "SHA256:Dan")}
 
 

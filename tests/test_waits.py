@@ -13,14 +13,15 @@ from yahtzee.screens.advice import show_advice
 from yahtzee.screens.playscreen import play_view
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
-from yahtzee.screens.waiting import QUIET_SECONDS, READ_SECONDS, wait_screen
+from yahtzee.screens.waiting import READ_SECONDS, wait_screen
 
 
 class HeldWork:
     """Work the test holds: never done until released (by the test, or once `done()` has been
     asked `release_after` times), half way along meanwhile."""
 
-    def __init__(self, release_after=None, on_release=None):
+    def __init__(self, release_after=None, on_release=None, working=False):
+        self.working = working  # worked out (a build, a measure), not read from a file
         self.released = threading.Event()
         self.asked = 0
         self.release_after = release_after
@@ -39,6 +40,9 @@ class HeldWork:
 
     def share(self):
         return 0.5
+
+    def working_out(self):
+        return self.working
 
 
 @pytest.fixture
@@ -102,7 +106,7 @@ def test_a_table_read_within_the_quiet_moment_is_never_said_to_be_worked_out(wai
     ctx, view = waiting_turn
     script = KeyScript("", more_to_come=True)
     work = HeldWork()
-    threading.Timer(QUIET_SECONDS / 4, work.released.set).start()  # as a table read from its file
+    threading.Timer(READ_SECONDS / 4, work.released.set).start()  # as a table read from its file
     try:
         assert wait_screen(script.console, ctx, view, work)
     finally:
@@ -114,13 +118,25 @@ def test_a_wait_past_the_quiet_moment_is_a_screen_with_its_progress(waiting_turn
     ctx, view = waiting_turn
     script = KeyScript("", more_to_come=True)
     work = HeldWork()
-    threading.Timer(QUIET_SECONDS + 0.4, work.released.set).start()
+    threading.Timer(READ_SECONDS + 0.3, work.released.set).start()  # longer than a read from a file
     try:
         assert wait_screen(script.console, ctx, view, work)
     finally:
         script.close()
     assert any("Working out the best strategy (only once)." in line for line in script.screens[-1])
     assert "Working out the best strategy (only once): [" in script.console.output.text()
+
+
+def test_a_table_being_worked_out_is_said_so_at_once(waiting_turn):
+    ctx, view = waiting_turn
+    script = KeyScript("", more_to_come=True)
+    work = HeldWork(working=True)
+    threading.Timer(0.3, work.released.set).start()
+    try:
+        assert wait_screen(script.console, ctx, view, work, clock=lambda: 0.0)  # no time passes: the work tells
+    finally:
+        script.close()
+    assert any("Working out the best strategy (only once)." in line for line in script.screens[0])
 
 
 def test_a_key_in_the_quiet_moment_shows_the_wait_at_once_and_is_answered_there(waiting_turn):

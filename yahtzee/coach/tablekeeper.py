@@ -1,7 +1,6 @@
 """The strategy tables one session uses: made ready by a background builder (numpy loads in
 its thread, never at start-up), waited for with a progress line when a screen needs one."""
 import contextlib
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +11,7 @@ from ..model.words import Text
 from ..strategy.exact.objective import EXPECTED_SCORE, Objective
 from ..strategy.exact.progress import Progress
 from ..strategy.storage.builder import TableBuilder, Waiting, engine, wait_for
-from ..strategy.storage.memo import remembered
+from ..strategy.storage.memo import THINKING, remembered
 
 if TYPE_CHECKING:  # only for the reader: these modules would load numpy at start-up
     from ..strategy.exact.table import StrategyTable
@@ -43,14 +42,13 @@ class WaitsShown:
 
 
 class TableKeeper:
-    """The tables for one session: each read or built once, in the background."""
+    """The tables a session uses, from the process's memo: each read or built once, in the
+    background, and waited for where the session needs one."""
 
     def __init__(self, cache_dir: Optional[Path], shown: WaitsShown = WaitsShown()) -> None:
         self.cache_dir = cache_dir
         self.shown = shown
-        # The tables' memos are worked on by one thread at a time: the screens' or a turn's
-        # preparation in the background.
-        self.thinking = threading.RLock()
+        self.thinking = THINKING  # the tables' own memos, worked on by one thread at a time
         self._builder: Optional[TableBuilder] = None
 
     def builder(self) -> "TableBuilder":

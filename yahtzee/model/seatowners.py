@@ -29,8 +29,8 @@ class SeatsSnapshot:
     owners: Mapping[str, str] = field(default_factory=dict)
     removed: frozenset[Mark] = frozenset()
 
-    def owner(self, name: str) -> str:
-        """What proves the seat under `name` its friend's ('' for none or not yet proved)."""
+    def proof_of(self, name: str) -> str:
+        """What proves the seat under login `name` its friend's ('' for none or not yet proved)."""
         return self.owners.get(name.casefold(), "")
 
 

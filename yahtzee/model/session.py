@@ -29,7 +29,8 @@ class Session:
     # The humans whose advice ranks by the chance to win (W on the advice page), by name.
     win_rankers: set[str] = field(default_factory=set)
     # The seats played from a friend's own terminal over SSH, by folded name: what proves the seat
-    # is theirs (their key's fingerprint, or 'code:' and a hash of their rejoin code; '' not yet).
+    # is theirs (their key's fingerprint, or 'code:' and a hash of their rejoin code; '' not yet),
+    # and whom the host removed (not saved: for this run of the game).
     seats: Seats = field(default_factory=Seats)
 
     def new_game(self) -> Game:

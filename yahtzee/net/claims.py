@@ -6,7 +6,7 @@ from typing import Callable, Optional
 
 from ..model.seatowners import Claim
 from ..model.words import Say
-from .owners import code_proof, not_yours
+from .owners import code_proof, not_yours, removal_mark, removed
 from .roster import Present
 from .seating import Seating
 from .terminals import HOST, Friend
@@ -19,13 +19,14 @@ class SeatClaims:
         self.seating, self.new_code = seating, new_code
 
     def stays(self, key: str, friend: Friend) -> bool:
-        """Whether the friend at this terminal stays: a seat's friend only with what proves it
-        theirs (else they are told why and disconnected); a seat not yet proved, or before the
-        game a name while seats remain, is claimed for them."""
+        """Whether the friend at this terminal stays: not one the host removed, and a seat's friend
+        only with what proves it theirs (else they are told why and disconnected); a seat not yet
+        proved, or before the game a name while seats remain, is claimed for them."""
         seat, seats = friend.seat, self.seating.seats()
         claim = seats.claim(key, seat.proof, may_take=not self.seating.game_under_way())
-        if claim is Claim.NOT_YOURS:
-            friend.console.message(not_yours(seat.name, seats.owner(key) or ""))
+        refused = removal_mark(seat.name, seat.proof, seat.address) in seats.snapshot().removed
+        if refused or claim is Claim.NOT_YOURS:
+            friend.console.message(removed(seat.name) if refused else not_yours(seat.name, seats.owner(key) or ""))
             friend.console.end_line()
             seat.disconnect()
             return False

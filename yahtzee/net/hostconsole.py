@@ -22,7 +22,6 @@ from typing import Callable, Generic, Optional, TypeVar
 from ..consoles.keymode import KeyConsole
 from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed
-from ..model.seatowners import SeatsSnapshot
 from ..model.words import Say, Text
 from ..present.keys import HOT_KEYS, Key, letter_as_key
 from ..present.look import Asked, Frame, Look, Screenful
@@ -33,7 +32,7 @@ from .lines import SeatLines
 from .owners import new_code
 from .seat import RemoteSeat
 from .seating import Seating
-from .serving import SeatServer
+from .serving import Serve
 from .straykeys import StrayKeys
 from .terminals import HOST, Terminals
 
@@ -49,7 +48,7 @@ class TableConsole(Generic[SeatingT]):
     reads_lines = False
 
     def __init__(self, host: KeyConsole, host_reader: KeyReader,
-                 serve: Callable[[Callable[[Text], None], Callable[[], None], Callable[[], SeatsSnapshot]], SeatServer],
+                 serve: Serve,
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT,
                  away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,
                  new_code: Callable[[], str] = new_code) -> None:

@@ -41,6 +41,11 @@ def removal_mark(name: str, proof: str, address: str) -> tuple[str, str]:
     return name.casefold(), proof if proof and not by_code(proof) else "@" + address
 
 
+def removed(name: str) -> Say:
+    """Why a friend the host removed is not let back in."""
+    return Say("The host removed {name} from this table.").format(name=name)
+
+
 def not_yours(name: str, owner: str) -> Say:
     """Why a login that does not prove a friend's seat is not seated there."""
     if by_code(owner):

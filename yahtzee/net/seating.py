@@ -24,7 +24,7 @@ class Seating(Protocol):
         """A game is in play (a seat is no longer taken by logging in under its name)."""
 
     def seats(self) -> Seats:
-        """The seats friends took at their own terminals (the seated game's)."""
+        """The seats friends took at their own terminals (the seated game's); any thread may ask."""
 
     def human_seats(self) -> set[str]:
         """The seats (folded names) people play."""

@@ -21,7 +21,7 @@ from .credentials import Credentials
 from .door import Door, Listener
 from .limits import Limits
 from .log import TableLog
-from .owners import by_code, not_yours, removal_mark
+from .owners import by_code, not_yours, removal_mark, removed
 from .seat import RemoteSeat
 from .seatsession import LOGIN_SECONDS
 from .serving import join_line
@@ -55,7 +55,7 @@ class TableServer:
         self.clock = clock
         self.changed = changed  # from the server's thread: a friend came or went (the game looks around)
         self.seats: dict[str, RemoteSeat] = {}
-        self.seats_now = seats  # from any thread: whose the game's seats are, and whom the host removed
+        self.game_seats = seats  # from any thread: whose the game's seats are, and whom the host removed
         self.limits = Limits()
         self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
@@ -155,14 +155,14 @@ class TableServer:
         them, or None. A seat that is a friend's is taken again only with what proves it theirs."""
         if not is_seat_name(name):
             return Say("A seat's name is one to six letters: ssh -p PORT NAME@HOST.")
-        game_seats = self.seats_now()
+        seated = self.game_seats()
         with self._lock:
-            if removal_mark(name, proof, address) in game_seats.removed:
-                return Say("The host removed {name} from this table.").format(name=name)
+            if removal_mark(name, proof, address) in seated.removed:
+                return removed(name)
             held = self.seats.get(name.casefold())
             if held is not None and not held.gone:
                 return Say("{name} is already at the table.").format(name=name)
-            owner = game_seats.owner(name)
+            owner = seated.proof_of(name)
             if owner and owner != proof:
                 return not_yours(name, owner)
             self.seats[name.casefold()] = RemoteSeat(name, self.sender(chan), self.closer(chan), columns, lines, term,
@@ -173,7 +173,7 @@ class TableServer:
     def code_asked(self, name: str, proof: str) -> Optional[str]:
         """The code proof a login as `name` must match before it is seated (a seat taken with
         the password), or None."""
-        owner = self.seats_now().owner(name)
+        owner = self.game_seats().proof_of(name)
         return owner if by_code(owner) and owner != proof else None
 
     def remove(self, name: str, seat: Optional[RemoteSeat]) -> None:

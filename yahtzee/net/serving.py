@@ -1,10 +1,11 @@
 """What the door and a seat's session ask of the table's server (net/server.py's TableServer),
 and what the table asks of it from the game's side; the sentence that tells friends how to join."""
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Optional, Protocol
 
 import asyncssh
 
+from ..model.seatowners import SeatsSnapshot
 from ..model.words import Say, Text
 from .credentials import Credentials
 from .limits import Limits
@@ -53,6 +54,11 @@ class SeatServer(Protocol):
 
     def close(self) -> None:
         """Stop listening and let every friend go."""
+
+
+# What makes a table's server: given the table's way to tell the host a line, to hear that a
+# friend came or went, and to read the game's seats.
+Serve = Callable[[Callable[[Text], None], Callable[[], None], Callable[[], SeatsSnapshot]], SeatServer]
 
 
 def join_line(port: int, address: str, password: str) -> Say:

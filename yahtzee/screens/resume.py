@@ -2,10 +2,11 @@
 from functools import partial
 from typing import Optional
 
+from ..consoles.stops import SeatChanged
 from ..model.game import ROUNDS, Game
 from ..model.session import Session
 from ..model.words import Say, Text
-from ..present.look import framed, heading
+from ..present.look import View, framed, heading
 from .context import Context
 from .dialog import Console
 from .prompts import footer_for, yes
@@ -29,19 +30,31 @@ def resume(console: Console, ctx: Context) -> Moment:
                   partial(footer_for, ctx), indent="  ", spaced=True)
     ctx.offered = saved  # friends who come meanwhile prove its seats, as after it is resumed
     try:
-        resumed = yes(console, ctx, Say("Resume the saved game?"), view, summary)
+        resumed = resume_asked(console, ctx, view, summary)
+        if resumed:
+            ctx.session = saved
+        else:
+            ctx.session.seats.carry_removals(saved.seats)  # whom the host removed meanwhile stays removed
     finally:
-        ctx.offered = None
+        ctx.offered = None  # only now: a friend at the door meanwhile is held to the seats that follow
     if not resumed:
         saves.set_aside_autosave()
         ctx.set_aside = True
-        ctx.session.seats.carry_removals(saved.seats)  # whom the host removed meanwhile stays removed
         return Moment(Screen.OPENING)
-    ctx.session = saved
     ctx.prepare_tables()
     if ctx.settings.dice_options:
         console.message(Say("The saved game keeps its own dice: --seed and --dice-file are ignored."))
     return resumed_moment(saved, Moment.from_dict(moment_data))
+
+
+def resume_asked(console: Console, ctx: Context, view: View, summary: list[Text]) -> bool:
+    """Whether the host resumes the saved game; asked again if a seat changed hands meanwhile
+    (the host removed someone from the table)."""
+    while True:
+        try:
+            return yes(console, ctx, Say("Resume the saved game?"), view, summary)
+        except SeatChanged:
+            continue
 
 
 def saved_game_summary(session: Session) -> list[Text]:

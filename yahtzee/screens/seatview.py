@@ -47,7 +47,8 @@ class ContextSeating:
 
     def seated(self) -> Session:
         """The session whose seats are the table's: a saved game while it is offered, else the session."""
-        return self.ctx.session if self.ctx.offered is None else self.ctx.offered
+        offered = self.ctx.offered  # read once: the server's thread asks while the flow may clear it
+        return self.ctx.session if offered is None else offered
 
     def game_under_way(self) -> bool:
         """A game is in play: seats are no longer taken by logging in under their name."""

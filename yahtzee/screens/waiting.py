@@ -12,10 +12,9 @@ from .context import Context
 from .dialog import Console
 from .prompts import LEAVE_PAGES, hot_key
 
-READ_SECONDS = 0.5  # a table read from the cache is ready within this (a line-by-line console reads no key)
 # A table read from its file (the one that comes with the game, or the cache) is ready within
-# this where keys are read: nothing is worked out, so nothing is said unless a key comes first.
-QUIET_SECONDS = 0.2
+# this: nothing is worked out, so nothing is said of it (where keys are read, unless one comes).
+READ_SECONDS = 0.5
 POLL_SECONDS = 0.05  # the longest a key waits to be answered, half for the work, half for the key
 BAR_WIDTH = 30
 SAID_STEP, DRAWN_STEP = 25, 2  # percent between progress lines said one by one, and drawn
@@ -48,12 +47,12 @@ def wait_screen(console: Console, ctx: Context, view: View, waiting: Optional[Wa
     prompt = (Say("Working out the best strategy (only once). Esc goes back.") if way_back
               else Say("Working out the best strategy (only once)."))
     announced = console.reads_lines  # plain mode's protocol answers questions only: shown its progress alone
-    quiet_until = clock() + QUIET_SECONDS
+    quiet_until = clock() + READ_SECONDS
     shown = -1
     while not waiting.settle(POLL_SECONDS / 2):
         if console.stop:
             raise StopRequested(console.stop)
-        if not announced and clock() >= quiet_until:
+        if not announced and (waiting.working_out() or clock() >= quiet_until):
             announced = announce(console, view, prompt)
         share = waiting.share()
         if announced and progress_step(share, console.look.in_lines) != shown:

@@ -120,6 +120,7 @@ class TableBuilder:
         """In the worker: the table from memory, the cache, or a build; its arithmetic
         warmed; `with_rests`, its rests readied (off the advice path)."""
         table = memo.remembered(rules, objective, lambda: self._read_or_built(rules, objective))
+        table.engine  # noqa: B018 (its arithmetic made here, off the key path, whoever made the table)
         if with_rests:
             with self._stage():
                 if self.cache_dir is not None and not engine().rests_on_hand(table, self.cache_dir):
@@ -129,12 +130,11 @@ class TableBuilder:
         return table
 
     def _read_or_built(self, rules: Rules, objective: "Objective") -> "StrategyTable":
-        """In the worker: the table from the cache, or a build; its arithmetic warmed."""
+        """In the worker: the table from the cache, or a build."""
         table = self.on_hand(rules, objective)
         if table is None:
             with self._stage():
                 table = self.built(rules, objective)
-        table.engine  # noqa: B018 (made here, off the key path)
         return table
 
     @contextlib.contextmanager
@@ -231,7 +231,9 @@ def ready_table(rules: Rules, objective: "Objective", with_rests: bool = False) 
     """The table made ready in this process, or None; `with_rests`, only once its rests are
     ready too (measured only where win chances are wanted: they take as long as a build)."""
     table = memo.READY.get((rules, objective))
-    if table is None or not with_rests:
+    if table is None or not table.exact:
+        return None  # a table planned approximately is never made ready by the builder
+    if not with_rests:
         return table
     return table if engine().has_rests(table) else None
 
@@ -266,6 +268,11 @@ class Waiting:
         except StillWaiting:
             return False
         return True
+
+    def working_out(self) -> bool:
+        """Whether a table or its rests are being worked out now (a build or a measure tells its
+        progress; a table or rests read from a file tell none)."""
+        return self.builder.total > 0
 
     def share(self) -> float:
         """How much of the work before the job is done, from 0 to 1."""

@@ -387,8 +387,9 @@ def build_lock(rules: Rules, objective: Objective, cache_dir: Folder,
 
 def table_loader(cache_dir: Optional[Folder] = None, progress: Optional[Progress] = None,
                  notify: Optional[Notify] = None) -> TableLoader:
-    """A loader(rules, objective=EXPECTED_SCORE) of the tables this process holds (memo), each
-    read or built once into `cache_dir`; `notify(line)` hears of a bad table set aside and rebuilt."""
+    """A loader(rules, objective=EXPECTED_SCORE) of the tables this process holds (memo): one not
+    held yet is read from `cache_dir` or built into it; `notify(line)` hears of a bad table set
+    aside and rebuilt."""
     def loader(rules: Rules, objective: Objective = EXPECTED_SCORE) -> StrategyTable:
         return remembered(rules, objective, lambda: table_for(rules, objective, lambda exact, _: exact_table(
             exact, objective, cache_dir, progress, notify, 1) if exact == rules else loader(exact, objective)))
