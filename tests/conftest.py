@@ -63,7 +63,7 @@ def slow_rank(item):
     return marker.args[0] if marker is not None else LAST
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(items) -> None:
     """The tests marked slow first, by rank, each module's in its own order; on Windows, those
     marked posix skipped, and under Wine those marked wine_lacks (setup.cfg's markers)."""
     items.sort(key=slow_rank)
@@ -81,7 +81,7 @@ def run_folder(config):
     return root.parent if hasattr(config, "workerinput") else root
 
 
-def keep_bytecode_in(run_folder):
+def keep_bytecode_in(run_folder) -> None:
     """Where bytecode is not written (PYTHONDONTWRITEBYTECODE), each of the many games the
     tests start would compile the game's modules afresh, and each worker rewrite the tests'
     asserts: the run keeps its own bytecode in its temp folder instead (never beside the
@@ -96,7 +96,7 @@ def keep_bytecode_in(run_folder):
         seed_bytecode()
 
 
-def seed_bytecode():
+def seed_bytecode() -> None:
     """Link into the run's own folder the bytecode compiled where Python and the installed
     packages are (it is read from there only): otherwise the first worker compiles numpy,
     prompt_toolkit, asyncssh and the rest afresh while the others wait, and every worker and
@@ -130,7 +130,7 @@ def installed_bytecode(suffix):
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_configure(config):
+def pytest_configure(config) -> None:
     """The run's bytecode kept from the start (before the workers start and collect); a
     worker collects with the garbage collector off (its passes over the ever larger heap of
     modules and tests were a fifth of a worker's collecting), on again once collected."""
@@ -161,7 +161,7 @@ def pytest_collection(session):
         lock.release()
 
 
-def pytest_collection_finish(session):
+def pytest_collection_finish(session) -> None:
     """What collecting made (every test, the modules' code and trees) lives until the run
     ends: the garbage collector, on again, no longer walks it in its full passes."""
     gc.freeze()
@@ -169,14 +169,14 @@ def pytest_collection_finish(session):
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config):
+def pytest_unconfigure(config) -> None:
     """Nor does its last pass, when the process ends: at the end of a run, every worker's
     walking a heap of a few hundred thousand objects kept the run waiting a second or two."""
     gc.freeze()
 
 
 @pytest.fixture(scope="session", autouse=True)
-def shared_table_cache(pytestconfig):
+def shared_table_cache(pytestconfig: pytest.Config):
     """Every game started by the tests (in-process or not) keeps its tables in one folder."""
     # A developer may keep the tables between runs (YAHTZEE_TEST_CACHE); CI builds them afresh.
     kept = os.environ.get("YAHTZEE_TEST_CACHE")
@@ -188,7 +188,7 @@ def shared_table_cache(pytestconfig):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def shipped_rests(shared_table_cache):
+def shipped_rests(shared_table_cache) -> None:
     """The 1987 rules' rests in each worker's memory from the start, read from the package's
     file as the game reads them: a test that works out a chance to win never measures them
     (long work) because no test before it in its worker happened to read them."""
@@ -222,7 +222,7 @@ def rests(table, shared_table_cache):
 
 
 @pytest.fixture
-def no_shipped_tables(monkeypatch):
+def no_shipped_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if the package brought no tables (in-process and in the games the test starts): where
     building, caching or measuring the 1987 rules' table or rests is the point."""
     monkeypatch.setenv("YAHTZEE_SHIPPED", "")
@@ -236,7 +236,7 @@ def clock():
 
 
 @pytest.fixture
-def saves_folder(tmp_path):
+def saves_folder(tmp_path: Path):
     """The test's own saves folder (not made yet)."""
     return tmp_path / "saves"
 

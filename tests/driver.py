@@ -35,7 +35,7 @@ def answer(prompt, shown):
 class PlainPlayer:
     """The game in plain mode inside a pseudo-terminal, answered by `answer`."""
 
-    def __init__(self, saves, *args):
+    def __init__(self, saves, *args) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
         self.child = spawn_game(["--plain", "--saves", str(saves), *args], env, echo=False,
                                 encoding="utf-8", codec_errors="replace")

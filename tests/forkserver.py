@@ -58,7 +58,7 @@ def interpreter_settings(environment):
 
 
 # -- the server -------------------------------------------------------------------------
-def serve(connection):
+def serve(connection) -> None:
     """Load the game's modules, then start a game for each request until the worker hangs up."""
     for name in PRELOADED:
         importlib.import_module(name)
@@ -117,7 +117,7 @@ def run(request, connection, pipes):
     return pid
 
 
-def on_terminal(request, terminal):
+def on_terminal(request, terminal) -> None:
     """In the forked process: the terminal as a new session's, then the game."""
     os.setsid()
     fcntl.ioctl(terminal, termios.TIOCSCTTY, 0)
@@ -131,7 +131,7 @@ def on_terminal(request, terminal):
     become_game(request)
 
 
-def become_game(request):
+def become_game(request) -> None:
     """In the forked process, fds 0-2 in place: the request's environment, folder and
     arguments, then the game as `python yahtzee.py ARGS` runs it."""
     os.closerange(3, 256)
@@ -145,7 +145,7 @@ def become_game(request):
     os._exit(run_as_main())
 
 
-def standard_streams():
+def standard_streams() -> None:
     """New sys.stdin, stdout and stderr on fds 0-2, set up as a new interpreter sets them up
     (encodings and error handlers as the server's; PYTHONUNBUFFERED followed)."""
     unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
@@ -203,7 +203,7 @@ def exit_status(code):
 class ForkServer:
     """A worker's connection to its fork server, started at the first game."""
 
-    def __init__(self, environment):
+    def __init__(self, environment) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.connection = ours
         self.lock = threading.Lock()
@@ -264,7 +264,7 @@ class ForkedGame(fdspawn):
     """A forked game as pexpect sees a spawned one: read, send and expect on its terminal;
     isalive, kill, terminate, close, setwinsize; exitstatus and signalstatus once it has ended."""
 
-    def __init__(self, server, pid, master, **options):
+    def __init__(self, server, pid, master, **options) -> None:
         super().__init__(master, **options)
         self.server, self.pid = server, pid
         self.exitstatus = self.signalstatus = self.status = None
@@ -284,7 +284,7 @@ class ForkedGame(fdspawn):
             self.signalstatus = os.WTERMSIG(status)
         return False
 
-    def kill(self, sig):
+    def kill(self, sig) -> None:
         """Send the game a signal."""
         if not self.terminated:
             os.kill(self.pid, sig)
@@ -298,14 +298,14 @@ class ForkedGame(fdspawn):
             self._wait_for_end(0.1)
         return not self.isalive()
 
-    def close(self, force=True):
+    def close(self, force=True) -> None:
         """Close the master end (the game is hung up) and wait for its status."""
         if not self.closed:
             self.close_master()
         if not self._wait_for_end(1.0) and force:
             self.terminate(force=True)
 
-    def close_master(self):
+    def close_master(self) -> None:
         """Close the terminal's master end, as closing the window does."""
         super().close()
 
@@ -318,7 +318,7 @@ class ForkedGame(fdspawn):
             time.sleep(0.01)
         return True
 
-    def setwinsize(self, rows, cols):
+    def setwinsize(self, rows, cols) -> None:
         """Resize the terminal (the game gets SIGWINCH)."""
         fcntl.ioctl(self.child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
@@ -378,7 +378,7 @@ def run_game(args, input=None, env=None, timeout=60, text=True, fresh=False):
     return subprocess.CompletedProcess([sys.executable, str(GAME), *args], code, stdout, stderr)
 
 
-def feed_and_close(fd, data):
+def feed_and_close(fd, data) -> None:
     """Write `data` to the pipe and close it (a game that stops reading early is no error)."""
     with contextlib.suppress(BrokenPipeError), open(fd, "wb") as pipe:
         pipe.write(data)
@@ -409,7 +409,7 @@ def as_text(output):
     return output.decode(locale.getpreferredencoding(False)).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def close_window(child):
+def close_window(child) -> None:
     """Close the terminal's master end under a game, as a player closing the window does."""
     if isinstance(child, ForkedGame):
         child.close_master()

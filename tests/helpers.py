@@ -79,11 +79,11 @@ class FastScreen(pyte.Screen):
     """pyte's Screen, drawing a run of plain characters faster (a cell a dictionary look-up, not
     a new cell each): most of what the game writes; anything else is pyte's own drawing."""
 
-    def __init__(self, columns, lines):
+    def __init__(self, columns, lines) -> None:
         super().__init__(columns, lines)
         self._cells = {}  # (attributes) -> {character: its cell}, cells being immutable
 
-    def draw(self, data):
+    def draw(self, data) -> None:
         text = data.translate(self.g1_charset if self.charset else self.g0_charset)
         if not (text.isascii() and text.isprintable()) or mo.IRM in self.mode:
             super().draw(data)
@@ -125,7 +125,7 @@ def screen_lines(screen):
 class _OneLine:
     """One line of a screen, as pyte's display reads a screen."""
 
-    def __init__(self, screen, row):
+    def __init__(self, screen, row) -> None:
         self.columns, self.lines, self.buffer = screen.columns, 1, [row]
 
 
@@ -177,7 +177,7 @@ class ScreenOutput(DummyOutput):
     """An output drawn on a pyte screen, as a terminal of that size would show it. What is
     written is drawn when the screen is looked at (a game's thread may write meanwhile)."""
 
-    def __init__(self, size):
+    def __init__(self, size) -> None:
         self.size = size
         self._screen = FastScreen(size.columns, size.lines)
         self._stream = pyte.Stream(self._screen)
@@ -185,10 +185,10 @@ class ScreenOutput(DummyOutput):
         self._drawn = 0  # how many of them are on the screen
         self._lock = threading.Lock()
 
-    def write_raw(self, data):
+    def write_raw(self, data) -> None:
         self.written.append(data)
 
-    def _draw(self, upto=None):
+    def _draw(self, upto=None) -> None:
         """Draw what was written and is not on the screen yet (up to write number `upto`)."""
         end = len(self.written) if upto is None else upto
         while self._drawn < end:
@@ -240,7 +240,7 @@ def key_pipe():
     return created()
 
 
-def end_of_keys(pipe):
+def end_of_keys(pipe) -> None:
     """Close the pipe's write end: the input ends once the keys sent are read."""
     if sys.platform == "win32":
         pipe.close()
@@ -253,7 +253,7 @@ class KeyScript:
     `seen`, the whole terminal as it stood each time a key or a line was read (after the
     previous key had done its work); `paint` as the console's (no colours by default)."""
 
-    def __init__(self, keys, size=FULL_SIZE, more_to_come=False, paint=None):
+    def __init__(self, keys, size=FULL_SIZE, more_to_come=False, paint=None) -> None:
         self._pipe = key_pipe()
         self.pipe = self._pipe.__enter__()
         self.pipe.send_text(keys)
@@ -310,7 +310,7 @@ class KeyScript:
                 self.console._next_press = next_press
         setattr(self.console, name, watched)
 
-    def close(self):
+    def close(self) -> None:
         self.console.reader.close()
         self._pipe.__exit__(None, None, None)
 
@@ -321,7 +321,7 @@ class ChunkReader(KeyReader):
     slept: a sequence it holds counts as keys as they are if its wait runs out before the
     next chunk comes. Once the chunks run out, the input ends."""
 
-    def __init__(self, chunks):
+    def __init__(self, chunks) -> None:
         read_end, self._write_end = os.pipe()
         self.now = 0.0
         super().__init__(read_end, clock=lambda: self.now)
@@ -346,7 +346,7 @@ class ChunkReader(KeyReader):
             else:
                 raise InputClosed("end of input")
 
-    def close(self):
+    def close(self) -> None:
         super().close()
         os.close(self._write_end)
         os.close(self.fd)
@@ -392,10 +392,10 @@ class DealtDice:
 
     seed = None
 
-    def __init__(self, faces):
+    def __init__(self, faces) -> None:
         self.faces = list(faces)
 
-    def start_turn(self, game, round_, seat):
+    def start_turn(self, game, round_, seat) -> None:
         """Nothing to reseed."""
 
     def roll(self, count):

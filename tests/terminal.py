@@ -12,7 +12,7 @@ from helpers import WAIT_SECONDS, FastScreen, screen_lines, wait_until
 from keycodes import KEYS
 
 
-def still_dice(args, speed):
+def still_dice(args, speed) -> None:
     """A new saves folder (--saves DIR) starts with the dice tumbling at `speed`."""
     if "--saves" not in args:
         return
@@ -26,7 +26,7 @@ class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
     def __init__(self, *args, env=None, columns=80, lines=24, stderr=None, dice_roll="off", program=None,
-                 fresh=False):
+                 fresh=False) -> None:
         """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
         prefs.json yet (off by default, so whole games run at the speed keys are sent);
         `program`: another command than the game (an ssh client joining it); `fresh`: the
@@ -49,7 +49,7 @@ class Terminal:
         self._text = None  # the screen as text, until more output is drawn
         self.partners = []  # other terminals of the same game, read while this one waits: as their windows would be
 
-    def pump(self, timeout=0.05):
+    def pump(self, timeout=0.05) -> None:
         """Take in what the game has written so far."""
         try:
             data = self.child.read_nonblocking(65536, timeout)
@@ -92,18 +92,18 @@ class Terminal:
         wait_until(shown, timeout, poll=0, failure=lambda: f"never saw {words!r} on:\n{self.text}")
         return self.text
 
-    def resize(self, columns, lines):
+    def resize(self, columns, lines) -> None:
         """Change the window's size, as a player dragging its corner."""
         self.screen.resize(lines, columns)
         self._text = None
         self.child.setwinsize(lines, columns)
 
-    def press(self, *keys):
+    def press(self, *keys) -> None:
         """Send keys by name (F8, Enter, C-c) or as text."""
         for key in keys:
             self.child.send(KEYS.get(key, key))
 
-    def seat(self, *names):
+    def seat(self, *names) -> None:
         """From the title screen to "Ready to play?" with these players."""
         self.wait_for("Press any key to begin")
         self.press("x")
@@ -116,7 +116,7 @@ class Terminal:
         self.press("Enter")
         self.wait_for("Ready to play? (Y/N)")
 
-    def turn(self, name, box, answer="y"):
+    def turn(self, name, box, answer="y") -> None:
         """One turn in key mode: any key rolls, R goes to posting, the box, then `answer` to
         the question that follows (none when None)."""
         self.wait_for(f"{name}: press any key to roll")
@@ -156,7 +156,7 @@ class Terminal:
             wait_until(lambda: has_ended(self.child), timeout, poll=0.05)
         return ended_with(self.child)
 
-    def close(self):
+    def close(self) -> None:
         """Make sure the game is gone."""
         if self.child.isalive():
             self.child.terminate(force=True)

@@ -13,6 +13,7 @@ from yahtzee.strategy.exact import statespace, team
 from yahtzee.strategy.exact.levels import BUILD_CHUNK, LEAST_BATCH, LevelSolver, batch_bounds
 from yahtzee.strategy.exact.solver import TurnSolver
 from yahtzee.strategy.exact.stages import Workspace
+from yahtzee.strategy.exact.table import StrategyTable, TableLoader
 from yahtzee.strategy.storage.cache import build_table
 
 needs_fork = pytest.mark.skipif(not team.can_fork() or team.usable_cores() < 2,
@@ -26,7 +27,7 @@ def two_process_hasbro():
 
 
 @pytest.fixture(scope="module")
-def no_bonus_shared(loader):
+def no_bonus_shared(loader: TableLoader):
     """The no-bonus table as a build makes it (the run's own, built once): each card's 'fifty'
     state given its twin's value."""
     return loader(NO_BONUS).values
@@ -41,30 +42,30 @@ def no_bonus_every_state():
 
 
 @needs_fork
-def test_two_processes_build_the_shipped_table_to_the_last_bit(two_process_hasbro, table):
+def test_two_processes_build_the_shipped_table_to_the_last_bit(two_process_hasbro, table: StrategyTable) -> None:
     assert np.array_equal(two_process_hasbro, table.values)
 
 
 @needs_fork
 @pytest.mark.parametrize("rules", [NO_BONUS, YAHTC, FIVEOAK], ids=lambda rules: rules.name)
-def test_two_processes_solve_the_fullest_levels_as_one_does(rules):
+def test_two_processes_solve_the_fullest_levels_as_one_does(rules) -> None:
     engine = TurnSolver(rules)
     levels = 4  # the four fullest levels: several batches each, so each process takes some
     assert np.array_equal(engine.solve(levels=levels, processes=2), engine.solve(levels=levels))
 
 
-def test_only_the_no_bonus_rules_let_a_50_change_nothing():
+def test_only_the_no_bonus_rules_let_a_50_change_nothing() -> None:
     assert [TurnSolver(rules).fifty_matters for rules in (HASBRO, FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK)] == \
         [True, True, False, True, True, True]
 
 
-def test_the_fifty_twins_get_the_values_solving_them_gives(no_bonus_shared, no_bonus_every_state):
+def test_the_fifty_twins_get_the_values_solving_them_gives(no_bonus_shared, no_bonus_every_state) -> None:
     reachable = np.concatenate([statespace.level_states(filled, 1).index for filled in range(13)])
     assert np.array_equal(no_bonus_shared[reachable], no_bonus_every_state[reachable])
     assert np.array_equal(no_bonus_shared, no_bonus_every_state)  # the states no game reaches too
 
 
-def test_without_the_fifty_twins_a_third_fewer_states_are_solved():
+def test_without_the_fifty_twins_a_third_fewer_states_are_solved() -> None:
     engine = TurnSolver(NO_BONUS)
     solved = sum(len(states) for filled in range(13) for states in LevelSolver(engine).level_batches(filled, 1))
     every = sum(len(statespace.level_states(filled, 1)) for filled in range(13))
@@ -73,7 +74,7 @@ def test_without_the_fifty_twins_a_third_fewer_states_are_solved():
 
 @pytest.mark.parametrize("count", [1, 2, 3, 5, 513, 1024, 1025, 2048, 88064])
 @pytest.mark.parametrize("processes", [1, 2])
-def test_batches_hold_every_state_once_in_even_shares(count, processes):
+def test_batches_hold_every_state_once_in_even_shares(count, processes) -> None:
     batches = batch_bounds(count, processes)
     assert np.array_equal(np.unique(np.concatenate(batches)), np.arange(count))
     assert all(LEAST_BATCH <= len(batch) <= BUILD_CHUNK for batch in batches)
@@ -82,7 +83,7 @@ def test_batches_hold_every_state_once_in_even_shares(count, processes):
 
 
 @needs_fork
-def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone():
+def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone() -> None:
     reports, leader = [], os.getpid()
     TurnSolver(HASBRO).solve(lambda done, total: reports.append((os.getpid(), done, total)), levels=4, processes=2)
     assert {pid for pid, _, _ in reports} == {leader}
@@ -91,8 +92,8 @@ def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone():
 
 
 @pytest.mark.parametrize("why", ["no fork", "one processor"])
-def test_without_fork_or_a_second_processor_one_process_solves_it_all(monkeypatch, why):
-    def no_fork():
+def test_without_fork_or_a_second_processor_one_process_solves_it_all(monkeypatch: pytest.MonkeyPatch, why) -> None:
+    def no_fork() -> None:
         raise AssertionError("forked")
     monkeypatch.setattr(team, "can_fork", lambda: why != "no fork")
     monkeypatch.setattr(team, "usable_cores", lambda: 1 if why == "one processor" else 2)
@@ -120,7 +121,7 @@ def is_running(pid):
 
 
 @pytest.fixture
-def forked(monkeypatch):
+def forked(monkeypatch: pytest.MonkeyPatch):
     """The helpers forked in this test, by process id."""
     pids, fork = [], os.fork
 
@@ -143,10 +144,10 @@ def is_reaped(pid):
 
 
 @needs_fork
-def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch, forked):
+def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch: pytest.MonkeyPatch, forked) -> None:
     leader, solve_states = os.getpid(), LevelSolver.solve_states
 
-    def fail_in_the_helper(self, values, states, work):
+    def fail_in_the_helper(self, values, states, work) -> None:
         if os.getpid() != leader:
             raise MemoryError("the helper's part")
         solve_states(self, values, states, work)
@@ -157,8 +158,8 @@ def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch, forked):
 
 
 @needs_fork
-def test_a_leader_that_stops_takes_its_helper_with_it(forked):
-    def stop(done, total):
+def test_a_leader_that_stops_takes_its_helper_with_it(forked) -> None:
+    def stop(done, total) -> None:
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         TurnSolver(HASBRO).solve(stop, levels=4, processes=2)
@@ -167,7 +168,7 @@ def test_a_leader_that_stops_takes_its_helper_with_it(forked):
 
 @needs_fork
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
-def test_a_killed_build_leaves_no_helper_running():
+def test_a_killed_build_leaves_no_helper_running() -> None:
     code = ("import sys; from yahtzee.model.rules import HASBRO; from yahtzee.strategy.storage.cache import "
             "build_table; build_table(HASBRO, progress=lambda done, total: print(done, flush=True), processes=2)")
     build = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
@@ -184,7 +185,7 @@ def test_a_killed_build_leaves_no_helper_running():
     build.stdout.close()
 
 
-def test_a_batch_gives_the_hopeless_sums_what_a_level_gave_them():
+def test_a_batch_gives_the_hopeless_sums_what_a_level_gave_them() -> None:
     values = np.random.default_rng(7).random(statespace.STATE_COUNT)
     by_batch, by_level = values.copy(), values.copy()
     for filled in range(13):
@@ -211,12 +212,12 @@ def solved_state_by_state(engine, levels):
 
 
 @pytest.mark.parametrize("rules", [HASBRO, ACORN], ids=lambda rules: rules.name)
-def test_sums_with_the_same_future_get_the_values_solving_each_gives(rules):
+def test_sums_with_the_same_future_get_the_values_solving_each_gives(rules) -> None:
     engine = TurnSolver(rules)
     assert np.array_equal(engine.solve(levels=4), solved_state_by_state(engine, 4))
 
 
-def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart():
+def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart() -> None:
     # Only FOURS open (upper boxes ONES, TWOS, THREES, FIVES, SIXES filled): 0, 4, ..., 20 more,
     # so 43 and 46 both reach the bonus with 20, neither with 16; 42 does not with 20.
     same = statespace.SAME_FUTURE[0b110111]
@@ -227,7 +228,7 @@ def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart
 
 @pytest.mark.parametrize("rules", [HASBRO, FREE_JOKER, NO_BONUS, YAHTC], ids=lambda rules: rules.name)
 @pytest.mark.parametrize("filled", [2, 6, 11])
-def test_the_builds_best_postings_are_those_worked_out_a_box_at_a_time(rules, filled, table):
+def test_the_builds_best_postings_are_those_worked_out_a_box_at_a_time(rules, filled, table: StrategyTable) -> None:
     engine = TurnSolver(rules)
     states = statespace.level_states(filled, 1)
     states = states.part(slice(None, None, max(1, len(states) // 500)))

@@ -27,20 +27,20 @@ def yahtzee_heavy_game(rules, seed=1):
 
 
 @pytest.fixture(params=[*RULES, "madeup"])
-def rules(request, monkeypatch):
+def rules(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
     """Each rule set, and one made up here (known to the records by its name for the test)."""
     monkeypatch.setitem(records.RULES, "madeup", MADE_UP)
     return records.RULES[request.param]
 
 
-def test_every_rule_set_records_and_checks_its_own_games(rules):
+def test_every_rule_set_records_and_checks_its_own_games(rules) -> None:
     for seed in range(3):
         game = yahtzee_heavy_game(rules, seed)
         check_record(record_of(FinishedGame.of(game, FINISHED)))
         assert game_from_dict(game_to_dict(game)).players == game.players
 
 
-def test_a_bonus_the_rules_could_not_pay_is_refused(rules):
+def test_a_bonus_the_rules_could_not_pay_is_refused(rules) -> None:
     record = record_of(FinishedGame.of(yahtzee_heavy_game(rules), FINISHED))
     player = record["players"][0]
     for field, wrong in (("yahtzee_bonus", 1), ("roll_bonus", 1)):
@@ -53,7 +53,7 @@ def test_a_bonus_the_rules_could_not_pay_is_refused(rules):
     check_record(record)
 
 
-def test_the_bonus_follows_the_rules_payment_not_a_fixed_fifty():
+def test_the_bonus_follows_the_rules_payment_not_a_fixed_fifty() -> None:
     odd = replace(MADE_UP, name="madeup")
     assert records.bonus_problem(70 * 12, 0, odd, long_game=False) is None
     assert records.bonus_problem(70 * 13, 0, odd, long_game=False) is not None  # one a turn at most
@@ -63,7 +63,7 @@ def test_the_bonus_follows_the_rules_payment_not_a_fixed_fifty():
     assert records.bonus_problem(50, 0, RULES["nobonus"], long_game=False) is not None
 
 
-def test_a_yahtchallenge_game_of_thirty_extra_yahtzees_is_filed_and_resumed():
+def test_a_yahtchallenge_game_of_thirty_extra_yahtzees_is_filed_and_resumed() -> None:
     game = Game.start([Player("ANN")], RULES["yahtc"], LoadedDice([6] * 5 * 40, SeededDice(2)))
     extra = 0
     while extra < 30:

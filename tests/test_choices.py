@@ -54,7 +54,7 @@ def at_the_twos():
     return game
 
 
-def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(strategy):
+def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(strategy) -> None:
     game = at_the_twos()
     (twos,) = [o for o in advise(strategy.tables.load(HASBRO), game) if o.kind == "box" and o.box is C.TWOS]
     assert (twos.points, twos.upper_bonus, twos.yahtzee_bonus, twos.gain) == (6, 35, 0, 41)
@@ -63,7 +63,7 @@ def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(strategy):
     assert game.players[0].card.total - before == twos.gain  # the model agrees on what it adds
 
 
-def test_options_are_the_same_choice_whatever_each_expects_of_it():
+def test_options_are_the_same_choice_whatever_each_expects_of_it() -> None:
     keep = Option(OptionKind.KEEP, 201.5, (False, True, False, True, True), kept=(2, 5), best=True)
     assert keep.is_same_choice(Option(OptionKind.KEEP, 190.0, (True, False, False, True, True), kept=(2, 5)))
     assert not keep.is_same_choice(Option(OptionKind.KEEP, 201.5, (False, True, True, True, True), kept=(2,)))
@@ -74,7 +74,7 @@ def test_options_are_the_same_choice_whatever_each_expects_of_it():
 
 
 @pytest.mark.parametrize("code, words", [("en", "TWOS 6 +35 upper bonus"), ("de", "ZWEIER 6 +35 Bonus oben")])
-def test_the_advice_page_says_twos_6_and_the_bonus_beside_it(strategy, speak, code, words):
+def test_the_advice_page_says_twos_6_and_the_bonus_beside_it(strategy, speak, code, words) -> None:
     speak(code)
     game = at_the_twos()
     options = advise(strategy.tables.load(HASBRO), game)
@@ -95,7 +95,7 @@ def finished_twos_game():
 
 
 @pytest.mark.parametrize("code, words", [("en", "TWOS 6 +35 bonus"), ("de", "ZWEIER 6 +35 Bonus")])
-def test_the_review_says_twos_6_and_its_json_keeps_values(strategy, speak, code, words):
+def test_the_review_says_twos_6_and_its_json_keeps_values(strategy, speak, code, words) -> None:
     speak(code)
     review = review_game(finished_twos_game(), strategy.tables.load(HASBRO))
     lines = review_lines(review)

@@ -6,6 +6,7 @@ import io
 import json
 import signal
 import sys
+from pathlib import Path
 
 import pytest
 from driver import answer
@@ -37,7 +38,7 @@ class Answering(io.StringIO):
     """Standard input that answers each plain prompt as the driver's player ANN would, against
     one computer player of `mood` (`alone`: the computer plays a game of its own)."""
 
-    def __init__(self, output: io.StringIO, mood: str, alone: bool = False):
+    def __init__(self, output: io.StringIO, mood: str, alone: bool = False) -> None:
         super().__init__()
         self.output, self.mood, self.alone, self.read_up_to = output, mood, alone, 0
 
@@ -62,7 +63,7 @@ def play(saves, monkeypatch, mood, options, quit_at=None, alone=False):
     monkeypatch.setattr(sys, "stdin", Answering(output, mood, alone))
     steps = [0]
 
-    def pause(console, seconds):
+    def pause(console, seconds) -> None:
         steps[0] += 1
         if steps[0] == quit_at:
             raise QuitGame()  # the flow's quit path: the game is saved as it stands mid-step
@@ -96,7 +97,8 @@ def quit_points(steps):
 
 @pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(case, tmp_path, monkeypatch):
+def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(case, tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("os.fsync", lambda fd: None)  # durability is the SIGKILL run's to check
     mood, options, reference = case_options(case, tmp_path)
     (record,), steps, _ = play(reference, monkeypatch, mood, options, alone=True)
@@ -117,7 +119,7 @@ def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(c
 
 
 @pytest.mark.posix(reason=PTY)
-def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path, monkeypatch):
+def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reproduction: quit while 'Brainy keeps ... and rolls again' stands, dice marked."""
     mood, options, saves = case_options("thinker", tmp_path)
     output = io.StringIO()
@@ -132,12 +134,13 @@ def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path, monkeypatc
 
 
 @pytest.mark.posix(reason=PTY)
-def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_path, monkeypatch):
+def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     mood, options, saves = case_options("thinker", tmp_path)
     play(saves, monkeypatch, mood, options, quit_at=2)
     saved = (saves / "autosave.json").read_bytes()
 
-    def fault(self, game):
+    def fault(self, game) -> None:
         raise RuntimeError("a fault of ours")
 
     monkeypatch.setattr("yahtzee.coach.opponents.Opponents.action", fault)
@@ -159,7 +162,7 @@ def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_p
 
 
 @pytest.mark.posix(reason=PTY)
-def test_a_game_quit_then_killed_while_a_computer_marks_its_keep_resumes_in_a_terminal(tmp_path):
+def test_a_game_quit_then_killed_while_a_computer_marks_its_keep_resumes_in_a_terminal(tmp_path: Path) -> None:
     """In a real terminal: F10 while the computer's keep stands, then resumed; a SIGKILL at the
     same step of a later turn, then resumed again; the game plays on each time."""
     saves = tmp_path / "saves"

@@ -38,12 +38,12 @@ LEFT, END = sent(Keys.Left), sent(Keys.End)
     ("a\x07\x00\x85b\tc\n", "ab\tc\n"),                  # lone C0/C1 controls; tab, newline stay
     ("Zoë 名前", "Zoë 名前"),
 ])
-def test_strip_controls_leaves_only_what_a_screen_shows(text, shown):
+def test_strip_controls_leaves_only_what_a_screen_shows(text, shown) -> None:
     assert strip_controls(text) == shown
     assert strip_controls(text) == shown
 
 
-def test_widths_are_terminal_cells():
+def test_widths_are_terminal_cells() -> None:
     assert visible_width("\x1b[31m名前\x1b[0m") == 4
     assert visible_width("Zoë") == 3
     # plain ASCII is counted apart from the cell-width table: both must agree on every character
@@ -77,35 +77,35 @@ def keys_split(first, rest, delay):
         console.reader.close()
 
 
-def test_keys_become_tokens(script):
+def test_keys_become_tokens(script) -> None:
     console = script(f"R1\r{F8}{F9}{F10}{KEYS['C-c']} ?{sent(Keys.Up)}\t2").console
     assert read_keys(console, 10) == ["r", "1", "enter", "F8", "F9", "F10", "F10", " ", "?", "2"]
 
 
 @pytest.mark.posix(reason=POSIX_READER)
-def test_a_lone_esc_is_a_key_of_its_own():
+def test_a_lone_esc_is_a_key_of_its_own() -> None:
     assert keys_split(KEYS["Esc"], "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
 @pytest.mark.posix(reason=POSIX_READER)
-def test_an_f_key_split_after_its_sequence_began_is_still_the_f_key():
+def test_an_f_key_split_after_its_sequence_began_is_still_the_f_key() -> None:
     # Longer than a lone Esc waits: a sequence begun (Esc [ 1) waits for the rest.
     assert ESCAPE_TIMEOUT + 0.1 < SEQUENCE_TIMEOUT / 2
     assert keys_split(F8[:3], F8[3:] + "2", ESCAPE_TIMEOUT + 0.1) == ["F8", "2"]
 
 
 @pytest.mark.posix(reason=POSIX_READER)
-def test_an_f_key_split_after_its_esc_never_becomes_a_die_choice():
+def test_an_f_key_split_after_its_esc_never_becomes_a_die_choice() -> None:
     assert keys_split(F8[:1], F8[1:] + "2", ESCAPE_TIMEOUT + 0.3) == ["escape", "2"]
 
 
 @pytest.mark.posix(reason=POSIX_READER)
-def test_an_f_key_whose_rest_comes_within_the_escape_timeout_is_the_f_key():
+def test_an_f_key_whose_rest_comes_within_the_escape_timeout_is_the_f_key() -> None:
     assert keys_split(F8[:1], F8[1:] + "2", ESCAPE_TIMEOUT / 2) == ["F8", "2"]
 
 
 @pytest.mark.posix(reason=POSIX_READER)
-def test_control_sequences_never_reach_a_name_being_typed(context):
+def test_control_sequences_never_reach_a_name_being_typed(context) -> None:
     """A cursor report in two pieces, a paste, ESC 4 and an F10 in two pieces, each piece
     read apart, 0.2 s after the one before, while the first name is typed."""
     console = chunked_console([("A\x1b[12;", 0), ("40R\x1b[2J\x07\x1b]0;t\x07\x1b4B\x1b[2", 0.2), ("1~", 0.2),
@@ -126,12 +126,12 @@ def test_control_sequences_never_reach_a_name_being_typed(context):
 @pytest.mark.parametrize("noise", ["\x1b[31m", "\x1b[<0;12;4M", "\x1b[2J\x07\x1b]0;t\x07",
                                    "\x1bP1$r\x1b\\", "\x1b[12;40R", "\x1b4", "\x1b[200~"])
 @pytest.mark.posix(reason=POSIX_READER)
-def test_control_sequences_type_nothing(script, noise):
+def test_control_sequences_type_nothing(script, noise) -> None:
     console = script(f"a{noise}b").console
     assert read_keys(console, 2) == ["a", "b"]
 
 
-def test_keys_typed_ahead_survive_every_kind_of_read(script):
+def test_keys_typed_ahead_survive_every_kind_of_read(script) -> None:
     console = script(f"xAnn{F8}Bo\rny").console
     assert console.read_key() == "x"
     assert console.read_text("Name: ") == ("F8", "Ann")
@@ -140,7 +140,7 @@ def test_keys_typed_ahead_survive_every_kind_of_read(script):
 
 
 @pytest.mark.posix(reason=POSIX_READER)
-def test_a_name_stops_at_its_limit_and_is_edited_in_place(script):
+def test_a_name_stops_at_its_limit_and_is_edited_in_place(script) -> None:
     console = script("Annabelle\r" + f"Bob{LEFT}{LEFT}x\x7f\x7fZ{END}y\r" + "\x1b4C\r").console
     assert console.read_text("Name: ", limit=6) == (None, "Annabe")
     assert script("한국어X\r").console.read_text("Name: ", limit=6) == (None, "한국어")  # cells, not characters
@@ -148,13 +148,13 @@ def test_a_name_stops_at_its_limit_and_is_edited_in_place(script):
     assert console.read_text("Name: ") == (None, "C")  # ESC 4 is no numeric argument
 
 
-def test_a_name_never_grows_past_the_screen_width(script):
+def test_a_name_never_grows_past_the_screen_width(script) -> None:
     console = script("名" * 60 + "\r").console
     _, text = console.read_text("Player 1 name: ")
     assert visible_width("Player 1 name: " + text) <= 79
 
 
-def test_the_last_three_messages_stay_until_forgotten(script):
+def test_the_last_three_messages_stay_until_forgotten(script) -> None:
     keys = script()
     console = keys.console
     drawn = []
@@ -169,7 +169,7 @@ def test_the_last_three_messages_stay_until_forgotten(script):
     assert "four" not in drawn[-1]
 
 
-def test_messages_that_do_not_fit_drop_the_oldest(script):
+def test_messages_that_do_not_fit_drop_the_oldest(script) -> None:
     console = script().console
     drawn = []
     console._write = drawn.append
@@ -180,7 +180,7 @@ def test_messages_that_do_not_fit_drop_the_oldest(script):
     assert "new" in rows and "old" not in rows
 
 
-def test_a_stop_request_ends_the_read_under_way(script):
+def test_a_stop_request_ends_the_read_under_way(script) -> None:
     keys = script(more_to_come=True)
     later = threading.Timer(0.2, lambda: keys.console.request_stop(signal.SIGTERM))
     later.start()
@@ -189,7 +189,7 @@ def test_a_stop_request_ends_the_read_under_way(script):
     later.join()
 
 
-def test_plain_mode_keeps_step():
+def test_plain_mode_keeps_step() -> None:
     console = plain_console(["Annabelle"])
     console.message("shown at once")
     console.forget_messages()
@@ -199,18 +199,18 @@ def test_plain_mode_keeps_step():
 
 @pytest.mark.posix(reason="/dev/full")
 @pytest.mark.parametrize("args", [["--bogus"], ["--rules", "nope"], ["--simulate", "0"]])
-def test_a_usage_error_exits_2_even_when_stderr_is_full(args):
+def test_a_usage_error_exits_2_even_when_stderr_is_full(args) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "yahtzee.py", *args], cwd=ROOT, stderr=full,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=60)
     assert done.returncode == 2
 
 
-def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script):
+def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script) -> None:
     keys = script("", more_to_come=True)
     shown = []
 
-    def later():
+    def later() -> None:
         keys.console.message_from_thread("A damaged strategy table is rebuilt.")
         try:
             wait_until(lambda: "A damaged strategy table is rebuilt." in keys.output.text())
@@ -226,13 +226,13 @@ def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script):
 
 
 @pytest.mark.posix(reason="SIGWINCH sent to another thread (pthread_kill)")
-def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script):
+def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script) -> None:
     keys = script(more_to_come=True)
     size = [FULL_SIZE]
     keys.console.terminal_size = lambda: size[0]
     shown, main = [], threading.get_ident()
 
-    def later():
+    def later() -> None:
         """A window made smaller while a table is built: the kernel may give the signal to
         the building thread, not to the one waiting for a key."""
         try:

@@ -4,6 +4,7 @@ import json
 import random
 from collections import defaultdict
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from helpers import plain_console, run_program, table_context
@@ -74,7 +75,7 @@ def new_throws():
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda rules: f"{rules.name}{rules.options}")
 @pytest.mark.parametrize("seed", range(6))
-def test_die_i_kth_throw_in_a_round_is_the_same_for_every_seat(rules, seed):
+def test_die_i_kth_throw_in_a_round_is_the_same_for_every_seat(rules, seed) -> None:
     players = [Player(name) for name in ("ANN", "BOB", "CY")]
     game = Game.start(players, rules, DuplicateDice(seed))
     throws = play_randomly(game, random.Random(seed), new_throws())
@@ -91,7 +92,7 @@ def test_die_i_kth_throw_in_a_round_is_the_same_for_every_seat(rules, seed):
     assert compared > 13 * 5 * 3
 
 
-def test_an_extra_turn_goes_on_with_each_dies_next_throw_of_the_round():
+def test_an_extra_turn_goes_on_with_each_dies_next_throw_of_the_round() -> None:
     rules = rules_named("yahtc")
     source = DuplicateDice(11)
     game = Game.start([Player("ANN"), Player("BOB")], rules, source)
@@ -104,7 +105,7 @@ def test_an_extra_turn_goes_on_with_each_dies_next_throw_of_the_round():
     assert source.thrown == [3, 2, 2, 4, 2]
 
 
-def test_a_resumed_duplicate_game_goes_on_with_the_same_dice_as_one_never_stopped():
+def test_a_resumed_duplicate_game_goes_on_with_the_same_dice_as_one_never_stopped() -> None:
     players = [Player("ANN"), Player("BOB")]
     session = Session(players, source=DuplicateDice.drawn(), rules=HASBRO.with_options(rolls=4, bank=1))
     session.new_game()
@@ -128,7 +129,7 @@ def uninterrupted_throws(seed, rules):
     return dict(play_randomly(game, random.Random(1), new_throws())), game
 
 
-def test_saving_and_reading_back_after_every_action_changes_no_throw():
+def test_saving_and_reading_back_after_every_action_changes_no_throw() -> None:
     seed, rules = 3, rules_named("yahtc").with_options(rolls=3, bank=2)
     expected, finished = uninterrupted_throws(seed, rules)
     game = Game.start([Player("ANN"), Player("BOB")], rules, DuplicateDice(seed))
@@ -140,7 +141,7 @@ def test_saving_and_reading_back_after_every_action_changes_no_throw():
     assert [p.card.total for p in game.players] == [p.card.total for p in finished.players]
 
 
-def test_an_undone_posting_rewinds_the_duplicate_stream_to_the_turn_it_took_back():
+def test_an_undone_posting_rewinds_the_duplicate_stream_to_the_turn_it_took_back() -> None:
     game = Game.start([Player("ANN"), Player("BOB")], HASBRO, DuplicateDice(4))
     game.roll()
     game.post(Category.CHANCE)
@@ -160,7 +161,7 @@ def test_an_undone_posting_rewinds_the_duplicate_stream_to_the_turn_it_took_back
     (DuplicateDice(7), (SeededDice, 7)),
     (DuplicateDice(7, random_seed=True), (RandomDice, None)),
 ])
-def test_turning_duplicate_dice_on_and_off_keeps_the_seed_where_there_is_one(source, expected):
+def test_turning_duplicate_dice_on_and_off_keeps_the_seed_where_there_is_one(source, expected) -> None:
     turned = with_duplicate(source, not isinstance(source, DuplicateDice))
     assert type(turned) is expected[0]
     if expected[1] is not None:
@@ -171,7 +172,7 @@ def test_turning_duplicate_dice_on_and_off_keeps_the_seed_where_there_is_one(sou
     assert with_duplicate(turned, isinstance(turned, DuplicateDice)) is turned
 
 
-def test_loaded_dice_stay_loaded_whatever_the_duplicate_setting():
+def test_loaded_dice_stay_loaded_whatever_the_duplicate_setting() -> None:
     loaded = LoadedDice([1, 2, 3], SeededDice(1))
     assert with_duplicate(loaded, True) is loaded
 
@@ -181,7 +182,7 @@ def test_loaded_dice_stay_loaded_whatever_the_duplicate_setting():
     {"thrown": [0, 0, 0, 0, -1]}, {"thrown": [0, 0, 0, 0, 10 ** 9]}, {"thrown": "00000"},
     {"random_seed": 1}, {"random_seed": None},
 ])
-def test_damaged_duplicate_dice_in_a_save_are_refused(change):
+def test_damaged_duplicate_dice_in_a_save_are_refused(change) -> None:
     good = dice_to_dict(DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).state)
     assert dice_from_dict(good).source() == DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0])
     session = Session([Player("ANN")], source=DuplicateDice(5))
@@ -200,12 +201,12 @@ def test_damaged_duplicate_dice_in_a_save_are_refused(change):
     RandomDice(), SeededDice(7, (1, 3, 1), 4), DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0], random_seed=True),
     LoadedDice([1, 2, 6], SeededDice(3, (2, 1, 0), 2)),
 ])
-def test_every_source_round_trips_through_its_state_and_the_save(source):
+def test_every_source_round_trips_through_its_state_and_the_save(source) -> None:
     assert dice_from_dict(json.loads(json.dumps(dice_to_dict(source.state)))) == source.state
     assert source.state.source() == source
 
 
-def test_rewinding_dice_deals_the_same_faces_again():
+def test_rewinding_dice_deals_the_same_faces_again() -> None:
     source = LoadedDice([1, 2], SeededDice(3, (1, 1, 0)))
     kept = source.state
     first = source.roll(4)
@@ -213,7 +214,7 @@ def test_rewinding_dice_deals_the_same_faces_again():
     assert source.roll(4) == first and source.state != kept
 
 
-def test_loaded_dice_that_would_fall_back_on_duplicate_dice_are_refused():
+def test_loaded_dice_that_would_fall_back_on_duplicate_dice_are_refused() -> None:
     duplicate = dice_to_dict(DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).state)
     with pytest.raises(DamagedSave):  # they could not roll by count once the loaded faces ran out
         dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": duplicate})
@@ -226,7 +227,7 @@ def finished_record(source):
     return record_of(FinishedGame.of(game, "2026-11-30T12:00:00+00:00"))
 
 
-def test_the_record_says_duplicate_only_for_duplicate_dice_and_older_records_still_read():
+def test_the_record_says_duplicate_only_for_duplicate_dice_and_older_records_still_read() -> None:
     record = finished_record(DuplicateDice(8))
     assert record["duplicate"] is True and record["seed"] == 8
     check_record(record)
@@ -256,7 +257,9 @@ def run_plain(tmp_path, monkeypatch, lines, *options):
 
 
 @pytest.mark.parametrize("options", [["--duplicate"], ["--duplicate", "--seed", "12"]])
-def test_two_players_making_the_same_choices_end_with_the_same_scorecards(tmp_path, monkeypatch, options):
+def test_two_players_making_the_same_choices_end_with_the_same_scorecards(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          options) -> None:
     lines = scripted_game(lambda box: ["", "12", "r", "35", "r", box, "y"]) + ["n"]
     code, out, records = run_plain(tmp_path, monkeypatch, lines, *options)
     assert code == 0
@@ -267,14 +270,16 @@ def test_two_players_making_the_same_choices_end_with_the_same_scorecards(tmp_pa
     assert DUPLICATE_LINE in out
 
 
-def test_without_duplicate_dice_the_same_choices_give_different_cards(tmp_path, monkeypatch):
+def test_without_duplicate_dice_the_same_choices_give_different_cards(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     lines = scripted_game(lambda box: ["", "r", box, "y"]) + ["n"]
     code, _, (record,) = run_plain(tmp_path, monkeypatch, lines, "--seed", "12")
     ann, bob = record["players"]
     assert code == 0 and ann["scores"] != bob["scores"] and "duplicate" not in record
 
 
-def test_a_game_stopped_and_resumed_deals_what_the_same_seed_deals_uninterrupted(tmp_path, monkeypatch):
+def test_a_game_stopped_and_resumed_deals_what_the_same_seed_deals_uninterrupted(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch):
     def per_turn(box):
         return ["", "2", "r", "r", box, "y"]
     lines = scripted_game(per_turn)
@@ -290,7 +295,8 @@ def test_a_game_stopped_and_resumed_deals_what_the_same_seed_deals_uninterrupted
     assert again["players"] == record["players"]
 
 
-def test_the_duplicate_preference_round_trips_through_prefs_json(tmp_path, monkeypatch):
+def test_the_duplicate_preference_round_trips_through_prefs_json(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     saves = Saves(tmp_path / "saves")
     assert saves.load_prefs().duplicate is False
     saves.save_prefs(replace(saves.load_prefs(), duplicate=True))
@@ -307,14 +313,16 @@ def test_the_duplicate_preference_round_trips_through_prefs_json(tmp_path, monke
     assert DUPLICATE_LINE in out.split("Ready to play?")[0]
 
 
-def test_duplicate_with_a_dice_file_is_refused_on_the_command_line(tmp_path, monkeypatch, capsys):
+def test_duplicate_with_a_dice_file_is_refused_on_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     dice = tmp_path / "dice.txt"
     dice.write_text("1 2 3 4 5")
     assert cli.main(["--duplicate", "--dice-file", str(dice), "--saves", str(tmp_path)]) == 2
     assert "--duplicate cannot be used with --dice-file" in capsys.readouterr().err
 
 
-def test_the_duplicate_preference_leaves_loaded_dice_as_they_are_and_says_so(tmp_path, monkeypatch):
+def test_the_duplicate_preference_leaves_loaded_dice_as_they_are_and_says_so(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "saves").mkdir()
     (tmp_path / "saves" / "prefs.json").write_text('{"version": 1, "duplicate": true}')
     lines = ["", "n", "ANN", "", "y", "", "r", "c", "y", "f10", "y"]
@@ -323,7 +331,7 @@ def test_the_duplicate_preference_leaves_loaded_dice_as_they_are_and_says_so(tmp
     assert "ANN posts 19 in CHANCE." in out and DUPLICATE_LINE not in out
 
 
-def test_the_confirm_screen_and_the_recap_name_duplicate_dice():
+def test_the_confirm_screen_and_the_recap_name_duplicate_dice() -> None:
     session = Session([Player("ANN"), Player("BOB")], source=DuplicateDice(3))
     console = plain_console(["y"])
     ctx = table_context(session=session)

@@ -3,6 +3,7 @@ each saved moment is kept, and the game is resumed from every one of them."""
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from driver import answer
@@ -19,7 +20,7 @@ SEED = ["--seed", "11"]
 class Answering(io.StringIO):
     """Standard input that answers each prompt from what the game has printed since the last."""
 
-    def __init__(self, output: io.StringIO):
+    def __init__(self, output: io.StringIO) -> None:
         super().__init__()
         self.output = output
         self.read_up_to = 0
@@ -45,7 +46,7 @@ def play(saves, monkeypatch, *options):
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory):
+def reference(tmp_path_factory: pytest.TempPathFactory):
     """The uninterrupted game's record and every autosave it wrote, in order."""
     monkeypatch = pytest.MonkeyPatch()
     saves = tmp_path_factory.mktemp("reference")
@@ -66,7 +67,7 @@ def reference(tmp_path_factory):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_the_reference_game_writes_a_save_at_every_step(reference):
+def test_the_reference_game_writes_a_save_at_every_step(reference) -> None:
     records, moments = reference
     assert len(records) == 1 and len(moments) > 100
     assert len(set(moments)) == len(moments)  # never the same save twice in a row
@@ -85,7 +86,8 @@ def saved(data: bytes) -> dict:
     return document
 
 
-def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path, monkeypatch):
+def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     _, moments = reference
     write = Saves.save_session
     monkeypatch.setattr("os.fsync", lambda fd: None)  # durability is the SIGKILL runs' to check
@@ -110,7 +112,7 @@ def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path,
 
 @pytest.mark.parametrize("number", [0, 1, 2, 57, 150, -2, -1])
 def test_a_game_resumed_from_a_saved_moment_finishes_as_the_game_never_stopped(
-        reference, tmp_path, monkeypatch, number):
+        reference, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number) -> None:
     (record,), moments = reference
     saves = tmp_path / "saves"
     saves.mkdir()

@@ -5,6 +5,7 @@ Then the chance to win of a last turn against an opponent who still has one or t
 to fill, against the same exact count."""
 import copy
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,12 +21,14 @@ from yahtzee.model.scoring import UPPER, Category
 from yahtzee.present.render import choice_text
 from yahtzee.strategy.exact.position import card_state
 from yahtzee.strategy.exact.statespace import state_index, states_of
+from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.odds.finals import remaining_distributions, remaining_pmfs
 from yahtzee.strategy.odds.rests import (
     FULL_CARD_KINDS,
     SHAPE_REACH,
     STEPS_PER_SPREAD,
+    Rests,
     placed_shape,
     rest_kinds,
     state_kinds,
@@ -40,7 +43,7 @@ C = Category
 
 
 @pytest.fixture(scope="module")
-def loader(shared_table_cache):
+def loader(shared_table_cache: Path):
     return table_loader(shared_table_cache)
 
 
@@ -108,7 +111,7 @@ CARDS = [
 
 
 @pytest.mark.parametrize("rules, card", CARDS)
-def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rules, card):
+def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rules, card) -> None:
     table = loader(rules)
     thinker = computer_player("*thinker", rules, loader)
     expected = remaining_by_model(card, rules, thinker, {})
@@ -121,7 +124,7 @@ def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rul
     assert sum(points * chance for points, chance in enumerate(shown)) == pytest.approx(table.values[index], abs=1e-9)
 
 
-def test_the_state_that_stands_for_others_has_their_values(loader):
+def test_the_state_that_stands_for_others_has_their_values(loader) -> None:
     """statespace.same_future: every reachable state and the one that stands for it have the
     same expected score (the finals work out one distribution for them all)."""
     from yahtzee.strategy.exact.statespace import REACHABLE_UPS, UPPER_MASK, same_future
@@ -189,7 +192,7 @@ def keeps(dice):
     ((C.LARGE_STRAIGHT, C.SIXES), {"fives": 0, "chance": 5}, C.SMALL_STRAIGHT, {"ones": 0, "twos": 0}, (2, 3, 4, 6, 6)),
 ])
 def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, bob_open, bob_filled, ann_open,
-                                                                        ann_filled, dice):
+                                                                        ann_filled, dice) -> None:
     table = loader(HASBRO)
     thinker = computer_player("*thinker", HASBRO, loader)
     bob = card_with_open(*bob_open, **bob_filled)
@@ -202,7 +205,7 @@ def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, 
     assert max(exact) - min(exact) > 0.01  # the case tells choices apart
 
 
-def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader):
+def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader) -> None:
     table = loader(HASBRO)
     full = state_index(*card_state(FULL_CARD))
     empty = state_index(0, 0, 0)
@@ -213,7 +216,7 @@ def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader)
     assert sum(p * c for p, c in zip(points, pmfs[empty])) == pytest.approx(table.values[empty], abs=0.05)
 
 
-def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread():
+def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread() -> None:
     shape = np.zeros(2 * SHAPE_REACH + 1)
     shape[SHAPE_REACH - 10], shape[SHAPE_REACH + 30] = 0.75, 0.25  # offsets -10 and +30, mean 0
     pmf = placed_shape(shape, 0.0, 100.4, STEPS_PER_SPREAD)  # a step a point
@@ -227,7 +230,7 @@ def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread():
 
 
 @pytest.mark.parametrize("mean", [100.4, 3.25, 0.0, 37.0])
-def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean):
+def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean) -> None:
     shape = np.random.default_rng(3).random(2 * SHAPE_REACH + 1)
     shape /= shape.sum()
     expected = {}
@@ -241,7 +244,7 @@ def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean):
     assert sum(pmf) == pytest.approx(1.0, abs=1e-12)
 
 
-def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(rests):
+def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(rests: Rests) -> None:
     full = (1 << 13) - 1
     yahtzee_open = full ^ 0b111111 ^ 1 << 11  # the upper boxes and YAHTZEE open
     fifty_in = full ^ 0b1111111  # the upper boxes and THREE OF A KIND open, 50 in YAHTZEE
@@ -252,7 +255,7 @@ def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(res
     assert not (yahtzee_open == fifty).all()
 
 
-def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests):
+def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests: Rests) -> None:
     """Every game starts at the empty card, alone of its kind: its kind's spread is its own
     (the published 59.61); the cards after one turn with YAHTZEE open (where most games
     are then) have a spread among their own; a full card's is 0."""
@@ -266,8 +269,8 @@ def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests):
 
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
-def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_twice(tmp_path, shared_table_cache,
-                                                                                    monkeypatch):
+def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_twice(
+        tmp_path: Path, shared_table_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
     import threading
 
@@ -298,8 +301,8 @@ def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_tw
     assert not reader.is_alive() and measured == [] and rests.has_rests(table)
 
 
-def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_again(tmp_path, shared_table_cache,
-                                                                                   monkeypatch):
+def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_again(
+        tmp_path: Path, shared_table_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
 
     from yahtzee.strategy.odds import rests
@@ -337,7 +340,8 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     assert len(again) == 1 and kept is not None and (kept.shapes == again[0].shapes).all()
 
 
-def test_a_full_memo_is_emptied_before_and_never_loses_a_state_asked_for(table, rests, monkeypatch):
+def test_a_full_memo_is_emptied_before_and_never_loses_a_state_asked_for(table: StrategyTable, rests: Rests,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The memos of distributions are emptied when full: before the states still to do are
     chosen, so that states already known but asked for again are worked out again, not lost."""
     from yahtzee.strategy.odds import finals

@@ -9,6 +9,7 @@ from keycodes import KEYS
 
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.scoring import Category
+from yahtzee.saves.store import Saves
 from yahtzee.saves.versions import resume_point
 from yahtzee.screens.flow import SCREENS, Keeper, run, run_from
 from yahtzee.screens.prompts import paginate
@@ -43,7 +44,7 @@ def run_keys(ctx, keys):
     return script
 
 
-def test_every_moment_round_trips_through_its_saved_form():
+def test_every_moment_round_trips_through_its_saved_form() -> None:
     for screen in Screen:
         moment = Moment(screen, Category.FULL_HOUSE if screen is Screen.VERIFY else None)
         assert Moment.from_dict(moment.to_dict()) == moment
@@ -52,7 +53,7 @@ def test_every_moment_round_trips_through_its_saved_form():
     assert Moment.from_dict({"screen": "verify"}) is None  # a verify question needs its box
 
 
-def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(context, saves):
+def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(context, saves: Saves) -> None:
     ctx = context([2, 2, 2, 3, 3], ["ANN"])
     ctx.session.new_game()
     written = counting(saves)
@@ -74,7 +75,7 @@ def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(cont
     assert saves.load_session()[0].game.players[0].card.boxes == {Category.FULL_HOUSE: 25}
 
 
-def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(context, saves):
+def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(context, saves: Saves) -> None:
     ctx = context()
     run_keys(ctx, "\rnANN\r")  # opening, no instructions, ANN; the keys end at "Player 2 name"
     session, moment = saves.load_session()
@@ -88,13 +89,13 @@ def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(cont
     (Moment(Screen.RECAP), Moment(Screen.PLAY)),   # a game in play goes back to it
     (None, Moment(Screen.PLAY)),
 ])
-def test_a_resumed_game_in_play_goes_back_to_its_moment_when_the_state_allows(context, saved, expected):
+def test_a_resumed_game_in_play_goes_back_to_its_moment_when_the_state_allows(context, saved, expected) -> None:
     ctx = context([1, 2, 3, 4, 5], ["ANN"])
     ctx.session.new_game().roll()
     assert resumed_moment(ctx.session, saved) == expected
 
 
-def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(context):
+def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(context) -> None:
     script = run_keys(context(), "\rq")
     assert "Quit Computer Yahtzee? (Y/N)" in "\n".join(script.screens[-1])
     assert "kept" not in "\n".join(script.screens[-1]).split("Quit Computer")[1]
@@ -110,7 +111,7 @@ def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(c
     assert script.screens[-1][-1] == "Quit the game? Your game is kept for next time. (Y/N)"
 
 
-def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_rolls(context):
+def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_rolls(context) -> None:
     ctx = context([2, 2, 2, 3, 3, 1, 1, 1, 1, 2], ["ANN", "BOB"], verify=False)
     ctx.session.new_game()
     script = KeyScript(" rh")
@@ -128,13 +129,13 @@ def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_roll
         "ANN posts 25 in FULL HOUSE."]
 
 
-def run_steps(console, ctx, moment):
+def run_steps(console, ctx, moment) -> None:
     """The flow's steps from `moment`, without the resume offer, until the keys run out."""
     with contextlib.suppress(InputClosed):
         run_from(console, ctx, Keeper(ctx), moment)
 
 
-def test_pages_break_at_a_blank_line_never_inside_a_paragraph():
+def test_pages_break_at_a_blank_line_never_inside_a_paragraph() -> None:
     text = [f"paragraph {p} line {n}" for p in range(6) for n in range(5)]
     lines = []
     for p in range(6):
@@ -146,7 +147,7 @@ def test_pages_break_at_a_blank_line_never_inside_a_paragraph():
         assert page[0].endswith("line 0") and page[-1] in ("", "paragraph 5 line 4")
 
 
-def test_no_page_of_the_manual_ends_on_a_heading():
+def test_no_page_of_the_manual_ends_on_a_heading() -> None:
     lines = (ROOT / "YAHTZEE.DOC").read_text(encoding="utf-8").splitlines()
     heading = re.compile(r"^(\d+\. )?[A-Z][A-Z0-9 ,:'()-]+$|^\S.*:$")
     assert sum(bool(heading.match(line)) for line in lines) > 10
@@ -155,18 +156,18 @@ def test_no_page_of_the_manual_ends_on_a_heading():
         assert not heading.match(last), page
 
 
-def test_a_heading_goes_to_the_next_page_with_its_paragraph():
+def test_a_heading_goes_to_the_next_page_with_its_paragraph() -> None:
     lines = [f"line {n}" for n in range(8)] + ["", "HEADING", "", "text 1", "text 2", "text 3", "text 4"]
     pages = paginate(lines, 12)
     assert pages[0][-1] == "" and pages[1][0] == "HEADING"
 
 
-def test_a_page_of_one_long_paragraph_still_breaks_at_the_page_size():
+def test_a_page_of_one_long_paragraph_still_breaks_at_the_page_size() -> None:
     pages = paginate([f"line {n}" for n in range(30)], 12)
     assert [len(page) for page in pages] == [12, 12, 6]
 
 
-def test_escape_leaves_the_manual_as_x_does(context):
+def test_escape_leaves_the_manual_as_x_does(context) -> None:
     import threading
     ctx = context()
     ctx.services.manual = [f"manual line {n}" for n in range(60)]
@@ -184,7 +185,8 @@ def test_escape_leaves_the_manual_as_x_does(context):
     assert [p.name for p in ctx.session.players] == ["ANN"]  # Esc left the manual for the names
 
 
-def test_s_shows_the_statistics_at_every_lobby_question_with_this_sessions_table(tmp_path, monkeypatch):
+def test_s_shows_the_statistics_at_every_lobby_question_with_this_sessions_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_plain import START, interleave, play_plain, turn
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
     lines, faces = interleave([turn([2, 2, 2, 3, 3], box) for box in boxes])
@@ -197,7 +199,7 @@ def test_s_shows_the_statistics_at_every_lobby_question_with_this_sessions_table
     assert "Another game? (Y/N) or R review> " in out and "Press any key for the next game (S statistics)" in out
 
 
-def test_a_game_that_could_not_join_the_history_says_so_at_its_end(context, saves):
+def test_a_game_that_could_not_join_the_history_says_so_at_its_end(context, saves: Saves):
     ctx = context([2, 2, 2, 3, 3] * 13, ["ANN"], verify=False)
     game = ctx.session.new_game()
     for box in list(Category)[:-1]:

@@ -1,6 +1,7 @@
 """The game model: turns, postings, exceptions, dice sources and the JSON round trip."""
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -48,7 +49,7 @@ def play_randomly(game, rng):
     return postings
 
 
-def test_a_turn_rolls_all_then_only_the_marked_dice():
+def test_a_turn_rolls_all_then_only_the_marked_dice() -> None:
     game = loaded_game([1, 2, 3, 4, 5, 6, 6])
     assert game.roll() == (1, 2, 3, 4, 5)
     assert game.turn.marked == (False,) * 5
@@ -58,7 +59,7 @@ def test_a_turn_rolls_all_then_only_the_marked_dice():
     assert game.turn.marked == (False,) * 5 and game.rolls_left == 1
 
 
-def test_illegal_actions_raise_specific_errors_with_player_messages():
+def test_illegal_actions_raise_specific_errors_with_player_messages() -> None:
     game = loaded_game([2, 3, 2, 3, 3] + [5] * 5 + [5] * 5 + [5] * 5)
     with pytest.raises(NotRolledYet):
         game.post(C.CHANCE)
@@ -89,7 +90,7 @@ def test_illegal_actions_raise_specific_errors_with_player_messages():
         game.toggle(0)
 
 
-def test_players_take_turns_and_the_game_ends_after_thirteen_rounds():
+def test_players_take_turns_and_the_game_ends_after_thirteen_rounds() -> None:
     game = Game.start([Player("ANN"), Player("BOB")], source=SeededDice(3))
     seats = []
     while not game.is_over:
@@ -102,7 +103,7 @@ def test_players_take_turns_and_the_game_ends_after_thirteen_rounds():
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_random_legal_play_fills_every_box_and_adds_up(seed):
+def test_random_legal_play_fills_every_box_and_adds_up(seed) -> None:
     rng = random.Random(seed)
     rules = (HASBRO, FREE_JOKER, NO_BONUS)[seed % 3]
     game = Game.start([Player(f"P{i}") for i in range(1 + seed % 4)], rules, SeededDice(seed))
@@ -129,7 +130,7 @@ def test_seeded_games_replay_identically():
     assert transcript(42) != transcript(43)
 
 
-def test_seeded_dice_reseed_every_turn_from_game_round_and_seat():
+def test_seeded_dice_reseed_every_turn_from_game_round_and_seat() -> None:
     first = SeededDice(9)
     first.start_turn(1, 5, 2)
     again = SeededDice(9, turn=(1, 5, 2))
@@ -140,7 +141,7 @@ def test_seeded_dice_reseed_every_turn_from_game_round_and_seat():
     assert len(rolls) == 3
 
 
-def test_a_loaded_dice_file_gives_exactly_its_faces_then_random(tmp_path):
+def test_a_loaded_dice_file_gives_exactly_its_faces_then_random(tmp_path: Path) -> None:
     path = tmp_path / "dice.txt"
     path.write_text("6 6 6\n6 6\n1 2\t3\n")
     source = LoadedDice(read_dice_file(path), SeededDice(1))
@@ -159,14 +160,14 @@ def test_a_loaded_dice_file_gives_exactly_its_faces_then_random(tmp_path):
     ("", "holds no dice faces"),
     ("0", "'0' (entry 1)"),
 ])
-def test_a_malformed_dice_file_is_refused_clearly(tmp_path, text, message):
+def test_a_malformed_dice_file_is_refused_clearly(tmp_path: Path, text, message) -> None:
     path = tmp_path / "dice.txt"
     path.write_text(text)
     with pytest.raises(DiceFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
         read_dice_file(path)
 
 
-def test_a_missing_or_binary_dice_file_is_refused(tmp_path):
+def test_a_missing_or_binary_dice_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DiceFileError, match="No such file"):
         read_dice_file(tmp_path / "none.txt")
     path = tmp_path / "bin"
@@ -175,7 +176,7 @@ def test_a_missing_or_binary_dice_file_is_refused(tmp_path):
         read_dice_file(path)
 
 
-def test_parse_faces_shows_hostile_words_safely():
+def test_parse_faces_shows_hostile_words_safely() -> None:
     with pytest.raises(DiceFileError) as error:
         parse_faces("1 \x1b[31mred")
     assert "\x1b" not in str(error.value)
@@ -187,7 +188,7 @@ def round_trip(game):
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 4), st.integers(0, 60), st.sampled_from(["seeded", "loaded", "random"]))
-def test_mid_game_states_survive_the_json_round_trip(seed, players, steps, kind):
+def test_mid_game_states_survive_the_json_round_trip(seed, players, steps, kind) -> None:
     rng = random.Random(seed)
     source = {"seeded": lambda: SeededDice(seed),
               "loaded": lambda: LoadedDice([rng.randint(1, 6) for _ in range(30)], SeededDice(seed)),
@@ -215,7 +216,7 @@ def test_mid_game_states_survive_the_json_round_trip(seed, players, steps, kind)
             assert game.roll() == restored.roll()
 
 
-def test_a_session_round_trips_with_its_finished_games():
+def test_a_session_round_trips_with_its_finished_games() -> None:
     session = Session([Player("ANN"), Player("BOB")], verify=False, source=SeededDice(1))
     session.new_game()
     play_randomly(session.game, random.Random(1))
@@ -231,7 +232,7 @@ def test_a_session_round_trips_with_its_finished_games():
     assert restored.game.roll() == session.game.roll()
 
 
-def test_history_record_has_the_spec_shape():
+def test_history_record_has_the_spec_shape() -> None:
     game = loaded_game([3, 3, 3, 3, 3], names=("ANN", "BOB"))
     play_randomly(game, random.Random(2))
     record = record_of(FinishedGame.of(game, "2026-11-30T10:00:00+00:00"))
@@ -244,7 +245,7 @@ def test_history_record_has_the_spec_shape():
                                    + player["yahtzee_bonus"])
 
 
-def test_ties_share_the_win():
+def test_ties_share_the_win() -> None:
     game = Game.start([Player("ANN"), Player("BOB")], source=LoadedDice([1] * 500))
     while not game.is_over:
         game.roll()
@@ -268,7 +269,7 @@ def test_ties_share_the_win():
     lambda d: d.pop("turn"),
     lambda d: d["players"][0]["boxes"].update(ones=1, twos=2),
 ])
-def test_damaged_game_data_is_refused_with_bad_state(damage):
+def test_damaged_game_data_is_refused_with_bad_state(damage) -> None:
     game = loaded_game([1, 2, 3, 4, 5])
     game.roll()
     data = json.loads(json.dumps(game_to_dict(game)))

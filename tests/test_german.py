@@ -56,7 +56,7 @@ ENGLISH_WORDS = ("Roll", "Press", "Verify", "Quit", "Sound", "Post", "Player", "
 class Recording(gettext.NullTranslations):
     """The German catalog, noting every string asked for that it does not hold."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         with open(PACKAGE / "locale" / "de" / "LC_MESSAGES" / "yahtzee.mo", "rb") as file:
             self.german = gettext.GNUTranslations(file)
@@ -79,7 +79,7 @@ class Recording(gettext.NullTranslations):
 
 
 @pytest.fixture
-def speaking(monkeypatch):
+def speaking(monkeypatch: pytest.MonkeyPatch):
     """Install a language for one test (a recording catalog for German); English after (by
     the real `use`: a test may have replaced it, and its replacement is undone only later)."""
     use = language.use
@@ -123,7 +123,7 @@ def screens_of_a_whole_tour(tmp_path):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_every_screen_fits_80x24_in_both_languages(tmp_path, speaking, code):
+def test_every_screen_fits_80x24_in_both_languages(tmp_path: Path, speaking, code) -> None:
     speaking(code)
     screens = screens_of_a_whole_tour(tmp_path)
     text = "\n".join("\n".join(screen) for screen in screens)
@@ -156,7 +156,7 @@ def english_left_over(text):
     return found
 
 
-def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path, speaking):
+def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path: Path, speaking) -> None:
     recording = speaking("de")
     screens = screens_of_a_whole_tour(tmp_path)
     assert recording.missing == set()
@@ -165,7 +165,8 @@ def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path, spea
     assert "KNIFFEL" in german and "Dreierpasch" in german and "Endsumme".upper() in german
 
 
-def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path, speaking, monkeypatch):
+def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path: Path, speaking,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from test_plain import interleave, play_plain, turn
     recording = speaking("de")
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
@@ -185,7 +186,7 @@ def marked_messages():
     return set(xgettext.messages(PACKAGE))
 
 
-def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_one():
+def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_one() -> None:
     marked = marked_messages()
     untranslated = [key for key in marked if not GERMAN.get(key) or
                     isinstance(key, tuple) and not all(GERMAN[key])]
@@ -245,12 +246,12 @@ def unmarked_strings(path):
             yield f"{path.relative_to(ROOT)}:{node.lineno}: {text!r}"
 
 
-def test_no_sentence_for_a_player_is_left_out_of_the_catalog():
+def test_no_sentence_for_a_player_is_left_out_of_the_catalog() -> None:
     paths = [path for path in sorted(PACKAGE.rglob("*.py")) if path.name not in SOLVER]
     assert [line for path in paths for line in unmarked_strings(path)] == []
 
 
-def test_no_module_that_translates_binds_the_name_of_the_translator():
+def test_no_module_that_translates_binds_the_name_of_the_translator() -> None:
     bound = []
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = parsed(path)
@@ -275,20 +276,20 @@ def run_program(tmp_path, environ, *options):
     return done.stdout
 
 
-def test_the_program_speaks_german_when_asked_with_lang(tmp_path):
+def test_the_program_speaks_german_when_asked_with_lang(tmp_path: Path) -> None:
     out = run_program(tmp_path, {"LANG": "en_US.UTF-8"}, "--plain", "--lang", "de")
     assert "Computer-Kniffel" in out and "Wohin eintragen?" in out and "in CHANCE ein." in out
     assert english_left_over(out) == []
 
 
-def test_the_program_speaks_german_when_the_environment_does(tmp_path):
+def test_the_program_speaks_german_when_the_environment_does(tmp_path: Path) -> None:
     out = run_program(tmp_path, {"LANG": "de_DE.UTF-8"})
     assert "Bereit zum Spielen? (Y/N)" in out and "Das Spiel ist gespeichert" in out
     english = run_program(tmp_path / "en", {"LANG": "de_DE.UTF-8", "LC_ALL": "C"})
     assert "Ready to play? (Y/N)" in english
 
 
-def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_path):
+def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_path: Path) -> None:
     Saves(tmp_path).save_prefs(Prefs(language="de"))
     assert "Bereit zum Spielen?" in run_program(tmp_path, {"LANG": "C"})
     (tmp_path / "autosave.json").unlink()  # the game it kept is not this run's subject
@@ -296,13 +297,13 @@ def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_pa
     assert Saves(tmp_path).load_prefs().language == "de"
 
 
-def test_the_german_help_is_german(tmp_path):
+def test_the_german_help_is_german(tmp_path: Path) -> None:
     env = {**os.environ, "LANGUAGE": "de"}
     done = run_game(["--help"], env=env)
     assert "die Bestenliste und die Spielerstatistik zeigen" in done.stdout
 
 
-def test_files_and_json_are_the_same_in_either_language(tmp_path, monkeypatch):
+def test_files_and_json_are_the_same_in_either_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_plain import interleave, play_plain, turn
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
     lines, faces = interleave([turn([2, 2, 2, 3, 3], box) for box in boxes])
@@ -322,7 +323,7 @@ def test_files_and_json_are_the_same_in_either_language(tmp_path, monkeypatch):
     assert '{"kind": "post", "box": "chance", "points": 12}' in kept["de"][1]  # values, in no language
 
 
-def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_english(speaking):
+def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_english(speaking) -> None:
     from yahtzee.model.rules import HASBRO
     from yahtzee.model.words import source_text
     from yahtzee.strategy.exact.table import heuristic_note
@@ -333,7 +334,7 @@ def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
+def test_the_widest_play_screen_fits_in_both_languages(speaking, code) -> None:
     from helpers import loaded_session
 
     from yahtzee.model.game import Player
@@ -361,7 +362,7 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
+def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code) -> None:
     from yahtzee.model.choices import Option, OptionKind
     from yahtzee.model.game import Game, Player
     from yahtzee.model.scoring import Category
@@ -384,7 +385,7 @@ def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
     assert render.advice_keys(widest, game.turn, False).endswith("1 2 3 4 5 R")
 
 
-def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking):
+def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking) -> None:
     from yahtzee.model.scoring import Category
     speaking("de")
     titles = [language.text(box.title) for box in Category]

@@ -46,7 +46,7 @@ def windows_terminal():
     fake = FakeWindows()
     console, _ = windows_console(fake)
 
-    def press(typed):
+    def press(typed) -> None:
         fake.type(*([KeyPress(typed)] if isinstance(typed, Keys) else map(KeyPress, typed)))
     yield console, press
 
@@ -92,10 +92,10 @@ def tables_host():
 class Discarded:
     """A screen sink that keeps nothing."""
 
-    def write_raw(self, data):
+    def write_raw(self, data) -> None:
         pass
 
-    def flush(self):
+    def flush(self) -> None:
         pass
 
     def encoding(self):
@@ -120,7 +120,7 @@ PRESSES = [at(terminal, name, key) for terminal in TERMINALS for name, key in TE
 
 
 @pytest.mark.parametrize("terminal, name, key", PRESSES)
-def test_every_terminal_reads_a_terminal_key_as_the_same_named_key(terminal, name, key):
+def test_every_terminal_reads_a_terminal_key_as_the_same_named_key(terminal, name, key) -> None:
     with TERMINALS[terminal]() as (console, press):
         press(Keys(name))
         assert console.read_key("a question") is key
@@ -128,20 +128,20 @@ def test_every_terminal_reads_a_terminal_key_as_the_same_named_key(terminal, nam
 
 @pytest.mark.parametrize("terminal", [at(name) for name in ("posix", "windows", "screen reader", "friend's seat")])
 @pytest.mark.parametrize("name, key", LINE_KEYS.items())
-def test_every_terminal_ends_a_line_with_enter_or_a_hot_key(terminal, name, key):
+def test_every_terminal_ends_a_line_with_enter_or_a_hot_key(terminal, name, key) -> None:
     with TERMINALS[terminal]() as (console, press):
         press("Ann")
         press(Keys(name))
         assert console.read_text("Name: ") == (None if key is Key.ENTER else key, "Ann")
 
 
-def test_the_keys_that_end_a_line_are_enter_and_the_hot_keys():
+def test_the_keys_that_end_a_line_are_enter_and_the_hot_keys() -> None:
     assert set(LINE_KEYS.values()) == {Key.ENTER, *HOT_KEYS}
     assert all(LINE_KEYS[name] is key for name, key in TERMINAL_KEYS.items() if key in LINE_KEYS.values())
 
 
 @pytest.mark.parametrize("word, key", PLAIN_WORDS.items())
-def test_plain_mode_reads_a_keys_word_as_the_key(word, key):
+def test_plain_mode_reads_a_keys_word_as_the_key(word, key) -> None:
     console = plain_console([word, word.upper(), word])
     assert console.read_key() is key
     assert console.read_key() is key
@@ -151,17 +151,17 @@ def test_plain_mode_reads_a_keys_word_as_the_key(word, key):
 class Interrupted(io.StringIO):
     """Input where the player pressed Ctrl-C."""
 
-    def readline(self, size=-1):
+    def readline(self, size=-1) -> None:
         raise KeyboardInterrupt
 
 
-def test_ctrl_c_quits_in_plain_mode_as_at_a_terminal():
+def test_ctrl_c_quits_in_plain_mode_as_at_a_terminal() -> None:
     console = PlainConsole(Interrupted(), io.StringIO())
     assert console.read_key() is Key.QUIT
     assert console.read_text("Name: ") == (Key.QUIT, "")
 
 
-def test_every_key_is_pressed_at_a_terminal_by_keys_prompt_toolkit_knows():
+def test_every_key_is_pressed_at_a_terminal_by_keys_prompt_toolkit_knows() -> None:
     for key in Key:
         assert KEY_MAP[key].terminal, key
         for name in (*KEY_MAP[key].terminal, *KEY_MAP[key].typing):
@@ -170,7 +170,7 @@ def test_every_key_is_pressed_at_a_terminal_by_keys_prompt_toolkit_knows():
 
 
 @pytest.mark.parametrize("token", [*LETTERS, *HOT_KEYS])
-def test_a_hot_keys_letter_acts_as_the_key(token):
+def test_a_hot_keys_letter_acts_as_the_key(token) -> None:
     console = plain_console(["n"])  # the answer to the quit question: play on
     ctx = Context(Session([]), Services(lambda: None))
     verify, sound = ctx.session.verify, ctx.session.sound

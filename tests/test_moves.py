@@ -41,7 +41,7 @@ def random_game(seed=2, names=("ANN", "BOB")):
     return game
 
 
-def test_a_roll_a_reroll_and_a_posting_are_logged_with_seat_round_and_dice():
+def test_a_roll_a_reroll_and_a_posting_are_logged_with_seat_round_and_dice() -> None:
     game = loaded([2, 2, 3, 4, 6, 1, 5, 6, 6, 6, 6, 6], names=("ANN", "BOB"))
     game.roll()
     game.toggle(0)
@@ -57,7 +57,7 @@ def test_a_roll_a_reroll_and_a_posting_are_logged_with_seat_round_and_dice():
     ]
 
 
-def test_an_extra_turn_and_a_blank_are_logged_where_the_rules_have_them():
+def test_an_extra_turn_and_a_blank_are_logged_where_the_rules_have_them() -> None:
     game = loaded([6] * 15, rules=YAHTC)
     game.roll()
     game.post(Category.YAHTZEE)
@@ -73,7 +73,7 @@ def test_an_extra_turn_and_a_blank_are_logged_where_the_rules_have_them():
     assert game.moves[-1] == Move(0, 2, "blank", (5,) * 5, Category.ONES)
 
 
-def test_an_undo_takes_its_posting_out_of_the_log_and_the_turn_goes_on():
+def test_an_undo_takes_its_posting_out_of_the_log_and_the_turn_goes_on() -> None:
     game = loaded([1, 2, 3, 4, 5], names=("ANN", "BOB"))
     game.roll()
     game.post(Category.CHANCE)
@@ -83,14 +83,14 @@ def test_an_undo_takes_its_posting_out_of_the_log_and_the_turn_goes_on():
     assert game.moves[-1].detail is Category.LARGE_STRAIGHT and len(game.moves) == 2
 
 
-def test_every_decision_of_every_player_is_logged_in_a_whole_game():
+def test_every_decision_of_every_player_is_logged_in_a_whole_game() -> None:
     game = random_game()
     postings = [m for m in game.moves if m.is_posting]
     assert [(m.seat, m.round) for m in postings] == [(s, r) for r in range(1, 14) for s in (0, 1)]
     assert sum(m.kind == "roll" for m in game.moves) >= 26
 
 
-def test_the_log_round_trips_through_the_autosave_and_the_record():
+def test_the_log_round_trips_through_the_autosave_and_the_record() -> None:
     game = random_game()
     data = json.loads(json.dumps(game_to_dict(game)))
     assert game_from_dict(data).moves == game.moves
@@ -99,7 +99,7 @@ def test_the_log_round_trips_through_the_autosave_and_the_record():
     assert moves_from_json(moves_to_json(game.moves), 2, 13) == game.moves
 
 
-def test_a_game_resumed_mid_turn_keeps_its_whole_log():
+def test_a_game_resumed_mid_turn_keeps_its_whole_log() -> None:
     game = loaded([3, 3, 3, 1, 2, 3, 3], names=("ANN", "BOB"))
     game.roll()
     game.toggle(3)
@@ -112,7 +112,7 @@ def test_a_game_resumed_mid_turn_keeps_its_whole_log():
     assert resumed.moves[1] == Move(0, 1, "roll", (3, 3, 3, 3, 3), (3, 4))
 
 
-def test_an_older_save_without_a_log_loads_and_its_record_has_no_moves():
+def test_an_older_save_without_a_log_loads_and_its_record_has_no_moves() -> None:
     game = random_game()
     data = game_to_dict(game)
     del data["moves"]
@@ -143,7 +143,7 @@ DAMAGES = [
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
-def test_a_damaged_log_is_a_damaged_save_and_an_invalid_record(damage):
+def test_a_damaged_log_is_a_damaged_save_and_an_invalid_record(damage) -> None:
     game = random_game()
     data = json.loads(json.dumps(game_to_dict(game)))
     damage(data["moves"])
@@ -155,14 +155,14 @@ def test_a_damaged_log_is_a_damaged_save_and_an_invalid_record(damage):
         check_record(record)
 
 
-def test_a_log_that_is_not_a_list_is_a_damaged_save():
+def test_a_log_that_is_not_a_list_is_a_damaged_save() -> None:
     data = game_to_dict(random_game())
     for bad in ("moves", {"a": 1}, 3):
         with pytest.raises(DamagedSave):
             game_from_dict({**data, "moves": bad})
 
 
-def test_an_old_record_without_moves_still_reads_everywhere():
+def test_an_old_record_without_moves_still_reads_everywhere() -> None:
     session = Session([Player("ANN"), Player("BOB")], source=SeededDice(4))
     new = random_game(4)
     old = record_of(FinishedGame.of(new, FINISHED))

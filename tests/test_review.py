@@ -5,6 +5,7 @@ import os
 import random
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from helpers import KeyScript, clock, plain_console, table_context
@@ -87,7 +88,7 @@ def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(str
     assert posting.cost > 10 and review.costliest["ANN"][0] == posting
 
 
-def test_the_rerolls_judged_are_the_two_of_the_first_turn(strategy):
+def test_the_rerolls_judged_are_the_two_of_the_first_turn(strategy) -> None:
     game = first_turn_to_a_straight()
     game.post(Category.LARGE_STRAIGHT)
     finished = FinishedGame.of(finish_randomly(game, random.Random(5)), FINISHED)
@@ -120,7 +121,8 @@ def play_plain_game(tmp_path, seed=1, ending=("r", "n"), cost_notes=True):
     return ctx, console.stdout.getvalue()
 
 
-def test_a_plain_games_review_lists_every_decision_and_its_totals_match_given_away(tmp_path, capsys):
+def test_a_plain_games_review_lists_every_decision_and_its_totals_match_given_away(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ctx, out = play_plain_game(tmp_path)
     (record,) = map(record_of, ctx.session.results)
     assert f"{ANOTHER_GAME}> " in out and "ANN: gave away" in out.split(ANOTHER_GAME)[1]
@@ -145,7 +147,9 @@ def test_a_plain_games_review_lists_every_decision_and_its_totals_match_given_aw
     assert all(d["cost"] >= 0 for d in decisions) and review["note"] == ""
 
 
-def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path, capsys, monkeypatch):
+def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     play_plain_game(tmp_path, seed=1)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # at a terminal
     assert cli.main(["--saves", str(tmp_path / "saves"), "--review", "1"]) == 0
@@ -155,7 +159,8 @@ def test_the_review_text_fits_80_columns_and_names_the_costliest_first(tmp_path,
     assert lines[ann + 1] == "  Costliest:" and lines[ann + 5] == "  Every decision:"
 
 
-def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors(tmp_path, capsys, monkeypatch):
+def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "argv", ["yahtzee.py"])  # as the game is started, whatever started pytest
     saves = Saves(tmp_path / "saves", now=clock)
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
@@ -171,7 +176,7 @@ def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors
     assert capsys.readouterr().err == "yahtzee.py: --review 2: the history holds 1 game\n"
 
 
-def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(strategy):
+def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(strategy) -> None:
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
     done = FinishedGame.of(game, FINISHED)
     (ann,) = done.players
@@ -188,7 +193,7 @@ def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(strategy):
         strategy.reviewer.review(replace(done, moves=fourth))
 
 
-def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(strategy):
+def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(strategy) -> None:
     rules = HASBRO.with_options(bank=2)
     game = Game.start([Player("ANN")], rules, SeededDice(6))
     review = strategy.reviewer.review(FinishedGame.of(finish_randomly(game, random.Random(6)), FINISHED))
@@ -202,7 +207,7 @@ def session_with_game(record):
     return session
 
 
-def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy):
+def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy) -> None:
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     script = KeyScript("x")
     try:
@@ -214,7 +219,7 @@ def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy):
     assert script.screens[-1][-2].startswith("Page 1 of ") and len(script.screens[-1]) <= 24
 
 
-def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy):
+def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy) -> None:
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     done = FinishedGame.of(game, FINISHED)
     console = plain_console([])
@@ -228,7 +233,9 @@ def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy
 
 
 @pytest.mark.parametrize("cost_notes", [False, True])
-def test_the_recap_shows_the_reviews_given_away_only_with_cost_notes_on(tmp_path, capsys, cost_notes):
+def test_the_recap_shows_the_reviews_given_away_only_with_cost_notes_on(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str],
+                                                                        cost_notes) -> None:
     ctx, out = play_plain_game(tmp_path, ending=("y", "", "f10", "y"), cost_notes=cost_notes)
     assert ("That reroll cost" in out) == cost_notes
     recap = out.split("RECAP")[1]
@@ -258,7 +265,7 @@ def every_label_option():
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_review_columns_hold_every_label_whole(code):
+def test_the_review_columns_hold_every_label_whole(code) -> None:
     from yahtzee.coach.replay import Decision
     from yahtzee.present.palette import visible_width
     from yahtzee.present.verdicts import LABEL_WIDTH, decision_lines
@@ -283,7 +290,7 @@ def test_the_review_columns_hold_every_label_whole(code):
         language.use("en")
 
 
-def test_a_move_made_ranking_by_the_chance_to_win_is_logged_and_read_back_so():
+def test_a_move_made_ranking_by_the_chance_to_win_is_logged_and_read_back_so() -> None:
     from yahtzee.model.moves import moves_from_json, moves_to_json
     game = finish_randomly(Game.start([Player("ANN"), Player("BOB")], source=SeededDice(4), win_rankers={"ANN"}),
                            random.Random(4))
@@ -294,7 +301,7 @@ def test_a_move_made_ranking_by_the_chance_to_win_is_logged_and_read_back_so():
     assert moves_from_json(data, 2, 13) == game.moves
 
 
-def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shared_table_cache):
+def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shared_table_cache: Path) -> None:
     """ANN ranked advice by the chance to win, BOB by the score: ANN's win % costs are what her
     choices lost against the likeliest option (as the advice page's chances count them), summed
     up as their mean, beside her points; BOB's are expected points; the recap shows the two in
@@ -361,7 +368,8 @@ def after_posting(table, box, dice):
     return points + bonus + table.value(1 << BIT_OF[box], up, int(box is Category.YAHTZEE and points == 50))
 
 
-def test_a_w_players_posting_gives_away_points_counted_by_hand_and_win_chance_beside_them(shared_table_cache):
+def test_a_w_players_posting_gives_away_points_counted_by_hand_and_win_chance_beside_them(
+        shared_table_cache: Path) -> None:
     """Points always (the sum over every decision), win % where the player ranked by it: a
     posting that lost points and chance is counted in both, and the win % only as a mean."""
     from yahtzee.coach.reviews import Reviewer
@@ -407,7 +415,8 @@ def test_a_w_players_posting_gives_away_points_counted_by_hand_and_win_chance_be
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_review_of_a_w_player_says_each_measure_and_its_unit_within_80_columns(shared_table_cache, code):
+def test_the_review_of_a_w_player_says_each_measure_and_its_unit_within_80_columns(shared_table_cache: Path,
+                                                                                   code) -> None:
     from yahtzee.coach.reviews import Reviewer
     from yahtzee.present.palette import visible_width
     from yahtzee.speech import languages as language
@@ -446,7 +455,9 @@ def test_the_review_of_a_w_player_says_each_measure_and_its_unit_within_80_colum
     assert row.split()[-2:] == [f"{ann.cost:.1f}", f"{ann.win_cost:.1f}"]
 
 
-def test_into_a_pipe_the_review_is_a_line_a_decision_of_tab_separated_fields(tmp_path, capsys, monkeypatch):
+def test_into_a_pipe_the_review_is_a_line_a_decision_of_tab_separated_fields(tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture[str],
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     play_plain_game(tmp_path)
     folder = str(tmp_path / "saves")
     assert cli.main(["--saves", folder, "--review", "--json"]) == 0
@@ -466,7 +477,7 @@ def test_into_a_pipe_the_review_is_a_line_a_decision_of_tab_separated_fields(tmp
     assert shown[shown.index("  Every decision:") + 1].split() == ["Round", "Dice", "Done", "Best", "Cost"]
 
 
-def test_the_manual_names_every_key_review_json_prints(shared_table_cache):
+def test_the_manual_names_every_key_review_json_prints(shared_table_cache: Path) -> None:
     from yahtzee.coach.reviews import Reviewer
     from yahtzee.manual import read_manual
     tables = TableKeeper(shared_table_cache)

@@ -3,6 +3,7 @@ import contextlib
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from helpers import PTY, KeyScript, clock, plain_console, table_context, wait_until
@@ -21,7 +22,7 @@ CLEAR = b"\x1b[H\x1b[J"
 
 
 @pytest.mark.parametrize("rolled", [[0, 1, 2, 3, 4], [1, 3], [4]])
-def test_only_the_rolled_dice_tumble_and_the_last_frame_shows_them_settled(rolled):
+def test_only_the_rolled_dice_tumble_and_the_last_frame_shows_them_settled(rolled) -> None:
     dice = (6, 5, 4, 3, 2)
     frames = list(tumble.tumbling_dice(dice, rolled, 10, random.Random(1)))
     assert len(frames) == 10 and frames[-1] == dice
@@ -31,16 +32,16 @@ def test_only_the_rolled_dice_tumble_and_the_last_frame_shows_them_settled(rolle
     assert any(frame[die] != dice[die] for frame in frames for die in rolled)
 
 
-def test_no_frames_when_the_rolling_is_off():
+def test_no_frames_when_the_rolling_is_off() -> None:
     assert list(tumble.tumbling_dice((1, 2, 3, 4, 5), [0], 0, random.Random())) == []
 
 
-def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read():
+def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read() -> None:
     script = KeyScript("", more_to_come=True)
     console = script.console
     draw = console._draw
 
-    def drawn_then_pressed():
+    def drawn_then_pressed() -> None:
         draw()
         if console.screen == ["frame 2"]:
             script.pipe.send_text("1")  # the player presses a key while frame 2 shows
@@ -56,7 +57,7 @@ def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read():
         script.close()
 
 
-def test_a_tumble_with_no_key_shows_every_frame():
+def test_a_tumble_with_no_key_shows_every_frame() -> None:
     script = KeyScript("", more_to_come=True)
     try:
         assert script.console.animate([["a"], ["b"], ["c"]], 0.0) is True
@@ -65,7 +66,7 @@ def test_a_tumble_with_no_key_shows_every_frame():
         script.close()
 
 
-def test_plain_consoles_draw_no_frames():
+def test_plain_consoles_draw_no_frames() -> None:
     console = plain_console([])
     assert console.animate([["a"], ["b"]], 1.0) is True and console.stdout.getvalue() == ""
 
@@ -94,7 +95,8 @@ def play_key_game(speed, monkeypatch, tmp_path):
     return session_to_dict(ctx.session), drawn
 
 
-def test_a_seeded_game_gets_the_same_dice_at_every_rolling_speed(monkeypatch, tmp_path):
+def test_a_seeded_game_gets_the_same_dice_at_every_rolling_speed(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
     games = {speed: play_key_game(speed, monkeypatch, tmp_path) for speed in tumble.SPEEDS}
     assert len(games["off"][0]["results"]) == 1  # the whole game was played
     assert games["fast"][0] == games["slow"][0] == games["off"][0]
@@ -104,7 +106,7 @@ def test_a_seeded_game_gets_the_same_dice_at_every_rolling_speed(monkeypatch, tm
     assert games["off"][1] == []
 
 
-def test_plain_mode_never_animates(tmp_path, monkeypatch):
+def test_plain_mode_never_animates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     outputs = []
     for speed in ("slow", "off"):
         folder = tmp_path / speed
@@ -144,7 +146,7 @@ def saved_turn(saves, marked):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path):
+def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path: Path) -> None:
     marked = [True, False, False, False, False]
     term, saves = start_game(tmp_path, "slow", "slow")
     try:
@@ -168,7 +170,7 @@ def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_the_dice_are_seen_tumbling_in_several_frames(tmp_path):
+def test_the_dice_are_seen_tumbling_in_several_frames(tmp_path: Path) -> None:
     term, _ = start_game(tmp_path, "fast", "fast")
     try:
         term.press(" ")
@@ -179,7 +181,7 @@ def test_the_dice_are_seen_tumbling_in_several_frames(tmp_path):
         term.close()
 
 
-def test_a_kept_mark_rolls_the_same_dice_again_with_one_key(tmp_path, monkeypatch):
+def test_a_kept_mark_rolls_the_same_dice_again_with_one_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "saves").mkdir()
     (tmp_path / "saves" / "prefs.json").write_text(json.dumps({"version": 1, "keep_marks": True}))
     lines = START + ["ANN", "", "y", "", "13", "r", "r", "c", "y", "f10", "y"]
@@ -188,14 +190,15 @@ def test_a_kept_mark_rolls_the_same_dice_again_with_one_key(tmp_path, monkeypatc
     assert "ANN posts 21 in CHANCE." in out  # the third roll rolled dice 1 and 3 again: 5 2 5 4 5
 
 
-def test_without_kept_marks_every_die_starts_locked_after_a_roll(tmp_path, monkeypatch):
+def test_without_kept_marks_every_die_starts_locked_after_a_roll(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     lines = START + ["ANN", "", "y", "", "13", "r", "r", "c", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5, 6, 6])
     assert "ANN  roll 2 of 3: 6 2 6 4 5   marked: none" in out
     assert "ANN posts 23 in CHANCE." in out
 
 
-def test_kept_marks_in_hold_marking_keep_the_held_dice_held(tmp_path, monkeypatch):
+def test_kept_marks_in_hold_marking_keep_the_held_dice_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "saves").mkdir()
     (tmp_path / "saves" / "prefs.json").write_text(
         json.dumps({"version": 1, "keep_marks": True, "marking": "hold"}))
@@ -226,7 +229,7 @@ def match_screen(match, results=(), names=("ANN", "BOB")):
     return [line.strip() for line in lines]
 
 
-def test_a_challenge_shows_each_players_match_total_so_far_under_the_dice():
+def test_a_challenge_shows_each_players_match_total_so_far_under_the_dice() -> None:
     from test_match import record
 
     from yahtzee.model.match import Challenge
@@ -235,20 +238,20 @@ def test_a_challenge_shows_each_players_match_total_so_far_under_the_dice():
     assert re.search(r"ANN +275$", lines, re.M) and re.search(r"BOB +230$", lines, re.M)
 
 
-def test_a_race_shows_the_race_totals_and_a_single_game_none():
+def test_a_race_shows_the_race_totals_and_a_single_game_none() -> None:
     from yahtzee.model.match import SINGLE_GAME, Race
     lines = "\n".join(match_screen(Race(300)))
     assert "A race to 300" in lines and re.search(r"ANN +25$", lines, re.M)
     assert "Match totals" not in "\n".join(match_screen(SINGLE_GAME))
 
 
-def test_four_players_in_the_longest_challenge_still_fit():
+def test_four_players_in_the_longest_challenge_still_fit() -> None:
     from yahtzee.model.match import Challenge
     lines = match_screen(Challenge(100), names=("ANNIE1", "BOBBY1", "CAROL1", "DAVID1"))
     assert "A challenge of 100 games" in "\n".join(lines)
 
 
-def test_a_stop_request_ends_the_tumble_and_the_next_read_stops():
+def test_a_stop_request_ends_the_tumble_and_the_next_read_stops() -> None:
     from yahtzee.consoles.stops import StopRequested
     script = KeyScript("", more_to_come=True)
     console = script.console
@@ -263,7 +266,7 @@ def test_a_stop_request_ends_the_tumble_and_the_next_read_stops():
         script.close()
 
 
-def test_the_settings_after_the_tenth_take_letters(tmp_path, monkeypatch):
+def test_the_settings_after_the_tenth_take_letters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = START[:1] + ["p", "b", "c", "d", "x", "n", "ANN", "", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1])
     assert "B  Rolling dice (any key skips them)" in out and "1-9, 0, A-E change a setting" in out

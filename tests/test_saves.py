@@ -29,7 +29,7 @@ from yahtzee.speech.languages import text
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
-def play(session, rng):
+def play(session, rng) -> None:
     """Finish the session's game in play with random legal postings."""
     game = session.game
     while not game.is_over:
@@ -73,7 +73,7 @@ def files_in(saves_folder):
     return sorted(p.name for p in saves_folder.iterdir())
 
 
-def test_a_real_session_round_trips_through_the_autosave(saves, saves_folder):
+def test_a_real_session_round_trips_through_the_autosave(saves: Saves, saves_folder: Path) -> None:
     session = mid_game_session()
     assert saves.save_session(session, {"screen": "posting", "box": "h", "turn": 3, "x": None})
     data = json.loads((saves_folder / AUTOSAVE).read_text())
@@ -85,7 +85,7 @@ def test_a_real_session_round_trips_through_the_autosave(saves, saves_folder):
     assert texts(saves.notices) == []
 
 
-def test_no_autosave_loads_as_none_without_a_notice(saves):
+def test_no_autosave_loads_as_none_without_a_notice(saves: Saves) -> None:
     assert saves.load_session() is None and not saves.has_autosave()
     assert texts(saves.notices) == []
 
@@ -121,7 +121,8 @@ DAMAGED_AUTOSAVES = {
 
 
 @pytest.mark.parametrize("content", DAMAGED_AUTOSAVES.values(), ids=DAMAGED_AUTOSAVES.keys())
-def test_a_damaged_autosave_is_set_aside_with_one_notice(saves, saves_folder, content, capsys):
+def test_a_damaged_autosave_is_set_aside_with_one_notice(saves: Saves, saves_folder: Path, content,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
     saves_folder.mkdir()
     (saves_folder / AUTOSAVE).write_bytes(content)
     assert saves.load_session() is None
@@ -133,7 +134,8 @@ def test_a_damaged_autosave_is_set_aside_with_one_notice(saves, saves_folder, co
     assert capsys.readouterr() == ("", "")
 
 
-def test_an_oversized_autosave_is_set_aside_without_being_read(saves, saves_folder, monkeypatch):
+def test_an_oversized_autosave_is_set_aside_without_being_read(saves: Saves, saves_folder: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     saves_folder.mkdir()
     with open(saves_folder / AUTOSAVE, "wb") as file:
         file.truncate(50 * MB)
@@ -147,14 +149,14 @@ def test_an_oversized_autosave_is_set_aside_without_being_read(saves, saves_fold
     assert "larger than 5 MB" in notice
 
 
-def test_something_not_a_file_in_place_of_the_autosave_is_set_aside(saves, saves_folder):
+def test_something_not_a_file_in_place_of_the_autosave_is_set_aside(saves: Saves, saves_folder: Path) -> None:
     (saves_folder / AUTOSAVE).mkdir(parents=True)
     assert saves.load_session() is None
     assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
     assert len(texts(saves.notices)) == 1
 
 
-def test_setting_aside_never_overwrites_an_earlier_copy(saves, saves_folder):
+def test_setting_aside_never_overwrites_an_earlier_copy(saves: Saves, saves_folder: Path) -> None:
     saves_folder.mkdir()
     for attempt in range(3):
         (saves_folder / AUTOSAVE).write_text(f"damaged {attempt}")
@@ -165,7 +167,7 @@ def test_setting_aside_never_overwrites_an_earlier_copy(saves, saves_folder):
     assert len(texts(saves.notices)) == 3
 
 
-def test_declining_to_resume_keeps_the_old_autosave_aside(saves, saves_folder):
+def test_declining_to_resume_keeps_the_old_autosave_aside(saves: Saves, saves_folder: Path) -> None:
     session = mid_game_session()
     saves.save_session(session, RESUME)
     kept = saves.set_aside_autosave()
@@ -175,7 +177,7 @@ def test_declining_to_resume_keeps_the_old_autosave_aside(saves, saves_folder):
     assert saves.set_aside_autosave() is None
 
 
-def test_a_finished_session_removes_its_autosave(saves, saves_folder):
+def test_a_finished_session_removes_its_autosave(saves: Saves, saves_folder: Path) -> None:
     saves.save_session(mid_game_session(), RESUME)
     assert saves.remove_autosave() and not saves.has_autosave()
     assert saves.remove_autosave()
@@ -185,7 +187,7 @@ def test_a_finished_session_removes_its_autosave(saves, saves_folder):
 # Failing writes: the game goes on, the old file stays whole
 
 def raise_error(code):
-    def fail(*args, **kwargs):
+    def fail(*args, **kwargs) -> None:
         raise OSError(code, os.strerror(code))
     return fail
 
@@ -196,7 +198,9 @@ def raise_error(code):
     ("fsync", errno.ENOSPC, "the disk is full"),
     ("fdopen", errno.ENOSPC, "the disk is full"),
 ])
-def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, saves_folder, monkeypatch, target, code, reason):
+def test_a_failing_write_warns_once_and_keeps_the_old_file(saves: Saves, saves_folder: Path,
+                                                           monkeypatch: pytest.MonkeyPatch, target, code,
+                                                           reason) -> None:
     assert saves.save_prefs(Prefs(verify=False))
     before = (saves_folder / PREFS).read_bytes()
     monkeypatch.setattr(os, target, raise_error(code))
@@ -214,10 +218,10 @@ def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, saves_folder, 
 class HalfWriter:
     """A file that takes half of what is written, then finds the disk full."""
 
-    def __init__(self, file):
+    def __init__(self, file) -> None:
         self.file = file
 
-    def write(self, data):
+    def write(self, data) -> None:
         self.file.write(data[:len(data) // 2])
         self.file.flush()
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -228,11 +232,12 @@ class HalfWriter:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, *exc_info) -> None:
         self.file.close()
 
 
-def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, saves_folder, monkeypatch):
+def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves: Saves, saves_folder: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     first = mid_game_session()
     saves.save_session(first, RESUME)
     before = (saves_folder / AUTOSAVE).read_bytes()
@@ -246,12 +251,13 @@ def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, saves_folder, 
     assert texts(saves.notices) == ["saving is off: autosave.json: the disk is full"]
 
 
-def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, saves_folder, monkeypatch):
+def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves: Saves, saves_folder: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     saves.append_history(played_game(1))
     before = (saves_folder / HISTORY).read_bytes()
     real_write = os.write
 
-    def half_then_full(fd, data):
+    def half_then_full(fd, data) -> None:
         real_write(fd, bytes(data[:len(data) // 2]))
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(os, "write", half_then_full)
@@ -262,7 +268,8 @@ def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, sa
     assert texts(saves.notices) == ["saving is off: history.jsonl: the disk is full"]
 
 
-def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_game(saves, monkeypatch):
+def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_game(
+        saves: Saves, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "write", raise_error(errno.ENOSPC))
     assert not saves.append_history(played_game(1))
     assert text(saves.history_problem) == "this game was not added to the history: the disk is full"
@@ -299,7 +306,7 @@ def run_unprivileged(action):
 
 
 @pytest.mark.posix(reason="a folder made read-only by its mode bits (chmod, geteuid)")
-def test_a_read_only_folder_lets_play_go_on_with_one_warning():
+def test_a_read_only_folder_lets_play_go_on_with_one_warning() -> None:
     folder = Path(tempfile.mkdtemp(prefix="yahtzee-read-only-"))
     try:
         (folder / PREFS).write_text('{"version": 1, "verify": false, "sound": true}')
@@ -329,7 +336,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
 
 # prefs.json
 
-def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, saves_folder):
+def test_prefs_default_then_round_trip_keeping_unknown_keys(saves: Saves, saves_folder: Path) -> None:
     assert saves.load_prefs() == DEFAULTS
     assert saves.save_prefs(Prefs(verify=False))
     assert saves.load_prefs() == Prefs(verify=False)
@@ -347,7 +354,7 @@ def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, saves_folder)
     b'{"verify": false}', b'{"version": 9, "verify": false}', b'"just a string"',
     b'{"version": 1, "verify": false, "sound": tr',
 ])
-def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, saves_folder, content):
+def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves: Saves, saves_folder: Path, content) -> None:
     saves_folder.mkdir()
     (saves_folder / PREFS).write_bytes(content)
     assert saves.load_prefs() == DEFAULTS
@@ -358,14 +365,14 @@ def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, saves_fo
 
 # The history record format
 
-def test_records_of_real_games_are_valid():
+def test_records_of_real_games_are_valid() -> None:
     for seed in range(20):
         check_record(finished_record(seed, names=("ANN", "Bob", "Zoë", "HAL")[:seed % 4 + 1]))
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(1, 6), min_size=5, max_size=5), st.sampled_from(list(Category)))
-def test_every_score_the_dice_can_make_is_a_possible_box_value(dice, box):
+def test_every_score_the_dice_can_make_is_a_possible_box_value(dice, box) -> None:
     assert is_possible_points(box, score(box, dice))
     assert is_possible_points(box, joker_points(box, [dice[0]] * 5))
 
@@ -418,13 +425,13 @@ INVALID_RECORDS = {
 
 
 @pytest.mark.parametrize("change", INVALID_RECORDS.values(), ids=INVALID_RECORDS.keys())
-def test_invalid_records_are_refused(change):
+def test_invalid_records_are_refused(change) -> None:
     record = mutated(change)
     with pytest.raises(InvalidRecord):
         check_record(record)
 
 
-def test_tolerated_record_variations():
+def test_tolerated_record_variations() -> None:
     record = finished_record(7)
     record.update(seed=None, note="kept")
     record["players"][0]["name"] = "Zoë 二"
@@ -434,7 +441,7 @@ def test_tolerated_record_variations():
 
 # history.jsonl
 
-def test_history_appends_and_reads_back_in_order(saves):
+def test_history_appends_and_reads_back_in_order(saves: Saves) -> None:
     records = [played_game(seed) for seed in range(3)]
     for record in records:
         assert saves.append_history(record)
@@ -442,7 +449,7 @@ def test_history_appends_and_reads_back_in_order(saves):
     assert texts(saves.notices) == []
 
 
-def test_an_invalid_record_is_not_appended(saves, saves_folder):
+def test_an_invalid_record_is_not_appended(saves: Saves, saves_folder: Path) -> None:
     game = played_game(7)
     renamed = replace(game.players[0], name="A\x1bB")
     assert not saves.append_history(replace(game, players=(renamed, *game.players[1:])))
@@ -450,7 +457,7 @@ def test_an_invalid_record_is_not_appended(saves, saves_folder):
     assert text(saves.history_problem).startswith("this game was not added to the history: a player name")
 
 
-def test_a_torn_last_line_loses_only_that_game(saves, saves_folder):
+def test_a_torn_last_line_loses_only_that_game(saves: Saves, saves_folder: Path) -> None:
     first, second, third = (played_game(seed) for seed in (1, 2, 3))
     saves.append_history(first)
     saves.append_history(second)
@@ -460,7 +467,7 @@ def test_a_torn_last_line_loses_only_that_game(saves, saves_folder):
     assert len(texts(saves.notices)) == 1
 
 
-def test_an_append_after_a_torn_line_starts_a_new_line(saves, saves_folder):
+def test_an_append_after_a_torn_line_starts_a_new_line(saves: Saves, saves_folder: Path) -> None:
     first, second = played_game(1), played_game(2)
     saves.append_history(first)
     with open(saves_folder / HISTORY, "ab") as file:
@@ -469,7 +476,7 @@ def test_an_append_after_a_torn_line_starts_a_new_line(saves, saves_folder):
     assert saves.read_history() == [first, second]
 
 
-def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, saves_folder):
+def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves: Saves, saves_folder: Path) -> None:
     good = [played_game(seed) for seed in range(3)]
     bad_lines = [b"not json", json.dumps(mutated(first_scores(chance=99))).encode(),
                  json.dumps(mutated(first_player(name="\x1b]0;owned\x07"))).encode(),
@@ -490,7 +497,7 @@ def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, save
 @pytest.mark.parametrize("content", [
     b"\x00\x01\x02garbage\xff", b'{"version": 1}\n', b"[1, 2]\n{}\n", b'{"version": 1, "finished": "2024',
 ])
-def test_a_history_with_no_valid_line_is_set_aside(saves, saves_folder, content):
+def test_a_history_with_no_valid_line_is_set_aside(saves: Saves, saves_folder: Path, content) -> None:
     saves_folder.mkdir()
     (saves_folder / HISTORY).write_bytes(content)
     assert saves.read_history() == []
@@ -499,7 +506,8 @@ def test_a_history_with_no_valid_line_is_set_aside(saves, saves_folder, content)
     assert len(texts(saves.notices)) == 1
 
 
-def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves, saves_folder, monkeypatch):
+def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves: Saves, saves_folder: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     saves_folder.mkdir()
     with open(saves_folder / HISTORY, "wb") as file:
         file.write(json.dumps(finished_record(1)).encode() + b"\n")
@@ -512,7 +520,7 @@ def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves
     assert texts(saves.notices) == [f"{HISTORY} over 50 MB, kept as {HISTORY}.large-{STAMP}: new statistics"]
 
 
-def test_a_history_of_fifty_megabytes_is_still_read(saves, saves_folder):
+def test_a_history_of_fifty_megabytes_is_still_read(saves: Saves, saves_folder: Path) -> None:
     record = played_game(1)
     saves_folder.mkdir()
     with open(saves_folder / HISTORY, "wb") as file:
@@ -522,7 +530,7 @@ def test_a_history_of_fifty_megabytes_is_still_read(saves, saves_folder):
     assert texts(saves.notices) == []
 
 
-def test_resetting_the_statistics_keeps_the_old_history(saves, saves_folder):
+def test_resetting_the_statistics_keeps_the_old_history(saves: Saves, saves_folder: Path) -> None:
     saves.append_history(played_game(1))
     kept = saves.reset_history()
     assert kept.name == f"{HISTORY}.reset-{STAMP}"
@@ -533,7 +541,7 @@ def test_resetting_the_statistics_keeps_the_old_history(saves, saves_folder):
 # The lock: one copy of the game owns the autosave
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
-def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_folder):
+def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_folder: Path) -> None:
     first, second = Saves(saves_folder, now=clock), Saves(saves_folder, now=clock)
     session = mid_game_session()
     assert first.acquire_lock() and first.save_session(session, RESUME)
@@ -561,7 +569,7 @@ time.sleep(60)
 
 
 @pytest.mark.posix(reason="SIGKILL")
-def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder):
+def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(saves_folder)], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, text=True)
@@ -579,7 +587,7 @@ def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder):
 
 # Notices
 
-def test_notices_are_gathered_until_taken(saves_folder):
+def test_notices_are_gathered_until_taken(saves_folder: Path) -> None:
     saves = Saves(saves_folder, now=clock)
     saves_folder.mkdir()
     (saves_folder / PREFS).write_text("{")
@@ -609,7 +617,7 @@ AUTOSAVE_PATHS = list(paths_in(GOOD_AUTOSAVE))[1:]
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(AUTOSAVE_PATHS), JSON_VALUES)
-def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path, value):
+def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path, value) -> None:
     data = json.loads(json.dumps(GOOD_AUTOSAVE))
     place = data
     for key in path[:-1]:

@@ -3,6 +3,7 @@ import json
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 from driver import PlainPlayer
@@ -30,7 +31,7 @@ def saved_session(saves):
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory):
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory):
     """The record of the two-player game the driver plays with SEED, never stopped."""
     saves = tmp_path_factory.mktemp("reference")
     player = PlainPlayer(saves, *SEED)
@@ -42,7 +43,7 @@ def uninterrupted(tmp_path_factory):
 
 @pytest.mark.posix(reason="SIGKILL")
 @pytest.mark.parametrize("steps, pause", [(7, 0), (131, 0.003)])
-def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(tmp_path, uninterrupted, steps, pause):
+def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(tmp_path: Path, uninterrupted, steps, pause) -> None:
     # That every saved moment resumes right is test_every_moment's to check; these real kills
     # check that the atomic replace never leaves a torn autosave behind.
     saves = tmp_path / "kill"
@@ -61,7 +62,7 @@ def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(tmp_path, uninter
     assert not (saves / "autosave.json").exists()
 
 
-def key_game_to_second_roll(term):
+def key_game_to_second_roll(term) -> None:
     """Opening to ANN's first roll with die 2 marked."""
     term.wait_for("Press any key to begin")
     term.press("x")
@@ -84,7 +85,7 @@ def dice_rows(screen):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_f10_mid_turn_then_a_new_start_resumes_the_very_same_turn(tmp_path):
+def test_f10_mid_turn_then_a_new_start_resumes_the_very_same_turn(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     term = Terminal("--saves", str(saves), *SEED)
     try:
@@ -105,7 +106,7 @@ def test_f10_mid_turn_then_a_new_start_resumes_the_very_same_turn(tmp_path):
 
 @pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP", "lost terminal"])
-def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path, stop):
+def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path: Path, stop) -> None:
     saves = tmp_path / "saves"
     term = Terminal("--saves", str(saves), *SEED)
     try:
@@ -126,7 +127,7 @@ def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path, stop):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_path):
+def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     first = Terminal("--saves", str(saves), *SEED)
     try:
@@ -152,7 +153,7 @@ def run_plain(saves, lines, *args):
     return out
 
 
-def autosave_with(saves, change):
+def autosave_with(saves, change) -> None:
     """Write a real autosave, then damage it with `change(text) -> text or bytes`."""
     run_plain(saves, ["", "n", "ANN", "", "y", ""], *SEED)
     path = saves / "autosave.json"
@@ -173,7 +174,7 @@ DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", DAMAGE)
-def test_a_damaged_autosave_is_set_aside_with_one_line_and_play_goes_on(tmp_path, damage):
+def test_a_damaged_autosave_is_set_aside_with_one_line_and_play_goes_on(tmp_path: Path, damage) -> None:
     saves = tmp_path / "saves"
     autosave_with(saves, DAMAGE[damage])
     out = run_plain(saves, ["", "n", "BOB", "", "y", "", "f10", "y"])
@@ -188,7 +189,7 @@ def test_a_damaged_autosave_is_set_aside_with_one_line_and_play_goes_on(tmp_path
     ("prefs.json", "not json"),
     ("history.jsonl", '{"version": 1, "players": "nobody"}\n'),
 ])
-def test_damaged_prefs_and_history_give_one_line_and_are_kept_aside(tmp_path, name, content):
+def test_damaged_prefs_and_history_give_one_line_and_are_kept_aside(tmp_path: Path, name, content) -> None:
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / name).write_text(content)
@@ -197,7 +198,7 @@ def test_damaged_prefs_and_history_give_one_line_and_are_kept_aside(tmp_path, na
     assert list(saves.glob(f"{name}.bad-*"))
 
 
-def test_a_torn_last_history_line_loses_only_that_line(tmp_path):
+def test_a_torn_last_history_line_loses_only_that_line(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     finish_one_game(saves)
     with open(saves / "history.jsonl", "a") as file:
@@ -209,14 +210,14 @@ def test_a_torn_last_history_line_loses_only_that_line(tmp_path):
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 
 
-def finish_one_game(saves, name="ANN", seed="3"):
+def finish_one_game(saves, name="ANN", seed="3") -> None:
     """Play a whole one-player game in process: each box in turn after one roll."""
     lines = ["", "n", name, "", "y"] + [line for box in BOXES for line in ("", "r", box, "y")] + ["n", ""]
     out = run_plain(saves, lines, "--seed", seed)
     assert "Another game? (Y/N)" in out, out
 
 
-def test_stats_show_the_hall_of_fame_and_players_after_a_few_games(tmp_path):
+def test_stats_show_the_hall_of_fame_and_players_after_a_few_games(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     for name, seed in [("ANN", "1"), ("BOB", "2"), ("ANN", "3")]:
         finish_one_game(saves, name, seed)
@@ -229,14 +230,14 @@ def test_stats_show_the_hall_of_fame_and_players_after_a_few_games(tmp_path):
     assert ann and ann[0].split()[1] == "2"  # two games played
 
 
-def test_verify_and_sound_are_remembered_between_runs(tmp_path):
+def test_verify_and_sound_are_remembered_between_runs(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     run_plain(saves, ["", "f8", "f9"])
     out = run_plain(saves, [""])
     assert "F8/V verify OFF   F9/M sound OFF" in out
 
 
-def test_an_unwritable_saves_folder_warns_once_and_play_goes_on(tmp_path):
+def test_an_unwritable_saves_folder_warns_once_and_play_goes_on(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("a file where the folder should be")
     out = run_plain(blocker / "saves", ["", "n", "ANN", "", "y", "", "1", "r", "r", "c", "y", "f10", "y"])
@@ -244,7 +245,7 @@ def test_an_unwritable_saves_folder_warns_once_and_play_goes_on(tmp_path):
     assert "ANN posts" in out
 
 
-def test_a_game_saved_during_a_computers_turn_resumes_and_plays_on(tmp_path):
+def test_a_game_saved_during_a_computers_turn_resumes_and_plays_on(tmp_path: Path) -> None:
     from yahtzee.model.dice import SeededDice
     from yahtzee.model.game import Player
     from yahtzee.model.scoring import Category
@@ -262,7 +263,7 @@ def test_a_game_saved_during_a_computers_turn_resumes_and_plays_on(tmp_path):
     assert "Brainy posts" in out and "ANN: press any key to roll" in out
 
 
-def test_a_game_saved_at_the_verify_question_resumes_at_that_question(tmp_path):
+def test_a_game_saved_at_the_verify_question_resumes_at_that_question(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     out = run_plain(saves, ["", "n", "ANN", "", "y", "", "r", "h"], "--seed", "2")
     asked, said = out.rstrip().rsplit("\n", 1)
@@ -273,7 +274,7 @@ def test_a_game_saved_at_the_verify_question_resumes_at_that_question(tmp_path):
     assert question in again and "ANN posts" in again
 
 
-def test_the_end_of_input_mid_game_says_the_game_is_saved_as_f10_does_and_before_a_game_nothing(tmp_path):
+def test_the_end_of_input_mid_game_says_the_game_is_saved_as_f10_does_and_before_a_game_nothing(tmp_path: Path) -> None:
     """Plain mode's input ending mid-game saves the game and says so, in F10's words; before
     a game begins there is nothing to keep and nothing is said."""
     saves = tmp_path / "saves"
@@ -286,7 +287,7 @@ def test_the_end_of_input_mid_game_says_the_game_is_saved_as_f10_does_and_before
     assert saying not in before and "Goodbye" not in before
 
 
-def test_a_set_aside_notice_says_the_whole_reason_and_the_kept_files_whole_name(tmp_path):
+def test_a_set_aside_notice_says_the_whole_reason_and_the_kept_files_whole_name(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     autosave_with(saves, lambda text: '{"version": 2, garbage')
     out = run_plain(saves, ["", "n", "BOB", "", "y", "", "f10", "y"])
@@ -296,7 +297,7 @@ def test_a_set_aside_notice_says_the_whole_reason_and_the_kept_files_whole_name(
     assert "..." not in notice
 
 
-def test_a_long_message_is_wrapped_whole_under_a_key_screen_never_cut():
+def test_a_long_message_is_wrapped_whole_under_a_key_screen_never_cut() -> None:
     from helpers import KeyScript
 
     from yahtzee.saves.notices import SET_ASIDE, fit_notice

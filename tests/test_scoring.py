@@ -35,7 +35,7 @@ def reference_score(box, dice):
     }[box]
 
 
-def test_every_roll_and_box_matches_an_independent_count():
+def test_every_roll_and_box_matches_an_independent_count() -> None:
     mismatches = [(box, dice) for dice in ALL_ROLLS for box in Category
                   if score(box, dice) != reference_score(box, dice)]
     assert len(ALL_ROLLS) == 7776
@@ -64,12 +64,12 @@ def test_every_roll_and_box_matches_an_independent_count():
     (C.YAHTZEE, (3, 3, 3, 3, 2), 0),
     (C.CHANCE, (6, 6, 5, 1, 2), 20),
 ])
-def test_hand_checked_examples(box, dice, points):
+def test_hand_checked_examples(box, dice, points) -> None:
     assert score(box, dice) == points
 
 
 @given(dice_strategy, st.randoms(use_true_random=False))
-def test_shuffling_the_dice_never_changes_a_score(dice, rng):
+def test_shuffling_the_dice_never_changes_a_score(dice, rng) -> None:
     shuffled = list(dice)
     rng.shuffle(shuffled)
     assert [score(box, dice) for box in Category] == [score(box, shuffled) for box in Category]
@@ -82,14 +82,14 @@ BOX_RANGE = {**{box: range(0, 5 * (i + 1) + 1) for i, box in enumerate(UPPER)},
 
 
 @given(dice_strategy)
-def test_every_score_is_in_its_box_range(dice):
+def test_every_score_is_in_its_box_range(dice) -> None:
     for box in Category:
         assert score(box, dice) in BOX_RANGE[box]
     for i, box in enumerate(UPPER):
         assert score(box, dice) % (i + 1) == 0
 
 
-def test_category_names_and_values_are_the_spec_s():
+def test_category_names_and_values_are_the_spec_s() -> None:
     assert [c.name for c in Category] == [
         "ONES", "TWOS", "THREES", "FOURS", "FIVES", "SIXES", "THREE_OF_A_KIND",
         "FOUR_OF_A_KIND", "FULL_HOUSE", "SMALL_STRAIGHT", "LARGE_STRAIGHT", "YAHTZEE", "CHANCE"]
@@ -134,14 +134,14 @@ JOKER_TABLE = [
 
 
 @pytest.mark.parametrize("boxes, dice, legal, points, bonus", JOKER_TABLE)
-def test_forced_joker_and_yahtzee_bonus(boxes, dice, legal, points, bonus):
+def test_forced_joker_and_yahtzee_bonus(boxes, dice, legal, points, bonus) -> None:
     assert legal_boxes(dice, boxes, HASBRO) == legal
     for box, expected in points.items():
         assert posting_points(box, dice, boxes, HASBRO) == expected, box
     assert yahtzee_bonus(dice, boxes, HASBRO) == bonus
 
 
-def test_free_joker_allows_any_open_box_at_joker_values_once_the_upper_box_is_filled():
+def test_free_joker_allows_any_open_box_at_joker_values_once_the_upper_box_is_filled() -> None:
     boxes = card(yahtzee=50, fives=25)
     dice = (5,) * 5
     assert legal_boxes(dice, boxes, FREE_JOKER) == [b for b in Category if b not in (C.YAHTZEE, C.FIVES)]
@@ -149,7 +149,7 @@ def test_free_joker_allows_any_open_box_at_joker_values_once_the_upper_box_is_fi
     assert yahtzee_bonus(dice, boxes, FREE_JOKER) == 100
 
 
-def test_free_joker_with_the_upper_box_open_scores_the_dice_as_they_are():
+def test_free_joker_with_the_upper_box_open_scores_the_dice_as_they_are() -> None:
     boxes = card(yahtzee=50)
     dice = (5,) * 5
     assert legal_boxes(dice, boxes, FREE_JOKER) == [b for b in Category if b is not C.YAHTZEE]
@@ -158,7 +158,7 @@ def test_free_joker_with_the_upper_box_open_scores_the_dice_as_they_are():
     assert yahtzee_bonus(dice, boxes, FREE_JOKER) == 100
 
 
-def test_without_joker_an_extra_yahtzee_scores_as_it_is():
+def test_without_joker_an_extra_yahtzee_scores_as_it_is() -> None:
     boxes = card(yahtzee=50)
     dice = (5,) * 5
     assert legal_boxes(dice, boxes, NO_BONUS) == [b for b in Category if b is not C.YAHTZEE]
@@ -172,12 +172,12 @@ def test_without_joker_an_extra_yahtzee_scores_as_it_is():
     (card(sixes=30, fives=25, fours=8), 35),                               # 63, three boxes
     (card(sixes=30, fives=25, fours=4, chance=30), 0),                     # lower boxes don't count
 ])
-def test_upper_bonus_at_63_and_not_at_62(boxes, bonus):
+def test_upper_bonus_at_63_and_not_at_62(boxes, bonus) -> None:
     assert upper_bonus(boxes) == bonus
 
 
 @given(st.sets(st.sampled_from(list(Category))), dice_strategy)
-def test_legal_boxes_are_open_and_never_empty(filled, dice):
+def test_legal_boxes_are_open_and_never_empty(filled, dice) -> None:
     boxes = {box: 0 for box in filled}
     for rules in (HASBRO, FREE_JOKER, NO_BONUS):
         legal = legal_boxes(dice, boxes, rules)

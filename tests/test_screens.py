@@ -11,6 +11,7 @@ from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
 from yahtzee.model.words import YesNo
 from yahtzee.present.palette import strip_controls
+from yahtzee.saves.store import Saves
 from yahtzee.screens.flow import SCREENS, Keeper, run
 from yahtzee.screens.lobby import clean_name
 from yahtzee.screens.prompts import QuitGame
@@ -55,7 +56,7 @@ KEYS_END_WHILE_TUMBLING = pytest.mark.skipif(sys.platform == "win32",
                                              reason="the keys run out while the dice tumble")
 
 
-def test_typing_stops_at_six_characters_and_duplicates_are_refused(run_keys):
+def test_typing_stops_at_six_characters_and_duplicates_are_refused(run_keys) -> None:
     following, table, script = run_keys(Screen.NAMES, "Annabelle\rannabe\rBob\r\r",
                                         until=[Screen.CONFIRM])
     assert following == Moment(Screen.CONFIRM)
@@ -69,7 +70,7 @@ def test_typing_stops_at_six_characters_and_duplicates_are_refused(run_keys):
     ("😀😀😀😀\r", "😀😀😀"),
     ("Zoë\r", "Zoë"),
 ])
-def test_typing_a_name_stops_at_six_terminal_cells_so_the_sheet_stays_aligned(run_keys, typed, seated):
+def test_typing_a_name_stops_at_six_terminal_cells_so_the_sheet_stays_aligned(run_keys, typed, seated) -> None:
     _, table, script = run_keys(Screen.NAMES, typed + "\r", until=[Screen.CONFIRM])
     assert [p.name for p in table.session.players] == [seated]
     assert not script.messages  # typing stopped: nothing was cut
@@ -82,7 +83,7 @@ def test_typing_a_name_stops_at_six_terminal_cells_so_the_sheet_stays_aligned(ru
     assert visible_width(sheet[0]) == render.sheet_width(table.session.game)
 
 
-def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys):
+def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys) -> None:
     _, table, script = run_keys(Screen.NAMES, "\rA\rB\rC\rD\r")
     assert [p.name for p in table.session.players] == ["A", "B", "C", "D"]
     assert "At least one player is needed." in script.messages
@@ -99,16 +100,16 @@ def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys)
     ("\x00\x01\x02", ""),
     ("a\u200bb", "ab"),
 ])
-def test_names_lose_escape_sequences_and_control_characters(typed, stored):
+def test_names_lose_escape_sequences_and_control_characters(typed, stored) -> None:
     assert clean_name(typed) == stored
 
 
-def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys):
+def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys) -> None:
     following, table, _ = run_keys(Screen.CONFIRM, "n", players=["ANN", "BOB"])
     assert following == Moment(Screen.NAMES) and table.session.players == []
 
 
-def test_later_game_confirm_no_then_add_players(context, run_keys):
+def test_later_game_confirm_no_then_add_players(context, run_keys) -> None:
     table = context()
     table.session.players.append(Player("ANN"))
     table.session.results.append(played_game(1, names=("ANN",)))
@@ -118,7 +119,7 @@ def test_later_game_confirm_no_then_add_players(context, run_keys):
     assert following == Moment(Screen.PLAY) and table.session.game.number == 2
 
 
-def test_a_turn_marks_rolls_and_posts_with_verify(run_keys, saves):
+def test_a_turn_marks_rolls_and_posts_with_verify(run_keys, saves: Saves) -> None:
     faces = [2, 3, 2, 6, 1, 3, 3]
     following, table, script = run_keys(Screen.PLAY, " 45rr", faces=faces, players=["ANN"])
     game = table.session.game
@@ -131,25 +132,25 @@ def test_a_turn_marks_rolls_and_posts_with_verify(run_keys, saves):
     assert "ANN posts 25 in FULL HOUSE." in script.messages
 
 
-def test_pressing_a_number_twice_locks_the_die_again(run_keys):
+def test_pressing_a_number_twice_locks_the_die_again(run_keys) -> None:
     following, table, _ = run_keys(Screen.PLAY, " 11r", faces=[1, 2, 3, 4, 5], players=["ANN"])
     assert following == Moment(Screen.POSTING)
     assert table.session.game.turn.rolls == 1
 
 
 @KEYS_END_WHILE_TUMBLING
-def test_the_third_roll_goes_to_posting_by_itself(run_keys):
+def test_the_third_roll_goes_to_posting_by_itself(run_keys) -> None:
     following, table, _ = run_keys(Screen.PLAY, " 1r1r", faces=[1] * 7, players=["ANN"])
     assert following == Moment(Screen.POSTING) and table.session.game.rolls_left == 0
 
 
-def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys):
+def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys) -> None:
     _, table, script = run_keys(Screen.PLAY, " x9r", faces=[1, 2, 3, 4, 5], players=["ANN"])
     assert script.messages.count("Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.") == 2
     assert table.session.game.turn.dice == (1, 2, 3, 4, 5)
 
 
-def test_verify_off_posts_at_once_but_confirms_a_lower_zero(context, run_keys):
+def test_verify_off_posts_at_once_but_confirms_a_lower_zero(context, run_keys) -> None:
     table = _rolled_table(context, [1, 2, 3, 4, 6], verify=False)
     _, table, script = run_keys(Screen.POSTING, "hn6", table=table, until=[Screen.PLAY])
     assert table.session.game.players[0].card.boxes == {C.SIXES: 6}
@@ -164,7 +165,7 @@ def _rolled_table(context, faces, **options):
     return table
 
 
-def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(context, run_keys):
+def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(context, run_keys) -> None:
     table = _rolled_table(context, [4] * 15, verify=False)
     game = table.session.game
     game.post(C.YAHTZEE)
@@ -177,7 +178,7 @@ def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(context, run_keys
     assert "ANN posts 20 in FOURS. YAHTZEE bonus +100!" in script.messages
 
 
-def test_posting_shows_keys_only_beside_legal_boxes(context, run_keys):
+def test_posting_shows_keys_only_beside_legal_boxes(context, run_keys) -> None:
     table = _rolled_table(context, [4] * 10)
     table.session.game.post(C.YAHTZEE)
     table.session.game.roll()
@@ -187,7 +188,7 @@ def test_posting_shows_keys_only_beside_legal_boxes(context, run_keys):
     assert first[-1] == "Post where? 4, R dice, ? advice"
 
 
-def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(context, run_keys):
+def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(context, run_keys) -> None:
     table = _rolled_table(context, [1, 2, 3, 4, 5])
     following, _, _ = run_keys(Screen.POSTING, "r", table=table)
     assert following == Moment(Screen.PLAY)
@@ -197,32 +198,32 @@ def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(context, run_ke
     (F8, False, True), ("v", False, True), (F9, True, False), ("m", True, False),
     (F8 + F8, True, True), ("vm", False, False),
 ])
-def test_hot_keys_and_their_aliases_toggle_and_show(run_keys, keys, verify, sound):
+def test_hot_keys_and_their_aliases_toggle_and_show(run_keys, keys, verify, sound) -> None:
     _, table, script = run_keys(Screen.TITLE, keys + "n")
     assert (table.session.verify, table.session.sound) == (verify, sound)
     last = "\n".join(script.screens[-1])
     assert f"now {'ON' if verify else 'OFF'}" in last.split("F8  or V")[1].splitlines()[0]
 
 
-def test_f10_asks_and_n_plays_on(run_keys):
+def test_f10_asks_and_n_plays_on(run_keys) -> None:
     following, _, script = run_keys(Screen.TITLE, F10 + "nn")
     assert following == Moment(Screen.NAMES)
     assert any("Quit Computer Yahtzee? (Y/N)" in line for line in script.screens[1])
 
 
 @pytest.mark.parametrize("keys", [F10 + "y", "qy", "\x03y", F10 + F10])
-def test_f10_its_alias_and_ctrl_c_quit_after_asking(run_keys, keys):
+def test_f10_its_alias_and_ctrl_c_quit_after_asking(run_keys, keys) -> None:
     with pytest.raises(QuitGame):
         run_keys(Screen.TITLE, keys)
 
 
-def test_hot_keys_work_while_typing_a_name(run_keys):
+def test_hot_keys_work_while_typing_a_name(run_keys) -> None:
     _, table, _ = run_keys(Screen.NAMES, "Vi" + F8 + "c\r\r")
     assert table.session.verify is False
     assert [p.name for p in table.session.players] == ["Vic"]
 
 
-def test_a_too_small_terminal_ignores_keys_but_f10():
+def test_a_too_small_terminal_ignores_keys_but_f10() -> None:
     script = KeyScript("1rx" + F10 + "2")
     script.console.terminal_size = lambda: os.terminal_size((60, 20))
     try:
@@ -232,7 +233,7 @@ def test_a_too_small_terminal_ignores_keys_but_f10():
         script.close()
 
 
-def test_a_whole_session_of_screens_ends_with_the_recap(context, saves):
+def test_a_whole_session_of_screens_ends_with_the_recap(context, saves: Saves) -> None:
     # Every roll is five sixes: YAHTZEE, then jokers in sixes, the lower boxes, forced zeros.
     turns = ["y", "6", "t", "f", "h", "s", "l", "c", "1", "2", "3", "4", "5"]
     game = "".join(f" r{key}y" for key in turns)
@@ -251,14 +252,14 @@ def test_a_whole_session_of_screens_ends_with_the_recap(context, saves):
     assert "RECAP" in recap and recap.count("1465") == 2 and "2930" in recap
 
 
-def test_a_computer_seat_is_typed_in_full_though_names_stop_at_six(run_keys):
+def test_a_computer_seat_is_typed_in_full_though_names_stop_at_six(run_keys) -> None:
     _, table, script = run_keys(Screen.NAMES, "*gambler Zed\r\r", until=[Screen.CONFIRM])
     (seated,) = table.session.players
     assert (seated.name, seated.mood) == ("Zed", "gambler")
 
 
 @KEYS_END_WHILE_TUMBLING
-def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys):
+def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys) -> None:
     _, table, script = run_keys(Screen.PLAY, " ", faces=[4] * 5, players=["ANN"], sound=False,
                                 until=[Screen.PLAY])
     assert "YAHTZEE!" in script.messages
@@ -268,7 +269,7 @@ def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys):
 
 
 @pytest.mark.parametrize("flashes, blinks", [(True, 3), (False, 0)])
-def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(context, flashes, blinks):
+def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(context, flashes, blinks) -> None:
     from yahtzee.present.palette import REVERSE, painter
     table = context([4] * 5, sound=False)
     table.session.players.append(Player("ANN"))
@@ -285,7 +286,7 @@ def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(context, fl
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_title_banner_is_centred_in_its_frame(code):
+def test_the_title_banner_is_centred_in_its_frame(code) -> None:
     from yahtzee.present.look import Look
     from yahtzee.screens.lobby import banner
     from yahtzee.speech import languages as language
@@ -298,7 +299,7 @@ def test_the_title_banner_is_centred_in_its_frame(code):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_names_help_keeps_its_example_on_one_line(run_keys, code):
+def test_the_names_help_keeps_its_example_on_one_line(run_keys, code) -> None:
     from yahtzee.speech import languages as language
     language.use(code)
     try:

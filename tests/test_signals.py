@@ -52,7 +52,7 @@ class StoppingInput(io.StringIO):
     """Lines for a plain console; once they run out, a stop signal arrives at the next prompt,
     while the console waits for the line."""
 
-    def __init__(self, lines):
+    def __init__(self, lines) -> None:
         super().__init__()
         self.lines = list(lines)
         self.console = None
@@ -88,7 +88,7 @@ def last_prompt(written):
 
 
 @pytest.mark.parametrize("screen", STOPS)
-def test_a_stop_at_any_screen_saves_and_the_game_resumes_at_the_same_question(tmp_path, screen):
+def test_a_stop_at_any_screen_saves_and_the_game_resumes_at_the_same_question(tmp_path: Path, screen) -> None:
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(["2 2 2 3 3"] * 26))
     written = plain_run(tmp_path / "saves", dice, SESSION[:STOPS[screen]])
@@ -104,7 +104,8 @@ def test_a_stop_at_any_screen_saves_and_the_game_resumes_at_the_same_question(tm
 # The signals themselves, from outside, at a real terminal: at a few screens.
 @pytest.mark.parametrize("screen, signum", [("opening", signal.SIGTERM), ("verify", signal.SIGTERM),
                                             ("names", signal.SIGHUP), ("dice", signal.SIGHUP)])
-def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_question(tmp_path, screen, signum):
+def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_question(tmp_path: Path, screen,
+                                                                                     signum) -> None:
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(["2 2 2 3 3"] * 26))
     child = spawn(tmp_path / "saves", dice)
@@ -130,7 +131,7 @@ def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_ques
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before_it(tmp_path):
+def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before_it(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / "prefs.json").write_text(json.dumps({"version": 1, "advisor": True}))
@@ -160,7 +161,7 @@ def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_quitting_while_a_table_is_built_in_the_background_is_immediate_and_keeps_nothing(tmp_path):
+def test_quitting_while_a_table_is_built_in_the_background_is_immediate_and_keeps_nothing(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     term = Terminal("--saves", str(tmp_path / "saves"), env={"YAHTZEE_CACHE": str(cache)})
     try:

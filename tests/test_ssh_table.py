@@ -1,6 +1,7 @@
 """A table hosted over SSH (--host): friends join it with a real OpenSSH client over the loopback
 address, and only they may."""
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,7 +31,7 @@ BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 
 
 @pytest.fixture
-def table(tmp_path):
+def table(tmp_path: Path):
     """A friend's key listed in the saves folder, and the dice every game here rolls."""
     saves = tmp_path / "saves"
     saves.mkdir()
@@ -41,7 +42,7 @@ def table(tmp_path):
     return tmp_path
 
 
-def write_dice(path):
+def write_dice(path) -> None:
     """The loaded dice of every game here."""
     path.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
 
@@ -78,7 +79,7 @@ def host(folder, stderr=None):
     return term, int(re.search(r"ssh -p (\d+)", screen).group(1))
 
 
-def seat_two(term):
+def seat_two(term) -> None:
     """ANN and BOB seated, at "Ready to play?"."""
     term.seat("ANN", "BOB")
 
@@ -91,7 +92,7 @@ def history_record(saves):
 
 
 @pytest.fixture(scope="module")
-def hot_seat_record(tmp_path_factory):
+def hot_seat_record(tmp_path_factory: pytest.TempPathFactory):
     """The history record of the scripted two-player game played at one keyboard (once, in
     process: the same record as in a terminal, where the terminal is not the point)."""
     folder = tmp_path_factory.mktemp("hot-seat")
@@ -114,7 +115,7 @@ def join(table, port, name="BOB", term="xterm", host_term=None):
 class Hosted:
     """A hosted table: the host's terminal and BOB's, and the port (BOB may join again)."""
 
-    def __init__(self, table, stderr=None, friend_term="xterm"):
+    def __init__(self, table, stderr=None, friend_term="xterm") -> None:
         self.table = table
         self.term, self.port = host(table, stderr)
         self.password = re.search(r"password (\w+)", self.term.text).group(1)
@@ -143,14 +144,14 @@ def hosted(table, begin=True, stderr=None, friend_term="xterm"):
         seats.term.close()
 
 
-def play_turns(term, friend, boxes):
+def play_turns(term, friend, boxes) -> None:
     """ANN at the host and BOB at his own terminal post in `boxes` in turn."""
     for box in boxes:
         term.turn("ANN", box)
         friend.turn("BOB", box)
 
 
-def finish(term, friend, boxes):
+def finish(term, friend, boxes) -> None:
     """The last turns, `boxes`; the game ends and the host leaves."""
     play_turns(term, friend, boxes)
     term.wait_for("Another game? (Y/N)")
@@ -168,7 +169,7 @@ def faces(rows):
     return [sum(row[6 * die:6 * die + 5].count("●") for row in rows[1:4]) for die in range(5)]
 
 
-def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_seat_record):
+def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_seat_record) -> None:
     with hosted(table, begin=False) as seats:
         seat_two(seats.term)
         seats.friend.wait_for("The host is getting the game ready.")  # the lobby is the host's
@@ -177,7 +178,7 @@ def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_se
     assert history_record(table / "saves") == hot_seat_record
 
 
-def test_a_friend_who_logs_in_under_a_hosts_seat_during_the_game_watches_it(table):
+def test_a_friend_who_logs_in_under_a_hosts_seat_during_the_game_watches_it(table) -> None:
     term, port = host(table)
     friend = None
     try:
@@ -198,7 +199,7 @@ def test_a_friend_who_logs_in_under_a_hosts_seat_during_the_game_watches_it(tabl
         term.close()
 
 
-def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(table, hot_seat_record):
+def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(table, hot_seat_record) -> None:
     with hosted(table) as seats:
         term = seats.term
         play_turns(term, seats.friend, BOXES[:3])
@@ -222,7 +223,7 @@ def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
     assert history_record(table / "saves") == hot_seat_record
 
 
-def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot_seat_record):
+def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot_seat_record) -> None:
     with hosted(table) as seats:
         play_turns(seats.term, seats.friend, BOXES[:5])
         seats.term.wait_for("ANN: press any key to roll")
@@ -236,7 +237,7 @@ def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot
     assert history_record(table / "saves") == hot_seat_record
 
 
-def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table):
+def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table) -> None:
     term, port = host(table)
     try:
         password = re.search(r"password (\w+)", term.text).group(1)
@@ -264,7 +265,7 @@ def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table)
         term.close()
 
 
-def test_each_seat_is_asked_only_its_own_and_f10_leaves_only_the_friends_seat(table):
+def test_each_seat_is_asked_only_its_own_and_f10_leaves_only_the_friends_seat(table) -> None:
     with hosted(table) as seats:
         term, friend = seats.term, seats.friend
         term.wait_for("ANN: press any key to roll")
@@ -304,7 +305,7 @@ def test_each_seat_is_asked_only_its_own_and_f10_leaves_only_the_friends_seat(ta
     assert list(saved["seat_owners"]) == ["bob"] and saved["seat_owners"]["bob"].startswith("SHA256:")
 
 
-def german_turn(friend, box):
+def german_turn(friend, box) -> None:
     """One turn at a German friend's terminal: any key rolls, R goes to posting, the box, Y."""
     friend.wait_for("BOB: eine Taste würfelt")
     friend.press(" ")
@@ -316,7 +317,7 @@ def german_turn(friend, box):
     friend.press("y")
 
 
-def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_german(table, hot_seat_record):
+def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_german(table, hot_seat_record) -> None:
     term, port = host(table)
     friend = Terminal(program=ssh_command(table, port, "BOB", "-tt", "-o", "SetEnv=LANG=de_DE.UTF-8"),
                       columns=90, lines=30, env={"TERM": "xterm"})
@@ -345,7 +346,7 @@ def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_germa
 class Guesser(asyncssh.SSHClient):
     """A client that tries one wrong password after another on the same connection."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.guesses = 0
 
     def password_auth_requested(self):
@@ -360,13 +361,13 @@ class Flood:
 
     KINDS = ("password", "garbage", "silent", "window", "keys")
 
-    def __init__(self, port, password, count=200, wave=20):
+    def __init__(self, port, password, count=200, wave=20) -> None:
         self.port, self.secret, self.count, self.wave = port, password, count, wave
         self.errors = []
         self.reached = {"password": 0, "window": 0}  # attacks that got past the limit of connections
         self.thread = threading.Thread(target=lambda: asyncio.run(self.run()))
 
-    async def run(self):
+    async def run(self) -> None:
         for start in range(0, self.count, self.wave):
             kinds = [self.KINDS[n % len(self.KINDS)] for n in range(start, start + self.wave)]
             await asyncio.gather(*(self.attack(kind, n) for n, kind in enumerate(kinds)))
@@ -379,7 +380,7 @@ class Flood:
                 await self.attack(kind, attempt)
                 await asyncio.sleep(0.5)  # refused while its address is held back: fewer tries, fewer handshakes
 
-    async def attack(self, kind, n):
+    async def attack(self, kind, n) -> None:
         try:
             await asyncio.wait_for(getattr(self, kind)(n), 20)
         except (OSError, asyncssh.Error, asyncio.TimeoutError, asyncio.IncompleteReadError):
@@ -387,7 +388,7 @@ class Flood:
         except Exception as error:  # noqa: BLE001 - a flood's own mistake must fail the test
             self.errors.append(repr(error))
 
-    async def password(self, n):
+    async def password(self, n) -> None:
         guesser = Guesser()
         try:
             async with asyncssh.connect("127.0.0.1", self.port, username="EVE", client_factory=lambda: guesser,
@@ -396,14 +397,14 @@ class Flood:
         finally:
             self.reached["password"] += guesser.guesses >= MAX_LOGIN_ATTEMPTS
 
-    async def garbage(self, n):
+    async def garbage(self, n) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         writer.write(bytes(random.Random(n).randrange(256) for _ in range(5000)))
         await writer.drain()
         await reader.read(1000)
         writer.close()
 
-    async def silent(self, n):
+    async def silent(self, n) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         await asyncio.sleep(0.5)  # half-open: connected, never a word
         writer.close()
@@ -415,7 +416,7 @@ class Flood:
                                             encoding=None)
         return conn, chan
 
-    async def window(self, n):
+    async def window(self, n) -> None:
         conn, chan = await self._seated(n, (10**6, 10**6))
         self.reached["window"] += 1
         for step in range(200):
@@ -423,7 +424,7 @@ class Flood:
         await asyncio.sleep(0.5)
         conn.close()
 
-    async def keys(self, n):
+    async def keys(self, n) -> None:
         conn, chan = await self._seated(n, (80, 24))
         rng = random.Random(n)
         chan.write(b"\xff\xfe\x80" + b"\x1b[" * 1000 + bytes(rng.randrange(256) for _ in range(100_000)))
@@ -431,7 +432,7 @@ class Flood:
         conn.close()
 
 
-def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(table, hot_seat_record):
+def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(table, hot_seat_record) -> None:
     errors = table / "host-stderr.txt"
     with hosted(table, stderr=errors) as seats:
         seats.friend.wait_for("ANN is rolling the dice.")
@@ -448,7 +449,7 @@ def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(tabl
     assert "Traceback" not in errors.read_text() and "Task was destroyed" not in errors.read_text()
 
 
-def test_one_address_never_keeps_a_friend_at_another_out(table):
+def test_one_address_never_keeps_a_friend_at_another_out(table) -> None:
     term, port = host(table)
     silent, friend = [], None
     try:
@@ -467,7 +468,7 @@ def test_one_address_never_keeps_a_friend_at_another_out(table):
         term.close()
 
 
-def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tmp_path):
+def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tmp_path: Path) -> None:
     from yahtzee.net import server
     from yahtzee.net.credentials import table_credentials
 
@@ -481,10 +482,10 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
         def get_write_buffer_size(self):
             return server.MAX_UNSENT + 1 if self.written else 0
 
-        def write(self, data):
+        def write(self, data) -> None:
             self.written.append(data)
 
-        def close(self):
+        def close(self) -> None:
             self.closed = True
 
     told = []
@@ -504,7 +505,7 @@ def bobs_first_roll(seats):
     return seats.friend.wait_for("R rolls")
 
 
-def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
+def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table) -> None:
     with hosted(table) as seats:
         bobs_first_roll(seats)
         seats.term.child.kill(signal.SIGTERM)  # the game waits for BOB's key, at BOB's terminal
@@ -513,7 +514,7 @@ def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
     assert saved["game"]["turn"]["rolls"] == 1 and saved["game"]["seat"] == 1
 
 
-def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from_the_same_dice(table):
+def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from_the_same_dice(table) -> None:
     with hosted(table) as seats:
         term = seats.term
         rolled = dice_rows(bobs_first_roll(seats))
@@ -536,7 +537,7 @@ def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from
     assert turn[0][3] == "".join(str(pips) for pips in faces(rolled))
 
 
-def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
+def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table) -> None:
     with hosted(table, begin=False, friend_term="vt100") as seats:
         seats.term.wait_for("BOB joined the table")
         seats.term.press("x")
@@ -545,7 +546,7 @@ def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
         assert colour.search(seats.term.raw) and not colour.search(seats.friend.raw)
 
 
-def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
+def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table) -> None:
     with hosted(table, begin=False) as seats:
         # His own screen drawn: the game took him in and his seat is his key's (the host's line
         # that he joined is the server's, said before the game looked: a busy machine once
@@ -573,7 +574,7 @@ class EmptyTable:
 class BobsTurn:
     """The game's seating at BOB's turn; the seats handed to the computer go into `given`."""
 
-    def __init__(self, given):
+    def __init__(self, given) -> None:
         self.given = given
 
     def answering_player(self):
@@ -582,7 +583,7 @@ class BobsTurn:
     def undo_owner(self):
         return None
 
-    def hand_to_computer(self, name):
+    def hand_to_computer(self, name) -> None:
         self.given.append(name)
 
     def happening(self):
@@ -624,7 +625,8 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     keys.close()
 
 
-def test_a_friend_whose_ssh_stops_answering_is_let_go_after_the_keepalives(table, monkeypatch):
+def test_a_friend_whose_ssh_stops_answering_is_let_go_after_the_keepalives(table,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
     from yahtzee.net import server as served

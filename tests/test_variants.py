@@ -72,7 +72,7 @@ VARIANT_TABLE = [
 
 
 @pytest.mark.parametrize("rules, boxes, dice, legal, points, bonus, turn_bonus, blank", VARIANT_TABLE)
-def test_variant_rule_table(rules, boxes, dice, legal, points, bonus, turn_bonus, blank):
+def test_variant_rule_table(rules, boxes, dice, legal, points, bonus, turn_bonus, blank) -> None:
     assert legal_boxes(dice, boxes, rules) == legal
     for box, expected in points.items():
         assert posting_points(box, dice, boxes, rules) == expected, box
@@ -96,7 +96,7 @@ def test_variant_rule_table(rules, boxes, dice, legal, points, bonus, turn_bonus
     (C.CHANCE, (6, 6, 6, 6, 6), 1, 0),         # never for chance
     (C.YAHTZEE, (1, 1, 1, 1, 1), 2, 5),
 ])
-def test_fiveoak_roll_bonus(box, dice, rolls, points):
+def test_fiveoak_roll_bonus(box, dice, rolls, points) -> None:
     assert roll_bonus_points(box, dice, rolls, {}, FIVEOAK) == points
     assert roll_bonus_points(box, dice, rolls, {}, HASBRO) == 0
 
@@ -111,11 +111,11 @@ def test_fiveoak_roll_bonus(box, dice, rolls, points):
     (card(ones=1, twos=2, threes=3, fours=4, fives=20), None),  # 30 + at most 30: lost
     (card(ones=1, twos=2, threes=3, fours=4, fives=25), -10),  # 35 + 30 sixes: still open
 ])
-def test_par_tracker(boxes, expected):
+def test_par_tracker(boxes, expected) -> None:
     assert par(boxes) == expected
 
 
-def test_par_is_none_once_every_upper_box_is_filled():
+def test_par_is_none_once_every_upper_box_is_filled() -> None:
     full = card(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=12)
     assert par(full) is None and Scorecard(full).par is None
 
@@ -127,11 +127,11 @@ def test_par_is_none_once_every_upper_box_is_filled():
     ({b: 5 for b in LOWER[:-1]}, []),                                           # not complete
     ({b: 0 for b in LOWER}, []),
 ])
-def test_race_columns_reset(boxes, reset):
+def test_race_columns_reset(boxes, reset) -> None:
     assert columns_to_reset(boxes) == reset
 
 
-def test_named_rules_and_options():
+def test_named_rules_and_options() -> None:
     assert {"hasbro", "yahtc", "acorn", "fiveoak"} <= set(RULES)
     assert rules_named("hasbro") is HASBRO
     four = YAHTC.with_options(rolls=4, bank=2)
@@ -218,7 +218,7 @@ def scripted_game(rules, *scripts, names=("ANN",), race_target=None):
     return game, postings
 
 
-def test_a_whole_yahtc_game():
+def test_a_whole_yahtc_game() -> None:
     game, postings = scripted_game(YAHTC, YAHTC_GAME)
     assert postings[1].extra_turn and (postings[1].points, postings[1].bonus) == (0, 50)
     card = game.players[0].card
@@ -229,7 +229,7 @@ def test_a_whole_yahtc_game():
     assert record["rules"] == "yahtc" and record["players"][0]["total"] == 356
 
 
-def test_a_whole_acorn_game():
+def test_a_whole_acorn_game() -> None:
     game, postings = scripted_game(ACORN, ACORN_GAME)
     assert postings[1].blank and (postings[1].box, postings[1].points, postings[1].bonus) == (C.ONES, 0, 100)
     card = game.players[0].card
@@ -240,7 +240,7 @@ def test_a_whole_acorn_game():
     assert player["blanks"] == ["ones"] and player["scores"]["ones"] == 0
 
 
-def test_a_whole_fiveoak_game():
+def test_a_whole_fiveoak_game() -> None:
     game, postings = scripted_game(FIVEOAK, FIVEOAK_GAME)
     assert [p.roll_bonus for p in postings] == [10, 10, 10, 10, 5, 0, 10, 0, 10, 10, 10, 10, 0]
     assert (postings[2].points, postings[2].bonus) == (10, 100)
@@ -254,14 +254,14 @@ def test_a_whole_fiveoak_game():
     assert finished_game(record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))).game().players[0].card.total == 514
 
 
-def test_the_par_tracker_follows_a_fiveoak_game():
+def test_the_par_tracker_follows_a_fiveoak_game() -> None:
     game, _ = scripted_game(FIVEOAK, FIVEOAK_GAME[:3])
     assert game.players[0].card.par == 4                      # five twos: +4
     game, _ = scripted_game(FIVEOAK, FIVEOAK_GAME[:8])
     assert game.players[0].card.par == 3                      # and two ones: -1
 
 
-def test_hasbro_games_add_no_new_record_fields():
+def test_hasbro_games_add_no_new_record_fields() -> None:
     game, _ = scripted_game(HASBRO, FIVEOAK_GAME)             # the joker takes the second Yahtzee
     player = record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))["players"][0]
     assert set(player) == {"name", "kind", "scores", "upper_bonus", "yahtzee_bonus", "total"}
@@ -289,7 +289,7 @@ RACE_BOB = [
 ]
 
 
-def test_a_whole_race_ends_with_the_round_and_the_best_total_wins():
+def test_a_whole_race_ends_with_the_round_and_the_best_total_wins() -> None:
     game, postings = scripted_game(HASBRO, RACE_ANN, RACE_BOB, names=("ANN", "BOB"), race_target=140)
     ann, bob = (p.card for p in game.players)
     assert postings[10].reset == ("upper",) and postings[13].reset == ("lower",)
@@ -303,7 +303,7 @@ def test_a_whole_race_ends_with_the_round_and_the_best_total_wins():
         game.roll()
 
 
-def test_a_race_is_not_over_until_the_round_is_complete():
+def test_a_race_is_not_over_until_the_round_is_complete() -> None:
     in_order = [turn for turns in zip(RACE_ANN, RACE_BOB) for turn in turns][:13]
     game = Game.start([Player("ANN"), Player("BOB")], source=LoadedDice(script_faces(in_order)),
                       race_target=140)
@@ -313,7 +313,7 @@ def test_a_race_is_not_over_until_the_round_is_complete():
     assert Session([Player("ANN")], game=game).match_is_over is False
 
 
-def test_a_race_goes_on_past_thirteen_rounds():
+def test_a_race_goes_on_past_thirteen_rounds() -> None:
     game = Game.start([Player("ANN")], source=SeededDice(5), race_target=600)
     while not game.is_over:
         game.roll()
@@ -325,7 +325,7 @@ def test_a_race_goes_on_past_thirteen_rounds():
 
 # The dice bank and four rolls.
 
-def test_four_rolls_a_turn():
+def test_four_rolls_a_turn() -> None:
     game = Game.start([Player("ANN")], HASBRO.with_options(rolls=4), LoadedDice([1] * 30))
     game.roll()
     for _ in range(3):
@@ -336,7 +336,7 @@ def test_four_rolls_a_turn():
         game.roll()
 
 
-def test_the_dice_bank_carries_unused_rolls_up_to_its_size():
+def test_the_dice_bank_carries_unused_rolls_up_to_its_size() -> None:
     rules = HASBRO.with_options(bank=2)
     game = Game.start([Player("ANN"), Player("BOB")], rules, LoadedDice([1] * 200))
     game.roll()
@@ -357,7 +357,7 @@ def test_the_dice_bank_carries_unused_rolls_up_to_its_size():
     assert game.rolls_left == 2                  # BOB: 3 + 0, one used
 
 
-def test_a_bank_of_one_with_four_rolls():
+def test_a_bank_of_one_with_four_rolls() -> None:
     game = Game.start([Player("ANN")], YAHTC.with_options(rolls=4, bank=1), LoadedDice([2] * 100))
     game.roll()
     game.post(C.TWOS)
@@ -366,7 +366,7 @@ def test_a_bank_of_one_with_four_rolls():
 
 # Extra turns (yahtChallenge) and blanks (Acorn) through the model.
 
-def test_the_extra_turn_is_a_choice_and_keeps_the_round():
+def test_the_extra_turn_is_a_choice_and_keeps_the_round() -> None:
     game = Game.start([Player("ANN"), Player("BOB")], YAHTC, LoadedDice([5] * 5 + [1, 2, 3, 4, 6] + [5] * 10))
     game.roll()
     game.post(C.YAHTZEE)
@@ -386,7 +386,7 @@ def test_the_extra_turn_is_a_choice_and_keeps_the_round():
     assert game.players[0].card.boxes[C.FIVES] == 25 and game.players[0].card.yahtzee_bonus == 50
 
 
-def test_acorn_must_blank_is_announced_and_scores_zero():
+def test_acorn_must_blank_is_announced_and_scores_zero() -> None:
     game = Game.start([Player("ANN")], ACORN, LoadedDice([4] * 10))
     game.roll()
     game.post(C.YAHTZEE)
@@ -398,7 +398,7 @@ def test_acorn_must_blank_is_announced_and_scores_zero():
 
 # Undo.
 
-def test_undo_takes_back_a_human_posting_until_the_next_roll():
+def test_undo_takes_back_a_human_posting_until_the_next_roll() -> None:
     game = Game.start([Player("ANN"), Player("BOB")], FIVEOAK.with_options(bank=1),
                       LoadedDice([2, 2, 2, 3, 3] + [1, 2, 3, 4, 6] * 3, SeededDice(2)))
     assert not game.can_undo
@@ -419,7 +419,7 @@ def test_undo_takes_back_a_human_posting_until_the_next_roll():
         game.undo()
 
 
-def test_undo_refuses_a_computer_posting_and_a_finished_game():
+def test_undo_refuses_a_computer_posting_and_a_finished_game() -> None:
     game = Game.start([Player("HAL", "computer"), Player("ANN")], source=LoadedDice([1] * 200))
     game.roll()
     game.post(C.ONES)
@@ -445,7 +445,7 @@ def upper_column_race():
     return game
 
 
-def test_undo_rewinds_the_seeded_dice_and_the_race_columns():
+def test_undo_rewinds_the_seeded_dice_and_the_race_columns() -> None:
     game = upper_column_race()
     posting = game.post(C.SIXES)
     assert posting.reset == ("upper",) and game.players[0].card.banked == 105 + 35
@@ -458,7 +458,7 @@ def test_undo_rewinds_the_seeded_dice_and_the_race_columns():
     assert other.roll() == game.roll()           # the same dice as if nothing had been posted
 
 
-def test_an_extra_turn_and_a_blank_can_be_taken_back():
+def test_an_extra_turn_and_a_blank_can_be_taken_back() -> None:
     game = Game.start([Player("ANN")], YAHTC, LoadedDice([6] * 10))
     game.roll()
     game.post(C.YAHTZEE)
@@ -486,7 +486,7 @@ def biased_faces(rng, count):
 @given(st.integers(0, 2**32), st.sampled_from(["hasbro", "yahtc", "acorn", "fiveoak"]),
        st.sampled_from([3, 4]), st.integers(0, 3), st.sampled_from([None, 150, 400]),
        st.integers(1, 3), st.integers(0, 120))
-def test_variant_states_survive_the_json_round_trip(seed, name, rolls, bank, target, players, steps):
+def test_variant_states_survive_the_json_round_trip(seed, name, rolls, bank, target, players, steps) -> None:
     rng = random.Random(seed)
     rules = rules_named(name).with_options(rolls=rolls, bank=bank)
     game = Game.start([Player(f"P{i}", "computer" if i == 2 else "human") for i in range(players)],
@@ -547,7 +547,7 @@ def saved_variant_game():
     lambda d: d["undo"].update(dice={"kind": "magic"}),
     lambda d: d["players"][1]["boxes"].update({b.value: 1 for b in LOWER}),  # a column to clear
 ])
-def test_damaged_variant_data_is_refused_with_bad_state(damage):
+def test_damaged_variant_data_is_refused_with_bad_state(damage) -> None:
     data = saved_variant_game()
     game_from_dict(json.loads(json.dumps(data)))             # undamaged, it loads
     damage(data)
@@ -555,7 +555,7 @@ def test_damaged_variant_data_is_refused_with_bad_state(damage):
         game_from_dict(data)
 
 
-def test_a_damaged_roll_bonus_is_refused_under_fiveoak_only_in_range():
+def test_a_damaged_roll_bonus_is_refused_under_fiveoak_only_in_range() -> None:
     game = Game.start([Player("ANN")], FIVEOAK, LoadedDice([2] * 5))
     game.roll()
     game.post(C.TWOS)
@@ -566,7 +566,7 @@ def test_a_damaged_roll_bonus_is_refused_under_fiveoak_only_in_range():
         game_from_dict(data)
 
 
-def test_older_saves_without_the_new_fields_still_load():
+def test_older_saves_without_the_new_fields_still_load() -> None:
     game = Game.start([Player("ANN")], source=LoadedDice([1, 2, 3, 4, 5]))
     game.roll()
     data = json.loads(json.dumps(game_to_dict(game)))
@@ -581,7 +581,7 @@ def test_older_saves_without_the_new_fields_still_load():
     assert session_from_dict(json.loads(json.dumps(session))).match_scores == []
 
 
-def test_variant_records_pass_the_history_check():
+def test_variant_records_pass_the_history_check() -> None:
     from yahtzee.saves.records import InvalidRecord, check_record
     games = [scripted_game(YAHTC, YAHTC_GAME)[0], scripted_game(ACORN, ACORN_GAME)[0],
              scripted_game(FIVEOAK, FIVEOAK_GAME)[0],
@@ -608,7 +608,7 @@ SIXES_RACE = [([6] * 5, [], "y"), ([6] * 5, [], "6")]
     ((RACE_ANN, RACE_BOB), ("ANN", "BOB"), 140, [{"full_house": 25}, {}]),
 ])
 def test_a_race_ends_with_its_unposted_boxes_open_in_the_result_and_null_in_the_record(scripts, names, target,
-                                                                                       posted):
+                                                                                       posted) -> None:
     game, _ = scripted_game(HASBRO, *scripts, names=names, race_target=target)
     assert game.is_over
     finished = FinishedGame.of(game, "2026-11-30T10:00:00")
@@ -622,7 +622,7 @@ def test_a_race_ends_with_its_unposted_boxes_open_in_the_result_and_null_in_the_
         assert shown.card.boxes == original.card.boxes and shown.card.total == original.card.total
 
 
-def test_a_version_1_race_record_is_read_as_it_is_with_its_zeros():
+def test_a_version_1_race_record_is_read_as_it_is_with_its_zeros() -> None:
     game, _ = scripted_game(HASBRO, SIXES_RACE, race_target=60)
     record = json.loads(json.dumps(record_of(FinishedGame.of(game, "2026-11-30T10:00:00"))))
     record["version"] = 1
@@ -637,7 +637,7 @@ def test_a_version_1_race_record_is_read_as_it_is_with_its_zeros():
     (2, None, False),             # a whole game ends with every box filled
     (1, 60, False),               # version 1 held a number in every box
 ])
-def test_a_null_box_is_valid_only_in_a_race_record_of_version_2(version, race_target, valid):
+def test_a_null_box_is_valid_only_in_a_race_record_of_version_2(version, race_target, valid) -> None:
     from yahtzee.saves.records import InvalidRecord, check_record
     record = {"version": version, "finished": "2026-11-30T10:00:00", "rules": "hasbro", "seed": None,
               "players": [{"name": "ANN", "kind": "human",

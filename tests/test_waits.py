@@ -3,6 +3,7 @@ act at once, Esc leaves a wait that has a way back, no key is kept for a later q
 the advice page shows before the win chances exist, filling them in when they come."""
 import dataclasses
 import threading
+from pathlib import Path
 
 import pytest
 from helpers import KeyScript, plain_console, table_context
@@ -20,7 +21,7 @@ class HeldWork:
     """Work the test holds: never done until released (by the test, or once `done()` has been
     asked `release_after` times), half way along meanwhile."""
 
-    def __init__(self, release_after=None, on_release=None):
+    def __init__(self, release_after=None, on_release=None) -> None:
         self.released = threading.Event()
         self.asked = 0
         self.release_after = release_after
@@ -51,7 +52,7 @@ def waiting_turn():
     return ctx, play_view(ctx)
 
 
-def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn):
+def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn) -> None:
     ctx, view = waiting_turn
     script = KeyScript("m\x1b", more_to_come=True)
     work = HeldWork()
@@ -64,7 +65,7 @@ def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn):
     assert any("Working out the best strategy (only once)" in line for line in script.screens[0])
 
 
-def test_the_quit_question_is_asked_during_the_wait(waiting_turn):
+def test_the_quit_question_is_asked_during_the_wait(waiting_turn) -> None:
     ctx, view = waiting_turn
     script = KeyScript("qy", more_to_come=True)
     try:
@@ -88,17 +89,17 @@ def waited_out(ctx, view, keys):
         script.close()
 
 
-def test_a_key_during_the_wait_is_spent_there_and_answers_nothing_later(waiting_turn):
+def test_a_key_during_the_wait_is_spent_there_and_answers_nothing_later(waiting_turn) -> None:
     script, left = waited_out(*waiting_turn, "5")
     assert left == [] and "While the strategy is worked out, F8, F9 and F10 work." in script.messages
 
 
-def test_esc_does_not_leave_a_wait_without_a_way_back(waiting_turn):
+def test_esc_does_not_leave_a_wait_without_a_way_back(waiting_turn) -> None:
     script, left = waited_out(*waiting_turn, "\x1b")
     assert left == [] and "While the strategy is worked out, F8, F9 and F10 work." in script.messages
 
 
-def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting_turn):
+def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting_turn) -> None:
     ctx, view = waiting_turn
     console = plain_console(["q"])
     work = HeldWork()
@@ -110,7 +111,7 @@ def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting
 
 
 @pytest.fixture
-def advised(shared_table_cache):
+def advised(shared_table_cache: Path):
     """ANN's first roll against BOB with the advisor, its strategy closed after the test."""
     strategy = StrategyServices.over(TableKeeper(shared_table_cache))
     ctx = table_context([6, 6, 2, 5, 1], ["ANN", "BOB"], strategy=strategy)
@@ -121,7 +122,7 @@ def advised(shared_table_cache):
     strategy.close()
 
 
-def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised):
+def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised) -> None:
     ctx, strategy = advised
     script = KeyScript("", more_to_come=True)
     held = HeldWork(release_after=20, on_release=lambda: script.pipe.send_text("x"))
@@ -139,7 +140,7 @@ def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised):
     assert [line.split()[1:3] for line in first[4:12]] == [line.split()[1:3] for line in filled[4:12]]
 
 
-def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn):
+def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn) -> None:
     from yahtzee.screens.turn import computer_step
     ctx, view = waiting_turn
     ctx.session.game.players[0].kind, ctx.session.game.players[0].mood = "computer", "norisk"
@@ -152,7 +153,7 @@ def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn):
         def waiting(self, game):
             return held
 
-        def action(self, game):
+        def action(self, game) -> None:
             Opponents.acted_after_release = held.released.is_set() and ctx.session.verify is False
             raise QuitGame()  # enough: the computer decides only now
 
@@ -169,7 +170,7 @@ def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn):
     assert "Verify is now OFF." in script.messages and Opponents.acted_after_release
 
 
-def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(advised):
+def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(advised) -> None:
     ctx, strategy = advised
     console = plain_console(["x"])
     held = HeldWork()
@@ -181,7 +182,7 @@ def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(advise
     assert "Ranked by the expected final score." in said and said.count("win chance") > 10
 
 
-def test_a_stop_signal_ends_the_wait_at_once(waiting_turn):
+def test_a_stop_signal_ends_the_wait_at_once(waiting_turn) -> None:
     from yahtzee.consoles.stops import StopRequested
     ctx, view = waiting_turn
     console = plain_console([])
@@ -190,7 +191,7 @@ def test_a_stop_signal_ends_the_wait_at_once(waiting_turn):
         wait_screen(console, ctx, view, HeldWork())
 
 
-def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised):
+def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised) -> None:
     from yahtzee.model.outcome import FinishedGame
     from yahtzee.present.look import framed
     from yahtzee.screens.ending import show_review
@@ -206,7 +207,7 @@ def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised):
     assert any("Esc goes back" in line for line in script.screens[0])
 
 
-def test_read_line_by_line_a_table_read_from_the_cache_is_not_said_to_be_worked_out(waiting_turn):
+def test_read_line_by_line_a_table_read_from_the_cache_is_not_said_to_be_worked_out(waiting_turn) -> None:
     ctx, view = waiting_turn
     console = plain_console(["q"])
     work = HeldWork()

@@ -7,6 +7,7 @@ import itertools
 import random
 import threading
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,8 +27,10 @@ from yahtzee.strategy.exact.position import card_state, card_total
 from yahtzee.strategy.exact.rulearrays import BOX_COUNT
 from yahtzee.strategy.exact.sidebyside import Cards, NumpyDice, play_turns
 from yahtzee.strategy.exact.statespace import state_index
+from yahtzee.strategy.exact.table import StrategyTable, TableLoader
 from yahtzee.strategy.odds import finals
 from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.odds.rests import Rests
 from yahtzee.strategy.odds.winchance import NO_STATE, Final, ahead_chances, option_chances, prepare_turn, rule_postings
 from yahtzee.strategy.play.advisor import advise, box_options
 from yahtzee.strategy.play.players import Post, Reroll
@@ -95,7 +98,8 @@ def brute_force(game):
     (HASBRO, C.SIXES, (6, 6, 1, 2, 3), 200),  # 18 or more in SIXES also brings the upper bonus
     (FIVEOAK, C.LARGE_STRAIGHT, (2, 3, 4, 5, 1), 239),  # only the second roll's bonus (+5) wins
 ])
-def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(loader, rules, open_box, dice, other):
+def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(loader: TableLoader, rules, open_box, dice,
+                                                                            other) -> None:
     table = loader(rules)
     game = last_turn(open_box, dice, rolls=2, other_total=other, rules=rules)
     options = advise(table, game)
@@ -107,7 +111,7 @@ def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(load
     assert len({round(chance, 6) for chance in chances}) > 1  # the case tells choices apart
 
 
-def test_with_two_rolls_left_the_later_keeps_are_played_for_the_win(table):
+def test_with_two_rolls_left_the_later_keeps_are_played_for_the_win(table: StrategyTable) -> None:
     game = last_turn(C.FULL_HOUSE, (2, 2, 2, 5, 6), rolls=1, other_total=230)
     options = [o for o in advise(table, game) if o.kind == "keep" and sum(o.reroll) <= 2]
     chances = option_chances(table, game, options)
@@ -172,7 +176,7 @@ def keeps_of(dice):
 
 
 @pytest.mark.parametrize("other", [335])  # two extra turns in a row can still matter
-def test_an_extra_turn_on_the_last_turn_is_counted_to_the_end(loader, other):
+def test_an_extra_turn_on_the_last_turn_is_counted_to_the_end(loader: TableLoader, other) -> None:
     table = loader(YAHTC)
     game = last_turn(C.CHANCE, (6, 6, 6, 6, 6), rolls=1, other_total=other, rules=YAHTC, yahtzee=50)
     options = advise(table, game)
@@ -182,14 +186,14 @@ def test_an_extra_turn_on_the_last_turn_is_counted_to_the_end(loader, other):
     assert extra == pytest.approx(whole_turn_chance(after, {}), abs=1e-9)
 
 
-def test_a_lead_no_roll_can_lose_or_win_is_certain(table):
+def test_a_lead_no_roll_can_lose_or_win_is_certain(table: StrategyTable) -> None:
     game = last_turn(C.ONES, (1, 1, 1, 2, 3), rolls=2, other_total=100)
     assert set(option_chances(table, game, advise(table, game))) == {1.0}
     game = last_turn(C.ONES, (1, 1, 1, 2, 3), rolls=2, other_total=400)
     assert set(option_chances(table, game, advise(table, game))) == {0.0}
 
 
-def test_before_the_end_the_chance_is_an_estimate_between_zero_and_one(table):
+def test_before_the_end_the_chance_is_an_estimate_between_zero_and_one(table: StrategyTable) -> None:
     game = Game.start([Player("ANN"), Player("BOB")])
     game.turn = Turn(dice=(5, 5, 5, 2, 1), rolls=1)
     chances = option_chances(table, game, advise(table, game))
@@ -211,13 +215,14 @@ def mid_game(rolls):
     return game
 
 
-def test_a_turn_prepared_before_its_first_roll_needs_no_more_distributions(table, monkeypatch):
+def test_a_turn_prepared_before_its_first_roll_needs_no_more_distributions(table: StrategyTable,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     cold = {rolls: option_chances(table, mid_game(rolls), advise(table, mid_game(rolls))) for rolls in (1, 2, 3)}
     table.memo.clear()
     game = mid_game(1)
     prepare_turn(table, game.current.card, [game.players[1].card])
 
-    def not_prepared(*_args):
+    def not_prepared(*_args) -> None:
         raise AssertionError("a distribution the turn's preparation should have worked out")
     monkeypatch.setattr(finals, "turn_outcomes", not_prepared)
     monkeypatch.setattr(finals, "shape_at", not_prepared)
@@ -226,7 +231,7 @@ def test_a_turn_prepared_before_its_first_roll_needs_no_more_distributions(table
         assert option_chances(table, game, advise(table, game)) == pytest.approx(chances, abs=1e-12)
 
 
-def test_a_turn_over_stops_its_preparation_between_its_parts(table):
+def test_a_turn_over_stops_its_preparation_between_its_parts(table: StrategyTable):
     game = mid_game(1)
     ann, bob = game.current.card, game.players[1].card
 
@@ -246,7 +251,7 @@ def test_a_turn_over_stops_its_preparation_between_its_parts(table):
 
 
 def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_the_end(
-        shared_table_cache, monkeypatch):
+        shared_table_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from yahtzee.coach.tablekeeper import TableKeeper
     from yahtzee.coach.tips import Coach
     from yahtzee.strategy.storage.engine import ENGINE
@@ -254,7 +259,7 @@ def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_t
     tables.load(HASBRO, with_rests=True)  # ready, as a head start needs
     asked, began, release = [], threading.Event(), threading.Event()
 
-    def at_work(table, card, others, stopped):
+    def at_work(table, card, others, stopped) -> None:
         asked.append(stopped)
         began.set()
         release.wait(30)
@@ -272,7 +277,7 @@ def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_t
     assert len(asked) == 2 and asked[1]()  # the game's end stopped the second
 
 
-def test_a_tie_for_first_counts_half():
+def test_a_tie_for_first_counts_half() -> None:
     ahead = ahead_chances([Final(200), Final(180)])
     assert (ahead[199], ahead[200], ahead[201]) == (0.0, 0.5, 1.0)
     points = np.arange(121)
@@ -281,7 +286,7 @@ def test_a_tie_for_first_counts_half():
     assert spread[200] == pytest.approx(0.5, abs=0.01) and spread[170] < 0.1 < 0.9 < spread[230]
 
 
-def test_the_rival_plays_its_last_turn_for_the_win(table, loader):
+def test_the_rival_plays_its_last_turn_for_the_win(table: StrategyTable, loader: TableLoader) -> None:
     rival = computer_player("*rival", table.rules, loader)
     for open_box, dice, other in [(C.CHANCE, (6, 3, 5, 1, 2), 222), (C.THREE_OF_A_KIND, (6, 6, 2, 5, 1), 220)]:
         game = last_turn(open_box, dice, rolls=1, other_total=other)
@@ -294,7 +299,7 @@ def test_the_rival_plays_its_last_turn_for_the_win(table, loader):
         assert action == wanted
 
 
-def test_the_advice_page_shows_the_win_chance_and_w_ranks_by_it(tmp_path, monkeypatch):
+def test_the_advice_page_shows_the_win_chance_and_w_ranks_by_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     lines = START + ["ANN", "BOB", "", "y", "", "?", "w", "x", "?", "w", "x", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 6])
     pages = out.split("ADVICE for ANN")[1:]
@@ -311,12 +316,12 @@ def test_the_advice_page_shows_the_win_chance_and_w_ranks_by_it(tmp_path, monkey
     assert sorted(chances(by_win)) == sorted(chances(by_score))
 
 
-def test_alone_at_the_table_the_advice_has_no_win_chance(tmp_path, monkeypatch):
+def test_alone_at_the_table_the_advice_has_no_win_chance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y", "", "?", "x", "f10", "y"], [1, 2, 3, 4, 6])
     assert "win chance" not in out and "W ranks" not in out
 
 
-def test_a_rival_and_a_thinker_play_a_whole_game_by_themselves(tmp_path, monkeypatch):
+def test_a_rival_and_a_thinker_play_a_whole_game_by_themselves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = START + ["*rival", "*", "", "y", "n"]
     code, out, records = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5], "--seed", "8")
     assert code == 0, out
@@ -327,7 +332,7 @@ def test_a_rival_and_a_thinker_play_a_whole_game_by_themselves(tmp_path, monkeyp
     assert "Victor takes a seat: a computer player, rival." in out
 
 
-def test_duplicate_dice_of_the_rivalry_give_the_same_throws_for_the_same_choices():
+def test_duplicate_dice_of_the_rivalry_give_the_same_throws_for_the_same_choices() -> None:
     import numpy as np
 
     from yahtzee.strategy.headless.duels import RoundDice
@@ -343,7 +348,7 @@ def test_duplicate_dice_of_the_rivalry_give_the_same_throws_for_the_same_choices
     assert (turns[0][2][0], turns[2][2][0]) == (dice.throws[0, 7], dice.throws[0, 8])
 
 
-def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
+def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins() -> None:
     import json
 
     done = run_game(["--simulate", "60", "--player", "*rival", "--seed", "4", "--json"], timeout=300)
@@ -355,7 +360,8 @@ def test_simulate_plays_the_rival_against_the_thinker_and_counts_its_wins():
     assert "of its two-player games against *thinker" in text and "ties count half" in text
 
 
-def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path, shared_table_cache):
+def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path: Path,
+                                                                        shared_table_cache: Path) -> None:
     from helpers import KeyScript, loaded_session
 
     from yahtzee.coach.services import StrategyServices
@@ -407,7 +413,7 @@ def random_card(rules, postings, rng):
 
 
 @pytest.mark.parametrize("rules", [HASBRO, FIVEOAK, ACORN, YAHTC])
-def test_the_postings_array_is_the_advisors_pure_rules(loader, rules):
+def test_the_postings_array_is_the_advisors_pure_rules(loader: TableLoader, rules) -> None:
     table = loader(rules)
     for card in random_cards(rules, 3, seed=sum(map(ord, rules.name))):
         state = card_state(card.boxes)
@@ -478,13 +484,14 @@ def likeliest(count):
 
 
 @pytest.mark.parametrize("seed", [1, 2, None], ids=["random postings", "random postings, two humps", "far behind"])
-def test_a_mid_game_strange_cards_chances_are_those_of_games_played_out(table, rests, seed):
+def test_a_mid_game_strange_cards_chances_are_those_of_games_played_out(table: StrategyTable, rests: Rests,
+                                                                        seed) -> None:
     """Each of the four likeliest postings: within three standard errors and a point."""
     for option, chance, true, error in shown_and_played_out(table, seed, likeliest(4)):
         assert abs(chance - true) <= 3 * error + 0.01, (option, chance, true)
 
 
-def test_a_card_whose_upper_bonus_is_nearly_out_of_reach_has_its_games_chances(table, rests):
+def test_a_card_whose_upper_bonus_is_nearly_out_of_reach_has_its_games_chances(table: StrategyTable, rests: Rests):
     """ANN's six random postings (seed 3) leave her 0 in TWOS and 6 in THREES: her upper bonus
     is nearly out of reach; BOB's is out of reach, with FULL HOUSE, SMALL STRAIGHT and YAHTZEE
     open. Posting 0 in YAHTZEE was once shown 24.1% where 19.7% of the games are won: each of
@@ -498,7 +505,8 @@ def test_a_card_whose_upper_bonus_is_nearly_out_of_reach_has_its_games_chances(t
         assert abs(chance - true) <= 0.01 and error < 0.0025, (option, chance, true)
 
 
-def test_a_challenge_with_nothing_before_or_after_this_game_has_the_games_chances(table, rests):
+def test_a_challenge_with_nothing_before_or_after_this_game_has_the_games_chances(table: StrategyTable,
+                                                                                  rests: Rests) -> None:
     game = mid_game(3)
     options = advise(table, game)
     alone = option_chances(table, game, options)
@@ -508,7 +516,7 @@ def test_a_challenge_with_nothing_before_or_after_this_game_has_the_games_chance
 
 @pytest.mark.parametrize("before, after", [({"ANN": 251, "BOB": 229}, 1), ({"ANN": 180, "BOB": 262}, 2)],
                          ids=["ahead, one game to come", "far behind, two games to come"])
-def test_a_challenges_chances_are_those_of_the_match_played_out(table, rests, before, after):
+def test_a_challenges_chances_are_those_of_the_match_played_out(table: StrategyTable, rests: Rests, before, after):
     """Each of the four likeliest postings against 20,000 matches played out by the table: the
     rest of this game and every game to come, for both cards: within three standard errors and
     a point."""
@@ -533,7 +541,8 @@ def test_a_challenges_chances_are_those_of_the_match_played_out(table, rests, be
 
 @pytest.mark.parametrize("match, said", [("challenge 2", "Win % is the chance to win the match."),
                                          ("first_to 1000", "Win % is this game's, not the match's.")])
-def test_in_a_match_the_advice_page_says_whose_chance_the_column_is(tmp_path, monkeypatch, match, said):
+def test_in_a_match_the_advice_page_says_whose_chance_the_column_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    match, said) -> None:
     lines = START + ["ANN", "BOB", "", "y", "", "?", "x", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 6], "--match", match)
     page = out.split("ADVICE for ANN")[1]

@@ -18,6 +18,7 @@ from yahtzee.model.scoring import Category
 from yahtzee.strategy.exact.dicemath import KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS
 from yahtzee.strategy.exact.position import card_state, reroll_marks
 from yahtzee.strategy.exact.statespace import state_index, states_of
+from yahtzee.strategy.exact.table import StrategyTable, TableLoader
 from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.odds.earlyturns import (
     EXTRA_TURN,
@@ -30,6 +31,7 @@ from yahtzee.strategy.odds.earlyturns import (
     state_spreads,
     turn_plans,
 )
+from yahtzee.strategy.odds.rests import Rests
 from yahtzee.strategy.odds.winchance import rule_postings
 from yahtzee.strategy.play.players import Reroll
 
@@ -37,7 +39,7 @@ C = Category
 
 
 @pytest.mark.parametrize("rules", [HASBRO, YAHTC], ids=["hasbro", "yahtc"])
-def test_the_postings_of_many_cards_at_once_are_each_cards_own(loader, rules):
+def test_the_postings_of_many_cards_at_once_are_each_cards_own(loader: TableLoader, rules) -> None:
     table = loader(rules)
     rng = np.random.default_rng(5)
     states = states_of(rng.choice(np.flatnonzero(table.values > 0), 60))
@@ -50,13 +52,13 @@ def test_the_postings_of_many_cards_at_once_are_each_cards_own(loader, rules):
         assert (gains[card][legal] == one.gains[legal]).all()
 
 
-def test_the_normal_distribution_function_is_within_two_parts_in_ten_million():
+def test_the_normal_distribution_function_is_within_two_parts_in_ten_million() -> None:
     z = np.linspace(-9, 9, 721)
     truth = np.array([0.5 * math.erfc(-value / math.sqrt(2)) for value in z])
     assert np.abs(normal_cdf(z) - truth).max() < 2e-7
 
 
-def test_the_best_of_several_finals_has_the_monte_carlo_mean_and_spread():
+def test_the_best_of_several_finals_has_the_monte_carlo_mean_and_spread() -> None:
     rng = np.random.default_rng(11)
     means, spreads = [250.0, 238.0, 262.0], [30.0, 45.0, 12.0]
     draws = np.max([rng.normal(m, s, 400_000) for m, s in zip(means, spreads)], axis=0)
@@ -71,7 +73,7 @@ def test_the_best_of_several_finals_has_the_monte_carlo_mean_and_spread():
     assert two.spread[0] == pytest.approx(pair.std(), rel=0.01)
 
 
-def test_a_full_card_has_no_spread_and_an_open_one_has_its_own(table, rests):
+def test_a_full_card_has_no_spread_and_an_open_one_has_its_own(table: StrategyTable, rests: Rests) -> None:
     spreads = state_spreads(table)
     assert spreads[state_index(2 ** 13 - 1, 63, 1)] == 0.0
     assert 30 < spreads[state_index(0, 0, 0)] < 80
@@ -91,7 +93,8 @@ def mid_card():
 
 
 @pytest.mark.parametrize("their_mean", [230.0, 290.0, 340.0], ids=["ahead", "even", "behind"])
-def test_every_keep_and_box_of_a_turn_is_the_best_estimated_chance_by_brute_force(table, rests, their_mean):
+def test_every_keep_and_box_of_a_turn_is_the_best_estimated_chance_by_brute_force(table: StrategyTable, rests: Rests,
+                                                                                  their_mean):
     boxes = mid_card()
     mask, up, fifty = card_state(boxes)
     total = sum(boxes.values())
@@ -143,7 +146,7 @@ def race_game(other_total, dice):
     return game
 
 
-def test_the_rival_plays_a_turn_before_its_last_for_the_win(loader, table):
+def test_the_rival_plays_a_turn_before_its_last_for_the_win(loader: TableLoader, table: StrategyTable) -> None:
     rival, thinker = computer_player("*rival", HASBRO, loader), computer_player("*thinker", HASBRO, loader)
     for other_total, dice in ((98, (6, 6, 6, 2, 1)), (150, (1, 1, 1, 2, 3))):
         game = race_game(other_total, dice)
@@ -161,12 +164,13 @@ def test_the_rival_plays_a_turn_before_its_last_for_the_win(loader, table):
     assert thinker.next_action(behind) == Reroll(reroll_marks((1, 1, 1, 2, 3), (2, 3)))
 
 
-def test_in_the_rivalry_the_rival_sees_the_other_card_as_the_round_began(table, monkeypatch):
+def test_in_the_rivalry_the_rival_sees_the_other_card_as_the_round_began(table: StrategyTable,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     from yahtzee.strategy.headless import duels
     seen = []
     play = duels.play_rival_turns
 
-    def watched(table, rival, other, games, dice, plans):
+    def watched(table, rival, other, games, dice, plans) -> None:
         seen.append((rival.open_counts(games), other.open_counts(games)))
         play(table, rival, other, games, dice, plans)
 

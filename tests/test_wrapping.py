@@ -3,6 +3,7 @@ invariants, then whole games in plain mode, in key mode and for a screen reader,
 and in German."""
 import os
 import re
+from pathlib import Path
 
 import pytest
 from helpers import KeyScript, loaded_session
@@ -34,29 +35,31 @@ LONG = ("ANN has 3 3 1 2 5; boxes: 1 Ones 2, 2 Twos 2, 3 Threes 9, 4 Fours 0, 5 
     ("leads by 2090", 8, ["leads", "by 2090"]),
     ("ANN by 123456", 6, ["ANN by", "123456"]),  # where the word before it does not fit with it
 ])
-def test_lines_break_between_words(text, width, lines):
+def test_lines_break_between_words(text, width, lines) -> None:
     assert wrapped(text, width) == lines
 
 
 @pytest.mark.parametrize("width", [20, 33, 50, 79, 80])
-def test_a_wrapped_line_keeps_every_word_whole_and_in_order(width):
+def test_a_wrapped_line_keeps_every_word_whole_and_in_order(width) -> None:
     lines = wrapped(LONG, width)
     assert all(visible_width(line) <= width for line in lines)
     assert " ".join(lines).split() == LONG.split()
 
 
-def assert_fits(lines, where):
+def assert_fits(lines, where) -> None:
     """Every line fits 80 columns."""
     for line in lines:
         assert visible_width(line) <= WIDTH, f"{where}: {line!r}"
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_columns(tmp_path, monkeypatch, code):
+def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_columns(tmp_path: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                                   code) -> None:
     from yahtzee.consoles.plain import PlainConsole
     made = PlainConsole.__init__
 
-    def at_a_terminal(console, *args, **options):
+    def at_a_terminal(console, *args, **options) -> None:
         made(console, *args, **options)
         console.width = WIDTH  # as a terminal of 80 columns says (into a pipe, a record is one line)
 
@@ -83,7 +86,7 @@ def key_mode_rows(script):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(context, code):
+def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(context, code) -> None:
     language.use(code)
     try:
         ctx = context([3, 3, 1, 2, 5] * 30)
@@ -103,7 +106,7 @@ def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(co
     assert any("*rival" in row for row in rows)  # the long computer-players line was drawn, broken
 
 
-def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
+def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path: Path) -> None:
     from yahtzee.consoles.screenreader import AccessibleConsole
     from yahtzee.screens.playscreen import posting_brief
     session = loaded_session([3, 3, 1, 2, 5])
@@ -131,11 +134,11 @@ def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
     ("\u6f22\u5b57 ok", 1, ["\u6f22", "\u5b57", "o", "k"]),
     ("  \u6f22\u5b57", 2, ["\u6f22", "\u5b57"]),
 ])
-def test_a_line_too_narrow_for_a_character_still_ends(text, width, lines):
+def test_a_line_too_narrow_for_a_character_still_ends(text, width, lines) -> None:
     assert wrapped(text, width) == lines
 
 
-def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_by_24(monkeypatch):
+def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_by_24(monkeypatch: pytest.MonkeyPatch) -> None:
     from yahtzee.consoles import terminalio
     monkeypatch.setattr(terminalio.os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
     monkeypatch.delenv("COLUMNS", raising=False)
