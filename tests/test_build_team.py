@@ -13,7 +13,7 @@ from yahtzee.strategy.exact import statespace, team
 from yahtzee.strategy.exact.levels import BUILD_CHUNK, LEAST_BATCH, LevelSolver, batch_bounds
 from yahtzee.strategy.exact.solver import TurnSolver
 from yahtzee.strategy.exact.stages import Workspace
-from yahtzee.strategy.exact.table import StrategyTable, TableLoader
+from yahtzee.strategy.exact.table import Loader, StrategyTable
 from yahtzee.strategy.storage.cache import build_table
 
 needs_fork = pytest.mark.skipif(not team.can_fork() or team.usable_cores() < 2,
@@ -27,7 +27,7 @@ def two_process_hasbro():
 
 
 @pytest.fixture(scope="module")
-def no_bonus_shared(loader: TableLoader):
+def no_bonus_shared(loader: Loader):
     """The no-bonus table as a build makes it (the run's own, built once): each card's 'fifty'
     state given its twin's value."""
     return loader(NO_BONUS).values

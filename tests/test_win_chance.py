@@ -27,7 +27,7 @@ from yahtzee.strategy.exact.position import card_state, card_total
 from yahtzee.strategy.exact.rulearrays import BOX_COUNT
 from yahtzee.strategy.exact.sidebyside import Cards, NumpyDice, play_turns
 from yahtzee.strategy.exact.statespace import state_index
-from yahtzee.strategy.exact.table import StrategyTable, TableLoader
+from yahtzee.strategy.exact.table import Loader, StrategyTable
 from yahtzee.strategy.odds import finals
 from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.odds.rests import Rests
@@ -98,7 +98,7 @@ def brute_force(game):
     (HASBRO, C.SIXES, (6, 6, 1, 2, 3), 200),  # 18 or more in SIXES also brings the upper bonus
     (FIVEOAK, C.LARGE_STRAIGHT, (2, 3, 4, 5, 1), 239),  # only the second roll's bonus (+5) wins
 ])
-def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(loader: TableLoader, rules, open_box, dice,
+def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(loader: Loader, rules, open_box, dice,
                                                                             other) -> None:
     table = loader(rules)
     game = last_turn(open_box, dice, rolls=2, other_total=other, rules=rules)
@@ -176,7 +176,7 @@ def keeps_of(dice):
 
 
 @pytest.mark.parametrize("other", [335])  # two extra turns in a row can still matter
-def test_an_extra_turn_on_the_last_turn_is_counted_to_the_end(loader: TableLoader, other) -> None:
+def test_an_extra_turn_on_the_last_turn_is_counted_to_the_end(loader: Loader, other) -> None:
     table = loader(YAHTC)
     game = last_turn(C.CHANCE, (6, 6, 6, 6, 6), rolls=1, other_total=other, rules=YAHTC, yahtzee=50)
     options = advise(table, game)
@@ -286,7 +286,7 @@ def test_a_tie_for_first_counts_half() -> None:
     assert spread[200] == pytest.approx(0.5, abs=0.01) and spread[170] < 0.1 < 0.9 < spread[230]
 
 
-def test_the_rival_plays_its_last_turn_for_the_win(table: StrategyTable, loader: TableLoader) -> None:
+def test_the_rival_plays_its_last_turn_for_the_win(table: StrategyTable, loader: Loader) -> None:
     rival = computer_player("*rival", table.rules, loader)
     for open_box, dice, other in [(C.CHANCE, (6, 3, 5, 1, 2), 222), (C.THREE_OF_A_KIND, (6, 6, 2, 5, 1), 220)]:
         game = last_turn(open_box, dice, rolls=1, other_total=other)
@@ -413,7 +413,7 @@ def random_card(rules, postings, rng):
 
 
 @pytest.mark.parametrize("rules", [HASBRO, FIVEOAK, ACORN, YAHTC])
-def test_the_postings_array_is_the_advisors_pure_rules(loader: TableLoader, rules) -> None:
+def test_the_postings_array_is_the_advisors_pure_rules(loader: Loader, rules) -> None:
     table = loader(rules)
     for card in random_cards(rules, 3, seed=sum(map(ord, rules.name))):
         state = card_state(card.boxes)

@@ -18,7 +18,7 @@ from yahtzee.model.scoring import Category
 from yahtzee.strategy.exact.dicemath import KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS
 from yahtzee.strategy.exact.position import card_state, reroll_marks
 from yahtzee.strategy.exact.statespace import state_index, states_of
-from yahtzee.strategy.exact.table import StrategyTable, TableLoader
+from yahtzee.strategy.exact.table import Loader, StrategyTable
 from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.odds.earlyturns import (
     EXTRA_TURN,
@@ -39,7 +39,7 @@ C = Category
 
 
 @pytest.mark.parametrize("rules", [HASBRO, YAHTC], ids=["hasbro", "yahtc"])
-def test_the_postings_of_many_cards_at_once_are_each_cards_own(loader: TableLoader, rules) -> None:
+def test_the_postings_of_many_cards_at_once_are_each_cards_own(loader: Loader, rules) -> None:
     table = loader(rules)
     rng = np.random.default_rng(5)
     states = states_of(rng.choice(np.flatnonzero(table.values > 0), 60))
@@ -146,7 +146,7 @@ def race_game(other_total, dice):
     return game
 
 
-def test_the_rival_plays_a_turn_before_its_last_for_the_win(loader: TableLoader, table: StrategyTable) -> None:
+def test_the_rival_plays_a_turn_before_its_last_for_the_win(loader: Loader, table: StrategyTable) -> None:
     rival, thinker = computer_player("*rival", HASBRO, loader), computer_player("*thinker", HASBRO, loader)
     for other_total, dice in ((98, (6, 6, 6, 2, 1)), (150, (1, 1, 1, 2, 3))):
         game = race_game(other_total, dice)
