@@ -1,5 +1,7 @@
 """Test-wide setup: one strategy-table cache for the whole run, so tables build once (also
 across parallel test workers, which share it: a table is built by one copy at a time)."""
+from __future__ import annotations  # the fixtures' types are the game's, imported where used
+
 import datetime
 import functools
 import gc
@@ -23,7 +25,7 @@ sys.dont_write_bytecode = False
 import yahtzee  # noqa: E402, F401 (first of the game's: it sets what numpy reads when it loads, as in the game)
 from yahtzee.saves.locks import default_lock  # noqa: E402
 
-if TYPE_CHECKING:  # the fixtures' types: the modules themselves are imported where used, as before
+if TYPE_CHECKING:
     from yahtzee.saves.store import Saves
     from yahtzee.screens.context import Context
     from yahtzee.strategy.exact.table import Loader, StrategyTable
