@@ -4,6 +4,7 @@ import contextlib
 import json
 import os
 from pathlib import Path
+from typing import Union
 
 import pexpect
 import pyte
@@ -12,7 +13,7 @@ from helpers import WAIT_SECONDS, FastScreen, screen_lines, wait_until
 from keycodes import KEYS
 
 
-def still_dice(args, speed) -> None:
+def still_dice(args: tuple[str, ...], speed: str) -> None:
     """A new saves folder (--saves DIR) starts with the dice tumbling at `speed`."""
     if "--saves" not in args:
         return
@@ -49,7 +50,7 @@ class Terminal:
         self._text = None  # the screen as text, until more output is drawn
         self.partners = []  # other terminals of the same game, read while this one waits: as their windows would be
 
-    def pump(self, timeout=0.05) -> None:
+    def pump(self, timeout: Union[float, int] = 0.05) -> None:
         """Take in what the game has written so far."""
         try:
             data = self.child.read_nonblocking(65536, timeout)
@@ -59,7 +60,7 @@ class Terminal:
         self._undrawn.append(data)
 
     @property
-    def screen(self):
+    def screen(self) -> FastScreen:
         """The pyte screen, with everything taken in drawn on it."""
         if self._undrawn:
             self.stream.feed(b"".join(self._undrawn))
@@ -68,14 +69,14 @@ class Terminal:
         return self._screen
 
     @property
-    def text(self):
+    def text(self) -> str:
         """The screen as it stands, one string."""
         screen = self.screen
         if self._text is None:
             self._text = "\n".join(screen_lines(screen))
         return self._text
 
-    def wait_for(self, words, timeout=WAIT_SECONDS):
+    def wait_for(self, words: str, timeout: int = WAIT_SECONDS) -> str:
         """Pump until the screen shows `words`; fail with the screen if it never does."""
         def shown():
             if words in self.text:
@@ -92,7 +93,7 @@ class Terminal:
         wait_until(shown, timeout, poll=0, failure=lambda: f"never saw {words!r} on:\n{self.text}")
         return self.text
 
-    def resize(self, columns, lines) -> None:
+    def resize(self, columns: int, lines: int) -> None:
         """Change the window's size, as a player dragging its corner."""
         self.screen.resize(lines, columns)
         self._text = None
@@ -116,7 +117,7 @@ class Terminal:
         self.press("Enter")
         self.wait_for("Ready to play? (Y/N)")
 
-    def turn(self, name, box, answer="y") -> None:
+    def turn(self, name: str, box: str, answer: str = "y") -> None:
         """One turn in key mode: any key rolls, R goes to posting, the box, then `answer` to
         the question that follows (none when None)."""
         self.wait_for(f"{name}: press any key to roll")
@@ -129,14 +130,14 @@ class Terminal:
             self.wait_for("(Y/N)")
             self.press(answer)
 
-    def quit(self):
+    def quit(self) -> int:
         """F10, then Y to the quit question: the game saved; its exit status."""
         self.press("F10")
         self.wait_for("Quit the game?")
         self.press("y")
         return self.exit_code()
 
-    def exit_code(self, timeout=WAIT_SECONDS):
+    def exit_code(self, timeout: int = WAIT_SECONDS) -> int:
         """Wait for the game to end; its exit status."""
         def ended():
             try:
@@ -149,7 +150,7 @@ class Terminal:
         self.child.close()
         return self.child.exitstatus
 
-    def hang_up(self, timeout=WAIT_SECONDS):
+    def hang_up(self, timeout: int = WAIT_SECONDS) -> int:
         """Close the terminal under the game, as a player closing the window; its exit status."""
         close_window(self.child)  # the master end: the kernel hangs up the terminal
         with contextlib.suppress(AssertionError):

@@ -1,5 +1,6 @@
 """The advisor, hints, costs and preferences as a player meets them, in plain mode."""
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -117,7 +118,7 @@ def test_a_computer_seat_plays_its_turns_alone_in_a_scripted_game(tmp_path: Path
     ("*yclover Yvonne99", "Yvonne", "yclover"), ("*nowhere \x1b[31mX", "X", "nowhere"),
     ("*rival", "Victor", "rival"),
 ])
-def test_star_names_seat_computer_players(typed, name, mood) -> None:
+def test_star_names_seat_computer_players(typed: str, name: str, mood: str) -> None:
     from yahtzee.screens.lobby import computer_seat
     seat = computer_seat(typed, [])
     assert (seat.name, seat.kind, seat.mood) == (name, "computer", mood)
@@ -132,7 +133,7 @@ def test_an_unknown_mood_is_refused_and_same_names_get_numbers() -> None:
     assert second.name == "Brain2"
 
 
-def run_python(code, stdin=""):
+def run_python(code: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     import subprocess
 
     from test_plain import ROOT

@@ -20,27 +20,27 @@ FINISHED = "2026-12-02T12:00:00+00:00"
 MADE_UP = Rules(name="madeup", joker="free", extra_yahtzee_bonus=70, roll_bonus=(9, 6))
 
 
-def yahtzee_heavy_game(rules, seed=1):
+def yahtzee_heavy_game(rules: Rules, seed: int = 1) -> Game:
     """Two players, every roll a Yahtzee for many turns, then random dice; random legal play."""
     game = Game.start([Player("ANN"), Player("BOB")], rules, LoadedDice([6] * 200, SeededDice(seed)))
     return finish_randomly(game, random.Random(seed))
 
 
 @pytest.fixture(params=[*RULES, "madeup"])
-def rules(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+def rules(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Rules:
     """Each rule set, and one made up here (known to the records by its name for the test)."""
     monkeypatch.setitem(records.RULES, "madeup", MADE_UP)
     return records.RULES[request.param]
 
 
-def test_every_rule_set_records_and_checks_its_own_games(rules) -> None:
+def test_every_rule_set_records_and_checks_its_own_games(rules: Rules) -> None:
     for seed in range(3):
         game = yahtzee_heavy_game(rules, seed)
         check_record(record_of(FinishedGame.of(game, FINISHED)))
         assert game_from_dict(game_to_dict(game)).players == game.players
 
 
-def test_a_bonus_the_rules_could_not_pay_is_refused(rules) -> None:
+def test_a_bonus_the_rules_could_not_pay_is_refused(rules: Rules) -> None:
     record = record_of(FinishedGame.of(yahtzee_heavy_game(rules), FINISHED))
     player = record["players"][0]
     for field, wrong in (("yahtzee_bonus", 1), ("roll_bonus", 1)):

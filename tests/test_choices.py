@@ -4,6 +4,8 @@ that completes the upper bonus, with the bonus named beside it, in English and i
 import json
 import os
 import random
+from collections.abc import Iterator
+from typing import Callable
 
 import pytest
 
@@ -30,20 +32,20 @@ TWOS_DICE = (2, 2, 2, 5, 6)
 
 
 @pytest.fixture(scope="module")
-def strategy():
+def strategy() -> Iterator[StrategyServices]:
     made = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
     yield made
     made.close()
 
 
 @pytest.fixture
-def speak():
+def speak() -> Iterator[Callable]:
     """Install a language for one test; English after."""
     yield language.use
     language.use("en")
 
 
-def at_the_twos():
+def at_the_twos() -> Game:
     """ANN's game at the posting of 2 2 2 5 6, her upper boxes at 57 with TWOS open."""
     faces = [face for dice, _box in TURNS for face in dice] + list(TWOS_DICE)
     game = Game.start([Player("ANN")], HASBRO, LoadedDice(faces, SeededDice(1)))
@@ -54,7 +56,7 @@ def at_the_twos():
     return game
 
 
-def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(strategy) -> None:
+def test_the_option_keeps_the_boxs_points_and_the_bonus_apart(strategy: StrategyServices) -> None:
     game = at_the_twos()
     (twos,) = [o for o in advise(strategy.tables.load(HASBRO), game) if o.kind == "box" and o.box is C.TWOS]
     assert (twos.points, twos.upper_bonus, twos.yahtzee_bonus, twos.gain) == (6, 35, 0, 41)
@@ -74,7 +76,8 @@ def test_options_are_the_same_choice_whatever_each_expects_of_it() -> None:
 
 
 @pytest.mark.parametrize("code, words", [("en", "TWOS 6 +35 upper bonus"), ("de", "ZWEIER 6 +35 Bonus oben")])
-def test_the_advice_page_says_twos_6_and_the_bonus_beside_it(strategy, speak, code, words) -> None:
+def test_the_advice_page_says_twos_6_and_the_bonus_beside_it(
+        strategy: StrategyServices, speak: Callable, code: str, words: str) -> None:
     speak(code)
     game = at_the_twos()
     options = advise(strategy.tables.load(HASBRO), game)
@@ -83,7 +86,7 @@ def test_the_advice_page_says_twos_6_and_the_bonus_beside_it(strategy, speak, co
     assert not any(" 41" in line.split("press")[0] for line in lines)  # never the points and bonus as one
 
 
-def finished_twos_game():
+def finished_twos_game() -> FinishedGame:
     """The game above played on at random to its end."""
     game = at_the_twos()
     game.post(C.TWOS)
@@ -95,7 +98,8 @@ def finished_twos_game():
 
 
 @pytest.mark.parametrize("code, words", [("en", "TWOS 6 +35 bonus"), ("de", "ZWEIER 6 +35 Bonus")])
-def test_the_review_says_twos_6_and_its_json_keeps_values(strategy, speak, code, words) -> None:
+def test_the_review_says_twos_6_and_its_json_keeps_values(
+        strategy: StrategyServices, speak: Callable, code: str, words: str) -> None:
     speak(code)
     review = review_game(finished_twos_game(), strategy.tables.load(HASBRO))
     lines = review_lines(review)

@@ -7,6 +7,7 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import Any, Optional, Union
 
 import pytest
 from driver import answer
@@ -42,7 +43,7 @@ class Answering(io.StringIO):
         super().__init__()
         self.output, self.mood, self.alone, self.read_up_to = output, mood, alone, 0
 
-    def readline(self, *args):
+    def readline(self, *args) -> str:
         shown = self.output.getvalue()[self.read_up_to:]
         self.read_up_to = len(self.output.getvalue())
         prompt = shown.rsplit("\n", 1)[-1]
@@ -55,7 +56,10 @@ class Answering(io.StringIO):
         return answer(prompt[:-2], shown) + "\n"
 
 
-def play(saves, monkeypatch, mood, options, quit_at=None, alone=False):
+def play(
+        saves: Path, monkeypatch: pytest.MonkeyPatch, mood: str, options: list[Union[Any, str]],
+        quit_at: Optional[int] = None,
+        alone: bool = False) -> Any:
     """Play in process in plain mode (quitting at the `quit_at`-th step of a computer's turn);
     the finished records, how many steps the computers took, and what was printed."""
     output = io.StringIO()
@@ -77,7 +81,7 @@ def play(saves, monkeypatch, mood, options, quit_at=None, alone=False):
     return records, steps[0], output.getvalue()
 
 
-def case_options(case, tmp_path):
+def case_options(case: str, tmp_path: Path) -> Any:
     """The mood and command line of a case, its preferences written in a fresh saves folder."""
     mood, options, prefs = CASES[case]
     dice = tmp_path / "sixes.txt"
@@ -88,7 +92,7 @@ def case_options(case, tmp_path):
     return mood, [str(dice) if option == "SIXES" else option for option in options], saves
 
 
-def quit_points(steps):
+def quit_points(steps: int) -> list[int]:
     """The steps to quit at: every step of the computer's first turn (a roll, a keep, a roll, a
     keep, a roll, its posting), and two later ones (the cases' extra turns and blanks come in
     the first turns)."""
@@ -97,7 +101,7 @@ def quit_points(steps):
 
 @pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(case, tmp_path: Path,
+def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(case: str, tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("os.fsync", lambda fd: None)  # durability is the SIGKILL run's to check
     mood, options, reference = case_options(case, tmp_path)

@@ -5,6 +5,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from functools import partial
+from typing import Callable, Union
 
 import pytest
 from helpers import FULL_SIZE, POSIX_READER, KeyScript, chunked_console, plain_console, wait_until
@@ -12,9 +15,10 @@ from keycodes import F8, F9, F10, KEYS, sent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
 
-from yahtzee.consoles.keymode import StopRequested
+from yahtzee.consoles.keymode import KeyConsole, StopRequested
 from yahtzee.consoles.keyreader import ESCAPE_TIMEOUT, SEQUENCE_TIMEOUT
 from yahtzee.consoles.stops import InputClosed
+from yahtzee.present.keys import Key
 from yahtzee.present.palette import strip_controls, visible_width
 from yahtzee.present.render import SCREEN_HEIGHT
 from yahtzee.screens.context import Moment, Screen
@@ -38,7 +42,7 @@ LEFT, END = sent(Keys.Left), sent(Keys.End)
     ("a\x07\x00\x85b\tc\n", "ab\tc\n"),                  # lone C0/C1 controls; tab, newline stay
     ("Zoë 名前", "Zoë 名前"),
 ])
-def test_strip_controls_leaves_only_what_a_screen_shows(text, shown) -> None:
+def test_strip_controls_leaves_only_what_a_screen_shows(text: str, shown: str) -> None:
     assert strip_controls(text) == shown
     assert strip_controls(text) == shown
 
@@ -52,7 +56,7 @@ def test_widths_are_terminal_cells() -> None:
 
 
 @pytest.fixture
-def script():
+def script() -> Iterator[Callable]:
     scripts = []
 
     def start(keys="", **options):
@@ -64,11 +68,11 @@ def script():
         each.close()
 
 
-def read_keys(console, count):
+def read_keys(console: KeyConsole, count: int) -> list[Union[str, Key]]:
     return [console.read_key() for _ in range(count)]
 
 
-def keys_split(first, rest, delay):
+def keys_split(first: str, rest: str, delay: float) -> list[Union[str, Key]]:
     """The two tokens read when `rest` arrives `delay` seconds after `first` (each read apart)."""
     console = chunked_console([(first, 0), (rest, delay)])
     try:
@@ -77,7 +81,7 @@ def keys_split(first, rest, delay):
         console.reader.close()
 
 
-def test_keys_become_tokens(script) -> None:
+def test_keys_become_tokens(script: Callable) -> None:
     console = script(f"R1\r{F8}{F9}{F10}{KEYS['C-c']} ?{sent(Keys.Up)}\t2").console
     assert read_keys(console, 10) == ["r", "1", "enter", "F8", "F9", "F10", "F10", " ", "?", "2"]
 
@@ -105,7 +109,7 @@ def test_an_f_key_whose_rest_comes_within_the_escape_timeout_is_the_f_key() -> N
 
 
 @pytest.mark.posix(reason=POSIX_READER)
-def test_control_sequences_never_reach_a_name_being_typed(context) -> None:
+def test_control_sequences_never_reach_a_name_being_typed(context: partial) -> None:
     """A cursor report in two pieces, a paste, ESC 4 and an F10 in two pieces, each piece
     read apart, 0.2 s after the one before, while the first name is typed."""
     console = chunked_console([("A\x1b[12;", 0), ("40R\x1b[2J\x07\x1b]0;t\x07\x1b4B\x1b[2", 0.2), ("1~", 0.2),
@@ -126,12 +130,12 @@ def test_control_sequences_never_reach_a_name_being_typed(context) -> None:
 @pytest.mark.parametrize("noise", ["\x1b[31m", "\x1b[<0;12;4M", "\x1b[2J\x07\x1b]0;t\x07",
                                    "\x1bP1$r\x1b\\", "\x1b[12;40R", "\x1b4", "\x1b[200~"])
 @pytest.mark.posix(reason=POSIX_READER)
-def test_control_sequences_type_nothing(script, noise) -> None:
+def test_control_sequences_type_nothing(script: Callable, noise: str) -> None:
     console = script(f"a{noise}b").console
     assert read_keys(console, 2) == ["a", "b"]
 
 
-def test_keys_typed_ahead_survive_every_kind_of_read(script) -> None:
+def test_keys_typed_ahead_survive_every_kind_of_read(script: Callable) -> None:
     console = script(f"xAnn{F8}Bo\rny").console
     assert console.read_key() == "x"
     assert console.read_text("Name: ") == ("F8", "Ann")
@@ -140,7 +144,7 @@ def test_keys_typed_ahead_survive_every_kind_of_read(script) -> None:
 
 
 @pytest.mark.posix(reason=POSIX_READER)
-def test_a_name_stops_at_its_limit_and_is_edited_in_place(script) -> None:
+def test_a_name_stops_at_its_limit_and_is_edited_in_place(script: Callable) -> None:
     console = script("Annabelle\r" + f"Bob{LEFT}{LEFT}x\x7f\x7fZ{END}y\r" + "\x1b4C\r").console
     assert console.read_text("Name: ", limit=6) == (None, "Annabe")
     assert script("한국어X\r").console.read_text("Name: ", limit=6) == (None, "한국어")  # cells, not characters
@@ -148,13 +152,13 @@ def test_a_name_stops_at_its_limit_and_is_edited_in_place(script) -> None:
     assert console.read_text("Name: ") == (None, "C")  # ESC 4 is no numeric argument
 
 
-def test_a_name_never_grows_past_the_screen_width(script) -> None:
+def test_a_name_never_grows_past_the_screen_width(script: Callable) -> None:
     console = script("名" * 60 + "\r").console
     _, text = console.read_text("Player 1 name: ")
     assert visible_width("Player 1 name: " + text) <= 79
 
 
-def test_the_last_three_messages_stay_until_forgotten(script) -> None:
+def test_the_last_three_messages_stay_until_forgotten(script: Callable) -> None:
     keys = script()
     console = keys.console
     drawn = []
@@ -169,7 +173,7 @@ def test_the_last_three_messages_stay_until_forgotten(script) -> None:
     assert "four" not in drawn[-1]
 
 
-def test_messages_that_do_not_fit_drop_the_oldest(script) -> None:
+def test_messages_that_do_not_fit_drop_the_oldest(script: Callable) -> None:
     console = script().console
     drawn = []
     console._write = drawn.append
@@ -180,7 +184,7 @@ def test_messages_that_do_not_fit_drop_the_oldest(script) -> None:
     assert "new" in rows and "old" not in rows
 
 
-def test_a_stop_request_ends_the_read_under_way(script) -> None:
+def test_a_stop_request_ends_the_read_under_way(script: Callable) -> None:
     keys = script(more_to_come=True)
     later = threading.Timer(0.2, lambda: keys.console.request_stop(signal.SIGTERM))
     later.start()
@@ -199,14 +203,14 @@ def test_plain_mode_keeps_step() -> None:
 
 @pytest.mark.posix(reason="/dev/full")
 @pytest.mark.parametrize("args", [["--bogus"], ["--rules", "nope"], ["--simulate", "0"]])
-def test_a_usage_error_exits_2_even_when_stderr_is_full(args) -> None:
+def test_a_usage_error_exits_2_even_when_stderr_is_full(args: list[str]) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "yahtzee.py", *args], cwd=ROOT, stderr=full,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=60)
     assert done.returncode == 2
 
 
-def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script) -> None:
+def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script: Callable) -> None:
     keys = script("", more_to_come=True)
     shown = []
 
@@ -226,7 +230,7 @@ def test_a_message_from_another_thread_is_shown_while_a_key_is_awaited(script) -
 
 
 @pytest.mark.posix(reason="SIGWINCH sent to another thread (pthread_kill)")
-def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script) -> None:
+def test_a_resize_signalled_to_another_thread_is_drawn_at_once(script: Callable) -> None:
     keys = script(more_to_come=True)
     size = [FULL_SIZE]
     keys.console.terminal_size = lambda: size[0]

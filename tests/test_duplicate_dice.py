@@ -5,6 +5,7 @@ import random
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, Callable, Optional, Union
 
 import pytest
 from helpers import plain_console, run_program, table_context
@@ -22,7 +23,7 @@ from yahtzee.model.dice import (
 )
 from yahtzee.model.game import Game, Player, Turn
 from yahtzee.model.outcome import FinishedGame
-from yahtzee.model.rules import HASBRO, rules_named
+from yahtzee.model.rules import HASBRO, Rules, rules_named
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import (
@@ -45,7 +46,9 @@ RULES = [HASBRO, HASBRO.with_options(rolls=4, bank=2), rules_named("yahtc"),
          rules_named("acorn").with_options(rolls=4, bank=0)]
 
 
-def play_randomly(game, rng, throws, stop_after=None):
+def play_randomly(
+        game: Game, rng: random.Random, throws: defaultdict[tuple[int, int], list[list[int]]],
+        stop_after: Optional[int] = None) -> Any:
     """Play `game` on with random marks and boxes, noting each die's throws per (round, seat);
     stop after `stop_after` actions (None: to the end)."""
     actions = 0
@@ -69,13 +72,13 @@ def play_randomly(game, rng, throws, stop_after=None):
     return throws
 
 
-def new_throws():
+def new_throws() -> defaultdict[Any, Any]:
     return defaultdict(lambda: [[] for _ in range(5)])
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda rules: f"{rules.name}{rules.options}")
 @pytest.mark.parametrize("seed", range(6))
-def test_die_i_kth_throw_in_a_round_is_the_same_for_every_seat(rules, seed) -> None:
+def test_die_i_kth_throw_in_a_round_is_the_same_for_every_seat(rules: Rules, seed: int) -> None:
     players = [Player(name) for name in ("ANN", "BOB", "CY")]
     game = Game.start(players, rules, DuplicateDice(seed))
     throws = play_randomly(game, random.Random(seed), new_throws())
@@ -124,7 +127,7 @@ def test_a_resumed_duplicate_game_goes_on_with_the_same_dice_as_one_never_stoppe
     assert played  # the first half was played too
 
 
-def uninterrupted_throws(seed, rules):
+def uninterrupted_throws(seed: int, rules: Rules) -> tuple[dict[tuple[int, int], list[list[int]]], Game]:
     game = Game.start([Player("ANN"), Player("BOB")], rules, DuplicateDice(seed))
     return dict(play_randomly(game, random.Random(1), new_throws())), game
 
@@ -161,7 +164,8 @@ def test_an_undone_posting_rewinds_the_duplicate_stream_to_the_turn_it_took_back
     (DuplicateDice(7), (SeededDice, 7)),
     (DuplicateDice(7, random_seed=True), (RandomDice, None)),
 ])
-def test_turning_duplicate_dice_on_and_off_keeps_the_seed_where_there_is_one(source, expected) -> None:
+def test_turning_duplicate_dice_on_and_off_keeps_the_seed_where_there_is_one(
+        source: Union[SeededDice, RandomDice, DuplicateDice], expected: Any) -> None:
     turned = with_duplicate(source, not isinstance(source, DuplicateDice))
     assert type(turned) is expected[0]
     if expected[1] is not None:
@@ -182,7 +186,8 @@ def test_loaded_dice_stay_loaded_whatever_the_duplicate_setting() -> None:
     {"thrown": [0, 0, 0, 0, -1]}, {"thrown": [0, 0, 0, 0, 10 ** 9]}, {"thrown": "00000"},
     {"random_seed": 1}, {"random_seed": None},
 ])
-def test_damaged_duplicate_dice_in_a_save_are_refused(change) -> None:
+def test_damaged_duplicate_dice_in_a_save_are_refused(
+        change: dict[str, Any]) -> None:
     good = dice_to_dict(DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).state)
     assert dice_from_dict(good).source() == DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0])
     session = Session([Player("ANN")], source=DuplicateDice(5))
@@ -201,7 +206,8 @@ def test_damaged_duplicate_dice_in_a_save_are_refused(change) -> None:
     RandomDice(), SeededDice(7, (1, 3, 1), 4), DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0], random_seed=True),
     LoadedDice([1, 2, 6], SeededDice(3, (2, 1, 0), 2)),
 ])
-def test_every_source_round_trips_through_its_state_and_the_save(source) -> None:
+def test_every_source_round_trips_through_its_state_and_the_save(
+        source: Union[SeededDice, LoadedDice, RandomDice, DuplicateDice]) -> None:
     assert dice_from_dict(json.loads(json.dumps(dice_to_dict(source.state)))) == source.state
     assert source.state.source() == source
 
@@ -221,7 +227,7 @@ def test_loaded_dice_that_would_fall_back_on_duplicate_dice_are_refused() -> Non
     assert dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": {"kind": "random"}}).source().faces == [1, 2]
 
 
-def finished_record(source):
+def finished_record(source: Union[SeededDice, DuplicateDice]) -> dict[str, Any]:
     game = Game.start([Player("ANN")], HASBRO, source)
     play_randomly(game, random.Random(2), new_throws())
     return record_of(FinishedGame.of(game, "2026-11-30T12:00:00+00:00"))
@@ -239,7 +245,7 @@ def test_the_record_says_duplicate_only_for_duplicate_dice_and_older_records_sti
             check_record({**record, "duplicate": wrong})
 
 
-def scripted_game(lines_per_turn, players=("ANN", "BOB")):
+def scripted_game(lines_per_turn: Callable, players: tuple[str, str] = ("ANN", "BOB")) -> list[str]:
     """The input lines of a whole plain-mode game: every player makes the same choices."""
     lines = ["", "n", *players, "", "y"]
     for box in BOX_ORDER:
@@ -247,7 +253,9 @@ def scripted_game(lines_per_turn, players=("ANN", "BOB")):
     return lines
 
 
-def run_plain(tmp_path, monkeypatch, lines, *options):
+def run_plain(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str],
+        *options) -> Any:
     """The real program in-process in plain mode; (exit code, output, history records)."""
     saves = tmp_path / "saves"
     code, out, _ = run_program(lines, "--saves", str(saves), *options)
@@ -259,7 +267,7 @@ def run_plain(tmp_path, monkeypatch, lines, *options):
 @pytest.mark.parametrize("options", [["--duplicate"], ["--duplicate", "--seed", "12"]])
 def test_two_players_making_the_same_choices_end_with_the_same_scorecards(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch,
-                                                                          options) -> None:
+                                                                          options: list[str]) -> None:
     lines = scripted_game(lambda box: ["", "12", "r", "35", "r", box, "y"]) + ["n"]
     code, out, records = run_plain(tmp_path, monkeypatch, lines, *options)
     assert code == 0
@@ -278,8 +286,8 @@ def test_without_duplicate_dice_the_same_choices_give_different_cards(tmp_path: 
     assert code == 0 and ann["scores"] != bob["scores"] and "duplicate" not in record
 
 
-def test_a_game_stopped_and_resumed_deals_what_the_same_seed_deals_uninterrupted(tmp_path: Path,
-                                                                                 monkeypatch: pytest.MonkeyPatch):
+def test_a_game_stopped_and_resumed_deals_what_the_same_seed_deals_uninterrupted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def per_turn(box):
         return ["", "2", "r", "r", box, "y"]
     lines = scripted_game(per_turn)

@@ -16,7 +16,7 @@ NAMES = ["ANN", "BOB", "CY", "DEE"]
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 
 
-def earlier_games(folder, count=2) -> None:
+def earlier_games(folder: Path, count: int = 2) -> None:
     """A history in which all four have played before, so the game ends with many notices."""
     saves = Saves(folder, now=clock)
     for number in range(count):

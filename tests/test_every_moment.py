@@ -4,6 +4,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from driver import answer
@@ -25,7 +26,7 @@ class Answering(io.StringIO):
         self.output = output
         self.read_up_to = 0
 
-    def readline(self, *args):
+    def readline(self, *args) -> str:
         shown = self.output.getvalue()[self.read_up_to:]
         self.read_up_to = len(self.output.getvalue())
         prompt = shown.rsplit("\n", 1)[-1]
@@ -34,7 +35,9 @@ class Answering(io.StringIO):
         return answer(prompt[:-2], shown) + "\n"
 
 
-def play(saves, monkeypatch, *options):
+def play(
+        saves: Path, monkeypatch: pytest.MonkeyPatch,
+        *options) -> tuple[list[dict[str, Any]], str]:
     """Play the driver's two-player game against a computer, in-process; its history."""
     output = io.StringIO()
     monkeypatch.setattr(sys, "stdout", output)
@@ -46,7 +49,8 @@ def play(saves, monkeypatch, *options):
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory):
+def reference(
+        tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, Any]], list[bytes]]:
     """The uninterrupted game's record and every autosave it wrote, in order."""
     monkeypatch = pytest.MonkeyPatch()
     saves = tmp_path_factory.mktemp("reference")
@@ -67,7 +71,8 @@ def reference(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_the_reference_game_writes_a_save_at_every_step(reference) -> None:
+def test_the_reference_game_writes_a_save_at_every_step(
+        reference: tuple[list[dict[str, Any]], list[bytes]]) -> None:
     records, moments = reference
     assert len(records) == 1 and len(moments) > 100
     assert len(set(moments)) == len(moments)  # never the same save twice in a row
@@ -86,8 +91,8 @@ def saved(data: bytes) -> dict:
     return document
 
 
-def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_saved_moment_resumes_to_exactly_the_next_one(
+        reference: tuple[list[dict[str, Any]], list[bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, moments = reference
     write = Saves.save_session
     monkeypatch.setattr("os.fsync", lambda fd: None)  # durability is the SIGKILL runs' to check
@@ -112,7 +117,8 @@ def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path:
 
 @pytest.mark.parametrize("number", [0, 1, 2, 57, 150, -2, -1])
 def test_a_game_resumed_from_a_saved_moment_finishes_as_the_game_never_stopped(
-        reference, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number) -> None:
+        reference: tuple[list[dict[str, Any]], list[bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        number: int) -> None:
     (record,), moments = reference
     saves = tmp_path / "saves"
     saves.mkdir()

@@ -6,16 +6,17 @@ to fill, against the same exact count."""
 import copy
 import random
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import pytest
 from helpers import LOCK_ERRNO, game_copy
 from test_win_chance import FULL_CARD, last_turn, throws
 
-from yahtzee.model.choices import Reroll
+from yahtzee.model.choices import Option, Reroll
 from yahtzee.model.dice import RandomDice
 from yahtzee.model.game import Game, Player, Turn
-from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO
+from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, Rules
 from yahtzee.model.scorecard import Scorecard
 from yahtzee.model.scoring import UPPER, Category
 from yahtzee.present.render import choice_text
@@ -35,6 +36,7 @@ from yahtzee.strategy.odds.rests import (
 )
 from yahtzee.strategy.odds.winchance import option_chances
 from yahtzee.strategy.play.advisor import advise
+from yahtzee.strategy.play.players import ComputerPlayer
 from yahtzee.strategy.storage.cache import table_loader
 
 pytestmark = pytest.mark.slow(15)
@@ -43,17 +45,19 @@ C = Category
 
 
 @pytest.fixture(scope="module")
-def loader(shared_table_cache: Path):
+def loader(shared_table_cache: Path) -> Callable:
     return table_loader(shared_table_cache)
 
 
-def model_key(card):
+def model_key(card: Scorecard) -> tuple[frozenset, int, bool]:
     """What the thinker's play of a card depends on: its boxes, capped upper sum, a fifty."""
     upper = min(63, sum(points for box, points in card.boxes.items() if box in UPPER))
     return frozenset(card.boxes), upper, card.boxes.get(C.YAHTZEE) == 50
 
 
-def remaining_by_model(card, rules, thinker, memo):
+def remaining_by_model(
+        card: Scorecard, rules: Rules, thinker: ComputerPlayer, memo: dict[tuple[frozenset, int, bool], dict[int,
+        float]]) -> dict[int, float]:
     """{points still to come: chance} of a card played by *thinker, through the game model."""
     if card.is_full:
         return {0: 1.0}
@@ -93,7 +97,7 @@ def remaining_by_model(card, rules, thinker, memo):
     return total
 
 
-def card_with_open(*open_boxes, **filled):
+def card_with_open(*open_boxes, **filled) -> Scorecard:
     """A Scorecard of FULL_CARD's points with these boxes open (and these points changed)."""
     points = {**FULL_CARD, **{C[name.upper()]: value for name, value in filled.items()}}
     return Scorecard(boxes={box: value for box, value in points.items() if box not in open_boxes})
@@ -111,7 +115,8 @@ CARDS = [
 
 
 @pytest.mark.parametrize("rules, card", CARDS)
-def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rules, card) -> None:
+def test_a_cards_remaining_score_is_the_count_through_the_game_model(
+        loader: Callable, rules: Rules, card: Scorecard) -> None:
     table = loader(rules)
     thinker = computer_player("*thinker", rules, loader)
     expected = remaining_by_model(card, rules, thinker, {})
@@ -124,7 +129,7 @@ def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rul
     assert sum(points * chance for points, chance in enumerate(shown)) == pytest.approx(table.values[index], abs=1e-9)
 
 
-def test_the_state_that_stands_for_others_has_their_values(loader) -> None:
+def test_the_state_that_stands_for_others_has_their_values(loader: Callable) -> None:
     """statespace.same_future: every reachable state and the one that stands for it have the
     same expected score (the finals work out one distribution for them all)."""
     from yahtzee.strategy.exact.statespace import REACHABLE_UPS, UPPER_MASK, same_future
@@ -140,13 +145,13 @@ def test_the_state_that_stands_for_others_has_their_values(loader) -> None:
     assert (table.values[same_future(index[filled] + 1)] == table.values[index[filled] + 1]).all()  # with a fifty
 
 
-def opponent_with(game, card):
+def opponent_with(game: Game, card: Scorecard) -> Game:
     """The game with BOB's card replaced: BOB, who plays first, still has boxes to fill."""
     game.players[0].card = card
     return game
 
 
-def exact_chances(game, options, bob_remaining):
+def exact_chances(game: Game, options: list[Option], bob_remaining: dict[int, float]) -> list[float]:
     """Each option's exact chance to win of ANN's last turn, BOB's final drawn from his count."""
     bob_total = game.players[0].card.total
 
@@ -191,8 +196,9 @@ def keeps(dice):
     ((C.FOURS, C.FULL_HOUSE), {"ones": 0, "twos": 0, "threes": 0}, C.FIVES, {"sixes": 0}, (5, 5, 1, 2, 3)),
     ((C.LARGE_STRAIGHT, C.SIXES), {"fives": 0, "chance": 5}, C.SMALL_STRAIGHT, {"ones": 0, "twos": 0}, (2, 3, 4, 6, 6)),
 ])
-def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, bob_open, bob_filled, ann_open,
-                                                                        ann_filled, dice) -> None:
+def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(
+        loader: Callable, bob_open: tuple[Category, ...], bob_filled: dict[str, int],
+        ann_open: Category, ann_filled: dict[str, int], dice: tuple[int, int, int, int, int]) -> None:
     table = loader(HASBRO)
     thinker = computer_player("*thinker", HASBRO, loader)
     bob = card_with_open(*bob_open, **bob_filled)
@@ -205,7 +211,7 @@ def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, 
     assert max(exact) - min(exact) > 0.01  # the case tells choices apart
 
 
-def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader) -> None:
+def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader: Callable) -> None:
     table = loader(HASBRO)
     full = state_index(*card_state(FULL_CARD))
     empty = state_index(0, 0, 0)
@@ -230,7 +236,7 @@ def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread() -> None:
 
 
 @pytest.mark.parametrize("mean", [100.4, 3.25, 0.0, 37.0])
-def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean) -> None:
+def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean: float) -> None:
     shape = np.random.default_rng(3).random(2 * SHAPE_REACH + 1)
     shape /= shape.sum()
     expected = {}

@@ -1,16 +1,20 @@
 """The one flow: moments as values, the one save rule, resuming where the game stood, messages."""
 import contextlib
 import re
+from functools import partial
 from pathlib import Path
+from typing import Any, Optional
 
 import pytest
 from helpers import KeyScript, end_of_keys
 from keycodes import KEYS
 
+from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.scoring import Category
 from yahtzee.saves.store import Saves
 from yahtzee.saves.versions import resume_point
+from yahtzee.screens.context import Context
 from yahtzee.screens.flow import SCREENS, Keeper, run, run_from
 from yahtzee.screens.prompts import paginate
 from yahtzee.screens.resume import resumed_moment
@@ -19,7 +23,7 @@ from yahtzee.screens.steps import Moment, Screen
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def counting(saves):
+def counting(saves: Saves) -> list[Any]:
     """Record every autosave written, as (moment, session) JSON."""
     written = []
     save = saves.save_session
@@ -32,7 +36,7 @@ def counting(saves):
     return written
 
 
-def run_keys(ctx, keys):
+def run_keys(ctx: Context, keys: str) -> KeyScript:
     """Run the whole flow on these keys until they run out; the script that drew it."""
     script = KeyScript(keys)
     try:
@@ -53,7 +57,7 @@ def test_every_moment_round_trips_through_its_saved_form() -> None:
     assert Moment.from_dict({"screen": "verify"}) is None  # a verify question needs its box
 
 
-def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(context, saves: Saves) -> None:
+def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(context: partial, saves: Saves) -> None:
     ctx = context([2, 2, 2, 3, 3], ["ANN"])
     ctx.session.new_game()
     written = counting(saves)
@@ -75,7 +79,7 @@ def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(cont
     assert saves.load_session()[0].game.players[0].card.boxes == {Category.FULL_HOUSE: 25}
 
 
-def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(context, saves: Saves) -> None:
+def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(context: partial, saves: Saves) -> None:
     ctx = context()
     run_keys(ctx, "\rnANN\r")  # opening, no instructions, ANN; the keys end at "Player 2 name"
     session, moment = saves.load_session()
@@ -89,13 +93,14 @@ def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(cont
     (Moment(Screen.RECAP), Moment(Screen.PLAY)),   # a game in play goes back to it
     (None, Moment(Screen.PLAY)),
 ])
-def test_a_resumed_game_in_play_goes_back_to_its_moment_when_the_state_allows(context, saved, expected) -> None:
+def test_a_resumed_game_in_play_goes_back_to_its_moment_when_the_state_allows(
+        context: partial, saved: Optional[Moment], expected: Moment) -> None:
     ctx = context([1, 2, 3, 4, 5], ["ANN"])
     ctx.session.new_game().roll()
     assert resumed_moment(ctx.session, saved) == expected
 
 
-def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(context) -> None:
+def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(context: partial) -> None:
     script = run_keys(context(), "\rq")
     assert "Quit Computer Yahtzee? (Y/N)" in "\n".join(script.screens[-1])
     assert "kept" not in "\n".join(script.screens[-1]).split("Quit Computer")[1]
@@ -111,7 +116,7 @@ def test_the_quit_question_says_the_game_is_kept_only_while_one_is_in_progress(c
     assert script.screens[-1][-1] == "Quit the game? Your game is kept for next time. (Y/N)"
 
 
-def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_rolls(context) -> None:
+def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_rolls(context: partial) -> None:
     ctx = context([2, 2, 2, 3, 3, 1, 1, 1, 1, 2], ["ANN", "BOB"], verify=False)
     ctx.session.new_game()
     script = KeyScript(" rh")
@@ -129,7 +134,7 @@ def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_roll
         "ANN posts 25 in FULL HOUSE."]
 
 
-def run_steps(console, ctx, moment) -> None:
+def run_steps(console: KeyConsole, ctx: Context, moment: Moment) -> None:
     """The flow's steps from `moment`, without the resume offer, until the keys run out."""
     with contextlib.suppress(InputClosed):
         run_from(console, ctx, Keeper(ctx), moment)
@@ -167,7 +172,7 @@ def test_a_page_of_one_long_paragraph_still_breaks_at_the_page_size() -> None:
     assert [len(page) for page in pages] == [12, 12, 6]
 
 
-def test_escape_leaves_the_manual_as_x_does(context) -> None:
+def test_escape_leaves_the_manual_as_x_does(context: partial) -> None:
     import threading
     ctx = context()
     ctx.services.manual = [f"manual line {n}" for n in range(60)]
@@ -199,7 +204,7 @@ def test_s_shows_the_statistics_at_every_lobby_question_with_this_sessions_table
     assert "Another game? (Y/N) or R review> " in out and "Press any key for the next game (S statistics)" in out
 
 
-def test_a_game_that_could_not_join_the_history_says_so_at_its_end(context, saves: Saves):
+def test_a_game_that_could_not_join_the_history_says_so_at_its_end(context: partial, saves: Saves) -> None:
     ctx = context([2, 2, 2, 3, 3] * 13, ["ANN"], verify=False)
     game = ctx.session.new_game()
     for box in list(Category)[:-1]:

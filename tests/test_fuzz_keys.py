@@ -19,7 +19,7 @@ PASTES = ["\x1b[31mred\x1b[0m", "\x1b[2J\x07\x1b]0;title\x07", "\x1bP1$r\x1b\\",
 SIZES = [(80, 24), (100, 30), (60, 20), (80, 24), (79, 24)]
 
 
-def split_key(term, rng, key) -> None:
+def split_key(term: Terminal, rng: random.Random, key: str) -> None:
     """An escape sequence sent in two pieces, inside or beyond the escape timeout."""
     cut = rng.randrange(1, len(key))
     term.press(key[:cut])
@@ -27,7 +27,7 @@ def split_key(term, rng, key) -> None:
     term.press(key[cut:])
 
 
-def act(term, rng) -> None:
+def act(term: Terminal, rng: random.Random) -> None:
     """One random thing a player, a terminal or a paste could do."""
     roll = rng.random()
     if roll < 0.6:

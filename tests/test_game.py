@@ -2,6 +2,7 @@
 import json
 import random
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -17,9 +18,10 @@ from yahtzee.model.game import (
     NothingMarked,
     NotRolledYet,
     Player,
+    PostingResult,
 )
 from yahtzee.model.outcome import FinishedGame
-from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
+from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS, Rules
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import game_from_dict, game_to_dict, session_from_dict, session_to_dict
@@ -30,12 +32,12 @@ from yahtzee.saves.strict import DamagedSave
 C = Category
 
 
-def loaded_game(faces, names=("ANN",), rules=HASBRO):
+def loaded_game(faces: list[int], names: tuple[str, ...] = ("ANN",), rules: Rules = HASBRO) -> Game:
     """A game whose dice come from `faces`, then from a fixed seed."""
     return Game.start([Player(n) for n in names], rules, LoadedDice(faces, SeededDice(0)))
 
 
-def play_randomly(game, rng):
+def play_randomly(game: Game, rng: random.Random) -> list[PostingResult]:
     """Finish the game with random legal choices; returns the postings."""
     postings = []
     while not game.is_over:
@@ -103,7 +105,7 @@ def test_players_take_turns_and_the_game_ends_after_thirteen_rounds() -> None:
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_random_legal_play_fills_every_box_and_adds_up(seed) -> None:
+def test_random_legal_play_fills_every_box_and_adds_up(seed: int) -> None:
     rng = random.Random(seed)
     rules = (HASBRO, FREE_JOKER, NO_BONUS)[seed % 3]
     game = Game.start([Player(f"P{i}") for i in range(1 + seed % 4)], rules, SeededDice(seed))
@@ -122,7 +124,7 @@ def test_random_legal_play_fills_every_box_and_adds_up(seed) -> None:
     assert set(record["winners"]) <= {p.name for p in game.players}
 
 
-def test_seeded_games_replay_identically():
+def test_seeded_games_replay_identically() -> None:
     def transcript(seed):
         game = Game.start([Player("ANN"), Player("BOB")], source=SeededDice(seed))
         return [(p.box, p.points) for p in play_randomly(game, random.Random(7))]
@@ -160,7 +162,7 @@ def test_a_loaded_dice_file_gives_exactly_its_faces_then_random(tmp_path: Path) 
     ("", "holds no dice faces"),
     ("0", "'0' (entry 1)"),
 ])
-def test_a_malformed_dice_file_is_refused_clearly(tmp_path: Path, text, message) -> None:
+def test_a_malformed_dice_file_is_refused_clearly(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "dice.txt"
     path.write_text(text)
     with pytest.raises(DiceFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -182,7 +184,7 @@ def test_parse_faces_shows_hostile_words_safely() -> None:
     assert "\x1b" not in str(error.value)
 
 
-def round_trip(game):
+def round_trip(game: Game) -> Game:
     return game_from_dict(json.loads(json.dumps(game_to_dict(game))))
 
 
@@ -269,7 +271,7 @@ def test_ties_share_the_win() -> None:
     lambda d: d.pop("turn"),
     lambda d: d["players"][0]["boxes"].update(ones=1, twos=2),
 ])
-def test_damaged_game_data_is_refused_with_bad_state(damage) -> None:
+def test_damaged_game_data_is_refused_with_bad_state(damage: Callable) -> None:
     game = loaded_game([1, 2, 3, 4, 5])
     game.roll()
     data = json.loads(json.dumps(game_to_dict(game)))

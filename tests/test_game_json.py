@@ -1,6 +1,7 @@
 """The model's JSON: every malformed document is one DamagedSave; our own errors stay errors."""
 import json
 from pathlib import Path
+from typing import Any, Callable, Optional, Union
 
 import pytest
 from helpers import STAMP, clock, texts
@@ -12,17 +13,17 @@ from yahtzee.saves.codec import DamagedSave, session_from_dict, session_to_dict
 from yahtzee.saves.store import AUTOSAVE, Saves
 
 
-def good():
+def good() -> dict[str, Any]:
     return json.loads(json.dumps(session_to_dict(mid_game_session())))
 
 
-def changed(change):
+def changed(change: Callable) -> dict[str, Any]:
     data = good()
     change(data)
     return data
 
 
-def game(data):
+def game(data: dict[str, Any]) -> dict[str, Any]:
     return data["game"]
 
 
@@ -74,13 +75,13 @@ MALFORMED = {
 
 
 @pytest.mark.parametrize("data", MALFORMED.values(), ids=MALFORMED.keys())
-def test_every_malformed_document_is_one_damaged_save(data) -> None:
+def test_every_malformed_document_is_one_damaged_save(data: Any) -> None:
     with pytest.raises(DamagedSave):
         session_from_dict(data)
 
 
 @pytest.mark.parametrize("data", list(MALFORMED.values())[3:], ids=list(MALFORMED)[3:])
-def test_a_malformed_autosave_is_set_aside_with_one_line(tmp_path: Path, data) -> None:
+def test_a_malformed_autosave_is_set_aside_with_one_line(tmp_path: Path, data: dict[str, Any]) -> None:
     (tmp_path / AUTOSAVE).write_text(json.dumps({**data, "saved": "x", "resume": {}}))
     saves = Saves(tmp_path, now=clock)
     assert saves.load_session() is None
@@ -104,7 +105,7 @@ def test_the_model_no_longer_holds_a_screen() -> None:
     assert "screen" not in session_to_dict(mid_game_session()) and not hasattr(Session([]), "screen")
 
 
-def old_autosave(screen):
+def old_autosave(screen: Optional[Union[int, str]]) -> str:
     data = {**good(), "version": 1, "screen": screen, "saved": "2024-05-01T11:59:00+00:00"}
     return json.dumps(data)
 
@@ -112,14 +113,15 @@ def old_autosave(screen):
 @pytest.mark.parametrize("screen, resume", [
     ("posting h", {"screen": "verify", "box": "full_house"}), ("play", {"screen": "play"}), ("", {}),
 ])
-def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(tmp_path: Path, screen, resume) -> None:
+def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(
+        tmp_path: Path, screen: str, resume: dict[str, str]) -> None:
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
     session, loaded = Saves(tmp_path, now=clock).load_session()
     assert loaded == resume and session_to_dict(session) == session_to_dict(mid_game_session())
 
 
 @pytest.mark.parametrize("screen", [5, None, "x" * 41, "a\x1bb"])
-def test_an_old_autosave_with_a_bad_screen_is_damaged(tmp_path: Path, screen) -> None:
+def test_an_old_autosave_with_a_bad_screen_is_damaged(tmp_path: Path, screen: Optional[Union[int, str]]) -> None:
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
     saves = Saves(tmp_path, now=clock)
     assert saves.load_session() is None and len(texts(saves.notices)) == 1
@@ -134,7 +136,7 @@ BAD_RESUME_POINTS = {
 
 
 @pytest.mark.parametrize("resume", BAD_RESUME_POINTS.values(), ids=BAD_RESUME_POINTS.keys())
-def test_a_malformed_resume_point_is_damage_and_is_refused_when_saving(tmp_path: Path, resume) -> None:
+def test_a_malformed_resume_point_is_damage_and_is_refused_when_saving(tmp_path: Path, resume: Any) -> None:
     data = {**good(), "saved": "x"}
     if resume is not None:
         data["resume"] = resume

@@ -6,7 +6,9 @@ import io
 import os
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, Callable, Union
 
 import pytest
 from forkserver import run_game
@@ -62,24 +64,24 @@ class Recording(gettext.NullTranslations):
             self.german = gettext.GNUTranslations(file)
         self.missing = set()
 
-    def gettext(self, message):
+    def gettext(self, message: str) -> str:
         if message not in GERMAN and message not in GERMAN.values():
             self.missing.add(message)
         return self.german.gettext(message)
 
-    def pgettext(self, context, message):
+    def pgettext(self, context: str, message: str) -> str:
         if f"{context}\x04{message}" not in GERMAN:
             self.missing.add(message)
         return self.german.pgettext(context, message)
 
-    def ngettext(self, singular, plural, count):
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
         if (singular, plural) not in GERMAN:
             self.missing.add(singular)
         return self.german.ngettext(singular, plural, count)
 
 
 @pytest.fixture
-def speaking(monkeypatch: pytest.MonkeyPatch):
+def speaking(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable]:
     """Install a language for one test (a recording catalog for German); English after (by
     the real `use`: a test may have replaced it, and its replacement is undone only later)."""
     use = language.use
@@ -97,7 +99,7 @@ def speaking(monkeypatch: pytest.MonkeyPatch):
     use("en")
 
 
-def tour(tmp_path, keys, faces=FACES):
+def tour(tmp_path: Path, keys: str, faces: list[int] = FACES) -> list[list[str]]:
     """Run the flow in-process with a real advisor on these keys; every screen drawn."""
     saves = Saves(tmp_path / "saves")
     strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
@@ -116,14 +118,14 @@ def tour(tmp_path, keys, faces=FACES):
     return script.screens
 
 
-def screens_of_a_whole_tour(tmp_path):
+def screens_of_a_whole_tour(tmp_path: Path) -> list[list[str]]:
     """A game's every screen, then the resume question and the quit question of the next start."""
     screens = tour(tmp_path, TOUR)
     return screens + tour(tmp_path, "y" "q" "y")
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_every_screen_fits_80x24_in_both_languages(tmp_path: Path, speaking, code) -> None:
+def test_every_screen_fits_80x24_in_both_languages(tmp_path: Path, speaking: Callable, code: str) -> None:
     speaking(code)
     screens = screens_of_a_whole_tour(tmp_path)
     text = "\n".join("\n".join(screen) for screen in screens)
@@ -139,12 +141,12 @@ def test_every_screen_fits_80x24_in_both_languages(tmp_path: Path, speaking, cod
     assert too_big == []
 
 
-def placeholders_split(message):
+def placeholders_split(message: str) -> list[str]:
     """The words of a message between its {placeholders}."""
     return [part.strip() for part in re.split(r"\{\w*\}", message)]
 
 
-def english_left_over(text):
+def english_left_over(text: str) -> list[Any]:
     """English words and untranslated catalog messages on a German screen."""
     found = [word for word in ENGLISH_WORDS if re.search(rf"\b{word}\b", text)]
     for message, german in GERMAN.items():
@@ -156,7 +158,7 @@ def english_left_over(text):
     return found
 
 
-def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path: Path, speaking) -> None:
+def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path: Path, speaking: Callable) -> None:
     recording = speaking("de")
     screens = screens_of_a_whole_tour(tmp_path)
     assert recording.missing == set()
@@ -165,7 +167,7 @@ def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path: Path
     assert "KNIFFEL" in german and "Dreierpasch" in german and "Endsumme".upper() in german
 
 
-def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path: Path, speaking,
+def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path: Path, speaking: Callable,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     from test_plain import interleave, play_plain, turn
     recording = speaking("de")
@@ -181,7 +183,7 @@ def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path: Pa
     assert "ANN trägt 12 in CHANCE ein." in out and "Noch ein Spiel? (Y/N) oder R Rückblick" in out
 
 
-def marked_messages():
+def marked_messages() -> set[Union[tuple[str, str], str]]:
     """Every literal the package passes to _(), N_() or ngettext()."""
     return set(xgettext.messages(PACKAGE))
 
@@ -196,7 +198,7 @@ def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_o
     assert set(english) - {""} == marked  # the source strings themselves: every msgstr empty
 
 
-def test_the_german_placeholders_are_the_english_ones():
+def test_the_german_placeholders_are_the_english_ones() -> None:
     def fields(text):
         return set(re.findall(r"\{(\w*)\}", text))
     wrong = [key for key in marked_messages()
@@ -219,7 +221,7 @@ SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.p
           "dicemath.py", "position.py", "team.py", "levels.py")
 
 
-def unmarked_strings(path):
+def unmarked_strings(path: Path) -> None:
     """String literals of two words or more that are neither marked nor docstrings."""
     tree = parsed(path)
     skip = set()
@@ -265,7 +267,7 @@ def test_no_module_that_translates_binds_the_name_of_the_translator() -> None:
     assert bound == []
 
 
-def run_program(tmp_path, environ, *options):
+def run_program(tmp_path: Path, environ: dict[str, str], *options) -> str:
     """The real program through pipes: a short game, ending with quit."""
     keys = "\n".join(["", "n", "ANN", "", "y", "", "r", "c", "y", "q", "y"]) + "\n"
     env = {key: value for key, value in os.environ.items()
@@ -323,7 +325,7 @@ def test_files_and_json_are_the_same_in_either_language(tmp_path: Path, monkeypa
     assert '{"kind": "post", "box": "chance", "points": 12}' in kept["de"][1]  # values, in no language
 
 
-def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_english(speaking) -> None:
+def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_english(speaking: Callable) -> None:
     from yahtzee.model.rules import HASBRO
     from yahtzee.model.words import source_text
     from yahtzee.strategy.exact.table import heuristic_note
@@ -334,7 +336,7 @@ def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_widest_play_screen_fits_in_both_languages(speaking, code) -> None:
+def test_the_widest_play_screen_fits_in_both_languages(speaking: Callable, code: str) -> None:
     from helpers import loaded_session
 
     from yahtzee.model.game import Player
@@ -362,7 +364,7 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code) -> None:
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code) -> None:
+def test_the_advice_pages_columns_line_up_in_both_languages(speaking: Callable, code: str) -> None:
     from yahtzee.model.choices import Option, OptionKind
     from yahtzee.model.game import Game, Player
     from yahtzee.model.scoring import Category
@@ -385,7 +387,7 @@ def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code) -> N
     assert render.advice_keys(widest, game.turn, False).endswith("1 2 3 4 5 R")
 
 
-def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking) -> None:
+def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking: Callable) -> None:
     from yahtzee.model.scoring import Category
     speaking("de")
     titles = [language.text(box.title) for box in Category]

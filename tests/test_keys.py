@@ -4,6 +4,8 @@ plain mode; a hot key's letter acts as the key."""
 import contextlib
 import io
 import os
+from collections.abc import Iterator
+from typing import Callable, Union
 
 import pytest
 from helpers import NO_CRYPTOGRAPHY, KeyScript, plain_console
@@ -17,6 +19,7 @@ from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.plain import PlainConsole
 from yahtzee.consoles.screenreader import AccessibleConsole
 from yahtzee.model.session import Session
+from yahtzee.net.hostconsole import TableConsole
 from yahtzee.present.keys import HOT_KEYS, KEY_MAP, LETTERS, LINE_KEYS, PLAIN_WORDS, TERMINAL_KEYS, Key, letter_as_key
 from yahtzee.screens.context import Context, Services
 from yahtzee.screens.prompts import hot_key
@@ -25,13 +28,13 @@ from yahtzee.screens.seatview import ContextSeating
 SIZE = os.terminal_size((80, 24))
 
 
-def codes(typed):
+def codes(typed: Union[Keys, str]) -> str:
     """What a terminal sends for a key of prompt_toolkit's, or for text typed."""
     return sent(typed) if isinstance(typed, Keys) else typed
 
 
 @contextlib.contextmanager
-def posix_terminal():
+def posix_terminal() -> Iterator[tuple[KeyConsole, Callable]]:
     """A key console on the POSIX key reader, and how keys reach it."""
     script = KeyScript("", more_to_come=True)
     try:
@@ -41,7 +44,7 @@ def posix_terminal():
 
 
 @contextlib.contextmanager
-def windows_terminal():
+def windows_terminal() -> Iterator[tuple[KeyConsole, Callable]]:
     """A key console on the Windows key reader, and how key events reach it."""
     fake = FakeWindows()
     console, _ = windows_console(fake)
@@ -52,7 +55,7 @@ def windows_terminal():
 
 
 @contextlib.contextmanager
-def screen_reader():
+def screen_reader() -> Iterator[tuple[AccessibleConsole, Callable]]:
     """The screen-reader console over a pipe."""
     with create_pipe_input() as pipe:
         console = AccessibleConsole(input=pipe, output=Discarded(), terminal_size=lambda: SIZE)
@@ -63,7 +66,7 @@ def screen_reader():
 
 
 @contextlib.contextmanager
-def friends_seat():
+def friends_seat() -> Iterator[tuple[KeyConsole, Callable]]:
     """A friend's terminal at a hosted table: the bytes their ssh client sends, into their seat."""
     from yahtzee.net.seat import RemoteSeat  # the table's modules load asyncssh
     seat = RemoteSeat("ann", lambda data: None, lambda: None, 80, 24)
@@ -78,7 +81,7 @@ def friends_seat():
 
 
 @contextlib.contextmanager
-def tables_host():
+def tables_host() -> Iterator[tuple[TableConsole, Callable]]:
     """The table's console, asked at the host's terminal."""
     from tablehands import Server  # asyncssh: the table's tests need what hosting needs
 
@@ -92,13 +95,13 @@ def tables_host():
 class Discarded:
     """A screen sink that keeps nothing."""
 
-    def write_raw(self, data) -> None:
+    def write_raw(self, data: str) -> None:
         pass
 
     def flush(self) -> None:
         pass
 
-    def encoding(self):
+    def encoding(self) -> str:
         return "utf-8"
 
 
@@ -109,7 +112,7 @@ TERMINALS = {"posix": posix_terminal, "windows": windows_terminal, "screen reade
 AT_A_TABLE = pytest.mark.wine_lacks(reason=NO_CRYPTOGRAPHY)
 
 
-def at(terminal, *values):
+def at(terminal: str, *values) -> pytest.ParameterSet:
     """The test's parameters at `terminal`: those at a table marked, as the table loads asyncssh."""
     return pytest.param(terminal, *values, marks=AT_A_TABLE if terminal in ("friend's seat", "table's host") else ())
 
@@ -120,7 +123,7 @@ PRESSES = [at(terminal, name, key) for terminal in TERMINALS for name, key in TE
 
 
 @pytest.mark.parametrize("terminal, name, key", PRESSES)
-def test_every_terminal_reads_a_terminal_key_as_the_same_named_key(terminal, name, key) -> None:
+def test_every_terminal_reads_a_terminal_key_as_the_same_named_key(terminal: str, name: str, key: Key) -> None:
     with TERMINALS[terminal]() as (console, press):
         press(Keys(name))
         assert console.read_key("a question") is key
@@ -128,7 +131,7 @@ def test_every_terminal_reads_a_terminal_key_as_the_same_named_key(terminal, nam
 
 @pytest.mark.parametrize("terminal", [at(name) for name in ("posix", "windows", "screen reader", "friend's seat")])
 @pytest.mark.parametrize("name, key", LINE_KEYS.items())
-def test_every_terminal_ends_a_line_with_enter_or_a_hot_key(terminal, name, key) -> None:
+def test_every_terminal_ends_a_line_with_enter_or_a_hot_key(terminal: str, name: str, key: Key) -> None:
     with TERMINALS[terminal]() as (console, press):
         press("Ann")
         press(Keys(name))
@@ -141,7 +144,7 @@ def test_the_keys_that_end_a_line_are_enter_and_the_hot_keys() -> None:
 
 
 @pytest.mark.parametrize("word, key", PLAIN_WORDS.items())
-def test_plain_mode_reads_a_keys_word_as_the_key(word, key) -> None:
+def test_plain_mode_reads_a_keys_word_as_the_key(word: str, key: Key) -> None:
     console = plain_console([word, word.upper(), word])
     assert console.read_key() is key
     assert console.read_key() is key
@@ -151,7 +154,7 @@ def test_plain_mode_reads_a_keys_word_as_the_key(word, key) -> None:
 class Interrupted(io.StringIO):
     """Input where the player pressed Ctrl-C."""
 
-    def readline(self, size=-1) -> None:
+    def readline(self, size: int = -1) -> None:
         raise KeyboardInterrupt
 
 
@@ -170,7 +173,7 @@ def test_every_key_is_pressed_at_a_terminal_by_keys_prompt_toolkit_knows() -> No
 
 
 @pytest.mark.parametrize("token", [*LETTERS, *HOT_KEYS])
-def test_a_hot_keys_letter_acts_as_the_key(token) -> None:
+def test_a_hot_keys_letter_acts_as_the_key(token: Union[str, Key]) -> None:
     console = plain_console(["n"])  # the answer to the quit question: play on
     ctx = Context(Session([]), Services(lambda: None))
     verify, sound = ctx.session.verify, ctx.session.sound

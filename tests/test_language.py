@@ -1,6 +1,7 @@
 """The player's language: how it is chosen, and the catalogs that carry it."""
 import sys
 from pathlib import Path
+from typing import Optional, Union
 
 import pytest
 
@@ -30,8 +31,8 @@ import xgettext  # noqa: E402
     (None, "auto", {"LANG": "deutsch"}, "en"),
     (None, "auto", {}, "en"),
 ])
-def test_the_flag_then_the_preference_then_the_environment_choose_the_language(flag, pref,
-                                                                            environ, chosen) -> None:
+def test_the_flag_then_the_preference_then_the_environment_choose_the_language(
+        flag: Optional[str], pref: Optional[str], environ: dict[str, str], chosen: str) -> None:
     assert locales.choose(flag, pref, environ) == chosen
 
 
@@ -84,7 +85,8 @@ def test_the_template_holds_exactly_the_strings_the_package_marks() -> None:
     (1234.5, ",.1f", "1,234.5", "1.234,5"), (0.483, ".1%", "48.3%", "48,3%"), (250.0, ".2f", "250.00", "250,00"),
     (12, "", "12", "12"), (200000, ",", "200,000", "200.000"),
 ])
-def test_numbers_are_written_as_the_language_writes_them(value, spec, english, german) -> None:
+def test_numbers_are_written_as_the_language_writes_them(
+        value: Union[float, int], spec: str, english: str, german: str) -> None:
     try:
         language.use("de")
         assert language.number(value, spec) == german

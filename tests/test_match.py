@@ -1,5 +1,6 @@
 """Match types: single game, challenge of N games, race to a target, first to a total."""
 import json
+from typing import Any, Optional, Union
 
 import pytest
 from hypothesis import given
@@ -8,21 +9,22 @@ from test_saves import played_game
 
 from yahtzee.model.dice import SeededDice
 from yahtzee.model.game import Player
-from yahtzee.model.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, parse_match
+from yahtzee.model.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, SingleGame, parse_match
 from yahtzee.model.outcome import FinishedGame, PlayerResult
 from yahtzee.model.rules import HASBRO
 from yahtzee.model.session import Session
+from yahtzee.model.words import Joined, Say
 from yahtzee.saves.codec import match_from_dict, match_to_dict, session_from_dict, session_to_dict
 from yahtzee.saves.strict import DamagedSave
 from yahtzee.speech.languages import text
 
 
-def texts(said):
+def texts(said: list[Union[Any, Say, str, Joined]]) -> list[Union[Any, str]]:
     """Words as the English reader reads them."""
     return [text(line) for line in said]
 
 
-def record(**totals):
+def record(**totals) -> FinishedGame:
     """A finished game of which matches read only the players' totals and the winners."""
     best = max(totals.values())
     return FinishedGame("2026-11-30T10:00:00", HASBRO,
@@ -134,7 +136,8 @@ def test_matches_round_trip_through_the_session(match, start) -> None:
     {"kind": "tournament"}, {"kind": "challenge", "games": 0}, {"kind": "challenge", "games": "3"},
     {"kind": "race", "target": -1}, {"kind": "race"}, {"kind": "first_to", "target": True}, ["race", 5], None,
 ])
-def test_bad_matches_are_refused(data) -> None:
+def test_bad_matches_are_refused(
+        data: Optional[Any]) -> None:
     with pytest.raises(BadMatch):
         match_from_dict(data)
     session = session_to_dict(Session([Player("ANN")]))
@@ -155,12 +158,12 @@ def test_a_bad_match_start_is_refused() -> None:
     ("single", SINGLE_GAME), ("challenge 3", Challenge(3)), ("race:500", Race(500)),
     ("first-to 1000", FirstTo(1000)), ("RACE 20", Race(20)),
 ])
-def test_parse_match(text, match) -> None:
+def test_parse_match(text: str, match: Union[Challenge, SingleGame, FirstTo, Race]) -> None:
     assert parse_match(text) == match
 
 
 @pytest.mark.parametrize("text", ["", "league 3", "challenge", "race x", "challenge 0", "race 5 6"])
-def test_parse_match_refuses_with_a_reason(text) -> None:
+def test_parse_match_refuses_with_a_reason(text: str) -> None:
     with pytest.raises(BadMatch):
         parse_match(text)
 

@@ -2,6 +2,7 @@
 history record; older saves and records without it still read everywhere."""
 import json
 import random
+from typing import Callable, Optional
 
 import pytest
 
@@ -10,7 +11,7 @@ from yahtzee.model.game import Game, Player
 from yahtzee.model.match import parse_match
 from yahtzee.model.moves import Move, moves_from_json, moves_to_json
 from yahtzee.model.outcome import FinishedGame
-from yahtzee.model.rules import ACORN, YAHTC
+from yahtzee.model.rules import ACORN, YAHTC, Rules
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.present import render
@@ -22,12 +23,14 @@ from yahtzee.saves.strict import DamagedSave
 FINISHED = "2026-11-30T10:00:00+00:00"
 
 
-def loaded(faces, names=("ANN",), rules=None, kinds=None):
+def loaded(
+        faces: list[int], names: tuple[str, ...] = ("ANN",), rules: Optional[Rules] = None,
+        kinds: None = None) -> Game:
     players = [Player(n, (kinds or {}).get(n, "human")) for n in names]
     return Game.start(players, *([rules] if rules else []), source=LoadedDice(faces, SeededDice(0)))
 
 
-def random_game(seed=2, names=("ANN", "BOB")):
+def random_game(seed: int = 2, names: tuple[str, str] = ("ANN", "BOB")) -> Game:
     """A finished game of random legal choices, rerolls included."""
     game = Game.start([Player(n) for n in names], source=SeededDice(seed))
     rng = random.Random(seed)
@@ -143,7 +146,7 @@ DAMAGES = [
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
-def test_a_damaged_log_is_a_damaged_save_and_an_invalid_record(damage) -> None:
+def test_a_damaged_log_is_a_damaged_save_and_an_invalid_record(damage: Callable) -> None:
     game = random_game()
     data = json.loads(json.dumps(game_to_dict(game)))
     damage(data["moves"])

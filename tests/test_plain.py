@@ -1,6 +1,7 @@
 """Whole games in plain mode: scripted lines and loaded dice, asserting the final scores."""
 import json
 from pathlib import Path
+from typing import Any, Optional, Union
 
 import pytest
 from forkserver import run_game
@@ -10,7 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 START = ["", "n"]  # leave the opening screen; no instructions
 
 
-def turn(first, box, rerolls=(), answer="y", extra=()):
+def turn(
+        first: list[int], box: Union[list[str], str], rerolls: Union[list[tuple[str, list[int]]], tuple[()]] = (),
+        answer: Optional[str] = "y", extra: Union[tuple[()], list[str]] = ()) -> tuple[list[str], list[int]]:
     """One turn's input lines and dice faces; `rerolls` are (marks, new faces) pairs."""
     lines, faces = [""], list(first)
     for marks, new in rerolls:
@@ -25,7 +28,7 @@ def turn(first, box, rerolls=(), answer="y", extra=()):
     return lines, faces
 
 
-def interleave(*players):
+def interleave(*players) -> tuple[list[str], list[int]]:
     """The lines and faces of whole rounds, players taking turns."""
     lines, faces = [], []
     for turns in zip(*players):
@@ -35,7 +38,9 @@ def interleave(*players):
     return lines, faces
 
 
-def play_plain(tmp_path, monkeypatch, lines, faces, *options):
+def play_plain(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], faces: list[int],
+        *options) -> Any:
     """Run the game in-process on these input lines; returns (exit code, output, history)."""
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(map(str, faces)))
@@ -156,7 +161,7 @@ def test_the_spec_transcript_plays_a_whole_game_and_writes_one_history_line(tmp_
     (["--dice-file", "/no/such/file"], "No such file or directory"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
-def test_a_bad_option_gets_a_one_line_error(argv, message) -> None:
+def test_a_bad_option_gets_a_one_line_error(argv: list[str], message: str) -> None:
     done = run_game(argv, timeout=30)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
@@ -229,7 +234,7 @@ def test_quitting_at_a_finished_matchs_recap_files_it_and_keeps_nothing_to_resum
 @pytest.mark.parametrize("mode", ["--plain", "--accessible"])
 def test_yahtzee_is_said_after_the_roll_that_makes_it_for_a_human_and_a_computer(tmp_path: Path,
                                                                                  monkeypatch: pytest.MonkeyPatch,
-                                                                                 mode) -> None:
+                                                                                 mode: str) -> None:
     lines = START + ["ANN", "*", "", "y", "", "5", "r", "r", "y", "y"]  # ANN rolls 5 5 5 5 1, rerolls the 1
     faces = [5, 5, 5, 5, 1, 5] + [5, 5, 5, 5, 1, 5] + [1, 2, 3, 4, 6] * 4  # Brainy the same, then the rest
     code, out, _ = play_plain(tmp_path, monkeypatch, lines, faces, mode)
@@ -249,8 +254,8 @@ def test_yahtzee_is_said_after_the_roll_that_makes_it_for_a_human_and_a_computer
     ("Maximilian", ["Names are at most six characters: this one is Maximi."]),
 ])
 def test_a_long_name_is_told_when_it_is_cut_for_a_computer_as_for_a_human(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch, typed,
-                                                                          said) -> None:
+                                                                          monkeypatch: pytest.MonkeyPatch, typed: str,
+                                                                          said: list[str]) -> None:
     code, out, _ = play_plain(tmp_path, monkeypatch, START + [typed, "", "f10", "y"], [1] * 5)
     lines = [line.split("> ")[-1] for line in out.splitlines()]
     told = [line for line in lines if "six characters" in line or "takes a seat" in line]

@@ -3,6 +3,7 @@ there; the command line's settings for one run over them; the rules and match th
 import json
 from dataclasses import FrozenInstanceError, fields, replace
 from pathlib import Path
+from typing import Any, Optional, Union
 
 import pytest
 
@@ -23,7 +24,7 @@ from yahtzee.speech.locales import LANGUAGES
 EVERY_CHOICE = [(p.key, choice) for p in PREFERENCES for choice in p.choices]
 
 
-def saved(**entries):
+def saved(**entries) -> dict[str, Any]:
     """A prefs.json document of this version."""
     return {"version": PREFS_VERSION, **entries}
 
@@ -65,7 +66,7 @@ def test_a_preference_cycles_to_its_next_choice_and_back_to_the_first() -> None:
 # Decoding and encoding prefs.json
 
 @pytest.mark.parametrize("key, choice", EVERY_CHOICE)
-def test_every_choice_round_trips_through_the_file(key, choice) -> None:
+def test_every_choice_round_trips_through_the_file(key: str, choice: Union[float, str, bool, int]) -> None:
     prefs = replace(DEFAULTS, **{key: choice})
     document = json.loads(json.dumps(prefs_to_dict(prefs)))
     back = prefs_from_save(document)
@@ -92,13 +93,15 @@ def test_an_unknown_key_is_ignored_and_written_back_as_it_was() -> None:
     {"verify": "off"}, {"sound": 0}, {"hints": 1}, {"hint_threshold": 7}, {"hint_threshold": 60.0},
     {"computer_delay": 0}, {"rules": "bogus"}, {"theme": "neon"}, {"marking": None}, {"language": "fr"},
 ])
-def test_a_value_that_is_none_of_its_choices_makes_the_file_damaged(entries) -> None:
+def test_a_value_that_is_none_of_its_choices_makes_the_file_damaged(
+        entries: dict[str, Optional[Union[int, float, str]]]) -> None:
     with pytest.raises(DamagedSave):
         prefs_from_save(saved(**entries))
 
 
 @pytest.mark.parametrize("data", [None, [], "prefs", {}, {"version": 2}, {"version": "1"}, {"version": True}])
-def test_a_file_of_another_version_or_shape_is_damaged(data) -> None:
+def test_a_file_of_another_version_or_shape_is_damaged(
+        data: Optional[Union[dict[str, int], dict[str, bool], str, dict[str, str]]]) -> None:
     with pytest.raises(DamagedSave):
         prefs_from_save(data)
 

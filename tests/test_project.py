@@ -9,7 +9,7 @@ from syntax import parsed, walked
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def readme_commands():
+def readme_commands() -> list[str]:
     return re.findall(r"```sh\n(.+?)\n```", (ROOT / "README.md").read_text())
 
 
@@ -123,7 +123,7 @@ def test_on_windows_a_write_to_a_pipe_whose_reader_is_gone_is_no_error_either(mo
         reports.printing(gone)
 
 
-def readme_options():
+def readme_options() -> set[str]:
     """The options README.md lists on its Options line."""
     text = (ROOT / "README.md").read_text()
     listed = text[text.index("\nOptions: "):].split("\n\n")[0]

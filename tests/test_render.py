@@ -1,4 +1,6 @@
 """Rendering: pure functions from game state to lines, checked without a terminal."""
+from typing import Any, Optional, Union
+
 import pytest
 
 from yahtzee.model import scoring
@@ -14,14 +16,14 @@ from yahtzee.speech.languages import text
 C = Category
 
 
-def game_with(names, faces=(2, 3, 2, 3, 3)):
+def game_with(names: list[str], faces: tuple[int, int, int, int, int] = (2, 3, 2, 3, 3)) -> Game:
     game = Game.start([Player(n) for n in names], source=LoadedDice(list(faces) * 40))
     return game
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 @pytest.mark.parametrize("unicode", [True, False])
-def test_the_play_screen_fits_80_by_24(players, unicode) -> None:
+def test_the_play_screen_fits_80_by_24(players: int, unicode: bool) -> None:
     game = game_with(["ANNIE", "BOBBY", "CAROL", "DAVID"][:players])
     game.roll()
     lines = render.play_lines(game, True, False, "Roll 1 of 3: 1-5 mark dice, R rolls", colour,
@@ -61,7 +63,8 @@ def test_sheet_rows_totals_and_current_player() -> None:
     ({C.SIXES: 0, C.FIVES: 0, C.FOURS: 0}, ["0"]),       # 63 is out of reach
     ({C.SIXES: 30, C.FIVES: 25, C.FOURS: 20}, ["35"]),   # 75: won
 ])
-def test_the_upper_bonus_shows_35_once_won_0_once_out_of_reach_else_blank(upper, shown) -> None:
+def test_the_upper_bonus_shows_35_once_won_0_once_out_of_reach_else_blank(
+        upper: dict[Category, int], shown: list[Union[Any, str]]) -> None:
     game = game_with(["ANN"])
     game.players[0].card.boxes.update(upper)
     row = {line[:13].strip(): line[13:].split() for line in render.sheet_lines(game)[1:]}
@@ -85,7 +88,7 @@ def test_posting_keys_appear_only_beside_the_given_boxes() -> None:
 
 
 @pytest.mark.parametrize("face, pips", [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (0, 0)])
-def test_each_die_face_shows_its_pips(face, pips) -> None:
+def test_each_die_face_shows_its_pips(face: int, pips: int) -> None:
     drawn = render.die_lines(face, render.UNICODE_DIE)
     assert "".join(drawn).count("●") == pips
     assert all(len(line) == 5 for line in drawn)
@@ -117,11 +120,11 @@ def test_without_colour_no_escape_code_is_drawn() -> None:
 
 @pytest.mark.parametrize("encoding, expected", [("utf-8", True), ("ascii", False),
                                                 ("latin-1", False), (None, False)])
-def test_unicode_dice_only_where_the_encoding_has_them(encoding, expected) -> None:
+def test_unicode_dice_only_where_the_encoding_has_them(encoding: Optional[str], expected: bool) -> None:
     assert render.can_draw_unicode(encoding) is expected
 
 
-def record(*players, winners):
+def record(*players, winners) -> FinishedGame:
     """A finished game of which the recap reads only the totals and the winners."""
     results = tuple(PlayerResult(name, "human", (0,) * 13, 0, 0, total) for name, total in players)
     return FinishedGame("2026-12-01T10:00:00", HASBRO, results, tuple(winners))
@@ -204,7 +207,7 @@ def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice()
 @pytest.mark.parametrize("key, value, shown", [("bank", 0, "0 rolls"), ("bank", 1, "1 roll"), ("bank", 3, "3 rolls"),
                                                ("rules", "hasbro", "1987 (forced joker)"),
                                                ("rules", "acorn", "Acorn (blank a box)")])
-def test_a_preference_is_shown_in_a_players_words(key, value, shown) -> None:
+def test_a_preference_is_shown_in_a_players_words(key: str, value: Union[str, int], shown: str) -> None:
     from yahtzee.saves.prefs import BY_KEY
     assert text(BY_KEY[key].shown(value)) == shown
 

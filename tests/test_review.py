@@ -4,6 +4,7 @@ import json
 import os
 import random
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from yahtzee import cli
 from yahtzee.coach.replay import CannotReview, review_game
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model.choices import Option
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.moves import MoveKind
@@ -27,11 +29,13 @@ from yahtzee.present.verdicts import review_lines
 from yahtzee.reports import review_to_json
 from yahtzee.saves.records import record_of
 from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context
 from yahtzee.screens.ending import ANOTHER_GAME, given_away, show_review
 from yahtzee.screens.flow import Keeper, run
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.speech.languages import text
 from yahtzee.strategy.exact.position import BIT_OF
+from yahtzee.strategy.exact.table import StrategyTable
 
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 FINISHED = "2026-11-30T10:00:00+00:00"
@@ -39,13 +43,13 @@ NO_VIEW = framed(lambda look: [])  # the end screen behind the review, of no mat
 
 
 @pytest.fixture(scope="module")
-def strategy():
+def strategy() -> Iterator[StrategyServices]:
     made = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
     yield made
     made.close()
 
 
-def finish_randomly(game, rng):
+def finish_randomly(game: Game, rng: random.Random) -> Game:
     """Play the rest of the game with random legal choices."""
     while not game.is_over:
         game.roll()
@@ -56,7 +60,7 @@ def finish_randomly(game, rng):
     return game
 
 
-def first_turn_to_a_straight(players=("ANN",), **options):
+def first_turn_to_a_straight(players: tuple[str, ...] = ("ANN",), **options) -> Game:
     """ANN's first turn: 2 2 3 4 6, reroll die 1, then die 5, ending on 1 2 3 4 5."""
     game = Game.start([Player(name) for name in players], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)),
                       **options)
@@ -68,7 +72,7 @@ def first_turn_to_a_straight(players=("ANN",), **options):
     return game
 
 
-def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(strategy):
+def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(strategy: StrategyServices) -> None:
     table = strategy.tables.load(HASBRO)
     game = first_turn_to_a_straight()
     game.post(Category.CHANCE)  # 1 2 3 4 5 after the last roll: 15 where LARGE STRAIGHT has 40
@@ -88,7 +92,7 @@ def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(str
     assert posting.cost > 10 and review.costliest["ANN"][0] == posting
 
 
-def test_the_rerolls_judged_are_the_two_of_the_first_turn(strategy) -> None:
+def test_the_rerolls_judged_are_the_two_of_the_first_turn(strategy: StrategyServices) -> None:
     game = first_turn_to_a_straight()
     game.post(Category.LARGE_STRAIGHT)
     finished = FinishedGame.of(finish_randomly(game, random.Random(5)), FINISHED)
@@ -100,7 +104,9 @@ def test_the_rerolls_judged_are_the_two_of_the_first_turn(strategy) -> None:
     assert first[2].cost == 0.0 and first[2].best == first[2].done
 
 
-def play_plain_game(tmp_path, seed=1, ending=("r", "n"), cost_notes=True):
+def play_plain_game(
+        tmp_path: Path, seed: int = 1, ending: tuple[str, ...] = ("r", "n"),
+        cost_notes: bool = True) -> tuple[Context, str]:
     """ANN (rerolling dice 1 and 2 every turn, boxes in order) against a computer, cost notes
     on (or off), in plain mode; R at the end prints the review. Returns (context, output)."""
     lines = ["", "n", "ANN", "*", "", "y"]
@@ -176,7 +182,7 @@ def test_an_old_record_without_moves_and_a_game_out_of_range_are_one_line_errors
     assert capsys.readouterr().err == "yahtzee.py: --review 2: the history holds 1 game\n"
 
 
-def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(strategy) -> None:
+def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(strategy: StrategyServices) -> None:
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(3)), random.Random(3))
     done = FinishedGame.of(game, FINISHED)
     (ann,) = done.players
@@ -193,7 +199,7 @@ def test_a_log_that_does_not_replay_to_the_scores_cannot_be_reviewed(strategy) -
         strategy.reviewer.review(replace(done, moves=fourth))
 
 
-def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(strategy) -> None:
+def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(strategy: StrategyServices) -> None:
     rules = HASBRO.with_options(bank=2)
     game = Game.start([Player("ANN")], rules, SeededDice(6))
     review = strategy.reviewer.review(FinishedGame.of(finish_randomly(game, random.Random(6)), FINISHED))
@@ -201,13 +207,13 @@ def test_a_dice_bank_is_planned_approximately_and_the_review_says_so(strategy) -
     assert text(review.note) in review_lines(review) and review_to_json(review)["note"] == text(review.note)
 
 
-def session_with_game(record):
+def session_with_game(record: FinishedGame) -> Session:
     session = Session([Player("ANN")])
     session.results.append(record)
     return session
 
 
-def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy) -> None:
+def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy: StrategyServices) -> None:
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     script = KeyScript("x")
     try:
@@ -219,7 +225,7 @@ def test_r_on_the_end_screen_pages_the_review_in_key_mode(strategy) -> None:
     assert script.screens[-1][-2].startswith("Page 1 of ") and len(script.screens[-1]) <= 24
 
 
-def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy) -> None:
+def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy: StrategyServices) -> None:
     game = finish_randomly(Game.start([Player("ANN")], source=SeededDice(8)), random.Random(8))
     done = FinishedGame.of(game, FINISHED)
     console = plain_console([])
@@ -235,7 +241,7 @@ def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy
 @pytest.mark.parametrize("cost_notes", [False, True])
 def test_the_recap_shows_the_reviews_given_away_only_with_cost_notes_on(tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture[str],
-                                                                        cost_notes) -> None:
+                                                                        cost_notes: bool) -> None:
     ctx, out = play_plain_game(tmp_path, ending=("y", "", "f10", "y"), cost_notes=cost_notes)
     assert ("That reroll cost" in out) == cost_notes
     recap = out.split("RECAP")[1]
@@ -251,7 +257,7 @@ def test_the_recap_shows_the_reviews_given_away_only_with_cost_notes_on(tmp_path
     assert computer == "-"  # a computer's choices are not the player's to be told of
 
 
-def every_label_option():
+def every_label_option() -> list[Option]:
     """Every box with and without each bonus it may carry, blanks, extra turns and keeps."""
     from yahtzee.model.choices import Option, OptionKind
     options = [Option(OptionKind.KEEP, 0.0, kept=(1, 2, 3, 4)), Option(OptionKind.KEEP, 0.0),
@@ -265,7 +271,7 @@ def every_label_option():
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_review_columns_hold_every_label_whole(code) -> None:
+def test_the_review_columns_hold_every_label_whole(code: str) -> None:
     from yahtzee.coach.replay import Decision
     from yahtzee.present.palette import visible_width
     from yahtzee.present.verdicts import LABEL_WIDTH, decision_lines
@@ -350,7 +356,7 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
         tables.close()
 
 
-def w_game_with_a_costly_posting():
+def w_game_with_a_costly_posting() -> tuple[Game, FinishedGame]:
     """ANN ranks advice by the chance to win and posts 1 2 3 4 5 in CHANCE (15, where LARGE
     STRAIGHT has 40) in her first turn; BOB ranks by the score; the rest played at random."""
     def started():
@@ -360,7 +366,7 @@ def w_game_with_a_costly_posting():
     return started(), FinishedGame.of(finish_randomly(game, random.Random(5)), FINISHED)
 
 
-def after_posting(table, box, dice):
+def after_posting(table: StrategyTable, box: Category, dice: tuple[int, int, int, int, int]) -> float:
     """The expected final score of a first posting of `dice` in `box`, by hand from the table."""
     points = posting_points(box, dice, {}, HASBRO)
     up = min(points, UPPER_BONUS_THRESHOLD) if box.is_upper else 0
@@ -416,7 +422,7 @@ def test_a_w_players_posting_gives_away_points_counted_by_hand_and_win_chance_be
 
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_the_review_of_a_w_player_says_each_measure_and_its_unit_within_80_columns(shared_table_cache: Path,
-                                                                                   code) -> None:
+                                                                                   code: str) -> None:
     from yahtzee.coach.reviews import Reviewer
     from yahtzee.present.palette import visible_width
     from yahtzee.speech import languages as language

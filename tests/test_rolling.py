@@ -4,6 +4,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any, Union
 
 import pytest
 from helpers import PTY, KeyScript, clock, plain_console, table_context, wait_until
@@ -12,6 +13,8 @@ from test_plain import START, play_plain
 
 from yahtzee.consoles import tumble
 from yahtzee.model.dice import SeededDice
+from yahtzee.model.match import Challenge, Race, SingleGame
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_to_dict
 from yahtzee.saves.store import Saves
@@ -22,7 +25,7 @@ CLEAR = b"\x1b[H\x1b[J"
 
 
 @pytest.mark.parametrize("rolled", [[0, 1, 2, 3, 4], [1, 3], [4]])
-def test_only_the_rolled_dice_tumble_and_the_last_frame_shows_them_settled(rolled) -> None:
+def test_only_the_rolled_dice_tumble_and_the_last_frame_shows_them_settled(rolled: list[int]) -> None:
     dice = (6, 5, 4, 3, 2)
     frames = list(tumble.tumbling_dice(dice, rolled, 10, random.Random(1)))
     assert len(frames) == 10 and frames[-1] == dice
@@ -75,7 +78,9 @@ def test_plain_consoles_draw_no_frames() -> None:
 GAME_KEYS = "xnANN\r\ry" + "".join(f" 25rr{box}y" for box in "123456tfhslyc")
 
 
-def play_key_game(speed, monkeypatch, tmp_path):
+def play_key_game(
+        speed: str, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> Any:
     """A seeded game through the flow at this rolling speed, every frame drawn without a wait;
     the session as JSON and how many frames were drawn."""
     ctx = table_context(session=Session([], source=SeededDice(11)), saves=Saves(tmp_path / speed, now=clock),
@@ -120,7 +125,7 @@ def test_plain_mode_never_animates(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 # In a real terminal.
 
-def start_game(tmp_path, speed, name):
+def start_game(tmp_path: Path, speed: str, name: str) -> tuple[Terminal, Path]:
     """The game at the first roll of ANN's turn, seeded, rolling at `speed`."""
     saves = tmp_path / name
     saves.mkdir()
@@ -136,7 +141,7 @@ def start_game(tmp_path, speed, name):
     return term, saves
 
 
-def saved_turn(saves, marked):
+def saved_turn(saves: Path, marked: list[bool]) -> dict[str, Union[list[int], list[bool], int]]:
     """The turn in the saved game once its marks are `marked`."""
     def turn():
         with contextlib.suppress(OSError, ValueError, KeyError):
@@ -210,7 +215,9 @@ def test_kept_marks_in_hold_marking_keep_the_held_dice_held(tmp_path: Path, monk
 
 # Match totals under the dice.
 
-def match_screen(match, results=(), names=("ANN", "BOB")):
+def match_screen(
+        match: Union[Race, SingleGame, Challenge], results: Union[tuple[()], list[FinishedGame]] = (),
+        names: tuple[str, ...] = ("ANN", "BOB")) -> list[str]:
     """The play screen's lines in a match, ANN having rolled 2 2 2 3 3 and posted a full house."""
     from yahtzee.model.dice import LoadedDice
     from yahtzee.model.game import Player

@@ -8,8 +8,11 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import replace
+from io import BufferedWriter
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from helpers import LOCK_ERRNO, NOON, STAMP, clock, texts
@@ -18,6 +21,7 @@ from hypothesis import strategies as st
 
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Player
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.scoring import Category, is_possible_points, joker_points, score
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_from_dict, session_to_dict
@@ -29,7 +33,7 @@ from yahtzee.speech.languages import text
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
-def play(session, rng) -> None:
+def play(session: Session, rng: random.Random) -> None:
     """Finish the session's game in play with random legal postings."""
     game = session.game
     while not game.is_over:
@@ -40,7 +44,9 @@ def play(session, rng) -> None:
         game.post(rng.choice(game.legal_boxes()))
 
 
-def played_game(seed=1, names=("ANN", "BOB"), finished="2024-05-01T12:00:00+00:00"):
+def played_game(
+        seed: int = 1, names: tuple[str, ...] = ("ANN", "BOB"),
+        finished: str = "2024-05-01T12:00:00+00:00") -> FinishedGame:
     """A real game played with random choices, finished."""
     session = Session([Player(n) for n in names], source=SeededDice(seed))
     session.new_game()
@@ -48,12 +54,14 @@ def played_game(seed=1, names=("ANN", "BOB"), finished="2024-05-01T12:00:00+00:0
     return session.finish_game(finished)
 
 
-def finished_record(seed=1, names=("ANN", "BOB")):
+def finished_record(
+        seed: int = 1, names: tuple[str, ...] = ("ANN",
+        "BOB")) -> dict[str, Any]:
     """The history record of a real game played with random choices."""
     return record_of(played_game(seed, names))
 
 
-def mid_game_session():
+def mid_game_session() -> Session:
     """A session with one finished game and a second one stopped mid-turn."""
     session = Session([Player("ANN"), Player("HAL", "computer")], source=LoadedDice([6] * 7, SeededDice(9)))
     session.new_game()
@@ -69,7 +77,7 @@ def mid_game_session():
 RESUME = {"screen": "play"}
 
 
-def files_in(saves_folder):
+def files_in(saves_folder: Path) -> list[str]:
     return sorted(p.name for p in saves_folder.iterdir())
 
 
@@ -90,11 +98,11 @@ def test_no_autosave_loads_as_none_without_a_notice(saves: Saves) -> None:
     assert texts(saves.notices) == []
 
 
-def good_autosave():
+def good_autosave() -> dict[str, Any]:
     return {**session_to_dict(mid_game_session()), "saved": "2024-05-01T11:59:00+00:00", "resume": RESUME}
 
 
-def damaged(change):
+def damaged(change: Callable) -> bytes:
     data = good_autosave()
     change(data)
     return json.dumps(data).encode()
@@ -121,7 +129,7 @@ DAMAGED_AUTOSAVES = {
 
 
 @pytest.mark.parametrize("content", DAMAGED_AUTOSAVES.values(), ids=DAMAGED_AUTOSAVES.keys())
-def test_a_damaged_autosave_is_set_aside_with_one_notice(saves: Saves, saves_folder: Path, content,
+def test_a_damaged_autosave_is_set_aside_with_one_notice(saves: Saves, saves_folder: Path, content: bytes,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     saves_folder.mkdir()
     (saves_folder / AUTOSAVE).write_bytes(content)
@@ -186,7 +194,7 @@ def test_a_finished_session_removes_its_autosave(saves: Saves, saves_folder: Pat
 
 # Failing writes: the game goes on, the old file stays whole
 
-def raise_error(code):
+def raise_error(code: int) -> Callable:
     def fail(*args, **kwargs) -> None:
         raise OSError(code, os.strerror(code))
     return fail
@@ -199,8 +207,8 @@ def raise_error(code):
     ("fdopen", errno.ENOSPC, "the disk is full"),
 ])
 def test_a_failing_write_warns_once_and_keeps_the_old_file(saves: Saves, saves_folder: Path,
-                                                           monkeypatch: pytest.MonkeyPatch, target, code,
-                                                           reason) -> None:
+                                                           monkeypatch: pytest.MonkeyPatch, target: str, code: int,
+                                                           reason: str) -> None:
     assert saves.save_prefs(Prefs(verify=False))
     before = (saves_folder / PREFS).read_bytes()
     monkeypatch.setattr(os, target, raise_error(code))
@@ -218,10 +226,10 @@ def test_a_failing_write_warns_once_and_keeps_the_old_file(saves: Saves, saves_f
 class HalfWriter:
     """A file that takes half of what is written, then finds the disk full."""
 
-    def __init__(self, file) -> None:
+    def __init__(self, file: BufferedWriter) -> None:
         self.file = file
 
-    def write(self, data) -> None:
+    def write(self, data: bytes) -> None:
         self.file.write(data[:len(data) // 2])
         self.file.flush()
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -229,7 +237,7 @@ class HalfWriter:
     def __getattr__(self, name):
         return getattr(self.file, name)
 
-    def __enter__(self):
+    def __enter__(self) -> "HalfWriter":
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -280,7 +288,8 @@ def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_
     assert saves.append_history(played_game(3)) and text(saves.history_problem) == ""
 
 
-def run_unprivileged(action):
+def run_unprivileged(
+        action: Callable) -> dict[str, Any]:
     """Run `action` as an ordinary user (forked and dropped from root when need be)."""
     if os.geteuid() != 0:
         return action()
@@ -354,7 +363,8 @@ def test_prefs_default_then_round_trip_keeping_unknown_keys(saves: Saves, saves_
     b'{"verify": false}', b'{"version": 9, "verify": false}', b'"just a string"',
     b'{"version": 1, "verify": false, "sound": tr',
 ])
-def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves: Saves, saves_folder: Path, content) -> None:
+def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(
+        saves: Saves, saves_folder: Path, content: bytes) -> None:
     saves_folder.mkdir()
     (saves_folder / PREFS).write_bytes(content)
     assert saves.load_prefs() == DEFAULTS
@@ -377,17 +387,17 @@ def test_every_score_the_dice_can_make_is_a_possible_box_value(dice, box) -> Non
     assert is_possible_points(box, joker_points(box, [dice[0]] * 5))
 
 
-def mutated(change):
+def mutated(change: Callable) -> dict[str, Any]:
     record = finished_record(7)
     change(record)
     return record
 
 
-def first_player(**fields):
+def first_player(**fields) -> Callable:
     return lambda r: r["players"][0].update(fields)
 
 
-def first_scores(**boxes):
+def first_scores(**boxes) -> Callable:
     return lambda r: r["players"][0]["scores"].update(boxes)
 
 
@@ -425,7 +435,7 @@ INVALID_RECORDS = {
 
 
 @pytest.mark.parametrize("change", INVALID_RECORDS.values(), ids=INVALID_RECORDS.keys())
-def test_invalid_records_are_refused(change) -> None:
+def test_invalid_records_are_refused(change: Callable) -> None:
     record = mutated(change)
     with pytest.raises(InvalidRecord):
         check_record(record)
@@ -497,7 +507,7 @@ def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves: Save
 @pytest.mark.parametrize("content", [
     b"\x00\x01\x02garbage\xff", b'{"version": 1}\n', b"[1, 2]\n{}\n", b'{"version": 1, "finished": "2024',
 ])
-def test_a_history_with_no_valid_line_is_set_aside(saves: Saves, saves_folder: Path, content) -> None:
+def test_a_history_with_no_valid_line_is_set_aside(saves: Saves, saves_folder: Path, content: bytes) -> None:
     saves_folder.mkdir()
     (saves_folder / HISTORY).write_bytes(content)
     assert saves.read_history() == []
@@ -603,7 +613,7 @@ JSON_VALUES = st.recursive(
     max_leaves=8)
 
 
-def paths_in(data, prefix=()):
+def paths_in(data: Any, prefix: Any = ()) -> Iterator[Any]:
     """Every path to a value inside nested JSON data."""
     yield prefix
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()

@@ -4,6 +4,7 @@ import os
 import signal
 import time
 from pathlib import Path
+from typing import Any, Callable, Union
 
 import pytest
 from driver import PlainPlayer
@@ -11,6 +12,7 @@ from forkserver import run_game
 from helpers import PTY, run_program, texts, wait_until
 from terminal import Terminal
 
+from yahtzee.model.session import Session
 from yahtzee.saves.store import Saves
 from yahtzee.speech.languages import text
 
@@ -18,20 +20,22 @@ pytestmark = [pytest.mark.slow(8), pytest.mark.filterwarnings("ignore::Deprecati
 SEED = ("--seed", "11")
 
 
-def history(saves):
+def history(
+        saves: Path) -> list[dict[str, Any]]:
     """The finished games in a saves folder, the time of finishing left out."""
     lines = (saves / "history.jsonl").read_text().splitlines()
     return [{k: v for k, v in json.loads(line).items() if k != "finished"} for line in lines]
 
 
-def saved_session(saves):
+def saved_session(saves: Path) -> tuple[tuple[Session, dict[str, str]], list[Any]]:
     """The autosave read back as the game reads it: ((session, resume point), notices)."""
     folder = Saves(saves)
     return folder.load_session() or (None, None), texts(folder.take_notices())
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory: pytest.TempPathFactory):
+def uninterrupted(
+        tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The record of the two-player game the driver plays with SEED, never stopped."""
     saves = tmp_path_factory.mktemp("reference")
     player = PlainPlayer(saves, *SEED)
@@ -43,7 +47,8 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.mark.posix(reason="SIGKILL")
 @pytest.mark.parametrize("steps, pause", [(7, 0), (131, 0.003)])
-def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(tmp_path: Path, uninterrupted, steps, pause) -> None:
+def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(
+        tmp_path: Path, uninterrupted: dict[str, Any], steps: int, pause: Union[float, int]) -> None:
     # That every saved moment resumes right is test_every_moment's to check; these real kills
     # check that the atomic replace never leaves a torn autosave behind.
     saves = tmp_path / "kill"
@@ -62,7 +67,7 @@ def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(tmp_path: Path, u
     assert not (saves / "autosave.json").exists()
 
 
-def key_game_to_second_roll(term) -> None:
+def key_game_to_second_roll(term: Terminal) -> None:
     """Opening to ANN's first roll with die 2 marked."""
     term.wait_for("Press any key to begin")
     term.press("x")
@@ -79,7 +84,7 @@ def key_game_to_second_roll(term) -> None:
     term.wait_for("[2]")
 
 
-def dice_rows(screen):
+def dice_rows(screen: str) -> list[str]:
     """The dice part of the play screen."""
     return [line[50:] for line in screen.splitlines()[2:8]]
 
@@ -106,7 +111,7 @@ def test_f10_mid_turn_then_a_new_start_resumes_the_very_same_turn(tmp_path: Path
 
 @pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP", "lost terminal"])
-def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path: Path, stop) -> None:
+def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path: Path, stop: str) -> None:
     saves = tmp_path / "saves"
     term = Terminal("--saves", str(saves), *SEED)
     try:
@@ -146,14 +151,14 @@ def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_pat
     assert "Resume the saved game? (Y/N)" in third.stdout
 
 
-def run_plain(saves, lines, *args):
+def run_plain(saves: Path, lines: list[Union[str, Any]], *args) -> str:
     """One plain-mode run of the program, in process; its output."""
     code, out, errors = run_program(lines, "--plain", "--saves", str(saves), *args)
     assert code == 0 and errors == "", errors
     return out
 
 
-def autosave_with(saves, change) -> None:
+def autosave_with(saves: Path, change: Callable) -> None:
     """Write a real autosave, then damage it with `change(text) -> text or bytes`."""
     run_plain(saves, ["", "n", "ANN", "", "y", ""], *SEED)
     path = saves / "autosave.json"
@@ -174,7 +179,7 @@ DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", DAMAGE)
-def test_a_damaged_autosave_is_set_aside_with_one_line_and_play_goes_on(tmp_path: Path, damage) -> None:
+def test_a_damaged_autosave_is_set_aside_with_one_line_and_play_goes_on(tmp_path: Path, damage: str) -> None:
     saves = tmp_path / "saves"
     autosave_with(saves, DAMAGE[damage])
     out = run_plain(saves, ["", "n", "BOB", "", "y", "", "f10", "y"])
@@ -189,7 +194,7 @@ def test_a_damaged_autosave_is_set_aside_with_one_line_and_play_goes_on(tmp_path
     ("prefs.json", "not json"),
     ("history.jsonl", '{"version": 1, "players": "nobody"}\n'),
 ])
-def test_damaged_prefs_and_history_give_one_line_and_are_kept_aside(tmp_path: Path, name, content) -> None:
+def test_damaged_prefs_and_history_give_one_line_and_are_kept_aside(tmp_path: Path, name: str, content: str) -> None:
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / name).write_text(content)
@@ -210,7 +215,7 @@ def test_a_torn_last_history_line_loses_only_that_line(tmp_path: Path) -> None:
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 
 
-def finish_one_game(saves, name="ANN", seed="3") -> None:
+def finish_one_game(saves: Path, name: str = "ANN", seed: str = "3") -> None:
     """Play a whole one-player game in process: each box in turn after one roll."""
     lines = ["", "n", name, "", "y"] + [line for box in BOXES for line in ("", "r", box, "y")] + ["n", ""]
     out = run_plain(saves, lines, "--seed", seed)

@@ -14,7 +14,7 @@ ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))
 dice_strategy = st.lists(st.integers(1, 6), min_size=5, max_size=5)
 
 
-def reference_score(box, dice):
+def reference_score(box: Category, dice: tuple[int, int, int, int, int]) -> int:
     """The scores, worked out a second way: by counting faces in a list of six."""
     counts = [0] * 7
     for face in dice:
@@ -64,7 +64,7 @@ def test_every_roll_and_box_matches_an_independent_count() -> None:
     (C.YAHTZEE, (3, 3, 3, 3, 2), 0),
     (C.CHANCE, (6, 6, 5, 1, 2), 20),
 ])
-def test_hand_checked_examples(box, dice, points) -> None:
+def test_hand_checked_examples(box: Category, dice: tuple[int, int, int, int, int], points: int) -> None:
     assert score(box, dice) == points
 
 
@@ -97,7 +97,7 @@ def test_category_names_and_values_are_the_spec_s() -> None:
     assert text(C.FULL_HOUSE.title) == "FULL HOUSE" and C.FIVES.face == 5 and C.CHANCE.face is None
 
 
-def card(**filled):
+def card(**filled) -> dict[Category, int]:
     """A {Category: points} mapping from keyword names: card(yahtzee=50, fives=15)."""
     return {Category(name): points for name, points in filled.items()}
 
@@ -134,7 +134,9 @@ JOKER_TABLE = [
 
 
 @pytest.mark.parametrize("boxes, dice, legal, points, bonus", JOKER_TABLE)
-def test_forced_joker_and_yahtzee_bonus(boxes, dice, legal, points, bonus) -> None:
+def test_forced_joker_and_yahtzee_bonus(
+        boxes: dict[Category, int], dice: tuple[int, int, int, int, int], legal: list[Category], points: dict[Category,
+        int], bonus: int) -> None:
     assert legal_boxes(dice, boxes, HASBRO) == legal
     for box, expected in points.items():
         assert posting_points(box, dice, boxes, HASBRO) == expected, box
@@ -172,7 +174,7 @@ def test_without_joker_an_extra_yahtzee_scores_as_it_is() -> None:
     (card(sixes=30, fives=25, fours=8), 35),                               # 63, three boxes
     (card(sixes=30, fives=25, fours=4, chance=30), 0),                     # lower boxes don't count
 ])
-def test_upper_bonus_at_63_and_not_at_62(boxes, bonus) -> None:
+def test_upper_bonus_at_63_and_not_at_62(boxes: dict[Category, int], bonus: int) -> None:
     assert upper_bonus(boxes) == bonus
 
 

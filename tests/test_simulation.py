@@ -3,15 +3,18 @@ import dataclasses
 import json
 import math
 from pathlib import Path
+from typing import Callable, Union
 
 import numpy as np
 import pytest
 from forkserver import run_game
+from numpy import ndarray
 
 from yahtzee.model import scoring
 from yahtzee.model.dice import LoadedDice
 from yahtzee.model.game import Game, Player
-from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
+from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC, Rules
+from yahtzee.model.scorecard import Scorecard
 from yahtzee.model.scoring import Category
 from yahtzee.strategy.exact import sidebyside
 from yahtzee.strategy.exact.dicemath import ROLLS
@@ -29,7 +32,7 @@ YAHTC_START = 248.7122399
 
 
 @pytest.fixture(scope="session")
-def loader(shared_table_cache: Path):
+def loader(shared_table_cache: Path) -> Callable:
     """Tables kept in the test run's shared cache folder, so each is built once."""
     return cache.table_loader(shared_table_cache)
 
@@ -38,11 +41,11 @@ class RecordedDice:
     """Dice for a batch that remember every face each game used, to replay it one by one;
     `five_alike` of the first rolls show five alike, to reach the extra-Yahtzee rules."""
 
-    def __init__(self, count, seed, five_alike=0.0) -> None:
+    def __init__(self, count: int, seed: int, five_alike: float = 0.0) -> None:
         self.rng, self.five_alike = np.random.default_rng(seed), five_alike
         self.used = [[] for _ in range(count)]
 
-    def roll(self, games, counts):
+    def roll(self, games: ndarray, counts: ndarray) -> ndarray:
         faces = self.rng.integers(1, 7, size=(len(games), 5))
         alike = (counts == 5) & (self.rng.random(len(games)) < self.five_alike)
         faces[alike] = faces[alike, :1]
@@ -51,7 +54,7 @@ class RecordedDice:
         return faces
 
 
-def replayed(rules, mood, loader, faces):
+def replayed(rules: Rules, mood: str, loader: Callable, faces: list[int]) -> Scorecard:
     """A game of the one-by-one computer player on loaded faces, played to the end."""
     game = Game.start([Player("CPU", "computer")], rules, LoadedDice(faces))
     player = computer_player(mood, rules, loader)
@@ -66,7 +69,8 @@ def replayed(rules, mood, loader, faces):
     (HASBRO, "yclover", 0.0), (FREE_JOKER, "thinker", 0.4), (NO_BONUS, "thinker", 0.4),
     (YAHTC, "thinker", 0.4), (ACORN, "thinker", 0.4), (FIVEOAK, "thinker", 0.4),
 ], ids=lambda value: getattr(value, "name", str(value)))
-def test_games_side_by_side_are_the_games_the_player_plays_one_by_one(loader, rules, mood, five_alike) -> None:
+def test_games_side_by_side_are_the_games_the_player_plays_one_by_one(
+        loader: Callable, rules: Rules, mood: str, five_alike: float) -> None:
     count = 12
     dice = RecordedDice(count, seed=len(mood) + int(10 * five_alike), five_alike=five_alike)
     cards = play_games(count, [loader(rules, OBJECTIVES[mood])], np.random.default_rng(0), dice)
@@ -79,7 +83,7 @@ def test_games_side_by_side_are_the_games_the_player_plays_one_by_one(loader, ru
 
 @pytest.mark.parametrize("rules", [HASBRO, NO_BONUS], ids=lambda r: r.name)
 def test_one_turn_worked_out_for_the_states_with_the_same_future_plays_as_each_states_own(
-        loader, rules, monkeypatch: pytest.MonkeyPatch) -> None:
+        loader: Callable, rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
     shared = play_games(300, [loader(rules)], np.random.default_rng(5))
     monkeypatch.setattr(sidebyside, "_standing", lambda engine, states: (states, np.arange(len(states))))
     each_own = play_games(300, [loader(rules)], np.random.default_rng(5))
@@ -87,7 +91,7 @@ def test_one_turn_worked_out_for_the_states_with_the_same_future_plays_as_each_s
 
 
 @pytest.mark.parametrize("rules", [HASBRO, YAHTC, ACORN, FIVEOAK], ids=lambda r: r.name)
-def test_every_card_of_a_batch_obeys_the_rules(loader, rules) -> None:
+def test_every_card_of_a_batch_obeys_the_rules(loader: Callable, rules: Rules) -> None:
     cards = play_games(400, [loader(rules)], np.random.default_rng(3))
     assert cards.is_full.all()
     possible = {box: {scoring.score(box, roll) for roll in ROLLS} | {0} for box in Category}
@@ -130,7 +134,7 @@ def test_progress_is_told_batch_by_batch(shared_table_cache: Path, monkeypatch: 
     assert told == [(100, 250), (200, 250), (250, 250)]
 
 
-def run_simulation(*args):
+def run_simulation(*args) -> dict[str, Union[int, float]]:
     """The figures --simulate prints as JSON, from a game process of its own."""
     done = run_game(["--simulate", *args, "--json"], timeout=120)
     assert done.returncode == 0, done.stderr

@@ -20,7 +20,7 @@ PRECIOUS = b"someone else's file\n"
 
 
 @pytest.fixture
-def outside(tmp_path: Path):
+def outside(tmp_path: Path) -> Path:
     """A file outside the saves folder that links will point at."""
     path = tmp_path / "precious.txt"
     path.write_bytes(PRECIOUS)
@@ -28,14 +28,14 @@ def outside(tmp_path: Path):
 
 
 @pytest.fixture
-def folder(tmp_path: Path):
+def folder(tmp_path: Path) -> Path:
     path = tmp_path / "saves"
     path.mkdir()
     return path
 
 
 @pytest.mark.wine_lacks(reason=SYMLINKS)
-def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside) -> None:
+def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder: Path, outside: Path) -> None:
     (folder / LOCK).symlink_to(outside)
     saves = Saves(folder, now=clock)
     assert not saves.acquire_lock()
@@ -46,7 +46,7 @@ def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside
 
 @pytest.mark.wine_lacks(reason=SYMLINKS)
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
-def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, outside, name) -> None:
+def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder: Path, outside: Path, name: str) -> None:
     (folder / name).symlink_to(outside)
     saves = Saves(folder, now=clock)
     assert saves.load_session() is None and saves.load_prefs().verify is True
@@ -59,7 +59,7 @@ def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, 
 
 @pytest.mark.wine_lacks(reason=SYMLINKS)
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
-def test_writing_never_goes_through_a_link(folder, outside, name) -> None:
+def test_writing_never_goes_through_a_link(folder: Path, outside: Path, name: str) -> None:
     saves = Saves(folder, now=clock)
     (folder / name).symlink_to(outside)
     assert not saves.save_session(mid_game_session(), RESUME) or name != AUTOSAVE
@@ -70,7 +70,7 @@ def test_writing_never_goes_through_a_link(folder, outside, name) -> None:
 
 
 @pytest.mark.posix(reason="a FIFO (os.mkfifo)")
-def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder) -> None:
+def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder: Path) -> None:
     os.mkfifo(folder / HISTORY)
     saves = Saves(folder, now=clock)
     assert not saves.append_history(played_game(1))
@@ -80,7 +80,7 @@ def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder) -> Non
     assert saves.append_history(played_game(1)) and saves.read_history() == [played_game(1)]
 
 
-def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(folder) -> None:
+def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(folder: Path) -> None:
     (folder / AUTOSAVE).mkdir()
     saves = Saves(folder, now=clock)
     assert not saves.save_session(mid_game_session(), RESUME)
@@ -92,7 +92,7 @@ LONG_FIELDS = {"name": "history.jsonl", "kept": "history.jsonl.reset-20240501-12
 
 
 @pytest.mark.parametrize("template", NOTICES)
-def test_every_notice_says_its_whole_reason_and_kept_name_on_one_safe_line(template) -> None:
+def test_every_notice_says_its_whole_reason_and_kept_name_on_one_safe_line(template: str) -> None:
     notice = text(fit_notice(template, **LONG_FIELDS))
     assert notice.isprintable() and "..." not in notice  # one line the console wraps, nothing cut
     if "{detail}" in template:
@@ -115,7 +115,7 @@ def test_text_from_a_file_deep_in_a_notices_words_is_shown_safe() -> None:
 
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
-def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_notices_met_in_play_fit_80_columns(folder: Path, outside: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     saves = Saves(folder, now=clock)
     (folder / AUTOSAVE).write_text(json.dumps({"version": 2, "players": "x" * 300}))
     saves.load_session()
@@ -155,6 +155,6 @@ def test_a_read_only_folder_still_offers_its_saved_game() -> None:
     assert files == [AUTOSAVE]
 
 
-def test_a_writable_folder_is_not_read_only(folder) -> None:
+def test_a_writable_folder_is_not_read_only(folder: Path) -> None:
     saves = Saves(folder, now=clock)
     assert saves.acquire_lock() and not saves.read_only

@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from yahtzee.model.choices import Post, Reroll
 from yahtzee.model.dice import LoadedDice, RandomState, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.moods import MOODS
-from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
+from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS, Rules
 from yahtzee.model.scoring import Category
 from yahtzee.reports import simulation_lines
 from yahtzee.strategy.exact import stages, statespace
@@ -31,8 +32,9 @@ from yahtzee.strategy.exact.statespace import States, empty_values
 from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.headless.simulate import simulate
 from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.odds.rival import RivalPlayer
 from yahtzee.strategy.play.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
-from yahtzee.strategy.play.players import OBJECTIVES
+from yahtzee.strategy.play.players import OBJECTIVES, ComputerPlayer
 from yahtzee.strategy.storage import cache
 
 pytestmark = pytest.mark.slow(10)
@@ -43,30 +45,30 @@ ALL_RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS)}
 
 
 @pytest.fixture(scope="session")
-def cache_dir(shared_table_cache: Path):
+def cache_dir(shared_table_cache: Path) -> Path:
     """The test run's shared table folder (tests/conftest.py), so each table is built once."""
     return shared_table_cache
 
 
 @pytest.fixture(scope="session")
-def loader(cache_dir):
+def loader(cache_dir: Path) -> Callable:
     return cache.table_loader(cache_dir)
 
 
 @pytest.fixture(scope="session")
-def hasbro(loader):
+def hasbro(loader: Callable) -> StrategyTable:
     return loader(HASBRO)
 
 
 # -- the solver ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(START_VALUES))
-def test_start_values_match_the_table(loader, name) -> None:
+def test_start_values_match_the_table(loader: Callable, name: str) -> None:
     assert loader(ALL_RULES[name]).start_value == pytest.approx(START_VALUES[name], abs=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(START_VALUES))
-def test_solver_tables_agree_with_scoring_on_many_cards(name) -> None:
+def test_solver_tables_agree_with_scoring_on_many_cards(name: str) -> None:
     rules = ALL_RULES[name]
     check_tables(TurnSolver(rules).tables, rules, masks=range(0, FULL_CARD, 211))
 
@@ -89,7 +91,7 @@ def test_the_average_over_rolls_adds_them_in_roll_order_to_the_last_bit() -> Non
     assert over_rolls(rows).tolist() == in_order
 
 
-def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro) -> None:
+def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro: StrategyTable) -> None:
     four = TurnSolver(dataclasses.replace(HASBRO, name="four", rolls_per_turn=4))
     masks = np.array([FULL_CARD ^ (1 << 12), FULL_CARD ^ (1 << 11), 0b1111111000000, 0])
     states = States(masks, np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
@@ -99,7 +101,7 @@ def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro) -> None:
 
 # -- the advisor ---------------------------------------------------------------------
 
-def test_empty_card_straight_with_two_rerolls_posts_the_large_straight(hasbro) -> None:
+def test_empty_card_straight_with_two_rerolls_posts_the_large_straight(hasbro: StrategyTable) -> None:
     options = advise_position(hasbro, {}, 0, (1, 2, 3, 4, 5), 2)
     best = options[0]
     assert best.best and best.kind == "box" and best.box is C.LARGE_STRAIGHT and best.points == 40
@@ -108,7 +110,7 @@ def test_empty_card_straight_with_two_rerolls_posts_the_large_straight(hasbro) -
     assert {o.kind for o in options} == {"box", "keep"}
 
 
-def test_an_extra_yahtzee_of_fours_goes_in_fours_for_20_plus_100(hasbro) -> None:
+def test_an_extra_yahtzee_of_fours_goes_in_fours_for_20_plus_100(hasbro: StrategyTable) -> None:
     options = advise_position(hasbro, {C.YAHTZEE: 50}, 0, (4, 4, 4, 4, 4), 0)
     assert [(o.kind, o.box, o.points, o.yahtzee_bonus, o.gain) for o in options] == [("box", C.FOURS, 20, 100, 120)]
     assert options[0].best
@@ -116,7 +118,7 @@ def test_an_extra_yahtzee_of_fours_goes_in_fours_for_20_plus_100(hasbro) -> None
     assert options[0].value == pytest.approx(50 + 120 + later)
 
 
-def test_keep_options_are_distinct_and_reroll_at_least_one_die(hasbro) -> None:
+def test_keep_options_are_distinct_and_reroll_at_least_one_die(hasbro: StrategyTable) -> None:
     options = advise_position(hasbro, {C.CHANCE: 20}, 0, (6, 6, 2, 6, 2), 1)
     keeps = [o for o in options if o.kind == "keep"]
     assert len({o.kept for o in keeps}) == len(keeps) == 11   # (4 sixes kept 0..3) x (2 twos 0..2) - 1
@@ -126,7 +128,7 @@ def test_keep_options_are_distinct_and_reroll_at_least_one_die(hasbro) -> None:
 
 
 @pytest.mark.parametrize("width", [1, 5, 16])
-def test_a_few_states_keeps_chosen_at_once_are_those_chosen_a_keep_at_a_time(hasbro, width,
+def test_a_few_states_keeps_chosen_at_once_are_those_chosen_a_keep_at_a_time(hasbro: StrategyTable, width: int,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(width)
     for _ in range(5):
@@ -140,7 +142,7 @@ def test_a_few_states_keeps_chosen_at_once_are_those_chosen_a_keep_at_a_time(has
 
 
 @pytest.mark.parametrize("width", [1, 40])
-def test_the_keeps_read_from_a_states_plan_are_those_chosen_roll_by_roll(hasbro, width,
+def test_the_keeps_read_from_a_states_plan_are_those_chosen_roll_by_roll(hasbro: StrategyTable, width: int,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(width)
     states = States(rng.integers(0, FULL_CARD, width), rng.integers(0, 64, width), rng.integers(0, 2, width))
@@ -153,7 +155,7 @@ def test_the_keeps_read_from_a_states_plan_are_those_chosen_roll_by_roll(hasbro,
         monkeypatch.undo()
 
 
-def random_card(rng, filled):
+def random_card(rng: random.Random, filled: int) -> dict[Category, int]:
     """A card with `filled` boxes holding what random dice would score."""
     boxes = {box: scoring.score(box, [rng.randint(1, 6) for _ in range(5)])
              for box in rng.sample(list(Category), filled)}
@@ -161,7 +163,7 @@ def random_card(rng, filled):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(hasbro, seed) -> None:
+def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(hasbro: StrategyTable, seed: int) -> None:
     rng = random.Random(seed)
     boxes = random_card(rng, rng.randint(0, 10))
     best = [advise_position(hasbro, boxes, 0, roll, 2)[0].value for roll in ROLLS]
@@ -169,7 +171,7 @@ def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(hasbro, se
     assert float(np.dot(ROLL_PROBABILITY, best)) == pytest.approx(expected_final, abs=1e-9)
 
 
-def test_what_a_choice_costs(hasbro) -> None:
+def test_what_a_choice_costs(hasbro: StrategyTable) -> None:
     dice = (1, 2, 3, 4, 5)
     options = advise_position(hasbro, {}, 0, dice, 2)
     assert choice_cost(options, options[0]) == 0
@@ -180,7 +182,7 @@ def test_what_a_choice_costs(hasbro) -> None:
     assert cost_of_reroll(options, dice, (True, False, False, False, False)) > 0
 
 
-def test_advise_reads_the_game(hasbro) -> None:
+def test_advise_reads_the_game(hasbro: StrategyTable) -> None:
     game = Game.start([Player("ANN")], HASBRO, LoadedDice([1, 2, 3, 4, 5]))
     game.roll()
     assert advise(hasbro, game)[0].box is C.LARGE_STRAIGHT
@@ -194,13 +196,13 @@ class FiveAlikeOften:
     seed = None
     state = RandomState()  # nothing to keep: a game of them is never saved
 
-    def __init__(self, seed) -> None:
+    def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def start_turn(self, game, round_, seat) -> None:
+    def start_turn(self, game: int, round_: int, seat: int) -> None:
         self.first = True
 
-    def roll(self, count):
+    def roll(self, count: int) -> list[int]:
         if self.first and count == 5 and self.rng.random() < 0.5:
             self.first = False
             return [self.rng.randint(1, 6)] * 5
@@ -208,7 +210,7 @@ class FiveAlikeOften:
         return [self.rng.randint(1, 6) for _ in range(count)]
 
 
-def finish_game(game, player):
+def finish_game(game: Game, player: Union[ComputerPlayer, RivalPlayer]) -> Game:
     """Let the computer play the game out, checking every action it takes."""
     while not game.is_over:
         game.roll()
@@ -227,7 +229,7 @@ def finish_game(game, player):
     return game
 
 
-def start_midway(rules, seed, source):
+def start_midway(rules: Rules, seed: int, source: Union[FiveAlikeOften, SeededDice]) -> Game:
     """A game a few turns in, played so far by random legal choices."""
     rng = random.Random(seed)
     game = Game.start([Player("CPU", "computer")], rules, source)
@@ -238,7 +240,7 @@ def start_midway(rules, seed, source):
 
 
 @pytest.mark.parametrize("mood", MOODS)
-def test_every_mood_finishes_games_from_random_positions_legally(loader, mood) -> None:
+def test_every_mood_finishes_games_from_random_positions_legally(loader: Callable, mood: str) -> None:
     player = computer_player(mood, HASBRO, loader, random.Random(1))
     for seed in range(12):
         source = FiveAlikeOften(seed) if seed % 2 else SeededDice(seed)
@@ -247,13 +249,13 @@ def test_every_mood_finishes_games_from_random_positions_legally(loader, mood) -
 
 
 @pytest.mark.parametrize("rules", [FREE_JOKER, NO_BONUS], ids=lambda r: r.name)
-def test_the_thinker_plays_legally_under_other_rules(loader, rules) -> None:
+def test_the_thinker_plays_legally_under_other_rules(loader: Callable, rules: Rules) -> None:
     player = computer_player("*thinker", rules, loader, random.Random(2))
     for seed in range(10):
         finish_game(start_midway(rules, seed, FiveAlikeOften(seed)), player)
 
 
-def test_the_thinker_takes_the_advisors_best_choice(hasbro, loader) -> None:
+def test_the_thinker_takes_the_advisors_best_choice(hasbro: StrategyTable, loader: Callable) -> None:
     player = computer_player("thinker", HASBRO, loader)
     for seed in range(30):
         game = start_midway(HASBRO, seed, SeededDice(seed))
@@ -265,26 +267,26 @@ def test_the_thinker_takes_the_advisors_best_choice(hasbro, loader) -> None:
         assert choice_cost(options, chosen) == pytest.approx(0, abs=1e-7)
 
 
-def test_unknown_moods_are_refused(loader) -> None:
+def test_unknown_moods_are_refused(loader: Callable) -> None:
     with pytest.raises(ValueError, match="unknown player"):
         computer_player("*sleepy", HASBRO, loader)
 
 
 # -- simulation ------------------------------------------------------------------------
 
-def test_the_thinker_averages_the_optimal_expected_score(cache_dir) -> None:
+def test_the_thinker_averages_the_optimal_expected_score(cache_dir: Path) -> None:
     stats = simulate(3000, "thinker", seed=11, cache_dir=cache_dir)
     standard_error = stats.stdev / math.sqrt(stats.games)
     assert abs(stats.mean - START_VALUES["hasbro"]) < 3 * standard_error
     assert stats.games == 3000 and stats.lowest <= stats.median <= stats.highest and stats.rivalry is None
 
 
-def test_simulations_are_reproducible_with_a_seed(cache_dir) -> None:
+def test_simulations_are_reproducible_with_a_seed(cache_dir: Path) -> None:
     assert simulate(200, "nowhere", seed=4, cache_dir=cache_dir).mean == \
         simulate(200, "nowhere", seed=4, cache_dir=cache_dir).mean
 
 
-def test_the_moods_play_visibly_differently(cache_dir) -> None:
+def test_the_moods_play_visibly_differently(cache_dir: Path) -> None:
     # 2,000 games each: only the differences many standard errors wide are asserted here
     # (bench/moods.py checks the finer orderings over 20,000 games each).
     stats = {mood: simulate(2_000, mood, seed=7, cache_dir=cache_dir, workers=1)
@@ -299,7 +301,7 @@ def test_the_moods_play_visibly_differently(cache_dir) -> None:
 # -- the table cache -------------------------------------------------------------------
 
 @pytest.fixture
-def counted_builds(monkeypatch: pytest.MonkeyPatch, hasbro):
+def counted_builds(monkeypatch: pytest.MonkeyPatch, hasbro: StrategyTable) -> list[Any]:
     """build_table replaced by a quick copy of the real hasbro table, counting its calls."""
     calls = []
 
@@ -311,7 +313,7 @@ def counted_builds(monkeypatch: pytest.MonkeyPatch, hasbro):
     return calls
 
 
-def damage(path, how) -> None:
+def damage(path: Path, how: str) -> None:
     data = path.read_bytes()
     if how == "truncated":
         path.write_bytes(data[: len(data) // 2])
@@ -323,7 +325,8 @@ def damage(path, how) -> None:
 
 @pytest.mark.usefixtures("no_shipped_tables")
 @pytest.mark.parametrize("how", ["truncated", "garbage", "empty"])
-def test_a_damaged_cache_file_is_rebuilt(tmp_path: Path, hasbro, counted_builds, how) -> None:
+def test_a_damaged_cache_file_is_rebuilt(
+        tmp_path: Path, hasbro: StrategyTable, counted_builds: list[Any], how: str) -> None:
     cache.save_table(hasbro, tmp_path)
     path = tmp_path / cache.table_file_name(HASBRO, EXPECTED_SCORE)
     damage(path, how)
@@ -336,7 +339,7 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path: Path, hasbro, counted_builds,
 
 
 @pytest.fixture
-def no_bonus(loader):
+def no_bonus(loader: Callable) -> StrategyTable:
     """The real table of the no-bonus rules, read or built before any build is replaced: a
     build replaced by counted_builds would put the hasbro values in the run's shared cache
     under this table's name (which another test, in another worker, then read)."""
@@ -344,7 +347,8 @@ def no_bonus(loader):
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_a_table_of_other_rules_under_this_name_is_rebuilt(tmp_path: Path, no_bonus, counted_builds) -> None:
+def test_a_table_of_other_rules_under_this_name_is_rebuilt(
+        tmp_path: Path, no_bonus: StrategyTable, counted_builds: list[Any]) -> None:
     cache.save_table(no_bonus, tmp_path)
     (tmp_path / cache.table_file_name(NO_BONUS, EXPECTED_SCORE)).rename(
         tmp_path / cache.table_file_name(HASBRO, EXPECTED_SCORE))
@@ -354,7 +358,7 @@ def test_a_table_of_other_rules_under_this_name_is_rebuilt(tmp_path: Path, no_bo
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_a_tampered_value_fails_the_checksum(tmp_path: Path, hasbro, counted_builds) -> None:
+def test_a_tampered_value_fails_the_checksum(tmp_path: Path, hasbro: StrategyTable, counted_builds: list[Any]) -> None:
     values = hasbro.values.copy()
     values[123] += 1.0
     meta = cache._meta(HASBRO, EXPECTED_SCORE, hasbro.values)
@@ -366,20 +370,21 @@ def test_a_tampered_value_fails_the_checksum(tmp_path: Path, hasbro, counted_bui
     assert counted_builds == ["hasbro"]
 
 
-def test_a_sound_cache_file_is_read_not_rebuilt(tmp_path: Path, hasbro, counted_builds) -> None:
+def test_a_sound_cache_file_is_read_not_rebuilt(
+        tmp_path: Path, hasbro: StrategyTable, counted_builds: list[Any]) -> None:
     cache.save_table(hasbro, tmp_path)
     table = cache.load_table(HASBRO, cache_dir=tmp_path)
     assert counted_builds == [] and np.array_equal(table.values, hasbro.values)
 
 
-def test_a_cache_folder_that_cannot_be_written_still_gives_a_table(tmp_path: Path, counted_builds) -> None:
+def test_a_cache_folder_that_cannot_be_written_still_gives_a_table(tmp_path: Path, counted_builds: list[Any]) -> None:
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("in the way")
     table = cache.load_table(HASBRO, cache_dir=not_a_folder / "saves")
     assert table.start_value == pytest.approx(START_VALUES["hasbro"], abs=1e-6)
 
 
-def test_a_failed_write_leaves_no_file(tmp_path: Path, hasbro, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_leaves_no_file(tmp_path: Path, hasbro: StrategyTable, monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args) -> None:
         raise PermissionError("read-only")
 

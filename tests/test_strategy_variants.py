@@ -5,6 +5,7 @@ import math
 import random
 from dataclasses import astuple
 from pathlib import Path
+from typing import Callable, Union
 
 import numpy as np
 import pytest
@@ -41,8 +42,9 @@ from yahtzee.strategy.exact.statespace import States
 from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.headless.simulate import simulate
 from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.odds.rival import RivalPlayer
 from yahtzee.strategy.play.advisor import advise, advise_position
-from yahtzee.strategy.play.players import OBJECTIVES, Post, Reroll
+from yahtzee.strategy.play.players import OBJECTIVES, ComputerPlayer, Post, Reroll
 from yahtzee.strategy.storage import cache
 
 pytestmark = pytest.mark.slow(4)
@@ -63,7 +65,7 @@ WITH_OPTIONS = EXACT + [rules.with_options(rolls=4, bank=2) for rules in EXACT] 
 
 
 @pytest.fixture(scope="session")
-def variant_loader(shared_table_cache: Path):
+def variant_loader(shared_table_cache: Path) -> Callable:
     """Tables kept in the test run's shared cache folder, so each is built once."""
     return cache.table_loader(shared_table_cache)
 
@@ -71,7 +73,7 @@ def variant_loader(shared_table_cache: Path):
 # -- exact solving ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(VARIANT_START_VALUES))
-def test_variant_start_values(variant_loader, name) -> None:
+def test_variant_start_values(variant_loader: Callable, name: str) -> None:
     rules, expected = VARIANT_START_VALUES[name]
     table = variant_loader(rules)
     assert table.exact and table.note == ""
@@ -79,7 +81,8 @@ def test_variant_start_values(variant_loader, name) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(VARIANT_START_VALUES))
-def test_the_thinker_averages_each_variants_start_value(shared_table_cache: Path, variant_loader, name) -> None:
+def test_the_thinker_averages_each_variants_start_value(
+        shared_table_cache: Path, variant_loader: Callable, name: str) -> None:
     rules, expected = VARIANT_START_VALUES[name]
     variant_loader(rules)
     stats = simulate(2000, "thinker", rules, seed=5, cache_dir=shared_table_cache)
@@ -87,14 +90,14 @@ def test_the_thinker_averages_each_variants_start_value(shared_table_cache: Path
 
 
 @pytest.mark.parametrize("rules", [FIVEOAK, ACORN, YAHTC], ids=lambda r: r.name)
-def test_variant_tables_agree_with_scoring_on_many_cards(rules) -> None:
+def test_variant_tables_agree_with_scoring_on_many_cards(rules: Rules) -> None:
     check_tables(TurnSolver(rules).tables, rules, masks=range(0, FULL_CARD, 211))
 
 
 @pytest.mark.parametrize("rules", EXACT + [Rules(name="forcedblank", joker="forced", extra_yahtzee_blank=True),
                                    Rules(name="freeblank", joker="free", extra_yahtzee_blank=True)],
                          ids=lambda r: r.name)
-def test_the_solvers_legal_boxes_of_five_alike_are_scorings_on_every_card(rules) -> None:
+def test_the_solvers_legal_boxes_of_five_alike_are_scorings_on_every_card(rules: Rules) -> None:
     legal = np.zeros((len(CASES), FULL_CARD + 1, 6), dtype=np.int64)
     for mask in range(FULL_CARD):
         for case in (YAHTZEE_ZERO, YAHTZEE_FIFTY) if mask >> YAHTZEE_BIT & 1 else (YAHTZEE_OPEN,):
@@ -122,7 +125,7 @@ def test_only_the_dice_bank_is_left_to_the_heuristic() -> None:
             check_supported(rules.with_options(bank=1))
 
 
-def test_the_extra_turn_value_is_a_fixed_point(variant_loader) -> None:
+def test_the_extra_turn_value_is_a_fixed_point(variant_loader: Callable) -> None:
     # With only CHANCE open and 50 in YAHTZEE, five alike may take 50 and the same turn again.
     table = variant_loader(YAHTC)
     mask = FULL_CARD ^ 1 << BIT_OF[C.CHANCE]
@@ -138,20 +141,20 @@ def test_the_extra_turn_value_is_a_fixed_point(variant_loader) -> None:
 
 # -- golden positions ----------------------------------------------------------------
 
-def test_fiveoak_straight_on_the_first_roll_posts_now_for_40_plus_10(variant_loader) -> None:
+def test_fiveoak_straight_on_the_first_roll_posts_now_for_40_plus_10(variant_loader: Callable) -> None:
     options = advise_position(variant_loader(FIVEOAK), {}, 0, (1, 2, 3, 4, 5), 2)
     assert options[0].best and options[0].box is C.LARGE_STRAIGHT and \
         (options[0].points, options[0].roll_bonus) == (40, 10)
 
 
-def test_fiveoak_roll_bonus_shrinks_with_the_rolls_used(variant_loader) -> None:
+def test_fiveoak_roll_bonus_shrinks_with_the_rolls_used(variant_loader: Callable) -> None:
     table = variant_loader(FIVEOAK)
     points = [next(o.gain for o in advise_position(table, {}, 0, (1, 2, 3, 4, 5), 3 - used)
                    if o.box is C.LARGE_STRAIGHT) for used in (1, 2, 3)]
     assert points == [50, 45, 40]
 
 
-def test_acorn_extra_yahtzee_offers_only_blanks_worth_100(variant_loader) -> None:
+def test_acorn_extra_yahtzee_offers_only_blanks_worth_100(variant_loader: Callable) -> None:
     boxes = {C.YAHTZEE: 50, C.THREES: 9, C.CHANCE: 20}
     options = advise_position(variant_loader(ACORN), boxes, 0, (3, 3, 3, 3, 3), 2)
     posts = [o for o in options if o.kind == "box"]
@@ -160,7 +163,7 @@ def test_acorn_extra_yahtzee_offers_only_blanks_worth_100(variant_loader) -> Non
     assert all(choice_text(o) == f"blank {text(o.box.title)} +100 YAHTZEE bonus" for o in posts)
 
 
-def test_yahtc_extra_yahtzee_lists_the_extra_turn_and_takes_it(variant_loader) -> None:
+def test_yahtc_extra_yahtzee_lists_the_extra_turn_and_takes_it(variant_loader: Callable) -> None:
     table = variant_loader(YAHTC)
     game = Game.start([Player("CPU", "computer")], YAHTC, SeededDice(1))
     game.current.card.boxes[C.YAHTZEE] = 50
@@ -175,7 +178,7 @@ def test_yahtc_extra_yahtzee_lists_the_extra_turn_and_takes_it(variant_loader) -
     assert game.post(action.box).extra_turn and game.round == 1 and game.current.card.yahtzee_bonus == 50
 
 
-def test_yahtc_declines_the_extra_turn_when_posting_is_worth_more(variant_loader) -> None:
+def test_yahtc_declines_the_extra_turn_when_posting_is_worth_more(variant_loader: Callable) -> None:
     # A table that values every future at nothing: 30 + 35 in SIXES beats 50 and nothing.
     zero = StrategyTable(YAHTC, OBJECTIVES["thinker"], np.zeros_like(variant_loader(YAHTC).values))
     game = Game.start([Player("CPU", "computer")], YAHTC, SeededDice(1))
@@ -188,7 +191,7 @@ def test_yahtc_declines_the_extra_turn_when_posting_is_worth_more(variant_loader
 
 
 @pytest.mark.parametrize("rules", [FIVEOAK, ACORN, YAHTC, FOUR_ROLLS], ids=lambda r: text(r.describe()))
-def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(variant_loader, rules) -> None:
+def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(variant_loader: Callable, rules: Rules) -> None:
     table = variant_loader(rules)
     rng = random.Random(text(rules.describe()))
     for _ in range(2):
@@ -203,7 +206,7 @@ def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(variant_lo
 
 # -- the dice-bank heuristic -----------------------------------------------------------
 
-def test_a_dice_bank_plans_with_the_exact_table_of_the_same_rules_and_says_so(variant_loader) -> None:
+def test_a_dice_bank_plans_with_the_exact_table_of_the_same_rules_and_says_so(variant_loader: Callable) -> None:
     rules = YAHTC.with_options(rolls=3, bank=2)
     table = variant_loader(rules)
     assert not table.exact and table.rules == rules and table.plan_rules == YAHTC
@@ -225,7 +228,7 @@ def test_the_coach_tells_the_player_which_advice_is_approximate(shared_table_cac
     assert strategy.opponents.player("thinker", game.rules).note == strategy.tables.note(game.rules)
 
 
-def test_banked_rolls_are_extra_rerolls_for_the_advisor(variant_loader) -> None:
+def test_banked_rolls_are_extra_rerolls_for_the_advisor(variant_loader: Callable) -> None:
     rules = HASBRO.with_options(bank=2)
     table = variant_loader(rules)
     three = advise_position(variant_loader(HASBRO), {}, 0, (1, 1, 2, 3, 6), 2, 1)
@@ -235,7 +238,7 @@ def test_banked_rolls_are_extra_rerolls_for_the_advisor(variant_loader) -> None:
 
 # -- every mood, every rule set, every option: legal to the end --------------------------
 
-def play_out(game, player, seen):
+def play_out(game: Game, player: Union[ComputerPlayer, RivalPlayer], seen: set[str]) -> set[str]:
     """Let the computer finish the game, checking each action; note the variant moves seen."""
     while not game.is_over:
         game.roll()
@@ -259,7 +262,7 @@ def play_out(game, player, seen):
     return seen
 
 
-def stand_in_loader(variant_loader):
+def stand_in_loader(variant_loader: Callable) -> Callable:
     """The real tables for the thinker where the tests build them; elsewhere a stand-in that
     plays by the mood's own objective and the real rules on the values of a table already
     built (whether a move is legal does not depend on the values)."""
@@ -275,7 +278,7 @@ def stand_in_loader(variant_loader):
 
 
 @pytest.mark.parametrize("rules", WITH_OPTIONS, ids=lambda r: text(r.describe()))
-def test_every_mood_plays_every_rule_set_legally(variant_loader, rules) -> None:
+def test_every_mood_plays_every_rule_set_legally(variant_loader: Callable, rules: Rules) -> None:
     loader = stand_in_loader(variant_loader)
     seen = set()
     for seed, mood in enumerate(MOODS):
@@ -289,7 +292,7 @@ def test_every_mood_plays_every_rule_set_legally(variant_loader, rules) -> None:
         assert "bank" in seen
 
 
-def test_simulations_finish_under_extra_turns_and_a_bank(shared_table_cache: Path, variant_loader) -> None:
+def test_simulations_finish_under_extra_turns_and_a_bank(shared_table_cache: Path, variant_loader: Callable) -> None:
     rules = YAHTC.with_options(rolls=3, bank=1)
     variant_loader(rules)
     stats = simulate(300, "thinker", rules, seed=2, cache_dir=shared_table_cache)

@@ -2,6 +2,7 @@
 import json
 import re
 from pathlib import Path
+from typing import Optional
 
 import pytest
 from helpers import PTY
@@ -15,7 +16,7 @@ SGR = re.compile(r"\x1b\[([0-9;]*)m")
 YELLOW_OR_CYAN = {"33", "36", "93", "96"}
 
 
-def codes(text):
+def codes(text: str) -> set[str]:
     """Every SGR parameter in the text."""
     return {param for group in SGR.findall(text) for param in group.split(";") if param}
 
@@ -26,12 +27,12 @@ def test_every_role_is_in_every_theme() -> None:
 
 
 @pytest.mark.parametrize("role", sorted(THEMES["light"]))
-def test_the_light_theme_has_no_yellow_or_cyan_text(role) -> None:
+def test_the_light_theme_has_no_yellow_or_cyan_text(role: str) -> None:
     assert not codes(painter("light")(role, "text")) & YELLOW_OR_CYAN
 
 
 @pytest.mark.parametrize("role", sorted(THEMES["mono"]))
-def test_the_mono_theme_is_bold_and_reverse_only(role) -> None:
+def test_the_mono_theme_is_bold_and_reverse_only(role: str) -> None:
     assert codes(painter("mono")(role, "text")) <= {"0", "1", "7"}
 
 
@@ -50,7 +51,7 @@ def test_a_bad_theme_is_a_one_line_usage_error(capsys: pytest.CaptureFixture[str
     assert error.count("\n") == 1 and "unknown theme 'neon'" in error
 
 
-def screen_codes(tmp_path, *args, env=None, prefs=None):
+def screen_codes(tmp_path: Path, *args, env=None, prefs=None) -> set[str]:
     """The colour codes the play screen is drawn with, after the first roll."""
     saves = tmp_path / "saves"
     saves.mkdir()
@@ -89,5 +90,6 @@ def test_the_theme_option_beats_the_preference(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, env", [(("--theme", "light"), {"NO_COLOR": "1"}),
                                        (("--theme", "mono", "--no-color"), None)])
 @pytest.mark.posix(reason=PTY)
-def test_no_color_beats_the_theme(tmp_path: Path, args, env) -> None:
+def test_no_color_beats_the_theme(
+        tmp_path: Path, args: tuple[str, ...], env: Optional[dict[str, str]]) -> None:
     assert screen_codes(tmp_path, *args, env=env) == set()

@@ -5,6 +5,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from helpers import LOCK_ERRNO, PTY
@@ -22,7 +23,7 @@ TURN = " 12rr{box}y"
 KEYS = "xnANN\rBOB\r\ry" + "".join(TURN.format(box=box) * 2 for box in BOXES) + "n"
 
 
-def play(tmp_path, name, send):
+def play(tmp_path: Path, name: str, send: Callable) -> dict[str, Any]:
     """Play the scripted game in a real terminal; its history record, less its finishing time."""
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
@@ -105,7 +106,8 @@ HOT_KEY_RUNS = int(__import__("os").environ.get("YAHTZEE_HOT_KEY_RUNS", "2"))
 
 @pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("run", range(HOT_KEY_RUNS))
-def test_hot_keys_typed_while_computers_play_without_a_pause_act_before_the_next_question(tmp_path: Path, run) -> None:
+def test_hot_keys_typed_while_computers_play_without_a_pause_act_before_the_next_question(
+        tmp_path: Path, run: int) -> None:
     """Two computers at a pause of 0 s: V and F10 typed as they start act (verify flips, the
     quit question comes) before ANN is asked anything again; nothing typed then is lost."""
     saves = tmp_path / "saves"

@@ -1,6 +1,7 @@
 """Each rule variant, option and match played through the real program with loaded dice."""
 import json
 from pathlib import Path
+from typing import Union
 
 import pytest
 from helpers import key_turn, play_keys
@@ -66,8 +67,9 @@ FIVEOAK = [
     ("acorn", ACORN, 414, {"upper_bonus": 35, "yahtzee_bonus": 100, "blanks": ["ones"]}),
     ("fiveoak", FIVEOAK, 514, {"upper_bonus": 35, "yahtzee_bonus": 100, "roll_bonus": 95}),
 ])
-def test_each_variant_plays_a_whole_game_to_the_expected_total(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules,
-                                                                turns, total, parts) -> None:
+def test_each_variant_plays_a_whole_game_to_the_expected_total(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str, turns: list[tuple[list[str], list[int]]],
+        total: int, parts: dict[str, Union[int, list[str]]]) -> None:
     lines, faces = interleave(turns)
     lines = START + ["ANN", "", "y"] + lines + ["n"]
     code, out, records = play_plain(tmp_path, monkeypatch, lines, faces, "--rules", rules)
@@ -93,7 +95,7 @@ def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path: Path, monkey
     assert "ANN blanks ONES. YAHTZEE bonus +100!" in out
 
 
-def write_prefs(tmp_path, **prefs) -> None:
+def write_prefs(tmp_path: Path, **prefs) -> None:
     saves = tmp_path / "saves"
     saves.mkdir(exist_ok=True)
     (saves / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": "off", **prefs}))
@@ -234,7 +236,8 @@ GERMAN_SHEET = ("ANN: Einser offen, Zweier offen, Dreier offen, Vierer offen, FÃ
     (("--lang", "de"), GERMAN_SHEET),
 ])
 def test_a_race_ends_with_its_unposted_boxes_open_on_the_sheet_and_null_in_the_record(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options, sheet) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...],
+        sheet: str) -> None:
     try:
         code, out, (record,) = play_plain(tmp_path, monkeypatch, SIXES_RACE, [6] * 10, "--match", "race 60", *options)
     finally:

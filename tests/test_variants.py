@@ -2,15 +2,16 @@
 bank, four rolls, undo, races, and the JSON round trip of everything they add."""
 import json
 import random
+from typing import Any, Callable, Optional, Union
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee.model.dice import LoadedDice, SeededDice
-from yahtzee.model.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, Scorecard
+from yahtzee.model.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, PostingResult, Scorecard
 from yahtzee.model.outcome import FinishedGame
-from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, RULES, YAHTC, BadOption, rules_named
+from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, RULES, YAHTC, BadOption, Rules, rules_named
 from yahtzee.model.scoring import (
     LOWER,
     UPPER,
@@ -36,7 +37,7 @@ KEYS = {**{str(i + 1): box for i, box in enumerate(UPPER)},
         **dict(zip("tfhslyc", LOWER))}
 
 
-def card(**filled):
+def card(**filled) -> dict[Category, int]:
     """A {Category: points} mapping from keyword names: card(yahtzee=50, fives=15)."""
     return {Category(name): points for name, points in filled.items()}
 
@@ -72,7 +73,9 @@ VARIANT_TABLE = [
 
 
 @pytest.mark.parametrize("rules, boxes, dice, legal, points, bonus, turn_bonus, blank", VARIANT_TABLE)
-def test_variant_rule_table(rules, boxes, dice, legal, points, bonus, turn_bonus, blank) -> None:
+def test_variant_rule_table(
+        rules: Rules, boxes: dict[Category, int], dice: tuple[int, int, int, int, int], legal: list[Category],
+        points: dict[Category, int], bonus: int, turn_bonus: int, blank: bool) -> None:
     assert legal_boxes(dice, boxes, rules) == legal
     for box, expected in points.items():
         assert posting_points(box, dice, boxes, rules) == expected, box
@@ -96,7 +99,7 @@ def test_variant_rule_table(rules, boxes, dice, legal, points, bonus, turn_bonus
     (C.CHANCE, (6, 6, 6, 6, 6), 1, 0),         # never for chance
     (C.YAHTZEE, (1, 1, 1, 1, 1), 2, 5),
 ])
-def test_fiveoak_roll_bonus(box, dice, rolls, points) -> None:
+def test_fiveoak_roll_bonus(box: Category, dice: tuple[int, int, int, int, int], rolls: int, points: int) -> None:
     assert roll_bonus_points(box, dice, rolls, {}, FIVEOAK) == points
     assert roll_bonus_points(box, dice, rolls, {}, HASBRO) == 0
 
@@ -111,7 +114,7 @@ def test_fiveoak_roll_bonus(box, dice, rolls, points) -> None:
     (card(ones=1, twos=2, threes=3, fours=4, fives=20), None),  # 30 + at most 30: lost
     (card(ones=1, twos=2, threes=3, fours=4, fives=25), -10),  # 35 + 30 sixes: still open
 ])
-def test_par_tracker(boxes, expected) -> None:
+def test_par_tracker(boxes: dict[Category, int], expected: Optional[int]) -> None:
     assert par(boxes) == expected
 
 
@@ -127,7 +130,8 @@ def test_par_is_none_once_every_upper_box_is_filled() -> None:
     ({b: 5 for b in LOWER[:-1]}, []),                                           # not complete
     ({b: 0 for b in LOWER}, []),
 ])
-def test_race_columns_reset(boxes, reset) -> None:
+def test_race_columns_reset(
+        boxes: dict[Category, int], reset: list[Union[tuple[Category, ...], Any]]) -> None:
     assert columns_to_reset(boxes) == reset
 
 
@@ -194,12 +198,14 @@ FIVEOAK_GAME = [
 ]
 
 
-def script_faces(turns):
+def script_faces(
+        turns: list[Any]) -> list[int]:
     """The dice faces a list of scripted turns consumes, in order."""
     return [face for first, rerolls, _ in turns for face in first + [f for _, new in rerolls for f in new]]
 
 
-def play_turn(game, first, rerolls, key):
+def play_turn(
+        game: Game, first: list[int], rerolls: list[Union[Any, tuple[str, list[int]]]], key: str) -> PostingResult:
     """One scripted turn: roll, mark and reroll, post; returns the PostingResult."""
     assert game.roll() == tuple(first)
     for marks, _ in rerolls:
@@ -209,7 +215,7 @@ def play_turn(game, first, rerolls, key):
     return game.post(KEYS[key])
 
 
-def scripted_game(rules, *scripts, names=("ANN",), race_target=None):
+def scripted_game(rules: Rules, *scripts, names=("ANN",), race_target=None) -> tuple[Game, list[PostingResult]]:
     """Play the players' scripts, turn about, through the model; returns (game, postings)."""
     in_order = [turn for turns in zip(*scripts) for turn in turns]
     game = Game.start([Player(name) for name in names], rules, LoadedDice(script_faces(in_order), SeededDice(0)),
@@ -434,7 +440,7 @@ def test_undo_refuses_a_computer_posting_and_a_finished_game() -> None:
         solo.undo()
 
 
-def upper_column_race():
+def upper_column_race() -> Game:
     """A race game one posting short of clearing its upper column (five of each face)."""
     game = Game.start([Player("ANN")], source=LoadedDice([f for f in range(1, 7) for _ in range(5)],
                                                          SeededDice(4)), race_target=10_000)
@@ -477,7 +483,7 @@ def test_an_extra_turn_and_a_blank_can_be_taken_back() -> None:
 
 # JSON round trip of every new field.
 
-def biased_faces(rng, count):
+def biased_faces(rng: random.Random, count: int) -> list[int]:
     """Faces rich in five alike, so that extra Yahtzees come up often."""
     return [6 if rng.random() < 0.7 else rng.randint(1, 6) for _ in range(count)]
 
@@ -515,7 +521,7 @@ def test_variant_states_survive_the_json_round_trip(seed, name, rolls, bank, tar
         assert 0 <= card.bank <= bank
 
 
-def saved_variant_game():
+def saved_variant_game() -> dict[str, Any]:
     game = Game.start([Player("ANN"), Player("BOB")], ACORN.with_options(rolls=4, bank=2),
                       LoadedDice([3] * 10 + [1, 2, 3, 4, 5] * 4, SeededDice(1)), race_target=300)
     for box in (C.YAHTZEE, C.CHANCE):
@@ -547,7 +553,7 @@ def saved_variant_game():
     lambda d: d["undo"].update(dice={"kind": "magic"}),
     lambda d: d["players"][1]["boxes"].update({b.value: 1 for b in LOWER}),  # a column to clear
 ])
-def test_damaged_variant_data_is_refused_with_bad_state(damage) -> None:
+def test_damaged_variant_data_is_refused_with_bad_state(damage: Callable) -> None:
     data = saved_variant_game()
     game_from_dict(json.loads(json.dumps(data)))             # undamaged, it loads
     damage(data)
@@ -607,8 +613,9 @@ SIXES_RACE = [([6] * 5, [], "y"), ([6] * 5, [], "6")]
     ((SIXES_RACE,), ("ANN",), 60, [{"yahtzee": 50, "sixes": 30}]),
     ((RACE_ANN, RACE_BOB), ("ANN", "BOB"), 140, [{"full_house": 25}, {}]),
 ])
-def test_a_race_ends_with_its_unposted_boxes_open_in_the_result_and_null_in_the_record(scripts, names, target,
-                                                                                       posted) -> None:
+def test_a_race_ends_with_its_unposted_boxes_open_in_the_result_and_null_in_the_record(
+        scripts: tuple[list[tuple[list[int], list[Any], str]], ...], names: tuple[str, ...], target: int,
+        posted: list[dict[str, int]]) -> None:
     game, _ = scripted_game(HASBRO, *scripts, names=names, race_target=target)
     assert game.is_over
     finished = FinishedGame.of(game, "2026-11-30T10:00:00")
@@ -637,7 +644,8 @@ def test_a_version_1_race_record_is_read_as_it_is_with_its_zeros() -> None:
     (2, None, False),             # a whole game ends with every box filled
     (1, 60, False),               # version 1 held a number in every box
 ])
-def test_a_null_box_is_valid_only_in_a_race_record_of_version_2(version, race_target, valid) -> None:
+def test_a_null_box_is_valid_only_in_a_race_record_of_version_2(
+        version: int, race_target: Optional[int], valid: bool) -> None:
     from yahtzee.saves.records import InvalidRecord, check_record
     record = {"version": version, "finished": "2026-11-30T10:00:00", "rules": "hasbro", "seed": None,
               "players": [{"name": "ANN", "kind": "human",

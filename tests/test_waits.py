@@ -3,7 +3,9 @@ act at once, Esc leaves a wait that has a way back, no key is kept for a later q
 the advice page shows before the win chances exist, filling them in when they come."""
 import dataclasses
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, Callable, Optional
 
 import pytest
 from helpers import KeyScript, plain_console, table_context
@@ -11,6 +13,7 @@ from helpers import KeyScript, plain_console, table_context
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
 from yahtzee.screens.advice import show_advice
+from yahtzee.screens.context import Context
 from yahtzee.screens.playscreen import play_view
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
@@ -21,13 +24,13 @@ class HeldWork:
     """Work the test holds: never done until released (by the test, or once `done()` has been
     asked `release_after` times), half way along meanwhile."""
 
-    def __init__(self, release_after=None, on_release=None) -> None:
+    def __init__(self, release_after: Optional[int] = None, on_release: Optional[Callable] = None) -> None:
         self.released = threading.Event()
         self.asked = 0
         self.release_after = release_after
         self.on_release = on_release
 
-    def done(self):
+    def done(self) -> bool:
         self.asked += 1
         if self.release_after is not None and self.asked >= self.release_after and not self.released.is_set():
             if self.on_release:
@@ -35,15 +38,15 @@ class HeldWork:
             self.released.set()
         return self.released.is_set()
 
-    def settle(self, seconds):
+    def settle(self, seconds: float) -> bool:
         return self.released.wait(seconds) or self.done()
 
-    def share(self):
+    def share(self) -> float:
         return 0.5
 
 
 @pytest.fixture
-def waiting_turn():
+def waiting_turn() -> tuple[Context, Callable]:
     """ANN's first roll in a two-player game, with its play screen."""
     ctx = table_context([6, 6, 2, 5, 1], ["ANN", "BOB"])
     ctx.session.new_game()
@@ -52,7 +55,7 @@ def waiting_turn():
     return ctx, play_view(ctx)
 
 
-def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn) -> None:
+def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     script = KeyScript("m\x1b", more_to_come=True)
     work = HeldWork()
@@ -65,7 +68,7 @@ def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn) -> None:
     assert any("Working out the best strategy (only once)" in line for line in script.screens[0])
 
 
-def test_the_quit_question_is_asked_during_the_wait(waiting_turn) -> None:
+def test_the_quit_question_is_asked_during_the_wait(waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     script = KeyScript("qy", more_to_come=True)
     try:
@@ -76,7 +79,7 @@ def test_the_quit_question_is_asked_during_the_wait(waiting_turn) -> None:
     assert any("Quit the game?" in line for screen in script.screens for line in screen)
 
 
-def waited_out(ctx, view, keys):
+def waited_out(ctx: Context, view: Callable, keys: str) -> tuple[KeyScript, list[Any]]:
     """A wait without a way back, done half a second after `keys` were typed: its script and
     the keys still waiting after it."""
     script = KeyScript(keys, more_to_come=True)
@@ -89,17 +92,18 @@ def waited_out(ctx, view, keys):
         script.close()
 
 
-def test_a_key_during_the_wait_is_spent_there_and_answers_nothing_later(waiting_turn) -> None:
+def test_a_key_during_the_wait_is_spent_there_and_answers_nothing_later(waiting_turn: tuple[Context, Callable]) -> None:
     script, left = waited_out(*waiting_turn, "5")
     assert left == [] and "While the strategy is worked out, F8, F9 and F10 work." in script.messages
 
 
-def test_esc_does_not_leave_a_wait_without_a_way_back(waiting_turn) -> None:
+def test_esc_does_not_leave_a_wait_without_a_way_back(waiting_turn: tuple[Context, Callable]) -> None:
     script, left = waited_out(*waiting_turn, "\x1b")
     assert left == [] and "While the strategy is worked out, F8, F9 and F10 work." in script.messages
 
 
-def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting_turn) -> None:
+def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(
+        waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     console = plain_console(["q"])
     work = HeldWork()
@@ -111,7 +115,7 @@ def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting
 
 
 @pytest.fixture
-def advised(shared_table_cache: Path):
+def advised(shared_table_cache: Path) -> Iterator[tuple[Context, StrategyServices]]:
     """ANN's first roll against BOB with the advisor, its strategy closed after the test."""
     strategy = StrategyServices.over(TableKeeper(shared_table_cache))
     ctx = table_context([6, 6, 2, 5, 1], ["ANN", "BOB"], strategy=strategy)
@@ -122,7 +126,7 @@ def advised(shared_table_cache: Path):
     strategy.close()
 
 
-def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised) -> None:
+def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised: tuple[Context, StrategyServices]) -> None:
     ctx, strategy = advised
     script = KeyScript("", more_to_come=True)
     held = HeldWork(release_after=20, on_release=lambda: script.pipe.send_text("x"))
@@ -140,7 +144,7 @@ def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised) -> 
     assert [line.split()[1:3] for line in first[4:12]] == [line.split()[1:3] for line in filled[4:12]]
 
 
-def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn) -> None:
+def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn: tuple[Context, Callable]) -> None:
     from yahtzee.screens.turn import computer_step
     ctx, view = waiting_turn
     ctx.session.game.players[0].kind, ctx.session.game.players[0].mood = "computer", "norisk"
@@ -170,7 +174,8 @@ def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn) -> 
     assert "Verify is now OFF." in script.messages and Opponents.acted_after_release
 
 
-def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(advised) -> None:
+def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(
+        advised: tuple[Context, StrategyServices]) -> None:
     ctx, strategy = advised
     console = plain_console(["x"])
     held = HeldWork()
@@ -182,7 +187,7 @@ def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(advise
     assert "Ranked by the expected final score." in said and said.count("win chance") > 10
 
 
-def test_a_stop_signal_ends_the_wait_at_once(waiting_turn) -> None:
+def test_a_stop_signal_ends_the_wait_at_once(waiting_turn: tuple[Context, Callable]) -> None:
     from yahtzee.consoles.stops import StopRequested
     ctx, view = waiting_turn
     console = plain_console([])
@@ -191,7 +196,7 @@ def test_a_stop_signal_ends_the_wait_at_once(waiting_turn) -> None:
         wait_screen(console, ctx, view, HeldWork())
 
 
-def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised) -> None:
+def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised: tuple[Context, StrategyServices]) -> None:
     from yahtzee.model.outcome import FinishedGame
     from yahtzee.present.look import framed
     from yahtzee.screens.ending import show_review
@@ -207,7 +212,8 @@ def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised) -> None:
     assert any("Esc goes back" in line for line in script.screens[0])
 
 
-def test_read_line_by_line_a_table_read_from_the_cache_is_not_said_to_be_worked_out(waiting_turn) -> None:
+def test_read_line_by_line_a_table_read_from_the_cache_is_not_said_to_be_worked_out(
+        waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     console = plain_console(["q"])
     work = HeldWork()

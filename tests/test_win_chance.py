@@ -8,17 +8,19 @@ import random
 import threading
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, Callable, Optional
 
 import numpy as np
 import pytest
 from forkserver import run_game
 from helpers import game_copy
+from numpy import float64, ndarray
 from test_plain import START, play_plain
 
 from yahtzee.model.dice import RandomDice
 from yahtzee.model.game import Game, Player, Turn
 from yahtzee.model.match import MatchStand
-from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, YAHTC
+from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, YAHTC, Rules
 from yahtzee.model.scorecard import Scorecard
 from yahtzee.model.scoring import Category
 from yahtzee.present.render import choice_text
@@ -43,7 +45,9 @@ FULL_CARD = {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 12, C.FIVES: 15, C.SIXE
              C.LARGE_STRAIGHT: 40, C.YAHTZEE: 0, C.CHANCE: 22}
 
 
-def last_turn(open_box, dice, rolls, other_total, rules=HASBRO, **filled):
+def last_turn(
+        open_box: Category, dice: tuple[int, int, int, int, int], rolls: int, other_total: int, rules: Rules = HASBRO,
+        **filled) -> Game:
     """ANN's last turn (one box open) after BOB, who has finished with `other_total`."""
     game = Game.start([Player("BOB"), Player("ANN")], rules, source=RandomDice(random.Random(1)))
     bob = dict.fromkeys(Category, 0)
@@ -56,7 +60,7 @@ def last_turn(open_box, dice, rolls, other_total, rules=HASBRO, **filled):
     return game
 
 
-def brute_force(game):
+def brute_force(game: Game) -> tuple[Callable, Callable]:
     """Each reroll's and box's exact chance to win, by trying every throw through the model."""
     target, rolls = game.players[0].card.total, game.rules.rolls_per_turn
     finals = {}
@@ -98,8 +102,8 @@ def brute_force(game):
     (HASBRO, C.SIXES, (6, 6, 1, 2, 3), 200),  # 18 or more in SIXES also brings the upper bonus
     (FIVEOAK, C.LARGE_STRAIGHT, (2, 3, 4, 5, 1), 239),  # only the second roll's bonus (+5) wins
 ])
-def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(loader: Loader, rules, open_box, dice,
-                                                                            other) -> None:
+def test_a_last_turns_win_chance_is_an_exact_count_over_its_remaining_rolls(
+        loader: Loader, rules: Rules, open_box: Category, dice: tuple[int, int, int, int, int], other: int) -> None:
     table = loader(rules)
     game = last_turn(open_box, dice, rolls=2, other_total=other, rules=rules)
     options = advise(table, game)
@@ -120,7 +124,7 @@ def test_with_two_rolls_left_the_later_keeps_are_played_for_the_win(table: Strat
         assert chance == pytest.approx(float(reroll(game.turn.dice, option.reroll, 2)), abs=1e-9)
 
 
-def whole_turn_chance(game, memo):
+def whole_turn_chance(game: Game, memo: dict[Any, Any]) -> float:
     """The exact chance to win of ANN's whole last turn from its first roll, every roll and
     extra turn counted through the game model (dice as multisets, with their probabilities)."""
     target, total = game.players[0].card.total, game.players[1].card.total
@@ -152,31 +156,35 @@ def whole_turn_chance(game, memo):
     return memo[total]
 
 
-def won(total, target):
+def won(total: int, target: int) -> float:
     """A win, a tie (half) or a loss."""
     return 1.0 if total > target else 0.5 if total == target else 0.0
 
 
 @functools.cache
-def throw_counts(count):
+def throw_counts(
+        count: int) -> Any:
     """Every sorted throw of `count` dice with how many of the 6**count ordered throws show it."""
     return tuple(collections.Counter(tuple(sorted(faces))
                                      for faces in itertools.product(range(1, 7), repeat=count)).items())
 
 
 @functools.cache
-def throws(count):
+def throws(
+        count: int) -> list[Any]:
     """Every sorted throw of `count` dice with its chance."""
     return [(faces, times / 6 ** count) for faces, times in throw_counts(count)]
 
 
-def keeps_of(dice):
+def keeps_of(
+        dice: tuple[int, int, int, int,
+        int]) -> set[tuple[int, ...]]:
     """The distinct sorted sets of dice kept for a reroll of at least one die."""
     return {tuple(sorted(dice[i] for i in range(5) if picked >> i & 1)) for picked in range(31)}
 
 
 @pytest.mark.parametrize("other", [335])  # two extra turns in a row can still matter
-def test_an_extra_turn_on_the_last_turn_is_counted_to_the_end(loader: Loader, other) -> None:
+def test_an_extra_turn_on_the_last_turn_is_counted_to_the_end(loader: Loader, other: int) -> None:
     table = loader(YAHTC)
     game = last_turn(C.CHANCE, (6, 6, 6, 6, 6), rolls=1, other_total=other, rules=YAHTC, yahtzee=50)
     options = advise(table, game)
@@ -203,7 +211,7 @@ def test_before_the_end_the_chance_is_an_estimate_between_zero_and_one(table: St
     assert max(behind) < min(chances[:5])
 
 
-def mid_game(rolls):
+def mid_game(rolls: int) -> Game:
     """ANN's turn in round 8 against BOB: six boxes open each, so every card is worked out
     exactly or in part; ANN has rolled `rolls` times."""
     game = Game.start([Player("ANN"), Player("BOB")])
@@ -231,7 +239,7 @@ def test_a_turn_prepared_before_its_first_roll_needs_no_more_distributions(table
         assert option_chances(table, game, advise(table, game)) == pytest.approx(chances, abs=1e-12)
 
 
-def test_a_turn_over_stops_its_preparation_between_its_parts(table: StrategyTable):
+def test_a_turn_over_stops_its_preparation_between_its_parts(table: StrategyTable) -> None:
     game = mid_game(1)
     ann, bob = game.current.card, game.players[1].card
 
@@ -299,7 +307,8 @@ def test_the_rival_plays_its_last_turn_for_the_win(table: StrategyTable, loader:
         assert action == wanted
 
 
-def test_the_advice_page_shows_the_win_chance_and_w_ranks_by_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_the_advice_page_shows_the_win_chance_and_w_ranks_by_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = START + ["ANN", "BOB", "", "y", "", "?", "w", "x", "?", "w", "x", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 6])
     pages = out.split("ADVICE for ANN")[1:]
@@ -393,13 +402,13 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     assert session.win_rankers == {session.game.current.name}  # W is the player's own choice, saved with the game
 
 
-def random_cards(rules, count, seed):
+def random_cards(rules: Rules, count: int, seed: int) -> list[Scorecard]:
     """Cards of games played at random through the model, stopped after 1 to 12 postings."""
     rng = random.Random(seed)
     return [random_card(rules, rng.randrange(1, 13), rng) for _ in range(count)]
 
 
-def random_card(rules, postings, rng):
+def random_card(rules: Rules, postings: int, rng: random.Random) -> Scorecard:
     """A card of a game played at random through the model (each roll posted in a box drawn
     at random, or half the time an extra turn where one may be taken), after `postings` turns."""
     game = Game.start([Player("ANN")], rules, source=RandomDice(random.Random(rng.random())))
@@ -413,7 +422,7 @@ def random_card(rules, postings, rng):
 
 
 @pytest.mark.parametrize("rules", [HASBRO, FIVEOAK, ACORN, YAHTC])
-def test_the_postings_array_is_the_advisors_pure_rules(loader: Loader, rules) -> None:
+def test_the_postings_array_is_the_advisors_pure_rules(loader: Loader, rules: Rules) -> None:
     table = loader(rules)
     for card in random_cards(rules, 3, seed=sum(map(ord, rules.name))):
         state = card_state(card.boxes)
@@ -431,7 +440,7 @@ def test_the_postings_array_is_the_advisors_pure_rules(loader: Loader, rules) ->
                 assert all(found.afters[roll, column] == NO_STATE for column in set(range(BOX_COUNT + 1)) - columns)
 
 
-def played_out(table, card, games, seed):
+def played_out(table: StrategyTable, card: Scorecard, games: int, seed: int) -> ndarray:
     """The final scores of `games` copies of a card played to the end by the table."""
     mask, up, fifty = card_state(card.boxes)
     cards = Cards.empty(games)
@@ -443,7 +452,8 @@ def played_out(table, card, games, seed):
     return card.total + cards.totals - before
 
 
-def strange_middle(seed):
+def strange_middle(
+        seed: Optional[int]) -> tuple[dict[Category, int], dict[Category, int], tuple[int, int, int, int, int]]:
     """ANN (to post her last roll in round 7) and BOB (to take his turn after her): cards of six
     random postings, from a seed; or the player far behind (random postings) against a card
     of the table's good fortune."""
@@ -456,7 +466,8 @@ def strange_middle(seed):
     return ann, bob, tuple(sorted(rng.randint(1, 6) for _ in range(5)))
 
 
-def shown_and_played_out(table, seed, chosen):
+def shown_and_played_out(
+        table: StrategyTable, seed: Optional[int], chosen: Callable) -> list[tuple[str, float, float64, float64]]:
     """For a strange_middle position, the options `chosen` picks from the advice's (each with
     its shown chance): the shown chance, the share of 40,000 games of both cards played out
     by the table that the option wins (what the chance assumes after this turn), and its
@@ -478,20 +489,21 @@ def shown_and_played_out(table, seed, chosen):
     return found
 
 
-def likeliest(count):
+def likeliest(count: int) -> Callable:
     """The `count` options shown the likeliest to win."""
     return lambda shown: sorted(shown, key=lambda pair: -pair[1])[:count]
 
 
 @pytest.mark.parametrize("seed", [1, 2, None], ids=["random postings", "random postings, two humps", "far behind"])
 def test_a_mid_game_strange_cards_chances_are_those_of_games_played_out(table: StrategyTable, rests: Rests,
-                                                                        seed) -> None:
+                                                                        seed: Optional[int]) -> None:
     """Each of the four likeliest postings: within three standard errors and a point."""
     for option, chance, true, error in shown_and_played_out(table, seed, likeliest(4)):
         assert abs(chance - true) <= 3 * error + 0.01, (option, chance, true)
 
 
-def test_a_card_whose_upper_bonus_is_nearly_out_of_reach_has_its_games_chances(table: StrategyTable, rests: Rests):
+def test_a_card_whose_upper_bonus_is_nearly_out_of_reach_has_its_games_chances(
+        table: StrategyTable, rests: Rests) -> None:
     """ANN's six random postings (seed 3) leave her 0 in TWOS and 6 in THREES: her upper bonus
     is nearly out of reach; BOB's is out of reach, with FULL HOUSE, SMALL STRAIGHT and YAHTZEE
     open. Posting 0 in YAHTZEE was once shown 24.1% where 19.7% of the games are won: each of
@@ -516,7 +528,8 @@ def test_a_challenge_with_nothing_before_or_after_this_game_has_the_games_chance
 
 @pytest.mark.parametrize("before, after", [({"ANN": 251, "BOB": 229}, 1), ({"ANN": 180, "BOB": 262}, 2)],
                          ids=["ahead, one game to come", "far behind, two games to come"])
-def test_a_challenges_chances_are_those_of_the_match_played_out(table: StrategyTable, rests: Rests, before, after):
+def test_a_challenges_chances_are_those_of_the_match_played_out(
+        table: StrategyTable, rests: Rests, before: dict[str, int], after: int) -> None:
     """Each of the four likeliest postings against 20,000 matches played out by the table: the
     rest of this game and every game to come, for both cards: within three standard errors and
     a point."""
@@ -542,7 +555,7 @@ def test_a_challenges_chances_are_those_of_the_match_played_out(table: StrategyT
 @pytest.mark.parametrize("match, said", [("challenge 2", "Win % is the chance to win the match."),
                                          ("first_to 1000", "Win % is this game's, not the match's.")])
 def test_in_a_match_the_advice_page_says_whose_chance_the_column_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                    match, said) -> None:
+                                                                    match: str, said: str) -> None:
     lines = START + ["ANN", "BOB", "", "y", "", "?", "x", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 6], "--match", match)
     page = out.split("ADVICE for ANN")[1]

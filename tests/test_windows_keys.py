@@ -12,7 +12,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from helpers import ScreenOutput, loaded_session
@@ -70,7 +72,7 @@ class FakeWindows:
             self.buffer.append(None)
             self.changed.notify_all()
 
-    def move_mouse(self, x=10, y=5) -> None:
+    def move_mouse(self, x: int = 10, y: int = 5) -> None:
         """The mouse moves over the console: prompt_toolkit makes a mouse "key" of the record."""
         with self.changed:
             self.buffer.append(KeyPress(Keys.WindowsMouseEvent, f"NONE;MOUSE_MOVE;{x};{y}"))
@@ -85,18 +87,18 @@ class FakeWindows:
             self.closed = True
             self.changed.notify_all()
 
-    def read_keys(self):
+    def read_keys(self) -> list[Any]:
         with self.changed:
             taken = [record for record in self.buffer if record is not None]
             self.buffer.clear()
             return taken
 
-    def flush_keys(self):
+    def flush_keys(self) -> list[Any]:
         with self.changed:
             taken, self.held = self.held, []
             return taken
 
-    def wait(self, handles, timeout):
+    def wait(self, handles: list[object], timeout: float) -> int:
         assert handles == [INPUT, WAKE]
         self.waits += 1
         with self.changed:
@@ -113,12 +115,12 @@ class FakeWindows:
             self.event = True
             self.changed.notify_all()
 
-    def reset_event(self, handle) -> None:
+    def reset_event(self, handle: object) -> None:
         assert handle is WAKE
         with self.changed:
             self.event = False
 
-    def calls(self):
+    def calls(self) -> WindowsCalls:
         return WindowsCalls(read_keys=self.read_keys, flush_keys=self.flush_keys, wait=self.wait,
                             input_handle=INPUT, wake_event=WAKE, set_event=self.set_event,
                             reset_event=self.reset_event, size=lambda: self.size)
@@ -130,11 +132,11 @@ class ConsoleInput:
     def fileno(self) -> None:
         raise AssertionError("a Windows console is never read through a descriptor")
 
-    def raw_mode(self):
+    def raw_mode(self) -> contextlib.nullcontext:
         return contextlib.nullcontext()
 
 
-def windows_console(fake):
+def windows_console(fake: FakeWindows) -> tuple[KeyConsole, ScreenOutput]:
     """A KeyConsole on the Windows reader, drawing on an 80x24 screen (or the fake's size)."""
     output = ScreenOutput(os.terminal_size((80, 24)))
     console = KeyConsole(input=ConsoleInput(), output=output, reader=WindowsKeyReader(fake.calls()),
@@ -142,7 +144,7 @@ def windows_console(fake):
     return console, output
 
 
-def later(seconds, action):
+def later(seconds: float, action: Callable) -> threading.Timer:
     """Do `action` from another thread after a moment (while the console waits)."""
     timer = threading.Timer(seconds, action)
     timer.start()
@@ -391,7 +393,7 @@ PLATFORM_MODULES = {"termios", "tty", "fcntl", "select", "msvcrt", "ctypes", "pr
 POSIX_SIDE = {"consoles/keyreader.py", "net/terminals.py", "net/seat.py", "net/server.py"}
 
 
-def platform_imports(path):
+def platform_imports(path: Path) -> Iterator[tuple[str, bool]]:
     """The platform's own modules `path` imports, each with whether a sys.platform test guards it."""
     tree = parsed(path)
     guarded = set()

@@ -6,13 +6,14 @@ import functools
 import itertools
 import math
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 
 from yahtzee.model.dice import RandomDice
 from yahtzee.model.game import Game, Player, Turn
-from yahtzee.model.rules import HASBRO, YAHTC
+from yahtzee.model.rules import HASBRO, YAHTC, Rules
 from yahtzee.model.scorecard import Scorecard
 from yahtzee.model.scoring import Category
 from yahtzee.strategy.exact.dicemath import KEEPS, ROLL_INDEX, ROLLS, SUB_KEEPS
@@ -39,7 +40,7 @@ C = Category
 
 
 @pytest.mark.parametrize("rules", [HASBRO, YAHTC], ids=["hasbro", "yahtc"])
-def test_the_postings_of_many_cards_at_once_are_each_cards_own(loader: Loader, rules) -> None:
+def test_the_postings_of_many_cards_at_once_are_each_cards_own(loader: Loader, rules: Rules) -> None:
     table = loader(rules)
     rng = np.random.default_rng(5)
     states = states_of(rng.choice(np.flatnonzero(table.values > 0), 60))
@@ -80,13 +81,14 @@ def test_a_full_card_has_no_spread_and_an_open_one_has_its_own(table: StrategyTa
 
 
 @functools.cache
-def throws(count):
+def throws(
+        count: int) -> Any:
     """Every throw of `count` dice, sorted, with its chance (counted over the ordered throws)."""
     outcomes = collections.Counter(tuple(sorted(faces)) for faces in itertools.product(range(1, 7), repeat=count))
     return tuple((faces, times / 6 ** count) for faces, times in outcomes.items())
 
 
-def mid_card():
+def mid_card() -> dict[Category, int]:
     """A card in round 9 with SIXES, the straights, YAHTZEE and CHANCE open."""
     return {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 16, C.FIVES: 15, C.THREE_OF_A_KIND: 24,
             C.FOUR_OF_A_KIND: 0, C.FULL_HOUSE: 25}
@@ -94,7 +96,7 @@ def mid_card():
 
 @pytest.mark.parametrize("their_mean", [230.0, 290.0, 340.0], ids=["ahead", "even", "behind"])
 def test_every_keep_and_box_of_a_turn_is_the_best_estimated_chance_by_brute_force(table: StrategyTable, rests: Rests,
-                                                                                  their_mean):
+                                                                                  their_mean: float) -> None:
     boxes = mid_card()
     mask, up, fifty = card_state(boxes)
     total = sum(boxes.values())
@@ -134,7 +136,7 @@ def test_every_keep_and_box_of_a_turn_is_the_best_estimated_chance_by_brute_forc
                 assert best_post[roll] >= best_keep - 1e-12
 
 
-def race_game(other_total, dice):
+def race_game(other_total: int, dice: tuple[int, int, int, int, int]) -> Game:
     """RIVAL's turn in round 9 (mid_card) against BOB, who has the same boxes open and `other_total`."""
     game = Game.start([Player("BOB"), Player("RIVAL", "computer", mood="rival")], HASBRO,
                       source=RandomDice(random.Random(1)))

@@ -3,6 +3,7 @@ invariants, then whole games in plain mode, in key mode and for a screen reader,
 and in German."""
 import os
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -35,18 +36,18 @@ LONG = ("ANN has 3 3 1 2 5; boxes: 1 Ones 2, 2 Twos 2, 3 Threes 9, 4 Fours 0, 5 
     ("leads by 2090", 8, ["leads", "by 2090"]),
     ("ANN by 123456", 6, ["ANN by", "123456"]),  # where the word before it does not fit with it
 ])
-def test_lines_break_between_words(text, width, lines) -> None:
+def test_lines_break_between_words(text: str, width: int, lines: list[str]) -> None:
     assert wrapped(text, width) == lines
 
 
 @pytest.mark.parametrize("width", [20, 33, 50, 79, 80])
-def test_a_wrapped_line_keeps_every_word_whole_and_in_order(width) -> None:
+def test_a_wrapped_line_keeps_every_word_whole_and_in_order(width: int) -> None:
     lines = wrapped(LONG, width)
     assert all(visible_width(line) <= width for line in lines)
     assert " ".join(lines).split() == LONG.split()
 
 
-def assert_fits(lines, where) -> None:
+def assert_fits(lines: list[str], where: str) -> None:
     """Every line fits 80 columns."""
     for line in lines:
         assert visible_width(line) <= WIDTH, f"{where}: {line!r}"
@@ -55,7 +56,7 @@ def assert_fits(lines, where) -> None:
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_columns(tmp_path: Path,
                                                                                    monkeypatch: pytest.MonkeyPatch,
-                                                                                   code) -> None:
+                                                                                   code: str) -> None:
     from yahtzee.consoles.plain import PlainConsole
     made = PlainConsole.__init__
 
@@ -77,7 +78,7 @@ def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_colum
     assert max(visible_width(line) for line in written) > 70  # long lines were written, broken
 
 
-def key_mode_rows(script):
+def key_mode_rows(script: KeyScript) -> list[str]:
     """The rows a KeyConsole wrote: each full draw split at its line ends."""
     rows = []
     for draw in script.output.written:
@@ -86,7 +87,7 @@ def key_mode_rows(script):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(context, code) -> None:
+def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(context: partial, code: str) -> None:
     language.use(code)
     try:
         ctx = context([3, 3, 1, 2, 5] * 30)
@@ -134,7 +135,7 @@ def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path: 
     ("\u6f22\u5b57 ok", 1, ["\u6f22", "\u5b57", "o", "k"]),
     ("  \u6f22\u5b57", 2, ["\u6f22", "\u5b57"]),
 ])
-def test_a_line_too_narrow_for_a_character_still_ends(text, width, lines) -> None:
+def test_a_line_too_narrow_for_a_character_still_ends(text: str, width: int, lines: list[str]) -> None:
     assert wrapped(text, width) == lines
 
 
