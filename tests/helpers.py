@@ -401,6 +401,25 @@ def plain_console(lines: Iterable[str]) -> PlainConsole:
     return PlainConsole(io.StringIO("".join(line + "\n" for line in lines)), io.StringIO())
 
 
+def there(value: Optional[T]) -> T:
+    """The value, asserted there (not None)."""
+    assert value is not None
+    return value
+
+
+def present(values: Iterable[Optional[T]]) -> list[T]:
+    """The values, each asserted there (not None)."""
+    found = list(values)
+    assert all(value is not None for value in found), found
+    return [value for value in found if value is not None]
+
+
+def printed(console: PlainConsole) -> str:
+    """What a plain console made by plain_console (or on a StringIO of its own) has printed."""
+    assert isinstance(console.stdout, io.StringIO)
+    return console.stdout.getvalue()
+
+
 def loaded_session(faces: Sequence[int], seed: int = 0, **options: Any) -> Session:
     """A session whose dice come from `faces`, then from a seed."""
     return Session([], source=LoadedDice(faces, SeededDice(seed)), **options)

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Callable, Union
 
 import pytest
-from helpers import FULL_SIZE, POSIX_READER, KeyScript, chunked_console, plain_console, wait_until
+from helpers import FULL_SIZE, POSIX_READER, KeyScript, chunked_console, plain_console, printed, wait_until
 from keycodes import F8, F9, F10, KEYS, sent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
@@ -198,7 +198,7 @@ def test_plain_mode_keeps_step() -> None:
     console.message("shown at once")
     console.forget_messages()
     assert console.read_text("Name", limit=6) == (None, "Annabelle")
-    assert "shown at once" in console.stdout.getvalue()
+    assert "shown at once" in printed(console)
 
 
 @pytest.mark.posix(reason="/dev/full")

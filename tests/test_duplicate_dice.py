@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 import pytest
-from helpers import plain_console, run_program, table_context
+from helpers import plain_console, printed, run_program, table_context
 from test_plain import play_plain
 
 from yahtzee import cli
@@ -344,14 +344,14 @@ def test_the_confirm_screen_and_the_recap_name_duplicate_dice() -> None:
     console = plain_console(["y"])
     ctx = table_context(session=session)
     confirm(console, ctx)
-    assert DUPLICATE_LINE in console.stdout.getvalue()
+    assert DUPLICATE_LINE in printed(console)
     session.game = None
     session.results = [finished_game(finished_record(DuplicateDice(3)))]
     console = plain_console([""])
     show_recap(console, ctx, "Press any key to finish")
-    shown = console.stdout.getvalue()
+    shown = printed(console)
     assert f"Rules: {text(HASBRO.describe())}\n{DUPLICATE_LINE}" in shown
     ctx.session.source = SeededDice(3)
     console = plain_console([""])
     show_recap(console, ctx, "Press any key to finish")
-    assert "duplicate" not in console.stdout.getvalue()
+    assert "duplicate" not in printed(console)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Callable, Union
 
 import pytest
-from helpers import NO_CRYPTOGRAPHY, KeyScript, plain_console
+from helpers import NO_CRYPTOGRAPHY, KeyScript, plain_console, printed
 from keycodes import sent
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding import KeyPress
@@ -181,4 +181,4 @@ def test_a_hot_keys_letter_acts_as_the_key(token: Union[str, Key]) -> None:
     assert key in HOT_KEYS
     assert hot_key(console, ctx, token, lambda prompt: lambda look: [])
     assert (ctx.session.verify != verify, ctx.session.sound != sound) == (key is Key.VERIFY, key is Key.SOUND)
-    assert ("Quit Computer Yahtzee? (Y/N)" in console.stdout.getvalue()) == (key is Key.QUIT)
+    assert ("Quit Computer Yahtzee? (Y/N)" in printed(console)) == (key is Key.QUIT)

@@ -7,9 +7,10 @@ import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
-from helpers import KeyScript, clock, plain_console, table_context
+from helpers import KeyScript, clock, plain_console, present, printed, table_context, there
 
 from yahtzee import cli
 from yahtzee.coach.replay import CannotReview, review_game
@@ -44,7 +45,7 @@ NO_VIEW = framed(lambda look: [])  # the end screen behind the review, of no mat
 
 @pytest.fixture(scope="module")
 def strategy() -> Iterator[StrategyServices]:
-    made = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
+    made = StrategyServices.over(TableKeeper(Path(os.environ["YAHTZEE_CACHE"])))
     yield made
     made.close()
 
@@ -60,7 +61,7 @@ def finish_randomly(game: Game, rng: random.Random) -> Game:
     return game
 
 
-def first_turn_to_a_straight(players: tuple[str, ...] = ("ANN",), **options) -> Game:
+def first_turn_to_a_straight(players: tuple[str, ...] = ("ANN",), **options: Any) -> Game:
     """ANN's first turn: 2 2 3 4 6, reroll die 1, then die 5, ending on 1 2 3 4 5."""
     game = Game.start([Player(name) for name in players], source=LoadedDice([2, 2, 3, 4, 6, 1, 5], SeededDice(1)),
                       **options)
@@ -78,7 +79,7 @@ def test_a_postings_loss_is_the_best_boxs_value_less_the_chosen_ones_by_hand(str
     game.post(Category.CHANCE)  # 1 2 3 4 5 after the last roll: 15 where LARGE STRAIGHT has 40
     review = review_game(FinishedGame.of(finish_randomly(game, random.Random(5)), FINISHED), table)
 
-    def after_posting(box):
+    def after_posting(box: Category) -> float:
         points = posting_points(box, (1, 2, 3, 4, 5), {}, HASBRO)
         up = min(points, UPPER_BONUS_THRESHOLD) if box.is_upper else 0
         bonus = UPPER_BONUS if up >= UPPER_BONUS_THRESHOLD else 0
@@ -114,7 +115,7 @@ def play_plain_game(
         lines += ["", "12", "r", "r", box, "y"]
     console = plain_console(lines + list(ending))
     saves = Saves(tmp_path / "saves", now=clock)
-    game_strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]), seed)
+    game_strategy = StrategyServices.over(TableKeeper(Path(os.environ["YAHTZEE_CACHE"])), seed)
     ctx = table_context(session=Session([], source=SeededDice(seed)), saves=saves, strategy=game_strategy,
                         prefs={"advisor": cost_notes, "computer_delay": 0})
     try:
@@ -124,12 +125,13 @@ def play_plain_game(
     finally:
         game_strategy.close()
         saves.close()
-    return ctx, console.stdout.getvalue()
+    return ctx, printed(console)
 
 
 def test_a_plain_games_review_lists_every_decision_and_its_totals_match_given_away(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ctx, out = play_plain_game(tmp_path)
+    record: Any
     (record,) = map(record_of, ctx.session.results)
     assert f"{ANOTHER_GAME}> " in out and "ANN: gave away" in out.split(ANOTHER_GAME)[1]
     assert cli.main(["--saves", str(tmp_path / "saves"), "--review", "--json"]) == 0
@@ -230,11 +232,11 @@ def test_r_prints_the_review_in_plain_mode_and_an_old_game_says_why_not(strategy
     done = FinishedGame.of(game, FINISHED)
     console = plain_console([])
     show_review(console, table_context(session=session_with_game(done), strategy=strategy), NO_VIEW)
-    assert console.stdout.getvalue().splitlines() == review_lines(strategy.reviewer.review(done), fit=False)
+    assert printed(console).splitlines() == review_lines(strategy.reviewer.review(done), fit=False)
     console = plain_console([])
     show_review(console, table_context(session=session_with_game(replace(done, moves=None)), strategy=strategy),
                 NO_VIEW)
-    assert console.stdout.getvalue() == (
+    assert printed(console) == (
         "This game was played before moves were kept: there is nothing to review.\n")
 
 
@@ -300,6 +302,7 @@ def test_a_move_made_ranking_by_the_chance_to_win_is_logged_and_read_back_so() -
     from yahtzee.model.moves import moves_from_json, moves_to_json
     game = finish_randomly(Game.start([Player("ANN"), Player("BOB")], source=SeededDice(4), win_rankers={"ANN"}),
                            random.Random(4))
+    assert game.moves is not None
     assert {m.by_win for m in game.moves if game.players[m.seat].name == "ANN"} == {True}
     assert {m.by_win for m in game.moves if game.players[m.seat].name == "BOB"} == {False}
     data = moves_to_json(game.moves)
@@ -321,7 +324,7 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
     game = finish_randomly(Game.start([Player("ANN"), Player("BOB")], source=SeededDice(7), win_rankers={"ANN"}),
                            random.Random(7))  # ANN's first decision is a reroll
     done = FinishedGame.of(game, FINISHED)
-    record = record_of(done)
+    record: Any = record_of(done)
     try:
         review = Reviewer(tables).review(done)
         coach = Coach(tables)
@@ -329,24 +332,30 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
         bob = [d for d in review.decisions if d.player == "BOB"]
         assert ann and all(d.by_win for d in ann) and not any(d.by_win for d in bob)
         assert review.totals["ANN"] == pytest.approx(sum(d.cost for d in ann), abs=0.01) and review.totals["ANN"] > 0
-        assert review.win_means["ANN"] == pytest.approx(sum(d.win_cost for d in ann) / len(ann), abs=0.01)
+        assert review.win_means["ANN"] == pytest.approx(sum(present(d.win_cost for d in ann)) / len(ann), abs=0.01)
         assert review.totals["BOB"] > 0 and "BOB" not in review.win_means
         # ANN's first reroll, seen again as the advice page saw it: the same chances, the same cost
-        replay = Game.start([Player("ANN"), Player("BOB")], source=LogDice())
+        dice = LogDice()
+        replay = Game.start([Player("ANN"), Player("BOB")], source=dice)
         first = record["moves"][0]
-        replay.source.faces = [int(face) for face in first[3]]
+        dice.faces = [int(face) for face in first[3]]
         replay.roll()
         replay.turn.marked = tuple(str(die) in record["moves"][1][4] for die in range(5))
         assert record["moves"][1][2] == "roll"  # ANN rerolled after her first roll
         options = coach.options(replay)
+        assert isinstance(options, list)  # not NoTable
         chances = coach.win_chances(replay, options)
+        assert chances is not None
         lost = 100 * (max(chances) - chances[[o.kept for o in options].index(ann[0].done.kept)])
         assert ann[0].kind == "reroll" and ann[0].win_cost == pytest.approx(lost, abs=1e-9)
-        assert review_to_json(review)["decisions"][0]["judged_by"] == "win_chance"
+        data: Any = review_to_json(review)
+        assert data["decisions"][0]["judged_by"] == "win_chance"
         session = Session([Player("ANN"), Player("BOB")])
         session.results.append(done)
         services = StrategyServices.over(tables)
-        points, win = given_away(table_context(session=session, strategy=services))
+        away = given_away(table_context(session=session, strategy=services))
+        assert away is not None
+        points, win = away
         assert points == review.totals and win == {"ANN": review.win_means["ANN"]}
         lines = recap_lines([done], losses=points, win_losses=win)
         assert [line.split()[0] for line in lines if line.startswith(("Given", "Win"))] == ["Given", "Win"]
@@ -359,7 +368,7 @@ def test_a_players_w_choices_are_judged_by_the_chance_to_win_and_kept_apart(shar
 def w_game_with_a_costly_posting() -> tuple[Game, FinishedGame]:
     """ANN ranks advice by the chance to win and posts 1 2 3 4 5 in CHANCE (15, where LARGE
     STRAIGHT has 40) in her first turn; BOB ranks by the score; the rest played at random."""
-    def started():
+    def started() -> Game:
         return first_turn_to_a_straight(("ANN", "BOB"), win_rankers={"ANN"})
     game = started()
     game.post(Category.CHANCE)
@@ -388,7 +397,9 @@ def test_a_w_players_posting_gives_away_points_counted_by_hand_and_win_chance_be
         values = {box: after_posting(table, box, (1, 2, 3, 4, 5)) for box in Category}
         coach = Coach(tables)
         options = coach.options(before_posting)
+        assert isinstance(options, list)  # not NoTable
         chances = coach.win_chances(before_posting, options)
+        assert chances is not None
     finally:
         tables.close()
     ann = [d for d in review.decisions if d.player == "ANN"]
@@ -404,17 +415,17 @@ def test_a_w_players_posting_gives_away_points_counted_by_hand_and_win_chance_be
     for decision in ann:
         points = round(points + decision.cost, 3)
     assert review.totals["ANN"] == pytest.approx(points, abs=1e-9) and points >= posting.cost
-    win_costs = [d.win_cost for d in ann]
+    win_costs = present(d.win_cost for d in ann)
     assert review.win_means["ANN"] == pytest.approx(sum(win_costs) / len(win_costs), abs=1e-3)
     assert review.accuracy["ANN"] == pytest.approx(100 * sum(c < 0.5 for c in win_costs) / len(ann), abs=0.05)
     bob = [d for d in review.decisions if d.player == "BOB"]
     assert "BOB" not in review.win_means and not any(d.by_win for d in bob)
     assert review.accuracy["BOB"] == pytest.approx(100 * sum(d.cost < 0.5 for d in bob) / len(bob), abs=0.05)
-    data = review_to_json(review)
+    data: Any = review_to_json(review)
     assert data["totals"]["ANN"] == review.totals["ANN"] and data["win_means"] == review.win_means
     assert "win_totals" not in data
     (first,) = [d for d in data["decisions"] if d["player"] == "ANN" and d["kind"] == "post"][:1]
-    assert first["cost"] == round(posting.cost, 3) and first["win_cost"] == round(posting.win_cost, 3)
+    assert first["cost"] == round(posting.cost, 3) and first["win_cost"] == round(there(posting.win_cost), 3)
     assert first["best"] == {"kind": "post", "box": "large_straight", "points": 40}
     assert first["judged_by"] == "win_chance"
     assert all("win_cost" not in d and "likeliest" not in d for d in data["decisions"] if d["player"] == "BOB")
@@ -441,7 +452,8 @@ def test_the_review_of_a_w_player_says_each_measure_and_its_unit_within_80_colum
         language.use("en")
     assert all(visible_width(line) <= 80 and "\t" not in line for line in lines), lines
     ann = review.decisions[0]
-    accurate = {name: sum((d.win_cost if d.by_win else d.cost) < 0.5 for d in review.decisions if d.player == name)
+    accurate = {name: sum((there(d.win_cost) if d.by_win else d.cost) < 0.5
+                          for d in review.decisions if d.player == name)
                 for name in review.players}
     counts = {name: sum(d.player == name for d in review.decisions) for name in review.players}
     if code == "de":
@@ -488,7 +500,7 @@ def test_the_manual_names_every_key_review_json_prints(shared_table_cache: Path)
     from yahtzee.manual import read_manual
     tables = TableKeeper(shared_table_cache)
     try:
-        data = review_to_json(Reviewer(tables).review(w_game_with_a_costly_posting()[1]))
+        data: Any = review_to_json(Reviewer(tables).review(w_game_with_a_costly_posting()[1]))
     finally:
         tables.close()
     manual = "\n".join(read_manual())

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Union
 
 import pytest
-from helpers import PTY, KeyScript, clock, plain_console, table_context, wait_until
+from helpers import PTY, KeyScript, clock, plain_console, printed, table_context, wait_until
 from terminal import Terminal
 from test_plain import START, play_plain
 
@@ -71,7 +71,7 @@ def test_a_tumble_with_no_key_shows_every_frame() -> None:
 
 def test_plain_consoles_draw_no_frames() -> None:
     console = plain_console([])
-    assert console.animate([["a"], ["b"]], 1.0) is True and console.stdout.getvalue() == ""
+    assert console.animate([["a"], ["b"]], 1.0) is True and printed(console) == ""
 
 
 # A one-player game in key mode: mark two dice and reroll them, then post; thirteen turns.

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 import pytest
-from helpers import KeyScript, plain_console, table_context
+from helpers import KeyScript, plain_console, printed, table_context
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
@@ -109,7 +109,7 @@ def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(
     work = HeldWork()
     threading.Timer(READ_SECONDS + 0.3, work.released.set).start()  # longer than a read from the cache
     assert wait_screen(console, ctx, view, work)
-    said = console.stdout.getvalue()
+    said = printed(console)
     assert "Working out the best strategy (only once): 50%" in said
     assert console.read_key("next") == "q"  # the line is left for the question it answers
 
@@ -182,7 +182,7 @@ def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(
     strategy.coach.chances_waiting = lambda game: held
     threading.Timer(READ_SECONDS + 0.3, held.released.set).start()
     show_advice(console, ctx, play_view(ctx))
-    said = console.stdout.getvalue()
+    said = printed(console)
     assert said.index("Working out the best strategy (only once): 50%") < said.index("ADVICE for ANN")
     assert "Ranked by the expected final score." in said and said.count("win chance") > 10
 
@@ -219,4 +219,4 @@ def test_read_line_by_line_a_table_read_from_the_cache_is_not_said_to_be_worked_
     work = HeldWork()
     threading.Timer(READ_SECONDS / 5, work.released.set).start()
     assert wait_screen(console, ctx, view, work)
-    assert console.stdout.getvalue() == "" and console.read_key("next") == "q"
+    assert printed(console) == "" and console.read_key("next") == "q"
