@@ -36,6 +36,7 @@ from yahtzee.model.words import Text
 from yahtzee.present.look import Screenful
 from yahtzee.present.palette import Paint, strip_controls
 from yahtzee.saves.prefs import Prefs, RunSettings
+from yahtzee.saves.shapes import JSONValue
 from yahtzee.saves.store import Saves
 from yahtzee.screens.context import Context, Services, Settings
 from yahtzee.speech.languages import text
@@ -399,6 +400,11 @@ def chunked_console(chunks: Iterable[tuple[str, float]], size: os.terminal_size 
 def plain_console(lines: Iterable[str]) -> PlainConsole:
     """A PlainConsole reading the given lines; its output is in console.stdout."""
     return PlainConsole(io.StringIO("".join(line + "\n" for line in lines)), io.StringIO())
+
+
+def any_json(value: JSONValue) -> Any:
+    """A JSON value (a record, a save) as a test reads it: any shape, which the test asserts."""
+    return value
 
 
 def there(value: Optional[T]) -> T:

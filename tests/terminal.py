@@ -4,7 +4,7 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Union
+from typing import Any, Union
 
 import pexpect
 import pyte
@@ -26,8 +26,9 @@ def still_dice(args: tuple[str, ...], speed: str) -> None:
 class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
-    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None, dice_roll="off", program=None,
-                 fresh=False) -> None:
+    def __init__(
+            self, *args: Any, env: Any = None, columns: Any = 80, lines: Any = 24, stderr: Any = None,
+            dice_roll: Any = "off", program: Any = None, fresh: Any = False) -> None:
         """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
         prefs.json yet (off by default, so whole games run at the speed keys are sent);
         `program`: another command than the game (an ssh client joining it); `fresh`: the
@@ -78,7 +79,7 @@ class Terminal:
 
     def wait_for(self, words: str, timeout: int = WAIT_SECONDS) -> str:
         """Pump until the screen shows `words`; fail with the screen if it never does."""
-        def shown():
+        def shown() -> Any:
             if words in self.text:
                 return True
             try:
@@ -99,12 +100,12 @@ class Terminal:
         self._text = None
         self.child.setwinsize(lines, columns)
 
-    def press(self, *keys) -> None:
+    def press(self, *keys: Any) -> None:
         """Send keys by name (F8, Enter, C-c) or as text."""
         for key in keys:
             self.child.send(KEYS.get(key, key))
 
-    def seat(self, *names) -> None:
+    def seat(self, *names: Any) -> None:
         """From the title screen to "Ready to play?" with these players."""
         self.wait_for("Press any key to begin")
         self.press("x")
@@ -139,7 +140,7 @@ class Terminal:
 
     def exit_code(self, timeout: int = WAIT_SECONDS) -> int:
         """Wait for the game to end; its exit status."""
-        def ended():
+        def ended() -> Any:
             try:
                 self.pump()
             except pexpect.EOF:

@@ -130,7 +130,7 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The helpers forked in this test, by process id."""
     pids, fork = [], os.fork
 
-    def fork_and_note():
+    def fork_and_note() -> Any:
         pid = fork()
         if pid:
             pids.append(pid)
@@ -152,7 +152,7 @@ def is_reaped(pid: int) -> bool:
 def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch: pytest.MonkeyPatch, forked: list[Any]) -> None:
     leader, solve_states = os.getpid(), LevelSolver.solve_states
 
-    def fail_in_the_helper(self, values, states, work) -> None:
+    def fail_in_the_helper(self, values: Any, states: Any, work: Any) -> None:
         if os.getpid() != leader:
             raise MemoryError("the helper's part")
         solve_states(self, values, states, work)
@@ -164,7 +164,7 @@ def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch: pytest.M
 
 @needs_fork
 def test_a_leader_that_stops_takes_its_helper_with_it(forked: list[Any]) -> None:
-    def stop(done, total) -> None:
+    def stop(done: int, total: int) -> None:
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         TurnSolver(HASBRO).solve(stop, levels=4, processes=2)

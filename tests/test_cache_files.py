@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from helpers import SYMLINKS, read_table
 
-from yahtzee.model.rules import HASBRO
+from yahtzee.model.rules import HASBRO, Rules
 from yahtzee.model.words import Say
 from yahtzee.speech.languages import text
-from yahtzee.strategy.exact.objective import EXPECTED_SCORE
+from yahtzee.strategy.exact.objective import EXPECTED_SCORE, Objective
 from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.storage import cache
 
@@ -33,7 +33,7 @@ def builds(monkeypatch: pytest.MonkeyPatch, hasbro: StrategyTable) -> list[Any]:
     """Table builds, answered with the already built table."""
     made = []
 
-    def build(rules, objective=EXPECTED_SCORE, progress=None, processes=1):
+    def build(rules: Rules, objective: Objective = EXPECTED_SCORE, progress: Any = None, processes: int = 1) -> Any:
         made.append(rules.name)
         return StrategyTable(rules, objective, hasbro.values)
     monkeypatch.setattr(cache, "build_table", build)

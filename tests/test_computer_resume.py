@@ -16,6 +16,7 @@ from terminal import Terminal
 
 from yahtzee import cli
 from yahtzee.consoles.plain import PlainConsole
+from yahtzee.model.game import Game
 from yahtzee.screens.prompts import QuitGame
 
 pytestmark = pytest.mark.slow(2)
@@ -43,7 +44,7 @@ class Answering(io.StringIO):
         super().__init__()
         self.output, self.mood, self.alone, self.read_up_to = output, mood, alone, 0
 
-    def readline(self, *args) -> str:
+    def readline(self, *args: Any) -> str:
         shown = self.output.getvalue()[self.read_up_to:]
         self.read_up_to = len(self.output.getvalue())
         prompt = shown.rsplit("\n", 1)[-1]
@@ -67,7 +68,7 @@ def play(
     monkeypatch.setattr(sys, "stdin", Answering(output, mood, alone))
     steps = [0]
 
-    def pause(console, seconds) -> None:
+    def pause(console: Any, seconds: float) -> None:
         steps[0] += 1
         if steps[0] == quit_at:
             raise QuitGame()  # the flow's quit path: the game is saved as it stands mid-step
@@ -144,7 +145,7 @@ def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_p
     play(saves, monkeypatch, mood, options, quit_at=2)
     saved = (saves / "autosave.json").read_bytes()
 
-    def fault(self, game) -> None:
+    def fault(self, game: Game) -> None:
         raise RuntimeError("a fault of ours")
 
     monkeypatch.setattr("yahtzee.coach.opponents.Opponents.action", fault)

@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from functools import partial
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 import pytest
 from helpers import FULL_SIZE, POSIX_READER, KeyScript, chunked_console, plain_console, printed, wait_until
@@ -59,7 +59,7 @@ def test_widths_are_terminal_cells() -> None:
 def script() -> Iterator[Callable]:
     scripts = []
 
-    def start(keys="", **options):
+    def start(keys: str = "", **options: Any) -> Any:
         scripts.append(KeyScript(keys, **options))
         return scripts[-1]
 

@@ -255,7 +255,7 @@ def scripted_game(lines_per_turn: Callable, players: tuple[str, str] = ("ANN", "
 
 def run_plain(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str],
-        *options) -> Any:
+        *options: Any) -> Any:
     """The real program in-process in plain mode; (exit code, output, history records)."""
     saves = tmp_path / "saves"
     code, out, _ = run_program(lines, "--saves", str(saves), *options)
@@ -288,7 +288,7 @@ def test_without_duplicate_dice_the_same_choices_give_different_cards(tmp_path: 
 
 def test_a_game_stopped_and_resumed_deals_what_the_same_seed_deals_uninterrupted(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def per_turn(box):
+    def per_turn(box: Category) -> Any:
         return ["", "2", "r", "r", box, "y"]
     lines = scripted_game(per_turn)
     cut = 6 + 6 * 13 + 2  # the 14th turn rolled once, a die marked for the reroll

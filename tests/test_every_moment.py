@@ -26,7 +26,7 @@ class Answering(io.StringIO):
         self.output = output
         self.read_up_to = 0
 
-    def readline(self, *args) -> str:
+    def readline(self, *args: Any) -> str:
         shown = self.output.getvalue()[self.read_up_to:]
         self.read_up_to = len(self.output.getvalue())
         prompt = shown.rsplit("\n", 1)[-1]
@@ -37,7 +37,7 @@ class Answering(io.StringIO):
 
 def play(
         saves: Path, monkeypatch: pytest.MonkeyPatch,
-        *options) -> tuple[list[dict[str, Any]], str]:
+        *options: Any) -> tuple[list[dict[str, Any]], str]:
     """Play the driver's two-player game against a computer, in-process; its history."""
     output = io.StringIO()
     monkeypatch.setattr(sys, "stdout", output)
@@ -57,7 +57,7 @@ def reference(
     moments = []
     write = Saves.save_session
 
-    def kept(self, session, resume):
+    def kept(self, session: Any, resume: Any) -> Any:
         written = write(self, session, resume)
         moments.append((saves / "autosave.json").read_bytes())
         return written
@@ -102,7 +102,7 @@ def test_every_saved_moment_resumes_to_exactly_the_next_one(
         (saves / "autosave.json").write_bytes(moment)
         written = []
 
-        def one_step(self, session, resume, written=written, saves=saves):
+        def one_step(self, session: Any, resume: Any, written: Any = written, saves: Any = saves) -> Any:
             write(self, session, resume)
             written.append(saved((saves / "autosave.json").read_bytes()))
             if len(written) == 2:  # the resumed moment itself, then the step after it

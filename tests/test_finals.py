@@ -6,7 +6,7 @@ to fill, against the same exact count."""
 import copy
 import random
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import pytest
@@ -69,7 +69,7 @@ def remaining_by_model(
     game.round = len(card.boxes) + 1
     resolved = {}
 
-    def resolve(dice, rolls):
+    def resolve(dice: Any, rolls: Any) -> Any:
         if (dice, rolls) not in resolved:
             game.turn = Turn(dice=dice, rolls=rolls)
             action = thinker.next_action(game)
@@ -97,7 +97,7 @@ def remaining_by_model(
     return total
 
 
-def card_with_open(*open_boxes, **filled) -> Scorecard:
+def card_with_open(*open_boxes: Any, **filled: Any) -> Scorecard:
     """A Scorecard of FULL_CARD's points with these boxes open (and these points changed)."""
     points = {**FULL_CARD, **{C[name.upper()]: value for name, value in filled.items()}}
     return Scorecard(boxes={box: value for box, value in points.items() if box not in open_boxes})
@@ -155,14 +155,14 @@ def exact_chances(game: Game, options: list[Option], bob_remaining: dict[int, fl
     """Each option's exact chance to win of ANN's last turn, BOB's final drawn from his count."""
     bob_total = game.players[0].card.total
 
-    def won(total):
+    def won(total: int) -> Any:
         return sum(p * (1.0 if total > bob_total + points else 0.5 if total == bob_total + points else 0.0)
                    for points, p in bob_remaining.items())
 
     rolls = game.rules.rolls_per_turn
     posted = {}
 
-    def post_now(dice, used):
+    def post_now(dice: Any, used: Any) -> Any:
         if (dice, used) not in posted:
             trial = game_copy(game)
             trial.turn = Turn(dice=dice, rolls=used)
@@ -170,20 +170,20 @@ def exact_chances(game: Game, options: list[Option], bob_remaining: dict[int, fl
             posted[dice, used] = won(trial.players[1].card.total)
         return posted[dice, used]
 
-    def best(dice, used):
+    def best(dice: Any, used: Any) -> Any:
         choices = [post_now(dice, used)]
         if used < rolls:
             choices += [reroll(keep, used) for keep in keeps(dice)]
         return max(choices)
 
-    def reroll(kept, used):
+    def reroll(kept: Any, used: Any) -> Any:
         return sum(p * best(tuple(sorted(kept + fresh)), used + 1) for fresh, p in throws(5 - len(kept)))
 
     dice, used = tuple(sorted(game.turn.dice)), game.turn.rolls
     return [post_now(dice, used) if option.kind == "box" else reroll(option.kept, used) for option in options]
 
 
-def keeps(dice):
+def keeps(dice: Any) -> Any:
     """The distinct sorted keeps of a roll that reroll at least one die."""
     return {tuple(sorted(dice[i] for i in range(5) if picked >> i & 1)) for picked in range(31)}
 

@@ -28,7 +28,7 @@ def counting(saves: Saves) -> list[Any]:
     written = []
     save = saves.save_session
 
-    def recorded(session, resume):
+    def recorded(session: Any, resume: Any) -> Any:
         written.append(resume)
         return save(session, resume)
 
@@ -212,7 +212,7 @@ def test_a_game_that_could_not_join_the_history_says_so_at_its_end(context: part
         game.post(box)
     game.roll()
 
-    def disk_full(record):
+    def disk_full(record: Any) -> Any:
         saves.history_problem = "this game was not added to the history: the disk is full"
         return False
 

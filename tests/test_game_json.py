@@ -93,7 +93,7 @@ def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_pa
     saves = Saves(tmp_path, now=clock)
     assert saves.save_session(mid_game_session(), RESUME)
 
-    def broken(*args, **kwargs) -> None:
+    def broken(*args: Any, **kwargs: Any) -> None:
         raise TypeError("a bug in the scorecard")
     monkeypatch.setattr(codec, "Scorecard", broken)
     with pytest.raises(TypeError, match="a bug in the scorecard"):

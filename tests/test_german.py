@@ -86,7 +86,7 @@ def speaking(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable]:
     the real `use`: a test may have replaced it, and its replacement is undone only later)."""
     use = language.use
 
-    def install(code):
+    def install(code: Any) -> Any:
         if code == "de":
             recording = Recording()
             german, real = language.Translator("de", recording), language.translator
@@ -199,7 +199,7 @@ def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_o
 
 
 def test_the_german_placeholders_are_the_english_ones() -> None:
-    def fields(text):
+    def fields(text: str) -> Any:
         return set(re.findall(r"\{(\w*)\}", text))
     wrong = [key for key in marked_messages()
              if (fields("".join(key)) if isinstance(key, tuple) else fields(key))
@@ -267,7 +267,7 @@ def test_no_module_that_translates_binds_the_name_of_the_translator() -> None:
     assert bound == []
 
 
-def run_program(tmp_path: Path, environ: dict[str, str], *options) -> str:
+def run_program(tmp_path: Path, environ: dict[str, str], *options: Any) -> str:
     """The real program through pipes: a short game, ending with quit."""
     keys = "\n".join(["", "n", "ANN", "", "y", "", "r", "c", "y", "q", "y"]) + "\n"
     env = {key: value for key, value in os.environ.items()

@@ -3,6 +3,7 @@ functions too: the graph is drawn from the code itself."""
 import ast
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from syntax import parsed, walked
@@ -58,7 +59,7 @@ def cycles(graph: dict) -> list:
     """The strongly connected groups of more than one module (Tarjan's algorithm)."""
     index, low, stack, on_stack, groups = {}, {}, [], set(), []
 
-    def visit(node) -> None:
+    def visit(node: Any) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)

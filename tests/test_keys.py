@@ -5,7 +5,7 @@ import contextlib
 import io
 import os
 from collections.abc import Iterator
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 import pytest
 from helpers import NO_CRYPTOGRAPHY, KeyScript, plain_console, printed
@@ -49,7 +49,7 @@ def windows_terminal() -> Iterator[tuple[KeyConsole, Callable]]:
     fake = FakeWindows()
     console, _ = windows_console(fake)
 
-    def press(typed) -> None:
+    def press(typed: Any) -> None:
         fake.type(*([KeyPress(typed)] if isinstance(typed, Keys) else map(KeyPress, typed)))
     yield console, press
 
@@ -112,7 +112,7 @@ TERMINALS = {"posix": posix_terminal, "windows": windows_terminal, "screen reade
 AT_A_TABLE = pytest.mark.wine_lacks(reason=NO_CRYPTOGRAPHY)
 
 
-def at(terminal: str, *values) -> pytest.ParameterSet:
+def at(terminal: str, *values: Any) -> pytest.ParameterSet:
     """The test's parameters at `terminal`: those at a table marked, as the table loads asyncssh."""
     return pytest.param(terminal, *values, marks=AT_A_TABLE if terminal in ("friend's seat", "table's host") else ())
 

@@ -24,7 +24,7 @@ def texts(said: list[Union[Any, Say, str, Joined]]) -> list[Union[Any, str]]:
     return [text(line) for line in said]
 
 
-def record(**totals) -> FinishedGame:
+def record(**totals: Any) -> FinishedGame:
     """A finished game of which matches read only the players' totals and the winners."""
     best = max(totals.values())
     return FinishedGame("2026-11-30T10:00:00", HASBRO,
@@ -126,7 +126,7 @@ def test_start_match_counts_only_the_games_after_it() -> None:
 @given(st.one_of(st.just(SINGLE_GAME), st.builds(Challenge, st.integers(1, 100)),
                  st.builds(Race, st.integers(1, 100_000)), st.builds(FirstTo, st.integers(1, 1_000_000))),
        st.integers(0, 3))
-def test_matches_round_trip_through_the_session(match, start) -> None:
+def test_matches_round_trip_through_the_session(match: Any, start: Any) -> None:
     session = Session([Player("ANN")], results=PLAYED, match=match, match_start=start)
     assert match_from_dict(json.loads(json.dumps(match_to_dict(match)))) == match
     assert session_from_dict(json.loads(json.dumps(session_to_dict(session)))) == session

@@ -2,7 +2,7 @@
 the terminal shows each time the game waits for a key, in-process with scripted keys."""
 from collections.abc import Iterator
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 from helpers import KeyScript
@@ -21,7 +21,7 @@ def run_keys(context: partial) -> Iterator[Callable]:
     script, whose `seen` holds the terminal at every wait for a key (the last: after them)."""
     scripts = []
 
-    def run(screen, keys, players=(), faces=(), finished=False):
+    def run(screen: Any, keys: str, players: int = (), faces: Any = (), finished: Any = False) -> Any:
         ctx = context(faces, players)
         if players:
             ctx.session.new_game()

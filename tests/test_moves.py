@@ -5,6 +5,7 @@ import random
 from typing import Callable, Optional
 
 import pytest
+from helpers import any_json
 
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
@@ -121,7 +122,7 @@ def test_an_older_save_without_a_log_loads_and_its_record_has_no_moves() -> None
     del data["moves"]
     older = game_from_dict(data)
     assert older.moves is None
-    record = record_of(FinishedGame.of(older, FINISHED))
+    record = any_json(record_of(FinishedGame.of(older, FINISHED)))
     assert "moves" not in record and finished_game(record).moves is None
 
 
@@ -168,7 +169,7 @@ def test_a_log_that_is_not_a_list_is_a_damaged_save() -> None:
 def test_an_old_record_without_moves_still_reads_everywhere() -> None:
     session = Session([Player("ANN"), Player("BOB")], source=SeededDice(4))
     new = random_game(4)
-    old = record_of(FinishedGame.of(new, FINISHED))
+    old = any_json(record_of(FinishedGame.of(new, FINISHED)))
     del old["moves"]
     games = [finished_game(old), finished_game(record_of(FinishedGame.of(new, FINISHED)))]
     assert games[0].moves is None

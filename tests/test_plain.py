@@ -28,7 +28,7 @@ def turn(
     return lines, faces
 
 
-def interleave(*players) -> tuple[list[str], list[int]]:
+def interleave(*players: Any) -> tuple[list[str], list[int]]:
     """The lines and faces of whole rounds, players taking turns."""
     lines, faces = [], []
     for turns in zip(*players):
@@ -40,7 +40,7 @@ def interleave(*players) -> tuple[list[str], list[int]]:
 
 def play_plain(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], faces: list[int],
-        *options) -> Any:
+        *options: Any) -> Any:
     """Run the game in-process on these input lines; returns (exit code, output, history)."""
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(map(str, faces)))
@@ -190,7 +190,7 @@ def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path: Path, monke
     for method in ("message", "show", "_read_line"):
         original = getattr(PlainConsole, method)
 
-        def spy(self, first, *rest, original=original, method=method):
+        def spy(self, first: Any, *rest: Any, original: Any = original, method: Any = method) -> Any:
             if method == "show":
                 brief = rest[0] if rest else None
                 texts = self.drawn(first) if brief is None else [self.words(line) for line in brief]

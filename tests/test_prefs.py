@@ -24,7 +24,7 @@ from yahtzee.speech.locales import LANGUAGES
 EVERY_CHOICE = [(p.key, choice) for p in PREFERENCES for choice in p.choices]
 
 
-def saved(**entries) -> dict[str, Any]:
+def saved(**entries: Any) -> dict[str, Any]:
     """A prefs.json document of this version."""
     return {"version": PREFS_VERSION, **entries}
 

@@ -124,7 +124,7 @@ def test_unicode_dice_only_where_the_encoding_has_them(encoding: Optional[str], 
     assert render.can_draw_unicode(encoding) is expected
 
 
-def record(*players, winners) -> FinishedGame:
+def record(*players: Any, winners: Any) -> FinishedGame:
     """A finished game of which the recap reads only the totals and the winners."""
     results = tuple(PlayerResult(name, "human", (0,) * 13, 0, 0, total) for name, total in players)
     return FinishedGame("2026-12-01T10:00:00", HASBRO, results, tuple(winners))

@@ -143,7 +143,7 @@ def start_game(tmp_path: Path, speed: str, name: str) -> tuple[Terminal, Path]:
 
 def saved_turn(saves: Path, marked: list[bool]) -> dict[str, Union[list[int], list[bool], int]]:
     """The turn in the saved game once its marks are `marked`."""
-    def turn():
+    def turn() -> Any:
         with contextlib.suppress(OSError, ValueError, KeyError):
             saved = json.loads((saves / "autosave.json").read_text())["game"]["turn"]
             return saved if saved["marked"] == marked else None

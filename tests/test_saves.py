@@ -195,7 +195,7 @@ def test_a_finished_session_removes_its_autosave(saves: Saves, saves_folder: Pat
 # Failing writes: the game goes on, the old file stays whole
 
 def raise_error(code: int) -> Callable:
-    def fail(*args, **kwargs) -> None:
+    def fail(*args: Any, **kwargs: Any) -> None:
         raise OSError(code, os.strerror(code))
     return fail
 
@@ -234,13 +234,13 @@ class HalfWriter:
         self.file.flush()
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.file, name)
 
     def __enter__(self) -> "HalfWriter":
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: Any) -> None:
         self.file.close()
 
 
@@ -265,7 +265,7 @@ def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves: Sa
     before = (saves_folder / HISTORY).read_bytes()
     real_write = os.write
 
-    def half_then_full(fd, data) -> None:
+    def half_then_full(fd: Any, data: Any) -> None:
         real_write(fd, bytes(data[:len(data) // 2]))
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(os, "write", half_then_full)
@@ -323,7 +323,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning() -> None:
         (folder / HISTORY).write_text(json.dumps(history) + "\n")
         folder.chmod(0o555)
 
-        def play_in_it():
+        def play_in_it() -> Any:
             saves = Saves(folder, now=clock)
             return {"prefs": saves.load_prefs() == Prefs(verify=False), "saved": saves.save_prefs(Prefs()),
                     "autosaved": saves.save_session(mid_game_session(), RESUME),
@@ -382,7 +382,7 @@ def test_records_of_real_games_are_valid() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(1, 6), min_size=5, max_size=5), st.sampled_from(list(Category)))
-def test_every_score_the_dice_can_make_is_a_possible_box_value(dice, box) -> None:
+def test_every_score_the_dice_can_make_is_a_possible_box_value(dice: Any, box: Category) -> None:
     assert is_possible_points(box, score(box, dice))
     assert is_possible_points(box, joker_points(box, [dice[0]] * 5))
 
@@ -393,11 +393,11 @@ def mutated(change: Callable) -> dict[str, Any]:
     return record
 
 
-def first_player(**fields) -> Callable:
+def first_player(**fields: Any) -> Callable:
     return lambda r: r["players"][0].update(fields)
 
 
-def first_scores(**boxes) -> Callable:
+def first_scores(**boxes: Any) -> Callable:
     return lambda r: r["players"][0]["scores"].update(boxes)
 
 
@@ -627,7 +627,7 @@ AUTOSAVE_PATHS = list(paths_in(GOOD_AUTOSAVE))[1:]
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(AUTOSAVE_PATHS), JSON_VALUES)
-def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path, value) -> None:
+def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path: Path, value: Any) -> None:
     data = json.loads(json.dumps(GOOD_AUTOSAVE))
     place = data
     for key in path[:-1]:

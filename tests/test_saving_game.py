@@ -151,7 +151,7 @@ def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_pat
     assert "Resume the saved game? (Y/N)" in third.stdout
 
 
-def run_plain(saves: Path, lines: list[Union[str, Any]], *args) -> str:
+def run_plain(saves: Path, lines: list[Union[str, Any]], *args: Any) -> str:
     """One plain-mode run of the program, in process; its output."""
     code, out, errors = run_program(lines, "--plain", "--saves", str(saves), *args)
     assert code == 0 and errors == "", errors

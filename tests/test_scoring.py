@@ -1,5 +1,6 @@
 """The rules of the boxes: every roll against an independent count, tables, invariants."""
 import itertools
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -69,7 +70,7 @@ def test_hand_checked_examples(box: Category, dice: tuple[int, int, int, int, in
 
 
 @given(dice_strategy, st.randoms(use_true_random=False))
-def test_shuffling_the_dice_never_changes_a_score(dice, rng) -> None:
+def test_shuffling_the_dice_never_changes_a_score(dice: Any, rng: Any) -> None:
     shuffled = list(dice)
     rng.shuffle(shuffled)
     assert [score(box, dice) for box in Category] == [score(box, shuffled) for box in Category]
@@ -82,7 +83,7 @@ BOX_RANGE = {**{box: range(0, 5 * (i + 1) + 1) for i, box in enumerate(UPPER)},
 
 
 @given(dice_strategy)
-def test_every_score_is_in_its_box_range(dice) -> None:
+def test_every_score_is_in_its_box_range(dice: Any) -> None:
     for box in Category:
         assert score(box, dice) in BOX_RANGE[box]
     for i, box in enumerate(UPPER):
@@ -97,7 +98,7 @@ def test_category_names_and_values_are_the_spec_s() -> None:
     assert text(C.FULL_HOUSE.title) == "FULL HOUSE" and C.FIVES.face == 5 and C.CHANCE.face is None
 
 
-def card(**filled) -> dict[Category, int]:
+def card(**filled: Any) -> dict[Category, int]:
     """A {Category: points} mapping from keyword names: card(yahtzee=50, fives=15)."""
     return {Category(name): points for name, points in filled.items()}
 
@@ -179,7 +180,7 @@ def test_upper_bonus_at_63_and_not_at_62(boxes: dict[Category, int], bonus: int)
 
 
 @given(st.sets(st.sampled_from(list(Category))), dice_strategy)
-def test_legal_boxes_are_open_and_never_empty(filled, dice) -> None:
+def test_legal_boxes_are_open_and_never_empty(filled: Any, dice: Any) -> None:
     boxes = {box: 0 for box in filled}
     for rules in (HASBRO, FREE_JOKER, NO_BONUS):
         legal = legal_boxes(dice, boxes, rules)

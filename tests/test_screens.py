@@ -3,7 +3,7 @@ import os
 import sys
 from collections.abc import Iterator
 from functools import partial
-from typing import Callable
+from typing import Any, Callable, Optional
 
 import pytest
 from helpers import KeyScript
@@ -21,6 +21,7 @@ from yahtzee.screens.flow import SCREENS, Keeper, run
 from yahtzee.screens.lobby import clean_name
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
+from yahtzee.strategy.exact.table import StrategyTable
 
 C = Category
 def steps(console: KeyConsole, ctx: Context, screen: Screen, until: list[Screen]) -> Moment:
@@ -40,7 +41,9 @@ def steps(console: KeyConsole, ctx: Context, screen: Screen, until: list[Screen]
 def run_keys(context: partial) -> Iterator[Callable]:
     scripts = []
 
-    def run(screen, keys, table=None, faces=(), players=(), until=(), **session_options):
+    def run(
+            screen: Any, keys: str, table: Optional[StrategyTable] = None, faces: Any = (), players: int = (),
+            until: Any = (), **session_options: Any) -> Any:
         table = table or context(faces, **session_options)
         table.session.players.extend(Player(name) for name in players)
         if players and table.session.game is None:
@@ -163,7 +166,7 @@ def test_verify_off_posts_at_once_but_confirms_a_lower_zero(context: partial, ru
     assert any("Post 0 in FULL HOUSE? (Y/N)" in s[-1] for s in script.screens)
 
 
-def _rolled_table(context: partial, faces: list[int], **options) -> Context:
+def _rolled_table(context: partial, faces: list[int], **options: Any) -> Context:
     table = context(faces, **options)
     table.session.players.append(Player("ANN"))
     table.session.new_game()

@@ -3,7 +3,7 @@ import dataclasses
 import json
 import math
 from pathlib import Path
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
@@ -134,7 +134,7 @@ def test_progress_is_told_batch_by_batch(shared_table_cache: Path, monkeypatch: 
     assert told == [(100, 250), (200, 250), (250, 250)]
 
 
-def run_simulation(*args) -> dict[str, Union[int, float]]:
+def run_simulation(*args: Any) -> dict[str, Union[int, float]]:
     """The figures --simulate prints as JSON, from a game process of its own."""
     done = run_game(["--simulate", *args, "--json"], timeout=120)
     assert done.returncode == 0, done.stderr

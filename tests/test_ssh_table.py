@@ -49,7 +49,7 @@ def write_dice(path: Path) -> None:
     path.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
 
 
-def with_password(folder: Path, port: int, name: str, password: str, *options) -> subprocess.CompletedProcess:
+def with_password(folder: Path, port: int, name: str, password: str, *options: Any) -> subprocess.CompletedProcess:
     """A real ssh client logging in with `password` (no keys), its run once it ends."""
     askpass = folder / "askpass"
     askpass.write_text(f"#!/bin/sh\necho {password}\n")
@@ -66,7 +66,7 @@ def with_password(folder: Path, port: int, name: str, password: str, *options) -
                              f"the table's log:\n{log.read_text() if log.exists() else '(none)'}") from None
 
 
-def ssh_command(folder: Path, port: int, name: str, *options, key="friend") -> list[str]:
+def ssh_command(folder: Path, port: int, name: str, *options: Any, key: str = "friend") -> list[str]:
     """A real ssh client to the table, knowing nothing of this machine's own ssh settings."""
     return ["ssh", "-F", "/dev/null", "-i", str(folder / key), "-o", "IdentitiesOnly=yes",
             "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={folder / 'known_hosts'}",
@@ -358,7 +358,7 @@ class Guesser(asyncssh.SSHClient):
     def __init__(self) -> None:
         self.guesses = 0
 
-    def password_auth_requested(self):
+    def password_auth_requested(self) -> Any:
         self.guesses += 1
         return f"guess{self.guesses}"
 
@@ -389,7 +389,7 @@ class Flood:
                 await self.attack(kind, attempt)
                 await asyncio.sleep(0.5)  # refused while its address is held back: fewer tries, fewer handshakes
 
-    async def attack(self, kind, n) -> None:
+    async def attack(self, kind: str, n: int) -> None:
         try:
             await asyncio.wait_for(getattr(self, kind)(n), 20)
         except (OSError, asyncssh.Error, asyncio.TimeoutError, asyncio.IncompleteReadError):
@@ -397,7 +397,7 @@ class Flood:
         except Exception as error:  # noqa: BLE001 - a flood's own mistake must fail the test
             self.errors.append(repr(error))
 
-    async def password(self, n) -> None:
+    async def password(self, n: int) -> None:
         guesser = Guesser()
         try:
             async with asyncssh.connect("127.0.0.1", self.port, username="EVE", client_factory=lambda: guesser,
@@ -406,26 +406,26 @@ class Flood:
         finally:
             self.reached["password"] += guesser.guesses >= MAX_LOGIN_ATTEMPTS
 
-    async def garbage(self, n) -> None:
+    async def garbage(self, n: int) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         writer.write(bytes(random.Random(n).randrange(256) for _ in range(5000)))
         await writer.drain()
         await reader.read(1000)
         writer.close()
 
-    async def silent(self, n) -> None:
+    async def silent(self, n: int) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         await asyncio.sleep(0.5)  # half-open: connected, never a word
         writer.close()
 
-    async def _seated(self, n, size):
+    async def _seated(self, n: int, size: int) -> Any:
         conn = await asyncssh.connect("127.0.0.1", self.port, username=f"EVE{n % 100}", password=self.secret,
                                       known_hosts=None, client_keys=None, agent_path=None)
         chan, _ = await conn.create_session(asyncssh.SSHClientSession, term_type="xterm", term_size=size,
                                             encoding=None)
         return conn, chan
 
-    async def window(self, n) -> None:
+    async def window(self, n: int) -> None:
         conn, chan = await self._seated(n, (10**6, 10**6))
         self.reached["window"] += 1
         for step in range(200):
@@ -433,7 +433,7 @@ class Flood:
         await asyncio.sleep(0.5)
         conn.close()
 
-    async def keys(self, n) -> None:
+    async def keys(self, n: int) -> None:
         conn, chan = await self._seated(n, (80, 24))
         rng = random.Random(n)
         chan.write(b"\xff\xfe\x80" + b"\x1b[" * 1000 + bytes(rng.randrange(256) for _ in range(100_000)))
@@ -486,13 +486,13 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
         closed = False
         written = []
 
-        def is_closing(self):
+        def is_closing(self) -> Any:
             return self.closed
 
-        def get_write_buffer_size(self):
+        def get_write_buffer_size(self) -> Any:
             return server.MAX_UNSENT + 1 if self.written else 0
 
-        def write(self, data) -> None:
+        def write(self, data: Any) -> None:
             self.written.append(data)
 
         def close(self) -> None:
@@ -590,13 +590,13 @@ class BobsTurn:
     def answering_player(self) -> str:
         return "BOB"
 
-    def undo_owner(self):
+    def undo_owner(self) -> Any:
         return None
 
     def hand_to_computer(self, name: str) -> None:
         self.given.append(name)
 
-    def happening(self):
+    def happening(self) -> Any:
         from yahtzee.model.words import Say
         return Say("{name} is rolling the dice.").format(name="BOB")
 
@@ -621,7 +621,7 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer() -> N
     keys = KeyScript("", more_to_come=True)
     now, given = [0.0], []
 
-    def clock():
+    def clock() -> Any:
         now[0] += 100.0  # each look at the clock: 100 seconds on
         return now[0]
     table = TableConsole(keys.console, keys.console.reader, lambda changed: EmptyTable(), None,

@@ -6,6 +6,7 @@ import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock, texts
@@ -138,7 +139,7 @@ def test_a_read_only_folder_still_offers_its_saved_game() -> None:
         (folder / AUTOSAVE).chmod(0o644)  # the player's own file, readable by the unprivileged child
         folder.chmod(0o555)
 
-        def start_in_it():
+        def start_in_it() -> Any:
             saves = Saves(folder, now=clock)
             locked = saves.acquire_lock()
             session, resume = saves.load_session()

@@ -23,7 +23,7 @@ from yahtzee.reports import simulation_lines
 from yahtzee.strategy.exact import stages, statespace
 from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS, over_rolls
 from yahtzee.strategy.exact.levels import LevelSolver
-from yahtzee.strategy.exact.objective import EXPECTED_SCORE
+from yahtzee.strategy.exact.objective import EXPECTED_SCORE, Objective
 from yahtzee.strategy.exact.position import card_state, card_total
 from yahtzee.strategy.exact.progress import progress_bar
 from yahtzee.strategy.exact.rulearrays import FULL_CARD, check_tables
@@ -305,7 +305,7 @@ def counted_builds(monkeypatch: pytest.MonkeyPatch, hasbro: StrategyTable) -> li
     """build_table replaced by a quick copy of the real hasbro table, counting its calls."""
     calls = []
 
-    def build(rules, objective=EXPECTED_SCORE, progress=None, processes=1):
+    def build(rules: Rules, objective: Objective = EXPECTED_SCORE, progress: Any = None, processes: int = 1) -> Any:
         calls.append(rules.name)
         return StrategyTable(rules, objective, hasbro.values.copy())
 
@@ -385,7 +385,7 @@ def test_a_cache_folder_that_cannot_be_written_still_gives_a_table(tmp_path: Pat
 
 
 def test_a_failed_write_leaves_no_file(tmp_path: Path, hasbro: StrategyTable, monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args) -> None:
+    def refuse(*args: Any) -> None:
         raise PermissionError("read-only")
 
     monkeypatch.setattr(cache.os, "replace", refuse)

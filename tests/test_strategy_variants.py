@@ -5,7 +5,7 @@ import math
 import random
 from dataclasses import astuple
 from pathlib import Path
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
@@ -22,6 +22,7 @@ from yahtzee.model.scoring import Category
 from yahtzee.present.render import choice_text
 from yahtzee.speech.languages import text
 from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS
+from yahtzee.strategy.exact.objective import Objective
 from yahtzee.strategy.exact.position import BIT_OF, card_state, card_total
 from yahtzee.strategy.exact.rulearrays import (
     CASES,
@@ -268,7 +269,7 @@ def stand_in_loader(variant_loader: Callable) -> Callable:
     built (whether a move is legal does not depend on the values)."""
     built = EXACT + [FOUR_ROLLS]
 
-    def loader(rules, objective=OBJECTIVES["thinker"]):
+    def loader(rules: Rules, objective: Objective = OBJECTIVES["thinker"]) -> Any:
         plan = planning_rules(rules)
         if objective == OBJECTIVES["thinker"] and plan in built:
             return variant_loader(rules)

@@ -3,7 +3,7 @@ import json
 import signal
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 from helpers import PTY
@@ -18,7 +18,7 @@ BELL = b"\x07"
 def terminal(tmp_path: Path) -> Iterator[Callable]:
     started = []
 
-    def start(*args, faces=None, **options):
+    def start(*args: Any, faces: Any = None, **options: Any) -> Any:
         if faces is not None:
             dice = tmp_path / "dice.txt"
             dice.write_text(" ".join(map(str, faces)))

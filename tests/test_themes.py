@@ -2,7 +2,7 @@
 import json
 import re
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import pytest
 from helpers import PTY
@@ -51,7 +51,7 @@ def test_a_bad_theme_is_a_one_line_usage_error(capsys: pytest.CaptureFixture[str
     assert error.count("\n") == 1 and "unknown theme 'neon'" in error
 
 
-def screen_codes(tmp_path: Path, *args, env=None, prefs=None) -> set[str]:
+def screen_codes(tmp_path: Path, *args: Any, env: Any = None, prefs: Any = None) -> set[str]:
     """The colour codes the play screen is drawn with, after the first roll."""
     saves = tmp_path / "saves"
     saves.mkdir()

@@ -43,13 +43,13 @@ def play(tmp_path: Path, name: str, send: Callable) -> dict[str, Any]:
 
 @pytest.mark.posix(reason=PTY)
 def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path: Path) -> None:
-    def slowly(term) -> None:
+    def slowly(term: Any) -> None:
         for key in KEYS:
             term.press(key)
             time.sleep(0.01)
             term.pump(0.01)
 
-    def at_once(term) -> None:
+    def at_once(term: Any) -> None:
         term.press(KEYS)
 
     slow = play(tmp_path, "slow", slowly)

@@ -1,7 +1,7 @@
 """Each rule variant, option and match played through the real program with loaded dice."""
 import json
 from pathlib import Path
-from typing import Union
+from typing import Any, Union
 
 import pytest
 from helpers import key_turn, play_keys
@@ -95,7 +95,7 @@ def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path: Path, monkey
     assert "ANN blanks ONES. YAHTZEE bonus +100!" in out
 
 
-def write_prefs(tmp_path: Path, **prefs) -> None:
+def write_prefs(tmp_path: Path, **prefs: Any) -> None:
     saves = tmp_path / "saves"
     saves.mkdir(exist_ok=True)
     (saves / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": "off", **prefs}))
@@ -146,7 +146,7 @@ def test_a_computers_posting_cannot_be_taken_back(tmp_path: Path, monkeypatch: p
     assert "U takes back" not in out and "taken back" not in out
 
 
-def start_key_game(term, names) -> None:
+def start_key_game(term: Any, names: Any) -> None:
     term.wait_for("Press any key to begin")
     term.press("x")
     term.wait_for("Instructions? (Y/N)")

@@ -12,6 +12,7 @@ from helpers import KeyScript, plain_console, printed, table_context
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model.game import Game
 from yahtzee.screens.advice import show_advice
 from yahtzee.screens.context import Context
 from yahtzee.screens.playscreen import play_view
@@ -154,10 +155,10 @@ def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn: tup
     class Opponents:
         acted_after_release = None
 
-        def waiting(self, game):
+        def waiting(self, game: Game) -> Any:
             return held
 
-        def action(self, game) -> None:
+        def action(self, game: Game) -> None:
             Opponents.acted_after_release = held.released.is_set() and ctx.session.verify is False
             raise QuitGame()  # enough: the computer decides only now
 

@@ -47,7 +47,7 @@ FULL_CARD = {C.ONES: 3, C.TWOS: 6, C.THREES: 9, C.FOURS: 12, C.FIVES: 15, C.SIXE
 
 def last_turn(
         open_box: Category, dice: tuple[int, int, int, int, int], rolls: int, other_total: int, rules: Rules = HASBRO,
-        **filled) -> Game:
+        **filled: Any) -> Game:
     """ANN's last turn (one box open) after BOB, who has finished with `other_total`."""
     game = Game.start([Player("BOB"), Player("ANN")], rules, source=RandomDice(random.Random(1)))
     bob = dict.fromkeys(Category, 0)
@@ -65,7 +65,7 @@ def brute_force(game: Game) -> tuple[Callable, Callable]:
     target, rolls = game.players[0].card.total, game.rules.rolls_per_turn
     finals = {}
 
-    def won(dice, rolls_left):
+    def won(dice: Any, rolls_left: Any) -> Any:
         key = (tuple(sorted(dice)), rolls_left)
         if key not in finals:
             trial = game_copy(game)
@@ -75,14 +75,14 @@ def brute_force(game: Game) -> tuple[Callable, Callable]:
             finals[key] = Fraction(1) if total > target else Fraction(1, 2) if total == target else Fraction(0)
         return finals[key]
 
-    def reroll(dice, marks, rolls_left):
+    def reroll(dice: Any, marks: Any, rolls_left: Any) -> Any:
         kept = tuple(sorted(face for face, mark in zip(dice, marks) if not mark))
         return sum(Fraction(times, 6 ** (5 - len(kept))) * best(tuple(sorted(kept + fresh)), rolls_left - 1)
                    for fresh, times in throw_counts(5 - len(kept)))
 
     bests = {}
 
-    def best(dice, rolls_left):
+    def best(dice: Any, rolls_left: Any) -> Any:
         # The best chance depends on the dice only as a multiset: sorted, they are worked out once.
         key = (tuple(sorted(dice)), rolls_left)
         if key not in bests:
@@ -133,7 +133,7 @@ def whole_turn_chance(game: Game, memo: dict[Any, Any]) -> float:
     if total not in memo:
         posted = {}
 
-        def post_now(dice):
+        def post_now(dice: Any) -> Any:
             if dice not in posted:
                 trial = game_copy(game)
                 trial.turn = Turn(dice=dice, rolls=1)
@@ -230,7 +230,7 @@ def test_a_turn_prepared_before_its_first_roll_needs_no_more_distributions(table
     game = mid_game(1)
     prepare_turn(table, game.current.card, [game.players[1].card])
 
-    def not_prepared(*_args) -> None:
+    def not_prepared(*_args: Any) -> None:
         raise AssertionError("a distribution the turn's preparation should have worked out")
     monkeypatch.setattr(finals, "turn_outcomes", not_prepared)
     monkeypatch.setattr(finals, "shape_at", not_prepared)
@@ -243,7 +243,7 @@ def test_a_turn_over_stops_its_preparation_between_its_parts(table: StrategyTabl
     game = mid_game(1)
     ann, bob = game.current.card, game.players[1].card
 
-    def worked_out():
+    def worked_out() -> Any:
         """The (kind, state) of every distribution in the table's memo."""
         return {(key, state) for key, part in table.memo.items() if isinstance(part, dict) for state in part}
 
@@ -267,7 +267,7 @@ def test_the_coach_stops_the_last_turns_head_start_when_the_next_begins_and_at_t
     tables.load(HASBRO, with_rests=True)  # ready, as a head start needs
     asked, began, release = [], threading.Event(), threading.Event()
 
-    def at_work(table, card, others, stopped) -> None:
+    def at_work(table: StrategyTable, card: Any, others: Any, stopped: Any) -> None:
         asked.append(stopped)
         began.set()
         release.wait(30)
@@ -318,7 +318,7 @@ def test_the_advice_page_shows_the_win_chance_and_w_ranks_by_it(
     assert "Ranked by the chance to win." in kept  # the next look keeps the ranking chosen
     assert "Ranked by the expected final score." in by_score_again
 
-    def chances(page):
+    def chances(page: Any) -> Any:
         return [float(line.rsplit("win chance ", 1)[1].rstrip(".%")) for line in page.splitlines()
                 if line.startswith(("Best: ", "Next: "))]
     assert chances(by_win) == sorted(chances(by_win), reverse=True)
@@ -509,7 +509,7 @@ def test_a_card_whose_upper_bonus_is_nearly_out_of_reach_has_its_games_chances(
     open. Posting 0 in YAHTZEE was once shown 24.1% where 19.7% of the games are won: each of
     the four likeliest postings and that one within a point of the games played out
     (standard error 0.2 points)."""
-    def chosen(shown):
+    def chosen(shown: Any) -> Any:
         return likeliest(4)(shown) + [pair for pair in shown if pair[0].box is Category.YAHTZEE]
     found = shown_and_played_out(table, 3, chosen)
     assert len(found) == 5
@@ -538,7 +538,7 @@ def test_a_challenges_chances_are_those_of_the_match_played_out(
     shown = option_chances(table, game, options, MatchStand(before, after))
     games = 20_000
 
-    def to_come(seed):
+    def to_come(seed: int) -> Any:
         return sum((played_out(table, Scorecard(), games, seed=seed + 10 * n) for n in range(after)), np.zeros(games))
     theirs = before["BOB"] + played_out(table, game.players[1].card, games, seed=1) + to_come(3)
     mine_after = before["ANN"] + to_come(4)

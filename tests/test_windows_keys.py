@@ -55,7 +55,7 @@ class FakeWindows:
         self.changed = threading.Condition()
         self.waits = 0
 
-    def type(self, *presses) -> None:
+    def type(self, *presses: Any) -> None:
         """Keys pressed and released at the console (from the test's thread)."""
         with self.changed:
             for press in presses:
@@ -78,7 +78,7 @@ class FakeWindows:
             self.buffer.append(KeyPress(Keys.WindowsMouseEvent, f"NONE;MOUSE_MOVE;{x};{y}"))
             self.changed.notify_all()
 
-    def resize(self, columns, lines) -> None:
+    def resize(self, columns: Any, lines: Any) -> None:
         with self.changed:
             self.size = (columns, lines)
 
@@ -109,7 +109,7 @@ class FakeWindows:
                 return WAIT_TIMEOUT
             return 0 if self.buffer else 1
 
-    def set_event(self, handle) -> None:
+    def set_event(self, handle: Any) -> None:
         assert handle is WAKE
         with self.changed:
             self.event = True

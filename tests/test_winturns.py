@@ -105,7 +105,7 @@ def test_every_keep_and_box_of_a_turn_is_the_best_estimated_chance_by_brute_forc
     spreads, rolls = state_spreads(table), table.rules.rolls_per_turn
     postings = rule_postings(table.engine.tables, (mask, up, fifty), rolls)
 
-    def posting_score(roll, column):
+    def posting_score(roll: Any, column: Any) -> Any:
         after = postings.afters[roll, column]
         if after < 0:
             return -math.inf
@@ -119,7 +119,7 @@ def test_every_keep_and_box_of_a_turn_is_the_best_estimated_chance_by_brute_forc
         column = plans.boxes[rolls - 1, index, 0]
         assert posting_score(index, column) == pytest.approx(best_post[roll], abs=1e-12)
 
-    def keep_score(kept, later):
+    def keep_score(kept: Any, later: Any) -> Any:
         return sum(p * later[tuple(sorted(kept + fresh))] for fresh, p in throws(5 - len(kept)))
 
     second = {roll: max(best_post[roll], max(keep_score(KEEPS[k], best_post) for k in set(SUB_KEEPS[ROLL_INDEX[roll]])))
@@ -172,7 +172,7 @@ def test_in_the_rivalry_the_rival_sees_the_other_card_as_the_round_began(table: 
     seen = []
     play = duels.play_rival_turns
 
-    def watched(table, rival, other, games, dice, plans) -> None:
+    def watched(table: StrategyTable, rival: Any, other: Any, games: Any, dice: Any, plans: Any) -> None:
         seen.append((rival.open_counts(games), other.open_counts(games)))
         play(table, rival, other, games, dice, plans)
 

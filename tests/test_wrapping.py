@@ -5,6 +5,7 @@ import os
 import re
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import KeyScript, loaded_session
@@ -60,7 +61,7 @@ def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_colum
     from yahtzee.consoles.plain import PlainConsole
     made = PlainConsole.__init__
 
-    def at_a_terminal(console, *args, **options) -> None:
+    def at_a_terminal(console: Any, *args: Any, **options: Any) -> None:
         made(console, *args, **options)
         console.width = WIDTH  # as a terminal of 80 columns says (into a pipe, a record is one line)
 
