@@ -152,7 +152,7 @@ def is_reaped(pid: int) -> bool:
 def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch: pytest.MonkeyPatch, forked: list[Any]) -> None:
     leader, solve_states = os.getpid(), LevelSolver.solve_states
 
-    def fail_in_the_helper(self, values: Any, states: Any, work: Any) -> None:
+    def fail_in_the_helper(self: Any, values: Any, states: Any, work: Any) -> None:
         if os.getpid() != leader:
             raise MemoryError("the helper's part")
         solve_states(self, values, states, work)

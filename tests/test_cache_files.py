@@ -4,15 +4,16 @@ import json
 import os
 import time
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import pytest
 from helpers import SYMLINKS, read_table
 
 from yahtzee.model.rules import HASBRO, Rules
-from yahtzee.model.words import Say
+from yahtzee.model.words import Say, Text
 from yahtzee.speech.languages import text
 from yahtzee.strategy.exact.objective import EXPECTED_SCORE, Objective
 from yahtzee.strategy.exact.table import StrategyTable
@@ -41,7 +42,7 @@ def builds(monkeypatch: pytest.MonkeyPatch, hasbro: StrategyTable) -> list[Any]:
 
 
 def load(folder: Path) -> Any:
-    heard = []
+    heard: list[Text] = []
     table = cache.load_table(HASBRO, cache_dir=folder, notify=heard.append)
     return table, heard
 
@@ -54,7 +55,7 @@ def assert_set_aside_and_rebuilt(
     assert [p.name for p in folder.glob(NAME + ".bad-*")] and read_table(HASBRO, EXPECTED_SCORE, folder)
 
 
-def write_npz(path: Path, values_header_shape: tuple[int], meta: dict[str, Union[int, str, list[int], float]]) -> None:
+def write_npz(path: Path, values_header_shape: tuple[int, ...], meta: Mapping[str, object]) -> None:
     """A table file whose values.npy header claims `values_header_shape` but holds 8 bytes."""
     with zipfile.ZipFile(path, "w") as archive:
         header = {"descr": "<f8", "fortran_order": False, "shape": values_header_shape}

@@ -5,6 +5,7 @@ import json
 import os
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Callable
 
 import pytest
@@ -34,7 +35,7 @@ TWOS_DICE = (2, 2, 2, 5, 6)
 
 @pytest.fixture(scope="module")
 def strategy() -> Iterator[StrategyServices]:
-    made = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
+    made = StrategyServices.over(TableKeeper(Path(os.environ["YAHTZEE_CACHE"])))
     yield made
     made.close()
 

@@ -44,7 +44,7 @@ class Answering(io.StringIO):
         super().__init__()
         self.output, self.mood, self.alone, self.read_up_to = output, mood, alone, 0
 
-    def readline(self, *args: Any) -> str:
+    def readline(self, size: Optional[int] = -1, /) -> str:  # type: ignore[override]  # (typeshed: _IOBase's gives bytes)
         shown = self.output.getvalue()[self.read_up_to:]
         self.read_up_to = len(self.output.getvalue())
         prompt = shown.rsplit("\n", 1)[-1]
@@ -145,7 +145,7 @@ def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_p
     play(saves, monkeypatch, mood, options, quit_at=2)
     saved = (saves / "autosave.json").read_bytes()
 
-    def fault(self, game: Game) -> None:
+    def fault(self: Any, game: Game) -> None:
         raise RuntimeError("a fault of ours")
 
     monkeypatch.setattr("yahtzee.coach.opponents.Opponents.action", fault)

@@ -4,7 +4,7 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 from driver import answer
@@ -26,7 +26,7 @@ class Answering(io.StringIO):
         self.output = output
         self.read_up_to = 0
 
-    def readline(self, *args: Any) -> str:
+    def readline(self, size: Optional[int] = -1, /) -> str:  # type: ignore[override]  # (typeshed: _IOBase's gives bytes)
         shown = self.output.getvalue()[self.read_up_to:]
         self.read_up_to = len(self.output.getvalue())
         prompt = shown.rsplit("\n", 1)[-1]
@@ -57,7 +57,7 @@ def reference(
     moments = []
     write = Saves.save_session
 
-    def kept(self, session: Any, resume: Any) -> Any:
+    def kept(self: Any, session: Any, resume: Any) -> Any:
         written = write(self, session, resume)
         moments.append((saves / "autosave.json").read_bytes())
         return written
@@ -100,9 +100,9 @@ def test_every_saved_moment_resumes_to_exactly_the_next_one(
         saves = tmp_path / f"moment{number}"
         saves.mkdir()
         (saves / "autosave.json").write_bytes(moment)
-        written = []
+        written: list[bytes] = []
 
-        def one_step(self, session: Any, resume: Any, written: Any = written, saves: Any = saves) -> Any:
+        def one_step(self: Any, session: Any, resume: Any, written: Any = written, saves: Any = saves) -> Any:
             write(self, session, resume)
             written.append(saved((saves / "autosave.json").read_bytes()))
             if len(written) == 2:  # the resumed moment itself, then the step after it

@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 import pytest
-from helpers import STAMP, clock, texts
+from helpers import STAMP, clock, texts, there
 from test_saves import RESUME, files_in, mid_game_session
 
 from yahtzee.model.session import Session
@@ -116,7 +116,7 @@ def old_autosave(screen: Optional[Union[int, str]]) -> str:
 def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(
         tmp_path: Path, screen: str, resume: dict[str, str]) -> None:
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
-    session, loaded = Saves(tmp_path, now=clock).load_session()
+    session, loaded = there(Saves(tmp_path, now=clock).load_session())
     assert loaded == resume and session_to_dict(session) == session_to_dict(mid_game_session())
 
 
@@ -127,7 +127,7 @@ def test_an_old_autosave_with_a_bad_screen_is_damaged(tmp_path: Path, screen: Op
     assert saves.load_session() is None and len(texts(saves.notices)) == 1
 
 
-BAD_RESUME_POINTS = {
+BAD_RESUME_POINTS: dict[str, Any] = {
     "missing": None, "a list": ["posting"], "a string": "posting",
     "nine entries": {f"k{n}": n for n in range(9)}, "a long key": {"k" * 21: 1},
     "a long value": {"screen": "x" * 41}, "a float": {"turn": 1.5}, "a bool": {"verify": True},
@@ -151,7 +151,7 @@ def test_the_largest_resume_point_round_trips(tmp_path: Path) -> None:
     resume = {f"key{n}".ljust(20, "k"): ("v" * 40 if n % 3 == 0 else n if n % 3 == 1 else None) for n in range(8)}
     saves = Saves(tmp_path, now=clock)
     assert saves.save_session(mid_game_session(), resume)
-    assert saves.load_session()[1] == resume
+    assert there(saves.load_session())[1] == resume
 
 
 def test_each_humans_choice_to_rank_advice_by_the_chance_to_win_is_kept_with_the_game() -> None:

@@ -3,7 +3,6 @@ functions too: the graph is drawn from the code itself."""
 import ast
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from syntax import parsed, walked
@@ -23,7 +22,7 @@ def imported(path: Path, modules: set) -> set:
     (Python runs a package's __init__ before any module in it; the file's own are running)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
+    found: set[str] = set()
     for node in walked(parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in modules)
@@ -55,11 +54,15 @@ def import_graph() -> dict:
     return {module_name(path): imported(path, modules) for path in paths}
 
 
-def cycles(graph: dict) -> list:
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected groups of more than one module (Tarjan's algorithm)."""
-    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
 
-    def visit(node: Any) -> None:
+    def visit(node: str) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)

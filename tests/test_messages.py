@@ -1,44 +1,47 @@
 """Every message is on screen with the key that caused it and goes with its question: what
 the terminal shows each time the game waits for a key, in-process with scripted keys."""
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import partial
-from typing import Any, Callable
+from typing import Callable, Optional
 
 import pytest
-from helpers import KeyScript
+from helpers import KeyScript, there
 from keycodes import F8, F9
 
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
+from yahtzee.screens.context import Context
 from yahtzee.screens.flow import SCREENS, Keeper
 from yahtzee.screens.steps import Moment, Screen
 
 
 @pytest.fixture
-def run_keys(context: partial) -> Iterator[Callable]:
+def run_keys(context: Callable[..., Context]) -> Iterator[Callable[..., KeyScript]]:
     """Run the flow's screens from one screen with scripted keys until they run out; the
     script, whose `seen` holds the terminal at every wait for a key (the last: after them)."""
-    scripts = []
+    scripts: list[KeyScript] = []
 
-    def run(screen: Any, keys: str, players: int = (), faces: Any = (), finished: Any = False) -> Any:
+    def run(screen: Screen, keys: str, players: Sequence[str] = (), faces: Sequence[int] = (),
+            finished: bool = False) -> KeyScript:
         ctx = context(faces, players)
         if players:
             ctx.session.new_game()
         if finished:
             for box in Category:
                 for _player in players:
-                    ctx.session.game.roll()
-                    ctx.session.game.post(box)
+                    there(ctx.session.game).roll()
+                    there(ctx.session.game).post(box)
             ctx.session.finish_game(ctx.now())
         script = KeyScript(keys)
         scripts.append(script)
         keeper, moment = Keeper(ctx), Moment(screen)
+        next_moment: Optional[Moment] = moment
         with pytest.raises(InputClosed):
-            while moment is not None:
-                ctx.moment = moment
+            while next_moment is not None:
+                ctx.moment = moment = next_moment
                 keeper.keep(ctx)
-                moment = SCREENS[moment.screen](script.console, ctx)
+                next_moment = SCREENS[moment.screen](script.console, ctx)
         return script
 
     yield run

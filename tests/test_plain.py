@@ -186,11 +186,11 @@ def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path: Path, monke
     """Every message, prompt and brief line the game means to say stands whole on a line of
     its own in the piped output (a reader or script wraps it, never the game)."""
     from yahtzee.consoles.plain import PlainConsole
-    meant = []
+    meant: list[str] = []
     for method in ("message", "show", "_read_line"):
         original = getattr(PlainConsole, method)
 
-        def spy(self, first: Any, *rest: Any, original: Any = original, method: Any = method) -> Any:
+        def spy(self: Any, first: Any, *rest: Any, original: Any = original, method: Any = method) -> Any:
             if method == "show":
                 brief = rest[0] if rest else None
                 texts = self.drawn(first) if brief is None else [self.words(line) for line in brief]

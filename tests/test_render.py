@@ -194,7 +194,7 @@ def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice()
     from yahtzee.model.choices import Option, OptionKind
     game = game_with(["ANN"])
     game.turn.dice, game.turn.rolls = (4, 6, 4, 3, 4), 1
-    game.turn.marked = [False, False, False, False, True]  # die 5 marked already
+    game.turn.marked = (False, False, False, False, True)  # die 5 marked already
     keep = Option(OptionKind.KEEP, 200.0, reroll=(False, True, False, True, False), kept=(4, 4, 4), best=True)
     box = Option(OptionKind.BOX, 190.0, box=C.FOURS, points=12)
     keep_row, box_row = render.advice_lines([(keep, None), (box, None)], game.turn)[1:]

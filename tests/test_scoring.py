@@ -15,7 +15,7 @@ ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))
 dice_strategy = st.lists(st.integers(1, 6), min_size=5, max_size=5)
 
 
-def reference_score(box: Category, dice: tuple[int, int, int, int, int]) -> int:
+def reference_score(box: Category, dice: tuple[int, ...]) -> int:
     """The scores, worked out a second way: by counting faces in a list of six."""
     counts = [0] * 7
     for face in dice:

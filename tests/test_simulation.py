@@ -43,7 +43,7 @@ class RecordedDice:
 
     def __init__(self, count: int, seed: int, five_alike: float = 0.0) -> None:
         self.rng, self.five_alike = np.random.default_rng(seed), five_alike
-        self.used = [[] for _ in range(count)]
+        self.used: list[list[Any]] = [[] for _ in range(count)]
 
     def roll(self, games: ndarray, counts: ndarray) -> ndarray:
         faces = self.rng.integers(1, 7, size=(len(games), 5))
@@ -56,11 +56,12 @@ class RecordedDice:
 
 def replayed(rules: Rules, mood: str, loader: Callable, faces: list[int]) -> Scorecard:
     """A game of the one-by-one computer player on loaded faces, played to the end."""
-    game = Game.start([Player("CPU", "computer")], rules, LoadedDice(faces))
+    dice = LoadedDice(faces)
+    game = Game.start([Player("CPU", "computer")], rules, dice)
     player = computer_player(mood, rules, loader)
     while not game.is_over:
         play_turn(game, player)
-    assert game.source.faces == [], "the one-by-one game rolled fewer dice"
+    assert dice.faces == [], "the one-by-one game rolled fewer dice"
     return game.players[0].card
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock, texts
+from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock, texts, there
 from test_saves import RESUME, files_in, mid_game_session, played_game, run_unprivileged
 
 from yahtzee.saves.notices import NOTICES, READ_ONLY, fit_notice
@@ -88,8 +88,8 @@ def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(fold
     assert texts(saves.notices) == ["saving is off: autosave.json: a folder, not a file"]
 
 
-LONG_FIELDS = {"name": "history.jsonl", "kept": "history.jsonl.reset-20240501-120000-99", "count": 10 ** 8,
-               "detail": "a reason " * 30 + "\x1b[2J\n", "size": 50}
+LONG_FIELDS: dict[str, Any] = {"name": "history.jsonl", "kept": "history.jsonl.reset-20240501-120000-99",
+                               "count": 10 ** 8, "detail": "a reason " * 30 + "\x1b[2J\n", "size": 50}
 
 
 @pytest.mark.parametrize("template", NOTICES)
@@ -142,7 +142,7 @@ def test_a_read_only_folder_still_offers_its_saved_game() -> None:
         def start_in_it() -> Any:
             saves = Saves(folder, now=clock)
             locked = saves.acquire_lock()
-            session, resume = saves.load_session()
+            session, resume = there(saves.load_session())
             return {"locked": locked, "read_only": saves.read_only, "resume": resume,
                     "players": [p.name for p in session.players],
                     "saved": saves.save_session(session, resume), "notices": texts(saves.notices)}

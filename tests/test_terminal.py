@@ -203,8 +203,13 @@ def to_the_roll_screen(term: Terminal) -> None:
     term.wait_for("Roll 1 of 3")
 
 
+def to_a_name_typed(term: Terminal) -> None:
+    to_the_name_prompt(term)
+    term.press("Zed")
+
+
 MOMENTS = {"opening": lambda term: term.wait_for("Press any key to begin"),
-           "typing a name": lambda term: (to_the_name_prompt(term), term.press("Zed")),
+           "typing a name": to_a_name_typed,
            "rolling": to_the_roll_screen}
 
 

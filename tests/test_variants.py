@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee.model.dice import LoadedDice, SeededDice
-from yahtzee.model.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, PostingResult, Scorecard
+from yahtzee.model.game import CannotUndo, Game, GameOver, NoExtraTurn, NoRollsLeft, Player, PostingResult
 from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, RULES, YAHTC, BadOption, Rules, rules_named
+from yahtzee.model.scorecard import Scorecard
 from yahtzee.model.scoring import (
     LOWER,
     UPPER,
@@ -199,14 +200,16 @@ FIVEOAK_GAME = [
 ]
 
 
-def script_faces(
-        turns: list[Any]) -> list[int]:
+# A scripted turn: the first roll's faces, each reroll's (marked dice, new faces), the box's key.
+Turn = tuple[list[int], list[tuple[str, list[int]]], str]
+
+
+def script_faces(turns: list[Turn]) -> list[int]:
     """The dice faces a list of scripted turns consumes, in order."""
     return [face for first, rerolls, _ in turns for face in first + [f for _, new in rerolls for f in new]]
 
 
-def play_turn(
-        game: Game, first: list[int], rerolls: list[Union[Any, tuple[str, list[int]]]], key: str) -> PostingResult:
+def play_turn(game: Game, first: list[int], rerolls: list[tuple[str, list[int]]], key: str) -> PostingResult:
     """One scripted turn: roll, mark and reroll, post; returns the PostingResult."""
     assert game.roll() == tuple(first)
     for marks, _ in rerolls:
@@ -278,7 +281,7 @@ def test_hasbro_games_add_no_new_record_fields() -> None:
 
 # The race: ANN clears her full upper column in round 6 and reaches 140 in round 7, but the
 # race ends only with the round, and BOB's Yahtzee then takes him past her.
-RACE_ANN = [
+RACE_ANN: list[Turn] = [
     ([6, 6, 6, 6, 1], [], "6"),
     ([5, 5, 5, 5, 1], [], "5"),
     ([4, 4, 4, 4, 1], [], "4"),
@@ -287,7 +290,7 @@ RACE_ANN = [
     ([1, 1, 1, 1, 2], [], "1"),                  # 84 + 35 banked, the column cleared
     ([2, 2, 3, 3, 3], [], "h"),                  # 144: at the target, the round goes on
 ]
-RACE_BOB = [
+RACE_BOB: list[Turn] = [
     ([1, 2, 3, 4, 5], [], "l"),
     ([1, 2, 3, 4, 6], [], "s"),
     ([2, 2, 3, 3, 3], [], "h"),
@@ -610,7 +613,7 @@ def test_variant_records_pass_the_history_check() -> None:
 # the record), never 0. By hand: the sixes race to 60 is YAHTZEE 50, then SIXES 30 and the
 # +100 bonus (180); in RACE_ANN/RACE_BOB, ANN keeps only FULL HOUSE 25 (119 banked, 144) and
 # BOB's last Yahtzee clears his lower column (168 banked, every box open).
-SIXES_RACE = [([6] * 5, [], "y"), ([6] * 5, [], "6")]
+SIXES_RACE: list[Turn] = [([6] * 5, [], "y"), ([6] * 5, [], "6")]
 
 
 @pytest.mark.parametrize("scripts, names, target, posted", [

@@ -5,7 +5,7 @@ import os
 import re
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 from helpers import KeyScript, loaded_session
@@ -95,11 +95,12 @@ def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(co
         keys = "*nobody\rANN\rBOB\r\r" + "y" + " zr" + "".join(f"{box}y r" for box in "123") + "?xq"
         script = KeyScript(keys)
         keeper, moment = Keeper(ctx), Moment(Screen.NAMES)
+        next_moment: Optional[Moment] = moment
         with pytest.raises(InputClosed):
-            while moment is not None:
-                ctx.moment = moment
+            while next_moment is not None:
+                ctx.moment = moment = next_moment
                 keeper.keep(ctx)
-                moment = SCREENS[moment.screen](script.console, ctx)
+                next_moment = SCREENS[moment.screen](script.console, ctx)
         script.close()
     finally:
         language.use("en")
