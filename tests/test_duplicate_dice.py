@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 import pytest
-from helpers import plain_console, printed, run_program, table_context
+from helpers import plain_console, printed, run_program, table_context, there
 from test_plain import play_plain
 
 from yahtzee import cli
@@ -112,18 +112,18 @@ def test_a_resumed_duplicate_game_goes_on_with_the_same_dice_as_one_never_stoppe
     players = [Player("ANN"), Player("BOB")]
     session = Session(players, source=DuplicateDice.drawn(), rules=HASBRO.with_options(rolls=4, bank=1))
     session.new_game()
-    played = play_randomly(session.game, random.Random(5), new_throws(), stop_after=40)
-    assert session.game.turn.has_rolled or session.game.seat  # stopped inside the game
+    played = play_randomly(there(session.game), random.Random(5), new_throws(), stop_after=40)
+    assert there(session.game).turn.has_rolled or there(session.game).seat  # stopped inside the game
     saved = json.loads(json.dumps(session_to_dict(session)))
     twin = session_from_dict(json.loads(json.dumps(saved)))
     resumed = session_from_dict(saved)
     rng = random.Random(9)
     state = rng.getstate()
-    one = play_randomly(twin.game, rng, new_throws())
+    one = play_randomly(there(twin.game), rng, new_throws())
     rng.setstate(state)
-    other = play_randomly(resumed.game, rng, new_throws())
+    other = play_randomly(there(resumed.game), rng, new_throws())
     assert dict(one) == dict(other) and len(one) > 10
-    assert [p.card.total for p in twin.game.players] == [p.card.total for p in resumed.game.players]
+    assert [p.card.total for p in there(twin.game).players] == [p.card.total for p in there(resumed.game).players]
     assert played  # the first half was played too
 
 

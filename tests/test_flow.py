@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
-from helpers import KeyScript, end_of_keys
+from helpers import KeyScript, end_of_keys, there
 from keycodes import KEYS
 
 from yahtzee.consoles.keymode import KeyConsole
@@ -76,13 +76,13 @@ def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(cont
         script.close()
     screens = [entry["screen"] for entry in written]
     assert screens == ["play", "play", "posting", "verify", "play"]
-    assert saves.load_session()[0].game.players[0].card.boxes == {Category.FULL_HOUSE: 25}
+    assert there(there(saves.load_session())[0].game).players[0].card.boxes == {Category.FULL_HOUSE: 25}
 
 
 def test_a_game_resumes_on_the_names_screen_with_the_players_already_seated(context: partial, saves: Saves) -> None:
     ctx = context()
     run_keys(ctx, "\rnANN\r")  # opening, no instructions, ANN; the keys end at "Player 2 name"
-    session, moment = saves.load_session()
+    session, moment = there(saves.load_session())
     assert [p.name for p in session.players] == ["ANN"]
     assert resumed_moment(session, Moment.from_dict(moment)) == Moment(Screen.NAMES)
 

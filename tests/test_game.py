@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from helpers import any_json
+from helpers import any_json, there
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -222,17 +222,17 @@ def test_mid_game_states_survive_the_json_round_trip(seed: int, players: int, st
 def test_a_session_round_trips_with_its_finished_games() -> None:
     session = Session([Player("ANN"), Player("BOB")], verify=False, source=SeededDice(1))
     session.new_game()
-    play_randomly(session.game, random.Random(1))
+    play_randomly(there(session.game), random.Random(1))
     record = session.finish_game("2026-11-30T10:00:00")
     session.new_game()
-    session.game.roll()
+    there(session.game).roll()
     restored = session_from_dict(json.loads(json.dumps(session_to_dict(session))))
     assert restored == session
-    assert restored.results == [record] and restored.game.number == 2
-    assert restored.game.source is restored.source
-    restored.game.toggle(2)
-    session.game.toggle(2)
-    assert restored.game.roll() == session.game.roll()
+    assert restored.results == [record] and there(restored.game).number == 2
+    assert there(restored.game).source is restored.source
+    there(restored.game).toggle(2)
+    there(session.game).toggle(2)
+    assert there(restored.game).roll() == there(session.game).roll()
 
 
 def test_history_record_has_the_spec_shape() -> None:

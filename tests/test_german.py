@@ -12,7 +12,7 @@ from typing import Any, Callable, Union
 
 import pytest
 from forkserver import run_game
-from helpers import KeyScript
+from helpers import KeyScript, there
 from syntax import parsed, walked
 
 from yahtzee import cli
@@ -113,7 +113,7 @@ def tour(tmp_path: Path, keys: str, faces: list[int] = FACES) -> list[list[str]]
         pass
     finally:
         script.close()
-        ctx.services.strategy.close()
+        there(ctx.services.strategy).close()
         saves.close()
     return script.screens
 

@@ -5,7 +5,7 @@ import random
 from typing import Callable, Optional
 
 import pytest
-from helpers import any_json
+from helpers import any_json, there
 
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Game, Player
@@ -67,14 +67,14 @@ def test_an_extra_turn_and_a_blank_are_logged_where_the_rules_have_them() -> Non
     game.post(Category.YAHTZEE)
     game.roll()
     game.post(Category.YAHTZEE)  # another Yahtzee: its bonus and another turn
-    assert [m.kind for m in game.moves] == ["roll", "post", "roll", "extra"]
-    assert game.moves[-1].detail is None
+    assert [m.kind for m in there(game.moves)] == ["roll", "post", "roll", "extra"]
+    assert there(game.moves)[-1].detail is None
     game = loaded([5] * 10, rules=ACORN)
     game.roll()
     game.post(Category.YAHTZEE)
     game.roll()
     game.post(Category.ONES)
-    assert game.moves[-1] == Move(0, 2, "blank", (5,) * 5, Category.ONES)
+    assert there(game.moves)[-1] == Move(0, 2, "blank", (5,) * 5, Category.ONES)
 
 
 def test_an_undo_takes_its_posting_out_of_the_log_and_the_turn_goes_on() -> None:
@@ -82,16 +82,16 @@ def test_an_undo_takes_its_posting_out_of_the_log_and_the_turn_goes_on() -> None
     game.roll()
     game.post(Category.CHANCE)
     game.undo()
-    assert [m.kind for m in game.moves] == ["roll"]
+    assert [m.kind for m in there(game.moves)] == ["roll"]
     game.post(Category.LARGE_STRAIGHT)
-    assert game.moves[-1].detail is Category.LARGE_STRAIGHT and len(game.moves) == 2
+    assert there(game.moves)[-1].detail is Category.LARGE_STRAIGHT and len(there(game.moves)) == 2
 
 
 def test_every_decision_of_every_player_is_logged_in_a_whole_game() -> None:
     game = random_game()
-    postings = [m for m in game.moves if m.is_posting]
+    postings = [m for m in there(game.moves) if m.is_posting]
     assert [(m.seat, m.round) for m in postings] == [(s, r) for r in range(1, 14) for s in (0, 1)]
-    assert sum(m.kind == "roll" for m in game.moves) >= 26
+    assert sum(m.kind == "roll" for m in there(game.moves)) >= 26
 
 
 def test_the_log_round_trips_through_the_autosave_and_the_record() -> None:
@@ -99,7 +99,7 @@ def test_the_log_round_trips_through_the_autosave_and_the_record() -> None:
     data = json.loads(json.dumps(game_to_dict(game)))
     assert game_from_dict(data).moves == game.moves
     record = json.loads(json.dumps(record_of(FinishedGame.of(game, FINISHED))))
-    assert list(finished_game(record).moves) == game.moves
+    assert list(there(finished_game(record).moves)) == game.moves
     assert moves_from_json(moves_to_json(game.moves), 2, 13) == game.moves
 
 
@@ -112,8 +112,8 @@ def test_a_game_resumed_mid_turn_keeps_its_whole_log() -> None:
     resumed.source = game.source
     resumed.roll()
     resumed.post(Category.THREES)
-    assert [m.kind for m in resumed.moves] == ["roll", "roll", "post"]
-    assert resumed.moves[1] == Move(0, 1, "roll", (3, 3, 3, 3, 3), (3, 4))
+    assert [m.kind for m in there(resumed.moves)] == ["roll", "roll", "post"]
+    assert there(resumed.moves)[1] == Move(0, 1, "roll", (3, 3, 3, 3, 3), (3, 4))
 
 
 def test_an_older_save_without_a_log_loads_and_its_record_has_no_moves() -> None:

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import there
 from syntax import parsed, walked
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -60,9 +61,9 @@ def test_printing_to_a_reader_that_stops_early_is_no_error(tmp_path: Path) -> No
     import sys
     child = subprocess.Popen([sys.executable, str(ROOT / "yahtzee.py"), "--stats", "--saves", str(tmp_path)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
-    child.stdout.close()  # as `| head -1` does once it has its line
+    there(child.stdout).close()  # as `| head -1` does once it has its line
     assert child.wait(timeout=60) == 0
-    assert child.stderr.read() == b""
+    assert there(child.stderr).read() == b""
 
 
 def test_the_manual_is_one_text_in_the_package_that_the_project_links_to() -> None:
@@ -101,7 +102,7 @@ def test_every_name_a_benchmark_takes_from_the_game_is_there() -> None:
     for path in sorted((ROOT / "bench").glob("*.py")):
         for node in walked(parsed(path)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "yahtzee":
-                module = importlib.import_module(node.module)
+                module = importlib.import_module(there(node.module))
                 missing += [f"{path.name}: {node.module}.{alias.name}" for alias in node.names
                             if not hasattr(module, alias.name)]
     assert missing == []
@@ -143,7 +144,7 @@ def test_the_readme_plain_example_runs_the_projects_own_python_and_plays_the_man
     import sys
     (example,) = [line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("printf ")]
     assert " | .venv/bin/python yahtzee.py " in example  # as the first command made it: no bare python
-    lines = re.search(r"printf '(.+?)\\n'", example).group(1).split("\\n")
+    lines = there(re.search(r"printf '(.+?)\\n'", example)).group(1).split("\\n")
     options = example.split("yahtzee.py ")[1].replace('"$(mktemp -d)"', str(tmp_path)).split()
     done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), *options], input="\n".join(lines),
                           capture_output=True, text=True, timeout=60)
@@ -152,7 +153,7 @@ def test_the_readme_plain_example_runs_the_projects_own_python_and_plays_the_man
     typed = [row.split()[0] if row.split()[0] != "(empty" else "" for row in walk.splitlines()
              if row.startswith("  ") and not row.startswith(("  then", "  and"))]
     assert typed[:len(lines)] == lines
-    confirmed = re.search(r'confirm "(Post \d+ in [A-Z ]+\?)"', walk).group(1)
+    confirmed = there(re.search(r'confirm "(Post \d+ in [A-Z ]+\?)"', walk)).group(1)
     assert f"{confirmed} (Y/N)" in done.stdout and "ANN posts 25 in FULL HOUSE." in done.stdout
 
 

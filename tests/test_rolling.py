@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Union
 
 import pytest
-from helpers import PTY, KeyScript, clock, plain_console, printed, table_context, wait_until
+from helpers import PTY, KeyScript, clock, plain_console, printed, table_context, there, wait_until
 from terminal import Terminal
 from test_plain import START, play_plain
 
@@ -228,8 +228,8 @@ def match_screen(
     session = Session([Player(name) for name in names], results=list(results), match=match,
                       source=LoadedDice([2, 2, 2, 3, 3] * 4, SeededDice(1)))
     session.new_game()
-    session.game.roll()
-    session.game.post(Category.FULL_HOUSE)
+    there(session.game).roll()
+    there(session.game).post(Category.FULL_HOUSE)
     ctx = table_context(session=session)
     lines = play_view(ctx)("BOB: press any key to roll")(Look())
     assert len(lines) <= 23 and max(visible_width(line) for line in lines) < 80

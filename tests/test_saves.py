@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from helpers import LOCK_ERRNO, NOON, STAMP, clock, texts
+from helpers import LOCK_ERRNO, NOON, STAMP, clock, texts, there
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
 def play(session: Session, rng: random.Random) -> None:
     """Finish the session's game in play with random legal postings."""
-    game = session.game
+    game = there(session.game)
     while not game.is_over:
         game.roll()
         if rng.random() < 0.5:
@@ -68,8 +68,8 @@ def mid_game_session() -> Session:
     play(session, random.Random(3))
     session.finish_game("2024-05-01T11:00:00+00:00")
     session.new_game()
-    session.game.roll()
-    session.game.toggle(2)
+    there(session.game).roll()
+    there(session.game).toggle(2)
     session.verify = False
     return session
 
@@ -86,10 +86,11 @@ def test_a_real_session_round_trips_through_the_autosave(saves: Saves, saves_fol
     assert saves.save_session(session, {"screen": "posting", "box": "h", "turn": 3, "x": None})
     data = json.loads((saves_folder / AUTOSAVE).read_text())
     assert data["version"] == 2 and data["saved"] == NOON.isoformat()
-    loaded, resume = saves.load_session()
+    loaded, resume = there(saves.load_session())
     assert resume == {"screen": "posting", "box": "h", "turn": 3, "x": None}
     assert session_to_dict(loaded) == session_to_dict(session)
-    assert loaded.game.turn == session.game.turn and loaded.game.roll() == session.game.roll()
+    loaded_game, game = there(loaded.game), there(session.game)
+    assert loaded_game.turn == game.turn and loaded_game.roll() == game.roll()
     assert texts(saves.notices) == []
 
 
@@ -179,9 +180,9 @@ def test_declining_to_resume_keeps_the_old_autosave_aside(saves: Saves, saves_fo
     session = mid_game_session()
     saves.save_session(session, RESUME)
     kept = saves.set_aside_autosave()
-    assert kept.name == f"{AUTOSAVE}.old-{STAMP}"
+    assert there(kept).name == f"{AUTOSAVE}.old-{STAMP}"
     assert not saves.has_autosave()
-    assert session_to_dict(session_from_dict(json.loads(kept.read_text()))) == session_to_dict(session)
+    assert session_to_dict(session_from_dict(json.loads(there(kept).read_text()))) == session_to_dict(session)
     assert saves.set_aside_autosave() is None
 
 
@@ -251,7 +252,7 @@ def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves: Saves, saves_f
     before = (saves_folder / AUTOSAVE).read_bytes()
     real_fdopen = os.fdopen
     monkeypatch.setattr(os, "fdopen", lambda *a, **k: HalfWriter(real_fdopen(*a, **k)))
-    first.game.toggle(4)
+    there(first.game).toggle(4)
     assert not saves.save_session(first, RESUME)
     monkeypatch.undo()
     assert (saves_folder / AUTOSAVE).read_bytes() == before
@@ -543,9 +544,9 @@ def test_a_history_of_fifty_megabytes_is_still_read(saves: Saves, saves_folder: 
 def test_resetting_the_statistics_keeps_the_old_history(saves: Saves, saves_folder: Path) -> None:
     saves.append_history(played_game(1))
     kept = saves.reset_history()
-    assert kept.name == f"{HISTORY}.reset-{STAMP}"
+    assert there(kept).name == f"{HISTORY}.reset-{STAMP}"
     assert saves.read_history() == [] and texts(saves.notices) == []
-    assert json.loads(kept.read_text()) == finished_record(1)
+    assert json.loads(there(kept).read_text()) == finished_record(1)
 
 
 # The lock: one copy of the game owns the autosave
@@ -562,7 +563,7 @@ def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_fol
     assert second.set_aside_autosave() is None and not second.remove_autosave()
     assert (saves_folder / AUTOSAVE).read_bytes() == before
     assert len(texts(second.notices)) == 1 and "another copy" in texts(second.notices)[0]
-    assert session_to_dict(second.load_session()[0]) == session_to_dict(session)
+    assert session_to_dict(there(second.load_session())[0]) == session_to_dict(session)
     first.close()
     assert second.acquire_lock() and second.save_session(other, RESUME)
     assert texts(first.notices) == [] and len(texts(second.notices)) == 1
@@ -584,13 +585,13 @@ def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder: Path
     child = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(saves_folder)], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, text=True)
     try:
-        assert child.stdout.readline().strip() == "locked"
+        assert there(child.stdout).readline().strip() == "locked"
         assert not Saves(saves_folder, now=clock).acquire_lock()
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=10)
     finally:
         child.kill()
-        child.stdout.close()
+        there(child.stdout).close()
     with Saves(saves_folder, now=clock) as after:
         assert after.acquire_lock() and texts(after.notices) == []
 

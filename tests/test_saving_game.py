@@ -9,7 +9,7 @@ from typing import Any, Callable, Union
 import pytest
 from driver import PlainPlayer
 from forkserver import run_game
-from helpers import PTY, run_program, texts, wait_until
+from helpers import PTY, run_program, texts, there, wait_until
 from terminal import Terminal
 
 from yahtzee.model.session import Session
@@ -127,7 +127,7 @@ def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path: Path, stop: st
     finally:
         term.close()
     (session, resume), notices = saved_session(saves)
-    assert notices == [] and session.game.turn.marked == (False, True, False, False, False)
+    assert notices == [] and there(session.game).turn.marked == (False, True, False, False, False)
     assert resume == {"screen": "play"}
 
 
@@ -259,9 +259,9 @@ def test_a_game_saved_during_a_computers_turn_resumes_and_plays_on(tmp_path: Pat
     session = Session([Player("ANN"), Player("Brainy", "computer", mood="thinker")],
                       source=SeededDice(4))
     session.new_game()
-    session.game.roll()
-    session.game.post(Category.CHANCE)
-    session.game.roll()  # the computer has rolled when the save is made
+    there(session.game).roll()
+    there(session.game).post(Category.CHANCE)
+    there(session.game).roll()  # the computer has rolled when the save is made
     with Saves(saves) as folder:
         assert folder.save_session(session, {"screen": "play"})
     out = run_plain(saves, ["y", "f10", "y"])

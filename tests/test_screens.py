@@ -6,7 +6,7 @@ from functools import partial
 from typing import Any, Callable, Optional
 
 import pytest
-from helpers import KeyScript
+from helpers import KeyScript, there
 from keycodes import F8, F9, F10
 from test_saves import played_game
 
@@ -134,7 +134,7 @@ def test_a_turn_marks_rolls_and_posts_with_verify(run_keys: Callable, saves: Sav
     game = table.session.game
     assert following == Moment(Screen.POSTING) and game.turn.dice == (2, 3, 2, 3, 3)
     assert game.turn.rolls == 2
-    assert saves.load_session()[0].game == game  # every roll and mark is saved at once
+    assert there(saves.load_session())[0].game == game  # every roll and mark is saved at once
     following, table, script = run_keys(Screen.POSTING, "hy", table=table, until=[Screen.PLAY])
     assert following == Moment(Screen.PLAY)
     assert game.players[0].card.boxes == {C.FULL_HOUSE: 25}
@@ -177,20 +177,20 @@ def _rolled_table(context: partial, faces: list[int], **options: Any) -> Context
 def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(context: partial, run_keys: Callable) -> None:
     table = _rolled_table(context, [4] * 15, verify=False)
     game = table.session.game
-    game.post(C.YAHTZEE)
-    game.roll()
+    there(game).post(C.YAHTZEE)
+    there(game).roll()
     following, table, script = run_keys(Screen.POSTING, "yc4", table=table)
     assert "YAHTZEE is already filled." in script.messages
     assert "A Joker must go in FOURS while it is open." in script.messages
-    assert game.players[0].card.boxes[C.FOURS] == 20
-    assert game.players[0].card.yahtzee_bonus == 100
+    assert there(game).players[0].card.boxes[C.FOURS] == 20
+    assert there(game).players[0].card.yahtzee_bonus == 100
     assert "ANN posts 20 in FOURS. YAHTZEE bonus +100!" in script.messages
 
 
 def test_posting_shows_keys_only_beside_legal_boxes(context: partial, run_keys: Callable) -> None:
     table = _rolled_table(context, [4] * 10)
-    table.session.game.post(C.YAHTZEE)
-    table.session.game.roll()
+    there(table.session.game).post(C.YAHTZEE)
+    there(table.session.game).roll()
     _, _, script = run_keys(Screen.POSTING, "4y", table=table)
     first = script.screens[0]
     assert first[4].startswith("4 Fours") and first[1].startswith("  Ones")

@@ -19,7 +19,7 @@ import signal
 
 import pexpect
 from forkserver import ROOT
-from helpers import WAIT_SECONDS, signal_handlers_kept, wait_until
+from helpers import WAIT_SECONDS, signal_handlers_kept, there, wait_until
 from terminal import Terminal
 
 PROMPT = re.compile(r"([^\n>]*)> $")
@@ -47,7 +47,7 @@ def spawn(saves: Path, dice: Path) -> spawn:
 def next_prompt(child: spawn) -> str:
     """Wait for the next prompt; its text."""
     child.expect(PROMPT, timeout=WAIT_SECONDS)
-    return child.match.group(1).strip()
+    return there(child.match).group(1).strip()
 
 
 class StoppingInput(io.StringIO):

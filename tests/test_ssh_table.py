@@ -23,7 +23,7 @@ import subprocess
 import threading
 
 import asyncssh
-from helpers import WAIT_SECONDS, key_turn, play_keys, wait_until
+from helpers import WAIT_SECONDS, key_turn, play_keys, there, wait_until
 
 from yahtzee.net.limits import MAX_LOGIN_ATTEMPTS
 from yahtzee.speech.languages import text
@@ -78,7 +78,7 @@ def host(folder: Path, stderr: Optional[Path] = None) -> tuple[Terminal, int]:
     term = Terminal("--saves", str(folder / "saves"), "--dice-file", str(folder / "dice.txt"),
                     "--host", "127.0.0.1:0", stderr=stderr)
     screen = term.wait_for("Friends join with")
-    return term, int(re.search(r"ssh -p (\d+)", screen).group(1))
+    return term, int(there(re.search(r"ssh -p (\d+)", screen)).group(1))
 
 
 def seat_two(term: Terminal) -> None:
@@ -122,7 +122,7 @@ class Hosted:
     def __init__(self, table: Path, stderr: Optional[Path] = None, friend_term: str = "xterm") -> None:
         self.table = table
         self.term, self.port = host(table, stderr)
-        self.password = re.search(r"password (\w+)", self.term.text).group(1)
+        self.password = there(re.search(r"password (\w+)", self.term.text)).group(1)
         self.friend = join(table, self.port, term=friend_term, host_term=self.term)
         self.term.wait_for("BOB joined the table over SSH from 127.0.0.1")  # before the game: the seat is his
 
@@ -248,7 +248,7 @@ def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(
 def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table: Path) -> None:
     term, port = host(table)
     try:
-        password = re.search(r"password (\w+)", term.text).group(1)
+        password = there(re.search(r"password (\w+)", term.text)).group(1)
         stranger = table / "stranger"
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(stranger)], check=True)
         batch = ("-o", "BatchMode=yes", "-o", "ConnectTimeout=10")

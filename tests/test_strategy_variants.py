@@ -9,6 +9,7 @@ from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
+from helpers import there
 from test_strategy import FiveAlikeOften, random_card, start_midway
 
 from yahtzee.coach.services import StrategyServices
@@ -161,7 +162,7 @@ def test_acorn_extra_yahtzee_offers_only_blanks_worth_100(variant_loader: Callab
     posts = [o for o in options if o.kind == "box"]
     assert {o.box for o in posts} == set(C) - set(boxes)
     assert all(o.blank and (o.points, o.yahtzee_bonus) == (0, 100) for o in posts)
-    assert all(choice_text(o) == f"blank {text(o.box.title)} +100 YAHTZEE bonus" for o in posts)
+    assert all(choice_text(o) == f"blank {text(there(o.box).title)} +100 YAHTZEE bonus" for o in posts)
 
 
 def test_yahtc_extra_yahtzee_lists_the_extra_turn_and_takes_it(variant_loader: Callable) -> None:

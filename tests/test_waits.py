@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 import pytest
-from helpers import KeyScript, plain_console, printed, table_context
+from helpers import KeyScript, plain_console, printed, table_context, there
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
@@ -51,7 +51,7 @@ def waiting_turn() -> tuple[Context, Callable]:
     """ANN's first roll in a two-player game, with its play screen."""
     ctx = table_context([6, 6, 2, 5, 1], ["ANN", "BOB"])
     ctx.session.new_game()
-    ctx.session.game.roll()
+    there(ctx.session.game).roll()
     ctx.moment = Moment(Screen.PLAY)
     return ctx, play_view(ctx)
 
@@ -121,7 +121,7 @@ def advised(shared_table_cache: Path) -> Iterator[tuple[Context, StrategyService
     strategy = StrategyServices.over(TableKeeper(shared_table_cache))
     ctx = table_context([6, 6, 2, 5, 1], ["ANN", "BOB"], strategy=strategy)
     ctx.session.new_game()
-    ctx.session.game.roll()
+    there(ctx.session.game).roll()
     ctx.moment = Moment(Screen.PLAY)
     yield ctx, strategy
     strategy.close()
@@ -148,7 +148,7 @@ def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised: tup
 def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn: tuple[Context, Callable]) -> None:
     from yahtzee.screens.turn import computer_step
     ctx, view = waiting_turn
-    ctx.session.game.players[0].kind, ctx.session.game.players[0].mood = "computer", "norisk"
+    there(ctx.session.game).players[0].kind, there(ctx.session.game).players[0].mood = "computer", "norisk"
     script = KeyScript("v", more_to_come=True)
     held = HeldWork()
 
@@ -202,7 +202,7 @@ def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised: tuple[Co
     from yahtzee.present.look import framed
     from yahtzee.screens.ending import show_review
     ctx, strategy = advised
-    ctx.session.results.append(FinishedGame.of(ctx.session.game, "2026-12-05T10:00:00+00:00"))
+    ctx.session.results.append(FinishedGame.of(there(ctx.session.game), "2026-12-05T10:00:00+00:00"))
     strategy.reviewer.waiting = lambda game: HeldWork()
     script = KeyScript("\x1b", more_to_come=True)
     try:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 import pytest
 from forkserver import run_game
-from helpers import game_copy
+from helpers import game_copy, there
 from numpy import float64, ndarray
 from test_plain import START, play_plain
 
@@ -303,7 +303,7 @@ def test_the_rival_plays_its_last_turn_for_the_win(table: StrategyTable, loader:
         chances = option_chances(table, game, options)
         best = max(range(len(options)), key=lambda i: (chances[i], options[i].value))
         action = rival.next_action(game)
-        wanted = Post(options[best].box) if options[best].kind == "box" else Reroll(options[best].reroll)
+        wanted = Post(there(options[best].box)) if options[best].kind == "box" else Reroll(options[best].reroll)
         assert action == wanted
 
 
@@ -383,7 +383,7 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     session = loaded_session([6, 6, 2, 5, 1])
     session.players.extend([Player("ANN"), Player("BOB")])
     session.new_game()
-    session.game.roll()
+    there(session.game).roll()
     strategy = StrategyServices.over(TableKeeper(shared_table_cache))
     strategy.tables.load(HASBRO, with_rests=True)  # ready, as a game that went on a while has it: no wait first
     ctx = Context(session, Services(lambda: None, Saves(tmp_path / "saves"), strategy))
@@ -399,7 +399,8 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     assert "Ranked by the expected final score." in first and "Ranked by the chance to win." in second
     chances = [float(line.split()[-1].rstrip("%")) for line in second[4:] if line.endswith("%")]
     assert len(chances) > 10 and chances == sorted(chances, reverse=True)
-    assert session.win_rankers == {session.game.current.name}  # W is the player's own choice, saved with the game
+    # W is the player's own choice, saved with the game
+    assert session.win_rankers == {there(session.game).current.name}
 
 
 def random_cards(rules: Rules, count: int, seed: int) -> list[Scorecard]:
@@ -432,7 +433,7 @@ def test_the_postings_array_is_the_advisors_pure_rules(loader: Loader, rules: Ru
                 options = box_options(table, card.boxes, dice, card_total(card.boxes, 0), used)
                 columns = set()
                 for option in options:
-                    column = BOX_COUNT if option.extra_turn else list(Category).index(option.box)
+                    column = BOX_COUNT if option.extra_turn else list(Category).index(there(option.box))
                     after = state if option.extra_turn else card_state({**card.boxes, option.box: option.points})
                     assert (found.gains[roll, column], found.afters[roll, column]) == \
                         (option.gain, state_index(*after)), (dice, choice_text(option))
@@ -544,7 +545,7 @@ def test_a_challenges_chances_are_those_of_the_match_played_out(
     mine_after = before["ANN"] + to_come(4)
     for option, chance in sorted(zip(options, shown), key=lambda pair: -pair[1])[:4]:
         trial = game_copy(game)
-        trial.post(option.box)
+        trial.post(there(option.box))
         mine = mine_after + played_out(table, trial.players[0].card, games, seed=2)
         wins = (mine > theirs) + 0.5 * (mine == theirs)
         error = wins.std() / np.sqrt(games)

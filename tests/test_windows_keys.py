@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from helpers import ScreenOutput, loaded_session
+from helpers import ScreenOutput, loaded_session, there
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
 from syntax import parsed, walked
@@ -220,8 +220,8 @@ def test_a_whole_turn_plays_through_the_windows_reader_as_through_posix() -> Non
     fake.type(*(KeyPress(key) for key in " rhy"), KeyPress(Keys.F10), KeyPress("y"))
     with contextlib.suppress(Exception), console.running():
         run_from(console, ctx, Keeper(ctx), Moment(Screen.PLAY))
-    assert session.game.players[0].card.boxes == {"full_house": 25} or \
-        [(box.value, points) for box, points in session.game.players[0].card.boxes.items()] == [("full_house", 25)]
+    boxes = there(session.game).players[0].card.boxes
+    assert boxes == {"full_house": 25} or [(box.value, points) for box, points in boxes.items()] == [("full_house", 25)]
     assert "ANN posts 25 in FULL HOUSE." in output.text() or "Quit the game?" in output.text()
 
 
@@ -237,7 +237,7 @@ def test_a_pause_is_not_cut_short_by_records_that_are_no_key() -> None:
     assert time.monotonic() - started >= 0.75
     later(0.1, fake.record_without_key)
     later(0.3, lambda: fake.type(KeyPress("r")))
-    assert console.reader.press_within(2.0).key == "r"
+    assert there(console.reader.press_within(2.0)).key == "r"
 
 
 def test_the_mouse_is_no_key_and_a_paste_is_the_keys_typed() -> None:
