@@ -11,6 +11,7 @@ from test_plain import START, interleave, play_plain, turn
 from yahtzee.model.dice import LoadedDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.scoring import Category
+from yahtzee.model.words import Say
 from yahtzee.present import render
 from yahtzee.present.palette import strip_controls
 
@@ -121,15 +122,19 @@ def test_a_computer_seat_plays_its_turns_alone_in_a_scripted_game(tmp_path: Path
 def test_star_names_seat_computer_players(typed: str, name: str, mood: str) -> None:
     from yahtzee.screens.lobby import computer_seat
     seat = computer_seat(typed, [])
+    assert isinstance(seat, Player)
     assert (seat.name, seat.kind, seat.mood) == (name, "computer", mood)
 
 
 def test_an_unknown_mood_is_refused_and_same_names_get_numbers() -> None:
     from yahtzee.screens.lobby import computer_seat
     from yahtzee.speech.languages import text
-    assert text(computer_seat("*sleepy", [])).startswith("Computer players: *thinker")
+    refused = computer_seat("*sleepy", [])
+    assert isinstance(refused, Say) and text(refused).startswith("Computer players: *thinker")
     first = computer_seat("*", [])
+    assert isinstance(first, Player)
     second = computer_seat("*", [first])
+    assert isinstance(second, Player)
     assert second.name == "Brain2"
 
 

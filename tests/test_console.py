@@ -10,7 +10,16 @@ from functools import partial
 from typing import Any, Callable, Union
 
 import pytest
-from helpers import FULL_SIZE, POSIX_READER, KeyScript, chunked_console, plain_console, printed, wait_until
+from helpers import (
+    FULL_SIZE,
+    POSIX_READER,
+    KeyScript,
+    ScreenOutput,
+    chunked_console,
+    plain_console,
+    printed,
+    wait_until,
+)
 from keycodes import F8, F9, F10, KEYS, sent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.utils import get_cwidth
@@ -21,8 +30,8 @@ from yahtzee.consoles.stops import InputClosed
 from yahtzee.present.keys import Key
 from yahtzee.present.palette import strip_controls, visible_width
 from yahtzee.present.render import SCREEN_HEIGHT
-from yahtzee.screens.context import Moment, Screen
 from yahtzee.screens.flow import Keeper, run_from
+from yahtzee.screens.steps import Moment, Screen
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEFT, END = sent(Keys.Left), sent(Keys.End)
@@ -120,11 +129,13 @@ def test_control_sequences_never_reach_a_name_being_typed(context: partial) -> N
             run_from(console, ctx, Keeper(ctx), Moment(Screen.NAMES))
     finally:
         console.reader.close()
-    said = "".join(console.output.written)
+    output = console.output
+    assert isinstance(output, ScreenOutput)
+    said = "".join(output.written)
     assert "Quit Computer Yahtzee? (Y/N)" in said and "Player 1 name: AB" in said
     assert "arg" not in said and "^[" not in said and "40R" not in said
     assert [player.name for player in ctx.session.players] == ["AB"]
-    assert "1. AB" in console.output.text() and "Player 2 name:" in console.output.text()
+    assert "1. AB" in output.text() and "Player 2 name:" in output.text()
 
 
 @pytest.mark.parametrize("noise", ["\x1b[31m", "\x1b[<0;12;4M", "\x1b[2J\x07\x1b]0;t\x07",
@@ -161,7 +172,7 @@ def test_a_name_never_grows_past_the_screen_width(script: Callable) -> None:
 def test_the_last_three_messages_stay_until_forgotten(script: Callable) -> None:
     keys = script()
     console = keys.console
-    drawn = []
+    drawn: list[str] = []
     console._write = drawn.append
     console.show(["SCREEN"])
     for text in ("one", "two", "three", "four"):
@@ -175,7 +186,7 @@ def test_the_last_three_messages_stay_until_forgotten(script: Callable) -> None:
 
 def test_messages_that_do_not_fit_drop_the_oldest(script: Callable) -> None:
     console = script().console
-    drawn = []
+    drawn: list[str] = []
     console._write = drawn.append
     console.show([f"row {n}" for n in range(SCREEN_HEIGHT - 1)])
     console.message("old")

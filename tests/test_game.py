@@ -9,7 +9,7 @@ from helpers import any_json, there
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice, parse_faces
+from yahtzee.model.dice import DiceFileError, DiceSource, LoadedDice, RandomDice, SeededDice, parse_faces
 from yahtzee.model.game import (
     BoxFilled,
     Game,
@@ -193,9 +193,11 @@ def round_trip(game: Game) -> Game:
 @given(st.integers(0, 2**32), st.integers(1, 4), st.integers(0, 60), st.sampled_from(["seeded", "loaded", "random"]))
 def test_mid_game_states_survive_the_json_round_trip(seed: int, players: int, steps: int, kind: str) -> None:
     rng = random.Random(seed)
-    source = {"seeded": lambda: SeededDice(seed),
-              "loaded": lambda: LoadedDice([rng.randint(1, 6) for _ in range(30)], SeededDice(seed)),
-              "random": lambda: RandomDice()}[kind]()
+    sources: dict[str, Callable[[], DiceSource]] = {
+        "seeded": lambda: SeededDice(seed),
+        "loaded": lambda: LoadedDice([rng.randint(1, 6) for _ in range(30)], SeededDice(seed)),
+        "random": lambda: RandomDice()}
+    source = sources[kind]()
     game = Game.start([Player(f"P{i}", "computer" if i == 3 else "human") for i in range(players)],
                       source=source)
     for _ in range(steps):

@@ -8,11 +8,11 @@ import pytest
 from helpers import any_json, there
 
 from yahtzee.model.dice import LoadedDice, SeededDice
-from yahtzee.model.game import Game, Player
+from yahtzee.model.game import Game, Player, PlayerKind
 from yahtzee.model.match import parse_match
-from yahtzee.model.moves import Move, moves_from_json, moves_to_json
+from yahtzee.model.moves import Move, MoveKind, moves_from_json, moves_to_json
 from yahtzee.model.outcome import FinishedGame
-from yahtzee.model.rules import ACORN, YAHTC, Rules
+from yahtzee.model.rules import ACORN, HASBRO, YAHTC, Rules
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.present import render
@@ -26,9 +26,9 @@ FINISHED = "2026-11-30T10:00:00+00:00"
 
 def loaded(
         faces: list[int], names: tuple[str, ...] = ("ANN",), rules: Optional[Rules] = None,
-        kinds: None = None) -> Game:
+        kinds: Optional[dict[str, PlayerKind]] = None) -> Game:
     players = [Player(n, (kinds or {}).get(n, "human")) for n in names]
-    return Game.start(players, *([rules] if rules else []), source=LoadedDice(faces, SeededDice(0)))
+    return Game.start(players, rules or HASBRO, source=LoadedDice(faces, SeededDice(0)))
 
 
 def random_game(seed: int = 2, names: tuple[str, str] = ("ANN", "BOB")) -> Game:
@@ -54,10 +54,10 @@ def test_a_roll_a_reroll_and_a_posting_are_logged_with_seat_round_and_dice() -> 
     game.post(Category.SMALL_STRAIGHT)
     game.roll()
     assert game.moves == [
-        Move(0, 1, "roll", (2, 2, 3, 4, 6), (0, 1, 2, 3, 4)),
-        Move(0, 1, "roll", (1, 2, 3, 4, 5), (0, 4)),
-        Move(0, 1, "post", (1, 2, 3, 4, 5), Category.SMALL_STRAIGHT),
-        Move(1, 1, "roll", (6, 6, 6, 6, 6), (0, 1, 2, 3, 4)),
+        Move(0, 1, MoveKind.ROLL, (2, 2, 3, 4, 6), (0, 1, 2, 3, 4)),
+        Move(0, 1, MoveKind.ROLL, (1, 2, 3, 4, 5), (0, 4)),
+        Move(0, 1, MoveKind.POST, (1, 2, 3, 4, 5), Category.SMALL_STRAIGHT),
+        Move(1, 1, MoveKind.ROLL, (6, 6, 6, 6, 6), (0, 1, 2, 3, 4)),
     ]
 
 
@@ -74,7 +74,7 @@ def test_an_extra_turn_and_a_blank_are_logged_where_the_rules_have_them() -> Non
     game.post(Category.YAHTZEE)
     game.roll()
     game.post(Category.ONES)
-    assert there(game.moves)[-1] == Move(0, 2, "blank", (5,) * 5, Category.ONES)
+    assert there(game.moves)[-1] == Move(0, 2, MoveKind.BLANK, (5,) * 5, Category.ONES)
 
 
 def test_an_undo_takes_its_posting_out_of_the_log_and_the_turn_goes_on() -> None:
@@ -113,7 +113,7 @@ def test_a_game_resumed_mid_turn_keeps_its_whole_log() -> None:
     resumed.roll()
     resumed.post(Category.THREES)
     assert [m.kind for m in there(resumed.moves)] == ["roll", "roll", "post"]
-    assert there(resumed.moves)[1] == Move(0, 1, "roll", (3, 3, 3, 3, 3), (3, 4))
+    assert there(resumed.moves)[1] == Move(0, 1, MoveKind.ROLL, (3, 3, 3, 3, 3), (3, 4))
 
 
 def test_an_older_save_without_a_log_loads_and_its_record_has_no_moves() -> None:

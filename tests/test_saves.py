@@ -10,9 +10,8 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
-from io import BufferedWriter
 from pathlib import Path
-from typing import Any, Callable
+from typing import IO, Any, Callable
 
 import pytest
 from helpers import LOCK_ERRNO, NOON, STAMP, clock, texts, there
@@ -227,7 +226,7 @@ def test_a_failing_write_warns_once_and_keeps_the_old_file(saves: Saves, saves_f
 class HalfWriter:
     """A file that takes half of what is written, then finds the disk full."""
 
-    def __init__(self, file: BufferedWriter) -> None:
+    def __init__(self, file: IO[Any]) -> None:
         self.file = file
 
     def write(self, data: bytes) -> None:
@@ -628,7 +627,7 @@ AUTOSAVE_PATHS = list(paths_in(GOOD_AUTOSAVE))[1:]
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(AUTOSAVE_PATHS), JSON_VALUES)
-def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path: Path, value: Any) -> None:
+def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path: tuple[Any, ...], value: Any) -> None:
     data = json.loads(json.dumps(GOOD_AUTOSAVE))
     place = data
     for key in path[:-1]:

@@ -3,6 +3,7 @@ import json
 import os
 import signal
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Union
 
@@ -27,7 +28,7 @@ def history(
     return [{k: v for k, v in json.loads(line).items() if k != "finished"} for line in lines]
 
 
-def saved_session(saves: Path) -> tuple[tuple[Session, dict[str, str]], list[Any]]:
+def saved_session(saves: Path) -> tuple[Union[tuple[Session, Mapping[str, Any]], tuple[None, None]], list[str]]:
     """The autosave read back as the game reads it: ((session, resume point), notices)."""
     folder = Saves(saves)
     return folder.load_session() or (None, None), texts(folder.take_notices())
@@ -127,7 +128,7 @@ def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path: Path, stop: st
     finally:
         term.close()
     (session, resume), notices = saved_session(saves)
-    assert notices == [] and there(session.game).turn.marked == (False, True, False, False, False)
+    assert notices == [] and there(there(session).game).turn.marked == (False, True, False, False, False)
     assert resume == {"screen": "play"}
 
 

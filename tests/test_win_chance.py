@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 import pytest
 from forkserver import run_game
-from helpers import game_copy, there
+from helpers import clock, game_copy, there
 from numpy import float64, ndarray
 from test_plain import START, play_plain
 
@@ -252,7 +252,11 @@ def test_a_turn_over_stops_its_preparation_between_its_parts(table: StrategyTabl
     whole = worked_out()
     table.memo.clear()
     asked = []
-    prepare_turn(table, ann, [bob], lambda: asked.append(1) or len(asked) > 1)  # over after BOB's final
+
+    def over() -> bool:  # after BOB's final
+        asked.append(1)
+        return len(asked) > 1
+    prepare_turn(table, ann, [bob], over)
     part = worked_out()
     assert len(asked) == 2 and part < whole
     assert state_index(*card_state(bob.boxes)) in {state for _, state in part}
@@ -386,7 +390,7 @@ def test_in_key_mode_the_advice_page_has_a_win_column_and_w_ranks_by_it(tmp_path
     there(session.game).roll()
     strategy = StrategyServices.over(TableKeeper(shared_table_cache))
     strategy.tables.load(HASBRO, with_rests=True)  # ready, as a game that went on a while has it: no wait first
-    ctx = Context(session, Services(lambda: None, Saves(tmp_path / "saves"), strategy))
+    ctx = Context(session, Services(clock, Saves(tmp_path / "saves"), strategy))
     ctx.moment = Moment(Screen.PLAY)
     script = KeyScript("wx")
     try:
@@ -434,7 +438,7 @@ def test_the_postings_array_is_the_advisors_pure_rules(loader: Loader, rules: Ru
                 columns = set()
                 for option in options:
                     column = BOX_COUNT if option.extra_turn else list(Category).index(there(option.box))
-                    after = state if option.extra_turn else card_state({**card.boxes, option.box: option.points})
+                    after = state if option.extra_turn else card_state({**card.boxes, there(option.box): option.points})
                     assert (found.gains[roll, column], found.afters[roll, column]) == \
                         (option.gain, state_index(*after)), (dice, choice_text(option))
                     columns.add(column)
@@ -454,7 +458,7 @@ def played_out(table: StrategyTable, card: Scorecard, games: int, seed: int) -> 
 
 
 def strange_middle(
-        seed: Optional[int]) -> tuple[dict[Category, int], dict[Category, int], tuple[int, int, int, int, int]]:
+        seed: Optional[int]) -> tuple[dict[Category, int], dict[Category, int], tuple[int, ...]]:
     """ANN (to post her last roll in round 7) and BOB (to take his turn after her): cards of six
     random postings, from a seed; or the player far behind (random postings) against a card
     of the table's good fortune."""
