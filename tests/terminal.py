@@ -3,12 +3,13 @@ loaded, see forkserver, or started afresh), pexpect reads and types, pyte draws 
 import contextlib
 import json
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 import pexpect
 import pyte
-from forkserver import close_window, ended_with, has_ended, spawn, spawn_game
+from forkserver import ForkedGame, close_window, ended_with, has_ended, spawn, spawn_game
 from helpers import WAIT_SECONDS, FastScreen, screen_lines, wait_until
 from keycodes import KEYS
 
@@ -27,8 +28,9 @@ class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
     def __init__(
-            self, *args: Any, env: Any = None, columns: Any = 80, lines: Any = 24, stderr: Any = None,
-            dice_roll: Any = "off", program: Any = None, fresh: Any = False) -> None:
+            self, *args: str, env: Optional[Mapping[str, str]] = None, columns: int = 80, lines: int = 24,
+            stderr: Optional[Path] = None, dice_roll: str = "off", program: Optional[Sequence[str]] = None,
+            fresh: bool = False) -> None:
         """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
         prefs.json yet (off by default, so whole games run at the speed keys are sent);
         `program`: another command than the game (an ssh client joining it); `fresh`: the
@@ -39,6 +41,7 @@ class Terminal:
         for stale in ("NO_COLOR", "COLUMNS", "LINES"):
             environment.pop(stale, None)
         environment.update(env or {})  # a test's own NO_COLOR stays
+        self.child: Union[ForkedGame, pexpect.spawn]
         if program:  # the game's stderr to a file, so it outlives the terminal
             self.child = spawn(program, environment, lines, columns, stderr=stderr)
         else:
@@ -47,9 +50,10 @@ class Terminal:
         self._screen = FastScreen(columns, lines)
         self.stream = pyte.ByteStream(self._screen)
         self.raw = b""
-        self._undrawn = []  # output taken in but not yet drawn: a screen is drawn only when read
-        self._text = None  # the screen as text, until more output is drawn
-        self.partners = []  # other terminals of the same game, read while this one waits: as their windows would be
+        self._undrawn: list[bytes] = []  # output taken in but not yet drawn: a screen is drawn only when read
+        self._text: Optional[str] = None  # the screen as text, until more output is drawn
+        # other terminals of the same game, read while this one waits: as their windows would be
+        self.partners: list[Terminal] = []
 
     def pump(self, timeout: Union[float, int] = 0.05) -> None:
         """Take in what the game has written so far."""
@@ -131,14 +135,14 @@ class Terminal:
             self.wait_for("(Y/N)")
             self.press(answer)
 
-    def quit(self) -> int:
+    def quit(self) -> Optional[int]:
         """F10, then Y to the quit question: the game saved; its exit status."""
         self.press("F10")
         self.wait_for("Quit the game?")
         self.press("y")
         return self.exit_code()
 
-    def exit_code(self, timeout: int = WAIT_SECONDS) -> int:
+    def exit_code(self, timeout: float = WAIT_SECONDS) -> Optional[int]:
         """Wait for the game to end; its exit status."""
         def ended() -> Any:
             try:
@@ -151,7 +155,7 @@ class Terminal:
         self.child.close()
         return self.child.exitstatus
 
-    def hang_up(self, timeout: int = WAIT_SECONDS) -> int:
+    def hang_up(self, timeout: float = WAIT_SECONDS) -> Optional[int]:
         """Close the terminal under the game, as a player closing the window; its exit status."""
         close_window(self.child)  # the master end: the kernel hangs up the terminal
         with contextlib.suppress(AssertionError):

@@ -1,7 +1,7 @@
 """Screens driven by scripted keystrokes through prompt_toolkit's pipe input."""
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from functools import partial
 from typing import Any, Callable, Optional
 
@@ -21,10 +21,9 @@ from yahtzee.screens.flow import SCREENS, Keeper, run
 from yahtzee.screens.lobby import clean_name
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
-from yahtzee.strategy.exact.table import StrategyTable
 
 C = Category
-def steps(console: KeyConsole, ctx: Context, screen: Screen, until: list[Screen]) -> Moment:
+def steps(console: KeyConsole, ctx: Context, screen: Screen, until: Collection[Screen]) -> Optional[Moment]:
     """Run the flow's screens from `screen`, saving as the flow does, until one returns a
     moment on a screen in `until` (or None); returns that moment."""
     keeper = Keeper(ctx)
@@ -32,18 +31,19 @@ def steps(console: KeyConsole, ctx: Context, screen: Screen, until: list[Screen]
     while True:
         ctx.moment = moment
         keeper.keep(ctx)
-        moment = SCREENS[moment.screen](console, ctx)
-        if moment is None or moment.screen in until:
-            return moment
+        following = SCREENS[moment.screen](console, ctx)
+        if following is None or following.screen in until:
+            return following
+        moment = following
 
 
 @pytest.fixture
-def run_keys(context: partial) -> Iterator[Callable]:
+def run_keys(context: Callable[..., Context]) -> Iterator[Callable[..., tuple[Optional[Moment], Context, KeyScript]]]:
     scripts = []
 
-    def run(
-            screen: Any, keys: str, table: Optional[StrategyTable] = None, faces: Any = (), players: int = (),
-            until: Any = (), **session_options: Any) -> Any:
+    def run(screen: Screen, keys: str, table: Optional[Context] = None, faces: Sequence[int] = (),
+            players: Sequence[str] = (), until: Collection[Screen] = (),
+            **session_options: Any) -> tuple[Optional[Moment], Context, KeyScript]:
         table = table or context(faces, **session_options)
         table.session.players.extend(Player(name) for name in players)
         if players and table.session.game is None:
