@@ -27,13 +27,12 @@ from yahtzee.model.rules import HASBRO, Rules, rules_named
 from yahtzee.model.scoring import Category
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import (
-    dice_from_dict,
-    dice_to_dict,
     game_from_dict,
     game_to_dict,
     session_from_dict,
     session_to_dict,
 )
+from yahtzee.saves.dicestates import dice_from_dict, dice_to_dict
 from yahtzee.saves.records import InvalidRecord, check_record, finished_game, record_of
 from yahtzee.saves.store import Saves
 from yahtzee.saves.strict import DamagedSave
@@ -171,6 +170,7 @@ def test_turning_duplicate_dice_on_and_off_keeps_the_seed_where_there_is_one(
     if expected[1] is not None:
         assert turned.seed == expected[1]
     if isinstance(source, RandomDice):
+        assert isinstance(turned, DuplicateDice)
         assert turned.random_seed and isinstance(turned.seed, int)
         assert with_duplicate(turned, False) == RandomDice()
     assert with_duplicate(turned, isinstance(turned, DuplicateDice)) is turned
@@ -224,7 +224,8 @@ def test_loaded_dice_that_would_fall_back_on_duplicate_dice_are_refused() -> Non
     duplicate = dice_to_dict(DuplicateDice(5, (1, 2, 1), [1, 0, 2, 0, 0]).state)
     with pytest.raises(DamagedSave):  # they could not roll by count once the loaded faces ran out
         dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": duplicate})
-    assert dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": {"kind": "random"}}).source().faces == [1, 2]
+    dice = dice_from_dict({"kind": "loaded", "faces": [1, 2], "fallback": {"kind": "random"}}).source()
+    assert isinstance(dice, LoadedDice) and dice.faces == [1, 2]
 
 
 def finished_record(source: Union[SeededDice, DuplicateDice]) -> dict[str, Any]:

@@ -11,7 +11,10 @@ from keycodes import KEYS
 
 from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.scoring import Category
+from yahtzee.model.session import Session
+from yahtzee.saves.documents import ResumePoint
 from yahtzee.saves.store import Saves
 from yahtzee.saves.versions import resume_point
 from yahtzee.screens.context import Context
@@ -25,14 +28,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def counting(saves: Saves) -> list[Any]:
     """Record every autosave written, as (moment, session) JSON."""
-    written = []
+    written: list[Any] = []
     save = saves.save_session
 
-    def recorded(session: Any, resume: Any) -> Any:
+    def recorded(session: Session, resume: ResumePoint) -> bool:
         written.append(resume)
         return save(session, resume)
 
-    saves.save_session = recorded
+    saves.save_session = recorded  # type: ignore[method-assign]  # watched: each save counted
     return written
 
 
@@ -63,13 +66,13 @@ def test_one_posting_writes_the_saved_game_once_and_an_unchanged_step_never(cont
     written = counting(saves)
     script = KeyScript(" rhy")  # roll, go to posting, full house, yes
     keeper = Keeper(ctx)
-    moment = Moment(Screen.PLAY)
+    moment: Optional[Moment] = Moment(Screen.PLAY)
     try:
-        while moment != Moment(Screen.PLAY) or not ctx.session.game.players[0].card.boxes:
-            ctx.moment = moment
+        while moment != Moment(Screen.PLAY) or not there(ctx.session.game).players[0].card.boxes:
+            ctx.moment = there(moment)
             keeper.keep(ctx)
-            moment = SCREENS[moment.screen](script.console, ctx)
-        ctx.moment = moment
+            moment = SCREENS[ctx.moment.screen](script.console, ctx)
+        ctx.moment = there(moment)
         keeper.keep(ctx)
         keeper.keep(ctx)  # nothing changed: nothing is written
     finally:
@@ -121,8 +124,12 @@ def test_a_posting_stays_said_under_the_next_players_turn_until_that_player_roll
     ctx.session.new_game()
     script = KeyScript(" rh")
     drawn = []
-    script.console.forget_messages = lambda forget=script.console.forget_messages: (
-        drawn.append("forgotten"), forget())
+    forget = script.console.forget_messages
+
+    def forgotten() -> None:
+        drawn.append("forgotten")
+        forget()
+    script.console.forget_messages = forgotten  # type: ignore[method-assign]  # watched: each forgetting noted
     try:
         ctx.moment = Moment(Screen.PLAY)
         run_steps(script.console, ctx, Moment(Screen.PLAY))
@@ -177,7 +184,10 @@ def test_escape_leaves_the_manual_as_x_does(context: partial) -> None:
     ctx = context()
     ctx.services.manual = [f"manual line {n}" for n in range(60)]
     script = KeyScript("\ry" + KEYS["Esc"], more_to_come=True)
-    later = threading.Timer(0.8, lambda: (script.pipe.send_text("ANN\r"), end_of_keys(script.pipe)))
+    def type_the_rest() -> None:
+        script.pipe.send_text("ANN\r")
+        end_of_keys(script.pipe)
+    later = threading.Timer(0.8, type_the_rest)
     later.start()
     try:
         with pytest.raises(InputClosed):
@@ -212,11 +222,11 @@ def test_a_game_that_could_not_join_the_history_says_so_at_its_end(context: part
         game.post(box)
     game.roll()
 
-    def disk_full(record: Any) -> Any:
+    def disk_full(game: FinishedGame) -> bool:
         saves.history_problem = "this game was not added to the history: the disk is full"
         return False
 
-    saves.append_history = disk_full
+    saves.append_history = disk_full  # type: ignore[method-assign]  # a full disk, for this test
     script = KeyScript("cn")  # CHANCE, the last box; no other game
     try:
         ctx.moment = Moment(Screen.POSTING)

@@ -62,7 +62,7 @@ class Recording(gettext.NullTranslations):
         super().__init__()
         with open(PACKAGE / "locale" / "de" / "LC_MESSAGES" / "yahtzee.mo", "rb") as file:
             self.german = gettext.GNUTranslations(file)
-        self.missing = set()
+        self.missing: set[str] = set()
 
     def gettext(self, message: str) -> str:
         if message not in GERMAN and message not in GERMAN.values():
@@ -102,7 +102,7 @@ def speaking(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable]:
 def tour(tmp_path: Path, keys: str, faces: list[int] = FACES) -> list[list[str]]:
     """Run the flow in-process with a real advisor on these keys; every screen drawn."""
     saves = Saves(tmp_path / "saves")
-    strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
+    strategy = StrategyServices.over(TableKeeper(Path(os.environ["YAHTZEE_CACHE"])))
     ctx = make_context(Settings(saves.load_prefs()), saves, LoadedDice(faces, SeededDice(1)), strategy)
     ctx.services.manual = MANUAL
     strategy.tables.load(ctx.session.rules)  # ready: the keys typed ahead meet the advice page, not its wait
@@ -221,10 +221,10 @@ SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.p
           "dicemath.py", "position.py", "team.py", "levels.py")
 
 
-def unmarked_strings(path: Path) -> None:
+def unmarked_strings(path: Path) -> Iterator[str]:
     """String literals of two words or more that are neither marked nor docstrings."""
     tree = parsed(path)
-    skip = set()
+    skip: set[int] = set()
     for node in walked(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in MARKERS:
             skip.update(id(arg) for arg in node.args)
@@ -239,7 +239,7 @@ def unmarked_strings(path: Path) -> None:
         if id(node) in skip:
             continue
         if isinstance(node, ast.JoinedStr):
-            text = "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+            text = "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))  # (str: an f-string's)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
         else:
@@ -263,6 +263,7 @@ def test_no_module_that_translates_binds_the_name_of_the_translator() -> None:
             calls = any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "_"
                         for n in walked(node)) if names else False
             if names and calls:
+                assert isinstance(node, ast.FunctionDef)  # (names are looked for in one only)
                 bound.append(f"{path.name}: {node.name}")
     assert bound == []
 
