@@ -6,7 +6,7 @@ to fill, against the same exact count."""
 import copy
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
@@ -34,6 +34,7 @@ from yahtzee.strategy.odds.rests import (
     rest_kinds,
     state_kinds,
 )
+from yahtzee.strategy.odds.rival import RivalPlayer
 from yahtzee.strategy.odds.winchance import option_chances
 from yahtzee.strategy.play.advisor import advise
 from yahtzee.strategy.play.players import ComputerPlayer
@@ -56,8 +57,8 @@ def model_key(card: Scorecard) -> tuple[frozenset, int, bool]:
 
 
 def remaining_by_model(
-        card: Scorecard, rules: Rules, thinker: ComputerPlayer, memo: dict[tuple[frozenset, int, bool], dict[int,
-        float]]) -> dict[int, float]:
+        card: Scorecard, rules: Rules, thinker: Union[ComputerPlayer, RivalPlayer],
+        memo: dict[tuple[frozenset, int, bool], dict[int, float]]) -> dict[int, float]:
     """{points still to come: chance} of a card played by *thinker, through the game model."""
     if card.is_full:
         return {0: 1.0}
@@ -73,7 +74,7 @@ def remaining_by_model(
         if (dice, rolls) not in resolved:
             game.turn = Turn(dice=dice, rolls=rolls)
             action = thinker.next_action(game)
-            result = {}
+            result: dict[Any, float] = {}
             if isinstance(action, Reroll):
                 kept = tuple(face for face, again in zip(dice, action.marked) if not again)
                 for fresh, chance in throws(5 - len(kept)):
@@ -89,7 +90,7 @@ def remaining_by_model(
             resolved[dice, rolls] = result
         return resolved[dice, rolls]
 
-    total = {}
+    total: dict[int, float] = {}
     for dice, chance in throws(5):
         for points, p in resolve(dice, 1).items():
             total[points] = total.get(points, 0.0) + chance * p
@@ -99,7 +100,7 @@ def remaining_by_model(
 
 def card_with_open(*open_boxes: Any, **filled: Any) -> Scorecard:
     """A Scorecard of FULL_CARD's points with these boxes open (and these points changed)."""
-    points = {**FULL_CARD, **{C[name.upper()]: value for name, value in filled.items()}}
+    points = {**FULL_CARD, **{Category[name.upper()]: value for name, value in filled.items()}}
     return Scorecard(boxes={box: value for box, value in points.items() if box not in open_boxes})
 
 
@@ -198,7 +199,7 @@ def keeps(dice: Any) -> Any:
 ])
 def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(
         loader: Callable, bob_open: tuple[Category, ...], bob_filled: dict[str, int],
-        ann_open: Category, ann_filled: dict[str, int], dice: tuple[int, int, int, int, int]) -> None:
+        ann_open: Category, ann_filled: dict[str, Any], dice: tuple[int, int, int, int, int]) -> None:
     table = loader(HASBRO)
     thinker = computer_player("*thinker", HASBRO, loader)
     bob = card_with_open(*bob_open, **bob_filled)
@@ -239,7 +240,7 @@ def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread() -> None:
 def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean: float) -> None:
     shape = np.random.default_rng(3).random(2 * SHAPE_REACH + 1)
     shape /= shape.sum()
-    expected = {}
+    expected: dict[int, float] = {}
     for offset, chance in zip(range(-SHAPE_REACH, SHAPE_REACH + 1), shape):
         low = int(np.floor(mean + offset))
         share = mean + offset - low
@@ -293,8 +294,10 @@ def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_tw
     assert other_copy.acquire()  # another copy of the game is measuring them
     monkeypatch.delitem(rests.MEASURED_RESTS, (HASBRO, table.objective))  # not yet in this copy's memory
     measured, waiting = [], threading.Event()
-    monkeypatch.setattr(cache, "measured_rests",
-                        lambda table, progress=None, processes=1: measured.append(table) or rests.measured_rests(table))
+    def measuring(table: StrategyTable, progress: Any = None, processes: int = 1) -> Rests:
+        measured.append(table)
+        return rests.measured_rests(table)
+    monkeypatch.setattr(cache, "measured_rests", measuring)
     reader = threading.Thread(target=cache.ready_rests, args=(table, folder, lambda done, total: waiting.set()))
     reader.start()
     try:
@@ -327,7 +330,7 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     kept = cache.read_rests(table, rests_path)
     assert kept is not None and (kept.shapes == measured.shapes).all() and (kept.alike == measured.alike).all()
     # A file of an earlier game, without the spreads of cards alike, is not read either.
-    meta = {"version": cache.FORMAT_VERSION, "key": cache.table_key(HASBRO, table.objective)}
+    meta: cache.CacheMeta = {"version": cache.FORMAT_VERSION, "key": cache.table_key(HASBRO, table.objective)}
     assert cache.save_arrays(rests_path, meta, spreads=measured.spreads, shapes=measured.shapes,
                              centres=measured.centres)
     assert cache.read_rests(table, rests_path) is None
@@ -339,8 +342,10 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     again = []  # measured again, on fewer games than the game plays (the file is the point here)
     exact = measured.exact
     remeasure = lambda table, progress=None: rests.measure_rests(table, 500, exact=exact)  # noqa: E731
-    monkeypatch.setattr(cache, "measured_rests",
-                        lambda table, progress=None, processes=1: again.append(remeasure(table)) or again[0])
+    def measuring_again(table: StrategyTable, progress: Any = None, processes: int = 1) -> Rests:
+        again.append(remeasure(table))
+        return again[0]
+    monkeypatch.setattr(cache, "measured_rests", measuring_again)
     cache.ready_rests(cache.load_table(HASBRO, cache_dir=folder), folder)
     kept = cache.read_rests(table, rests_path)
     assert len(again) == 1 and kept is not None and (kept.shapes == again[0].shapes).all()

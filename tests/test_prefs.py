@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 import pytest
+from helpers import clock
 
 from yahtzee.model.dice import DuplicateDice, SeededDice, is_duplicate
 from yahtzee.model.match import parse_match
@@ -39,7 +40,7 @@ def test_each_preference_is_a_field_and_its_default_is_its_first_choice() -> Non
 
 def test_the_preferences_are_frozen_and_changed_by_replace() -> None:
     with pytest.raises(FrozenInstanceError):
-        DEFAULTS.hints = True
+        DEFAULTS.hints = True  # type: ignore[misc]  # the point: the frozen preferences refuse it
     assert replace(DEFAULTS, hints=True).hints is True and DEFAULTS.hints is False
 
 
@@ -66,7 +67,7 @@ def test_a_preference_cycles_to_its_next_choice_and_back_to_the_first() -> None:
 # Decoding and encoding prefs.json
 
 @pytest.mark.parametrize("key, choice", EVERY_CHOICE)
-def test_every_choice_round_trips_through_the_file(key: str, choice: Union[float, str, bool, int]) -> None:
+def test_every_choice_round_trips_through_the_file(key: str, choice: Any) -> None:
     prefs = replace(DEFAULTS, **{key: choice})
     document = json.loads(json.dumps(prefs_to_dict(prefs)))
     back = prefs_from_save(document)
@@ -131,7 +132,7 @@ def test_the_preferences_choose_the_rules_with_their_options_and_the_match() -> 
 
 
 def test_a_game_setting_changed_on_the_settings_screen_outranks_the_command_lines() -> None:
-    ctx = Context(Session([], source=SeededDice(3)), Services(lambda: None),
+    ctx = Context(Session([], source=SeededDice(3)), Services(clock),
                   Settings(Prefs(), RunSettings(rules="acorn", duplicate=True)))
     ctx.apply_game_settings()
     assert ctx.session.rules.name == "acorn" and isinstance(ctx.session.source, DuplicateDice)
@@ -147,5 +148,5 @@ def test_a_game_setting_changed_on_the_settings_screen_outranks_the_command_line
 
 
 def test_the_preferences_kept_take_verify_and_sound_from_the_session() -> None:
-    ctx = Context(Session([], verify=False, sound=False), Services(lambda: None), Settings(Prefs(hints=True)))
+    ctx = Context(Session([], verify=False, sound=False), Services(clock), Settings(Prefs(hints=True)))
     assert ctx.prefs_to_keep() == Prefs(hints=True, verify=False, sound=False)

@@ -2,10 +2,11 @@
 question; a stop during a table build ends the build at once."""
 import sys
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 import pytest
-from pexpect.pty_spawn import spawn
+
+from yahtzee.consoles.plain import PlainConsole
 
 if sys.platform == "win32":  # its module-level code already needs what Windows lacks
     pytest.skip("posix: stop signals (SIGHUP, SIGTERM) sent to a game at a real terminal (pty)",
@@ -34,7 +35,7 @@ STOPS = {  # the line number at whose prompt the signal comes, by screen
 }
 
 
-def spawn(saves: Path, dice: Path) -> spawn:
+def spawn(saves: Path, dice: Path) -> pexpect.spawn:
     """The game in plain mode in a pseudo-terminal."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves),
@@ -44,7 +45,7 @@ def spawn(saves: Path, dice: Path) -> spawn:
     return child
 
 
-def next_prompt(child: spawn) -> str:
+def next_prompt(child: pexpect.spawn) -> str:
     """Wait for the next prompt; its text."""
     child.expect(PROMPT, timeout=WAIT_SECONDS)
     return there(child.match).group(1).strip()
@@ -57,11 +58,11 @@ class StoppingInput(io.StringIO):
     def __init__(self, lines: list[Union[Any, str]]) -> None:
         super().__init__()
         self.lines = list(lines)
-        self.console = None
+        self.console: Optional[PlainConsole] = None
 
-    def readline(self, size: int = -1) -> str:
+    def readline(self, size: Optional[int] = -1, /) -> str:  # type: ignore[override]  # (typeshed: _IOBase's gives bytes)
         if not self.lines:
-            self.console.request_stop(signal.SIGTERM)
+            there(self.console).request_stop(signal.SIGTERM)
         return self.lines.pop(0) + "\n"
 
 
