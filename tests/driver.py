@@ -1,9 +1,10 @@
 """A player that answers every plain-mode prompt from what it sees: a game that can be
 killed and resumed at any moment and still be played the same way to its end."""
+from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+
 import os
 import re
 from pathlib import Path
-from typing import Optional
 
 import pexpect
 from forkserver import spawn_game
@@ -57,7 +58,7 @@ class PlainPlayer:
         self.child.sendline(answer(match.group(1), shown))
         return True
 
-    def play(self, steps: Optional[int] = None) -> bool:
+    def play(self, steps: int | None = None) -> bool:
         """Answer prompts until the end, or `steps` of them; True if the game ended."""
         count = 0
         while steps is None or count < steps:
@@ -66,7 +67,7 @@ class PlainPlayer:
             count += 1
         return False
 
-    def exit_code(self) -> Optional[int]:
+    def exit_code(self) -> int | None:
         """Wait for the end; the exit status."""
         self.child.expect(pexpect.EOF, timeout=WAIT_SECONDS)
         self.child.close()

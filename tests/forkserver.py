@@ -9,6 +9,8 @@ server, its parent, tells its exit status.
 Interpreter-level settings (PYTHON*, LANG, LC_*) are fixed when the server starts: a game
 that needs others is started afresh, as is every test of the start itself (terminal.Terminal
 and driver.PlainPlayer choose)."""
+from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+
 import atexit
 import contextlib
 import importlib
@@ -29,7 +31,7 @@ import time
 import traceback
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 import pexpect
 from pexpect.fdpexpect import fdspawn
@@ -161,7 +163,7 @@ def standard_streams() -> None:
     unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
     for name, fd in (("stdin", 0), ("stdout", 1), ("stderr", 2)):
         old = getattr(sys, name)
-        binary: Union[io.BufferedReader, io.BufferedWriter, io.FileIO]
+        binary: io.BufferedReader | io.BufferedWriter | io.FileIO
         if fd == 0:
             binary = io.BufferedReader(io.FileIO(fd, "rb", closefd=False))
         else:
@@ -230,7 +232,7 @@ class ForkServer:
         theirs.close()
 
     def start(self, args: Sequence[str], environment: Mapping[str, str], cwd: Path, lines: int, columns: int,
-              echo: bool, stderr: Optional[Path]) -> tuple[int, int]:
+              echo: bool, stderr: Path | None) -> tuple[int, int]:
         """A game started on a new terminal: (its pid, the master end)."""
         if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
             raise OSError("no fork server on Windows")
@@ -255,7 +257,7 @@ class ForkServer:
             raise RuntimeError("the fork server ended")
         return json.loads(data)["pid"]
 
-    def status(self, pid: int) -> Optional[int]:
+    def status(self, pid: int) -> int | None:
         """The game's wait status once it has ended, else None."""
         with self.lock:
             self.connection.send(json.dumps({"do": "status", "pid": pid}).encode())
@@ -272,7 +274,7 @@ SERVER_ENVIRONMENT = {**os.environ, "PYTHONUNBUFFERED": "1"}
 _SERVER: list[ForkServer] = []
 
 
-def fork_server(environment: Mapping[str, str]) -> Optional[ForkServer]:
+def fork_server(environment: Mapping[str, str]) -> ForkServer | None:
     """This worker's fork server if it can start a game with `environment`, else None."""
     if sys.platform == "win32":  # no fork
         return None
@@ -292,9 +294,9 @@ class ForkedGame(fdspawn):
     def __init__(self, server: ForkServer, pid: int, master: int, **options: Any) -> None:
         super().__init__(master, **options)
         self.server, self.pid = server, pid
-        self.exitstatus: Optional[int] = None
-        self.signalstatus: Optional[int] = None
-        self.status: Optional[int] = None
+        self.exitstatus: int | None = None
+        self.signalstatus: int | None = None
+        self.status: int | None = None
         self.terminated = False
 
     def isalive(self) -> bool:
@@ -360,8 +362,8 @@ class ForkedGame(fdspawn):
 
 
 def spawn_game(args: Sequence[str], environment: Mapping[str, str], lines: int = 24, columns: int = 80,
-               echo: bool = True, stderr: Optional[Path] = None, fresh: bool = False,
-               **options: Any) -> Union[ForkedGame, pexpect.spawn]:
+               echo: bool = True, stderr: Path | None = None, fresh: bool = False,
+               **options: Any) -> ForkedGame | pexpect.spawn:
     """The game started with `args` on a new terminal (its stderr to the file `stderr` if
     given): forked where the environment allows, else (and when `fresh`) started afresh by
     pexpect, as a player starts it."""
@@ -373,7 +375,7 @@ def spawn_game(args: Sequence[str], environment: Mapping[str, str], lines: int =
 
 
 def spawn(command: Sequence[str], environment: Mapping[str, str], lines: int = 24, columns: int = 80, echo: bool = True,
-          stderr: Optional[Path] = None, **options: Any) -> pexpect.spawn:
+          stderr: Path | None = None, **options: Any) -> pexpect.spawn:
     """A program started afresh by pexpect on a new terminal (its stderr to the file `stderr`
     if given)."""
     if stderr is not None:
@@ -383,7 +385,7 @@ def spawn(command: Sequence[str], environment: Mapping[str, str], lines: int = 2
                          dimensions=(lines, columns), echo=echo, **options)
 
 
-def run_game(args: Sequence[str], input: Union[str, bytes, None] = None, env: Optional[Mapping[str, str]] = None,
+def run_game(args: Sequence[str], input: str | bytes | None = None, env: Mapping[str, str] | None = None,
              timeout: float = 60, text: bool = True, fresh: bool = False) -> subprocess.CompletedProcess[Any]:
     """subprocess.run of `python yahtzee.py ARGS` with `input`, capturing its output: forked
     where the environment allows, else (and when `fresh`) started afresh."""
@@ -451,7 +453,7 @@ def as_text(output: bytes) -> str:
     return output.decode(locale.getpreferredencoding(False)).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def close_window(child: Union[ForkedGame, pexpect.spawn]) -> None:
+def close_window(child: ForkedGame | pexpect.spawn) -> None:
     """Close the terminal's master end under a game, as a player closing the window does."""
     if isinstance(child, ForkedGame):
         child.close_master()
@@ -459,13 +461,13 @@ def close_window(child: Union[ForkedGame, pexpect.spawn]) -> None:
         child.ptyproc.fileobj.close()  # type: ignore[attr-defined]  # pexpect's, not in its stubs
 
 
-def has_ended(child: Union[ForkedGame, pexpect.spawn]) -> bool:
+def has_ended(child: ForkedGame | pexpect.spawn) -> bool:
     """Whether the game has ended (once its window is closed, too)."""
     return not (child.isalive() if isinstance(child, ForkedGame)
                 else child.ptyproc.isalive())  # type: ignore[attr-defined]  # pexpect's, not in its stubs
 
 
-def ended_with(child: Union[ForkedGame, pexpect.spawn]) -> Optional[int]:
+def ended_with(child: ForkedGame | pexpect.spawn) -> int | None:
     """The game's exit status once it has ended."""
     return (child.exitstatus if isinstance(child, ForkedGame)
             else child.ptyproc.exitstatus)  # type: ignore[attr-defined]  # pexpect's, not in its stubs

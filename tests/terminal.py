@@ -1,11 +1,13 @@
 """A real pseudo-terminal for whole-game tests: the game runs in it (forked with its modules
 loaded, see forkserver, or started afresh), pexpect reads and types, pyte draws its screen."""
+from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+
 import contextlib
 import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 import pexpect
 import pyte
@@ -28,8 +30,8 @@ class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
     def __init__(
-            self, *args: str, env: Optional[Mapping[str, str]] = None, columns: int = 80, lines: int = 24,
-            stderr: Optional[Path] = None, dice_roll: str = "off", program: Optional[Sequence[str]] = None,
+            self, *args: str, env: Mapping[str, str] | None = None, columns: int = 80, lines: int = 24,
+            stderr: Path | None = None, dice_roll: str = "off", program: Sequence[str] | None = None,
             fresh: bool = False) -> None:
         """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
         prefs.json yet (off by default, so whole games run at the speed keys are sent);
@@ -41,7 +43,7 @@ class Terminal:
         for stale in ("NO_COLOR", "COLUMNS", "LINES"):
             environment.pop(stale, None)
         environment.update(env or {})  # a test's own NO_COLOR stays
-        self.child: Union[ForkedGame, pexpect.spawn]
+        self.child: ForkedGame | pexpect.spawn
         if program:  # the game's stderr to a file, so it outlives the terminal
             self.child = spawn(program, environment, lines, columns, stderr=stderr)
         else:
@@ -51,11 +53,11 @@ class Terminal:
         self.stream = pyte.ByteStream(self._screen)
         self.raw = b""
         self._undrawn: list[bytes] = []  # output taken in but not yet drawn: a screen is drawn only when read
-        self._text: Optional[str] = None  # the screen as text, until more output is drawn
+        self._text: str | None = None  # the screen as text, until more output is drawn
         # other terminals of the same game, read while this one waits: as their windows would be
         self.partners: list[Terminal] = []
 
-    def pump(self, timeout: Union[float, int] = 0.05) -> None:
+    def pump(self, timeout: float | int = 0.05) -> None:
         """Take in what the game has written so far."""
         try:
             data = self.child.read_nonblocking(65536, timeout)
@@ -135,14 +137,14 @@ class Terminal:
             self.wait_for("(Y/N)")
             self.press(answer)
 
-    def quit(self) -> Optional[int]:
+    def quit(self) -> int | None:
         """F10, then Y to the quit question: the game saved; its exit status."""
         self.press("F10")
         self.wait_for("Quit the game?")
         self.press("y")
         return self.exit_code()
 
-    def exit_code(self, timeout: float = WAIT_SECONDS) -> Optional[int]:
+    def exit_code(self, timeout: float = WAIT_SECONDS) -> int | None:
         """Wait for the game to end; its exit status."""
         def ended() -> Any:
             try:
@@ -155,7 +157,7 @@ class Terminal:
         self.child.close()
         return self.child.exitstatus
 
-    def hang_up(self, timeout: float = WAIT_SECONDS) -> Optional[int]:
+    def hang_up(self, timeout: float = WAIT_SECONDS) -> int | None:
         """Close the terminal under the game, as a player closing the window; its exit status."""
         close_window(self.child)  # the master end: the kernel hangs up the terminal
         with contextlib.suppress(AssertionError):

@@ -128,6 +128,8 @@ def is_running(pid: int) -> bool:
 @pytest.fixture
 def forked(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The helpers forked in this test, by process id."""
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     pids, fork = [], os.fork
 
     def fork_and_note() -> Any:
@@ -141,6 +143,8 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 def is_reaped(pid: int) -> bool:
     """True when `pid` has ended and been waited for by this process."""
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     try:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:

@@ -5,10 +5,11 @@ import contextlib
 import io
 import os
 from collections.abc import Iterator
-from typing import Any, Callable, Union
+from contextlib import AbstractContextManager
+from typing import Any, Callable, Optional, Union
 
 import pytest
-from helpers import NO_CRYPTOGRAPHY, KeyScript, plain_console, printed
+from helpers import NO_CRYPTOGRAPHY, KeyScript, clock, plain_console, printed
 from keycodes import sent
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding import KeyPress
@@ -16,10 +17,12 @@ from prompt_toolkit.keys import Keys
 from test_windows_keys import FakeWindows, windows_console
 
 from yahtzee.consoles.keymode import KeyConsole
+from yahtzee.consoles.keyreader import KeyReader
 from yahtzee.consoles.plain import PlainConsole
 from yahtzee.consoles.screenreader import AccessibleConsole
 from yahtzee.model.session import Session
 from yahtzee.net.hostconsole import TableConsole
+from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.keys import HOT_KEYS, KEY_MAP, LETTERS, LINE_KEYS, PLAIN_WORDS, TERMINAL_KEYS, Key, letter_as_key
 from yahtzee.screens.context import Context, Services
 from yahtzee.screens.prompts import hot_key
@@ -87,8 +90,11 @@ def tables_host() -> Iterator[tuple[TableConsole, Callable]]:
 
     from yahtzee.net.hostconsole import TableConsole
     with posix_terminal() as (host, press):
-        ctx = Context(Session([]), Services(lambda: None))
-        yield TableConsole(host, host.reader, Server().serving, console_for=lambda seat, reader: None,
+        ctx = Context(Session([]), Services(clock))
+        assert isinstance(host.reader, KeyReader)
+        def no_friend(seat: RemoteSeat, reader: KeyReader) -> KeyConsole:
+            raise AssertionError("no friend sits at this table")
+        yield TableConsole(host, host.reader, Server().serving, console_for=no_friend,
                            seating_at=lambda table: ContextSeating(ctx)), press
 
 
@@ -105,8 +111,10 @@ class Discarded:
         return "utf-8"
 
 
-TERMINALS = {"posix": posix_terminal, "windows": windows_terminal, "screen reader": screen_reader,
-             "friend's seat": friends_seat, "table's host": tables_host}
+# Each terminal, opened: (its console, a press of a key there).
+TERMINALS: dict[str, Callable[[], AbstractContextManager[tuple[Any, Callable[..., None]]]]] = {
+    "posix": posix_terminal, "windows": windows_terminal, "screen reader": screen_reader,
+    "friend's seat": friends_seat, "table's host": tables_host}
 
 
 AT_A_TABLE = pytest.mark.wine_lacks(reason=NO_CRYPTOGRAPHY)
@@ -154,7 +162,7 @@ def test_plain_mode_reads_a_keys_word_as_the_key(word: str, key: Key) -> None:
 class Interrupted(io.StringIO):
     """Input where the player pressed Ctrl-C."""
 
-    def readline(self, size: int = -1) -> None:
+    def readline(self, size: Optional[int] = -1, /) -> str:  # type: ignore[override]  # (typeshed: _IOBase's gives bytes)
         raise KeyboardInterrupt
 
 
@@ -175,7 +183,7 @@ def test_every_key_is_pressed_at_a_terminal_by_keys_prompt_toolkit_knows() -> No
 @pytest.mark.parametrize("token", [*LETTERS, *HOT_KEYS])
 def test_a_hot_keys_letter_acts_as_the_key(token: Union[str, Key]) -> None:
     console = plain_console(["n"])  # the answer to the quit question: play on
-    ctx = Context(Session([]), Services(lambda: None))
+    ctx = Context(Session([]), Services(clock))
     verify, sound = ctx.session.verify, ctx.session.sound
     key = letter_as_key(token)
     assert key in HOT_KEYS

@@ -291,6 +291,8 @@ def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_
 def run_unprivileged(
         action: Callable) -> dict[str, Any]:
     """Run `action` as an ordinary user (forked and dropped from root when need be)."""
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     if os.geteuid() != 0:
         return action()
     reader, writer = os.pipe()
@@ -580,6 +582,8 @@ time.sleep(60)
 
 @pytest.mark.posix(reason="SIGKILL")
 def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder: Path) -> None:
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(saves_folder)], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, text=True)

@@ -2,6 +2,7 @@
 import json
 import os
 import signal
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -52,6 +53,8 @@ def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(
         tmp_path: Path, uninterrupted: dict[str, Any], steps: int, pause: Union[float, int]) -> None:
     # That every saved moment resumes right is test_every_moment's to check; these real kills
     # check that the atomic replace never leaves a torn autosave behind.
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     saves = tmp_path / "kill"
     player = PlainPlayer(saves, *SEED)
     player.play(steps=steps)
@@ -134,6 +137,8 @@ def test_signals_and_a_lost_terminal_leave_a_valid_save(tmp_path: Path, stop: st
 
 @pytest.mark.posix(reason=PTY)
 def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_path: Path) -> None:
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     saves = tmp_path / "saves"
     first = Terminal("--saves", str(saves), *SEED)
     try:

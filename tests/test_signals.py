@@ -1,8 +1,10 @@
 """A stop signal at every screen of the flow: the game saves, exits 0, and resumes at the same
 question; a stop during a table build ends the build at once."""
+from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+
 import sys
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 import pytest
 
@@ -55,18 +57,19 @@ class StoppingInput(io.StringIO):
     """Lines for a plain console; once they run out, a stop signal arrives at the next prompt,
     while the console waits for the line."""
 
-    def __init__(self, lines: list[Union[Any, str]]) -> None:
+    def __init__(self, lines: list[Any | str]) -> None:
         super().__init__()
         self.lines = list(lines)
-        self.console: Optional[PlainConsole] = None
+        self.console: PlainConsole | None = None
 
-    def readline(self, size: Optional[int] = -1, /) -> str:  # type: ignore[override]  # (typeshed: _IOBase's gives bytes)
+    # (typeshed: _IOBase's readline gives bytes; unused under --platform win32, which skips this module)
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override, unused-ignore]
         if not self.lines:
             there(self.console).request_stop(signal.SIGTERM)
         return self.lines.pop(0) + "\n"
 
 
-def plain_run(saves: Path, dice: Path, lines: list[Union[Any, str]]) -> str:
+def plain_run(saves: Path, dice: Path, lines: list[Any | str]) -> str:
     """The game in process at a plain console until a stop comes after `lines`; everything
     it wrote."""
     from yahtzee.app import make_context, run_flow
