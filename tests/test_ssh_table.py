@@ -8,6 +8,9 @@ from typing import Any, Optional
 import pytest
 from terminal import Terminal
 
+from yahtzee.consoles.keyreader import KeyReader
+from yahtzee.model.words import Text
+
 if sys.platform == "win32":  # its module-level code already needs what Windows lacks
     pytest.skip("posix: hosting a table needs a POSIX system (and under Wine, asyncssh's cryptography wants "
                 "bcryptprimitives.dll)", allow_module_level=True)
@@ -338,7 +341,10 @@ def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_germa
         for box in BOXES:
             term.turn("ANN", box)
             # as it stands once drawn: a read may end in the middle of a redraw
-            wait_until(lambda: friend.pump(0) or "ANN würfelt." in friend.text or "BOB" in friend.text)
+            def drawn() -> bool:
+                friend.pump(0)
+                return "ANN würfelt." in friend.text or "BOB" in friend.text
+            wait_until(drawn)
             german_turn(friend, box)
         term.wait_for("Another game? (Y/N)")
         friend.wait_for("Das Spiel ist aus: der Gastgeber entscheidet, wie es weitergeht.")
@@ -372,7 +378,7 @@ class Flood:
 
     def __init__(self, port: int, password: str, count: int = 200, wave: int = 20) -> None:
         self.port, self.secret, self.count, self.wave = port, password, count, wave
-        self.errors = []
+        self.errors: list[str] = []
         self.reached = {"password": 0, "window": 0}  # attacks that got past the limit of connections
         self.thread = threading.Thread(target=lambda: asyncio.run(self.run()))
 
@@ -418,7 +424,7 @@ class Flood:
         await asyncio.sleep(0.5)  # half-open: connected, never a word
         writer.close()
 
-    async def _seated(self, n: int, size: int) -> Any:
+    async def _seated(self, n: int, size: tuple[int, int]) -> Any:
         conn = await asyncssh.connect("127.0.0.1", self.port, username=f"EVE{n % 100}", password=self.secret,
                                       known_hosts=None, client_keys=None, agent_path=None)
         chan, _ = await conn.create_session(asyncssh.SSHClientSession, term_type="xterm", term_size=size,
@@ -484,7 +490,7 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
 
     class Stalled:
         closed = False
-        written = []
+        written: list[bytes] = []
 
         def is_closing(self) -> Any:
             return self.closed
@@ -498,11 +504,11 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
         def close(self) -> None:
             self.closed = True
 
-    told = []
+    told: list[Text] = []
     table = server.TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
     chan = Stalled()
-    table._write(chan, b"a screen")
-    table._write(chan, b"another")
+    table._write(chan, b"a screen")  # type: ignore[arg-type]  # a channel stalled, in the place of asyncssh's
+    table._write(chan, b"another")  # type: ignore[arg-type]
     assert chan.written == [b"a screen"] and chan.closed
     assert [text(line) for line in told] == ["A friend's terminal read nothing of its screens and was let go."]
 
@@ -572,7 +578,7 @@ def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table: 
 
 class EmptyTable:
     """A table server nobody joins."""
-    owners = {}
+    owners: dict[str, str] = {}
 
     def present(self) -> list[Any]:
         return []
@@ -619,12 +625,15 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer() -> N
     from yahtzee.consoles.stops import SeatChanged
     from yahtzee.net.hostconsole import TableConsole
     keys = KeyScript("", more_to_come=True)
-    now, given = [0.0], []
+    now: list[float] = [0.0]
+    given: list[Any] = []
 
     def clock() -> Any:
         now[0] += 100.0  # each look at the clock: 100 seconds on
         return now[0]
-    table = TableConsole(keys.console, keys.console.reader, lambda changed: EmptyTable(), None,
+    assert isinstance(keys.console.reader, KeyReader)
+    # (EmptyTable: only what the pages ask of a SeatServer)
+    table = TableConsole(keys.console, keys.console.reader, lambda changed: EmptyTable(), None,  # type: ignore[arg-type, return-value]
                          lambda table: BobsTurn(given), away_seconds=250, clock=clock)
     with pytest.raises(SeatChanged):
         table.pages.wait_for("bob", "BOB: press any key to roll")

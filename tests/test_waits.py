@@ -19,11 +19,13 @@ from yahtzee.screens.playscreen import play_view
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
 from yahtzee.screens.waiting import READ_SECONDS, wait_screen
+from yahtzee.strategy.storage.builder import Waiting
 
 
-class HeldWork:
-    """Work the test holds: never done until released (by the test, or once `done()` has been
-    asked `release_after` times), half way along meanwhile."""
+class HeldWork(Waiting):
+    """Work the test holds, in the place of the game's Waiting (whose own state it never sets
+    up): never done until released (by the test, or once `done()` has been asked
+    `release_after` times), half way along meanwhile."""
 
     def __init__(self, release_after: Optional[int] = None, on_release: Optional[Callable] = None) -> None:
         self.released = threading.Event()
@@ -131,7 +133,7 @@ def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised: tup
     ctx, strategy = advised
     script = KeyScript("", more_to_come=True)
     held = HeldWork(release_after=20, on_release=lambda: script.pipe.send_text("x"))
-    strategy.coach.chances_waiting = lambda game: held
+    strategy.coach.chances_waiting = lambda game: held  # type: ignore[method-assign]  # held work
     try:
         show_advice(script.console, ctx, play_view(ctx))
     finally:
@@ -165,7 +167,7 @@ def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn: tup
     class Strategy:
         opponents = Opponents()
 
-    ctx.services = dataclasses.replace(ctx.services, strategy=Strategy())
+    ctx.services = dataclasses.replace(ctx.services, strategy=Strategy())  # type: ignore[arg-type]  # (its opponents only)
     threading.Timer(0.5, held.released.set).start()
     try:
         with pytest.raises(QuitGame):
@@ -180,7 +182,7 @@ def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(
     ctx, strategy = advised
     console = plain_console(["x"])
     held = HeldWork()
-    strategy.coach.chances_waiting = lambda game: held
+    strategy.coach.chances_waiting = lambda game: held  # type: ignore[method-assign]  # held work
     threading.Timer(READ_SECONDS + 0.3, held.released.set).start()
     show_advice(console, ctx, play_view(ctx))
     said = printed(console)
@@ -203,7 +205,7 @@ def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised: tuple[Co
     from yahtzee.screens.ending import show_review
     ctx, strategy = advised
     ctx.session.results.append(FinishedGame.of(there(ctx.session.game), "2026-12-05T10:00:00+00:00"))
-    strategy.reviewer.waiting = lambda game: HeldWork()
+    strategy.reviewer.waiting = lambda game: HeldWork()  # type: ignore[method-assign]  # held work
     script = KeyScript("\x1b", more_to_come=True)
     try:
         show_review(script.console, ctx, framed(lambda look: []))
