@@ -3,6 +3,7 @@ import contextlib
 import json
 import random
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Union
 
@@ -16,6 +17,7 @@ from yahtzee.model.dice import SeededDice
 from yahtzee.model.match import Challenge, Race, SingleGame
 from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.session import Session
+from yahtzee.present.look import Frame
 from yahtzee.saves.codec import session_to_dict
 from yahtzee.saves.store import Saves
 from yahtzee.screens.flow import Keeper, run
@@ -49,11 +51,17 @@ def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read() -> None:
         if console.screen == ["frame 2"]:
             script.pipe.send_text("1")  # the player presses a key while frame 2 shows
 
-    console._draw = drawn_then_pressed
+    console._draw = drawn_then_pressed  # type: ignore[method-assign]  # watched: a key pressed at frame 2
     made = []
-    frames = (made.append(number) or [f"frame {number}"] for number in range(10))
+
+    def framing() -> Iterator[list[str]]:
+        for number in range(10):
+            made.append(number)
+            yield [f"frame {number}"]
+    frames = framing()
     try:
-        assert console.animate(frames, 0.01) is False
+        # (frames as lines here and below: a Screenful, as the console draws any)
+        assert console.animate(frames, 0.01) is False  # type: ignore[arg-type]
         assert made == [0, 1, 2] and console.screen == ["frame 2"]
         assert console.read_key() == "1"
     finally:
@@ -63,7 +71,7 @@ def test_a_key_cuts_the_tumble_short_and_is_left_for_the_next_read() -> None:
 def test_a_tumble_with_no_key_shows_every_frame() -> None:
     script = KeyScript("", more_to_come=True)
     try:
-        assert script.console.animate([["a"], ["b"], ["c"]], 0.0) is True
+        assert script.console.animate([["a"], ["b"], ["c"]], 0.0) is True  # type: ignore[list-item]
         assert script.console.screen == ["c"]
     finally:
         script.close()
@@ -71,7 +79,7 @@ def test_a_tumble_with_no_key_shows_every_frame() -> None:
 
 def test_plain_consoles_draw_no_frames() -> None:
     console = plain_console([])
-    assert console.animate([["a"], ["b"]], 1.0) is True and printed(console) == ""
+    assert console.animate([["a"], ["b"]], 1.0) is True and printed(console) == ""  # type: ignore[list-item]
 
 
 # A one-player game in key mode: mark two dice and reroll them, then post; thirteen turns.
@@ -86,11 +94,18 @@ def play_key_game(
     ctx = table_context(session=Session([], source=SeededDice(11)), saves=Saves(tmp_path / speed, now=clock),
                         prefs={"dice_roll": speed})
     script = KeyScript(GAME_KEYS)
-    script.console.reader.has_press = lambda timeout: False  # no key ever cuts a tumble short
+    script.console.reader.has_press = lambda timeout: False  # type: ignore[method-assign]  # no key ever cuts a tumble short
     drawn = []
     animate = script.console.animate
-    script.console.animate = lambda frames, seconds: animate(
-        (drawn.append(frame) or frame for frame in frames), seconds)
+
+    def noted(frames: Iterable[Frame]) -> Iterator[Frame]:
+        for frame in frames:
+            drawn.append(frame)
+            yield frame
+
+    def animated(frames: Iterable[Frame], seconds_per_frame: float) -> bool:
+        return animate(noted(frames), seconds_per_frame)
+    script.console.animate = animated  # type: ignore[method-assign]  # watched: each frame drawn counted
     try:
         run(script.console, ctx, Keeper(ctx))
     except Exception:  # the keys ran out
@@ -156,7 +171,10 @@ def test_a_key_pressed_while_the_dice_tumble_acts_on_the_settled_dice(tmp_path: 
     term, saves = start_game(tmp_path, "slow", "slow")
     try:
         term.press(" ")
-        wait_until(lambda: term.pump() or b"ANN rolls..." in term.raw, poll=0)  # the tumble has begun
+        def tumbling() -> bool:
+            term.pump()
+            return b"ANN rolls..." in term.raw
+        wait_until(tumbling, poll=0)  # the tumble has begun
         term.press("1")
         term.wait_for("Roll 1 of 3: 1-5 mark dice")
         term.wait_for("[1]")
@@ -263,9 +281,12 @@ def test_a_stop_request_ends_the_tumble_and_the_next_read_stops() -> None:
     script = KeyScript("", more_to_come=True)
     console = script.console
     draw = console._draw
-    console._draw = lambda: (draw(), console.request_stop(15))  # a signal while frame 0 shows
+    def drawn_then_stopped() -> None:  # a signal while frame 0 shows
+        draw()
+        console.request_stop(15)
+    console._draw = drawn_then_stopped  # type: ignore[method-assign]
     try:
-        assert console.animate([[f"frame {n}"] for n in range(10)], 60.0) is False
+        assert console.animate([[f"frame {n}"] for n in range(10)], 60.0) is False  # type: ignore[misc]
         assert console.screen == ["frame 0"]
         with pytest.raises(StopRequested):
             console.read_key()

@@ -507,8 +507,8 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
     told: list[Text] = []
     table = server.TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
     chan = Stalled()
-    table._write(chan, b"a screen")  # type: ignore[arg-type]  # a channel stalled, in the place of asyncssh's
-    table._write(chan, b"another")  # type: ignore[arg-type]
+    table._write(chan, b"a screen")  # type: ignore[arg-type, unused-ignore]  # a channel stalled, in the place of asyncssh's
+    table._write(chan, b"another")  # type: ignore[arg-type, unused-ignore]
     assert chan.written == [b"a screen"] and chan.closed
     assert [text(line) for line in told] == ["A friend's terminal read nothing of its screens and was let go."]
 
@@ -633,7 +633,7 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer() -> N
         return now[0]
     assert isinstance(keys.console.reader, KeyReader)
     # (EmptyTable: only what the pages ask of a SeatServer)
-    table = TableConsole(keys.console, keys.console.reader, lambda changed: EmptyTable(), None,  # type: ignore[arg-type, return-value]
+    table = TableConsole(keys.console, keys.console.reader, lambda changed: EmptyTable(), None,  # type: ignore[arg-type, return-value, unused-ignore]
                          lambda table: BobsTurn(given), away_seconds=250, clock=clock)
     with pytest.raises(SeatChanged):
         table.pages.wait_for("bob", "BOB: press any key to roll")

@@ -14,16 +14,17 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import pytest
-from helpers import ScreenOutput, loaded_session, there
+from helpers import ScreenOutput, clock, loaded_session, there
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
 from syntax import parsed, walked
 
 from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.consoles.stops import InputClosed, StopRequested
+from yahtzee.consoles.terminalio import KeySource
 from yahtzee.consoles.winkeys import WAIT_FAILED, WAIT_TIMEOUT, WindowsCalls, WindowsKeyReader
 from yahtzee.model.game import Player
 from yahtzee.saves.prefs import Prefs
@@ -47,8 +48,8 @@ class FakeWindows:
     gone (its handle is no handle then)."""
 
     def __init__(self) -> None:
-        self.buffer = collections.deque()  # records: a KeyPress, or None for one that is no key
-        self.held = []
+        self.buffer: collections.deque[Optional[KeyPress]] = collections.deque()  # records: a KeyPress, or None
+        self.held: list[KeyPress] = []
         self.event = False
         self.size = (80, 24)
         self.closed = False
@@ -129,10 +130,10 @@ class FakeWindows:
 class ConsoleInput:
     """The Win32Input as the KeyConsole keeps it: its raw mode (the reader reads it, not this)."""
 
-    def fileno(self) -> None:
+    def fileno(self) -> int:
         raise AssertionError("a Windows console is never read through a descriptor")
 
-    def raw_mode(self) -> contextlib.nullcontext:
+    def raw_mode(self) -> contextlib.AbstractContextManager[None]:
         return contextlib.nullcontext()
 
 
@@ -215,7 +216,7 @@ def test_a_whole_turn_plays_through_the_windows_reader_as_through_posix() -> Non
     session = loaded_session([2, 2, 3, 3, 3] * 3, verify=True)
     session.players.append(Player("ANN"))
     session.new_game()
-    ctx = Context(session, Services(lambda: None))
+    ctx = Context(session, Services(clock))
     ctx.settings.prefs = Prefs(dice_roll="off")
     fake.type(*(KeyPress(key) for key in " rhy"), KeyPress(Keys.F10), KeyPress("y"))
     with contextlib.suppress(Exception), console.running():
@@ -294,7 +295,10 @@ def test_the_windows_reader_looks_at_the_console_not_at_columns_and_lines(monkey
     from yahtzee.consoles import terminalio
     asked = []
     monkeypatch.setattr(terminalio.sys, "platform", "win32")
-    monkeypatch.setattr(terminalio, "windows_reader", lambda source, size: asked.append(size) or "reader")
+    def windows_reader(source: KeySource, size: Callable[[], os.terminal_size]) -> str:
+        asked.append(size)
+        return "reader"
+    monkeypatch.setattr(terminalio, "windows_reader", windows_reader)
     assert terminalio.reader_for(ConsoleInput()) == "reader" and asked == [terminalio.window_size]
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("LINES", "24")
@@ -396,7 +400,7 @@ POSIX_SIDE = {"consoles/keyreader.py", "net/terminals.py", "net/seat.py", "net/s
 def platform_imports(path: Path) -> Iterator[tuple[str, bool]]:
     """The platform's own modules `path` imports, each with whether a sys.platform test guards it."""
     tree = parsed(path)
-    guarded = set()
+    guarded: set[int] = set()
     for node in walked(tree):
         if isinstance(node, ast.If) and "sys.platform" in ast.unparse(node.test):
             guarded.update(id(inner) for inner in walked(node))
@@ -430,7 +434,7 @@ def test_closing_the_console_window_stops_the_game_and_waits_for_its_save() -> N
     from yahtzee.consoles.winkeys import CLOSE_EVENTS, watch_console_close
     fake = FakeWindows()
     console, _ = windows_console(fake)
-    handlers = []
+    handlers: list[Callable[[int], bool]] = []
     watch = watch_console_close(lambda: console.request_stop(getattr(signal, "SIGBREAK", signal.SIGTERM)),
                                 register=handlers.append)
     assert handlers == [watch.handle] and watch.handle(0) is False  # Ctrl-C: the key does it
@@ -453,14 +457,15 @@ def test_the_reader_of_windows_own_calls_reads_wakes_and_lets_a_lone_esc_go_and_
         with pytest.raises(OSError):
             windows_reader(ConsoleInput(), window_size)
         return
-    from prompt_toolkit.input.win32_pipe import Win32PipeInput  # keys as the console's events would come
-    with Win32PipeInput.create() as pipe:
-        reader = windows_reader(pipe, window_size)  # WaitForMultipleObjects, CreateEvent, SetEvent, ResetEvent
-        pipe.send_text("a")
-        assert reader.next_press().key == "a"
-        started = time.monotonic()
-        assert reader.press_within(0.3) is None and time.monotonic() - started >= 0.25
-        reader.wake()
-        assert reader.next_press() is None
-        pipe.send_text("\x1b")  # held by the parser until a wait runs out
-        assert reader.next_press().key == Keys.Escape
+    else:  # (else: mypy checks it as Windows code only)
+        from prompt_toolkit.input.win32_pipe import Win32PipeInput  # keys as the console's events would come
+        with Win32PipeInput.create() as pipe:
+            reader = windows_reader(pipe, window_size)  # WaitForMultipleObjects, CreateEvent, SetEvent, ResetEvent
+            pipe.send_text("a")
+            assert there(reader.next_press()).key == "a"
+            started = time.monotonic()
+            assert reader.press_within(0.3) is None and time.monotonic() - started >= 0.25
+            reader.wake()
+            assert reader.next_press() is None
+            pipe.send_text("\x1b")  # held by the parser until a wait runs out
+            assert there(reader.next_press()).key == Keys.Escape
