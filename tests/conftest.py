@@ -1,5 +1,8 @@
 """Test-wide setup: one strategy-table cache for the whole run, so tables build once (also
 across parallel test workers, which share it: a table is built by one copy at a time)."""
+from __future__ import annotations  # the fixtures' types are the game's, imported where used
+
+import datetime
 import functools
 import gc
 import importlib.metadata
@@ -8,7 +11,9 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 import pytest
 
@@ -19,6 +24,12 @@ sys.dont_write_bytecode = False
 
 import yahtzee  # noqa: E402, F401 (first of the game's: it sets what numpy reads when it loads, as in the game)
 from yahtzee.saves.locks import default_lock  # noqa: E402
+
+if TYPE_CHECKING:
+    from yahtzee.saves.store import Saves
+    from yahtzee.screens.context import Context
+    from yahtzee.strategy.exact.table import Loader, StrategyTable
+    from yahtzee.strategy.odds.rests import Rests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -39,8 +50,10 @@ if ON_POSIX and "TMPDIR" not in os.environ and os.path.isdir(RAM_DISK) and os.ac
     tempfile.tempdir = None  # asked again
 
 
-def under_wine():
+def under_wine() -> bool:
     """Whether this Windows is Wine (its ntdll has wine_get_version)."""
+    if sys.platform != "win32":  # asked on Windows only
+        return False
     import ctypes
     return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
 
@@ -57,13 +70,13 @@ UNDER_WINE = ON_WINDOWS and under_wine()
 LAST = float("inf")
 
 
-def slow_rank(item):
+def slow_rank(item: pytest.Item) -> float:
     """Where a test runs in the order: its slow mark's rank, or after every slow one."""
     marker = item.get_closest_marker("slow")
     return marker.args[0] if marker is not None else LAST
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked slow first, by rank, each module's in its own order; on Windows, those
     marked posix skipped, and under Wine those marked wine_lacks (setup.cfg's markers)."""
     items.sort(key=slow_rank)
@@ -75,13 +88,13 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(pytest.mark.skip(reason=f"{name}: {marker.kwargs['reason']}"))
 
 
-def run_folder(config):
+def run_folder(config: pytest.Config) -> Path:
     """The temp folder the whole run shares: the first process's (each worker's is inside it)."""
-    root = config._tmp_path_factory.getbasetemp()
+    root = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]  # pytest's own, on the config
     return root.parent if hasattr(config, "workerinput") else root
 
 
-def keep_bytecode_in(run_folder):
+def keep_bytecode_in(run_folder: Path) -> None:
     """Where bytecode is not written (PYTHONDONTWRITEBYTECODE), each of the many games the
     tests start would compile the game's modules afresh, and each worker rewrite the tests'
     asserts: the run keeps its own bytecode in its temp folder instead (never beside the
@@ -96,7 +109,7 @@ def keep_bytecode_in(run_folder):
         seed_bytecode()
 
 
-def seed_bytecode():
+def seed_bytecode() -> None:
     """Link into the run's own folder the bytecode compiled where Python and the installed
     packages are (it is read from there only): otherwise the first worker compiles numpy,
     prompt_toolkit, asyncssh and the rest afresh while the others wait, and every worker and
@@ -113,7 +126,7 @@ def seed_bytecode():
 STDLIB_NOT_IMPORTED = {"test", "idlelib", "lib2to3", "tkinter", "turtledemo", "ensurepip", "site-packages"}
 
 
-def installed_bytecode(suffix):
+def installed_bytecode(suffix: str) -> Iterator[tuple[str, str]]:
     """(source, bytecode) of every module compiled where it is installed (file names ending
     in `suffix`): each installed distribution's, and the standard library's."""
     for distribution in importlib.metadata.distributions():
@@ -130,7 +143,7 @@ def installed_bytecode(suffix):
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     """The run's bytecode kept from the start (before the workers start and collect); a
     worker collects with the garbage collector off (its passes over the ever larger heap of
     modules and tests were a fifth of a worker's collecting), on again once collected."""
@@ -140,7 +153,7 @@ def pytest_configure(config):
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_collection(session):
+def pytest_collection(session: pytest.Session) -> Iterator[None]:
     """The first worker to collect rewrites the test modules' asserts (seconds of CPU each
     time) and keeps them compiled; the others wait for it, then read them."""
     if not hasattr(session.config, "workerinput"):
@@ -161,7 +174,7 @@ def pytest_collection(session):
         lock.release()
 
 
-def pytest_collection_finish(session):
+def pytest_collection_finish(session: pytest.Session) -> None:
     """What collecting made (every test, the modules' code and trees) lives until the run
     ends: the garbage collector, on again, no longer walks it in its full passes."""
     gc.freeze()
@@ -169,14 +182,14 @@ def pytest_collection_finish(session):
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config):
+def pytest_unconfigure(config: pytest.Config) -> None:
     """Nor does its last pass, when the process ends: at the end of a run, every worker's
     walking a heap of a few hundred thousand objects kept the run waiting a second or two."""
     gc.freeze()
 
 
 @pytest.fixture(scope="session", autouse=True)
-def shared_table_cache(pytestconfig):
+def shared_table_cache(pytestconfig: pytest.Config) -> Iterator[Path]:
     """Every game started by the tests (in-process or not) keeps its tables in one folder."""
     # A developer may keep the tables between runs (YAHTZEE_TEST_CACHE); CI builds them afresh.
     kept = os.environ.get("YAHTZEE_TEST_CACHE")
@@ -188,7 +201,7 @@ def shared_table_cache(pytestconfig):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def shipped_rests(shared_table_cache):
+def shipped_rests(shared_table_cache: Path) -> None:
     """The 1987 rules' rests in each worker's memory from the start, read from the package's
     file as the game reads them: a test that works out a chance to win never measures them
     (long work) because no test before it in its worker happened to read them."""
@@ -198,21 +211,21 @@ def shipped_rests(shared_table_cache):
 
 
 @pytest.fixture(scope="module")
-def loader(shared_table_cache):
+def loader(shared_table_cache: Path) -> Loader:
     """A table loader on the run's shared cache."""
     from yahtzee.strategy.storage.cache import table_loader
     return table_loader(shared_table_cache)
 
 
 @pytest.fixture(scope="module")
-def table(loader):
+def table(loader: Loader) -> StrategyTable:
     """The expected-score table of the 1987 rules."""
     from yahtzee.model.rules import HASBRO
     return loader(HASBRO)
 
 
 @pytest.fixture(scope="module")
-def rests(table, shared_table_cache):
+def rests(table: StrategyTable, shared_table_cache: Path) -> Rests:
     """The 1987 rules' rests (what the win chances need), readied once for the run: every
     worker reads the file the first one kept."""
     from yahtzee.strategy.odds.rests import measured_rests
@@ -222,14 +235,14 @@ def rests(table, shared_table_cache):
 
 
 @pytest.fixture
-def no_shipped_tables(monkeypatch):
+def no_shipped_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if the package brought no tables (in-process and in the games the test starts): where
     building, caching or measuring the 1987 rules' table or rests is the point."""
     monkeypatch.setenv("YAHTZEE_SHIPPED", "")
 
 
 @pytest.fixture
-def no_tables_held(monkeypatch):
+def no_tables_held(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if this process held no table yet (storage/memo.py), whatever earlier tests loaded:
     where a build by the builder is the point."""
     from yahtzee.strategy.storage import memo
@@ -237,20 +250,20 @@ def no_tables_held(monkeypatch):
 
 
 @pytest.fixture
-def clock():
+def clock() -> Callable[[], datetime.datetime]:
     """The fixed clock (helpers.NOON), as the game's services are given it."""
     from helpers import clock
     return clock
 
 
 @pytest.fixture
-def saves_folder(tmp_path):
+def saves_folder(tmp_path: Path) -> Path:
     """The test's own saves folder (not made yet)."""
     return tmp_path / "saves"
 
 
 @pytest.fixture
-def saves(saves_folder, clock):
+def saves(saves_folder: Path, clock: Callable[[], datetime.datetime]) -> Iterator[Saves]:
     """The saves in the test's folder, on the fixed clock; closed after the test."""
     from yahtzee.saves.store import Saves
     with Saves(saves_folder, now=clock) as opened:
@@ -258,7 +271,7 @@ def saves(saves_folder, clock):
 
 
 @pytest.fixture
-def context(saves):
+def context(saves: Saves) -> Callable[..., Context]:
     """Makes a screens' context over the test's saves (helpers.table_context's arguments)."""
     from helpers import table_context
     return functools.partial(table_context, saves=saves)

@@ -1,7 +1,10 @@
 """A player that answers every plain-mode prompt from what it sees: a game that can be
 killed and resumed at any moment and still be played the same way to its end."""
+from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+
 import os
 import re
+from pathlib import Path
 
 import pexpect
 from forkserver import spawn_game
@@ -11,7 +14,7 @@ PROMPT = re.compile(r"([^\n]*)> $")
 NAMES = {"Player 1 name: ": "ANN", "Player 2 name: ": "BOB", "Player 3 name: ": "*"}
 
 
-def answer(prompt, shown):
+def answer(prompt: str, shown: str) -> str:
     """The line this player types at `prompt`, having seen `shown` since the last one."""
     if prompt in NAMES:
         return NAMES[prompt]
@@ -35,24 +38,27 @@ def answer(prompt, shown):
 class PlainPlayer:
     """The game in plain mode inside a pseudo-terminal, answered by `answer`."""
 
-    def __init__(self, saves, *args):
+    def __init__(self, saves: Path, *args: str) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
         self.child = spawn_game(["--plain", "--saves", str(saves), *args], env, echo=False,
                                 encoding="utf-8", codec_errors="replace")
         self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
         self.transcript = ""
 
-    def step(self, timeout=WAIT_SECONDS):
+    def step(self, timeout: float = WAIT_SECONDS) -> bool:
         """Answer the next prompt; False once the game has ended."""
         index = self.child.expect([PROMPT, pexpect.EOF], timeout=timeout)
         shown = self.child.before or ""
-        self.transcript += shown + (self.child.after if index == 0 else "")
         if index == 1:
+            self.transcript += shown
             return False
-        self.child.sendline(answer(self.child.match.group(1), shown))
+        match, after = self.child.match, self.child.after
+        assert isinstance(match, re.Match) and isinstance(after, str)  # the prompt, matched
+        self.transcript += shown + after
+        self.child.sendline(answer(match.group(1), shown))
         return True
 
-    def play(self, steps=None):
+    def play(self, steps: int | None = None) -> bool:
         """Answer prompts until the end, or `steps` of them; True if the game ended."""
         count = 0
         while steps is None or count < steps:
@@ -61,7 +67,7 @@ class PlainPlayer:
             count += 1
         return False
 
-    def exit_code(self):
+    def exit_code(self) -> int | None:
         """Wait for the end; the exit status."""
         self.child.expect(pexpect.EOF, timeout=WAIT_SECONDS)
         self.child.close()

@@ -9,6 +9,8 @@ server, its parent, tells its exit status.
 Interpreter-level settings (PYTHON*, LANG, LC_*) are fixed when the server starts: a game
 that needs others is started afresh, as is every test of the start itself (terminal.Terminal
 and driver.PlainPlayer choose)."""
+from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+
 import atexit
 import contextlib
 import importlib
@@ -27,14 +29,12 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pexpect
 from pexpect.fdpexpect import fdspawn
-
-if sys.platform != "win32":  # the server forks and sets up terminals; on Windows run_game starts each game afresh
-    import fcntl
-    import termios
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "yahtzee.py"
@@ -46,20 +46,22 @@ PRELOADED = ("yahtzee.cli", "yahtzee.app", "yahtzee.consoles.keymode", "yahtzee.
 MESSAGE_BYTES = 1 << 16
 
 
-def set_up_by_interpreter(name):
+def set_up_by_interpreter(name: str) -> bool:
     """Whether an environment variable is read when Python starts (so a forked game keeps the
     server's); PYTHONUNBUFFERED apart, which a forked game follows (standard_streams)."""
     return (name.startswith(("PYTHON", "LC_")) or name == "LANG") and name != "PYTHONUNBUFFERED"
 
 
-def interpreter_settings(environment):
+def interpreter_settings(environment: Mapping[str, str]) -> dict[str, str]:
     """The environment's variables that Python reads when it starts."""
     return {name: value for name, value in environment.items() if set_up_by_interpreter(name)}
 
 
 # -- the server -------------------------------------------------------------------------
-def serve(connection):
+def serve(connection: socket.socket) -> None:
     """Load the game's modules, then start a game for each request until the worker hangs up."""
+    if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+        raise OSError("no fork server on Windows")
     for name in PRELOADED:
         importlib.import_module(name)
     assert threading.active_count() == 1, "a fork server forks only a single thread"
@@ -80,8 +82,12 @@ def serve(connection):
             connection.send(json.dumps({"status": status if done else None}).encode())
 
 
-def start(request, connection):
+def start(request: dict[str, Any], connection: socket.socket) -> tuple[int, int]:
     """Fork a game on a new terminal: (its pid, the terminal's master end)."""
+    if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+        raise OSError("no fork server on Windows")
+    import fcntl  # (the server forks and sets up terminals; on Windows run_game starts each game afresh)
+    import termios
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", request["lines"], request["columns"], 0, 0))
     if not request["echo"]:
@@ -100,8 +106,10 @@ def start(request, connection):
     return pid, master
 
 
-def run(request, connection, pipes):
+def run(request: dict[str, Any], connection: socket.socket, pipes: list[int]) -> int:
     """Fork a game reading and writing the pipes it was given (stdin, stdout, stderr): its pid."""
+    if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+        raise OSError("no fork server on Windows")
     pid = os.fork()
     if pid == 0:
         try:
@@ -117,8 +125,12 @@ def run(request, connection, pipes):
     return pid
 
 
-def on_terminal(request, terminal):
+def on_terminal(request: dict[str, Any], terminal: int) -> None:
     """In the forked process: the terminal as a new session's, then the game."""
+    if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+        raise OSError("no fork server on Windows")
+    import fcntl
+    import termios
     os.setsid()
     fcntl.ioctl(terminal, termios.TIOCSCTTY, 0)
     for fd in (0, 1, 2):
@@ -131,7 +143,7 @@ def on_terminal(request, terminal):
     become_game(request)
 
 
-def become_game(request):
+def become_game(request: dict[str, Any]) -> None:
     """In the forked process, fds 0-2 in place: the request's environment, folder and
     arguments, then the game as `python yahtzee.py ARGS` runs it."""
     os.closerange(3, 256)
@@ -145,12 +157,13 @@ def become_game(request):
     os._exit(run_as_main())
 
 
-def standard_streams():
+def standard_streams() -> None:
     """New sys.stdin, stdout and stderr on fds 0-2, set up as a new interpreter sets them up
     (encodings and error handlers as the server's; PYTHONUNBUFFERED followed)."""
     unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
     for name, fd in (("stdin", 0), ("stdout", 1), ("stderr", 2)):
         old = getattr(sys, name)
+        binary: io.BufferedReader | io.BufferedWriter | io.FileIO
         if fd == 0:
             binary = io.BufferedReader(io.FileIO(fd, "rb", closefd=False))
         else:
@@ -163,7 +176,7 @@ def standard_streams():
         setattr(sys, f"__{name}__", stream)
 
 
-def run_as_main():
+def run_as_main() -> int:
     """Run yahtzee.py as __main__ and end as Python ends: the exit status of SystemExit or 1
     after an uncaught exception's traceback, once non-daemon threads are done, the atexit
     functions run and the streams are flushed."""
@@ -178,7 +191,8 @@ def run_as_main():
     except BaseException:  # noqa: BLE001 (reported as Python reports it)
         traceback.print_exc()
         status = 1
-    threading._shutdown()  # the non-daemon threads waited for, as Python does before atexit
+    # the non-daemon threads waited for, as Python does before atexit (private: not in the stubs)
+    threading._shutdown()  # type: ignore[attr-defined]
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
@@ -189,7 +203,7 @@ def run_as_main():
     return status
 
 
-def exit_status(code):
+def exit_status(code: object) -> int:
     """The process's exit status for SystemExit(code), as Python gives it."""
     if code is None:
         return 0
@@ -203,7 +217,13 @@ def exit_status(code):
 class ForkServer:
     """A worker's connection to its fork server, started at the first game."""
 
-    def __init__(self, environment):
+    connection: socket.socket
+    lock: threading.Lock
+    process: subprocess.Popen[bytes]
+
+    def __init__(self, environment: Mapping[str, str]) -> None:
+        if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+            raise OSError("no fork server on Windows")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.connection = ours
         self.lock = threading.Lock()
@@ -211,8 +231,11 @@ class ForkServer:
                                         env=environment, cwd=str(ROOT), stdin=subprocess.DEVNULL)
         theirs.close()
 
-    def start(self, args, environment, cwd, lines, columns, echo, stderr):
+    def start(self, args: Sequence[str], environment: Mapping[str, str], cwd: Path, lines: int, columns: int,
+              echo: bool, stderr: Path | None) -> tuple[int, int]:
         """A game started on a new terminal: (its pid, the master end)."""
+        if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+            raise OSError("no fork server on Windows")
         request = {"do": "start", "args": list(args), "env": dict(environment), "cwd": str(cwd),
                    "lines": lines, "columns": columns, "echo": echo, "stderr": stderr and str(stderr)}
         with self.lock:
@@ -222,8 +245,10 @@ class ForkServer:
             raise RuntimeError("the fork server ended")
         return json.loads(data)["pid"], fds[0]
 
-    def run(self, args, environment, cwd, pipes):
+    def run(self, args: Sequence[str], environment: Mapping[str, str], cwd: Path, pipes: list[int]) -> int:
         """A game started on the pipes (stdin, stdout, stderr): its pid."""
+        if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+            raise OSError("no fork server on Windows")
         request = {"do": "run", "args": list(args), "env": dict(environment), "cwd": str(cwd)}
         with self.lock:
             socket.send_fds(self.connection, [json.dumps(request).encode()], pipes)
@@ -232,7 +257,7 @@ class ForkServer:
             raise RuntimeError("the fork server ended")
         return json.loads(data)["pid"]
 
-    def status(self, pid):
+    def status(self, pid: int) -> int | None:
         """The game's wait status once it has ended, else None."""
         with self.lock:
             self.connection.send(json.dumps({"do": "status", "pid": pid}).encode())
@@ -246,10 +271,10 @@ class ForkServer:
 # start their games unbuffered). A test's own settings of its game's interpreter (a locale, a
 # Python option) start that game afresh.
 SERVER_ENVIRONMENT = {**os.environ, "PYTHONUNBUFFERED": "1"}
-_SERVER = []
+_SERVER: list[ForkServer] = []
 
 
-def fork_server(environment):
+def fork_server(environment: Mapping[str, str]) -> ForkServer | None:
     """This worker's fork server if it can start a game with `environment`, else None."""
     if sys.platform == "win32":  # no fork
         return None
@@ -264,14 +289,20 @@ class ForkedGame(fdspawn):
     """A forked game as pexpect sees a spawned one: read, send and expect on its terminal;
     isalive, kill, terminate, close, setwinsize; exitstatus and signalstatus once it has ended."""
 
-    def __init__(self, server, pid, master, **options):
+    pid: int
+
+    def __init__(self, server: ForkServer, pid: int, master: int, **options: Any) -> None:
         super().__init__(master, **options)
         self.server, self.pid = server, pid
-        self.exitstatus = self.signalstatus = self.status = None
+        self.exitstatus: int | None = None
+        self.signalstatus: int | None = None
+        self.status: int | None = None
         self.terminated = False
 
-    def isalive(self):
+    def isalive(self) -> bool:
         """Whether the game is still running."""
+        if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+            raise OSError("no fork server on Windows")
         if self.terminated:
             return False
         status = self.server.status(self.pid)
@@ -284,13 +315,16 @@ class ForkedGame(fdspawn):
             self.signalstatus = os.WTERMSIG(status)
         return False
 
-    def kill(self, sig):
+    def kill(self, sig: int) -> None:
         """Send the game a signal."""
         if not self.terminated:
             os.kill(self.pid, sig)
 
-    def terminate(self, force=False):
+    # pexpect's spawn.terminate tells whether the child ended, as this does (fdspawn's stub: None)
+    def terminate(self, force: bool = False) -> bool:  # type: ignore[override]
         """End the game: SIGHUP, SIGINT, then with `force` SIGKILL (pexpect's order)."""
+        if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+            raise OSError("no fork server on Windows")
         for sig in (signal.SIGHUP, signal.SIGCONT, signal.SIGINT) + ((signal.SIGKILL,) if force else ()):
             if not self.isalive():
                 return True
@@ -298,18 +332,18 @@ class ForkedGame(fdspawn):
             self._wait_for_end(0.1)
         return not self.isalive()
 
-    def close(self, force=True):
+    def close(self, force: bool = True) -> None:
         """Close the master end (the game is hung up) and wait for its status."""
         if not self.closed:
             self.close_master()
         if not self._wait_for_end(1.0) and force:
             self.terminate(force=True)
 
-    def close_master(self):
+    def close_master(self) -> None:
         """Close the terminal's master end, as closing the window does."""
         super().close()
 
-    def _wait_for_end(self, seconds):
+    def _wait_for_end(self, seconds: float) -> bool:
         """Wait up to `seconds` for the game to end; whether it has."""
         deadline = time.monotonic() + seconds
         while self.isalive():
@@ -318,12 +352,18 @@ class ForkedGame(fdspawn):
             time.sleep(0.01)
         return True
 
-    def setwinsize(self, rows, cols):
+    def setwinsize(self, rows: int, cols: int) -> None:
         """Resize the terminal (the game gets SIGWINCH)."""
+        if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
+            raise OSError("no fork server on Windows")
+        import fcntl
+        import termios
         fcntl.ioctl(self.child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
-def spawn_game(args, environment, lines=24, columns=80, echo=True, stderr=None, fresh=False, **options):
+def spawn_game(args: Sequence[str], environment: Mapping[str, str], lines: int = 24, columns: int = 80,
+               echo: bool = True, stderr: Path | None = None, fresh: bool = False,
+               **options: Any) -> ForkedGame | pexpect.spawn:
     """The game started with `args` on a new terminal (its stderr to the file `stderr` if
     given): forked where the environment allows, else (and when `fresh`) started afresh by
     pexpect, as a player starts it."""
@@ -334,17 +374,19 @@ def spawn_game(args, environment, lines=24, columns=80, echo=True, stderr=None, 
     return ForkedGame(server, pid, master, **options)
 
 
-def spawn(command, environment, lines=24, columns=80, echo=True, stderr=None, **options):
+def spawn(command: Sequence[str], environment: Mapping[str, str], lines: int = 24, columns: int = 80, echo: bool = True,
+          stderr: Path | None = None, **options: Any) -> pexpect.spawn:
     """A program started afresh by pexpect on a new terminal (its stderr to the file `stderr`
     if given)."""
     if stderr is not None:
         command = ["/bin/sh", "-c", 'exec "$@" 2>"$GAME_STDERR"', "sh", *command]
         environment = {**environment, "GAME_STDERR": str(stderr)}
-    return pexpect.spawn(command[0], command[1:], cwd=str(ROOT), env=environment,
+    return pexpect.spawn(command[0], list(command[1:]), cwd=str(ROOT), env=environment,
                          dimensions=(lines, columns), echo=echo, **options)
 
 
-def run_game(args, input=None, env=None, timeout=60, text=True, fresh=False):
+def run_game(args: Sequence[str], input: str | bytes | None = None, env: Mapping[str, str] | None = None,
+             timeout: float = 60, text: bool = True, fresh: bool = False) -> subprocess.CompletedProcess[Any]:
     """subprocess.run of `python yahtzee.py ARGS` with `input`, capturing its output: forked
     where the environment allows, else (and when `fresh`) started afresh."""
     environment = dict(os.environ if env is None else env)
@@ -352,6 +394,8 @@ def run_game(args, input=None, env=None, timeout=60, text=True, fresh=False):
     if server is None:
         return subprocess.run([sys.executable, str(GAME), *args], input=input, capture_output=True, text=text,
                               env=environment, cwd=ROOT, timeout=timeout)
+    if sys.platform == "win32":  # for the type checker: fork_server gives none on Windows
+        raise OSError("no fork server on Windows")
     deadline = time.monotonic() + timeout
     (stdin, feed), (out, out_end), (err, err_end) = os.pipe(), os.pipe(), os.pipe()
     pid = server.run(args, environment, ROOT, [stdin, out_end, err_end])
@@ -374,17 +418,17 @@ def run_game(args, input=None, env=None, timeout=60, text=True, fresh=False):
         feeding.join()
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
     if text:
-        stdout, stderr = (as_text(output) for output in (stdout, stderr))
+        return subprocess.CompletedProcess([sys.executable, str(GAME), *args], code, as_text(stdout), as_text(stderr))
     return subprocess.CompletedProcess([sys.executable, str(GAME), *args], code, stdout, stderr)
 
 
-def feed_and_close(fd, data):
+def feed_and_close(fd: int, data: bytes) -> None:
     """Write `data` to the pipe and close it (a game that stops reading early is no error)."""
     with contextlib.suppress(BrokenPipeError), open(fd, "wb") as pipe:
         pipe.write(data)
 
 
-def read_to_end(fds, deadline):
+def read_to_end(fds: list[int], deadline: float) -> list[bytes]:
     """All that is written to the pipes until they close, each as bytes (TimeoutExpired at `deadline`)."""
     outputs = {fd: bytearray() for fd in fds}
     with selectors.DefaultSelector() as selector:
@@ -404,27 +448,29 @@ def read_to_end(fds, deadline):
     return [bytes(outputs[fd]) for fd in fds]
 
 
-def as_text(output):
+def as_text(output: bytes) -> str:
     """Output as subprocess.run(text=True) gives it: decoded, newlines made \n."""
     return output.decode(locale.getpreferredencoding(False)).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def close_window(child):
+def close_window(child: ForkedGame | pexpect.spawn) -> None:
     """Close the terminal's master end under a game, as a player closing the window does."""
     if isinstance(child, ForkedGame):
         child.close_master()
     else:
-        child.ptyproc.fileobj.close()
+        child.ptyproc.fileobj.close()  # type: ignore[attr-defined]  # pexpect's, not in its stubs
 
 
-def has_ended(child):
+def has_ended(child: ForkedGame | pexpect.spawn) -> bool:
     """Whether the game has ended (once its window is closed, too)."""
-    return not (child.isalive() if isinstance(child, ForkedGame) else child.ptyproc.isalive())
+    return not (child.isalive() if isinstance(child, ForkedGame)
+                else child.ptyproc.isalive())  # type: ignore[attr-defined]  # pexpect's, not in its stubs
 
 
-def ended_with(child):
+def ended_with(child: ForkedGame | pexpect.spawn) -> int | None:
     """The game's exit status once it has ended."""
-    return child.exitstatus if isinstance(child, ForkedGame) else child.ptyproc.exitstatus
+    return (child.exitstatus if isinstance(child, ForkedGame)
+            else child.ptyproc.exitstatus)  # type: ignore[attr-defined]  # pexpect's, not in its stubs
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 """The bytes a terminal sends for a key, taken from the maps the game reads keys by: its named
 keys (yahtzee.present.keys) and prompt_toolkit's table of escape sequences, which the game's
 key reader parses with."""
+from typing import Union
+
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.keys import Keys
 
 from yahtzee.present.keys import HOT_KEYS, KEY_MAP, Key
 
 
-def sent(key):
+def sent(key: Union[Key, Keys]) -> str:
     """What an xterm sends for a key: one of the game's named keys (by its first terminal key)
     or any of prompt_toolkit's."""
     pressed = Keys(KEY_MAP[key].terminal[0]) if isinstance(key, Key) else key

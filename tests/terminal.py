@@ -1,18 +1,22 @@
 """A real pseudo-terminal for whole-game tests: the game runs in it (forked with its modules
 loaded, see forkserver, or started afresh), pexpect reads and types, pyte draws its screen."""
+from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+
 import contextlib
 import json
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pyte
-from forkserver import close_window, ended_with, has_ended, spawn, spawn_game
+from forkserver import ForkedGame, close_window, ended_with, has_ended, spawn, spawn_game
 from helpers import WAIT_SECONDS, FastScreen, screen_lines, wait_until
 from keycodes import KEYS
 
 
-def still_dice(args, speed):
+def still_dice(args: tuple[str, ...], speed: str) -> None:
     """A new saves folder (--saves DIR) starts with the dice tumbling at `speed`."""
     if "--saves" not in args:
         return
@@ -25,8 +29,10 @@ def still_dice(args, speed):
 class Terminal:
     """The game in an 80x24 pseudo-terminal, its output kept raw and as a screen."""
 
-    def __init__(self, *args, env=None, columns=80, lines=24, stderr=None, dice_roll="off", program=None,
-                 fresh=False):
+    def __init__(
+            self, *args: str, env: Mapping[str, str] | None = None, columns: int = 80, lines: int = 24,
+            stderr: Path | None = None, dice_roll: str = "off", program: Sequence[str] | None = None,
+            fresh: bool = False) -> None:
         """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
         prefs.json yet (off by default, so whole games run at the speed keys are sent);
         `program`: another command than the game (an ssh client joining it); `fresh`: the
@@ -37,6 +43,7 @@ class Terminal:
         for stale in ("NO_COLOR", "COLUMNS", "LINES"):
             environment.pop(stale, None)
         environment.update(env or {})  # a test's own NO_COLOR stays
+        self.child: ForkedGame | pexpect.spawn
         if program:  # the game's stderr to a file, so it outlives the terminal
             self.child = spawn(program, environment, lines, columns, stderr=stderr)
         else:
@@ -45,11 +52,12 @@ class Terminal:
         self._screen = FastScreen(columns, lines)
         self.stream = pyte.ByteStream(self._screen)
         self.raw = b""
-        self._undrawn = []  # output taken in but not yet drawn: a screen is drawn only when read
-        self._text = None  # the screen as text, until more output is drawn
-        self.partners = []  # other terminals of the same game, read while this one waits: as their windows would be
+        self._undrawn: list[bytes] = []  # output taken in but not yet drawn: a screen is drawn only when read
+        self._text: str | None = None  # the screen as text, until more output is drawn
+        # other terminals of the same game, read while this one waits: as their windows would be
+        self.partners: list[Terminal] = []
 
-    def pump(self, timeout=0.05):
+    def pump(self, timeout: float | int = 0.05) -> None:
         """Take in what the game has written so far."""
         try:
             data = self.child.read_nonblocking(65536, timeout)
@@ -59,7 +67,7 @@ class Terminal:
         self._undrawn.append(data)
 
     @property
-    def screen(self):
+    def screen(self) -> FastScreen:
         """The pyte screen, with everything taken in drawn on it."""
         if self._undrawn:
             self.stream.feed(b"".join(self._undrawn))
@@ -68,16 +76,16 @@ class Terminal:
         return self._screen
 
     @property
-    def text(self):
+    def text(self) -> str:
         """The screen as it stands, one string."""
         screen = self.screen
         if self._text is None:
             self._text = "\n".join(screen_lines(screen))
         return self._text
 
-    def wait_for(self, words, timeout=WAIT_SECONDS):
+    def wait_for(self, words: str, timeout: int = WAIT_SECONDS) -> str:
         """Pump until the screen shows `words`; fail with the screen if it never does."""
-        def shown():
+        def shown() -> Any:
             if words in self.text:
                 return True
             try:
@@ -92,18 +100,18 @@ class Terminal:
         wait_until(shown, timeout, poll=0, failure=lambda: f"never saw {words!r} on:\n{self.text}")
         return self.text
 
-    def resize(self, columns, lines):
+    def resize(self, columns: int, lines: int) -> None:
         """Change the window's size, as a player dragging its corner."""
         self.screen.resize(lines, columns)
         self._text = None
         self.child.setwinsize(lines, columns)
 
-    def press(self, *keys):
+    def press(self, *keys: Any) -> None:
         """Send keys by name (F8, Enter, C-c) or as text."""
         for key in keys:
             self.child.send(KEYS.get(key, key))
 
-    def seat(self, *names):
+    def seat(self, *names: Any) -> None:
         """From the title screen to "Ready to play?" with these players."""
         self.wait_for("Press any key to begin")
         self.press("x")
@@ -116,7 +124,7 @@ class Terminal:
         self.press("Enter")
         self.wait_for("Ready to play? (Y/N)")
 
-    def turn(self, name, box, answer="y"):
+    def turn(self, name: str, box: str, answer: str = "y") -> None:
         """One turn in key mode: any key rolls, R goes to posting, the box, then `answer` to
         the question that follows (none when None)."""
         self.wait_for(f"{name}: press any key to roll")
@@ -129,16 +137,16 @@ class Terminal:
             self.wait_for("(Y/N)")
             self.press(answer)
 
-    def quit(self):
+    def quit(self) -> int | None:
         """F10, then Y to the quit question: the game saved; its exit status."""
         self.press("F10")
         self.wait_for("Quit the game?")
         self.press("y")
         return self.exit_code()
 
-    def exit_code(self, timeout=WAIT_SECONDS):
+    def exit_code(self, timeout: float = WAIT_SECONDS) -> int | None:
         """Wait for the game to end; its exit status."""
-        def ended():
+        def ended() -> Any:
             try:
                 self.pump()
             except pexpect.EOF:
@@ -149,14 +157,14 @@ class Terminal:
         self.child.close()
         return self.child.exitstatus
 
-    def hang_up(self, timeout=WAIT_SECONDS):
+    def hang_up(self, timeout: float = WAIT_SECONDS) -> int | None:
         """Close the terminal under the game, as a player closing the window; its exit status."""
         close_window(self.child)  # the master end: the kernel hangs up the terminal
         with contextlib.suppress(AssertionError):
             wait_until(lambda: has_ended(self.child), timeout, poll=0.05)
         return ended_with(self.child)
 
-    def close(self):
+    def close(self) -> None:
         """Make sure the game is gone."""
         if self.child.isalive():
             self.child.terminate(force=True)

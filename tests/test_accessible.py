@@ -1,6 +1,7 @@
 """The screen-reader mode: a whole game said in words, through pipes and in a real terminal."""
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from forkserver import run_game
@@ -36,7 +37,7 @@ def assert_every_posting_named(transcript: str) -> None:
     assert len(re.findall(r"(?:^|> )ANN.s total is now \d+\.$", transcript, re.MULTILINE)) == 13
 
 
-def test_a_whole_game_through_pipes_is_said_in_words(tmp_path):
+def test_a_whole_game_through_pipes_is_said_in_words(tmp_path: Path) -> None:
     lines = ["", "n", "ANN", "", "y"]
     for number, box in enumerate(BOXES):
         extra = ["b", "?", "x"] if number == 0 else []
@@ -58,7 +59,7 @@ def test_a_whole_game_through_pipes_is_said_in_words(tmp_path):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_a_whole_game_in_a_terminal_reads_keys_and_writes_lines(tmp_path):
+def test_a_whole_game_in_a_terminal_reads_keys_and_writes_lines(tmp_path: Path) -> None:
     term = Terminal("--accessible", "--seed", "3", "--saves", str(tmp_path / "saves"))
     try:
         term.wait_for("Press any key to begin")
@@ -107,20 +108,20 @@ def test_a_whole_game_in_a_terminal_reads_keys_and_writes_lines(tmp_path):
 class Written:
     """A terminal's output that keeps what was written."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.text = ""
 
-    def write_raw(self, text):
+    def write_raw(self, text: str) -> None:
         self.text += text
 
-    def flush(self):
+    def flush(self) -> None:
         pass
 
-    def encoding(self):
+    def encoding(self) -> str:
         return "utf-8"
 
 
-def test_an_unchanged_line_is_not_said_again():
+def test_an_unchanged_line_is_not_said_again() -> None:
     written = Written()
     with create_pipe_input() as pipe:
         console = AccessibleConsole(input=pipe, output=written)
@@ -142,13 +143,13 @@ def test_an_unchanged_line_is_not_said_again():
     console.message("Verify is now OFF.")
 
 
-def test_typing_a_name_echoes_characters_and_erases():
+def test_typing_a_name_echoes_characters_and_erases() -> None:
     assert echo("AN", "ANN", "Name: ") == "N"
     assert echo("ANN", "AN", "Name: ") == "\b \b"
     assert echo("ANN", "BNN", "Name: ") == "\nName: BNN"
 
 
-def test_the_sheet_reads_as_one_sentence_a_player():
+def test_the_sheet_reads_as_one_sentence_a_player() -> None:
     game = Game.start([Player("ANN"), Player("BOB")])
     game.players[0].card.boxes.update({Category.ONES: 3, Category.FULL_HOUSE: 25})
     ann, bob = spoken.sheet_sentences(game)
@@ -157,7 +158,7 @@ def test_the_sheet_reads_as_one_sentence_a_player():
     assert bob.startswith("BOB: Ones open") and bob.endswith("Chance open, total 0.")
 
 
-def test_the_advice_reads_as_sentences():
+def test_the_advice_reads_as_sentences() -> None:
     game = Game.start([Player("ANN")])
     game.roll()
     turn = game.turn
@@ -170,7 +171,7 @@ def test_the_advice_reads_as_sentences():
     assert second == "Next: CHANCE 21 (press R C), expects 250.0."
 
 
-def test_a_computer_players_turns_are_said_step_by_step(tmp_path):
+def test_a_computer_players_turns_are_said_step_by_step(tmp_path: Path) -> None:
     run = run_game(["--accessible", "--seed", "1", "--saves", str(tmp_path / "saves")],
                    input="\nn\n*\n\ny\nn\n", timeout=120)
     out = run.stdout
@@ -181,7 +182,7 @@ def test_a_computer_players_turns_are_said_step_by_step(tmp_path):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tmp_path):
+def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tmp_path: Path) -> None:
     """The screen reader waits where the full screen does: after ANN posts, the computer starts
     on a key, and U there takes ANN's posting back."""
     term = Terminal("--accessible", "--seed", "3", "--saves", str(tmp_path / "saves"))
@@ -214,7 +215,7 @@ def test_in_a_terminal_a_posting_may_be_taken_back_before_the_computer_starts(tm
     assert_words_only(said)  # the computer's wait says its prompt, not the screen
 
 
-def test_the_screen_reader_is_a_console_of_its_own_over_the_key_terminal_key_mode_reads():
+def test_the_screen_reader_is_a_console_of_its_own_over_the_key_terminal_key_mode_reads() -> None:
     from yahtzee.consoles.keymode import KeyConsole
     from yahtzee.consoles.keyterminal import KeyTerminal
     assert issubclass(AccessibleConsole, KeyTerminal) and issubclass(KeyConsole, KeyTerminal)

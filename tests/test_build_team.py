@@ -4,15 +4,18 @@ import os
 import subprocess
 import sys
 import time
+from typing import Any
 
 import numpy as np
 import pytest
+from numpy import ndarray
 
-from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
+from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC, Rules
 from yahtzee.strategy.exact import statespace, team
 from yahtzee.strategy.exact.levels import BUILD_CHUNK, LEAST_BATCH, LevelSolver, batch_bounds
 from yahtzee.strategy.exact.solver import TurnSolver
 from yahtzee.strategy.exact.stages import Workspace
+from yahtzee.strategy.exact.table import Loader, StrategyTable
 from yahtzee.strategy.storage.cache import build_table
 
 needs_fork = pytest.mark.skipif(not team.can_fork() or team.usable_cores() < 2,
@@ -20,20 +23,20 @@ needs_fork = pytest.mark.skipif(not team.can_fork() or team.usable_cores() < 2,
 
 
 @pytest.fixture(scope="module")
-def two_process_hasbro():
+def two_process_hasbro() -> ndarray:
     """The 1987 rules' table built by two processes."""
     return build_table(HASBRO, processes=2).values
 
 
 @pytest.fixture(scope="module")
-def no_bonus_shared(loader):
+def no_bonus_shared(loader: Loader) -> ndarray:
     """The no-bonus table as a build makes it (the run's own, built once): each card's 'fifty'
     state given its twin's value."""
     return loader(NO_BONUS).values
 
 
 @pytest.fixture(scope="module")
-def no_bonus_every_state():
+def no_bonus_every_state() -> ndarray:
     """The no-bonus table with every 'fifty' state solved on its own."""
     engine = TurnSolver(NO_BONUS)
     engine.fifty_matters = True
@@ -41,30 +44,32 @@ def no_bonus_every_state():
 
 
 @needs_fork
-def test_two_processes_build_the_shipped_table_to_the_last_bit(two_process_hasbro, table):
+def test_two_processes_build_the_shipped_table_to_the_last_bit(
+        two_process_hasbro: ndarray, table: StrategyTable) -> None:
     assert np.array_equal(two_process_hasbro, table.values)
 
 
 @needs_fork
 @pytest.mark.parametrize("rules", [NO_BONUS, YAHTC, FIVEOAK], ids=lambda rules: rules.name)
-def test_two_processes_solve_the_fullest_levels_as_one_does(rules):
+def test_two_processes_solve_the_fullest_levels_as_one_does(rules: Rules) -> None:
     engine = TurnSolver(rules)
     levels = 4  # the four fullest levels: several batches each, so each process takes some
     assert np.array_equal(engine.solve(levels=levels, processes=2), engine.solve(levels=levels))
 
 
-def test_only_the_no_bonus_rules_let_a_50_change_nothing():
+def test_only_the_no_bonus_rules_let_a_50_change_nothing() -> None:
     assert [TurnSolver(rules).fifty_matters for rules in (HASBRO, FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK)] == \
         [True, True, False, True, True, True]
 
 
-def test_the_fifty_twins_get_the_values_solving_them_gives(no_bonus_shared, no_bonus_every_state):
+def test_the_fifty_twins_get_the_values_solving_them_gives(
+        no_bonus_shared: ndarray, no_bonus_every_state: ndarray) -> None:
     reachable = np.concatenate([statespace.level_states(filled, 1).index for filled in range(13)])
     assert np.array_equal(no_bonus_shared[reachable], no_bonus_every_state[reachable])
     assert np.array_equal(no_bonus_shared, no_bonus_every_state)  # the states no game reaches too
 
 
-def test_without_the_fifty_twins_a_third_fewer_states_are_solved():
+def test_without_the_fifty_twins_a_third_fewer_states_are_solved() -> None:
     engine = TurnSolver(NO_BONUS)
     solved = sum(len(states) for filled in range(13) for states in LevelSolver(engine).level_batches(filled, 1))
     every = sum(len(statespace.level_states(filled, 1)) for filled in range(13))
@@ -73,7 +78,7 @@ def test_without_the_fifty_twins_a_third_fewer_states_are_solved():
 
 @pytest.mark.parametrize("count", [1, 2, 3, 5, 513, 1024, 1025, 2048, 88064])
 @pytest.mark.parametrize("processes", [1, 2])
-def test_batches_hold_every_state_once_in_even_shares(count, processes):
+def test_batches_hold_every_state_once_in_even_shares(count: int, processes: int) -> None:
     batches = batch_bounds(count, processes)
     assert np.array_equal(np.unique(np.concatenate(batches)), np.arange(count))
     assert all(LEAST_BATCH <= len(batch) <= BUILD_CHUNK for batch in batches)
@@ -82,7 +87,7 @@ def test_batches_hold_every_state_once_in_even_shares(count, processes):
 
 
 @needs_fork
-def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone():
+def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone() -> None:
     reports, leader = [], os.getpid()
     TurnSolver(HASBRO).solve(lambda done, total: reports.append((os.getpid(), done, total)), levels=4, processes=2)
     assert {pid for pid, _, _ in reports} == {leader}
@@ -91,8 +96,9 @@ def test_two_processes_report_progress_up_to_the_total_from_the_leader_alone():
 
 
 @pytest.mark.parametrize("why", ["no fork", "one processor"])
-def test_without_fork_or_a_second_processor_one_process_solves_it_all(monkeypatch, why):
-    def no_fork():
+def test_without_fork_or_a_second_processor_one_process_solves_it_all(
+        monkeypatch: pytest.MonkeyPatch, why: str) -> None:
+    def no_fork() -> None:
         raise AssertionError("forked")
     monkeypatch.setattr(team, "can_fork", lambda: why != "no fork")
     monkeypatch.setattr(team, "usable_cores", lambda: 1 if why == "one processor" else 2)
@@ -101,7 +107,7 @@ def test_without_fork_or_a_second_processor_one_process_solves_it_all(monkeypatc
     assert np.array_equal(engine.solve(levels=3, processes=2), engine.solve(levels=3))
 
 
-def children(pid):
+def children(pid: int) -> list[int]:
     """The processes `pid` started that are still running (not zombies), read from /proc."""
     found = []
     for task in os.listdir(f"/proc/{pid}/task"):
@@ -110,7 +116,7 @@ def children(pid):
     return [child for child in found if is_running(child)]
 
 
-def is_running(pid):
+def is_running(pid: int) -> bool:
     """True while `pid` runs (a zombie has ended)."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
@@ -120,11 +126,13 @@ def is_running(pid):
 
 
 @pytest.fixture
-def forked(monkeypatch):
+def forked(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The helpers forked in this test, by process id."""
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     pids, fork = [], os.fork
 
-    def fork_and_note():
+    def fork_and_note() -> Any:
         pid = fork()
         if pid:
             pids.append(pid)
@@ -133,8 +141,10 @@ def forked(monkeypatch):
     return pids
 
 
-def is_reaped(pid):
+def is_reaped(pid: int) -> bool:
     """True when `pid` has ended and been waited for by this process."""
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     try:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
@@ -143,10 +153,10 @@ def is_reaped(pid):
 
 
 @needs_fork
-def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch, forked):
+def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch: pytest.MonkeyPatch, forked: list[Any]) -> None:
     leader, solve_states = os.getpid(), LevelSolver.solve_states
 
-    def fail_in_the_helper(self, values, states, work):
+    def fail_in_the_helper(self: Any, values: Any, states: Any, work: Any) -> None:
         if os.getpid() != leader:
             raise MemoryError("the helper's part")
         solve_states(self, values, states, work)
@@ -157,8 +167,8 @@ def test_a_helper_that_fails_fails_the_build_and_is_reaped(monkeypatch, forked):
 
 
 @needs_fork
-def test_a_leader_that_stops_takes_its_helper_with_it(forked):
-    def stop(done, total):
+def test_a_leader_that_stops_takes_its_helper_with_it(forked: list[Any]) -> None:
+    def stop(done: int, total: int) -> None:
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         TurnSolver(HASBRO).solve(stop, levels=4, processes=2)
@@ -167,7 +177,7 @@ def test_a_leader_that_stops_takes_its_helper_with_it(forked):
 
 @needs_fork
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
-def test_a_killed_build_leaves_no_helper_running():
+def test_a_killed_build_leaves_no_helper_running() -> None:
     code = ("import sys; from yahtzee.model.rules import HASBRO; from yahtzee.strategy.storage.cache import "
             "build_table; build_table(HASBRO, progress=lambda done, total: print(done, flush=True), processes=2)")
     build = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
@@ -184,7 +194,7 @@ def test_a_killed_build_leaves_no_helper_running():
     build.stdout.close()
 
 
-def test_a_batch_gives_the_hopeless_sums_what_a_level_gave_them():
+def test_a_batch_gives_the_hopeless_sums_what_a_level_gave_them() -> None:
     values = np.random.default_rng(7).random(statespace.STATE_COUNT)
     by_batch, by_level = values.copy(), values.copy()
     for filled in range(13):
@@ -196,7 +206,7 @@ def test_a_batch_gives_the_hopeless_sums_what_a_level_gave_them():
     assert np.array_equal(by_batch, by_level)
 
 
-def solved_state_by_state(engine, levels):
+def solved_state_by_state(engine: TurnSolver, levels: int) -> ndarray:
     """The fullest `levels` levels solved as the build solved them before sums with the same
     future were solved once: every state of level_states, the hopeless sums shared per level."""
     values = statespace.empty_values()
@@ -211,12 +221,12 @@ def solved_state_by_state(engine, levels):
 
 
 @pytest.mark.parametrize("rules", [HASBRO, ACORN], ids=lambda rules: rules.name)
-def test_sums_with_the_same_future_get_the_values_solving_each_gives(rules):
+def test_sums_with_the_same_future_get_the_values_solving_each_gives(rules: Rules) -> None:
     engine = TurnSolver(rules)
     assert np.array_equal(engine.solve(levels=4), solved_state_by_state(engine, 4))
 
 
-def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart():
+def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart() -> None:
     # Only FOURS open (upper boxes ONES, TWOS, THREES, FIVES, SIXES filled): 0, 4, ..., 20 more,
     # so 43 and 46 both reach the bonus with 20, neither with 16; 42 does not with 20.
     same = statespace.SAME_FUTURE[0b110111]
@@ -227,7 +237,8 @@ def test_sums_with_the_same_future_are_those_no_amount_still_to_come_tells_apart
 
 @pytest.mark.parametrize("rules", [HASBRO, FREE_JOKER, NO_BONUS, YAHTC], ids=lambda rules: rules.name)
 @pytest.mark.parametrize("filled", [2, 6, 11])
-def test_the_builds_best_postings_are_those_worked_out_a_box_at_a_time(rules, filled, table):
+def test_the_builds_best_postings_are_those_worked_out_a_box_at_a_time(
+        rules: Rules, filled: int, table: StrategyTable) -> None:
     engine = TurnSolver(rules)
     states = statespace.level_states(filled, 1)
     states = states.part(slice(None, None, max(1, len(states) // 500)))

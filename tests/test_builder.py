@@ -4,22 +4,26 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
+from typing import Any, Union
 
 import pytest
-from helpers import table_context, wait_until
+from helpers import printed, table_context, there, wait_until
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper, WaitsShown
-from yahtzee.model.rules import HASBRO, NO_BONUS
+from yahtzee.model.rules import HASBRO, NO_BONUS, Rules
 from yahtzee.model.session import Session
+from yahtzee.model.words import Text
 from yahtzee.speech.languages import text
-from yahtzee.strategy.exact.objective import EXPECTED_SCORE
+from yahtzee.strategy.exact.objective import EXPECTED_SCORE, Objective
+from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.storage.builder import AHEAD, RESTS_AHEAD, TableBuilder
 from yahtzee.strategy.storage.buildprocess import request
 
 
-def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
-    cache = os.environ["YAHTZEE_CACHE"]
+def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy() -> None:
+    cache = Path(os.environ["YAHTZEE_CACHE"])
     TableKeeper(cache).load(HASBRO)  # read or built once for the whole run
     builder = TableBuilder(cache)
     busy = threading.Event()
@@ -33,11 +37,14 @@ def test_a_ready_table_is_handed_over_at_once_while_the_worker_is_busy():
 
 
 @pytest.mark.parametrize("chances", [False, True])
-def test_prepare_asks_for_the_advisors_table_then_each_moods_then_the_rests(chances):
-    cache = os.environ["YAHTZEE_CACHE"]
+def test_prepare_asks_for_the_advisors_table_then_each_moods_then_the_rests(chances: bool) -> None:
+    cache = Path(os.environ["YAHTZEE_CACHE"])
     builder = TableBuilder(cache)
     asked = []
-    builder.make_ready = lambda rules, objective, with_rests=False: asked.append((objective.name, with_rests))
+
+    def noted(rules: Rules, objective: Objective, with_rests: bool = False) -> None:
+        asked.append((objective.name, with_rests))
+    builder.make_ready = noted  # type: ignore[method-assign, assignment]  # each table asked for noted, none built
     try:
         builder.prepare(HASBRO, ["nowhere"], chances).result(timeout=30)
         builder.submit(RESTS_AHEAD, lambda: None).result(timeout=30)  # the work asked for ran before it
@@ -49,9 +56,10 @@ def test_prepare_asks_for_the_advisors_table_then_each_moods_then_the_rests(chan
     assert asked[4:] == [("expected", True)] * chances + [("a table asked for later", False)]
 
 
-def test_a_table_asked_for_ahead_goes_before_rests_asked_for_sooner():
-    builder = TableBuilder(os.environ["YAHTZEE_CACHE"])
-    busy, order = threading.Event(), []
+def test_a_table_asked_for_ahead_goes_before_rests_asked_for_sooner() -> None:
+    builder = TableBuilder(Path(os.environ["YAHTZEE_CACHE"]))
+    busy = threading.Event()
+    order: list[str] = []
     try:
         builder.submit(AHEAD, busy.wait, 30)  # the worker is held, as by another table's build
         rests = builder.submit(RESTS_AHEAD, order.append, "rests")
@@ -63,13 +71,13 @@ def test_a_table_asked_for_ahead_goes_before_rests_asked_for_sooner():
     assert order == ["a computer's table", "rests"]
 
 
-def rests_asked(monkeypatch, players):
+def rests_asked(monkeypatch: pytest.MonkeyPatch, players: list[Union[Any, str]]) -> list[Union[Rules, Any]]:
     """The rules whose rests the tables a session of `players` prepares ready (recorded
     instead of done)."""
     from yahtzee.strategy.storage.engine import ENGINE
     readied = []
     monkeypatch.setattr(ENGINE, "ready_rests", lambda table, folder, progress: readied.append(table.rules))
-    strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
+    strategy = StrategyServices.over(TableKeeper(Path(os.environ["YAHTZEE_CACHE"])))
     ctx = table_context(players=players, session=Session([]), strategy=strategy)
     try:
         ctx.prepare_tables()
@@ -80,7 +88,7 @@ def rests_asked(monkeypatch, players):
     return readied
 
 
-def test_the_rests_are_readied_ahead_unless_one_player_sits_alone(monkeypatch):
+def test_the_rests_are_readied_ahead_unless_one_player_sits_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # A solo game never wants them; before the names are in, they are most likely wanted.
     assert rests_asked(monkeypatch, ["ANN"]) == []
     assert rests_asked(monkeypatch, ["ANN", "BOB"]) == [HASBRO]
@@ -88,11 +96,11 @@ def test_the_rests_are_readied_ahead_unless_one_player_sits_alone(monkeypatch):
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
+def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path: Path) -> None:
     from yahtzee.strategy.storage.cache import table_file_name
     name = table_file_name(HASBRO, EXPECTED_SCORE)
     (tmp_path / name).write_bytes(b"PK\x03\x04 not a table")
-    told = []
+    told: list[Text] = []
     builder = TableBuilder(tmp_path, told.append)
     try:
         assert builder.on_hand(HASBRO, EXPECTED_SCORE) is None
@@ -102,7 +110,7 @@ def test_a_damaged_table_is_set_aside_by_the_builder_with_its_notice(tmp_path):
     assert not (tmp_path / name).exists() and [p.name for p in tmp_path.iterdir()][0].startswith(name + ".bad-")
 
 
-def test_a_killed_builds_temp_files_go_though_the_table_came_with_the_package(tmp_path):
+def test_a_killed_builds_temp_files_go_though_the_table_came_with_the_package(tmp_path: Path) -> None:
     import time
 
     from yahtzee.strategy.storage.cache import STALE_SECONDS, table_file_name
@@ -121,7 +129,7 @@ def test_a_killed_builds_temp_files_go_though_the_table_came_with_the_package(tm
 
 
 @pytest.fixture
-def table_without_rests(tmp_path, monkeypatch):
+def table_without_rests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> StrategyTable:
     """A cache folder holding the hasbro table and no rests, none in memory or in the package
     either, and rests measured on few games with the exact moments the package brings (the progress
     of measuring the shapes is the point here)."""
@@ -134,7 +142,7 @@ def table_without_rests(tmp_path, monkeypatch):
     shutil.copy(cache.SHIPPED / name, tmp_path / name)  # the bits a build makes
     table = cache.load_table(HASBRO, cache_dir=tmp_path)
     shipped = cache.read_rests(table, cache.SHIPPED / cache.rests_file_name(table))
-    exact = shipped.exact
+    exact = there(shipped).exact
     monkeypatch.setattr(rests, "MEASURED_RESTS", {})  # the real memo comes back afterwards, untouched
     measure = rests.measure_rests
     monkeypatch.setattr(rests, "measure_rests",
@@ -142,7 +150,7 @@ def table_without_rests(tmp_path, monkeypatch):
     return table
 
 
-def test_measuring_rests_tells_its_progress_turn_by_turn(tmp_path, table_without_rests):
+def test_measuring_rests_tells_its_progress_turn_by_turn(tmp_path: Path, table_without_rests: StrategyTable) -> None:
     from yahtzee.strategy.storage import cache
     told = []
     cache.ready_rests(table_without_rests, tmp_path, lambda done, total: told.append((done, total)))
@@ -150,7 +158,8 @@ def test_measuring_rests_tells_its_progress_turn_by_turn(tmp_path, table_without
     assert (tmp_path / cache.rests_file_name(table_without_rests)).exists()
 
 
-def test_a_game_ending_stops_the_rests_being_measured_and_keeps_nothing(tmp_path, table_without_rests):
+def test_a_game_ending_stops_the_rests_being_measured_and_keeps_nothing(
+        tmp_path: Path, table_without_rests: StrategyTable) -> None:
     from yahtzee.strategy.storage import cache
     from yahtzee.strategy.storage.builder import BuildCancelled
     builder = TableBuilder(tmp_path)
@@ -163,8 +172,8 @@ def test_a_game_ending_stops_the_rests_being_measured_and_keeps_nothing(tmp_path
     assert not (tmp_path / cache.rests_file_name(table_without_rests)).exists()
 
 
-def test_a_wait_is_shown_only_its_own_works_progress():
-    builder = TableBuilder(os.environ["YAHTZEE_CACHE"])
+def test_a_wait_is_shown_only_its_own_works_progress() -> None:
+    builder = TableBuilder(Path(os.environ["YAHTZEE_CACHE"]))
     try:
         builder.submit(AHEAD, builder.progress, 12, 13).result(timeout=30)  # work that told 12 of 13
         assert builder.submit(AHEAD, lambda: (builder.done, builder.total)).result(timeout=30) == (0, 0)
@@ -172,7 +181,8 @@ def test_a_wait_is_shown_only_its_own_works_progress():
         builder.close()
 
 
-def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monkeypatch, tmp_path):
+def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A first ? with two players waits for the table's build and then for its rests: one bar
     over both, never going back, full once."""
     from types import SimpleNamespace
@@ -182,16 +192,16 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
 
     measured = set()
 
-    def stage(progress, steps=8):
+    def stage(progress: Any, steps: int = 8) -> None:
         for step in range(steps + 1):
             progress(step, steps)
             threading.Event().wait(0.03)
 
-    def built(self, rules, objective):
+    def built(self: Any, rules: Rules, objective: Objective) -> Any:
         stage(self.progress)
         return SimpleNamespace(engine=None, rules=rules, objective=objective, exact=True)
 
-    def ready_rests(table, cache_dir, progress):
+    def ready_rests(table: StrategyTable, cache_dir: Any, progress: Any) -> None:
         stage(progress)
         measured.add(id(table))
 
@@ -213,7 +223,8 @@ def test_the_first_wait_for_a_table_and_its_rests_shows_one_bar_filled_once(monk
     assert shown.count(1.0) <= 1 and shown[-1] > 0.8
 
 
-def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(tmp_path, table_without_rests, monkeypatch):
+def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(
+        tmp_path: Path, table_without_rests: StrategyTable, monkeypatch: pytest.MonkeyPatch) -> None:
     """The rests' arithmetic runs where the table's build runs, in a process of its own: here
     its main, in this process, with the rests measured on few games."""
     from yahtzee.strategy.storage import buildprocess, cache
@@ -226,13 +237,15 @@ def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(tmp_path, table_w
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
 @pytest.mark.usefixtures("no_tables_held")
-def test_a_build_runs_below_the_games_own_priority(tmp_path):
+def test_a_build_runs_below_the_games_own_priority(tmp_path: Path) -> None:
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     from yahtzee.strategy.storage.buildprocess import NICENESS
     builder = TableBuilder(tmp_path)
     try:
         builder.table(NO_BONUS, EXPECTED_SCORE)
         wait_until(lambda: builder.process is not None and builder.done > 0, failure=lambda: "the build never began")
-        niceness = os.getpriority(os.PRIO_PROCESS, builder.process.pid)
+        niceness = os.getpriority(os.PRIO_PROCESS, there(builder.process).pid)
     finally:
         builder.close()
     assert niceness >= os.getpriority(os.PRIO_PROCESS, 0) + NICENESS or niceness == 19
@@ -253,7 +266,7 @@ time.sleep(60)
 """
 
 
-def processes_naming(folder):
+def processes_naming(folder: Path) -> list[str]:
     """The live processes whose command line names this folder (a zombie has none)."""
     named = []
     for entry in os.scandir("/proc"):
@@ -268,11 +281,13 @@ def processes_naming(folder):
 
 @pytest.mark.posix(reason="a kill without a word (SIGKILL)")
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
-def test_a_game_killed_without_a_word_leaves_no_build_running(tmp_path):
+def test_a_game_killed_without_a_word_leaves_no_build_running(tmp_path: Path) -> None:
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     game = subprocess.Popen([sys.executable, "-c", GAME_KILLED_MID_BUILD, str(tmp_path)],
                             stdout=subprocess.PIPE, text=True)
     try:
-        build = int(game.stdout.readline())
+        build = int(there(game.stdout).readline())
         assert str(build) in processes_naming(tmp_path)  # the build and its forked helper name the cache
     finally:
         game.send_signal(signal.SIGKILL)
@@ -283,7 +298,7 @@ def test_a_game_killed_without_a_word_leaves_no_build_running(tmp_path):
 
 @pytest.mark.posix(reason="/proc")
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
-def test_a_tied_build_ends_when_its_input_does_though_nothing_tells_it_by_its_output(tmp_path):
+def test_a_tied_build_ends_when_its_input_does_though_nothing_tells_it_by_its_output(tmp_path: Path) -> None:
     progress = tmp_path / "progress"
     with progress.open("w") as output:  # a file, never a closed pipe: only its input can tell it
         build = subprocess.Popen([sys.executable, "-m", "yahtzee.strategy.storage.buildprocess",
@@ -291,7 +306,7 @@ def test_a_tied_build_ends_when_its_input_does_though_nothing_tells_it_by_its_ou
                                  stdin=subprocess.PIPE, stdout=output)
     try:
         wait_until(lambda: progress.read_text(), timeout=30, failure=lambda: "the build never began")
-        build.stdin.close()
+        there(build.stdin).close()
         assert build.wait(timeout=3) != 0  # the whole build and its rests take many seconds
     finally:
         build.kill()
@@ -303,14 +318,15 @@ def test_a_tied_build_ends_when_its_input_does_though_nothing_tells_it_by_its_ou
 
 
 @pytest.mark.usefixtures("no_tables_held")
-def test_a_build_starting_as_the_game_ends_is_never_left_running(tmp_path, monkeypatch):
+def test_a_build_starting_as_the_game_ends_is_never_left_running(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game ends (close) just as the worker starts a build: the build is killed, or never
     started, whichever comes first; it never runs on for a game that is gone."""
     builder = TableBuilder(tmp_path)
     started = []
     real_popen = subprocess.Popen
 
-    def popen_as_the_game_ends(*args, **kwargs):
+    def popen_as_the_game_ends(*args: Any, **kwargs: Any) -> Any:
         closing = threading.Thread(target=builder.close)
         closing.start()
         closing.join(timeout=0.5)  # close() has run, or waits for this build to have started
@@ -328,7 +344,7 @@ def test_a_build_starting_as_the_game_ends_is_never_left_running(tmp_path, monke
         started[0].wait()
 
 
-def test_a_wait_for_a_table_is_shown_told_and_stopped_at_the_console_the_game_runs_at_and_only_while_it_does():
+def test_a_wait_for_a_table_is_shown_and_stopped_at_the_console_the_game_runs_at_only_while_it_runs() -> None:
     import signal
 
     from helpers import plain_console
@@ -340,30 +356,36 @@ def test_a_wait_for_a_table_is_shown_told_and_stopped_at_the_console_the_game_ru
     keeper = TableKeeper(None)
     try:
         with keeper.shown_at(waits_shown_at(console)):
-            keeper.shown.progress(1, 2)
-            keeper.builder().notify(Say("A damaged table was set aside."))  # as the builder's thread tells it
+            shown, notify = keeper.shown.progress, keeper.builder().notify
+            assert shown is not None and notify is not None
+            shown(1, 2)
+            notify(Say("A damaged table was set aside."))  # as the builder's thread tells it
             console.show_arrived()
             keeper.shown.stopping()  # no stop yet: the wait goes on
             console.request_stop(signal.SIGTERM)
             with pytest.raises(StopRequested):
                 keeper.shown.stopping()
-        keeper.builder().notify(Say("Told after the game: nowhere."))
+        notify(Say("Told after the game: nowhere."))
         keeper.shown.stopping()  # the console's stop no longer stops a wait
     finally:
         keeper.close()
-    written = console.stdout.getvalue()
+    written = printed(console)
     assert "50%" in written and "A damaged table was set aside." in written and "nowhere" not in written
     assert keeper.shown == WaitsShown()
 
 
-def test_a_wait_tells_work_worked_out_from_a_read_by_the_progress_it_tells():
+def test_a_wait_tells_work_worked_out_from_a_read_by_the_progress_it_tells() -> None:
     from helpers import wait_until
 
     from yahtzee.strategy.storage.builder import Waiting
-    builder = TableBuilder(os.environ["YAHTZEE_CACHE"])
+    builder = TableBuilder(Path(os.environ["YAHTZEE_CACHE"]))
     busy = threading.Event()
+
+    def telling() -> None:  # as a build tells its progress
+        builder.progress(1, 4)
+        busy.wait(30)
     try:
-        building = builder.submit(AHEAD, lambda: (builder.progress(1, 4), busy.wait(30)))  # as a build tells
+        building = builder.submit(AHEAD, telling)
         wait_until(Waiting(building, builder).working_out)
         busy.set()
         building.result(timeout=30)
@@ -377,7 +399,7 @@ def test_a_wait_tells_work_worked_out_from_a_read_by_the_progress_it_tells():
 
 
 @pytest.mark.usefixtures("no_tables_held")
-def test_a_table_is_made_once_in_a_process_whichever_asks_for_it(shared_table_cache, tmp_path):
+def test_a_table_is_made_once_in_a_process_whichever_asks_for_it(shared_table_cache: Path, tmp_path: Path) -> None:
     from yahtzee.strategy.storage.cache import table_loader
     loaded = table_loader(shared_table_cache)(HASBRO)
     builder = TableBuilder(tmp_path)  # an empty folder: a table not held would be built into it
@@ -392,4 +414,5 @@ def test_a_table_is_made_once_in_a_process_whichever_asks_for_it(shared_table_ca
         planned = first.load(banked)
         assert not planned.exact and second.load(banked) is planned and first.load(HASBRO) is loaded
     finally:
-        first.close(), second.close()
+        first.close()
+        second.close()

@@ -6,6 +6,8 @@ import io
 import json
 import signal
 import sys
+from pathlib import Path
+from typing import Any, Optional, Union
 
 import pytest
 from driver import answer
@@ -14,6 +16,7 @@ from terminal import Terminal
 
 from yahtzee import cli
 from yahtzee.consoles.plain import PlainConsole
+from yahtzee.model.game import Game
 from yahtzee.screens.prompts import QuitGame
 
 pytestmark = pytest.mark.slow(2)
@@ -37,11 +40,11 @@ class Answering(io.StringIO):
     """Standard input that answers each plain prompt as the driver's player ANN would, against
     one computer player of `mood` (`alone`: the computer plays a game of its own)."""
 
-    def __init__(self, output: io.StringIO, mood: str, alone: bool = False):
+    def __init__(self, output: io.StringIO, mood: str, alone: bool = False) -> None:
         super().__init__()
         self.output, self.mood, self.alone, self.read_up_to = output, mood, alone, 0
 
-    def readline(self, *args):
+    def readline(self, size: Optional[int] = -1, /) -> str:  # type: ignore[override]  # (typeshed: _IOBase's gives bytes)
         shown = self.output.getvalue()[self.read_up_to:]
         self.read_up_to = len(self.output.getvalue())
         prompt = shown.rsplit("\n", 1)[-1]
@@ -54,7 +57,10 @@ class Answering(io.StringIO):
         return answer(prompt[:-2], shown) + "\n"
 
 
-def play(saves, monkeypatch, mood, options, quit_at=None, alone=False):
+def play(
+        saves: Path, monkeypatch: pytest.MonkeyPatch, mood: str, options: list[Union[Any, str]],
+        quit_at: Optional[int] = None,
+        alone: bool = False) -> Any:
     """Play in process in plain mode (quitting at the `quit_at`-th step of a computer's turn);
     the finished records, how many steps the computers took, and what was printed."""
     output = io.StringIO()
@@ -62,7 +68,7 @@ def play(saves, monkeypatch, mood, options, quit_at=None, alone=False):
     monkeypatch.setattr(sys, "stdin", Answering(output, mood, alone))
     steps = [0]
 
-    def pause(console, seconds):
+    def pause(console: Any, seconds: float) -> None:
         steps[0] += 1
         if steps[0] == quit_at:
             raise QuitGame()  # the flow's quit path: the game is saved as it stands mid-step
@@ -76,7 +82,7 @@ def play(saves, monkeypatch, mood, options, quit_at=None, alone=False):
     return records, steps[0], output.getvalue()
 
 
-def case_options(case, tmp_path):
+def case_options(case: str, tmp_path: Path) -> Any:
     """The mood and command line of a case, its preferences written in a fresh saves folder."""
     mood, options, prefs = CASES[case]
     dice = tmp_path / "sixes.txt"
@@ -87,7 +93,7 @@ def case_options(case, tmp_path):
     return mood, [str(dice) if option == "SIXES" else option for option in options], saves
 
 
-def quit_points(steps):
+def quit_points(steps: int) -> list[int]:
     """The steps to quit at: every step of the computer's first turn (a roll, a keep, a roll, a
     keep, a roll, its posting), and two later ones (the cases' extra turns and blanks come in
     the first turns)."""
@@ -96,7 +102,8 @@ def quit_points(steps):
 
 @pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(case, tmp_path, monkeypatch):
+def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(case: str, tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("os.fsync", lambda fd: None)  # durability is the SIGKILL run's to check
     mood, options, reference = case_options(case, tmp_path)
     (record,), steps, _ = play(reference, monkeypatch, mood, options, alone=True)
@@ -117,7 +124,7 @@ def test_a_game_saved_at_any_step_of_a_computers_turn_resumes_to_the_same_game(c
 
 
 @pytest.mark.posix(reason=PTY)
-def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path, monkeypatch):
+def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reproduction: quit while 'Brainy keeps ... and rolls again' stands, dice marked."""
     mood, options, saves = case_options("thinker", tmp_path)
     output = io.StringIO()
@@ -132,12 +139,13 @@ def test_the_save_made_as_a_computer_marks_its_keep_resumes(tmp_path, monkeypatc
 
 
 @pytest.mark.posix(reason=PTY)
-def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_path, monkeypatch):
+def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     mood, options, saves = case_options("thinker", tmp_path)
     play(saves, monkeypatch, mood, options, quit_at=2)
     saved = (saves / "autosave.json").read_bytes()
 
-    def fault(self, game):
+    def fault(self: Any, game: Game) -> None:
         raise RuntimeError("a fault of ours")
 
     monkeypatch.setattr("yahtzee.coach.opponents.Opponents.action", fault)
@@ -159,9 +167,11 @@ def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_p
 
 
 @pytest.mark.posix(reason=PTY)
-def test_a_game_quit_then_killed_while_a_computer_marks_its_keep_resumes_in_a_terminal(tmp_path):
+def test_a_game_quit_then_killed_while_a_computer_marks_its_keep_resumes_in_a_terminal(tmp_path: Path) -> None:
     """In a real terminal: F10 while the computer's keep stands, then resumed; a SIGKILL at the
     same step of a later turn, then resumed again; the game plays on each time."""
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     saves = tmp_path / "saves"
     term = Terminal("--saves", str(saves), "--seed", "7")
     try:

@@ -2,6 +2,8 @@
 it, and the human's posting before it may be taken back until the human starts it."""
 import re
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from helpers import PTY
@@ -12,7 +14,7 @@ START_PROMPT = "Brainy plays next: press any key to start, U takes back the last
 
 
 @pytest.fixture
-def game(tmp_path):
+def game(tmp_path: Path) -> Iterator[Terminal]:
     """ANN against *thinker (Brainy) in key mode, at ANN's first posting question."""
     term = Terminal("--saves", str(tmp_path / "saves"), "--seed", "11")
     try:
@@ -28,7 +30,7 @@ def game(tmp_path):
         term.close()
 
 
-def settles(term, seconds=1.0):
+def settles(term: Terminal, seconds: float = 1.0) -> str:
     """The screen after `seconds` more of the game's output."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -36,7 +38,7 @@ def settles(term, seconds=1.0):
     return term.text
 
 
-def test_keys_sent_during_a_computers_turn_never_roll_the_humans_dice(game):
+def test_keys_sent_during_a_computers_turn_never_roll_the_humans_dice(game: Terminal) -> None:
     game.press("3")
     game.wait_for("(Y/N)")
     game.press("yx")  # y posts; x starts Brainy's turn
@@ -51,7 +53,7 @@ def test_keys_sent_during_a_computers_turn_never_roll_the_humans_dice(game):
     assert said.index("Brainy rolls") < said.index("Brainy posts")
 
 
-def test_the_humans_posting_can_be_taken_back_before_the_computer_starts(game):
+def test_the_humans_posting_can_be_taken_back_before_the_computer_starts(game: Terminal) -> None:
     game.press("3")
     game.wait_for("(Y/N)")
     game.press("y")

@@ -1,5 +1,7 @@
 """The end of a four-player game at an 80x24 key console: every box of every player stays on
 screen beside the winner and the notices."""
+from pathlib import Path
+
 import pytest
 from helpers import DealtDice, clock, key_turn, play_keys
 
@@ -14,7 +16,7 @@ NAMES = ["ANN", "BOB", "CY", "DEE"]
 BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 
 
-def earlier_games(folder, count=2):
+def earlier_games(folder: Path, count: int = 2) -> None:
     """A history in which all four have played before, so the game ends with many notices."""
     saves = Saves(folder, now=clock)
     for number in range(count):
@@ -28,7 +30,7 @@ def earlier_games(folder, count=2):
     saves.close()
 
 
-def test_a_four_player_end_screen_shows_every_box_of_every_player_and_all_notices(tmp_path):
+def test_a_four_player_end_screen_shows_every_box_of_every_player_and_all_notices(tmp_path: Path) -> None:
     earlier_games(tmp_path / "saves")
     keys = "xn" + "".join(name + "\r" for name in NAMES) + "y"
     keys += "".join(key_turn(box) for box in BOXES for _ in NAMES) + " " * 8 + "n"
@@ -49,7 +51,7 @@ def test_a_four_player_end_screen_shows_every_box_of_every_player_and_all_notice
     assert "share the win" in shown
 
 
-def test_a_challenges_standing_on_the_end_screen_never_leaves_its_margin_alone_on_a_row():
+def test_a_challenges_standing_on_the_end_screen_never_leaves_its_margin_alone_on_a_row() -> None:
     from yahtzee.model.match import Challenge
     from yahtzee.present.render import end_lines
     from yahtzee.speech.languages import text

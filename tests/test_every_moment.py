@@ -3,6 +3,8 @@ each saved moment is kept, and the game is resumed from every one of them."""
 import io
 import json
 import sys
+from pathlib import Path
+from typing import Any, Optional
 
 import pytest
 from driver import answer
@@ -19,12 +21,12 @@ SEED = ["--seed", "11"]
 class Answering(io.StringIO):
     """Standard input that answers each prompt from what the game has printed since the last."""
 
-    def __init__(self, output: io.StringIO):
+    def __init__(self, output: io.StringIO) -> None:
         super().__init__()
         self.output = output
         self.read_up_to = 0
 
-    def readline(self, *args):
+    def readline(self, size: Optional[int] = -1, /) -> str:  # type: ignore[override]  # (typeshed: _IOBase's gives bytes)
         shown = self.output.getvalue()[self.read_up_to:]
         self.read_up_to = len(self.output.getvalue())
         prompt = shown.rsplit("\n", 1)[-1]
@@ -33,7 +35,9 @@ class Answering(io.StringIO):
         return answer(prompt[:-2], shown) + "\n"
 
 
-def play(saves, monkeypatch, *options):
+def play(
+        saves: Path, monkeypatch: pytest.MonkeyPatch,
+        *options: Any) -> tuple[list[dict[str, Any]], str]:
     """Play the driver's two-player game against a computer, in-process; its history."""
     output = io.StringIO()
     monkeypatch.setattr(sys, "stdout", output)
@@ -45,14 +49,15 @@ def play(saves, monkeypatch, *options):
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory):
+def reference(
+        tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, Any]], list[bytes]]:
     """The uninterrupted game's record and every autosave it wrote, in order."""
     monkeypatch = pytest.MonkeyPatch()
     saves = tmp_path_factory.mktemp("reference")
     moments = []
     write = Saves.save_session
 
-    def kept(self, session, resume):
+    def kept(self: Any, session: Any, resume: Any) -> Any:
         written = write(self, session, resume)
         moments.append((saves / "autosave.json").read_bytes())
         return written
@@ -66,7 +71,8 @@ def reference(tmp_path_factory):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_the_reference_game_writes_a_save_at_every_step(reference):
+def test_the_reference_game_writes_a_save_at_every_step(
+        reference: tuple[list[dict[str, Any]], list[bytes]]) -> None:
     records, moments = reference
     assert len(records) == 1 and len(moments) > 100
     assert len(set(moments)) == len(moments)  # never the same save twice in a row
@@ -85,7 +91,8 @@ def saved(data: bytes) -> dict:
     return document
 
 
-def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path, monkeypatch):
+def test_every_saved_moment_resumes_to_exactly_the_next_one(
+        reference: tuple[list[dict[str, Any]], list[bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, moments = reference
     write = Saves.save_session
     monkeypatch.setattr("os.fsync", lambda fd: None)  # durability is the SIGKILL runs' to check
@@ -93,9 +100,9 @@ def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path,
         saves = tmp_path / f"moment{number}"
         saves.mkdir()
         (saves / "autosave.json").write_bytes(moment)
-        written = []
+        written: list[bytes] = []
 
-        def one_step(self, session, resume, written=written, saves=saves):
+        def one_step(self: Any, session: Any, resume: Any, written: Any = written, saves: Any = saves) -> Any:
             write(self, session, resume)
             written.append(saved((saves / "autosave.json").read_bytes()))
             if len(written) == 2:  # the resumed moment itself, then the step after it
@@ -110,7 +117,8 @@ def test_every_saved_moment_resumes_to_exactly_the_next_one(reference, tmp_path,
 
 @pytest.mark.parametrize("number", [0, 1, 2, 57, 150, -2, -1])
 def test_a_game_resumed_from_a_saved_moment_finishes_as_the_game_never_stopped(
-        reference, tmp_path, monkeypatch, number):
+        reference: tuple[list[dict[str, Any]], list[bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        number: int) -> None:
     (record,), moments = reference
     saves = tmp_path / "saves"
     saves.mkdir()

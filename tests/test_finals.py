@@ -5,33 +5,39 @@ Then the chance to win of a last turn against an opponent who still has one or t
 to fill, against the same exact count."""
 import copy
 import random
+from pathlib import Path
+from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
 from helpers import LOCK_ERRNO, game_copy
 from test_win_chance import FULL_CARD, last_turn, throws
 
-from yahtzee.model.choices import Reroll
+from yahtzee.model.choices import Option, Reroll
 from yahtzee.model.dice import RandomDice
 from yahtzee.model.game import Game, Player, Turn
-from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO
+from yahtzee.model.rules import ACORN, FIVEOAK, HASBRO, Rules
 from yahtzee.model.scorecard import Scorecard
 from yahtzee.model.scoring import UPPER, Category
 from yahtzee.present.render import choice_text
 from yahtzee.strategy.exact.position import card_state
 from yahtzee.strategy.exact.statespace import state_index, states_of
+from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.odds.computers import computer_player
 from yahtzee.strategy.odds.finals import remaining_distributions, remaining_pmfs
 from yahtzee.strategy.odds.rests import (
     FULL_CARD_KINDS,
     SHAPE_REACH,
     STEPS_PER_SPREAD,
+    Rests,
     placed_shape,
     rest_kinds,
     state_kinds,
 )
+from yahtzee.strategy.odds.rival import RivalPlayer
 from yahtzee.strategy.odds.winchance import option_chances
 from yahtzee.strategy.play.advisor import advise
+from yahtzee.strategy.play.players import ComputerPlayer
 from yahtzee.strategy.storage.cache import table_loader
 
 pytestmark = pytest.mark.slow(15)
@@ -40,17 +46,19 @@ C = Category
 
 
 @pytest.fixture(scope="module")
-def loader(shared_table_cache):
+def loader(shared_table_cache: Path) -> Callable:
     return table_loader(shared_table_cache)
 
 
-def model_key(card):
+def model_key(card: Scorecard) -> tuple[frozenset, int, bool]:
     """What the thinker's play of a card depends on: its boxes, capped upper sum, a fifty."""
     upper = min(63, sum(points for box, points in card.boxes.items() if box in UPPER))
     return frozenset(card.boxes), upper, card.boxes.get(C.YAHTZEE) == 50
 
 
-def remaining_by_model(card, rules, thinker, memo):
+def remaining_by_model(
+        card: Scorecard, rules: Rules, thinker: Union[ComputerPlayer, RivalPlayer],
+        memo: dict[tuple[frozenset, int, bool], dict[int, float]]) -> dict[int, float]:
     """{points still to come: chance} of a card played by *thinker, through the game model."""
     if card.is_full:
         return {0: 1.0}
@@ -62,11 +70,11 @@ def remaining_by_model(card, rules, thinker, memo):
     game.round = len(card.boxes) + 1
     resolved = {}
 
-    def resolve(dice, rolls):
+    def resolve(dice: Any, rolls: Any) -> Any:
         if (dice, rolls) not in resolved:
             game.turn = Turn(dice=dice, rolls=rolls)
             action = thinker.next_action(game)
-            result = {}
+            result: dict[Any, float] = {}
             if isinstance(action, Reroll):
                 kept = tuple(face for face, again in zip(dice, action.marked) if not again)
                 for fresh, chance in throws(5 - len(kept)):
@@ -82,7 +90,7 @@ def remaining_by_model(card, rules, thinker, memo):
             resolved[dice, rolls] = result
         return resolved[dice, rolls]
 
-    total = {}
+    total: dict[int, float] = {}
     for dice, chance in throws(5):
         for points, p in resolve(dice, 1).items():
             total[points] = total.get(points, 0.0) + chance * p
@@ -90,9 +98,9 @@ def remaining_by_model(card, rules, thinker, memo):
     return total
 
 
-def card_with_open(*open_boxes, **filled):
+def card_with_open(*open_boxes: Any, **filled: Any) -> Scorecard:
     """A Scorecard of FULL_CARD's points with these boxes open (and these points changed)."""
-    points = {**FULL_CARD, **{C[name.upper()]: value for name, value in filled.items()}}
+    points = {**FULL_CARD, **{Category[name.upper()]: value for name, value in filled.items()}}
     return Scorecard(boxes={box: value for box, value in points.items() if box not in open_boxes})
 
 
@@ -108,7 +116,8 @@ CARDS = [
 
 
 @pytest.mark.parametrize("rules, card", CARDS)
-def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rules, card):
+def test_a_cards_remaining_score_is_the_count_through_the_game_model(
+        loader: Callable, rules: Rules, card: Scorecard) -> None:
     table = loader(rules)
     thinker = computer_player("*thinker", rules, loader)
     expected = remaining_by_model(card, rules, thinker, {})
@@ -121,7 +130,7 @@ def test_a_cards_remaining_score_is_the_count_through_the_game_model(loader, rul
     assert sum(points * chance for points, chance in enumerate(shown)) == pytest.approx(table.values[index], abs=1e-9)
 
 
-def test_the_state_that_stands_for_others_has_their_values(loader):
+def test_the_state_that_stands_for_others_has_their_values(loader: Callable) -> None:
     """statespace.same_future: every reachable state and the one that stands for it have the
     same expected score (the finals work out one distribution for them all)."""
     from yahtzee.strategy.exact.statespace import REACHABLE_UPS, UPPER_MASK, same_future
@@ -137,24 +146,24 @@ def test_the_state_that_stands_for_others_has_their_values(loader):
     assert (table.values[same_future(index[filled] + 1)] == table.values[index[filled] + 1]).all()  # with a fifty
 
 
-def opponent_with(game, card):
+def opponent_with(game: Game, card: Scorecard) -> Game:
     """The game with BOB's card replaced: BOB, who plays first, still has boxes to fill."""
     game.players[0].card = card
     return game
 
 
-def exact_chances(game, options, bob_remaining):
+def exact_chances(game: Game, options: list[Option], bob_remaining: dict[int, float]) -> list[float]:
     """Each option's exact chance to win of ANN's last turn, BOB's final drawn from his count."""
     bob_total = game.players[0].card.total
 
-    def won(total):
+    def won(total: int) -> Any:
         return sum(p * (1.0 if total > bob_total + points else 0.5 if total == bob_total + points else 0.0)
                    for points, p in bob_remaining.items())
 
     rolls = game.rules.rolls_per_turn
     posted = {}
 
-    def post_now(dice, used):
+    def post_now(dice: Any, used: Any) -> Any:
         if (dice, used) not in posted:
             trial = game_copy(game)
             trial.turn = Turn(dice=dice, rolls=used)
@@ -162,20 +171,20 @@ def exact_chances(game, options, bob_remaining):
             posted[dice, used] = won(trial.players[1].card.total)
         return posted[dice, used]
 
-    def best(dice, used):
+    def best(dice: Any, used: Any) -> Any:
         choices = [post_now(dice, used)]
         if used < rolls:
             choices += [reroll(keep, used) for keep in keeps(dice)]
         return max(choices)
 
-    def reroll(kept, used):
+    def reroll(kept: Any, used: Any) -> Any:
         return sum(p * best(tuple(sorted(kept + fresh)), used + 1) for fresh, p in throws(5 - len(kept)))
 
     dice, used = tuple(sorted(game.turn.dice)), game.turn.rolls
     return [post_now(dice, used) if option.kind == "box" else reroll(option.kept, used) for option in options]
 
 
-def keeps(dice):
+def keeps(dice: Any) -> Any:
     """The distinct sorted keeps of a roll that reroll at least one die."""
     return {tuple(sorted(dice[i] for i in range(5) if picked >> i & 1)) for picked in range(31)}
 
@@ -188,8 +197,9 @@ def keeps(dice):
     ((C.FOURS, C.FULL_HOUSE), {"ones": 0, "twos": 0, "threes": 0}, C.FIVES, {"sixes": 0}, (5, 5, 1, 2, 3)),
     ((C.LARGE_STRAIGHT, C.SIXES), {"fives": 0, "chance": 5}, C.SMALL_STRAIGHT, {"ones": 0, "twos": 0}, (2, 3, 4, 6, 6)),
 ])
-def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, bob_open, bob_filled, ann_open,
-                                                                        ann_filled, dice):
+def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(
+        loader: Callable, bob_open: tuple[Category, ...], bob_filled: dict[str, int],
+        ann_open: Category, ann_filled: dict[str, Any], dice: tuple[int, int, int, int, int]) -> None:
     table = loader(HASBRO)
     thinker = computer_player("*thinker", HASBRO, loader)
     bob = card_with_open(*bob_open, **bob_filled)
@@ -202,7 +212,7 @@ def test_a_last_turns_win_chance_against_one_or_two_open_boxes_is_exact(loader, 
     assert max(exact) - min(exact) > 0.01  # the case tells choices apart
 
 
-def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader):
+def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader: Callable) -> None:
     table = loader(HASBRO)
     full = state_index(*card_state(FULL_CARD))
     empty = state_index(0, 0, 0)
@@ -213,7 +223,7 @@ def test_a_full_cards_rest_is_nothing_and_a_large_cards_has_its_own_mean(loader)
     assert sum(p * c for p, c in zip(points, pmfs[empty])) == pytest.approx(table.values[empty], abs=0.05)
 
 
-def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread():
+def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread() -> None:
     shape = np.zeros(2 * SHAPE_REACH + 1)
     shape[SHAPE_REACH - 10], shape[SHAPE_REACH + 30] = 0.75, 0.25  # offsets -10 and +30, mean 0
     pmf = placed_shape(shape, 0.0, 100.4, STEPS_PER_SPREAD)  # a step a point
@@ -227,10 +237,10 @@ def test_a_shape_placed_at_a_mean_keeps_the_mean_and_its_spread():
 
 
 @pytest.mark.parametrize("mean", [100.4, 3.25, 0.0, 37.0])
-def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean):
+def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean: float) -> None:
     shape = np.random.default_rng(3).random(2 * SHAPE_REACH + 1)
     shape /= shape.sum()
-    expected = {}
+    expected: dict[int, float] = {}
     for offset, chance in zip(range(-SHAPE_REACH, SHAPE_REACH + 1), shape):
         low = int(np.floor(mean + offset))
         share = mean + offset - low
@@ -241,7 +251,7 @@ def test_a_placed_shape_puts_each_offset_on_the_two_points_around_it(mean):
     assert sum(pmf) == pytest.approx(1.0, abs=1e-12)
 
 
-def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(rests):
+def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(rests: Rests) -> None:
     full = (1 << 13) - 1
     yahtzee_open = full ^ 0b111111 ^ 1 << 11  # the upper boxes and YAHTZEE open
     fifty_in = full ^ 0b1111111  # the upper boxes and THREE OF A KIND open, 50 in YAHTZEE
@@ -252,7 +262,7 @@ def test_the_measured_shapes_tell_cards_apart_by_yahtzee_box_and_upper_bonus(res
     assert not (yahtzee_open == fifty).all()
 
 
-def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests):
+def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests: Rests) -> None:
     """Every game starts at the empty card, alone of its kind: its kind's spread is its own
     (the published 59.61); the cards after one turn with YAHTZEE open (where most games
     are then) have a spread among their own; a full card's is 0."""
@@ -266,8 +276,8 @@ def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests):
 
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
-def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_twice(tmp_path, shared_table_cache,
-                                                                                    monkeypatch):
+def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_twice(
+        tmp_path: Path, shared_table_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
     import threading
 
@@ -284,8 +294,10 @@ def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_tw
     assert other_copy.acquire()  # another copy of the game is measuring them
     monkeypatch.delitem(rests.MEASURED_RESTS, (HASBRO, table.objective))  # not yet in this copy's memory
     measured, waiting = [], threading.Event()
-    monkeypatch.setattr(cache, "measured_rests",
-                        lambda table, progress=None, processes=1: measured.append(table) or rests.measured_rests(table))
+    def measuring(table: StrategyTable, progress: Any = None, processes: int = 1) -> Rests:
+        measured.append(table)
+        return rests.measured_rests(table)
+    monkeypatch.setattr(cache, "measured_rests", measuring)
     reader = threading.Thread(target=cache.ready_rests, args=(table, folder, lambda done, total: waiting.set()))
     reader.start()
     try:
@@ -298,8 +310,8 @@ def test_rests_another_copy_is_measuring_are_waited_for_and_read_not_measured_tw
     assert not reader.is_alive() and measured == [] and rests.has_rests(table)
 
 
-def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_again(tmp_path, shared_table_cache,
-                                                                                   monkeypatch):
+def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_again(
+        tmp_path: Path, shared_table_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
 
     from yahtzee.strategy.odds import rests
@@ -318,7 +330,7 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     kept = cache.read_rests(table, rests_path)
     assert kept is not None and (kept.shapes == measured.shapes).all() and (kept.alike == measured.alike).all()
     # A file of an earlier game, without the spreads of cards alike, is not read either.
-    meta = {"version": cache.FORMAT_VERSION, "key": cache.table_key(HASBRO, table.objective)}
+    meta: cache.CacheMeta = {"version": cache.FORMAT_VERSION, "key": cache.table_key(HASBRO, table.objective)}
     assert cache.save_arrays(rests_path, meta, spreads=measured.spreads, shapes=measured.shapes,
                              centres=measured.centres)
     assert cache.read_rests(table, rests_path) is None
@@ -330,14 +342,17 @@ def test_the_rests_are_kept_beside_the_table_and_a_damaged_file_is_measured_agai
     again = []  # measured again, on fewer games than the game plays (the file is the point here)
     exact = measured.exact
     remeasure = lambda table, progress=None: rests.measure_rests(table, 500, exact=exact)  # noqa: E731
-    monkeypatch.setattr(cache, "measured_rests",
-                        lambda table, progress=None, processes=1: again.append(remeasure(table)) or again[0])
+    def measuring_again(table: StrategyTable, progress: Any = None, processes: int = 1) -> Rests:
+        again.append(remeasure(table))
+        return again[0]
+    monkeypatch.setattr(cache, "measured_rests", measuring_again)
     cache.ready_rests(cache.load_table(HASBRO, cache_dir=folder), folder)
     kept = cache.read_rests(table, rests_path)
     assert len(again) == 1 and kept is not None and (kept.shapes == again[0].shapes).all()
 
 
-def test_a_full_memo_is_emptied_before_and_never_loses_a_state_asked_for(table, rests, monkeypatch):
+def test_a_full_memo_is_emptied_before_and_never_loses_a_state_asked_for(table: StrategyTable, rests: Rests,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The memos of distributions are emptied when full: before the states still to do are
     chosen, so that states already known but asked for again are worked out again, not lost."""
     from yahtzee.strategy.odds import finals

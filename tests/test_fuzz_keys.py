@@ -1,5 +1,6 @@
 """Random keys through the real game in a pseudo-terminal: it never breaks, never shows raw codes."""
 import random
+from pathlib import Path
 
 import pytest
 from helpers import PTY
@@ -18,7 +19,7 @@ PASTES = ["\x1b[31mred\x1b[0m", "\x1b[2J\x07\x1b]0;title\x07", "\x1bP1$r\x1b\\",
 SIZES = [(80, 24), (100, 30), (60, 20), (80, 24), (79, 24)]
 
 
-def split_key(term, rng, key):
+def split_key(term: Terminal, rng: random.Random, key: str) -> None:
     """An escape sequence sent in two pieces, inside or beyond the escape timeout."""
     cut = rng.randrange(1, len(key))
     term.press(key[:cut])
@@ -26,7 +27,7 @@ def split_key(term, rng, key):
     term.press(key[cut:])
 
 
-def act(term, rng):
+def act(term: Terminal, rng: random.Random) -> None:
     """One random thing a player, a terminal or a paste could do."""
     roll = rng.random()
     if roll < 0.6:
@@ -44,7 +45,7 @@ def act(term, rng):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_random_keys_never_break_the_game(tmp_path):
+def test_random_keys_never_break_the_game(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     term = Terminal("--saves", str(tmp_path / "saves"), "--seed", "7")
     try:

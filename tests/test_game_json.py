@@ -1,8 +1,10 @@
 """The model's JSON: every malformed document is one DamagedSave; our own errors stay errors."""
 import json
+from pathlib import Path
+from typing import Any, Callable, Optional, Union
 
 import pytest
-from helpers import STAMP, clock, texts
+from helpers import STAMP, clock, texts, there
 from test_saves import RESUME, files_in, mid_game_session
 
 from yahtzee.model.session import Session
@@ -11,17 +13,17 @@ from yahtzee.saves.codec import DamagedSave, session_from_dict, session_to_dict
 from yahtzee.saves.store import AUTOSAVE, Saves
 
 
-def good():
+def good() -> dict[str, Any]:
     return json.loads(json.dumps(session_to_dict(mid_game_session())))
 
 
-def changed(change):
+def changed(change: Callable) -> dict[str, Any]:
     data = good()
     change(data)
     return data
 
 
-def game(data):
+def game(data: dict[str, Any]) -> dict[str, Any]:
     return data["game"]
 
 
@@ -73,24 +75,25 @@ MALFORMED = {
 
 
 @pytest.mark.parametrize("data", MALFORMED.values(), ids=MALFORMED.keys())
-def test_every_malformed_document_is_one_damaged_save(data):
+def test_every_malformed_document_is_one_damaged_save(data: Any) -> None:
     with pytest.raises(DamagedSave):
         session_from_dict(data)
 
 
 @pytest.mark.parametrize("data", list(MALFORMED.values())[3:], ids=list(MALFORMED)[3:])
-def test_a_malformed_autosave_is_set_aside_with_one_line(tmp_path, data):
+def test_a_malformed_autosave_is_set_aside_with_one_line(tmp_path: Path, data: dict[str, Any]) -> None:
     (tmp_path / AUTOSAVE).write_text(json.dumps({**data, "saved": "x", "resume": {}}))
     saves = Saves(tmp_path, now=clock)
     assert saves.load_session() is None
     assert files_in(tmp_path) == [f"{AUTOSAVE}.bad-{STAMP}"] and len(texts(saves.notices)) == 1
 
 
-def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_path, monkeypatch):
+def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     saves = Saves(tmp_path, now=clock)
     assert saves.save_session(mid_game_session(), RESUME)
 
-    def broken(*args, **kwargs):
+    def broken(*args: Any, **kwargs: Any) -> None:
         raise TypeError("a bug in the scorecard")
     monkeypatch.setattr(codec, "Scorecard", broken)
     with pytest.raises(TypeError, match="a bug in the scorecard"):
@@ -98,11 +101,11 @@ def test_an_error_in_the_games_own_code_is_not_reported_as_a_damaged_file(tmp_pa
     assert files_in(tmp_path) == [AUTOSAVE, "autosave.lock"] and texts(saves.notices) == []
 
 
-def test_the_model_no_longer_holds_a_screen():
+def test_the_model_no_longer_holds_a_screen() -> None:
     assert "screen" not in session_to_dict(mid_game_session()) and not hasattr(Session([]), "screen")
 
 
-def old_autosave(screen):
+def old_autosave(screen: Optional[Union[int, str]]) -> str:
     data = {**good(), "version": 1, "screen": screen, "saved": "2024-05-01T11:59:00+00:00"}
     return json.dumps(data)
 
@@ -110,20 +113,21 @@ def old_autosave(screen):
 @pytest.mark.parametrize("screen, resume", [
     ("posting h", {"screen": "verify", "box": "full_house"}), ("play", {"screen": "play"}), ("", {}),
 ])
-def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(tmp_path, screen, resume):
+def test_an_old_autosave_with_a_screen_loads_with_its_resume_point(
+        tmp_path: Path, screen: str, resume: dict[str, str]) -> None:
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
-    session, loaded = Saves(tmp_path, now=clock).load_session()
+    session, loaded = there(Saves(tmp_path, now=clock).load_session())
     assert loaded == resume and session_to_dict(session) == session_to_dict(mid_game_session())
 
 
 @pytest.mark.parametrize("screen", [5, None, "x" * 41, "a\x1bb"])
-def test_an_old_autosave_with_a_bad_screen_is_damaged(tmp_path, screen):
+def test_an_old_autosave_with_a_bad_screen_is_damaged(tmp_path: Path, screen: Optional[Union[int, str]]) -> None:
     (tmp_path / AUTOSAVE).write_text(old_autosave(screen))
     saves = Saves(tmp_path, now=clock)
     assert saves.load_session() is None and len(texts(saves.notices)) == 1
 
 
-BAD_RESUME_POINTS = {
+BAD_RESUME_POINTS: dict[str, Any] = {
     "missing": None, "a list": ["posting"], "a string": "posting",
     "nine entries": {f"k{n}": n for n in range(9)}, "a long key": {"k" * 21: 1},
     "a long value": {"screen": "x" * 41}, "a float": {"turn": 1.5}, "a bool": {"verify": True},
@@ -132,7 +136,7 @@ BAD_RESUME_POINTS = {
 
 
 @pytest.mark.parametrize("resume", BAD_RESUME_POINTS.values(), ids=BAD_RESUME_POINTS.keys())
-def test_a_malformed_resume_point_is_damage_and_is_refused_when_saving(tmp_path, resume):
+def test_a_malformed_resume_point_is_damage_and_is_refused_when_saving(tmp_path: Path, resume: Any) -> None:
     data = {**good(), "saved": "x"}
     if resume is not None:
         data["resume"] = resume
@@ -143,14 +147,14 @@ def test_a_malformed_resume_point_is_damage_and_is_refused_when_saving(tmp_path,
         saves.save_session(mid_game_session(), resume)
 
 
-def test_the_largest_resume_point_round_trips(tmp_path):
+def test_the_largest_resume_point_round_trips(tmp_path: Path) -> None:
     resume = {f"key{n}".ljust(20, "k"): ("v" * 40 if n % 3 == 0 else n if n % 3 == 1 else None) for n in range(8)}
     saves = Saves(tmp_path, now=clock)
     assert saves.save_session(mid_game_session(), resume)
-    assert saves.load_session()[1] == resume
+    assert there(saves.load_session())[1] == resume
 
 
-def test_each_humans_choice_to_rank_advice_by_the_chance_to_win_is_kept_with_the_game():
+def test_each_humans_choice_to_rank_advice_by_the_chance_to_win_is_kept_with_the_game() -> None:
     session = mid_game_session()
     session.win_rankers = {session.players[0].name}
     restored = session_from_dict(json.loads(json.dumps(session_to_dict(session))))

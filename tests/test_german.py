@@ -6,11 +6,13 @@ import io
 import os
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, Callable, Union
 
 import pytest
 from forkserver import run_game
-from helpers import KeyScript
+from helpers import KeyScript, there
 from syntax import parsed, walked
 
 from yahtzee import cli
@@ -56,35 +58,35 @@ ENGLISH_WORDS = ("Roll", "Press", "Verify", "Quit", "Sound", "Post", "Player", "
 class Recording(gettext.NullTranslations):
     """The German catalog, noting every string asked for that it does not hold."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         with open(PACKAGE / "locale" / "de" / "LC_MESSAGES" / "yahtzee.mo", "rb") as file:
             self.german = gettext.GNUTranslations(file)
-        self.missing = set()
+        self.missing: set[str] = set()
 
-    def gettext(self, message):
+    def gettext(self, message: str) -> str:
         if message not in GERMAN and message not in GERMAN.values():
             self.missing.add(message)
         return self.german.gettext(message)
 
-    def pgettext(self, context, message):
+    def pgettext(self, context: str, message: str) -> str:
         if f"{context}\x04{message}" not in GERMAN:
             self.missing.add(message)
         return self.german.pgettext(context, message)
 
-    def ngettext(self, singular, plural, count):
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
         if (singular, plural) not in GERMAN:
             self.missing.add(singular)
         return self.german.ngettext(singular, plural, count)
 
 
 @pytest.fixture
-def speaking(monkeypatch):
+def speaking(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable]:
     """Install a language for one test (a recording catalog for German); English after (by
     the real `use`: a test may have replaced it, and its replacement is undone only later)."""
     use = language.use
 
-    def install(code):
+    def install(code: Any) -> Any:
         if code == "de":
             recording = Recording()
             german, real = language.Translator("de", recording), language.translator
@@ -97,10 +99,10 @@ def speaking(monkeypatch):
     use("en")
 
 
-def tour(tmp_path, keys, faces=FACES):
+def tour(tmp_path: Path, keys: str, faces: list[int] = FACES) -> list[list[str]]:
     """Run the flow in-process with a real advisor on these keys; every screen drawn."""
     saves = Saves(tmp_path / "saves")
-    strategy = StrategyServices.over(TableKeeper(os.environ["YAHTZEE_CACHE"]))
+    strategy = StrategyServices.over(TableKeeper(Path(os.environ["YAHTZEE_CACHE"])))
     ctx = make_context(Settings(saves.load_prefs()), saves, LoadedDice(faces, SeededDice(1)), strategy)
     ctx.services.manual = MANUAL
     strategy.tables.load(ctx.session.rules)  # ready: the keys typed ahead meet the advice page, not its wait
@@ -111,19 +113,19 @@ def tour(tmp_path, keys, faces=FACES):
         pass
     finally:
         script.close()
-        ctx.services.strategy.close()
+        there(ctx.services.strategy).close()
         saves.close()
     return script.screens
 
 
-def screens_of_a_whole_tour(tmp_path):
+def screens_of_a_whole_tour(tmp_path: Path) -> list[list[str]]:
     """A game's every screen, then the resume question and the quit question of the next start."""
     screens = tour(tmp_path, TOUR)
     return screens + tour(tmp_path, "y" "q" "y")
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_every_screen_fits_80x24_in_both_languages(tmp_path, speaking, code):
+def test_every_screen_fits_80x24_in_both_languages(tmp_path: Path, speaking: Callable, code: str) -> None:
     speaking(code)
     screens = screens_of_a_whole_tour(tmp_path)
     text = "\n".join("\n".join(screen) for screen in screens)
@@ -139,12 +141,12 @@ def test_every_screen_fits_80x24_in_both_languages(tmp_path, speaking, code):
     assert too_big == []
 
 
-def placeholders_split(message):
+def placeholders_split(message: str) -> list[str]:
     """The words of a message between its {placeholders}."""
     return [part.strip() for part in re.split(r"\{\w*\}", message)]
 
 
-def english_left_over(text):
+def english_left_over(text: str) -> list[Any]:
     """English words and untranslated catalog messages on a German screen."""
     found = [word for word in ENGLISH_WORDS if re.search(rf"\b{word}\b", text)]
     for message, german in GERMAN.items():
@@ -156,7 +158,7 @@ def english_left_over(text):
     return found
 
 
-def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path, speaking):
+def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path: Path, speaking: Callable) -> None:
     recording = speaking("de")
     screens = screens_of_a_whole_tour(tmp_path)
     assert recording.missing == set()
@@ -165,7 +167,8 @@ def test_a_german_game_in_key_mode_shows_only_the_catalogs_german(tmp_path, spea
     assert "KNIFFEL" in german and "Dreierpasch" in german and "Endsumme".upper() in german
 
 
-def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path, speaking, monkeypatch):
+def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path: Path, speaking: Callable,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from test_plain import interleave, play_plain, turn
     recording = speaking("de")
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
@@ -180,12 +183,12 @@ def test_a_german_game_in_plain_mode_shows_only_the_catalogs_german(tmp_path, sp
     assert "ANN trägt 12 in CHANCE ein." in out and "Noch ein Spiel? (Y/N) oder R Rückblick" in out
 
 
-def marked_messages():
+def marked_messages() -> set[Union[tuple[str, str], str]]:
     """Every literal the package passes to _(), N_() or ngettext()."""
     return set(xgettext.messages(PACKAGE))
 
 
-def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_one():
+def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_one() -> None:
     marked = marked_messages()
     untranslated = [key for key in marked if not GERMAN.get(key) or
                     isinstance(key, tuple) and not all(GERMAN[key])]
@@ -195,8 +198,8 @@ def test_every_marked_string_has_a_german_translation_and_the_catalog_no_stale_o
     assert set(english) - {""} == marked  # the source strings themselves: every msgstr empty
 
 
-def test_the_german_placeholders_are_the_english_ones():
-    def fields(text):
+def test_the_german_placeholders_are_the_english_ones() -> None:
+    def fields(text: str) -> Any:
         return set(re.findall(r"\{(\w*)\}", text))
     wrong = [key for key in marked_messages()
              if (fields("".join(key)) if isinstance(key, tuple) else fields(key))
@@ -218,10 +221,10 @@ SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.p
           "dicemath.py", "position.py", "team.py", "levels.py")
 
 
-def unmarked_strings(path):
+def unmarked_strings(path: Path) -> Iterator[str]:
     """String literals of two words or more that are neither marked nor docstrings."""
     tree = parsed(path)
-    skip = set()
+    skip: set[int] = set()
     for node in walked(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in MARKERS:
             skip.update(id(arg) for arg in node.args)
@@ -236,7 +239,7 @@ def unmarked_strings(path):
         if id(node) in skip:
             continue
         if isinstance(node, ast.JoinedStr):
-            text = "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+            text = "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))  # (str: an f-string's)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
         else:
@@ -245,12 +248,12 @@ def unmarked_strings(path):
             yield f"{path.relative_to(ROOT)}:{node.lineno}: {text!r}"
 
 
-def test_no_sentence_for_a_player_is_left_out_of_the_catalog():
+def test_no_sentence_for_a_player_is_left_out_of_the_catalog() -> None:
     paths = [path for path in sorted(PACKAGE.rglob("*.py")) if path.name not in SOLVER]
     assert [line for path in paths for line in unmarked_strings(path)] == []
 
 
-def test_no_module_that_translates_binds_the_name_of_the_translator():
+def test_no_module_that_translates_binds_the_name_of_the_translator() -> None:
     bound = []
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = parsed(path)
@@ -260,11 +263,12 @@ def test_no_module_that_translates_binds_the_name_of_the_translator():
             calls = any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "_"
                         for n in walked(node)) if names else False
             if names and calls:
+                assert isinstance(node, ast.FunctionDef)  # (names are looked for in one only)
                 bound.append(f"{path.name}: {node.name}")
     assert bound == []
 
 
-def run_program(tmp_path, environ, *options):
+def run_program(tmp_path: Path, environ: dict[str, str], *options: Any) -> str:
     """The real program through pipes: a short game, ending with quit."""
     keys = "\n".join(["", "n", "ANN", "", "y", "", "r", "c", "y", "q", "y"]) + "\n"
     env = {key: value for key, value in os.environ.items()
@@ -275,20 +279,20 @@ def run_program(tmp_path, environ, *options):
     return done.stdout
 
 
-def test_the_program_speaks_german_when_asked_with_lang(tmp_path):
+def test_the_program_speaks_german_when_asked_with_lang(tmp_path: Path) -> None:
     out = run_program(tmp_path, {"LANG": "en_US.UTF-8"}, "--plain", "--lang", "de")
     assert "Computer-Kniffel" in out and "Wohin eintragen?" in out and "in CHANCE ein." in out
     assert english_left_over(out) == []
 
 
-def test_the_program_speaks_german_when_the_environment_does(tmp_path):
+def test_the_program_speaks_german_when_the_environment_does(tmp_path: Path) -> None:
     out = run_program(tmp_path, {"LANG": "de_DE.UTF-8"})
     assert "Bereit zum Spielen? (Y/N)" in out and "Das Spiel ist gespeichert" in out
     english = run_program(tmp_path / "en", {"LANG": "de_DE.UTF-8", "LC_ALL": "C"})
     assert "Ready to play? (Y/N)" in english
 
 
-def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_path):
+def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_path: Path) -> None:
     Saves(tmp_path).save_prefs(Prefs(language="de"))
     assert "Bereit zum Spielen?" in run_program(tmp_path, {"LANG": "C"})
     (tmp_path / "autosave.json").unlink()  # the game it kept is not this run's subject
@@ -296,13 +300,13 @@ def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_pa
     assert Saves(tmp_path).load_prefs().language == "de"
 
 
-def test_the_german_help_is_german(tmp_path):
+def test_the_german_help_is_german(tmp_path: Path) -> None:
     env = {**os.environ, "LANGUAGE": "de"}
     done = run_game(["--help"], env=env)
     assert "die Bestenliste und die Spielerstatistik zeigen" in done.stdout
 
 
-def test_files_and_json_are_the_same_in_either_language(tmp_path, monkeypatch):
+def test_files_and_json_are_the_same_in_either_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_plain import interleave, play_plain, turn
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
     lines, faces = interleave([turn([2, 2, 2, 3, 3], box) for box in boxes])
@@ -322,7 +326,7 @@ def test_files_and_json_are_the_same_in_either_language(tmp_path, monkeypatch):
     assert '{"kind": "post", "box": "chance", "points": 12}' in kept["de"][1]  # values, in no language
 
 
-def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_english(speaking):
+def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_english(speaking: Callable) -> None:
     from yahtzee.model.rules import HASBRO
     from yahtzee.model.words import source_text
     from yahtzee.strategy.exact.table import heuristic_note
@@ -333,7 +337,7 @@ def test_an_approximate_tables_note_is_said_in_the_readers_language_and_kept_in_
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
+def test_the_widest_play_screen_fits_in_both_languages(speaking: Callable, code: str) -> None:
     from helpers import loaded_session
 
     from yahtzee.model.game import Player
@@ -361,7 +365,7 @@ def test_the_widest_play_screen_fits_in_both_languages(speaking, code):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
+def test_the_advice_pages_columns_line_up_in_both_languages(speaking: Callable, code: str) -> None:
     from yahtzee.model.choices import Option, OptionKind
     from yahtzee.model.game import Game, Player
     from yahtzee.model.scoring import Category
@@ -384,7 +388,7 @@ def test_the_advice_pages_columns_line_up_in_both_languages(speaking, code):
     assert render.advice_keys(widest, game.turn, False).endswith("1 2 3 4 5 R")
 
 
-def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking):
+def test_box_names_are_capitals_in_german_too_and_the_sheet_row_is_not(speaking: Callable) -> None:
     from yahtzee.model.scoring import Category
     speaking("de")
     titles = [language.text(box.title) for box in Category]

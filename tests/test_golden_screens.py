@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
-from helpers import KeyScript, clock, table_context
+from helpers import KeyScript, clock, table_context, there
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
@@ -129,7 +129,7 @@ def finished_session(tmp_path: Path, strategy: StrategyServices) -> Context:
     ctx.settings.prefs = replace(ctx.settings.prefs, advisor=True)  # cost notes on: the recap shows what each gave away
     session = ctx.session
     play_out(session.new_game(), 13 * len(NAMES))
-    ctx.services.saves.append_history(session.finish_game("2026-12-01T11:30:00+00:00"))
+    there(ctx.services.saves).append_history(session.finish_game("2026-12-01T11:30:00+00:00"))
     play_out(session.new_game(), 13 * len(NAMES))
     session.finish_game(ctx.now())
     return ctx

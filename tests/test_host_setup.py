@@ -2,6 +2,8 @@
 once and kept, its password new each time, the line friends join with, the names a login may
 take, and key files that are damaged or links said in one line."""
 import sys
+from pathlib import Path
+from typing import Optional, Union
 
 import pytest
 
@@ -16,7 +18,7 @@ from terminal import Terminal
 from yahtzee.speech.languages import text
 
 
-def test_the_host_key_is_made_once_and_kept_and_a_password_is_new_each_table(tmp_path):
+def test_the_host_key_is_made_once_and_kept_and_a_password_is_new_each_table(tmp_path: Path) -> None:
     from yahtzee.net.credentials import HOST_KEY_FILE, table_credentials
     first, second = table_credentials(tmp_path), table_credentials(tmp_path)
     assert first.fingerprint == second.fingerprint and first.fingerprint.startswith("SHA256:")
@@ -29,14 +31,14 @@ def test_the_host_key_is_made_once_and_kept_and_a_password_is_new_each_table(tmp
 @pytest.mark.parametrize(("text", "address"), [
     ("8022", ("127.0.0.1", 8022)), ("0", ("127.0.0.1", 0)), ("0.0.0.0:2222", ("0.0.0.0", 2222)),
     ("[::1]:8022", ("::1", 8022)), (":9000", ("127.0.0.1", 9000))])
-def test_host_takes_a_port_and_listens_on_loopback_unless_given_an_address(text, address):
+def test_host_takes_a_port_and_listens_on_loopback_unless_given_an_address(text: str, address: tuple[str, int]) -> None:
     from yahtzee.cli import host_address, parse_args
     assert host_address(text) == address
     assert parse_args(["--host"]).host == ("127.0.0.1", 8022) and parse_args([]).host is None
 
 
 @pytest.mark.parametrize("text", ["port", "70000", "-1", "host:"])
-def test_a_bad_host_port_is_a_one_line_error(text, capsys):
+def test_a_bad_host_port_is_a_one_line_error(text: str, capsys: pytest.CaptureFixture[str]) -> None:
     from yahtzee.cli import parse_args
     with pytest.raises(SystemExit):
         parse_args(["--host", text])
@@ -44,7 +46,7 @@ def test_a_bad_host_port_is_a_one_line_error(text, capsys):
 
 
 @pytest.mark.parametrize(("address", "shown"), [("127.0.0.1", "127.0.0.1"), ("0.0.0.0", socket.gethostname())])
-def test_the_join_line_names_an_address_a_friend_can_reach(tmp_path, address, shown):
+def test_the_join_line_names_an_address_a_friend_can_reach(tmp_path: Path, address: str, shown: str) -> None:
     from yahtzee.net import server
     from yahtzee.net.credentials import table_credentials
     table = server.TableServer(table_credentials(tmp_path, password="abc"), address, 8022, print)
@@ -53,7 +55,7 @@ def test_the_join_line_names_an_address_a_friend_can_reach(tmp_path, address, sh
 
 @pytest.mark.parametrize(("name", "fits"), [("한국어X", False), ("ANNABEL", False), ("😀😀😀😀", False),
                                             ("", False), ("한국어", True), ("Zoë", True), ("ANNABE", True)])
-def test_a_login_name_is_measured_in_terminal_cells_as_a_typed_one(name, fits):
+def test_a_login_name_is_measured_in_terminal_cells_as_a_typed_one(name: str, fits: bool) -> None:
     from yahtzee.net.server import is_seat_name
     assert is_seat_name(name) == fits
 
@@ -65,7 +67,8 @@ def test_a_login_name_is_measured_in_terminal_cells_as_a_typed_one(name, fits):
     ("ssh_host_key", "-----BEGIN OPENSSH PRIVATE KEY-----\ngarbage\n", "is damaged: move it away"),
     ("ssh_host_key", b"\x00\xff" * 10, "is damaged: move it away"),
 ])
-def test_a_damaged_key_file_is_one_line_never_a_traceback(tmp_path, name, content, said):
+def test_a_damaged_key_file_is_one_line_never_a_traceback(
+        tmp_path: Path, name: str, content: Union[bytes, str], said: Optional[str]) -> None:
     from yahtzee.net.credentials import KeyFileProblem, table_credentials
     path = tmp_path / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -77,7 +80,7 @@ def test_a_damaged_key_file_is_one_line_never_a_traceback(tmp_path, name, conten
     assert said in text(refused.value.said) and str(path) in text(refused.value.said)
 
 
-def test_a_linked_host_key_is_never_followed(tmp_path):
+def test_a_linked_host_key_is_never_followed(tmp_path: Path) -> None:
     from yahtzee.net.credentials import KeyFileProblem, table_credentials
     table_credentials(tmp_path / "elsewhere")  # a real key, elsewhere
     (tmp_path / "ssh_host_key").symlink_to(tmp_path / "elsewhere" / "ssh_host_key")
@@ -86,7 +89,7 @@ def test_a_linked_host_key_is_never_followed(tmp_path):
     assert "is not a file (a link or a folder is never followed)" in text(refused.value.said)
 
 
-def test_hosting_with_a_damaged_host_key_says_so_in_one_line(tmp_path):
+def test_hosting_with_a_damaged_host_key_says_so_in_one_line(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / "ssh_host_key").write_text("damaged\n")

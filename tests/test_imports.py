@@ -4,6 +4,7 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
 from syntax import parsed, walked
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +22,7 @@ def imported(path: Path, modules: set) -> set:
     (Python runs a package's __init__ before any module in it; the file's own are running)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
+    found: set[str] = set()
     for node in walked(parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in modules)
@@ -53,11 +54,15 @@ def import_graph() -> dict:
     return {module_name(path): imported(path, modules) for path in paths}
 
 
-def cycles(graph: dict) -> list:
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected groups of more than one module (Tarjan's algorithm)."""
-    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
 
-    def visit(node):
+    def visit(node: str) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
@@ -84,7 +89,8 @@ def cycles(graph: dict) -> list:
     return groups
 
 
-def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path, monkeypatch):
+def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     package = tmp_path / "yahtzee"
     (package / "screens").mkdir(parents=True)
     (package / "__init__.py").write_text("")
@@ -100,7 +106,7 @@ def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path, mon
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_no_module_of_the_package_imports_itself_through_others():
+def test_no_module_of_the_package_imports_itself_through_others() -> None:
     assert cycles(import_graph()) == []
 
 
@@ -126,17 +132,17 @@ def upward_imports(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
             if layer(imported) > layer(module) and layer(module) != len(LAYERS) - 1}
 
 
-def test_each_package_imports_only_itself_and_the_layers_below_it():
+def test_each_package_imports_only_itself_and_the_layers_below_it() -> None:
     assert upward_imports(import_graph()) == STILL_UPWARD
 
 
-def test_a_package_that_imports_a_layer_above_it_is_found():
+def test_a_package_that_imports_a_layer_above_it_is_found() -> None:
     graph = {"yahtzee.model.game": {"yahtzee.present.render"}, "yahtzee.present.render": {"yahtzee.model.game"},
              "yahtzee.app": {"yahtzee.net.server"}, "yahtzee.strategy.odds.rival": {"yahtzee.strategy.exact.table"}}
     assert upward_imports(graph) == {("yahtzee.model.game", "yahtzee.present.render")}
 
 
-def test_every_module_below_the_top_is_in_a_layer():
+def test_every_module_below_the_top_is_in_a_layer() -> None:
     for module in import_graph():
         assert layer(module) < len(LAYERS) - 1 or module.count(".") <= 1, module
 
@@ -149,7 +155,7 @@ def collide(one: str, other: str) -> bool:
         one.split("_")[0] == other.split("_")[0]
 
 
-def test_no_two_modules_or_packages_share_a_name_or_its_plural():
+def test_no_two_modules_or_packages_share_a_name_or_its_plural() -> None:
     leaves = sorted({(module.rpartition(".")[2], module) for module in import_graph() if "." in module})
     assert [(one, other) for index, (name, one) in enumerate(leaves) for other_name, other in leaves[index + 1:]
             if collide(name, other_name)] == []
@@ -157,7 +163,7 @@ def test_no_two_modules_or_packages_share_a_name_or_its_plural():
     assert collide("moods", "moods") and not collide("play", "replay") and not collide("table", "tablekeeper")
 
 
-def test_at_most_fifteen_modules_lie_directly_in_the_package():
+def test_at_most_fifteen_modules_lie_directly_in_the_package() -> None:
     top = [path.stem for path in PACKAGE.glob("*.py") if path.stem not in ("__init__", "__main__")]
     assert len(top) <= 15, top
 
@@ -174,7 +180,7 @@ def late_imports(path: Path) -> int:
     return found + any(isinstance(node, ast.FunctionDef) and node.name == "__getattr__" for node in tree.body)
 
 
-def test_only_the_lazy_seams_import_late():
+def test_only_the_lazy_seams_import_late() -> None:
     """numpy (strategy.storage.builder.engine(), the build's process,
     --simulate), asyncssh (hosting), prompt_toolkit (keyterminal.toolkit) and each platform's own
     modules load late; everything else is imported at the top."""
@@ -186,7 +192,7 @@ def test_only_the_lazy_seams_import_late():
 ANYTHING_DICT = re.compile(r"(dict|Dict|Mapping)\[str, *(Any|object)\]")
 
 
-def test_dicts_of_anything_are_few_and_only_where_the_saves_read_their_files():
+def test_dicts_of_anything_are_few_and_only_where_the_saves_read_their_files() -> None:
     """Values travel as typed values; a JSON object of anything is read only where a file is
     read (yahtzee.saves), and what is written is a typed JSONObject (saves/shapes.py)."""
     found = [(path.relative_to(PACKAGE).as_posix(), number) for path in sorted(PACKAGE.rglob("*.py"))
@@ -210,14 +216,14 @@ def translators(path: Path) -> set:
             if alias.name in {"_", "ngettext", "pgettext"}}
 
 
-def test_only_the_consoles_the_presentation_and_the_command_line_translate_on_the_spot():
+def test_only_the_consoles_the_presentation_and_the_command_line_translate_on_the_spot() -> None:
     translating = [path for path in sorted(PACKAGE.rglob("*.py")) if translators(path)]
     outside = [path.relative_to(ROOT).as_posix() for path in translating
                if not path.relative_to(ROOT).as_posix().startswith(TRANSLATING)]
     assert translating and outside == []
 
 
-def test_no_module_of_the_package_is_over_four_hundred_lines():
+def test_no_module_of_the_package_is_over_four_hundred_lines() -> None:
     long = {path.relative_to(ROOT).as_posix(): lines for path in PACKAGE.rglob("*.py")
             if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400}
     assert long == {}
@@ -228,7 +234,7 @@ PACKAGE_WORDS = {"model": "the model", "speech": "the speech", "saves": "the sav
                  "coach": "the coach", "present": "the presentation", "consoles": "the consoles"}
 
 
-def test_each_packages_docstring_names_exactly_the_packages_it_imports():
+def test_each_packages_docstring_names_exactly_the_packages_it_imports() -> None:
     graph = import_graph()
     for package in PACKAGE_WORDS | {"net": ""}:
         uses = {target.split(".")[1] for module, targets in graph.items() if module.startswith(f"yahtzee.{package}.")

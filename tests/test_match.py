@@ -1,5 +1,6 @@
 """Match types: single game, challenge of N games, race to a target, first to a total."""
 import json
+from typing import Any, Optional, Union
 
 import pytest
 from hypothesis import given
@@ -8,21 +9,22 @@ from test_saves import played_game
 
 from yahtzee.model.dice import SeededDice
 from yahtzee.model.game import Player
-from yahtzee.model.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, parse_match
+from yahtzee.model.match import SINGLE_GAME, BadMatch, Challenge, FirstTo, Race, SingleGame, parse_match
 from yahtzee.model.outcome import FinishedGame, PlayerResult
 from yahtzee.model.rules import HASBRO
 from yahtzee.model.session import Session
+from yahtzee.model.words import Joined, Say
 from yahtzee.saves.codec import match_from_dict, match_to_dict, session_from_dict, session_to_dict
 from yahtzee.saves.strict import DamagedSave
 from yahtzee.speech.languages import text
 
 
-def texts(said):
+def texts(said: list[Union[Any, Say, str, Joined]]) -> list[Union[Any, str]]:
     """Words as the English reader reads them."""
     return [text(line) for line in said]
 
 
-def record(**totals):
+def record(**totals: Any) -> FinishedGame:
     """A finished game of which matches read only the players' totals and the winners."""
     best = max(totals.values())
     return FinishedGame("2026-11-30T10:00:00", HASBRO,
@@ -37,13 +39,13 @@ RECORDS = [record(**scores) for scores in GAMES]
 PLAYED = [played_game(seed) for seed in range(3)]
 
 
-def test_a_single_game_is_over_with_its_record():
+def test_a_single_game_is_over_with_its_record() -> None:
     assert not SINGLE_GAME.is_over([])
     assert SINGLE_GAME.is_over(GAMES[1:2]) and SINGLE_GAME.winners(GAMES[1:2]) == ["BOB"]
     assert texts(SINGLE_GAME.standings_lines(GAMES[:1])) == []
 
 
-def test_a_challenge_is_won_on_the_total_of_its_games():
+def test_a_challenge_is_won_on_the_total_of_its_games() -> None:
     challenge = Challenge(3)
     assert not challenge.is_over(GAMES[:2]) and challenge.winners(GAMES[:2]) == []
     lines = texts(challenge.standings_lines(GAMES[:2]))
@@ -53,14 +55,14 @@ def test_a_challenge_is_won_on_the_total_of_its_games():
     assert texts(challenge.standings_lines([])) == ["Challenge of 3 games: none played yet"]
 
 
-def test_a_challenge_can_end_level():
+def test_a_challenge_can_end_level() -> None:
     games = [{"ANN": 200, "BOB": 210}, {"ANN": 210, "BOB": 200}]
     assert Challenge(2).winners(games) == ["ANN", "BOB"]
     assert texts(Challenge(2).standings_lines(games))[0] == "Challenge of 2 games: ANN and BOB share the win on 410"
     assert texts(Challenge(3).standings_lines(games))[0] == "Challenge: after game 2 of 3, ANN and BOB are level on 410"
 
 
-def test_first_to_a_total_counts_whole_games():
+def test_first_to_a_total_counts_whole_games() -> None:
     first = FirstTo(600)
     assert not first.is_over(GAMES[:2])
     assert texts(first.standings_lines(GAMES[:2])) == ["First to 600: after 2 games, BOB leads ANN by 16",
@@ -69,14 +71,14 @@ def test_first_to_a_total_counts_whole_games():
     assert texts(first.standings_lines(GAMES))[0] == "First to 600: ANN wins by 34 after 3 games"
 
 
-def test_a_race_is_one_game_whose_end_the_game_decides():
+def test_a_race_is_one_game_whose_end_the_game_decides() -> None:
     race = Race(500)
     assert race.race_target == 500 and SINGLE_GAME.race_target is None
     assert not race.is_over([]) and race.is_over(GAMES[:1]) and race.winners(GAMES[:1]) == ["ANN"]
     assert texts(race.standings_lines(GAMES[:1])) == ["Race to 500: ANN wins by 20", "ANN 250, BOB 230"]
 
 
-def test_a_race_in_play_says_who_leads_and_what_is_left():
+def test_a_race_in_play_says_who_leads_and_what_is_left() -> None:
     session = Session([Player("ANN"), Player("BOB")], source=SeededDice(3), match=Race(60))
     game = session.new_game()
     assert game.race_target == 60
@@ -96,7 +98,7 @@ def test_a_race_in_play_says_who_leads_and_what_is_left():
     assert session.match_is_over and session.match.winners(session.match_scores) == list(session.results[0].winners)
 
 
-def test_a_session_plays_a_challenge_to_its_end_then_starts_another():
+def test_a_session_plays_a_challenge_to_its_end_then_starts_another() -> None:
     session = Session([Player("ANN"), Player("BOB")], source=SeededDice(8), match=Challenge(2))
     for number in (1, 2):
         game = session.new_game()
@@ -115,7 +117,7 @@ def test_a_session_plays_a_challenge_to_its_end_then_starts_another():
     assert session.match_start == 2 and session.match_scores == [] and not session.match_is_over
 
 
-def test_start_match_counts_only_the_games_after_it():
+def test_start_match_counts_only_the_games_after_it() -> None:
     session = Session([Player("ANN")], results=[RECORDS[0]])
     session.start_match(Challenge(2))
     assert session.match_scores == [] and session.match_start == 1
@@ -124,7 +126,7 @@ def test_start_match_counts_only_the_games_after_it():
 @given(st.one_of(st.just(SINGLE_GAME), st.builds(Challenge, st.integers(1, 100)),
                  st.builds(Race, st.integers(1, 100_000)), st.builds(FirstTo, st.integers(1, 1_000_000))),
        st.integers(0, 3))
-def test_matches_round_trip_through_the_session(match, start):
+def test_matches_round_trip_through_the_session(match: Any, start: Any) -> None:
     session = Session([Player("ANN")], results=PLAYED, match=match, match_start=start)
     assert match_from_dict(json.loads(json.dumps(match_to_dict(match)))) == match
     assert session_from_dict(json.loads(json.dumps(session_to_dict(session)))) == session
@@ -134,7 +136,8 @@ def test_matches_round_trip_through_the_session(match, start):
     {"kind": "tournament"}, {"kind": "challenge", "games": 0}, {"kind": "challenge", "games": "3"},
     {"kind": "race", "target": -1}, {"kind": "race"}, {"kind": "first_to", "target": True}, ["race", 5], None,
 ])
-def test_bad_matches_are_refused(data):
+def test_bad_matches_are_refused(
+        data: Optional[Any]) -> None:
     with pytest.raises(BadMatch):
         match_from_dict(data)
     session = session_to_dict(Session([Player("ANN")]))
@@ -143,7 +146,7 @@ def test_bad_matches_are_refused(data):
         session_from_dict(session)
 
 
-def test_a_bad_match_start_is_refused():
+def test_a_bad_match_start_is_refused() -> None:
     session = session_to_dict(Session([Player("ANN")], results=PLAYED[:1]))
     for start in (-1, 2, "0", None):
         session["match_start"] = start
@@ -155,17 +158,17 @@ def test_a_bad_match_start_is_refused():
     ("single", SINGLE_GAME), ("challenge 3", Challenge(3)), ("race:500", Race(500)),
     ("first-to 1000", FirstTo(1000)), ("RACE 20", Race(20)),
 ])
-def test_parse_match(text, match):
+def test_parse_match(text: str, match: Union[Challenge, SingleGame, FirstTo, Race]) -> None:
     assert parse_match(text) == match
 
 
 @pytest.mark.parametrize("text", ["", "league 3", "challenge", "race x", "challenge 0", "race 5 6"])
-def test_parse_match_refuses_with_a_reason(text):
+def test_parse_match_refuses_with_a_reason(text: str) -> None:
     with pytest.raises(BadMatch):
         parse_match(text)
 
 
-def test_the_saved_game_summary_counts_the_rounds_only_when_they_are_thirteen():
+def test_the_saved_game_summary_counts_the_rounds_only_when_they_are_thirteen() -> None:
     from yahtzee.screens.resume import saved_game_summary
     race = Session([Player("ANN")], source=SeededDice(3), match=Race(400))
     game = race.new_game()

@@ -1,40 +1,47 @@
 """Every message is on screen with the key that caused it and goes with its question: what
 the terminal shows each time the game waits for a key, in-process with scripted keys."""
+from collections.abc import Iterator, Sequence
+from functools import partial
+from typing import Callable, Optional
+
 import pytest
-from helpers import KeyScript
+from helpers import KeyScript, there
 from keycodes import F8, F9
 
 from yahtzee.consoles.stops import InputClosed
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
+from yahtzee.screens.context import Context
 from yahtzee.screens.flow import SCREENS, Keeper
 from yahtzee.screens.steps import Moment, Screen
 
 
 @pytest.fixture
-def run_keys(context):
+def run_keys(context: Callable[..., Context]) -> Iterator[Callable[..., KeyScript]]:
     """Run the flow's screens from one screen with scripted keys until they run out; the
     script, whose `seen` holds the terminal at every wait for a key (the last: after them)."""
-    scripts = []
+    scripts: list[KeyScript] = []
 
-    def run(screen, keys, players=(), faces=(), finished=False):
+    def run(screen: Screen, keys: str, players: Sequence[str] = (), faces: Sequence[int] = (),
+            finished: bool = False) -> KeyScript:
         ctx = context(faces, players)
         if players:
             ctx.session.new_game()
         if finished:
             for box in Category:
                 for _player in players:
-                    ctx.session.game.roll()
-                    ctx.session.game.post(box)
+                    there(ctx.session.game).roll()
+                    there(ctx.session.game).post(box)
             ctx.session.finish_game(ctx.now())
         script = KeyScript(keys)
         scripts.append(script)
         keeper, moment = Keeper(ctx), Moment(screen)
+        next_moment: Optional[Moment] = moment
         with pytest.raises(InputClosed):
-            while moment is not None:
-                ctx.moment = moment
+            while next_moment is not None:
+                ctx.moment = moment = next_moment
                 keeper.keep(ctx)
-                moment = SCREENS[moment.screen](script.console, ctx)
+                next_moment = SCREENS[moment.screen](script.console, ctx)
         return script
 
     yield run
@@ -42,7 +49,7 @@ def run_keys(context):
         script.close()
 
 
-def test_every_names_screen_message_is_shown_with_the_key_that_caused_it(run_keys):
+def test_every_names_screen_message_is_shown_with_the_key_that_caused_it(run_keys: Callable) -> None:
     script = run_keys(Screen.NAMES, "\rANN\rann\r" + F8 + F9 + "BOB\r\r")
     first, empty, second, duplicate, verify, sound, third, confirm = script.seen
     assert "Player 1 name:" in first and "F8/V verify ON   F9/M sound ON   F10/Q quit" in first
@@ -55,7 +62,7 @@ def test_every_names_screen_message_is_shown_with_the_key_that_caused_it(run_key
     assert not any(note in third for note in ("already playing", "Verify is now", "Sound is now"))
 
 
-def test_a_hot_keys_note_goes_when_the_next_question_is_asked(run_keys):
+def test_a_hot_keys_note_goes_when_the_next_question_is_asked(run_keys: Callable) -> None:
     script = run_keys(Screen.PLAY, " r" + F8 + F8 + "3", players=["ANN", "BOB"],
                       faces=[3, 3, 1, 2, 5])
     at_posting, after_f8, after_f8_again, question = script.seen[-4:]
@@ -64,7 +71,7 @@ def test_a_hot_keys_note_goes_when_the_next_question_is_asked(run_keys):
     assert "Post 6 in THREES? (Y/N)" in question and "Verify is now" not in question
 
 
-def test_a_reminder_at_the_end_of_a_game_stays_off_the_statistics_page(run_keys):
+def test_a_reminder_at_the_end_of_a_game_stays_off_the_statistics_page(run_keys: Callable) -> None:
     script = run_keys(Screen.END_OF_GAME, "zs", players=["ANN"], faces=[1, 1, 1, 2, 2] * 13, finished=True)
     reminder = "Please answer Y or N (R shows the review, S the statistics)."
     asked, reminded, page = script.seen[-3:]
@@ -73,7 +80,7 @@ def test_a_reminder_at_the_end_of_a_game_stays_off_the_statistics_page(run_keys)
     assert "HALL OF FAME" in page and reminder not in page
 
 
-def test_a_player_added_to_a_match_under_way_is_told_it_starts_at_0(context):
+def test_a_player_added_to_a_match_under_way_is_told_it_starts_at_0(context: partial) -> None:
     from yahtzee.model.match import parse_match
     from yahtzee.screens.lobby import start_game
     ctx = context([1, 1, 1, 2, 2] * 13)
@@ -93,6 +100,6 @@ def test_a_player_added_to_a_match_under_way_is_told_it_starts_at_0(context):
     assert script.messages == ["BOB joins the match with 0 points: the others have played 1 of its games."]
 
 
-def test_the_same_reminder_again_is_not_stacked(run_keys):
+def test_the_same_reminder_again_is_not_stacked(run_keys: Callable) -> None:
     script = run_keys(Screen.NAMES, "ANN\r\rzzz")
     assert script.seen[-1].count("Please answer Y or N.") == 1

@@ -1,6 +1,7 @@
 """Whole games in plain mode: scripted lines and loaded dice, asserting the final scores."""
 import json
 from pathlib import Path
+from typing import Any, Optional, Union
 
 import pytest
 from forkserver import run_game
@@ -10,7 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 START = ["", "n"]  # leave the opening screen; no instructions
 
 
-def turn(first, box, rerolls=(), answer="y", extra=()):
+def turn(
+        first: list[int], box: Union[list[str], str], rerolls: Union[list[tuple[str, list[int]]], tuple[()]] = (),
+        answer: Optional[str] = "y", extra: Union[tuple[()], list[str]] = ()) -> tuple[list[str], list[int]]:
     """One turn's input lines and dice faces; `rerolls` are (marks, new faces) pairs."""
     lines, faces = [""], list(first)
     for marks, new in rerolls:
@@ -25,7 +28,7 @@ def turn(first, box, rerolls=(), answer="y", extra=()):
     return lines, faces
 
 
-def interleave(*players):
+def interleave(*players: Any) -> tuple[list[str], list[int]]:
     """The lines and faces of whole rounds, players taking turns."""
     lines, faces = [], []
     for turns in zip(*players):
@@ -35,7 +38,9 @@ def interleave(*players):
     return lines, faces
 
 
-def play_plain(tmp_path, monkeypatch, lines, faces, *options):
+def play_plain(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], faces: list[int],
+        *options: Any) -> Any:
     """Run the game in-process on these input lines; returns (exit code, output, history)."""
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(map(str, faces)))
@@ -78,7 +83,8 @@ BOB = [
 ]
 
 
-def test_two_players_with_extra_yahtzees_end_with_the_expected_scores(tmp_path, monkeypatch):
+def test_two_players_with_extra_yahtzees_end_with_the_expected_scores(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     lines, faces = interleave(ANN, BOB)
     lines = START + ["ANN", "BOB", "", "y"] + lines + ["n"]
     code, out, records = play_plain(tmp_path, monkeypatch, lines, faces)
@@ -99,7 +105,7 @@ def test_two_players_with_extra_yahtzees_end_with_the_expected_scores(tmp_path, 
     assert "YAHTZEE bonus +100!" in out
 
 
-def test_one_player_with_verify_off_and_a_lower_zero_confirmed(tmp_path, monkeypatch):
+def test_one_player_with_verify_off_and_a_lower_zero_confirmed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     turns = [turn([1, 2, 3, 4, 6], "6", answer=None)] + [
         turn([1, 1, 2, 2, 4], box, answer="y" if box in "tfhsly" else None)
         for box in ["1", "2", "3", "4", "5", "t", "f", "h", "s", "l", "y", "c"]]
@@ -115,13 +121,14 @@ def test_one_player_with_verify_off_and_a_lower_zero_confirmed(tmp_path, monkeyp
     assert "Post 0 in FULL HOUSE? (Y/N)" in out and "Post 0 in THREES?" not in out
 
 
-def test_end_of_input_quits_cleanly_mid_game(tmp_path, monkeypatch):
+def test_end_of_input_quits_cleanly_mid_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, records = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y", "", "12"],
                                     [1, 2, 3, 4, 5])
     assert code == 0 and records == []
 
 
-def test_names_in_plain_mode_are_cleaned_and_refused_like_in_key_mode(tmp_path, monkeypatch):
+def test_names_in_plain_mode_are_cleaned_and_refused_like_in_key_mode(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     lines = START + ["\x1b[31mAnnabelle\x07", "annabe", "", "n", "Bob", "", "y"]
     code, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5])
     assert "Names are at most six characters: this one is Annabe." in out
@@ -133,7 +140,7 @@ def test_names_in_plain_mode_are_cleaned_and_refused_like_in_key_mode(tmp_path, 
 SPEC_BOXES = ["h", "1", "2", "3", "4", "5", "6", "t", "f", "s", "l", "y", "c"]
 
 
-def test_the_spec_transcript_plays_a_whole_game_and_writes_one_history_line(tmp_path):
+def test_the_spec_transcript_plays_a_whole_game_and_writes_one_history_line(tmp_path: Path) -> None:
     lines = ["", "n", "ANN", "", "y"]
     for box in SPEC_BOXES:
         lines += ["", "135", "r", "r", box, "y"]
@@ -154,18 +161,18 @@ def test_the_spec_transcript_plays_a_whole_game_and_writes_one_history_line(tmp_
     (["--dice-file", "/no/such/file"], "No such file or directory"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
-def test_a_bad_option_gets_a_one_line_error(argv, message):
+def test_a_bad_option_gets_a_one_line_error(argv: list[str], message: str) -> None:
     done = run_game(argv, timeout=30)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def test_help_points_to_the_manual():
+def test_help_points_to_the_manual() -> None:
     done = run_game(["--help"], timeout=30)
     assert done.returncode == 0 and "YAHTZEE.DOC" in done.stdout
 
 
-def test_a_name_piped_under_the_c_locale_is_read_as_utf8(tmp_path):
+def test_a_name_piped_under_the_c_locale_is_read_as_utf8(tmp_path: Path) -> None:
     import os
     env = {key: value for key, value in os.environ.items() if not key.startswith("LC_") and key != "LANG"}
     env.update(LC_ALL="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0", PYTHONIOENCODING="")
@@ -175,15 +182,15 @@ def test_a_name_piped_under_the_c_locale_is_read_as_utf8(tmp_path):
     assert [player["name"] for player in saved["players"]] == ["Zoë"]
 
 
-def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path, monkeypatch):
+def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every message, prompt and brief line the game means to say stands whole on a line of
     its own in the piped output (a reader or script wraps it, never the game)."""
     from yahtzee.consoles.plain import PlainConsole
-    meant = []
+    meant: list[str] = []
     for method in ("message", "show", "_read_line"):
         original = getattr(PlainConsole, method)
 
-        def spy(self, first, *rest, original=original, method=method):
+        def spy(self: Any, first: Any, *rest: Any, original: Any = original, method: Any = method) -> Any:
             if method == "show":
                 brief = rest[0] if rest else None
                 texts = self.drawn(first) if brief is None else [self.words(line) for line in brief]
@@ -208,7 +215,8 @@ def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path, monkeypatch
     assert all(any(line.startswith(text) or text in line for line in printed) for text in long)
 
 
-def test_quitting_at_a_finished_matchs_recap_files_it_and_keeps_nothing_to_resume(tmp_path, monkeypatch):
+def test_quitting_at_a_finished_matchs_recap_files_it_and_keeps_nothing_to_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": "off", "advisor": False}))
@@ -224,7 +232,9 @@ def test_quitting_at_a_finished_matchs_recap_files_it_and_keeps_nothing_to_resum
 
 
 @pytest.mark.parametrize("mode", ["--plain", "--accessible"])
-def test_yahtzee_is_said_after_the_roll_that_makes_it_for_a_human_and_a_computer(tmp_path, monkeypatch, mode):
+def test_yahtzee_is_said_after_the_roll_that_makes_it_for_a_human_and_a_computer(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                                 mode: str) -> None:
     lines = START + ["ANN", "*", "", "y", "", "5", "r", "r", "y", "y"]  # ANN rolls 5 5 5 5 1, rerolls the 1
     faces = [5, 5, 5, 5, 1, 5] + [5, 5, 5, 5, 1, 5] + [1, 2, 3, 4, 6] * 4  # Brainy the same, then the rest
     code, out, _ = play_plain(tmp_path, monkeypatch, lines, faces, mode)
@@ -243,7 +253,9 @@ def test_yahtzee_is_said_after_the_roll_that_makes_it_for_a_human_and_a_computer
     ("*gambler", ["Lucky takes a seat: a computer player, gambler."]),
     ("Maximilian", ["Names are at most six characters: this one is Maximi."]),
 ])
-def test_a_long_name_is_told_when_it_is_cut_for_a_computer_as_for_a_human(tmp_path, monkeypatch, typed, said):
+def test_a_long_name_is_told_when_it_is_cut_for_a_computer_as_for_a_human(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch, typed: str,
+                                                                          said: list[str]) -> None:
     code, out, _ = play_plain(tmp_path, monkeypatch, START + [typed, "", "f10", "y"], [1] * 5)
     lines = [line.split("> ")[-1] for line in out.splitlines()]
     told = [line for line in lines if "six characters" in line or "takes a seat" in line]

@@ -1,4 +1,6 @@
 """Rendering: pure functions from game state to lines, checked without a terminal."""
+from typing import Any, Optional, Union
+
 import pytest
 
 from yahtzee.model import scoring
@@ -14,14 +16,14 @@ from yahtzee.speech.languages import text
 C = Category
 
 
-def game_with(names, faces=(2, 3, 2, 3, 3)):
+def game_with(names: list[str], faces: tuple[int, int, int, int, int] = (2, 3, 2, 3, 3)) -> Game:
     game = Game.start([Player(n) for n in names], source=LoadedDice(list(faces) * 40))
     return game
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 @pytest.mark.parametrize("unicode", [True, False])
-def test_the_play_screen_fits_80_by_24(players, unicode):
+def test_the_play_screen_fits_80_by_24(players: int, unicode: bool) -> None:
     game = game_with(["ANNIE", "BOBBY", "CAROL", "DAVID"][:players])
     game.roll()
     lines = render.play_lines(game, True, False, "Roll 1 of 3: 1-5 mark dice, R rolls", colour,
@@ -30,7 +32,7 @@ def test_the_play_screen_fits_80_by_24(players, unicode):
     assert max(visible_width(line) for line in lines) < 80
 
 
-def test_the_play_screen_shows_sheet_status_and_dice_together():
+def test_the_play_screen_shows_sheet_status_and_dice_together() -> None:
     game = game_with(["ANN", "BOB"])
     game.roll()
     game.toggle(1)
@@ -41,7 +43,7 @@ def test_the_play_screen_shows_sheet_status_and_dice_together():
         assert word in text, word
 
 
-def test_sheet_rows_totals_and_current_player():
+def test_sheet_rows_totals_and_current_player() -> None:
     game = game_with(["ANN", "BOB"])
     game.roll()
     game.post(C.FULL_HOUSE)
@@ -61,14 +63,15 @@ def test_sheet_rows_totals_and_current_player():
     ({C.SIXES: 0, C.FIVES: 0, C.FOURS: 0}, ["0"]),       # 63 is out of reach
     ({C.SIXES: 30, C.FIVES: 25, C.FOURS: 20}, ["35"]),   # 75: won
 ])
-def test_the_upper_bonus_shows_35_once_won_0_once_out_of_reach_else_blank(upper, shown):
+def test_the_upper_bonus_shows_35_once_won_0_once_out_of_reach_else_blank(
+        upper: dict[Category, int], shown: list[Union[Any, str]]) -> None:
     game = game_with(["ANN"])
     game.players[0].card.boxes.update(upper)
     row = {line[:13].strip(): line[13:].split() for line in render.sheet_lines(game)[1:]}
     assert row["Upper bonus"] == shown
 
 
-def test_the_par_tracker_has_its_own_row_when_it_is_on():
+def test_the_par_tracker_has_its_own_row_when_it_is_on() -> None:
     game = game_with(["ANN", "BOB"])
     game.players[0].card.boxes.update({C.SIXES: 24, C.FIVES: 10})
     lines = render.sheet_lines(game, par=True)
@@ -77,7 +80,7 @@ def test_the_par_tracker_has_its_own_row_when_it_is_on():
     assert row["Upper bonus"] == []
 
 
-def test_posting_keys_appear_only_beside_the_given_boxes():
+def test_posting_keys_appear_only_beside_the_given_boxes() -> None:
     game = game_with(["ANN"])
     lines = render.sheet_lines(game, keys={C.ONES: "1", C.CHANCE: "C"})
     assert lines[1].startswith("1 Ones") and lines[16].startswith("C Chance")
@@ -85,13 +88,13 @@ def test_posting_keys_appear_only_beside_the_given_boxes():
 
 
 @pytest.mark.parametrize("face, pips", [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (0, 0)])
-def test_each_die_face_shows_its_pips(face, pips):
+def test_each_die_face_shows_its_pips(face: int, pips: int) -> None:
     drawn = render.die_lines(face, render.UNICODE_DIE)
     assert "".join(drawn).count("●") == pips
     assert all(len(line) == 5 for line in drawn)
 
 
-def test_marked_dice_numbers_are_red_and_bracketed_locked_are_green():
+def test_marked_dice_numbers_are_red_and_bracketed_locked_are_green() -> None:
     game = game_with(["ANN"])
     game.roll()
     game.toggle(0)
@@ -101,14 +104,14 @@ def test_marked_dice_numbers_are_red_and_bracketed_locked_are_green():
     assert strip_controls(numbers).split() == ["[1]", "2", "3", "4", "5"]
 
 
-def test_hot_key_states_are_green_on_and_red_off():
+def test_hot_key_states_are_green_on_and_red_off() -> None:
     assert render.on_off(True, colour) == colour("on", "ON")
     assert render.on_off(False, colour) == colour("off", "OFF")
     footer = render.hotkey_footer(False, True)
     assert "F8/V verify OFF" in footer and "F9/M sound ON" in footer and "F10/Q quit" in footer
 
 
-def test_without_colour_no_escape_code_is_drawn():
+def test_without_colour_no_escape_code_is_drawn() -> None:
     game = game_with(["ANN", "BOB"])
     game.roll()
     text = "".join(render.play_lines(game, True, True, "status"))
@@ -117,17 +120,17 @@ def test_without_colour_no_escape_code_is_drawn():
 
 @pytest.mark.parametrize("encoding, expected", [("utf-8", True), ("ascii", False),
                                                 ("latin-1", False), (None, False)])
-def test_unicode_dice_only_where_the_encoding_has_them(encoding, expected):
+def test_unicode_dice_only_where_the_encoding_has_them(encoding: Optional[str], expected: bool) -> None:
     assert render.can_draw_unicode(encoding) is expected
 
 
-def record(*players, winners):
+def record(*players: Any, winners: Any) -> FinishedGame:
     """A finished game of which the recap reads only the totals and the winners."""
     results = tuple(PlayerResult(name, "human", (0,) * 13, 0, 0, total) for name, total in players)
     return FinishedGame("2026-12-01T10:00:00", HASBRO, results, tuple(winners))
 
 
-def test_recap_lists_every_game_then_totals_and_wins():
+def test_recap_lists_every_game_then_totals_and_wins() -> None:
     results = [record(("ANN", 200), ("BOB", 150), winners=["ANN"]),
                record(("ANN", 180), ("BOB", 180), ("CID", 90), winners=["ANN", "BOB"])]
     lines = render.recap_lines(results)
@@ -138,12 +141,12 @@ def test_recap_lists_every_game_then_totals_and_wins():
     assert lines[-1].split() == ["Won", "2", "1", "0"]
 
 
-def test_a_small_terminal_gets_a_clear_message():
+def test_a_small_terminal_gets_a_clear_message() -> None:
     lines = render.too_small_lines(60, 20)
     assert "60x20" in lines[0] and "80x24" in lines[0]
 
 
-def test_a_long_session_recap_lists_the_last_ten_games_but_counts_them_all():
+def test_a_long_session_recap_lists_the_last_ten_games_but_counts_them_all() -> None:
     results = [record(("ANN", 100 + n), winners=["ANN"]) for n in range(14)]
     lines = render.recap_lines(results)
     assert len(lines) <= 22
@@ -152,7 +155,7 @@ def test_a_long_session_recap_lists_the_last_ten_games_but_counts_them_all():
     assert lines[-2].split() == ["Total", str(sum(100 + n for n in range(14)))]
 
 
-def test_the_end_screen_keeps_every_box_and_moves_notices_that_do_not_fit_to_a_next_page():
+def test_the_end_screen_keeps_every_box_and_moves_notices_that_do_not_fit_to_a_next_page() -> None:
     game = game_with(["ANN", "BOB", "CID", "DEE"])
     notices = [f"Notice number {n}: somebody's score is a place in the hall of fame." for n in range(12)]
     pages = render.end_lines(game, ["ANN wins with 0 points!", *notices], room=22)
@@ -166,7 +169,7 @@ def test_the_end_screen_keeps_every_box_and_moves_notices_that_do_not_fit_to_a_n
     assert all(notice in shown for notice in notices)
 
 
-def test_every_posting_prompt_fits_the_status_line():
+def test_every_posting_prompt_fits_the_status_line() -> None:
     from yahtzee.model.rules import rules_named
     from yahtzee.screens.playscreen import posting_prompt
     for rules in ("hasbro", "yahtc", "acorn"):
@@ -178,7 +181,7 @@ def test_every_posting_prompt_fits_the_status_line():
         assert len(text(prompt)) < 80, prompt
 
 
-def test_the_recap_shows_points_given_away_only_when_asked_for():
+def test_the_recap_shows_points_given_away_only_when_asked_for() -> None:
     results = [record(("ANN", 200), ("BOB", 150), winners=["ANN"])]
     assert not any(line.startswith("Given away") for line in render.recap_lines(results))
     lines = render.recap_lines(results, losses={"ANN": 12.345})
@@ -187,11 +190,11 @@ def test_the_recap_shows_points_given_away_only_when_asked_for():
     assert not any(line.startswith("Lost") for line in lines)
 
 
-def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice():
+def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice() -> None:
     from yahtzee.model.choices import Option, OptionKind
     game = game_with(["ANN"])
     game.turn.dice, game.turn.rolls = (4, 6, 4, 3, 4), 1
-    game.turn.marked = [False, False, False, False, True]  # die 5 marked already
+    game.turn.marked = (False, False, False, False, True)  # die 5 marked already
     keep = Option(OptionKind.KEEP, 200.0, reroll=(False, True, False, True, False), kept=(4, 4, 4), best=True)
     box = Option(OptionKind.BOX, 190.0, box=C.FOURS, points=12)
     keep_row, box_row = render.advice_lines([(keep, None), (box, None)], game.turn)[1:]
@@ -204,12 +207,12 @@ def test_the_advice_page_names_dice_by_face_and_the_keys_that_make_each_choice()
 @pytest.mark.parametrize("key, value, shown", [("bank", 0, "0 rolls"), ("bank", 1, "1 roll"), ("bank", 3, "3 rolls"),
                                                ("rules", "hasbro", "1987 (forced joker)"),
                                                ("rules", "acorn", "Acorn (blank a box)")])
-def test_a_preference_is_shown_in_a_players_words(key, value, shown):
+def test_a_preference_is_shown_in_a_players_words(key: str, value: Union[str, int], shown: str) -> None:
     from yahtzee.saves.prefs import BY_KEY
     assert text(BY_KEY[key].shown(value)) == shown
 
 
-def test_a_starred_hint_keeps_its_brackets_in_line_with_the_others():
+def test_a_starred_hint_keeps_its_brackets_in_line_with_the_others() -> None:
     game = Game.start([Player("ANN"), Player("BOB")])
     game.roll()
     hints = {Category.ONES: (0, False), Category.SIXES: (19, True), Category.CHANCE: (19, False)}

@@ -8,16 +8,19 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import IO, Any, Callable
 
 import pytest
-from helpers import LOCK_ERRNO, NOON, STAMP, clock, texts
+from helpers import LOCK_ERRNO, NOON, STAMP, clock, texts, there
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee.model.dice import LoadedDice, SeededDice
 from yahtzee.model.game import Player
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.scoring import Category, is_possible_points, joker_points, score
 from yahtzee.model.session import Session
 from yahtzee.saves.codec import session_from_dict, session_to_dict
@@ -29,9 +32,9 @@ from yahtzee.speech.languages import text
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
-def play(session, rng):
+def play(session: Session, rng: random.Random) -> None:
     """Finish the session's game in play with random legal postings."""
-    game = session.game
+    game = there(session.game)
     while not game.is_over:
         game.roll()
         if rng.random() < 0.5:
@@ -40,7 +43,9 @@ def play(session, rng):
         game.post(rng.choice(game.legal_boxes()))
 
 
-def played_game(seed=1, names=("ANN", "BOB"), finished="2024-05-01T12:00:00+00:00"):
+def played_game(
+        seed: int = 1, names: tuple[str, ...] = ("ANN", "BOB"),
+        finished: str = "2024-05-01T12:00:00+00:00") -> FinishedGame:
     """A real game played with random choices, finished."""
     session = Session([Player(n) for n in names], source=SeededDice(seed))
     session.new_game()
@@ -48,20 +53,22 @@ def played_game(seed=1, names=("ANN", "BOB"), finished="2024-05-01T12:00:00+00:0
     return session.finish_game(finished)
 
 
-def finished_record(seed=1, names=("ANN", "BOB")):
+def finished_record(
+        seed: int = 1, names: tuple[str, ...] = ("ANN",
+        "BOB")) -> dict[str, Any]:
     """The history record of a real game played with random choices."""
     return record_of(played_game(seed, names))
 
 
-def mid_game_session():
+def mid_game_session() -> Session:
     """A session with one finished game and a second one stopped mid-turn."""
     session = Session([Player("ANN"), Player("HAL", "computer")], source=LoadedDice([6] * 7, SeededDice(9)))
     session.new_game()
     play(session, random.Random(3))
     session.finish_game("2024-05-01T11:00:00+00:00")
     session.new_game()
-    session.game.roll()
-    session.game.toggle(2)
+    there(session.game).roll()
+    there(session.game).toggle(2)
     session.verify = False
     return session
 
@@ -69,32 +76,33 @@ def mid_game_session():
 RESUME = {"screen": "play"}
 
 
-def files_in(saves_folder):
+def files_in(saves_folder: Path) -> list[str]:
     return sorted(p.name for p in saves_folder.iterdir())
 
 
-def test_a_real_session_round_trips_through_the_autosave(saves, saves_folder):
+def test_a_real_session_round_trips_through_the_autosave(saves: Saves, saves_folder: Path) -> None:
     session = mid_game_session()
     assert saves.save_session(session, {"screen": "posting", "box": "h", "turn": 3, "x": None})
     data = json.loads((saves_folder / AUTOSAVE).read_text())
     assert data["version"] == 2 and data["saved"] == NOON.isoformat()
-    loaded, resume = saves.load_session()
+    loaded, resume = there(saves.load_session())
     assert resume == {"screen": "posting", "box": "h", "turn": 3, "x": None}
     assert session_to_dict(loaded) == session_to_dict(session)
-    assert loaded.game.turn == session.game.turn and loaded.game.roll() == session.game.roll()
+    loaded_game, game = there(loaded.game), there(session.game)
+    assert loaded_game.turn == game.turn and loaded_game.roll() == game.roll()
     assert texts(saves.notices) == []
 
 
-def test_no_autosave_loads_as_none_without_a_notice(saves):
+def test_no_autosave_loads_as_none_without_a_notice(saves: Saves) -> None:
     assert saves.load_session() is None and not saves.has_autosave()
     assert texts(saves.notices) == []
 
 
-def good_autosave():
+def good_autosave() -> dict[str, Any]:
     return {**session_to_dict(mid_game_session()), "saved": "2024-05-01T11:59:00+00:00", "resume": RESUME}
 
 
-def damaged(change):
+def damaged(change: Callable) -> bytes:
     data = good_autosave()
     change(data)
     return json.dumps(data).encode()
@@ -121,7 +129,8 @@ DAMAGED_AUTOSAVES = {
 
 
 @pytest.mark.parametrize("content", DAMAGED_AUTOSAVES.values(), ids=DAMAGED_AUTOSAVES.keys())
-def test_a_damaged_autosave_is_set_aside_with_one_notice(saves, saves_folder, content, capsys):
+def test_a_damaged_autosave_is_set_aside_with_one_notice(saves: Saves, saves_folder: Path, content: bytes,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
     saves_folder.mkdir()
     (saves_folder / AUTOSAVE).write_bytes(content)
     assert saves.load_session() is None
@@ -133,7 +142,8 @@ def test_a_damaged_autosave_is_set_aside_with_one_notice(saves, saves_folder, co
     assert capsys.readouterr() == ("", "")
 
 
-def test_an_oversized_autosave_is_set_aside_without_being_read(saves, saves_folder, monkeypatch):
+def test_an_oversized_autosave_is_set_aside_without_being_read(saves: Saves, saves_folder: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     saves_folder.mkdir()
     with open(saves_folder / AUTOSAVE, "wb") as file:
         file.truncate(50 * MB)
@@ -147,14 +157,14 @@ def test_an_oversized_autosave_is_set_aside_without_being_read(saves, saves_fold
     assert "larger than 5 MB" in notice
 
 
-def test_something_not_a_file_in_place_of_the_autosave_is_set_aside(saves, saves_folder):
+def test_something_not_a_file_in_place_of_the_autosave_is_set_aside(saves: Saves, saves_folder: Path) -> None:
     (saves_folder / AUTOSAVE).mkdir(parents=True)
     assert saves.load_session() is None
     assert files_in(saves_folder) == [f"{AUTOSAVE}.bad-{STAMP}"]
     assert len(texts(saves.notices)) == 1
 
 
-def test_setting_aside_never_overwrites_an_earlier_copy(saves, saves_folder):
+def test_setting_aside_never_overwrites_an_earlier_copy(saves: Saves, saves_folder: Path) -> None:
     saves_folder.mkdir()
     for attempt in range(3):
         (saves_folder / AUTOSAVE).write_text(f"damaged {attempt}")
@@ -165,17 +175,17 @@ def test_setting_aside_never_overwrites_an_earlier_copy(saves, saves_folder):
     assert len(texts(saves.notices)) == 3
 
 
-def test_declining_to_resume_keeps_the_old_autosave_aside(saves, saves_folder):
+def test_declining_to_resume_keeps_the_old_autosave_aside(saves: Saves, saves_folder: Path) -> None:
     session = mid_game_session()
     saves.save_session(session, RESUME)
     kept = saves.set_aside_autosave()
-    assert kept.name == f"{AUTOSAVE}.old-{STAMP}"
+    assert there(kept).name == f"{AUTOSAVE}.old-{STAMP}"
     assert not saves.has_autosave()
-    assert session_to_dict(session_from_dict(json.loads(kept.read_text()))) == session_to_dict(session)
+    assert session_to_dict(session_from_dict(json.loads(there(kept).read_text()))) == session_to_dict(session)
     assert saves.set_aside_autosave() is None
 
 
-def test_a_finished_session_removes_its_autosave(saves, saves_folder):
+def test_a_finished_session_removes_its_autosave(saves: Saves, saves_folder: Path) -> None:
     saves.save_session(mid_game_session(), RESUME)
     assert saves.remove_autosave() and not saves.has_autosave()
     assert saves.remove_autosave()
@@ -184,8 +194,8 @@ def test_a_finished_session_removes_its_autosave(saves, saves_folder):
 
 # Failing writes: the game goes on, the old file stays whole
 
-def raise_error(code):
-    def fail(*args, **kwargs):
+def raise_error(code: int) -> Callable:
+    def fail(*args: Any, **kwargs: Any) -> None:
         raise OSError(code, os.strerror(code))
     return fail
 
@@ -196,7 +206,9 @@ def raise_error(code):
     ("fsync", errno.ENOSPC, "the disk is full"),
     ("fdopen", errno.ENOSPC, "the disk is full"),
 ])
-def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, saves_folder, monkeypatch, target, code, reason):
+def test_a_failing_write_warns_once_and_keeps_the_old_file(saves: Saves, saves_folder: Path,
+                                                           monkeypatch: pytest.MonkeyPatch, target: str, code: int,
+                                                           reason: str) -> None:
     assert saves.save_prefs(Prefs(verify=False))
     before = (saves_folder / PREFS).read_bytes()
     monkeypatch.setattr(os, target, raise_error(code))
@@ -214,31 +226,32 @@ def test_a_failing_write_warns_once_and_keeps_the_old_file(saves, saves_folder, 
 class HalfWriter:
     """A file that takes half of what is written, then finds the disk full."""
 
-    def __init__(self, file):
+    def __init__(self, file: IO[Any]) -> None:
         self.file = file
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         self.file.write(data[:len(data) // 2])
         self.file.flush()
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.file, name)
 
-    def __enter__(self):
+    def __enter__(self) -> "HalfWriter":
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, *exc_info: Any) -> None:
         self.file.close()
 
 
-def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, saves_folder, monkeypatch):
+def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves: Saves, saves_folder: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     first = mid_game_session()
     saves.save_session(first, RESUME)
     before = (saves_folder / AUTOSAVE).read_bytes()
     real_fdopen = os.fdopen
     monkeypatch.setattr(os, "fdopen", lambda *a, **k: HalfWriter(real_fdopen(*a, **k)))
-    first.game.toggle(4)
+    there(first.game).toggle(4)
     assert not saves.save_session(first, RESUME)
     monkeypatch.undo()
     assert (saves_folder / AUTOSAVE).read_bytes() == before
@@ -246,12 +259,13 @@ def test_a_write_that_fails_halfway_keeps_the_old_autosave(saves, saves_folder, 
     assert texts(saves.notices) == ["saving is off: autosave.json: the disk is full"]
 
 
-def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, saves_folder, monkeypatch):
+def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves: Saves, saves_folder: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     saves.append_history(played_game(1))
     before = (saves_folder / HISTORY).read_bytes()
     real_write = os.write
 
-    def half_then_full(fd, data):
+    def half_then_full(fd: Any, data: Any) -> None:
         real_write(fd, bytes(data[:len(data) // 2]))
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(os, "write", half_then_full)
@@ -262,7 +276,8 @@ def test_a_history_append_that_fails_halfway_leaves_the_file_as_it_was(saves, sa
     assert texts(saves.notices) == ["saving is off: history.jsonl: the disk is full"]
 
 
-def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_game(saves, monkeypatch):
+def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_game(
+        saves: Saves, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "write", raise_error(errno.ENOSPC))
     assert not saves.append_history(played_game(1))
     assert text(saves.history_problem) == "this game was not added to the history: the disk is full"
@@ -273,8 +288,11 @@ def test_a_full_disk_stops_history_appends_with_one_warning_and_a_line_for_each_
     assert saves.append_history(played_game(3)) and text(saves.history_problem) == ""
 
 
-def run_unprivileged(action):
+def run_unprivileged(
+        action: Callable) -> dict[str, Any]:
     """Run `action` as an ordinary user (forked and dropped from root when need be)."""
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     if os.geteuid() != 0:
         return action()
     reader, writer = os.pipe()
@@ -299,7 +317,7 @@ def run_unprivileged(action):
 
 
 @pytest.mark.posix(reason="a folder made read-only by its mode bits (chmod, geteuid)")
-def test_a_read_only_folder_lets_play_go_on_with_one_warning():
+def test_a_read_only_folder_lets_play_go_on_with_one_warning() -> None:
     folder = Path(tempfile.mkdtemp(prefix="yahtzee-read-only-"))
     try:
         (folder / PREFS).write_text('{"version": 1, "verify": false, "sound": true}')
@@ -307,7 +325,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
         (folder / HISTORY).write_text(json.dumps(history) + "\n")
         folder.chmod(0o555)
 
-        def play_in_it():
+        def play_in_it() -> Any:
             saves = Saves(folder, now=clock)
             return {"prefs": saves.load_prefs() == Prefs(verify=False), "saved": saves.save_prefs(Prefs()),
                     "autosaved": saves.save_session(mid_game_session(), RESUME),
@@ -329,7 +347,7 @@ def test_a_read_only_folder_lets_play_go_on_with_one_warning():
 
 # prefs.json
 
-def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, saves_folder):
+def test_prefs_default_then_round_trip_keeping_unknown_keys(saves: Saves, saves_folder: Path) -> None:
     assert saves.load_prefs() == DEFAULTS
     assert saves.save_prefs(Prefs(verify=False))
     assert saves.load_prefs() == Prefs(verify=False)
@@ -347,7 +365,8 @@ def test_prefs_default_then_round_trip_keeping_unknown_keys(saves, saves_folder)
     b'{"verify": false}', b'{"version": 9, "verify": false}', b'"just a string"',
     b'{"version": 1, "verify": false, "sound": tr',
 ])
-def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, saves_folder, content):
+def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(
+        saves: Saves, saves_folder: Path, content: bytes) -> None:
     saves_folder.mkdir()
     (saves_folder / PREFS).write_bytes(content)
     assert saves.load_prefs() == DEFAULTS
@@ -358,29 +377,29 @@ def test_damaged_prefs_fall_back_to_the_defaults_with_one_notice(saves, saves_fo
 
 # The history record format
 
-def test_records_of_real_games_are_valid():
+def test_records_of_real_games_are_valid() -> None:
     for seed in range(20):
         check_record(finished_record(seed, names=("ANN", "Bob", "Zoë", "HAL")[:seed % 4 + 1]))
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(1, 6), min_size=5, max_size=5), st.sampled_from(list(Category)))
-def test_every_score_the_dice_can_make_is_a_possible_box_value(dice, box):
+def test_every_score_the_dice_can_make_is_a_possible_box_value(dice: Any, box: Category) -> None:
     assert is_possible_points(box, score(box, dice))
     assert is_possible_points(box, joker_points(box, [dice[0]] * 5))
 
 
-def mutated(change):
+def mutated(change: Callable) -> dict[str, Any]:
     record = finished_record(7)
     change(record)
     return record
 
 
-def first_player(**fields):
+def first_player(**fields: Any) -> Callable:
     return lambda r: r["players"][0].update(fields)
 
 
-def first_scores(**boxes):
+def first_scores(**boxes: Any) -> Callable:
     return lambda r: r["players"][0]["scores"].update(boxes)
 
 
@@ -418,13 +437,13 @@ INVALID_RECORDS = {
 
 
 @pytest.mark.parametrize("change", INVALID_RECORDS.values(), ids=INVALID_RECORDS.keys())
-def test_invalid_records_are_refused(change):
+def test_invalid_records_are_refused(change: Callable) -> None:
     record = mutated(change)
     with pytest.raises(InvalidRecord):
         check_record(record)
 
 
-def test_tolerated_record_variations():
+def test_tolerated_record_variations() -> None:
     record = finished_record(7)
     record.update(seed=None, note="kept")
     record["players"][0]["name"] = "Zoë 二"
@@ -434,7 +453,7 @@ def test_tolerated_record_variations():
 
 # history.jsonl
 
-def test_history_appends_and_reads_back_in_order(saves):
+def test_history_appends_and_reads_back_in_order(saves: Saves) -> None:
     records = [played_game(seed) for seed in range(3)]
     for record in records:
         assert saves.append_history(record)
@@ -442,7 +461,7 @@ def test_history_appends_and_reads_back_in_order(saves):
     assert texts(saves.notices) == []
 
 
-def test_an_invalid_record_is_not_appended(saves, saves_folder):
+def test_an_invalid_record_is_not_appended(saves: Saves, saves_folder: Path) -> None:
     game = played_game(7)
     renamed = replace(game.players[0], name="A\x1bB")
     assert not saves.append_history(replace(game, players=(renamed, *game.players[1:])))
@@ -450,7 +469,7 @@ def test_an_invalid_record_is_not_appended(saves, saves_folder):
     assert text(saves.history_problem).startswith("this game was not added to the history: a player name")
 
 
-def test_a_torn_last_line_loses_only_that_game(saves, saves_folder):
+def test_a_torn_last_line_loses_only_that_game(saves: Saves, saves_folder: Path) -> None:
     first, second, third = (played_game(seed) for seed in (1, 2, 3))
     saves.append_history(first)
     saves.append_history(second)
@@ -460,7 +479,7 @@ def test_a_torn_last_line_loses_only_that_game(saves, saves_folder):
     assert len(texts(saves.notices)) == 1
 
 
-def test_an_append_after_a_torn_line_starts_a_new_line(saves, saves_folder):
+def test_an_append_after_a_torn_line_starts_a_new_line(saves: Saves, saves_folder: Path) -> None:
     first, second = played_game(1), played_game(2)
     saves.append_history(first)
     with open(saves_folder / HISTORY, "ab") as file:
@@ -469,7 +488,7 @@ def test_an_append_after_a_torn_line_starts_a_new_line(saves, saves_folder):
     assert saves.read_history() == [first, second]
 
 
-def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, saves_folder):
+def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves: Saves, saves_folder: Path) -> None:
     good = [played_game(seed) for seed in range(3)]
     bad_lines = [b"not json", json.dumps(mutated(first_scores(chance=99))).encode(),
                  json.dumps(mutated(first_player(name="\x1b]0;owned\x07"))).encode(),
@@ -490,7 +509,7 @@ def test_bad_lines_are_skipped_kept_aside_once_and_the_file_repaired(saves, save
 @pytest.mark.parametrize("content", [
     b"\x00\x01\x02garbage\xff", b'{"version": 1}\n', b"[1, 2]\n{}\n", b'{"version": 1, "finished": "2024',
 ])
-def test_a_history_with_no_valid_line_is_set_aside(saves, saves_folder, content):
+def test_a_history_with_no_valid_line_is_set_aside(saves: Saves, saves_folder: Path, content: bytes) -> None:
     saves_folder.mkdir()
     (saves_folder / HISTORY).write_bytes(content)
     assert saves.read_history() == []
@@ -499,7 +518,8 @@ def test_a_history_with_no_valid_line_is_set_aside(saves, saves_folder, content)
     assert len(texts(saves.notices)) == 1
 
 
-def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves, saves_folder, monkeypatch):
+def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves: Saves, saves_folder: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     saves_folder.mkdir()
     with open(saves_folder / HISTORY, "wb") as file:
         file.write(json.dumps(finished_record(1)).encode() + b"\n")
@@ -512,7 +532,7 @@ def test_an_oversized_history_is_set_aside_as_too_large_without_being_read(saves
     assert texts(saves.notices) == [f"{HISTORY} over 50 MB, kept as {HISTORY}.large-{STAMP}: new statistics"]
 
 
-def test_a_history_of_fifty_megabytes_is_still_read(saves, saves_folder):
+def test_a_history_of_fifty_megabytes_is_still_read(saves: Saves, saves_folder: Path) -> None:
     record = played_game(1)
     saves_folder.mkdir()
     with open(saves_folder / HISTORY, "wb") as file:
@@ -522,18 +542,18 @@ def test_a_history_of_fifty_megabytes_is_still_read(saves, saves_folder):
     assert texts(saves.notices) == []
 
 
-def test_resetting_the_statistics_keeps_the_old_history(saves, saves_folder):
+def test_resetting_the_statistics_keeps_the_old_history(saves: Saves, saves_folder: Path) -> None:
     saves.append_history(played_game(1))
     kept = saves.reset_history()
-    assert kept.name == f"{HISTORY}.reset-{STAMP}"
+    assert there(kept).name == f"{HISTORY}.reset-{STAMP}"
     assert saves.read_history() == [] and texts(saves.notices) == []
-    assert json.loads(kept.read_text()) == finished_record(1)
+    assert json.loads(there(kept).read_text()) == finished_record(1)
 
 
 # The lock: one copy of the game owns the autosave
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
-def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_folder):
+def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_folder: Path) -> None:
     first, second = Saves(saves_folder, now=clock), Saves(saves_folder, now=clock)
     session = mid_game_session()
     assert first.acquire_lock() and first.save_session(session, RESUME)
@@ -544,7 +564,7 @@ def test_a_second_copy_is_refused_the_autosave_until_the_first_lets_go(saves_fol
     assert second.set_aside_autosave() is None and not second.remove_autosave()
     assert (saves_folder / AUTOSAVE).read_bytes() == before
     assert len(texts(second.notices)) == 1 and "another copy" in texts(second.notices)[0]
-    assert session_to_dict(second.load_session()[0]) == session_to_dict(session)
+    assert session_to_dict(there(second.load_session())[0]) == session_to_dict(session)
     first.close()
     assert second.acquire_lock() and second.save_session(other, RESUME)
     assert texts(first.notices) == [] and len(texts(second.notices)) == 1
@@ -561,25 +581,27 @@ time.sleep(60)
 
 
 @pytest.mark.posix(reason="SIGKILL")
-def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder):
+def test_a_copy_killed_outright_does_not_leave_the_lock_stuck(saves_folder: Path) -> None:
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(saves_folder)], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, text=True)
     try:
-        assert child.stdout.readline().strip() == "locked"
+        assert there(child.stdout).readline().strip() == "locked"
         assert not Saves(saves_folder, now=clock).acquire_lock()
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=10)
     finally:
         child.kill()
-        child.stdout.close()
+        there(child.stdout).close()
     with Saves(saves_folder, now=clock) as after:
         assert after.acquire_lock() and texts(after.notices) == []
 
 
 # Notices
 
-def test_notices_are_gathered_until_taken(saves_folder):
+def test_notices_are_gathered_until_taken(saves_folder: Path) -> None:
     saves = Saves(saves_folder, now=clock)
     saves_folder.mkdir()
     (saves_folder / PREFS).write_text("{")
@@ -595,7 +617,7 @@ JSON_VALUES = st.recursive(
     max_leaves=8)
 
 
-def paths_in(data, prefix=()):
+def paths_in(data: Any, prefix: Any = ()) -> Iterator[Any]:
     """Every path to a value inside nested JSON data."""
     yield prefix
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
@@ -609,7 +631,7 @@ AUTOSAVE_PATHS = list(paths_in(GOOD_AUTOSAVE))[1:]
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(AUTOSAVE_PATHS), JSON_VALUES)
-def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path, value):
+def test_any_one_changed_value_in_an_autosave_never_escapes_as_an_error(path: tuple[Any, ...], value: Any) -> None:
     data = json.loads(json.dumps(GOOD_AUTOSAVE))
     place = data
     for key in path[:-1]:

@@ -1,5 +1,6 @@
 """The rules of the boxes: every roll against an independent count, tables, invariants."""
 import itertools
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -14,7 +15,7 @@ ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))
 dice_strategy = st.lists(st.integers(1, 6), min_size=5, max_size=5)
 
 
-def reference_score(box, dice):
+def reference_score(box: Category, dice: tuple[int, ...]) -> int:
     """The scores, worked out a second way: by counting faces in a list of six."""
     counts = [0] * 7
     for face in dice:
@@ -35,7 +36,7 @@ def reference_score(box, dice):
     }[box]
 
 
-def test_every_roll_and_box_matches_an_independent_count():
+def test_every_roll_and_box_matches_an_independent_count() -> None:
     mismatches = [(box, dice) for dice in ALL_ROLLS for box in Category
                   if score(box, dice) != reference_score(box, dice)]
     assert len(ALL_ROLLS) == 7776
@@ -64,12 +65,12 @@ def test_every_roll_and_box_matches_an_independent_count():
     (C.YAHTZEE, (3, 3, 3, 3, 2), 0),
     (C.CHANCE, (6, 6, 5, 1, 2), 20),
 ])
-def test_hand_checked_examples(box, dice, points):
+def test_hand_checked_examples(box: Category, dice: tuple[int, int, int, int, int], points: int) -> None:
     assert score(box, dice) == points
 
 
 @given(dice_strategy, st.randoms(use_true_random=False))
-def test_shuffling_the_dice_never_changes_a_score(dice, rng):
+def test_shuffling_the_dice_never_changes_a_score(dice: Any, rng: Any) -> None:
     shuffled = list(dice)
     rng.shuffle(shuffled)
     assert [score(box, dice) for box in Category] == [score(box, shuffled) for box in Category]
@@ -82,14 +83,14 @@ BOX_RANGE = {**{box: range(0, 5 * (i + 1) + 1) for i, box in enumerate(UPPER)},
 
 
 @given(dice_strategy)
-def test_every_score_is_in_its_box_range(dice):
+def test_every_score_is_in_its_box_range(dice: Any) -> None:
     for box in Category:
         assert score(box, dice) in BOX_RANGE[box]
     for i, box in enumerate(UPPER):
         assert score(box, dice) % (i + 1) == 0
 
 
-def test_category_names_and_values_are_the_spec_s():
+def test_category_names_and_values_are_the_spec_s() -> None:
     assert [c.name for c in Category] == [
         "ONES", "TWOS", "THREES", "FOURS", "FIVES", "SIXES", "THREE_OF_A_KIND",
         "FOUR_OF_A_KIND", "FULL_HOUSE", "SMALL_STRAIGHT", "LARGE_STRAIGHT", "YAHTZEE", "CHANCE"]
@@ -97,7 +98,7 @@ def test_category_names_and_values_are_the_spec_s():
     assert text(C.FULL_HOUSE.title) == "FULL HOUSE" and C.FIVES.face == 5 and C.CHANCE.face is None
 
 
-def card(**filled):
+def card(**filled: Any) -> dict[Category, int]:
     """A {Category: points} mapping from keyword names: card(yahtzee=50, fives=15)."""
     return {Category(name): points for name, points in filled.items()}
 
@@ -134,14 +135,16 @@ JOKER_TABLE = [
 
 
 @pytest.mark.parametrize("boxes, dice, legal, points, bonus", JOKER_TABLE)
-def test_forced_joker_and_yahtzee_bonus(boxes, dice, legal, points, bonus):
+def test_forced_joker_and_yahtzee_bonus(
+        boxes: dict[Category, int], dice: tuple[int, int, int, int, int], legal: list[Category], points: dict[Category,
+        int], bonus: int) -> None:
     assert legal_boxes(dice, boxes, HASBRO) == legal
     for box, expected in points.items():
         assert posting_points(box, dice, boxes, HASBRO) == expected, box
     assert yahtzee_bonus(dice, boxes, HASBRO) == bonus
 
 
-def test_free_joker_allows_any_open_box_at_joker_values_once_the_upper_box_is_filled():
+def test_free_joker_allows_any_open_box_at_joker_values_once_the_upper_box_is_filled() -> None:
     boxes = card(yahtzee=50, fives=25)
     dice = (5,) * 5
     assert legal_boxes(dice, boxes, FREE_JOKER) == [b for b in Category if b not in (C.YAHTZEE, C.FIVES)]
@@ -149,7 +152,7 @@ def test_free_joker_allows_any_open_box_at_joker_values_once_the_upper_box_is_fi
     assert yahtzee_bonus(dice, boxes, FREE_JOKER) == 100
 
 
-def test_free_joker_with_the_upper_box_open_scores_the_dice_as_they_are():
+def test_free_joker_with_the_upper_box_open_scores_the_dice_as_they_are() -> None:
     boxes = card(yahtzee=50)
     dice = (5,) * 5
     assert legal_boxes(dice, boxes, FREE_JOKER) == [b for b in Category if b is not C.YAHTZEE]
@@ -158,7 +161,7 @@ def test_free_joker_with_the_upper_box_open_scores_the_dice_as_they_are():
     assert yahtzee_bonus(dice, boxes, FREE_JOKER) == 100
 
 
-def test_without_joker_an_extra_yahtzee_scores_as_it_is():
+def test_without_joker_an_extra_yahtzee_scores_as_it_is() -> None:
     boxes = card(yahtzee=50)
     dice = (5,) * 5
     assert legal_boxes(dice, boxes, NO_BONUS) == [b for b in Category if b is not C.YAHTZEE]
@@ -172,12 +175,12 @@ def test_without_joker_an_extra_yahtzee_scores_as_it_is():
     (card(sixes=30, fives=25, fours=8), 35),                               # 63, three boxes
     (card(sixes=30, fives=25, fours=4, chance=30), 0),                     # lower boxes don't count
 ])
-def test_upper_bonus_at_63_and_not_at_62(boxes, bonus):
+def test_upper_bonus_at_63_and_not_at_62(boxes: dict[Category, int], bonus: int) -> None:
     assert upper_bonus(boxes) == bonus
 
 
 @given(st.sets(st.sampled_from(list(Category))), dice_strategy)
-def test_legal_boxes_are_open_and_never_empty(filled, dice):
+def test_legal_boxes_are_open_and_never_empty(filled: Any, dice: Any) -> None:
     boxes = {box: 0 for box in filled}
     for rules in (HASBRO, FREE_JOKER, NO_BONUS):
         legal = legal_boxes(dice, boxes, rules)

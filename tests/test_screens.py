@@ -1,23 +1,29 @@
 """Screens driven by scripted keystrokes through prompt_toolkit's pipe input."""
 import os
 import sys
+from collections.abc import Collection, Iterator, Sequence
+from functools import partial
+from typing import Any, Callable, Optional
 
 import pytest
-from helpers import KeyScript
+from helpers import KeyScript, there
 from keycodes import F8, F9, F10
 from test_saves import played_game
 
+from yahtzee.consoles.keymode import KeyConsole
 from yahtzee.model.game import Player
 from yahtzee.model.scoring import Category
 from yahtzee.model.words import YesNo
 from yahtzee.present.palette import strip_controls
+from yahtzee.saves.store import Saves
+from yahtzee.screens.context import Context
 from yahtzee.screens.flow import SCREENS, Keeper, run
 from yahtzee.screens.lobby import clean_name
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
 
 C = Category
-def steps(console, ctx, screen, until):
+def steps(console: KeyConsole, ctx: Context, screen: Screen, until: Collection[Screen]) -> Optional[Moment]:
     """Run the flow's screens from `screen`, saving as the flow does, until one returns a
     moment on a screen in `until` (or None); returns that moment."""
     keeper = Keeper(ctx)
@@ -25,16 +31,19 @@ def steps(console, ctx, screen, until):
     while True:
         ctx.moment = moment
         keeper.keep(ctx)
-        moment = SCREENS[moment.screen](console, ctx)
-        if moment is None or moment.screen in until:
-            return moment
+        following = SCREENS[moment.screen](console, ctx)
+        if following is None or following.screen in until:
+            return following
+        moment = following
 
 
 @pytest.fixture
-def run_keys(context):
+def run_keys(context: Callable[..., Context]) -> Iterator[Callable[..., tuple[Optional[Moment], Context, KeyScript]]]:
     scripts = []
 
-    def run(screen, keys, table=None, faces=(), players=(), until=(), **session_options):
+    def run(screen: Screen, keys: str, table: Optional[Context] = None, faces: Sequence[int] = (),
+            players: Sequence[str] = (), until: Collection[Screen] = (),
+            **session_options: Any) -> tuple[Optional[Moment], Context, KeyScript]:
         table = table or context(faces, **session_options)
         table.session.players.extend(Player(name) for name in players)
         if players and table.session.game is None:
@@ -55,7 +64,7 @@ KEYS_END_WHILE_TUMBLING = pytest.mark.skipif(sys.platform == "win32",
                                              reason="the keys run out while the dice tumble")
 
 
-def test_typing_stops_at_six_characters_and_duplicates_are_refused(run_keys):
+def test_typing_stops_at_six_characters_and_duplicates_are_refused(run_keys: Callable) -> None:
     following, table, script = run_keys(Screen.NAMES, "Annabelle\rannabe\rBob\r\r",
                                         until=[Screen.CONFIRM])
     assert following == Moment(Screen.CONFIRM)
@@ -69,7 +78,8 @@ def test_typing_stops_at_six_characters_and_duplicates_are_refused(run_keys):
     ("😀😀😀😀\r", "😀😀😀"),
     ("Zoë\r", "Zoë"),
 ])
-def test_typing_a_name_stops_at_six_terminal_cells_so_the_sheet_stays_aligned(run_keys, typed, seated):
+def test_typing_a_name_stops_at_six_terminal_cells_so_the_sheet_stays_aligned(
+        run_keys: Callable, typed: str, seated: str) -> None:
     _, table, script = run_keys(Screen.NAMES, typed + "\r", until=[Screen.CONFIRM])
     assert [p.name for p in table.session.players] == [seated]
     assert not script.messages  # typing stopped: nothing was cut
@@ -82,7 +92,7 @@ def test_typing_a_name_stops_at_six_terminal_cells_so_the_sheet_stays_aligned(ru
     assert visible_width(sheet[0]) == render.sheet_width(table.session.game)
 
 
-def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys):
+def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys: Callable) -> None:
     _, table, script = run_keys(Screen.NAMES, "\rA\rB\rC\rD\r")
     assert [p.name for p in table.session.players] == ["A", "B", "C", "D"]
     assert "At least one player is needed." in script.messages
@@ -99,16 +109,16 @@ def test_the_names_list_needs_one_player_and_ends_by_itself_after_four(run_keys)
     ("\x00\x01\x02", ""),
     ("a\u200bb", "ab"),
 ])
-def test_names_lose_escape_sequences_and_control_characters(typed, stored):
+def test_names_lose_escape_sequences_and_control_characters(typed: str, stored: str) -> None:
     assert clean_name(typed) == stored
 
 
-def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys):
+def test_first_game_confirm_no_goes_back_to_enter_every_name(run_keys: Callable) -> None:
     following, table, _ = run_keys(Screen.CONFIRM, "n", players=["ANN", "BOB"])
     assert following == Moment(Screen.NAMES) and table.session.players == []
 
 
-def test_later_game_confirm_no_then_add_players(context, run_keys):
+def test_later_game_confirm_no_then_add_players(context: partial, run_keys: Callable) -> None:
     table = context()
     table.session.players.append(Player("ANN"))
     table.session.results.append(played_game(1, names=("ANN",)))
@@ -118,45 +128,45 @@ def test_later_game_confirm_no_then_add_players(context, run_keys):
     assert following == Moment(Screen.PLAY) and table.session.game.number == 2
 
 
-def test_a_turn_marks_rolls_and_posts_with_verify(run_keys, saves):
+def test_a_turn_marks_rolls_and_posts_with_verify(run_keys: Callable, saves: Saves) -> None:
     faces = [2, 3, 2, 6, 1, 3, 3]
     following, table, script = run_keys(Screen.PLAY, " 45rr", faces=faces, players=["ANN"])
     game = table.session.game
     assert following == Moment(Screen.POSTING) and game.turn.dice == (2, 3, 2, 3, 3)
     assert game.turn.rolls == 2
-    assert saves.load_session()[0].game == game  # every roll and mark is saved at once
+    assert there(saves.load_session())[0].game == game  # every roll and mark is saved at once
     following, table, script = run_keys(Screen.POSTING, "hy", table=table, until=[Screen.PLAY])
     assert following == Moment(Screen.PLAY)
     assert game.players[0].card.boxes == {C.FULL_HOUSE: 25}
     assert "ANN posts 25 in FULL HOUSE." in script.messages
 
 
-def test_pressing_a_number_twice_locks_the_die_again(run_keys):
+def test_pressing_a_number_twice_locks_the_die_again(run_keys: Callable) -> None:
     following, table, _ = run_keys(Screen.PLAY, " 11r", faces=[1, 2, 3, 4, 5], players=["ANN"])
     assert following == Moment(Screen.POSTING)
     assert table.session.game.turn.rolls == 1
 
 
 @KEYS_END_WHILE_TUMBLING
-def test_the_third_roll_goes_to_posting_by_itself(run_keys):
+def test_the_third_roll_goes_to_posting_by_itself(run_keys: Callable) -> None:
     following, table, _ = run_keys(Screen.PLAY, " 1r1r", faces=[1] * 7, players=["ANN"])
     assert following == Moment(Screen.POSTING) and table.session.game.rolls_left == 0
 
 
-def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys):
+def test_a_wrong_key_gets_a_one_line_message_and_nothing_changes(run_keys: Callable) -> None:
     _, table, script = run_keys(Screen.PLAY, " x9r", faces=[1, 2, 3, 4, 5], players=["ANN"])
     assert script.messages.count("Keys here: 1-5 mark or lock a die, R rolls the marked dice, ? advice.") == 2
     assert table.session.game.turn.dice == (1, 2, 3, 4, 5)
 
 
-def test_verify_off_posts_at_once_but_confirms_a_lower_zero(context, run_keys):
+def test_verify_off_posts_at_once_but_confirms_a_lower_zero(context: partial, run_keys: Callable) -> None:
     table = _rolled_table(context, [1, 2, 3, 4, 6], verify=False)
     _, table, script = run_keys(Screen.POSTING, "hn6", table=table, until=[Screen.PLAY])
     assert table.session.game.players[0].card.boxes == {C.SIXES: 6}
     assert any("Post 0 in FULL HOUSE? (Y/N)" in s[-1] for s in script.screens)
 
 
-def _rolled_table(context, faces, **options):
+def _rolled_table(context: partial, faces: list[int], **options: Any) -> Context:
     table = context(faces, **options)
     table.session.players.append(Player("ANN"))
     table.session.new_game()
@@ -164,30 +174,30 @@ def _rolled_table(context, faces, **options):
     return table
 
 
-def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(context, run_keys):
+def test_posting_refuses_a_filled_box_and_a_joker_out_of_place(context: partial, run_keys: Callable) -> None:
     table = _rolled_table(context, [4] * 15, verify=False)
     game = table.session.game
-    game.post(C.YAHTZEE)
-    game.roll()
+    there(game).post(C.YAHTZEE)
+    there(game).roll()
     following, table, script = run_keys(Screen.POSTING, "yc4", table=table)
     assert "YAHTZEE is already filled." in script.messages
     assert "A Joker must go in FOURS while it is open." in script.messages
-    assert game.players[0].card.boxes[C.FOURS] == 20
-    assert game.players[0].card.yahtzee_bonus == 100
+    assert there(game).players[0].card.boxes[C.FOURS] == 20
+    assert there(game).players[0].card.yahtzee_bonus == 100
     assert "ANN posts 20 in FOURS. YAHTZEE bonus +100!" in script.messages
 
 
-def test_posting_shows_keys_only_beside_legal_boxes(context, run_keys):
+def test_posting_shows_keys_only_beside_legal_boxes(context: partial, run_keys: Callable) -> None:
     table = _rolled_table(context, [4] * 10)
-    table.session.game.post(C.YAHTZEE)
-    table.session.game.roll()
+    there(table.session.game).post(C.YAHTZEE)
+    there(table.session.game).roll()
     _, _, script = run_keys(Screen.POSTING, "4y", table=table)
     first = script.screens[0]
     assert first[4].startswith("4 Fours") and first[1].startswith("  Ones")
     assert first[-1] == "Post where? 4, R dice, ? advice"
 
 
-def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(context, run_keys):
+def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(context: partial, run_keys: Callable) -> None:
     table = _rolled_table(context, [1, 2, 3, 4, 5])
     following, _, _ = run_keys(Screen.POSTING, "r", table=table)
     assert following == Moment(Screen.PLAY)
@@ -197,32 +207,32 @@ def test_r_at_posting_goes_back_to_the_dice_while_rolls_are_left(context, run_ke
     (F8, False, True), ("v", False, True), (F9, True, False), ("m", True, False),
     (F8 + F8, True, True), ("vm", False, False),
 ])
-def test_hot_keys_and_their_aliases_toggle_and_show(run_keys, keys, verify, sound):
+def test_hot_keys_and_their_aliases_toggle_and_show(run_keys: Callable, keys: str, verify: bool, sound: bool) -> None:
     _, table, script = run_keys(Screen.TITLE, keys + "n")
     assert (table.session.verify, table.session.sound) == (verify, sound)
     last = "\n".join(script.screens[-1])
     assert f"now {'ON' if verify else 'OFF'}" in last.split("F8  or V")[1].splitlines()[0]
 
 
-def test_f10_asks_and_n_plays_on(run_keys):
+def test_f10_asks_and_n_plays_on(run_keys: Callable) -> None:
     following, _, script = run_keys(Screen.TITLE, F10 + "nn")
     assert following == Moment(Screen.NAMES)
     assert any("Quit Computer Yahtzee? (Y/N)" in line for line in script.screens[1])
 
 
 @pytest.mark.parametrize("keys", [F10 + "y", "qy", "\x03y", F10 + F10])
-def test_f10_its_alias_and_ctrl_c_quit_after_asking(run_keys, keys):
+def test_f10_its_alias_and_ctrl_c_quit_after_asking(run_keys: Callable, keys: str) -> None:
     with pytest.raises(QuitGame):
         run_keys(Screen.TITLE, keys)
 
 
-def test_hot_keys_work_while_typing_a_name(run_keys):
+def test_hot_keys_work_while_typing_a_name(run_keys: Callable) -> None:
     _, table, _ = run_keys(Screen.NAMES, "Vi" + F8 + "c\r\r")
     assert table.session.verify is False
     assert [p.name for p in table.session.players] == ["Vic"]
 
 
-def test_a_too_small_terminal_ignores_keys_but_f10():
+def test_a_too_small_terminal_ignores_keys_but_f10() -> None:
     script = KeyScript("1rx" + F10 + "2")
     script.console.terminal_size = lambda: os.terminal_size((60, 20))
     try:
@@ -232,7 +242,7 @@ def test_a_too_small_terminal_ignores_keys_but_f10():
         script.close()
 
 
-def test_a_whole_session_of_screens_ends_with_the_recap(context, saves):
+def test_a_whole_session_of_screens_ends_with_the_recap(context: partial, saves: Saves) -> None:
     # Every roll is five sixes: YAHTZEE, then jokers in sixes, the lower boxes, forced zeros.
     turns = ["y", "6", "t", "f", "h", "s", "l", "c", "1", "2", "3", "4", "5"]
     game = "".join(f" r{key}y" for key in turns)
@@ -251,14 +261,14 @@ def test_a_whole_session_of_screens_ends_with_the_recap(context, saves):
     assert "RECAP" in recap and recap.count("1465") == 2 and "2930" in recap
 
 
-def test_a_computer_seat_is_typed_in_full_though_names_stop_at_six(run_keys):
+def test_a_computer_seat_is_typed_in_full_though_names_stop_at_six(run_keys: Callable) -> None:
     _, table, script = run_keys(Screen.NAMES, "*gambler Zed\r\r", until=[Screen.CONFIRM])
     (seated,) = table.session.players
     assert (seated.name, seated.mood) == ("Zed", "gambler")
 
 
 @KEYS_END_WHILE_TUMBLING
-def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys):
+def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys: Callable) -> None:
     _, table, script = run_keys(Screen.PLAY, " ", faces=[4] * 5, players=["ANN"], sound=False,
                                 until=[Screen.PLAY])
     assert "YAHTZEE!" in script.messages
@@ -268,7 +278,8 @@ def test_a_yahtzee_shows_on_screen_not_only_as_a_bell(run_keys):
 
 
 @pytest.mark.parametrize("flashes, blinks", [(True, 3), (False, 0)])
-def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(context, flashes, blinks):
+def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(
+        context: partial, flashes: bool, blinks: int) -> None:
     from yahtzee.present.palette import REVERSE, painter
     table = context([4] * 5, sound=False)
     table.session.players.append(Player("ANN"))
@@ -285,7 +296,7 @@ def test_a_yahtzee_blinks_in_reverse_video_where_the_console_flashes(context, fl
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_title_banner_is_centred_in_its_frame(code):
+def test_the_title_banner_is_centred_in_its_frame(code: str) -> None:
     from yahtzee.present.look import Look
     from yahtzee.screens.lobby import banner
     from yahtzee.speech import languages as language
@@ -298,7 +309,7 @@ def test_the_title_banner_is_centred_in_its_frame(code):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_names_help_keeps_its_example_on_one_line(run_keys, code):
+def test_the_names_help_keeps_its_example_on_one_line(run_keys: Callable, code: str) -> None:
     from yahtzee.speech import languages as language
     language.use(code)
     try:

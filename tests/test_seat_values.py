@@ -15,11 +15,12 @@ from yahtzee.model.seatowners import Claim, Seats, SeatsSnapshot
     ({}, "SHA256:Bob", False, Claim.NONE),  # once the game is under way, a new name watches
     ({"ann": "a", "cat": "c", "dan": "d", "eve": "e"}, "", True, Claim.NONE),  # every seat taken
 ])
-def test_a_proof_makes_of_a_seat_what_the_seat_contract_says(owners, proof, may_take, claim):
+def test_a_proof_makes_of_a_seat_what_the_seat_contract_says(owners: dict[str, str], proof: str, may_take: bool,
+                                                              claim: Claim) -> None:
     assert Seats(owners).claim("bob", proof, may_take) is claim
 
 
-def test_the_seats_taken_freed_and_kept_are_those_the_game_asks_for():
+def test_the_seats_taken_freed_and_kept_are_those_the_game_asks_for() -> None:
     seats = Seats()
     for key in ("ann", "bob", "cat"):
         seats.take(key, f"SHA256:{key}")
@@ -30,7 +31,7 @@ def test_the_seats_taken_freed_and_kept_are_those_the_game_asks_for():
     assert seats.owner("ann") is None and MAX_PLAYERS == 4
 
 
-def test_a_snapshot_is_the_seats_as_they_stood_and_later_changes_leave_it_alone():
+def test_a_snapshot_is_the_seats_as_they_stood_and_later_changes_leave_it_alone() -> None:
     seats = Seats({"bob": "SHA256:Bob"})
     seats.remove(("eve", "@127.0.0.2"))
     before = seats.snapshot()
@@ -41,7 +42,7 @@ def test_a_snapshot_is_the_seats_as_they_stood_and_later_changes_leave_it_alone(
     assert seats.snapshot().removed == {("eve", "@127.0.0.2"), ("dan", "SHA256:Dan")}
 
 
-def test_removals_carry_to_the_game_that_replaces_a_saved_game_set_aside():
+def test_removals_carry_to_the_game_that_replaces_a_saved_game_set_aside() -> None:
     offered, new = Seats({"bob": "SHA256:Bob"}), Seats()
     offered.remove(("bob", "SHA256:Bob"))
     new.carry_removals(offered)

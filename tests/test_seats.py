@@ -2,8 +2,11 @@
 only what it may answer, its keys stay at its own seat, and it reads the game in its own
 language and colours. The real OpenSSH client plays whole games in test_ssh_table.py."""
 import sys
+from typing import Any
 
 import pytest
+from helpers import FastScreen, there
+from tablehands import Table
 
 if sys.platform == "win32":  # its module-level code already needs what Windows lacks
     pytest.skip("posix: a hosted table's seats (hosting needs a POSIX system; under Wine, asyncssh's "
@@ -26,19 +29,19 @@ from yahtzee.speech import languages as language
 pytestmark = pytest.mark.slow(3)
 
 
-def prompt_line(screen):
+def prompt_line(screen: str) -> str:
     """The line under the sheet (its last row is the grand total): the question, or this
     terminal's own line."""
     lines = screen.splitlines()
     return lines[1 + next(n for n, line in enumerate(lines) if line.startswith(("GRAND TOTAL", "ENDSUMME")))]
 
 
-def last_line(screen):
+def last_line(screen: Any) -> Any:
     """The last line written on the screen."""
     return [line for line in screen.splitlines() if line.strip()][-1]
 
 
-def bob_posts(hands, box="c"):
+def bob_posts(hands: Table, box: str = "c") -> None:
     """From BOB's first roll: R, the box, Y."""
     hands.type("BOB", "r")
     hands.wait_for("BOB", "Post where?")
@@ -89,7 +92,7 @@ MOMENTS = [
 ]
 
 
-def test_each_terminal_is_asked_only_what_it_may_answer_and_refused_the_rest():
+def test_each_terminal_is_asked_only_what_it_may_answer_and_refused_the_rest() -> None:
     with table(["ANN", "BOB", "CAL"], FACES, logins=["BOB", "CAL"]) as hands:
         hands.log_in("WAT")
         for moment, reach, terminals in MOMENTS:
@@ -102,13 +105,13 @@ def test_each_terminal_is_asked_only_what_it_may_answer_and_refused_the_rest():
                 asked = next(other for other, (_l, k, _t) in terminals.items() if k is None)
                 before = hands.steady(asked)
                 hands.type(who, key)
-                hands.wait_for(who, told)
+                hands.wait_for(who, there(told))
                 hands.settle(0.1)
                 assert hands.text(asked) == before, (moment, who, key)  # the key answered nothing
                 assert prompt_line(hands.wait_for(who, line)) == line, (moment, who)  # once drawn whole
 
 
-def test_the_hosts_keys_during_a_friends_turn_are_refused_and_never_replayed_when_he_drops():
+def test_the_hosts_keys_during_a_friends_turn_are_refused_and_never_replayed_when_he_drops() -> None:
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         rolled = at_bobs_first_roll(hands)
         hands.type("host", "1", "2", "r")
@@ -121,13 +124,13 @@ def test_the_hosts_keys_during_a_friends_turn_are_refused_and_never_replayed_whe
         assert dice_of(screen) == dice_of(rolled)  # the same dice: no roll BOB never made
 
 
-def dice_of(screen):
+def dice_of(screen: str) -> list[int]:
     """The dice faces drawn on a play screen, by their pips."""
     rows = [line[36:] for line in screen.splitlines()[2:8]]
     return [sum(row[6 * die:6 * die + 5].count("●") for row in rows[1:4]) for die in range(5)]
 
 
-def test_the_hosts_hot_keys_act_during_a_friends_turn_before_his_next_key_is_read():
+def test_the_hosts_hot_keys_act_during_a_friends_turn_before_his_next_key_is_read() -> None:
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         at_bobs_first_roll(hands)
         with hands.held():
@@ -150,7 +153,7 @@ def test_the_hosts_hot_keys_act_during_a_friends_turn_before_his_next_key_is_rea
         assert "[3]" not in hands.text("BOB") and "It is BOB's turn." not in hands.text("host")
 
 
-def test_a_friend_takes_back_his_own_posting_at_his_own_terminal():
+def test_a_friend_takes_back_his_own_posting_at_his_own_terminal() -> None:
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         at_bobs_first_roll(hands)
         bob_posts(hands)
@@ -163,7 +166,7 @@ def test_a_friend_takes_back_his_own_posting_at_his_own_terminal():
         assert "BOB decides where to post." in hands.wait_for("host", "BOB decides where to post.")
 
 
-def test_a_watcher_is_told_so_and_leaves_with_f10_asked_first():
+def test_a_watcher_is_told_so_and_leaves_with_f10_asked_first() -> None:
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         hands.wait_for("host", "ANN: press any key to roll")
         hands.log_in("ANN")  # the host's own seat: never taken over SSH
@@ -179,7 +182,7 @@ def test_a_watcher_is_told_so_and_leaves_with_f10_asked_first():
         assert hands.seats["ANN"].gone and "ANN: press any key to roll" in hands.text("host")
 
 
-def test_a_friend_leaves_with_f10_asked_first_even_on_his_own_turn():
+def test_a_friend_leaves_with_f10_asked_first_even_on_his_own_turn() -> None:
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         at_bobs_first_roll(hands)
         hands.type("BOB", "F10")
@@ -193,7 +196,7 @@ def test_a_friend_leaves_with_f10_asked_first_even_on_his_own_turn():
         hands.wait_for("host", "BOB is away")
 
 
-def test_a_friends_f9_is_his_seats_own_and_shown_on_his_screen():
+def test_a_friends_f9_is_his_seats_own_and_shown_on_his_screen() -> None:
     with table(PLAYERS, FACES, logins=["BOB"]) as hands:
         hands.wait_for("BOB", "ANN is rolling the dice.")
         hands.type("BOB", "m")
@@ -204,14 +207,14 @@ def test_a_friends_f9_is_his_seats_own_and_shown_on_his_screen():
         assert hands.seats["BOB"].sound is False and hands.session.sound is True
 
 
-def sound_column(screen):
+def sound_column(screen: str) -> str:
     """The state shown under Sound in the middle column of the play screen."""
     lines = screen.splitlines()
     row = next(n for n, line in enumerate(lines) if line[28:].startswith(("Sound", "Ton")))
     return lines[row + 1][28:36].strip()
 
 
-def test_a_friends_screens_speak_the_language_his_client_sends_and_d_changes_it():
+def test_a_friends_screens_speak_the_language_his_client_sends_and_d_changes_it() -> None:
     german = {"BOB": {"LANG": "de_DE.UTF-8"}}
     with table(PLAYERS, FACES, logins=["BOB"], environments=german) as hands:
         assert prompt_line(hands.wait_for("BOB", "ANN würfelt.")) == (
@@ -228,7 +231,7 @@ def test_a_friends_screens_speak_the_language_his_client_sends_and_d_changes_it(
         hands.wait_for("BOB", "BOB: press any key to roll")
 
 
-def test_a_notice_from_another_thread_reaches_each_terminal_in_its_own_language():
+def test_a_notice_from_another_thread_reaches_each_terminal_in_its_own_language() -> None:
     german = {"BOB": {"LANG": "de_DE.UTF-8"}}
     with table(PLAYERS, FACES, logins=["BOB"], environments=german) as hands:
         hands.wait_for("BOB", "ANN würfelt.")
@@ -241,7 +244,7 @@ def test_a_notice_from_another_thread_reaches_each_terminal_in_its_own_language(
         hands.wait_for("BOB", "CAL ist von 127.0.0.2 über SSH an den Tisch gekommen.")
 
 
-def test_a_table_waiting_for_the_hosts_key_sleeps_though_a_friend_typed_last_and_another_came():
+def test_a_table_waiting_for_the_hosts_key_sleeps_though_a_friend_typed_last_and_another_came() -> None:
     """BOB's terminal is not read during ANN's turn: neither the time of his last keys nor the
     wake-up for a friend who came may end each of the game's waits at once (it looks around
     every quarter of a second, not thousands of times)."""
@@ -257,13 +260,17 @@ def test_a_table_waiting_for_the_hosts_key_sleeps_though_a_friend_typed_last_and
         hands.wait_for("CAL", "ANN")
         terminals = hands.table.terminals
         waits, wait = [], terminals.wait
-        terminals.wait = lambda: (waits.append(time.monotonic()), wait())
+
+        def counted() -> None:
+            waits.append(time.monotonic())
+            wait()
+        terminals.wait = counted  # type: ignore[method-assign, unused-ignore]  # each wait for a key counted
         time.sleep(1.0)
-        terminals.wait = wait
+        terminals.wait = wait  # type: ignore[method-assign, unused-ignore]
         assert len(waits) < 20, f"{len(waits)} waits for a key in a second"
 
 
-def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour():
+def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour() -> None:
     latin = {"BOB": {"LANG": "de_DE.ISO-8859-1"}}
     with table(PLAYERS, FACES, logins=["BOB"], environments=latin, term="vt100") as hands:
         screen = hands.wait_for("BOB", "ANN")
@@ -274,15 +281,15 @@ def test_a_terminal_of_another_charset_is_drawn_in_ascii_and_vt100_in_no_colour(
         assert re.search(r"\x1b\[[0-9;]*m", "".join(hands.host_output.written))
 
 
-def test_one_screen_is_drawn_in_english_and_german_from_two_threads_at_once():
+def test_one_screen_is_drawn_in_english_and_german_from_two_threads_at_once() -> None:
     from yahtzee.model.game import PostingResult
     from yahtzee.model.scoring import Category
     from yahtzee.screens.playscreen import posting_note
     note = posting_note(PostingResult("ANN", Category.FULL_HOUSE, 25, 0))
     frame = lambda look: [look.words(note), look.words(Say("Roll {roll} of {rolls}").format(roll=1, rolls=3))]  # noqa: E731
-    seen = {"en": set(), "de": set()}
+    seen: dict[str, set[tuple[str, ...]]] = {"en": set(), "de": set()}
 
-    def draw(code):
+    def draw(code: Any) -> None:
         for _ in range(300):
             with language.speaking(code):
                 seen[code].add(tuple(frame(Look())))
@@ -302,7 +309,7 @@ def test_one_screen_is_drawn_in_english_and_german_from_two_threads_at_once():
                                     "screens.advice"])
 
 
-def test_no_model_or_screen_module_imports_the_language_layer(module):
+def test_no_model_or_screen_module_imports_the_language_layer(module: str) -> None:
     import ast
     from pathlib import Path
     path = Path(__file__).resolve().parent.parent / "yahtzee" / (module.replace(".", "/") + ".py")
@@ -310,7 +317,7 @@ def test_no_model_or_screen_module_imports_the_language_layer(module):
     assert not {name for name in imported if name.split(".")[-1] == "languages"}, module
 
 
-def test_the_language_is_the_drawings_and_no_module_keeps_a_current_one():
+def test_the_language_is_the_drawings_and_no_module_keeps_a_current_one() -> None:
     import ast
     from pathlib import Path
     source = (Path(__file__).resolve().parent.parent / "yahtzee" / "speech" / "languages.py").read_text()
@@ -318,7 +325,7 @@ def test_the_language_is_the_drawings_and_no_module_keeps_a_current_one():
                 for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
                 if isinstance(target, ast.Name)]
     assert "global" not in source and not {"_current", "_catalog"} & set(assigned)
-    results = {}
+    results: dict[str, str] = {}
     thread = threading.Thread(target=lambda: results.setdefault("other", language.current()))
     with language.speaking("de"):
         thread.start()
@@ -331,7 +338,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("YAHTZEE_GOLDEN_UPDATE") == "1"
 
 
-def painted(screen):
+def painted(screen: FastScreen) -> str:
     """A pyte screen as its reader sees it: the text lines, then each run of coloured or
     bold text by row and columns (the colours a terminal of no colour never shows)."""
     lines = [line.rstrip() for line in screen.display]
@@ -352,7 +359,7 @@ def painted(screen):
 
 
 @pytest.mark.parametrize(("who", "name"), [("host", "seats.host.en"), ("BOB", "seats.friend.de")])
-def test_one_moment_at_two_terminals_in_two_languages_and_two_colour_depths(who, name):
+def test_one_moment_at_two_terminals_in_two_languages_and_two_colour_depths(who: str, name: str) -> None:
     german = {"BOB": {"LANG": "de_DE.UTF-8"}}
     with table(PLAYERS, FACES, logins=["BOB"], environments=german, term="vt100") as hands:
         hands.wait_for("host", "ANN: press any key to roll")
@@ -379,7 +386,7 @@ def test_one_moment_at_two_terminals_in_two_languages_and_two_colour_depths(who,
         path.read_text(encoding="utf-8").splitlines(True), shown.splitlines(True), "kept", "drawn"))
 
 
-def test_the_lobby_is_the_hosts_and_a_friends_keys_there_are_refused():
+def test_the_lobby_is_the_hosts_and_a_friends_keys_there_are_refused() -> None:
     from yahtzee.screens.steps import Moment, Screen
     with table(PLAYERS, FACES, logins=["BOB"], begun=False, moment=Moment(Screen.CONFIRM)) as hands:
         host = hands.wait_for("host", "Ready to play? (Y/N)")
@@ -395,7 +402,7 @@ def test_the_lobby_is_the_hosts_and_a_friends_keys_there_are_refused():
         hands.wait_for("BOB", "ANN is rolling the dice.")
 
 
-def test_every_terminals_line_is_redrawn_when_a_friend_comes_back_to_his_turn():
+def test_every_terminals_line_is_redrawn_when_a_friend_comes_back_to_his_turn() -> None:
     from yahtzee.net.owners import code_proof
     with table(["ANN", "BOB", "CAL"], FACES, logins=["BOB", "CAL"]) as hands:
         hands.wait_for("host", "ANN: press any key to roll")
@@ -418,7 +425,7 @@ def test_every_terminals_line_is_redrawn_when_a_friend_comes_back_to_his_turn():
         hands.wait_for("BOB", "Roll 1 of 3")
 
 
-def test_a_friend_on_the_names_screen_reads_his_own_line_and_his_keys_are_answered_at_once():
+def test_a_friend_on_the_names_screen_reads_his_own_line_and_his_keys_are_answered_at_once() -> None:
     from yahtzee.screens.steps import Moment, Screen
     line = "The host is getting the game ready. Here: F9 sound, D language, F10 leaves the table."
     with table([], FACES, logins=["BOB"], begun=False, moment=Moment(Screen.NAMES)) as hands:
@@ -436,7 +443,7 @@ def test_a_friend_on_the_names_screen_reads_his_own_line_and_his_keys_are_answer
         assert line in " ".join(screen.split()) and "Player 2 name:" not in screen
 
 
-def test_a_friend_is_said_to_have_joined_only_once_the_game_seats_him():
+def test_a_friend_is_said_to_have_joined_only_once_the_game_seats_him() -> None:
     from tablehands import Table
     hands = Table(PLAYERS, FACES, before_game=False)
     hands.session.seats.take("bob", "SHA256:Bobs+Key")
@@ -456,7 +463,7 @@ def test_a_friend_is_said_to_have_joined_only_once_the_game_seats_him():
         hands.close()
 
 
-def test_a_refusal_goes_with_its_question_and_never_stands_under_the_next():
+def test_a_refusal_goes_with_its_question_and_never_stands_under_the_next() -> None:
     with table(["ANN", "BOB", "CAL"], FACES, logins=["BOB", "CAL"]) as hands:
         at_bobs_first_roll(hands)
         hands.type("CAL", "1")

@@ -1,8 +1,14 @@
 """A stop signal at every screen of the flow: the game saves, exits 0, and resumes at the same
 question; a stop during a table build ends the build at once."""
+from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
+
+from yahtzee.consoles.plain import PlainConsole
 
 if sys.platform == "win32":  # its module-level code already needs what Windows lacks
     pytest.skip("posix: stop signals (SIGHUP, SIGTERM) sent to a game at a real terminal (pty)",
@@ -13,11 +19,10 @@ import json
 import os
 import re
 import signal
-from pathlib import Path
 
 import pexpect
 from forkserver import ROOT
-from helpers import WAIT_SECONDS, signal_handlers_kept, wait_until
+from helpers import WAIT_SECONDS, signal_handlers_kept, there, wait_until
 from terminal import Terminal
 
 PROMPT = re.compile(r"([^\n>]*)> $")
@@ -32,7 +37,7 @@ STOPS = {  # the line number at whose prompt the signal comes, by screen
 }
 
 
-def spawn(saves, dice):
+def spawn(saves: Path, dice: Path) -> pexpect.spawn:
     """The game in plain mode in a pseudo-terminal."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves),
@@ -42,28 +47,29 @@ def spawn(saves, dice):
     return child
 
 
-def next_prompt(child) -> str:
+def next_prompt(child: pexpect.spawn) -> str:
     """Wait for the next prompt; its text."""
     child.expect(PROMPT, timeout=WAIT_SECONDS)
-    return child.match.group(1).strip()
+    return there(child.match).group(1).strip()
 
 
 class StoppingInput(io.StringIO):
     """Lines for a plain console; once they run out, a stop signal arrives at the next prompt,
     while the console waits for the line."""
 
-    def __init__(self, lines):
+    def __init__(self, lines: list[Any | str]) -> None:
         super().__init__()
         self.lines = list(lines)
-        self.console = None
+        self.console: PlainConsole | None = None
 
-    def readline(self, size=-1):
+    # (typeshed: _IOBase's readline gives bytes; unused under --platform win32, which skips this module)
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override, unused-ignore]
         if not self.lines:
-            self.console.request_stop(signal.SIGTERM)
+            there(self.console).request_stop(signal.SIGTERM)
         return self.lines.pop(0) + "\n"
 
 
-def plain_run(saves, dice, lines):
+def plain_run(saves: Path, dice: Path, lines: list[Any | str]) -> str:
     """The game in process at a plain console until a stop comes after `lines`; everything
     it wrote."""
     from yahtzee.app import make_context, run_flow
@@ -81,14 +87,14 @@ def plain_run(saves, dice, lines):
     return stdout.getvalue()
 
 
-def last_prompt(written):
+def last_prompt(written: str) -> str:
     """The text of the last prompt a plain console wrote."""
     # Lines typed are not echoed: a prompt follows the one before it on the same line.
     return written.rstrip().removesuffix(">").split("> ")[-1].rpartition("\n")[2].strip()
 
 
 @pytest.mark.parametrize("screen", STOPS)
-def test_a_stop_at_any_screen_saves_and_the_game_resumes_at_the_same_question(tmp_path, screen):
+def test_a_stop_at_any_screen_saves_and_the_game_resumes_at_the_same_question(tmp_path: Path, screen: str) -> None:
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(["2 2 2 3 3"] * 26))
     written = plain_run(tmp_path / "saves", dice, SESSION[:STOPS[screen]])
@@ -104,7 +110,8 @@ def test_a_stop_at_any_screen_saves_and_the_game_resumes_at_the_same_question(tm
 # The signals themselves, from outside, at a real terminal: at a few screens.
 @pytest.mark.parametrize("screen, signum", [("opening", signal.SIGTERM), ("verify", signal.SIGTERM),
                                             ("names", signal.SIGHUP), ("dice", signal.SIGHUP)])
-def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_question(tmp_path, screen, signum):
+def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_question(tmp_path: Path, screen: str,
+                                                                                     signum: signal.Signals) -> None:
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(["2 2 2 3 3"] * 26))
     child = spawn(tmp_path / "saves", dice)
@@ -130,7 +137,7 @@ def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_ques
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before_it(tmp_path):
+def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before_it(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / "prefs.json").write_text(json.dumps({"version": 1, "advisor": True}))
@@ -160,7 +167,7 @@ def test_a_stop_during_a_table_build_ends_it_at_once_and_keeps_the_moment_before
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_quitting_while_a_table_is_built_in_the_background_is_immediate_and_keeps_nothing(tmp_path):
+def test_quitting_while_a_table_is_built_in_the_background_is_immediate_and_keeps_nothing(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     term = Terminal("--saves", str(tmp_path / "saves"), env={"YAHTZEE_CACHE": str(cache)})
     try:
@@ -177,7 +184,7 @@ def test_quitting_while_a_table_is_built_in_the_background_is_immediate_and_keep
     assert not list(cache.glob("*.npz")) + list(cache.glob("*.tmp"))
 
 
-def processes_naming(path) -> list:
+def processes_naming(path: Path) -> list:
     """The command lines of running processes that name `path`."""
     found = []
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):

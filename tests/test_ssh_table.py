@@ -1,8 +1,16 @@
 """A table hosted over SSH (--host): friends join it with a real OpenSSH client over the loopback
 address, and only they may."""
 import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Optional
 
 import pytest
+from terminal import Terminal
+
+from yahtzee.consoles.keyreader import KeyReader
+from yahtzee.model.seatowners import Seats
+from yahtzee.model.words import Text
 
 if sys.platform == "win32":  # its module-level code already needs what Windows lacks
     pytest.skip("posix: hosting a table needs a POSIX system (and under Wine, asyncssh's cryptography wants "
@@ -19,8 +27,7 @@ import subprocess
 import threading
 
 import asyncssh
-from helpers import WAIT_SECONDS, key_turn, play_keys, wait_until
-from terminal import Terminal
+from helpers import WAIT_SECONDS, key_turn, play_keys, there, wait_until
 
 from yahtzee.net.limits import MAX_LOGIN_ATTEMPTS
 from yahtzee.speech.languages import text
@@ -30,7 +37,7 @@ BOXES = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
 
 
 @pytest.fixture
-def table(tmp_path):
+def table(tmp_path: Path) -> Path:
     """A friend's key listed in the saves folder, and the dice every game here rolls."""
     saves = tmp_path / "saves"
     saves.mkdir()
@@ -41,12 +48,12 @@ def table(tmp_path):
     return tmp_path
 
 
-def write_dice(path):
+def write_dice(path: Path) -> None:
     """The loaded dice of every game here."""
     path.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
 
 
-def with_password(folder, port, name, password, *options):
+def with_password(folder: Path, port: int, name: str, password: str, *options: Any) -> subprocess.CompletedProcess:
     """A real ssh client logging in with `password` (no keys), its run once it ends."""
     askpass = folder / "askpass"
     askpass.write_text(f"#!/bin/sh\necho {password}\n")
@@ -63,27 +70,27 @@ def with_password(folder, port, name, password, *options):
                              f"the table's log:\n{log.read_text() if log.exists() else '(none)'}") from None
 
 
-def ssh_command(folder, port, name, *options, key="friend"):
+def ssh_command(folder: Path, port: int, name: str, *options: Any, key: str = "friend") -> list[str]:
     """A real ssh client to the table, knowing nothing of this machine's own ssh settings."""
     return ["ssh", "-F", "/dev/null", "-i", str(folder / key), "-o", "IdentitiesOnly=yes",
             "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={folder / 'known_hosts'}",
             "-o", "LogLevel=ERROR", "-p", str(port), *options, f"{name}@127.0.0.1"]
 
 
-def host(folder, stderr=None):
+def host(folder: Path, stderr: Optional[Path] = None) -> tuple[Terminal, int]:
     """The game hosting a table on a free loopback port; (its terminal, the port)."""
     term = Terminal("--saves", str(folder / "saves"), "--dice-file", str(folder / "dice.txt"),
                     "--host", "127.0.0.1:0", stderr=stderr)
     screen = term.wait_for("Friends join with")
-    return term, int(re.search(r"ssh -p (\d+)", screen).group(1))
+    return term, int(there(re.search(r"ssh -p (\d+)", screen)).group(1))
 
 
-def seat_two(term):
+def seat_two(term: Terminal) -> None:
     """ANN and BOB seated, at "Ready to play?"."""
     term.seat("ANN", "BOB")
 
 
-def history_record(saves):
+def history_record(saves: Path) -> dict[str, Any]:
     (line,) = (saves / "history.jsonl").read_text().splitlines()
     record = json.loads(line)
     record.pop("finished")
@@ -91,7 +98,7 @@ def history_record(saves):
 
 
 @pytest.fixture(scope="module")
-def hot_seat_record(tmp_path_factory):
+def hot_seat_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The history record of the scripted two-player game played at one keyboard (once, in
     process: the same record as in a terminal, where the terminal is not the point)."""
     folder = tmp_path_factory.mktemp("hot-seat")
@@ -102,7 +109,9 @@ def hot_seat_record(tmp_path_factory):
     return history_record(folder / "hot")
 
 
-def join(table, port, name="BOB", term="xterm", host_term=None):
+def join(
+        table: Path, port: int, name: str = "BOB", term: str = "xterm",
+        host_term: Optional[Terminal] = None) -> Terminal:
     """A friend's terminal logged in to the table; with `host_term`, each is read while the
     other waits, as windows on a screen are (a terminal nobody reads would stop the game)."""
     friend = Terminal(program=ssh_command(table, port, name, "-tt"), columns=90, lines=30, env={"TERM": term})
@@ -114,14 +123,14 @@ def join(table, port, name="BOB", term="xterm", host_term=None):
 class Hosted:
     """A hosted table: the host's terminal and BOB's, and the port (BOB may join again)."""
 
-    def __init__(self, table, stderr=None, friend_term="xterm"):
+    def __init__(self, table: Path, stderr: Optional[Path] = None, friend_term: str = "xterm") -> None:
         self.table = table
         self.term, self.port = host(table, stderr)
-        self.password = re.search(r"password (\w+)", self.term.text).group(1)
+        self.password = there(re.search(r"password (\w+)", self.term.text)).group(1)
         self.friend = join(table, self.port, term=friend_term, host_term=self.term)
         self.term.wait_for("BOB joined the table over SSH from 127.0.0.1")  # before the game: the seat is his
 
-    def rejoin(self):
+    def rejoin(self) -> Terminal:
         """BOB's connection again, after the last one dropped."""
         self.friend.close()
         self.friend = join(self.table, self.port, host_term=self.term)
@@ -129,7 +138,8 @@ class Hosted:
 
 
 @contextlib.contextmanager
-def hosted(table, begin=True, stderr=None, friend_term="xterm"):
+def hosted(
+        table: Path, begin: bool = True, stderr: Optional[Path] = None, friend_term: str = "xterm") -> Iterator[Hosted]:
     """A table with ANN at the host and BOB over ssh (his terminal a `friend_term`); with
     `begin`, their game is under way."""
     seats = Hosted(table, stderr, friend_term)
@@ -143,14 +153,14 @@ def hosted(table, begin=True, stderr=None, friend_term="xterm"):
         seats.term.close()
 
 
-def play_turns(term, friend, boxes):
+def play_turns(term: Terminal, friend: Terminal, boxes: list[str]) -> None:
     """ANN at the host and BOB at his own terminal post in `boxes` in turn."""
     for box in boxes:
         term.turn("ANN", box)
         friend.turn("BOB", box)
 
 
-def finish(term, friend, boxes):
+def finish(term: Terminal, friend: Terminal, boxes: list[str]) -> None:
     """The last turns, `boxes`; the game ends and the host leaves."""
     play_turns(term, friend, boxes)
     term.wait_for("Another game? (Y/N)")
@@ -158,17 +168,18 @@ def finish(term, friend, boxes):
     assert term.exit_code() == 0, term.text
 
 
-def dice_rows(screen):
+def dice_rows(screen: str) -> list[str]:
     """The dice part of the play screen."""
     return [line[36:] for line in screen.splitlines()[2:8]]
 
 
-def faces(rows):
+def faces(rows: list[str]) -> list[int]:
     """The five dice of dice_rows, counted by their pips."""
     return [sum(row[6 * die:6 * die + 5].count("●") for row in rows[1:4]) for die in range(5)]
 
 
-def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_seat_record):
+def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(
+        table: Path, hot_seat_record: dict[str, Any]) -> None:
     with hosted(table, begin=False) as seats:
         seat_two(seats.term)
         seats.friend.wait_for("The host is getting the game ready.")  # the lobby is the host's
@@ -177,7 +188,7 @@ def test_a_game_with_a_friend_over_ssh_is_the_game_played_hot_seat(table, hot_se
     assert history_record(table / "saves") == hot_seat_record
 
 
-def test_a_friend_who_logs_in_under_a_hosts_seat_during_the_game_watches_it(table):
+def test_a_friend_who_logs_in_under_a_hosts_seat_during_the_game_watches_it(table: Path) -> None:
     term, port = host(table)
     friend = None
     try:
@@ -198,7 +209,8 @@ def test_a_friend_who_logs_in_under_a_hosts_seat_during_the_game_watches_it(tabl
         term.close()
 
 
-def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(table, hot_seat_record):
+def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
+        table: Path, hot_seat_record: dict[str, Any]) -> None:
     with hosted(table) as seats:
         term = seats.term
         play_turns(term, seats.friend, BOXES[:3])
@@ -222,7 +234,8 @@ def test_a_friend_whose_connection_drops_mid_turn_comes_back_to_the_same_moment(
     assert history_record(table / "saves") == hot_seat_record
 
 
-def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot_seat_record):
+def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(
+        table: Path, hot_seat_record: dict[str, Any]) -> None:
     with hosted(table) as seats:
         play_turns(seats.term, seats.friend, BOXES[:5])
         seats.term.wait_for("ANN: press any key to roll")
@@ -236,10 +249,10 @@ def test_a_host_killed_mid_game_resumes_it_and_the_friend_joins_again(table, hot
     assert history_record(table / "saves") == hot_seat_record
 
 
-def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table):
+def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table: Path) -> None:
     term, port = host(table)
     try:
-        password = re.search(r"password (\w+)", term.text).group(1)
+        password = there(re.search(r"password (\w+)", term.text)).group(1)
         stranger = table / "stranger"
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(stranger)], check=True)
         batch = ("-o", "BatchMode=yes", "-o", "ConnectTimeout=10")
@@ -264,7 +277,7 @@ def test_only_a_listed_key_or_the_password_gets_in_and_only_to_a_terminal(table)
         term.close()
 
 
-def test_each_seat_is_asked_only_its_own_and_f10_leaves_only_the_friends_seat(table):
+def test_each_seat_is_asked_only_its_own_and_f10_leaves_only_the_friends_seat(table: Path) -> None:
     with hosted(table) as seats:
         term, friend = seats.term, seats.friend
         term.wait_for("ANN: press any key to roll")
@@ -304,7 +317,7 @@ def test_each_seat_is_asked_only_its_own_and_f10_leaves_only_the_friends_seat(ta
     assert list(saved["seat_owners"]) == ["bob"] and saved["seat_owners"]["bob"].startswith("SHA256:")
 
 
-def german_turn(friend, box):
+def german_turn(friend: Terminal, box: str) -> None:
     """One turn at a German friend's terminal: any key rolls, R goes to posting, the box, Y."""
     friend.wait_for("BOB: eine Taste würfelt")
     friend.press(" ")
@@ -316,7 +329,8 @@ def german_turn(friend, box):
     friend.press("y")
 
 
-def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_german(table, hot_seat_record):
+def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_german(
+        table: Path, hot_seat_record: dict[str, Any]) -> None:
     term, port = host(table)
     friend = Terminal(program=ssh_command(table, port, "BOB", "-tt", "-o", "SetEnv=LANG=de_DE.UTF-8"),
                       columns=90, lines=30, env={"TERM": "xterm"})
@@ -328,7 +342,10 @@ def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_germa
         for box in BOXES:
             term.turn("ANN", box)
             # as it stands once drawn: a read may end in the middle of a redraw
-            wait_until(lambda: friend.pump(0) or "ANN würfelt." in friend.text or "BOB" in friend.text)
+            def drawn() -> bool:
+                friend.pump(0)
+                return "ANN würfelt." in friend.text or "BOB" in friend.text
+            wait_until(drawn)
             german_turn(friend, box)
         term.wait_for("Another game? (Y/N)")
         friend.wait_for("Das Spiel ist aus: der Gastgeber entscheidet, wie es weitergeht.")
@@ -345,10 +362,10 @@ def test_a_friend_whose_client_sends_a_german_lang_plays_the_whole_game_in_germa
 class Guesser(asyncssh.SSHClient):
     """A client that tries one wrong password after another on the same connection."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.guesses = 0
 
-    def password_auth_requested(self):
+    def password_auth_requested(self) -> Any:
         self.guesses += 1
         return f"guess{self.guesses}"
 
@@ -360,13 +377,13 @@ class Flood:
 
     KINDS = ("password", "garbage", "silent", "window", "keys")
 
-    def __init__(self, port, password, count=200, wave=20):
+    def __init__(self, port: int, password: str, count: int = 200, wave: int = 20) -> None:
         self.port, self.secret, self.count, self.wave = port, password, count, wave
-        self.errors = []
+        self.errors: list[str] = []
         self.reached = {"password": 0, "window": 0}  # attacks that got past the limit of connections
         self.thread = threading.Thread(target=lambda: asyncio.run(self.run()))
 
-    async def run(self):
+    async def run(self) -> None:
         for start in range(0, self.count, self.wave):
             kinds = [self.KINDS[n % len(self.KINDS)] for n in range(start, start + self.wave)]
             await asyncio.gather(*(self.attack(kind, n) for n, kind in enumerate(kinds)))
@@ -379,7 +396,7 @@ class Flood:
                 await self.attack(kind, attempt)
                 await asyncio.sleep(0.5)  # refused while its address is held back: fewer tries, fewer handshakes
 
-    async def attack(self, kind, n):
+    async def attack(self, kind: str, n: int) -> None:
         try:
             await asyncio.wait_for(getattr(self, kind)(n), 20)
         except (OSError, asyncssh.Error, asyncio.TimeoutError, asyncio.IncompleteReadError):
@@ -387,7 +404,7 @@ class Flood:
         except Exception as error:  # noqa: BLE001 - a flood's own mistake must fail the test
             self.errors.append(repr(error))
 
-    async def password(self, n):
+    async def password(self, n: int) -> None:
         guesser = Guesser()
         try:
             async with asyncssh.connect("127.0.0.1", self.port, username="EVE", client_factory=lambda: guesser,
@@ -396,26 +413,26 @@ class Flood:
         finally:
             self.reached["password"] += guesser.guesses >= MAX_LOGIN_ATTEMPTS
 
-    async def garbage(self, n):
+    async def garbage(self, n: int) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         writer.write(bytes(random.Random(n).randrange(256) for _ in range(5000)))
         await writer.drain()
         await reader.read(1000)
         writer.close()
 
-    async def silent(self, n):
+    async def silent(self, n: int) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         await asyncio.sleep(0.5)  # half-open: connected, never a word
         writer.close()
 
-    async def _seated(self, n, size):
+    async def _seated(self, n: int, size: tuple[int, int]) -> Any:
         conn = await asyncssh.connect("127.0.0.1", self.port, username=f"EVE{n % 100}", password=self.secret,
                                       known_hosts=None, client_keys=None, agent_path=None)
         chan, _ = await conn.create_session(asyncssh.SSHClientSession, term_type="xterm", term_size=size,
                                             encoding=None)
         return conn, chan
 
-    async def window(self, n):
+    async def window(self, n: int) -> None:
         conn, chan = await self._seated(n, (10**6, 10**6))
         self.reached["window"] += 1
         for step in range(200):
@@ -423,7 +440,7 @@ class Flood:
         await asyncio.sleep(0.5)
         conn.close()
 
-    async def keys(self, n):
+    async def keys(self, n: int) -> None:
         conn, chan = await self._seated(n, (80, 24))
         rng = random.Random(n)
         chan.write(b"\xff\xfe\x80" + b"\x1b[" * 1000 + bytes(rng.randrange(256) for _ in range(100_000)))
@@ -431,7 +448,8 @@ class Flood:
         conn.close()
 
 
-def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(table, hot_seat_record):
+def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(
+        table: Path, hot_seat_record: dict[str, Any]) -> None:
     errors = table / "host-stderr.txt"
     with hosted(table, stderr=errors) as seats:
         seats.friend.wait_for("ANN is rolling the dice.")
@@ -448,7 +466,7 @@ def test_a_game_goes_on_untouched_while_200_hostile_connections_come_and_go(tabl
     assert "Traceback" not in errors.read_text() and "Task was destroyed" not in errors.read_text()
 
 
-def test_one_address_never_keeps_a_friend_at_another_out(table):
+def test_one_address_never_keeps_a_friend_at_another_out(table: Path) -> None:
     term, port = host(table)
     silent, friend = [], None
     try:
@@ -467,33 +485,33 @@ def test_one_address_never_keeps_a_friend_at_another_out(table):
         term.close()
 
 
-def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tmp_path):
+def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tmp_path: Path) -> None:
     from yahtzee.net import server
     from yahtzee.net.credentials import table_credentials
 
     class Stalled:
         closed = False
-        written = []
+        written: list[bytes] = []
 
-        def is_closing(self):
+        def is_closing(self) -> Any:
             return self.closed
 
-        def get_write_buffer_size(self):
+        def get_write_buffer_size(self) -> Any:
             return server.MAX_UNSENT + 1 if self.written else 0
 
-        def write(self, data):
+        def write(self, data: Any) -> None:
             self.written.append(data)
 
-        def close(self):
+        def close(self) -> None:
             self.closed = True
 
-    told = []
+    told: list[Text] = []
     table = server.TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
     table.start()
     try:
         chan = Stalled()
-        send = table.sender(chan)  # as the game's thread sends a friend's screens
-        send(b"a screen")
+        send = table.sender(chan)  # type: ignore[arg-type, unused-ignore]  # a channel stalled, in the place of asyncssh's
+        send(b"a screen")  # as the game's thread sends a friend's screens
         send(b"another")
         wait_until(lambda: chan.closed)
     finally:
@@ -502,7 +520,7 @@ def test_a_friend_whose_client_reads_nothing_is_let_go_before_screens_pile_up(tm
     assert [text(line) for line in told] == ["A friend's terminal read nothing of its screens and was let go."]
 
 
-def bobs_first_roll(seats):
+def bobs_first_roll(seats: Hosted) -> str:
     """ANN posts in CHANCE; BOB rolls at his terminal: the screen he sees."""
     seats.term.turn("ANN", "c")
     seats.friend.wait_for("BOB: press any key to roll")
@@ -510,7 +528,7 @@ def bobs_first_roll(seats):
     return seats.friend.wait_for("R rolls")
 
 
-def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
+def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table: Path) -> None:
     with hosted(table) as seats:
         bobs_first_roll(seats)
         seats.term.child.kill(signal.SIGTERM)  # the game waits for BOB's key, at BOB's terminal
@@ -519,7 +537,7 @@ def test_a_stop_signal_during_a_friends_turn_saves_the_game_at_once(table):
     assert saved["game"]["turn"]["rolls"] == 1 and saved["game"]["seat"] == 1
 
 
-def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from_the_same_dice(table):
+def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from_the_same_dice(table: Path) -> None:
     with hosted(table) as seats:
         term = seats.term
         rolled = dice_rows(bobs_first_roll(seats))
@@ -542,7 +560,7 @@ def test_the_host_hands_an_away_friends_seat_to_the_computer_which_plays_on_from
     assert turn[0][3] == "".join(str(pips) for pips in faces(rolled))
 
 
-def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
+def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table: Path) -> None:
     with hosted(table, begin=False, friend_term="vt100") as seats:
         seats.term.wait_for("BOB joined the table")
         seats.term.press("x")
@@ -551,7 +569,7 @@ def test_a_friend_whose_terminal_has_no_colours_is_sent_none(table):
         assert colour.search(seats.term.raw) and not colour.search(seats.friend.raw)
 
 
-def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
+def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table: Path) -> None:
     with hosted(table, begin=False) as seats:
         # His own screen drawn: the game took him in and his seat is his key's (the host's line
         # that he joined is the server's, said before the game looked: a busy machine once
@@ -567,60 +585,62 @@ def test_a_seat_first_taken_with_a_key_is_taken_again_only_with_that_key(table):
 
 class EmptyTable:
     """A table server nobody joins."""
-    owners = {}
+    owners: dict[str, str] = {}
 
-    def present(self):
+    def present(self) -> list[Any]:
         return []
 
-    def how_to_join(self):
+    def how_to_join(self) -> str:
         return "Friends join with: ssh -p 8022 NAME@here"
 
 
 class BobsTurn:
     """The game's seating at BOB's turn; the seats handed to the computer go into `given`."""
 
-    def __init__(self, given):
+    def __init__(self, given: list[Any]) -> None:
         self.given = given
 
-    def answering_player(self):
+    def answering_player(self) -> str:
         return "BOB"
 
-    def undo_owner(self):
+    def undo_owner(self) -> Any:
         return None
 
-    def hand_to_computer(self, name):
+    def hand_to_computer(self, name: str) -> None:
         self.given.append(name)
 
-    def happening(self):
+    def happening(self) -> Any:
         from yahtzee.model.words import Say
         return Say("{name} is rolling the dice.").format(name="BOB")
 
-    def game_under_way(self):
+    def game_under_way(self) -> bool:
         return True
 
-    def seats(self):
-        from yahtzee.model.seatowners import Seats
+    def seats(self) -> Seats:
         return Seats({"bob": ""})
 
-    def human_seats(self):
+    def human_seats(self) -> set[str]:
         return {"ann", "bob"}
 
-    def saved_game_set_aside(self):
+    def saved_game_set_aside(self) -> bool:
         return False
 
 
-def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
+def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer() -> None:
     from helpers import KeyScript
 
     from yahtzee.consoles.stops import SeatChanged
     from yahtzee.net.hostconsole import TableConsole
     keys = KeyScript("", more_to_come=True)
-    now, given = [0.0], []
+    now: list[float] = [0.0]
+    given: list[Any] = []
 
-    def clock():
+    def clock() -> Any:
         now[0] += 100.0  # each look at the clock: 100 seconds on
         return now[0]
-    table = TableConsole(keys.console, keys.console.reader, lambda notify, changed, seats: EmptyTable(), None,
+    assert isinstance(keys.console.reader, KeyReader)
+    # (EmptyTable: only what the pages ask of a SeatServer)
+    table = TableConsole(keys.console, keys.console.reader, lambda notify, changed, seats: EmptyTable(), None,  # type: ignore[arg-type, return-value, unused-ignore]
                          BobsTurn(given), away_seconds=250, clock=clock)
     with pytest.raises(SeatChanged):
         table.pages.wait_for("bob", "BOB: press any key to roll")
@@ -631,7 +651,8 @@ def test_a_friend_away_past_the_countdown_leaves_the_seat_to_the_computer():
     keys.close()
 
 
-def test_a_friend_whose_ssh_stops_answering_is_let_go_after_the_keepalives(table, monkeypatch):
+def test_a_friend_whose_ssh_stops_answering_is_let_go_after_the_keepalives(table: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
     from yahtzee.net import server as served

@@ -1,10 +1,13 @@
 """Statistics from a hand-made history whose numbers were worked out by hand."""
 import json
 from dataclasses import replace
+from pathlib import Path
+from typing import Any, Optional, Union
 
 import pytest
 from helpers import texts
 
+from yahtzee.model.outcome import FinishedGame
 from yahtzee.model.scoring import Category
 from yahtzee.present.palette import visible_width as display_width
 from yahtzee.present.stats import (
@@ -19,9 +22,12 @@ from yahtzee.present.stats import (
 )
 from yahtzee.saves.records import finished_game, record_of
 from yahtzee.saves.store import HISTORY as HISTORY_FILE
+from yahtzee.saves.store import Saves
 
 
-def card(name, upper, lower, yahtzee_bonus=0, kind="human"):
+def card(
+        name: str, upper: list[int], lower: list[int], yahtzee_bonus: int = 0,
+        kind: str = "human") -> dict[str, Union[str, dict[str, int], int]]:
     """A player entry of a record; upper and lower list the boxes in card order."""
     scores = dict(zip((box.value for box in Category), upper + lower))
     upper_bonus = 35 if sum(upper) >= 63 else 0
@@ -29,7 +35,9 @@ def card(name, upper, lower, yahtzee_bonus=0, kind="human"):
             "yahtzee_bonus": yahtzee_bonus, "total": sum(scores.values()) + upper_bonus + yahtzee_bonus}
 
 
-def game(finished, players, winners, rules="hasbro", seed=None):
+def game(
+        finished: str, players: list[dict[str, Union[str, dict[str, int], int]]], winners: list[str],
+        rules: str = "hasbro", seed: Optional[int] = None) -> FinishedGame:
     """A finished game, read from the history record made of these (which it checks)."""
     return finished_game({"version": 1, "finished": finished, "rules": rules, "seed": seed,
                           "players": players, "winners": winners})
@@ -55,7 +63,7 @@ HAND_MADE = [GAME_1, GAME_2, GAME_3, GAME_4]
 
 
 @pytest.fixture
-def history(saves, saves_folder):
+def history(saves: Saves, saves_folder: Path) -> list[FinishedGame]:
     """The hand-made history, written as a history.jsonl file and read back through Saves."""
     saves_folder.mkdir()
     (saves_folder / HISTORY_FILE).write_text("".join(json.dumps(record_of(game)) + "\n" for game in HAND_MADE))
@@ -64,12 +72,12 @@ def history(saves, saves_folder):
     return records
 
 
-def test_the_hand_made_records_are_valid_and_read_back_whole(history):
+def test_the_hand_made_records_are_valid_and_read_back_whole(history: list[FinishedGame]) -> None:
     assert history == HAND_MADE
     assert [p.total for game in history for p in game.players] == [385, 132, 76, 538, 253, 132, 132, 285]
 
 
-def test_player_statistics_all_time(history):
+def test_player_statistics_all_time(history: list[FinishedGame]) -> None:
     stats = player_stats(history)
     assert list(stats) == ["ANN", "BOB", "HAL"]
     ann, bob, hal = stats.values()
@@ -80,19 +88,19 @@ def test_player_statistics_all_time(history):
     assert (hal.games, hal.wins, hal.best, hal.average, hal.yahtzees, hal.upper_bonus_rate) == (1, 0, 253, 253, 0, 1.0)
 
 
-def test_player_statistics_of_a_session_count_only_its_games(history):
+def test_player_statistics_of_a_session_count_only_its_games(history: list[FinishedGame]) -> None:
     stats = player_stats(history[2:])
     assert (stats["ANN"].games, stats["ANN"].wins, stats["ANN"].best, stats["ANN"].average) == (2, 2, 285, 208.5)
     assert (stats["BOB"].games, stats["BOB"].wins, stats["BOB"].best) == (1, 1, 132)
     assert "HAL" not in stats and player_stats([]) == {}
 
 
-def test_the_order_of_the_records_does_not_change_the_statistics(history):
+def test_the_order_of_the_records_does_not_change_the_statistics(history: list[FinishedGame]) -> None:
     assert player_stats(history[::-1]) == player_stats(history)
     assert hall_of_fame(history[::-1]) == hall_of_fame(history)
 
 
-def test_hall_of_fame_highest_first_and_equal_scores_by_the_earlier_game(history):
+def test_hall_of_fame_highest_first_and_equal_scores_by_the_earlier_game(history: list[FinishedGame]) -> None:
     hall = hall_of_fame(history)
     assert [(e.name, e.score, e.date) for e in hall] == [
         ("BOB", 538, "2024-01-02"), ("ANN", 385, "2024-01-01"), ("ANN", 285, "2024-01-04"),
@@ -103,7 +111,7 @@ def test_hall_of_fame_highest_first_and_equal_scores_by_the_earlier_game(history
     assert hall_of_fame([]) == []
 
 
-def test_equal_scores_share_their_place_in_the_hall_of_fame(history):
+def test_equal_scores_share_their_place_in_the_hall_of_fame(history: list[FinishedGame]) -> None:
     hall = hall_of_fame(history)
     assert places(hall) == [1, 2, 3, 4, 5, 5, 5, 8]
     assert [line.split()[:3] for line in hall_lines(hall)[5:8]] == [["5", "BOB", "132"], ["5", "ANN", "132"],
@@ -115,13 +123,13 @@ def test_equal_scores_share_their_place_in_the_hall_of_fame(history):
                                      "BOB enters the hall of fame at 1st place with 40"]
 
 
-def test_hall_of_fame_orders_times_across_time_zones():
+def test_hall_of_fame_orders_times_across_time_zones() -> None:
     early = game("2024-01-01T10:00:00+05:00", [card("EARLY", [1] + [0] * 5, [0] * 7)], ["EARLY"])
     late = game("2024-01-01T09:00:00+00:00", [card("LATE", [1] + [0] * 5, [0] * 7)], ["LATE"])
     assert [e.name for e in hall_of_fame([late, early])] == ["EARLY", "LATE"]
 
 
-def test_notices_after_a_game_for_each_human(history):
+def test_notices_after_a_game_for_each_human(history: list[FinishedGame]) -> None:
     assert texts(game_notices(history[:1], GAME_2)) == [
         "ANN enters the hall of fame at 5th place with 76",
         "ANN's all-time average goes down from 385.0 to 230.5",
@@ -131,7 +139,7 @@ def test_notices_after_a_game_for_each_human(history):
     ]
 
 
-def test_notices_of_a_game_below_the_hall_of_fame(history):
+def test_notices_of_a_game_below_the_hall_of_fame(history: list[FinishedGame]) -> None:
     assert texts(game_notices(history[:3], GAME_4, size=2)) == ["ANN's all-time average goes up from 197.7 to 219.5"]
     assert texts(game_notices(history[:3], GAME_4)) == [
         "ANN enters the hall of fame at 3rd place with 285",
@@ -139,12 +147,12 @@ def test_notices_of_a_game_below_the_hall_of_fame(history):
     ]
 
 
-def test_a_first_game_has_no_best_or_average_to_compare_with():
+def test_a_first_game_has_no_best_or_average_to_compare_with() -> None:
     assert texts(game_notices([], GAME_1)) == ["ANN enters the hall of fame at 1st place with 385",
                                         "BOB enters the hall of fame at 2nd place with 132"]
 
 
-def test_an_unchanged_average_and_an_equalled_best_give_no_notice():
+def test_an_unchanged_average_and_an_equalled_best_give_no_notice() -> None:
     again = replace(GAME_3, finished="2024-01-05T09:00:00+00:00")
     assert texts(game_notices([GAME_3], again, size=2)) == []
 
@@ -152,11 +160,11 @@ def test_an_unchanged_average_and_an_equalled_best_give_no_notice():
 @pytest.mark.parametrize("number, text", [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (10, "10th"),
                                           (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"),
                                           (22, "22nd"), (101, "101st"), (111, "111th")])
-def test_ordinals(number, text):
+def test_ordinals(number: int, text: str) -> None:
     assert ordinal(number) == text
 
 
-def test_stats_lines_show_the_hall_of_fame_and_both_player_tables(history):
+def test_stats_lines_show_the_hall_of_fame_and_both_player_tables(history: list[FinishedGame]) -> None:
     lines = stats_lines(history, session_games=history[2:])
     assert lines[0] == "HALL OF FAME"
     assert " 1  BOB     538  2024-01-02  1987 (forced joker)" in lines
@@ -170,19 +178,19 @@ def test_stats_lines_show_the_hall_of_fame_and_both_player_tables(history):
     assert all(len(line) <= 80 for line in lines)
 
 
-def test_stats_lines_without_a_session_or_any_games():
+def test_stats_lines_without_a_session_or_any_games() -> None:
     assert "PLAYERS, THIS SESSION" not in stats_lines(HAND_MADE)
     assert stats_lines([]) == ["HALL OF FAME", "", "No finished games yet."]
 
 
-def test_stats_lines_can_show_only_the_players_at_the_table(history):
+def test_stats_lines_can_show_only_the_players_at_the_table(history: list[FinishedGame]) -> None:
     lines = stats_lines(history, names={"HAL"})
     assert any(line.startswith("HAL ") for line in lines)
     assert not any(line.startswith(("ANN ", "BOB ")) for line in lines)
 
 
 @pytest.mark.parametrize("width", [80, 60, 40])
-def test_stats_lines_fit_the_width_even_with_long_and_wide_names(width):
+def test_stats_lines_fit_the_width_even_with_long_and_wide_names(width: int) -> None:
     names = ["A" * 40, "二人三脚四五六七八九十", "Zoë"]
     record = game("2024-02-01T10:00:00+00:00",
                   [card(n, [3, 6, 9, 12, 15, 18], [20, 0, 25, 30, 40, 50, 22]) for n in names], [names[0]])
@@ -191,13 +199,14 @@ def test_stats_lines_fit_the_width_even_with_long_and_wide_names(width):
     assert any("二人三脚" in line for line in lines)
 
 
-def test_a_cut_computer_name_keeps_its_mark():
+def test_a_cut_computer_name_keeps_its_mark() -> None:
     record = game("2024-02-01T10:00:00+00:00",
                   [card("B" * 30, [1] + [0] * 5, [0] * 7, kind="computer")], ["B" * 30])
     assert " 1  BBBBBBBBBBB*      1  2024-02-01  1987 (forced joker)" in stats_lines([record])
 
 
-def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame(tmp_path, monkeypatch):
+def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Loaded dice make every roll a Yahtzee: the record says the dice were loaded, no place in
     the hall of fame is given, --stats counts the game apart; a seeded game after it counts as
     usual, and a practice game saved and resumed is still one."""
@@ -245,7 +254,8 @@ ONE_PRACTICE = "1 practice game (loaded dice) is not counted here."
     ([GAME_1, RACE, PRACTICE], [ONE_PRACTICE, ONE_RACE]),
     ([GAME_1], []),
 ])
-def test_the_games_left_out_of_the_statistics_are_counted_with_the_reason(games, said):
+def test_the_games_left_out_of_the_statistics_are_counted_with_the_reason(
+        games: list[FinishedGame], said: list[Union[Any, str]]) -> None:
     lines = stats_lines(games)
     assert [line for line in lines if "not counted here" in line] == said
     assert lines[2] == ("No finished games yet." if GAME_1 not in games else " #  NAME  SCORE  DATE        RULES")
@@ -256,7 +266,8 @@ def test_the_games_left_out_of_the_statistics_are_counted_with_the_reason(games,
     ("de", ["BESTENLISTE", "", "Noch keine beendeten Spiele.", "",
             "1 Rennen (seine Summe wächst über viele Runden) zählt hier nicht."]),
 ])
-def test_stats_with_only_a_race_finished_say_it_is_left_out_and_why(saves_folder, language, said):
+def test_stats_with_only_a_race_finished_say_it_is_left_out_and_why(
+        saves_folder: Path, language: str, said: list[str]) -> None:
     from helpers import run_program
 
     from yahtzee.speech import languages

@@ -3,12 +3,14 @@ saving stops, keeps every notice within 80 columns and resumes from a read-only 
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
-from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock, texts
+from helpers import LOCK_ERRNO, STAMP, SYMLINKS, clock, texts, there
 from test_saves import RESUME, files_in, mid_game_session, played_game, run_unprivileged
 
 from yahtzee.saves.notices import NOTICES, READ_ONLY, fit_notice
@@ -20,7 +22,7 @@ PRECIOUS = b"someone else's file\n"
 
 
 @pytest.fixture
-def outside(tmp_path):
+def outside(tmp_path: Path) -> Path:
     """A file outside the saves folder that links will point at."""
     path = tmp_path / "precious.txt"
     path.write_bytes(PRECIOUS)
@@ -28,14 +30,14 @@ def outside(tmp_path):
 
 
 @pytest.fixture
-def folder(tmp_path):
+def folder(tmp_path: Path) -> Path:
     path = tmp_path / "saves"
     path.mkdir()
     return path
 
 
 @pytest.mark.wine_lacks(reason=SYMLINKS)
-def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside):
+def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder: Path, outside: Path) -> None:
     (folder / LOCK).symlink_to(outside)
     saves = Saves(folder, now=clock)
     assert not saves.acquire_lock()
@@ -46,7 +48,7 @@ def test_a_linked_lock_file_is_refused_and_its_target_left_alone(folder, outside
 
 @pytest.mark.wine_lacks(reason=SYMLINKS)
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
-def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, outside, name):
+def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder: Path, outside: Path, name: str) -> None:
     (folder / name).symlink_to(outside)
     saves = Saves(folder, now=clock)
     assert saves.load_session() is None and saves.load_prefs().verify is True
@@ -59,7 +61,7 @@ def test_a_linked_saves_file_is_set_aside_never_read_or_written_through(folder, 
 
 @pytest.mark.wine_lacks(reason=SYMLINKS)
 @pytest.mark.parametrize("name", [AUTOSAVE, PREFS, HISTORY])
-def test_writing_never_goes_through_a_link(folder, outside, name):
+def test_writing_never_goes_through_a_link(folder: Path, outside: Path, name: str) -> None:
     saves = Saves(folder, now=clock)
     (folder / name).symlink_to(outside)
     assert not saves.save_session(mid_game_session(), RESUME) or name != AUTOSAVE
@@ -70,7 +72,9 @@ def test_writing_never_goes_through_a_link(folder, outside, name):
 
 
 @pytest.mark.posix(reason="a FIFO (os.mkfifo)")
-def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder):
+def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder: Path) -> None:
+    if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
+        pytest.skip("POSIX only")
     os.mkfifo(folder / HISTORY)
     saves = Saves(folder, now=clock)
     assert not saves.append_history(played_game(1))
@@ -80,19 +84,19 @@ def test_a_fifo_named_history_neither_hangs_reading_nor_appending(folder):
     assert saves.append_history(played_game(1)) and saves.read_history() == [played_game(1)]
 
 
-def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(folder):
+def test_a_folder_in_place_of_the_autosave_names_the_file_when_saving_stops(folder: Path) -> None:
     (folder / AUTOSAVE).mkdir()
     saves = Saves(folder, now=clock)
     assert not saves.save_session(mid_game_session(), RESUME)
     assert texts(saves.notices) == ["saving is off: autosave.json: a folder, not a file"]
 
 
-LONG_FIELDS = {"name": "history.jsonl", "kept": "history.jsonl.reset-20240501-120000-99", "count": 10 ** 8,
-               "detail": "a reason " * 30 + "\x1b[2J\n", "size": 50}
+LONG_FIELDS: dict[str, Any] = {"name": "history.jsonl", "kept": "history.jsonl.reset-20240501-120000-99",
+                               "count": 10 ** 8, "detail": "a reason " * 30 + "\x1b[2J\n", "size": 50}
 
 
 @pytest.mark.parametrize("template", NOTICES)
-def test_every_notice_says_its_whole_reason_and_kept_name_on_one_safe_line(template):
+def test_every_notice_says_its_whole_reason_and_kept_name_on_one_safe_line(template: str) -> None:
     notice = text(fit_notice(template, **LONG_FIELDS))
     assert notice.isprintable() and "..." not in notice  # one line the console wraps, nothing cut
     if "{detail}" in template:
@@ -101,11 +105,11 @@ def test_every_notice_says_its_whole_reason_and_kept_name_on_one_safe_line(templ
         assert "history.jsonl.reset-20240501-120000-99" in notice
 
 
-def test_only_a_runaway_reason_is_cut():
+def test_only_a_runaway_reason_is_cut() -> None:
     assert len(text(fit_notice(NOTICES[0], name="x", detail="y" * 100_000))) < 1000
 
 
-def test_text_from_a_file_deep_in_a_notices_words_is_shown_safe():
+def test_text_from_a_file_deep_in_a_notices_words_is_shown_safe() -> None:
     from yahtzee.model.words import Say, joined
     from yahtzee.saves.notices import SET_ASIDE
     hostile = "\x1b[2J\u202eevil" + "z" * 100_000
@@ -115,7 +119,7 @@ def test_text_from_a_file_deep_in_a_notices_words_is_shown_safe():
 
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
-def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
+def test_the_notices_met_in_play_fit_80_columns(folder: Path, outside: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     saves = Saves(folder, now=clock)
     (folder / AUTOSAVE).write_text(json.dumps({"version": 2, "players": "x" * 300}))
     saves.load_session()
@@ -129,7 +133,7 @@ def test_the_notices_met_in_play_fit_80_columns(folder, outside, monkeypatch):
 
 
 @pytest.mark.posix(reason="a folder made read-only by its mode bits (chmod, geteuid)")
-def test_a_read_only_folder_still_offers_its_saved_game():
+def test_a_read_only_folder_still_offers_its_saved_game() -> None:
     folder = Path(tempfile.mkdtemp(prefix="yahtzee-read-only-"))
     try:
         with Saves(folder, now=clock) as saves:
@@ -138,10 +142,10 @@ def test_a_read_only_folder_still_offers_its_saved_game():
         (folder / AUTOSAVE).chmod(0o644)  # the player's own file, readable by the unprivileged child
         folder.chmod(0o555)
 
-        def start_in_it():
+        def start_in_it() -> Any:
             saves = Saves(folder, now=clock)
             locked = saves.acquire_lock()
-            session, resume = saves.load_session()
+            session, resume = there(saves.load_session())
             return {"locked": locked, "read_only": saves.read_only, "resume": resume,
                     "players": [p.name for p in session.players],
                     "saved": saves.save_session(session, resume), "notices": texts(saves.notices)}
@@ -155,6 +159,6 @@ def test_a_read_only_folder_still_offers_its_saved_game():
     assert files == [AUTOSAVE]
 
 
-def test_a_writable_folder_is_not_read_only(folder):
+def test_a_writable_folder_is_not_read_only(folder: Path) -> None:
     saves = Saves(folder, now=clock)
     assert saves.acquire_lock() and not saves.read_only

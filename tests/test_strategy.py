@@ -5,6 +5,8 @@ import math
 import random
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
@@ -15,13 +17,13 @@ from yahtzee.model.choices import Post, Reroll
 from yahtzee.model.dice import LoadedDice, RandomState, SeededDice
 from yahtzee.model.game import Game, Player
 from yahtzee.model.moods import MOODS
-from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS
+from yahtzee.model.rules import FREE_JOKER, HASBRO, NO_BONUS, Rules
 from yahtzee.model.scoring import Category
 from yahtzee.reports import simulation_lines
 from yahtzee.strategy.exact import stages, statespace
 from yahtzee.strategy.exact.dicemath import ROLL_PROBABILITY, ROLLS, over_rolls
 from yahtzee.strategy.exact.levels import LevelSolver
-from yahtzee.strategy.exact.objective import EXPECTED_SCORE
+from yahtzee.strategy.exact.objective import EXPECTED_SCORE, Objective
 from yahtzee.strategy.exact.position import card_state, card_total
 from yahtzee.strategy.exact.progress import progress_bar
 from yahtzee.strategy.exact.rulearrays import FULL_CARD, check_tables
@@ -30,8 +32,9 @@ from yahtzee.strategy.exact.statespace import States, empty_values
 from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.headless.simulate import simulate
 from yahtzee.strategy.odds.computers import computer_player
+from yahtzee.strategy.odds.rival import RivalPlayer
 from yahtzee.strategy.play.advisor import advise, advise_position, choice_cost, cost_of_post, cost_of_reroll
-from yahtzee.strategy.play.players import OBJECTIVES
+from yahtzee.strategy.play.players import OBJECTIVES, ComputerPlayer
 from yahtzee.strategy.storage import cache
 
 pytestmark = pytest.mark.slow(10)
@@ -42,35 +45,35 @@ ALL_RULES = {rules.name: rules for rules in (HASBRO, FREE_JOKER, NO_BONUS)}
 
 
 @pytest.fixture(scope="session")
-def cache_dir(shared_table_cache):
+def cache_dir(shared_table_cache: Path) -> Path:
     """The test run's shared table folder (tests/conftest.py), so each table is built once."""
     return shared_table_cache
 
 
 @pytest.fixture(scope="session")
-def loader(cache_dir):
+def loader(cache_dir: Path) -> Callable:
     return cache.table_loader(cache_dir)
 
 
 @pytest.fixture(scope="session")
-def hasbro(loader):
+def hasbro(loader: Callable) -> StrategyTable:
     return loader(HASBRO)
 
 
 # -- the solver ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(START_VALUES))
-def test_start_values_match_the_table(loader, name):
+def test_start_values_match_the_table(loader: Callable, name: str) -> None:
     assert loader(ALL_RULES[name]).start_value == pytest.approx(START_VALUES[name], abs=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(START_VALUES))
-def test_solver_tables_agree_with_scoring_on_many_cards(name):
+def test_solver_tables_agree_with_scoring_on_many_cards(name: str) -> None:
     rules = ALL_RULES[name]
     check_tables(TurnSolver(rules).tables, rules, masks=range(0, FULL_CARD, 211))
 
 
-def test_the_last_turn_with_only_chance_open_is_worth_70_thirds():
+def test_the_last_turn_with_only_chance_open_is_worth_70_thirds() -> None:
     # Each die on its own: the last reroll keeps 4-6 (worth 4.25), the one before keeps 5-6,
     # so a die is worth 11/6 + 4/6 * 4.25 = 14/3 and five dice 70/3.
     values = empty_values()
@@ -78,7 +81,7 @@ def test_the_last_turn_with_only_chance_open_is_worth_70_thirds():
     assert TurnSolver(HASBRO).turn_start_values(values, state)[0] == pytest.approx(70 / 3, abs=1e-12)
 
 
-def test_the_average_over_rolls_adds_them_in_roll_order_to_the_last_bit():
+def test_the_average_over_rolls_adds_them_in_roll_order_to_the_last_bit() -> None:
     # A fixed order of sums gives a table the same bits on every processor; a BLAS product's
     # order is its kernel's, and the measured rests follow each near-tie the table breaks.
     rows = np.random.default_rng(5).random((len(ROLLS), 7)) * 300
@@ -88,7 +91,7 @@ def test_the_average_over_rolls_adds_them_in_roll_order_to_the_last_bit():
     assert over_rolls(rows).tolist() == in_order
 
 
-def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro):
+def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro: StrategyTable) -> None:
     four = TurnSolver(dataclasses.replace(HASBRO, name="four", rolls_per_turn=4))
     masks = np.array([FULL_CARD ^ (1 << 12), FULL_CARD ^ (1 << 11), 0b1111111000000, 0])
     states = States(masks, np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
@@ -98,7 +101,7 @@ def test_a_fourth_roll_is_worth_something_and_never_hurts(hasbro):
 
 # -- the advisor ---------------------------------------------------------------------
 
-def test_empty_card_straight_with_two_rerolls_posts_the_large_straight(hasbro):
+def test_empty_card_straight_with_two_rerolls_posts_the_large_straight(hasbro: StrategyTable) -> None:
     options = advise_position(hasbro, {}, 0, (1, 2, 3, 4, 5), 2)
     best = options[0]
     assert best.best and best.kind == "box" and best.box is C.LARGE_STRAIGHT and best.points == 40
@@ -107,7 +110,7 @@ def test_empty_card_straight_with_two_rerolls_posts_the_large_straight(hasbro):
     assert {o.kind for o in options} == {"box", "keep"}
 
 
-def test_an_extra_yahtzee_of_fours_goes_in_fours_for_20_plus_100(hasbro):
+def test_an_extra_yahtzee_of_fours_goes_in_fours_for_20_plus_100(hasbro: StrategyTable) -> None:
     options = advise_position(hasbro, {C.YAHTZEE: 50}, 0, (4, 4, 4, 4, 4), 0)
     assert [(o.kind, o.box, o.points, o.yahtzee_bonus, o.gain) for o in options] == [("box", C.FOURS, 20, 100, 120)]
     assert options[0].best
@@ -115,7 +118,7 @@ def test_an_extra_yahtzee_of_fours_goes_in_fours_for_20_plus_100(hasbro):
     assert options[0].value == pytest.approx(50 + 120 + later)
 
 
-def test_keep_options_are_distinct_and_reroll_at_least_one_die(hasbro):
+def test_keep_options_are_distinct_and_reroll_at_least_one_die(hasbro: StrategyTable) -> None:
     options = advise_position(hasbro, {C.CHANCE: 20}, 0, (6, 6, 2, 6, 2), 1)
     keeps = [o for o in options if o.kind == "keep"]
     assert len({o.kept for o in keeps}) == len(keeps) == 11   # (4 sixes kept 0..3) x (2 twos 0..2) - 1
@@ -125,7 +128,8 @@ def test_keep_options_are_distinct_and_reroll_at_least_one_die(hasbro):
 
 
 @pytest.mark.parametrize("width", [1, 5, 16])
-def test_a_few_states_keeps_chosen_at_once_are_those_chosen_a_keep_at_a_time(hasbro, width, monkeypatch):
+def test_a_few_states_keeps_chosen_at_once_are_those_chosen_a_keep_at_a_time(hasbro: StrategyTable, width: int,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(width)
     for _ in range(5):
         states = States(rng.integers(0, FULL_CARD, width), rng.integers(0, 64, width), rng.integers(0, 2, width))
@@ -138,7 +142,8 @@ def test_a_few_states_keeps_chosen_at_once_are_those_chosen_a_keep_at_a_time(has
 
 
 @pytest.mark.parametrize("width", [1, 40])
-def test_the_keeps_read_from_a_states_plan_are_those_chosen_roll_by_roll(hasbro, width, monkeypatch):
+def test_the_keeps_read_from_a_states_plan_are_those_chosen_roll_by_roll(hasbro: StrategyTable, width: int,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(width)
     states = States(rng.integers(0, FULL_CARD, width), rng.integers(0, 64, width), rng.integers(0, 2, width))
     turn = hasbro.engine.turn_stages(hasbro.values, states)
@@ -150,7 +155,7 @@ def test_the_keeps_read_from_a_states_plan_are_those_chosen_roll_by_roll(hasbro,
         monkeypatch.undo()
 
 
-def random_card(rng, filled):
+def random_card(rng: random.Random, filled: int) -> dict[Category, int]:
     """A card with `filled` boxes holding what random dice would score."""
     boxes = {box: scoring.score(box, [rng.randint(1, 6) for _ in range(5)])
              for box in rng.sample(list(Category), filled)}
@@ -158,7 +163,7 @@ def random_card(rng, filled):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(hasbro, seed):
+def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(hasbro: StrategyTable, seed: int) -> None:
     rng = random.Random(seed)
     boxes = random_card(rng, rng.randint(0, 10))
     best = [advise_position(hasbro, boxes, 0, roll, 2)[0].value for roll in ROLLS]
@@ -166,7 +171,7 @@ def test_the_advisor_averaged_over_the_first_roll_is_the_solver_value(hasbro, se
     assert float(np.dot(ROLL_PROBABILITY, best)) == pytest.approx(expected_final, abs=1e-9)
 
 
-def test_what_a_choice_costs(hasbro):
+def test_what_a_choice_costs(hasbro: StrategyTable) -> None:
     dice = (1, 2, 3, 4, 5)
     options = advise_position(hasbro, {}, 0, dice, 2)
     assert choice_cost(options, options[0]) == 0
@@ -177,7 +182,7 @@ def test_what_a_choice_costs(hasbro):
     assert cost_of_reroll(options, dice, (True, False, False, False, False)) > 0
 
 
-def test_advise_reads_the_game(hasbro):
+def test_advise_reads_the_game(hasbro: StrategyTable) -> None:
     game = Game.start([Player("ANN")], HASBRO, LoadedDice([1, 2, 3, 4, 5]))
     game.roll()
     assert advise(hasbro, game)[0].box is C.LARGE_STRAIGHT
@@ -191,13 +196,13 @@ class FiveAlikeOften:
     seed = None
     state = RandomState()  # nothing to keep: a game of them is never saved
 
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def start_turn(self, game, round_, seat):
+    def start_turn(self, game: int, round_: int, seat: int) -> None:
         self.first = True
 
-    def roll(self, count):
+    def roll(self, count: int) -> list[int]:
         if self.first and count == 5 and self.rng.random() < 0.5:
             self.first = False
             return [self.rng.randint(1, 6)] * 5
@@ -205,7 +210,7 @@ class FiveAlikeOften:
         return [self.rng.randint(1, 6) for _ in range(count)]
 
 
-def finish_game(game, player):
+def finish_game(game: Game, player: Union[ComputerPlayer, RivalPlayer]) -> Game:
     """Let the computer play the game out, checking every action it takes."""
     while not game.is_over:
         game.roll()
@@ -224,7 +229,7 @@ def finish_game(game, player):
     return game
 
 
-def start_midway(rules, seed, source):
+def start_midway(rules: Rules, seed: int, source: Union[FiveAlikeOften, SeededDice]) -> Game:
     """A game a few turns in, played so far by random legal choices."""
     rng = random.Random(seed)
     game = Game.start([Player("CPU", "computer")], rules, source)
@@ -235,7 +240,7 @@ def start_midway(rules, seed, source):
 
 
 @pytest.mark.parametrize("mood", MOODS)
-def test_every_mood_finishes_games_from_random_positions_legally(loader, mood):
+def test_every_mood_finishes_games_from_random_positions_legally(loader: Callable, mood: str) -> None:
     player = computer_player(mood, HASBRO, loader, random.Random(1))
     for seed in range(12):
         source = FiveAlikeOften(seed) if seed % 2 else SeededDice(seed)
@@ -244,13 +249,13 @@ def test_every_mood_finishes_games_from_random_positions_legally(loader, mood):
 
 
 @pytest.mark.parametrize("rules", [FREE_JOKER, NO_BONUS], ids=lambda r: r.name)
-def test_the_thinker_plays_legally_under_other_rules(loader, rules):
+def test_the_thinker_plays_legally_under_other_rules(loader: Callable, rules: Rules) -> None:
     player = computer_player("*thinker", rules, loader, random.Random(2))
     for seed in range(10):
         finish_game(start_midway(rules, seed, FiveAlikeOften(seed)), player)
 
 
-def test_the_thinker_takes_the_advisors_best_choice(hasbro, loader):
+def test_the_thinker_takes_the_advisors_best_choice(hasbro: StrategyTable, loader: Callable) -> None:
     player = computer_player("thinker", HASBRO, loader)
     for seed in range(30):
         game = start_midway(HASBRO, seed, SeededDice(seed))
@@ -262,26 +267,26 @@ def test_the_thinker_takes_the_advisors_best_choice(hasbro, loader):
         assert choice_cost(options, chosen) == pytest.approx(0, abs=1e-7)
 
 
-def test_unknown_moods_are_refused(loader):
+def test_unknown_moods_are_refused(loader: Callable) -> None:
     with pytest.raises(ValueError, match="unknown player"):
         computer_player("*sleepy", HASBRO, loader)
 
 
 # -- simulation ------------------------------------------------------------------------
 
-def test_the_thinker_averages_the_optimal_expected_score(cache_dir):
+def test_the_thinker_averages_the_optimal_expected_score(cache_dir: Path) -> None:
     stats = simulate(3000, "thinker", seed=11, cache_dir=cache_dir)
     standard_error = stats.stdev / math.sqrt(stats.games)
     assert abs(stats.mean - START_VALUES["hasbro"]) < 3 * standard_error
     assert stats.games == 3000 and stats.lowest <= stats.median <= stats.highest and stats.rivalry is None
 
 
-def test_simulations_are_reproducible_with_a_seed(cache_dir):
+def test_simulations_are_reproducible_with_a_seed(cache_dir: Path) -> None:
     assert simulate(200, "nowhere", seed=4, cache_dir=cache_dir).mean == \
         simulate(200, "nowhere", seed=4, cache_dir=cache_dir).mean
 
 
-def test_the_moods_play_visibly_differently(cache_dir):
+def test_the_moods_play_visibly_differently(cache_dir: Path) -> None:
     # 2,000 games each: only the differences many standard errors wide are asserted here
     # (bench/moods.py checks the finer orderings over 20,000 games each).
     stats = {mood: simulate(2_000, mood, seed=7, cache_dir=cache_dir, workers=1)
@@ -296,11 +301,11 @@ def test_the_moods_play_visibly_differently(cache_dir):
 # -- the table cache -------------------------------------------------------------------
 
 @pytest.fixture
-def counted_builds(monkeypatch, hasbro):
+def counted_builds(monkeypatch: pytest.MonkeyPatch, hasbro: StrategyTable) -> list[Any]:
     """build_table replaced by a quick copy of the real hasbro table, counting its calls."""
     calls = []
 
-    def build(rules, objective=EXPECTED_SCORE, progress=None, processes=1):
+    def build(rules: Rules, objective: Objective = EXPECTED_SCORE, progress: Any = None, processes: int = 1) -> Any:
         calls.append(rules.name)
         return StrategyTable(rules, objective, hasbro.values.copy())
 
@@ -308,7 +313,7 @@ def counted_builds(monkeypatch, hasbro):
     return calls
 
 
-def damage(path, how):
+def damage(path: Path, how: str) -> None:
     data = path.read_bytes()
     if how == "truncated":
         path.write_bytes(data[: len(data) // 2])
@@ -320,7 +325,8 @@ def damage(path, how):
 
 @pytest.mark.usefixtures("no_shipped_tables")
 @pytest.mark.parametrize("how", ["truncated", "garbage", "empty"])
-def test_a_damaged_cache_file_is_rebuilt(tmp_path, hasbro, counted_builds, how):
+def test_a_damaged_cache_file_is_rebuilt(
+        tmp_path: Path, hasbro: StrategyTable, counted_builds: list[Any], how: str) -> None:
     cache.save_table(hasbro, tmp_path)
     path = tmp_path / cache.table_file_name(HASBRO, EXPECTED_SCORE)
     damage(path, how)
@@ -333,7 +339,7 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, hasbro, counted_builds, how):
 
 
 @pytest.fixture
-def no_bonus(loader):
+def no_bonus(loader: Callable) -> StrategyTable:
     """The real table of the no-bonus rules, read or built before any build is replaced: a
     build replaced by counted_builds would put the hasbro values in the run's shared cache
     under this table's name (which another test, in another worker, then read)."""
@@ -341,7 +347,8 @@ def no_bonus(loader):
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_a_table_of_other_rules_under_this_name_is_rebuilt(tmp_path, no_bonus, counted_builds):
+def test_a_table_of_other_rules_under_this_name_is_rebuilt(
+        tmp_path: Path, no_bonus: StrategyTable, counted_builds: list[Any]) -> None:
     cache.save_table(no_bonus, tmp_path)
     (tmp_path / cache.table_file_name(NO_BONUS, EXPECTED_SCORE)).rename(
         tmp_path / cache.table_file_name(HASBRO, EXPECTED_SCORE))
@@ -351,7 +358,7 @@ def test_a_table_of_other_rules_under_this_name_is_rebuilt(tmp_path, no_bonus, c
 
 
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_a_tampered_value_fails_the_checksum(tmp_path, hasbro, counted_builds):
+def test_a_tampered_value_fails_the_checksum(tmp_path: Path, hasbro: StrategyTable, counted_builds: list[Any]) -> None:
     values = hasbro.values.copy()
     values[123] += 1.0
     meta = cache.table_meta(HASBRO, EXPECTED_SCORE, hasbro.values)
@@ -363,21 +370,22 @@ def test_a_tampered_value_fails_the_checksum(tmp_path, hasbro, counted_builds):
     assert counted_builds == ["hasbro"]
 
 
-def test_a_sound_cache_file_is_read_not_rebuilt(tmp_path, hasbro, counted_builds):
+def test_a_sound_cache_file_is_read_not_rebuilt(
+        tmp_path: Path, hasbro: StrategyTable, counted_builds: list[Any]) -> None:
     cache.save_table(hasbro, tmp_path)
     table = cache.load_table(HASBRO, cache_dir=tmp_path)
     assert counted_builds == [] and np.array_equal(table.values, hasbro.values)
 
 
-def test_a_cache_folder_that_cannot_be_written_still_gives_a_table(tmp_path, counted_builds):
+def test_a_cache_folder_that_cannot_be_written_still_gives_a_table(tmp_path: Path, counted_builds: list[Any]) -> None:
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("in the way")
     table = cache.load_table(HASBRO, cache_dir=not_a_folder / "saves")
     assert table.start_value == pytest.approx(START_VALUES["hasbro"], abs=1e-6)
 
 
-def test_a_failed_write_leaves_no_file(tmp_path, hasbro, monkeypatch):
-    def refuse(*args):
+def test_a_failed_write_leaves_no_file(tmp_path: Path, hasbro: StrategyTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any) -> None:
         raise PermissionError("read-only")
 
     monkeypatch.setattr(cache.os, "replace", refuse)
@@ -385,7 +393,7 @@ def test_a_failed_write_leaves_no_file(tmp_path, hasbro, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_file_names_carry_the_rules_and_a_key_of_every_field():
+def test_file_names_carry_the_rules_and_a_key_of_every_field() -> None:
     names = {cache.table_file_name(rules, EXPECTED_SCORE) for rules in ALL_RULES.values()}
     names |= {cache.table_file_name(HASBRO, objective) for objective in OBJECTIVES.values()}
     names.add(cache.table_file_name(dataclasses.replace(HASBRO, rolls_per_turn=4), EXPECTED_SCORE))
@@ -393,7 +401,8 @@ def test_file_names_carry_the_rules_and_a_key_of_every_field():
     assert all(name.startswith("strategy-") and name.endswith(".npz") for name in names)
 
 
-def test_sums_that_can_no_longer_win_the_bonus_are_solved_once_with_the_values_of_solving_each(monkeypatch):
+def test_sums_that_can_no_longer_win_the_bonus_are_solved_once_with_the_values_of_solving_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # A hand count: with only THREES of the upper boxes open, at most 15 more come, so a sum
     # below 48 can never reach 63; with all six open, every sum still can.
     assert statespace.HOPELESS_BELOW[0b111011] == 48 and statespace.HOPELESS_BELOW[0] == 0
@@ -410,7 +419,7 @@ def test_sums_that_can_no_longer_win_the_bonus_are_solved_once_with_the_values_o
     assert sum(solved_apart) < 0.8 * len(reachable)
 
 
-def test_progress_is_reported_up_to_the_total(monkeypatch):
+def test_progress_is_reported_up_to_the_total(monkeypatch: pytest.MonkeyPatch) -> None:
     reports, solved = [], []
     engine = TurnSolver(HASBRO)
     # Every batch of states is handed out and counted; their arithmetic is other tests' business.
@@ -421,7 +430,7 @@ def test_progress_is_reported_up_to_the_total(monkeypatch):
     assert progress_bar(1, 4, width=8) == "[##......]  25%"
 
 
-def test_plain_modes_start_loads_no_numpy_asyncssh_or_prompt_toolkit():
+def test_plain_modes_start_loads_no_numpy_asyncssh_or_prompt_toolkit() -> None:
     code = ("import sys, yahtzee.cli, yahtzee.app, yahtzee.screens.flow, yahtzee.consoles.plain, "
             "yahtzee.coach.services, yahtzee.strategy; "
             "print([name for name in ('numpy', 'asyncssh', 'prompt_toolkit') if name in sys.modules])")

@@ -1,6 +1,9 @@
 """Whole games in a real pseudo-terminal: keys in, the 80x24 screen and raw bytes out."""
 import json
 import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from helpers import PTY
@@ -12,10 +15,10 @@ BELL = b"\x07"
 
 
 @pytest.fixture
-def terminal(tmp_path):
+def terminal(tmp_path: Path) -> Iterator[Callable]:
     started = []
 
-    def start(*args, faces=None, **options):
+    def start(*args: Any, faces: Any = None, **options: Any) -> Any:
         if faces is not None:
             dice = tmp_path / "dice.txt"
             dice.write_text(" ".join(map(str, faces)))
@@ -30,7 +33,7 @@ def terminal(tmp_path):
 
 
 @pytest.mark.parametrize("started", ["afresh", "forked"])
-def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path, started):
+def test_a_two_player_game_from_opening_to_recap(terminal: Callable, tmp_path: Path, started: str) -> None:
     # The tests' other games are mostly forked with the game's modules loaded (forkserver):
     # this one is played both ways, and must pass alike.
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
@@ -99,7 +102,7 @@ def test_a_two_player_game_from_opening_to_recap(terminal, tmp_path, started):
 
 
 @pytest.mark.parametrize("quit_key", ["F10", "q", "C-c"])
-def test_f10_its_alias_and_ctrl_c_ask_then_quit_with_code_0(terminal, quit_key):
+def test_f10_its_alias_and_ctrl_c_ask_then_quit_with_code_0(terminal: Callable, quit_key: str) -> None:
     term = terminal()
     term.wait_for("Press any key to begin")
     term.press(quit_key)
@@ -113,7 +116,7 @@ def test_f10_its_alias_and_ctrl_c_ask_then_quit_with_code_0(terminal, quit_key):
     assert term.exit_code() == 0
 
 
-def test_function_keys_pressed_between_screens_never_show_as_text(terminal):
+def test_function_keys_pressed_between_screens_never_show_as_text(terminal: Callable) -> None:
     term = terminal()
     term.wait_for("Press any key to begin")
     term.press("x", "F8", "F9", "F8", "F9")
@@ -123,7 +126,7 @@ def test_function_keys_pressed_between_screens_never_show_as_text(terminal):
     assert "^[" not in term.text and "[19~" not in term.text and "[20~" not in term.text
 
 
-def test_a_small_terminal_gets_a_message_not_a_broken_screen(terminal):
+def test_a_small_terminal_gets_a_message_not_a_broken_screen(terminal: Callable) -> None:
     term = terminal(columns=60, lines=20)
     screen = term.wait_for("needs 80x24")
     assert "60x20" in screen
@@ -133,7 +136,7 @@ def test_a_small_terminal_gets_a_message_not_a_broken_screen(terminal):
     assert term.exit_code() == 0
 
 
-def test_a_pasted_colour_code_is_ignored_not_a_crash(terminal):
+def test_a_pasted_colour_code_is_ignored_not_a_crash(terminal: Callable) -> None:
     term = terminal()
     term.wait_for("Press any key to begin")
     term.press("x")
@@ -148,7 +151,7 @@ def test_a_pasted_colour_code_is_ignored_not_a_crash(terminal):
     assert ">Alex" in screen
 
 
-def test_the_screen_is_drawn_again_when_the_window_is_resized(terminal):
+def test_the_screen_is_drawn_again_when_the_window_is_resized(terminal: Callable) -> None:
     term = terminal(columns=60, lines=20)
     term.wait_for("needs 80x24")
     term.resize(80, 24)
@@ -163,7 +166,7 @@ def test_the_screen_is_drawn_again_when_the_window_is_resized(terminal):
     assert "Instructions?" not in screen
 
 
-def test_quitting_while_typing_a_name_shows_the_question(terminal):
+def test_quitting_while_typing_a_name_shows_the_question(terminal: Callable) -> None:
     term = terminal()
     term.wait_for("Press any key to begin")
     term.press("x")
@@ -174,7 +177,7 @@ def test_quitting_while_typing_a_name_shows_the_question(terminal):
     term.wait_for("Player 1 name: Qvm")
 
 
-def test_a_pasted_title_sequence_leaves_nothing_in_a_name(terminal):
+def test_a_pasted_title_sequence_leaves_nothing_in_a_name(terminal: Callable) -> None:
     term = terminal()
     term.wait_for("Press any key to begin")
     term.press("x")
@@ -184,7 +187,7 @@ def test_a_pasted_title_sequence_leaves_nothing_in_a_name(terminal):
     assert "1. AB" in term.text
 
 
-def to_the_name_prompt(term):
+def to_the_name_prompt(term: Terminal) -> None:
     term.wait_for("Press any key to begin")
     term.press("x")
     term.wait_for("Instructions? (Y/N)")
@@ -192,7 +195,7 @@ def to_the_name_prompt(term):
     term.wait_for("Player 1 name:")
 
 
-def to_the_roll_screen(term):
+def to_the_roll_screen(term: Terminal) -> None:
     to_the_name_prompt(term)
     term.press("ANN", "Enter", "Enter")
     term.wait_for("Ready to play? (Y/N)")
@@ -200,13 +203,18 @@ def to_the_roll_screen(term):
     term.wait_for("Roll 1 of 3")
 
 
+def to_a_name_typed(term: Terminal) -> None:
+    to_the_name_prompt(term)
+    term.press("Zed")
+
+
 MOMENTS = {"opening": lambda term: term.wait_for("Press any key to begin"),
-           "typing a name": lambda term: (to_the_name_prompt(term), term.press("Zed")),
+           "typing a name": to_a_name_typed,
            "rolling": to_the_roll_screen}
 
 
 @pytest.mark.parametrize("moment", MOMENTS)
-def test_closing_the_terminal_window_is_a_quiet_way_to_leave(terminal, tmp_path, moment):
+def test_closing_the_terminal_window_is_a_quiet_way_to_leave(terminal: Callable, tmp_path: Path, moment: str) -> None:
     stderr = tmp_path / "stderr.txt"
     term = terminal(stderr=stderr)
     MOMENTS[moment](term)
@@ -216,7 +224,7 @@ def test_closing_the_terminal_window_is_a_quiet_way_to_leave(terminal, tmp_path,
         assert (tmp_path / "saves" / "autosave.json").exists()
 
 
-def test_sigint_from_outside_a_key_mode_game_stops_it_saved(terminal, tmp_path):
+def test_sigint_from_outside_a_key_mode_game_stops_it_saved(terminal: Callable, tmp_path: Path) -> None:
     term = terminal()
     to_the_roll_screen(term)
     term.child.kill(signal.SIGINT)
@@ -227,7 +235,8 @@ def test_sigint_from_outside_a_key_mode_game_stops_it_saved(terminal, tmp_path):
 
 @pytest.mark.parametrize("locale", [{"LANG": "C", "LC_ALL": "C"},
                                     {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0"}])
-def test_names_typed_in_utf8_keep_their_letters_whatever_the_locale(terminal, tmp_path, locale):
+def test_names_typed_in_utf8_keep_their_letters_whatever_the_locale(
+        terminal: Callable, tmp_path: Path, locale: dict[str, str]) -> None:
     term = terminal(env=locale)
     to_the_name_prompt(term)
     term.press("Zoë", "Enter")
@@ -242,7 +251,7 @@ def test_names_typed_in_utf8_keep_their_letters_whatever_the_locale(terminal, tm
     assert ("1. Zoë" in screen and "2. 名前" in screen) or ("1. Zo?" in screen and "2. ??" in screen)
 
 
-def test_keys_typed_ahead_in_one_burst_are_never_dropped_between_screens(terminal):
+def test_keys_typed_ahead_in_one_burst_are_never_dropped_between_screens(terminal: Callable) -> None:
     term = terminal()
     term.wait_for("Press any key to begin")
     term.press("xnANN\rBOB\r\ry 1")
@@ -256,7 +265,7 @@ PIECES = ["plain words ", "x" * 85, "\x1b[31m", "\x1b[1;32;44m", "\x1b[0m", "\x1
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_the_tests_fast_screen_draws_what_pytes_screen_draws(seed):
+def test_the_tests_fast_screen_draws_what_pytes_screen_draws(seed: int) -> None:
     """FastScreen (the tests' terminals) leaves every cell, the cursor and the lines to redraw
     as pyte's own Screen does, on random mixes of text, colours, wrapping, insert mode,
     character sets and wide and combining characters."""

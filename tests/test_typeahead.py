@@ -4,6 +4,8 @@ import json
 import os
 import shutil
 import time
+from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from helpers import LOCK_ERRNO, PTY
@@ -11,6 +13,7 @@ from terminal import Terminal
 
 from yahtzee.model.rules import HASBRO
 from yahtzee.saves.locks import default_lock
+from yahtzee.strategy.exact.table import StrategyTable
 from yahtzee.strategy.storage import cache
 
 pytestmark = [pytest.mark.slow(14), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -20,7 +23,7 @@ TURN = " 12rr{box}y"
 KEYS = "xnANN\rBOB\r\ry" + "".join(TURN.format(box=box) * 2 for box in BOXES) + "n"
 
 
-def play(tmp_path, name, send):
+def play(tmp_path: Path, name: str, send: Callable) -> dict[str, Any]:
     """Play the scripted game in a real terminal; its history record, less its finishing time."""
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
@@ -39,14 +42,14 @@ def play(tmp_path, name, send):
 
 
 @pytest.mark.posix(reason=PTY)
-def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
-    def slowly(term):
+def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path: Path) -> None:
+    def slowly(term: Any) -> None:
         for key in KEYS:
             term.press(key)
             time.sleep(0.01)
             term.pump(0.01)
 
-    def at_once(term):
+    def at_once(term: Any) -> None:
         term.press(KEYS)
 
     slow = play(tmp_path, "slow", slowly)
@@ -58,7 +61,8 @@ def test_a_game_typed_in_one_burst_ends_as_the_same_game_typed_slowly(tmp_path):
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
 @pytest.mark.usefixtures("no_shipped_tables")
-def test_keys_typed_while_the_game_waits_for_a_table_are_spent_on_the_wait(tmp_path, table, shared_table_cache):
+def test_keys_typed_while_the_game_waits_for_a_table_are_spent_on_the_wait(tmp_path: Path, table: StrategyTable,
+                                                                           shared_table_cache: Path) -> None:
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / "prefs.json").write_text('{"version": 1, "advisor": true}')  # a reroll's cost needs the table
@@ -102,7 +106,8 @@ HOT_KEY_RUNS = int(__import__("os").environ.get("YAHTZEE_HOT_KEY_RUNS", "2"))
 
 @pytest.mark.posix(reason=PTY)
 @pytest.mark.parametrize("run", range(HOT_KEY_RUNS))
-def test_hot_keys_typed_while_computers_play_without_a_pause_act_before_the_next_question(tmp_path, run):
+def test_hot_keys_typed_while_computers_play_without_a_pause_act_before_the_next_question(
+        tmp_path: Path, run: int) -> None:
     """Two computers at a pause of 0 s: V and F10 typed as they start act (verify flips, the
     quit question comes) before ANN is asked anything again; nothing typed then is lost."""
     saves = tmp_path / "saves"

@@ -1,5 +1,7 @@
 """Each rule variant, option and match played through the real program with loaded dice."""
 import json
+from pathlib import Path
+from typing import Any, Union
 
 import pytest
 from helpers import key_turn, play_keys
@@ -65,8 +67,9 @@ FIVEOAK = [
     ("acorn", ACORN, 414, {"upper_bonus": 35, "yahtzee_bonus": 100, "blanks": ["ones"]}),
     ("fiveoak", FIVEOAK, 514, {"upper_bonus": 35, "yahtzee_bonus": 100, "roll_bonus": 95}),
 ])
-def test_each_variant_plays_a_whole_game_to_the_expected_total(tmp_path, monkeypatch, rules,
-                                                                turns, total, parts):
+def test_each_variant_plays_a_whole_game_to_the_expected_total(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str, turns: list[tuple[list[str], list[int]]],
+        total: int, parts: dict[str, Union[int, list[str]]]) -> None:
     lines, faces = interleave(turns)
     lines = START + ["ANN", "", "y"] + lines + ["n"]
     code, out, records = play_plain(tmp_path, monkeypatch, lines, faces, "--rules", rules)
@@ -78,7 +81,7 @@ def test_each_variant_plays_a_whole_game_to_the_expected_total(tmp_path, monkeyp
     assert {key: player[key] for key in parts} == parts
 
 
-def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path, monkeypatch):
+def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines, faces = interleave(YAHTC[:3])
     _, out, _ = play_plain(tmp_path, monkeypatch, START + ["ANN", "", "y"] + lines + ["f10", "y"],
                            faces, "--rules", "yahtc")
@@ -92,13 +95,14 @@ def test_the_variants_speak_of_what_an_extra_yahtzee_does(tmp_path, monkeypatch)
     assert "ANN blanks ONES. YAHTZEE bonus +100!" in out
 
 
-def write_prefs(tmp_path, **prefs):
+def write_prefs(tmp_path: Path, **prefs: Any) -> None:
     saves = tmp_path / "saves"
     saves.mkdir(exist_ok=True)
     (saves / "prefs.json").write_text(json.dumps({"version": 1, "dice_roll": "off", **prefs}))
 
 
-def test_four_rolls_and_a_dice_bank_carry_unused_rolls_into_the_next_turn(tmp_path, monkeypatch):
+def test_four_rolls_and_a_dice_bank_carry_unused_rolls_into_the_next_turn(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     write_prefs(tmp_path, rolls=4, bank=2, advisor=False)
     first = turn([1, 2, 3, 4, 5], "l")                      # posted after one roll: 3 unused, 2 kept
     second = ["", *(["1", "r"] * 5), "c", "y"]              # 4 + 2 rolls: the sixth ends the turn
@@ -110,7 +114,7 @@ def test_four_rolls_and_a_dice_bank_carry_unused_rolls_into_the_next_turn(tmp_pa
     assert "ANN posts 29 in CHANCE." in out  # die 1 rerolled five times: 1 2 3 4 5, then 6s
 
 
-def test_hold_marking_rolls_the_dice_not_held(tmp_path, monkeypatch):
+def test_hold_marking_rolls_the_dice_not_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_prefs(tmp_path, marking="hold", advisor=False)
     lines = START + ["ANN", "", "y", "", "12", "r", "12345", "r", "h", "y", "f10", "y"]
     code, out, _ = play_plain(tmp_path, monkeypatch, lines, [3, 3, 1, 2, 6, 5, 5, 5])
@@ -118,7 +122,7 @@ def test_hold_marking_rolls_the_dice_not_held(tmp_path, monkeypatch):
     assert "ANN  roll 2 of 3: 3 3 5 5 5" in out and "ANN posts 25 in FULL HOUSE." in out
 
 
-def test_undo_takes_a_posting_back_until_the_next_roll_only(tmp_path, monkeypatch):
+def test_undo_takes_a_posting_back_until_the_next_roll_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_prefs(tmp_path, advisor=False)
     lines = START + ["ANN", "BOB", "", "y",
                      "", "r", "c", "y",          # ANN posts 15 in CHANCE
@@ -134,7 +138,7 @@ def test_undo_takes_a_posting_back_until_the_next_roll_only(tmp_path, monkeypatc
     assert out.count("Keys here: 1-5 mark or lock a die") == 1
 
 
-def test_a_computers_posting_cannot_be_taken_back(tmp_path, monkeypatch):
+def test_a_computers_posting_cannot_be_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_prefs(tmp_path, advisor=False)
     lines = START + ["*", "ANN", "", "y", "u", "f10", "y"]
     code, out, _ = play_plain(tmp_path, monkeypatch, lines, [1, 2, 3, 4, 5] * 3, "--seed", "1")
@@ -142,7 +146,7 @@ def test_a_computers_posting_cannot_be_taken_back(tmp_path, monkeypatch):
     assert "U takes back" not in out and "taken back" not in out
 
 
-def start_key_game(term, names):
+def start_key_game(term: Any, names: Any) -> None:
     term.wait_for("Press any key to begin")
     term.press("x")
     term.wait_for("Instructions? (Y/N)")
@@ -163,7 +167,7 @@ RACE = {"ANN": [([6, 6, 6, 6, 1], "6"), ([5, 5, 5, 5, 1], "5"), ([4, 4, 4, 4, 1]
                 ([6, 6, 6, 6, 6], "y")]}
 
 
-def test_a_race_runs_to_its_end_in_key_mode(tmp_path):
+def test_a_race_runs_to_its_end_in_key_mode(tmp_path: Path) -> None:
     write_prefs(tmp_path, advisor=False, sound=False)
     faces = [face for pair in zip(RACE["ANN"], RACE["BOB"]) for dice, _ in pair for face in dice]
     keys = "xnANN\rBOB\r\ry" + "".join(key_turn(ann_box) + key_turn(bob_box)
@@ -179,7 +183,7 @@ def test_a_race_runs_to_its_end_in_key_mode(tmp_path):
     assert [p["total"] for p in record["players"]] == [144, 168]
 
 
-def test_a_challenge_runs_to_its_end_in_key_mode(tmp_path):
+def test_a_challenge_runs_to_its_end_in_key_mode(tmp_path: Path) -> None:
     write_prefs(tmp_path, advisor=False, sound=False, verify=False)
     boxes = ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]
     games = ["".join(key_turn(box, "y" if (box in "tfhy" if game == 0 else box in "hsl") else None) for box in boxes)
@@ -193,7 +197,8 @@ def test_a_challenge_runs_to_its_end_in_key_mode(tmp_path):
     assert script.ended is None
 
 
-def test_undo_after_a_yahtc_extra_turn_names_the_player_who_took_it(tmp_path, monkeypatch):
+def test_undo_after_a_yahtc_extra_turn_names_the_player_who_took_it(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     write_prefs(tmp_path, advisor=False)
     lines = START + ["ANN", "BOB", "", "y",
                      "", "r", "y", "y",           # ANN: YAHTZEE 50
@@ -206,7 +211,8 @@ def test_undo_after_a_yahtc_extra_turn_names_the_player_who_took_it(tmp_path, mo
     assert "ANN's last posting is taken back." in out
 
 
-def test_rules_from_the_command_line_survive_a_change_of_another_setting(tmp_path, monkeypatch):
+def test_rules_from_the_command_line_survive_a_change_of_another_setting(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     lines = START[:1] + ["p", "8", "x", "n", "ANN", "", "y", "f10", "y"]
     _, out, _ = play_plain(tmp_path, monkeypatch, lines, [1], "--rules", "acorn")
     assert "Match (next game): challenge 3." in out
@@ -229,8 +235,9 @@ GERMAN_SHEET = ("ANN: Einser offen, Zweier offen, Dreier offen, Vierer offen, FÃ
     (("--accessible",), ENGLISH_SHEET),
     (("--lang", "de"), GERMAN_SHEET),
 ])
-def test_a_race_ends_with_its_unposted_boxes_open_on_the_sheet_and_null_in_the_record(tmp_path, monkeypatch,
-                                                                                    options, sheet):
+def test_a_race_ends_with_its_unposted_boxes_open_on_the_sheet_and_null_in_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...],
+        sheet: str) -> None:
     try:
         code, out, (record,) = play_plain(tmp_path, monkeypatch, SIXES_RACE, [6] * 10, "--match", "race 60", *options)
     finally:

@@ -3,31 +3,39 @@ act at once, Esc leaves a wait that has a way back, no key is kept for a later q
 the advice page shows before the win chances exist, filling them in when they come."""
 import dataclasses
 import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Callable, Optional
 
 import pytest
-from helpers import KeyScript, plain_console, table_context
+from helpers import KeyScript, plain_console, printed, table_context, there
 
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
+from yahtzee.model.game import Game
 from yahtzee.screens.advice import show_advice
+from yahtzee.screens.context import Context
 from yahtzee.screens.playscreen import play_view
 from yahtzee.screens.prompts import QuitGame
 from yahtzee.screens.steps import Moment, Screen
 from yahtzee.screens.waiting import READ_SECONDS, wait_screen
+from yahtzee.strategy.storage.builder import Waiting
 
 
-class HeldWork:
-    """Work the test holds: never done until released (by the test, or once `done()` has been
-    asked `release_after` times), half way along meanwhile."""
+class HeldWork(Waiting):
+    """Work the test holds, in the place of the game's Waiting (whose own state it never sets
+    up): never done until released (by the test, or once `done()` has been asked
+    `release_after` times), half way along meanwhile."""
 
-    def __init__(self, release_after=None, on_release=None, working=False):
+    def __init__(self, release_after: Optional[int] = None, on_release: Optional[Callable] = None,
+                 working: bool = False) -> None:
         self.working = working  # worked out (a build, a measure), not read from a file
         self.released = threading.Event()
         self.asked = 0
         self.release_after = release_after
         self.on_release = on_release
 
-    def done(self):
+    def done(self) -> bool:
         self.asked += 1
         if self.release_after is not None and self.asked >= self.release_after and not self.released.is_set():
             if self.on_release:
@@ -35,27 +43,27 @@ class HeldWork:
             self.released.set()
         return self.released.is_set()
 
-    def settle(self, seconds):
+    def settle(self, seconds: float) -> bool:
         return self.released.wait(seconds) or self.done()
 
-    def share(self):
+    def share(self) -> float:
         return 0.5
 
-    def working_out(self):
+    def working_out(self) -> bool:
         return self.working
 
 
 @pytest.fixture
-def waiting_turn():
+def waiting_turn() -> tuple[Context, Callable]:
     """ANN's first roll in a two-player game, with its play screen."""
     ctx = table_context([6, 6, 2, 5, 1], ["ANN", "BOB"])
     ctx.session.new_game()
-    ctx.session.game.roll()
+    there(ctx.session.game).roll()
     ctx.moment = Moment(Screen.PLAY)
     return ctx, play_view(ctx)
 
 
-def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn):
+def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     script = KeyScript("m\x1b", more_to_come=True)
     work = HeldWork()
@@ -68,7 +76,7 @@ def test_a_hot_key_acts_during_the_wait_and_esc_leaves_it(waiting_turn):
     assert any("Working out the best strategy (only once)" in line for line in script.screens[0])
 
 
-def test_the_quit_question_is_asked_during_the_wait(waiting_turn):
+def test_the_quit_question_is_asked_during_the_wait(waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     script = KeyScript("qy", more_to_come=True)
     try:
@@ -79,7 +87,7 @@ def test_the_quit_question_is_asked_during_the_wait(waiting_turn):
     assert any("Quit the game?" in line for screen in script.screens for line in screen)
 
 
-def waited_out(ctx, view, keys):
+def waited_out(ctx: Context, view: Callable, keys: str) -> tuple[KeyScript, list[Any]]:
     """A wait without a way back, done half a second after `keys` were typed: its script and
     the keys still waiting after it."""
     script = KeyScript(keys, more_to_come=True)
@@ -92,17 +100,18 @@ def waited_out(ctx, view, keys):
         script.close()
 
 
-def test_a_key_during_the_wait_is_spent_there_and_answers_nothing_later(waiting_turn):
+def test_a_key_during_the_wait_is_spent_there_and_answers_nothing_later(waiting_turn: tuple[Context, Callable]) -> None:
     script, left = waited_out(*waiting_turn, "5")
     assert left == [] and "While the strategy is worked out, F8, F9 and F10 work." in script.messages
 
 
-def test_esc_does_not_leave_a_wait_without_a_way_back(waiting_turn):
+def test_esc_does_not_leave_a_wait_without_a_way_back(waiting_turn: tuple[Context, Callable]) -> None:
     script, left = waited_out(*waiting_turn, "\x1b")
     assert left == [] and "While the strategy is worked out, F8, F9 and F10 work." in script.messages
 
 
-def test_a_table_read_within_the_quiet_moment_is_never_said_to_be_worked_out(waiting_turn):
+def test_a_table_read_within_the_quiet_moment_is_never_said_to_be_worked_out(
+        waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     script = KeyScript("", more_to_come=True)
     work = HeldWork()
@@ -114,7 +123,7 @@ def test_a_table_read_within_the_quiet_moment_is_never_said_to_be_worked_out(wai
     assert not any("Working out" in line for screen in script.screens for line in screen)
 
 
-def test_a_wait_past_the_quiet_moment_is_a_screen_with_its_progress(waiting_turn):
+def test_a_wait_past_the_quiet_moment_is_a_screen_with_its_progress(waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     script = KeyScript("", more_to_come=True)
     work = HeldWork()
@@ -124,10 +133,10 @@ def test_a_wait_past_the_quiet_moment_is_a_screen_with_its_progress(waiting_turn
     finally:
         script.close()
     assert any("Working out the best strategy (only once)." in line for line in script.screens[-1])
-    assert "Working out the best strategy (only once): [" in script.console.output.text()
+    assert "Working out the best strategy (only once): [" in script.output.text()
 
 
-def test_a_table_being_worked_out_is_said_so_at_once(waiting_turn):
+def test_a_table_being_worked_out_is_said_so_at_once(waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     script = KeyScript("", more_to_come=True)
     work = HeldWork(working=True)
@@ -139,7 +148,8 @@ def test_a_table_being_worked_out_is_said_so_at_once(waiting_turn):
     assert any("Working out the best strategy (only once)." in line for line in script.screens[0])
 
 
-def test_a_key_in_the_quiet_moment_shows_the_wait_at_once_and_is_answered_there(waiting_turn):
+def test_a_key_in_the_quiet_moment_shows_the_wait_at_once_and_is_answered_there(
+        waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     script = KeyScript("m", more_to_come=True)
     work = HeldWork()
@@ -153,34 +163,35 @@ def test_a_key_in_the_quiet_moment_shows_the_wait_at_once_and_is_answered_there(
     assert any("Working out the best strategy (only once)." in line for line in script.screens[0])
 
 
-def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(waiting_turn):
+def test_plain_mode_reads_nothing_during_the_wait_and_tells_its_progress(
+        waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     console = plain_console(["q"])
     work = HeldWork()
     threading.Timer(READ_SECONDS + 0.3, work.released.set).start()  # longer than a read from the cache
     assert wait_screen(console, ctx, view, work)
-    said = console.stdout.getvalue()
+    said = printed(console)
     assert "Working out the best strategy (only once): 50%" in said
     assert console.read_key("next") == "q"  # the line is left for the question it answers
 
 
 @pytest.fixture
-def advised(shared_table_cache):
+def advised(shared_table_cache: Path) -> Iterator[tuple[Context, StrategyServices]]:
     """ANN's first roll against BOB with the advisor, its strategy closed after the test."""
     strategy = StrategyServices.over(TableKeeper(shared_table_cache))
     ctx = table_context([6, 6, 2, 5, 1], ["ANN", "BOB"], strategy=strategy)
     ctx.session.new_game()
-    ctx.session.game.roll()
+    there(ctx.session.game).roll()
     ctx.moment = Moment(Screen.PLAY)
     yield ctx, strategy
     strategy.close()
 
 
-def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised):
+def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised: tuple[Context, StrategyServices]) -> None:
     ctx, strategy = advised
     script = KeyScript("", more_to_come=True)
     held = HeldWork(release_after=20, on_release=lambda: script.pipe.send_text("x"))
-    strategy.coach.chances_waiting = lambda game: held
+    strategy.coach.chances_waiting = lambda game: held  # type: ignore[method-assign]  # held work
     try:
         show_advice(script.console, ctx, play_view(ctx))
     finally:
@@ -194,27 +205,27 @@ def test_the_advice_page_shows_before_the_chances_and_fills_them_in(advised):
     assert [line.split()[1:3] for line in first[4:12]] == [line.split()[1:3] for line in filled[4:12]]
 
 
-def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn):
+def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn: tuple[Context, Callable]) -> None:
     from yahtzee.screens.turn import computer_step
     ctx, view = waiting_turn
-    ctx.session.game.players[0].kind, ctx.session.game.players[0].mood = "computer", "norisk"
+    there(ctx.session.game).players[0].kind, there(ctx.session.game).players[0].mood = "computer", "norisk"
     script = KeyScript("v", more_to_come=True)
     held = HeldWork()
 
     class Opponents:
         acted_after_release = None
 
-        def waiting(self, game):
+        def waiting(self, game: Game) -> Any:
             return held
 
-        def action(self, game):
+        def action(self, game: Game) -> None:
             Opponents.acted_after_release = held.released.is_set() and ctx.session.verify is False
             raise QuitGame()  # enough: the computer decides only now
 
     class Strategy:
         opponents = Opponents()
 
-    ctx.services = dataclasses.replace(ctx.services, strategy=Strategy())
+    ctx.services = dataclasses.replace(ctx.services, strategy=Strategy())  # type: ignore[arg-type]  # (its opponents only)
     threading.Timer(0.5, held.released.set).start()
     try:
         with pytest.raises(QuitGame):
@@ -224,19 +235,20 @@ def test_a_computer_waits_for_its_table_with_the_hot_keys_live(waiting_turn):
     assert "Verify is now OFF." in script.messages and Opponents.acted_after_release
 
 
-def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(advised):
+def test_read_line_by_line_the_advice_waits_for_its_chances_and_says_them(
+        advised: tuple[Context, StrategyServices]) -> None:
     ctx, strategy = advised
     console = plain_console(["x"])
     held = HeldWork()
-    strategy.coach.chances_waiting = lambda game: held
+    strategy.coach.chances_waiting = lambda game: held  # type: ignore[method-assign]  # held work
     threading.Timer(READ_SECONDS + 0.3, held.released.set).start()
     show_advice(console, ctx, play_view(ctx))
-    said = console.stdout.getvalue()
+    said = printed(console)
     assert said.index("Working out the best strategy (only once): 50%") < said.index("ADVICE for ANN")
     assert "Ranked by the expected final score." in said and said.count("win chance") > 10
 
 
-def test_a_stop_signal_ends_the_wait_at_once(waiting_turn):
+def test_a_stop_signal_ends_the_wait_at_once(waiting_turn: tuple[Context, Callable]) -> None:
     from yahtzee.consoles.stops import StopRequested
     ctx, view = waiting_turn
     console = plain_console([])
@@ -245,13 +257,13 @@ def test_a_stop_signal_ends_the_wait_at_once(waiting_turn):
         wait_screen(console, ctx, view, HeldWork())
 
 
-def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised):
+def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised: tuple[Context, StrategyServices]) -> None:
     from yahtzee.model.outcome import FinishedGame
     from yahtzee.present.look import framed
     from yahtzee.screens.ending import show_review
     ctx, strategy = advised
-    ctx.session.results.append(FinishedGame.of(ctx.session.game, "2026-12-05T10:00:00+00:00"))
-    strategy.reviewer.waiting = lambda game: HeldWork()
+    ctx.session.results.append(FinishedGame.of(there(ctx.session.game), "2026-12-05T10:00:00+00:00"))
+    strategy.reviewer.waiting = lambda game: HeldWork()  # type: ignore[method-assign]  # held work
     script = KeyScript("\x1b", more_to_come=True)
     try:
         show_review(script.console, ctx, framed(lambda look: []))
@@ -261,10 +273,11 @@ def test_the_reviews_wait_is_left_with_esc_and_shows_no_review(advised):
     assert any("Esc goes back" in line for line in script.screens[0])
 
 
-def test_read_line_by_line_a_table_read_from_the_cache_is_not_said_to_be_worked_out(waiting_turn):
+def test_read_line_by_line_a_table_read_from_the_cache_is_not_said_to_be_worked_out(
+        waiting_turn: tuple[Context, Callable]) -> None:
     ctx, view = waiting_turn
     console = plain_console(["q"])
     work = HeldWork()
     threading.Timer(READ_SECONDS / 5, work.released.set).start()
     assert wait_screen(console, ctx, view, work)
-    assert console.stdout.getvalue() == "" and console.read_key("next") == "q"
+    assert printed(console) == "" and console.read_key("next") == "q"

@@ -3,6 +3,9 @@ invariants, then whole games in plain mode, in key mode and for a screen reader,
 and in German."""
 import os
 import re
+from functools import partial
+from pathlib import Path
+from typing import Any, Optional
 
 import pytest
 from helpers import KeyScript, loaded_session
@@ -34,29 +37,31 @@ LONG = ("ANN has 3 3 1 2 5; boxes: 1 Ones 2, 2 Twos 2, 3 Threes 9, 4 Fours 0, 5 
     ("leads by 2090", 8, ["leads", "by 2090"]),
     ("ANN by 123456", 6, ["ANN by", "123456"]),  # where the word before it does not fit with it
 ])
-def test_lines_break_between_words(text, width, lines):
+def test_lines_break_between_words(text: str, width: int, lines: list[str]) -> None:
     assert wrapped(text, width) == lines
 
 
 @pytest.mark.parametrize("width", [20, 33, 50, 79, 80])
-def test_a_wrapped_line_keeps_every_word_whole_and_in_order(width):
+def test_a_wrapped_line_keeps_every_word_whole_and_in_order(width: int) -> None:
     lines = wrapped(LONG, width)
     assert all(visible_width(line) <= width for line in lines)
     assert " ".join(lines).split() == LONG.split()
 
 
-def assert_fits(lines, where):
+def assert_fits(lines: list[str], where: str) -> None:
     """Every line fits 80 columns."""
     for line in lines:
         assert visible_width(line) <= WIDTH, f"{where}: {line!r}"
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_columns(tmp_path, monkeypatch, code):
+def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_columns(tmp_path: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                                   code: str) -> None:
     from yahtzee.consoles.plain import PlainConsole
     made = PlainConsole.__init__
 
-    def at_a_terminal(console, *args, **options):
+    def at_a_terminal(console: Any, *args: Any, **options: Any) -> None:
         made(console, *args, **options)
         console.width = WIDTH  # as a terminal of 80 columns says (into a pipe, a record is one line)
 
@@ -74,7 +79,7 @@ def test_a_whole_plain_game_at_a_terminal_writes_no_line_wider_than_its_80_colum
     assert max(visible_width(line) for line in written) > 70  # long lines were written, broken
 
 
-def key_mode_rows(script):
+def key_mode_rows(script: KeyScript) -> list[str]:
     """The rows a KeyConsole wrote: each full draw split at its line ends."""
     rows = []
     for draw in script.output.written:
@@ -83,18 +88,19 @@ def key_mode_rows(script):
 
 
 @pytest.mark.parametrize("code", ["en", "de"])
-def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(context, code):
+def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(context: partial, code: str) -> None:
     language.use(code)
     try:
         ctx = context([3, 3, 1, 2, 5] * 30)
         keys = "*nobody\rANN\rBOB\r\r" + "y" + " zr" + "".join(f"{box}y r" for box in "123") + "?xq"
         script = KeyScript(keys)
         keeper, moment = Keeper(ctx), Moment(Screen.NAMES)
+        next_moment: Optional[Moment] = moment
         with pytest.raises(InputClosed):
-            while moment is not None:
-                ctx.moment = moment
+            while next_moment is not None:
+                ctx.moment = moment = next_moment
                 keeper.keep(ctx)
-                moment = SCREENS[moment.screen](script.console, ctx)
+                next_moment = SCREENS[moment.screen](script.console, ctx)
         script.close()
     finally:
         language.use("en")
@@ -103,7 +109,7 @@ def test_the_key_mode_screens_and_messages_write_no_row_wider_than_80_columns(co
     assert any("*rival" in row for row in rows)  # the long computer-players line was drawn, broken
 
 
-def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
+def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path: Path) -> None:
     from yahtzee.consoles.screenreader import AccessibleConsole
     from yahtzee.screens.playscreen import posting_brief
     session = loaded_session([3, 3, 1, 2, 5])
@@ -131,11 +137,11 @@ def test_a_screen_reader_hears_every_box_of_a_long_posting_line_whole(tmp_path):
     ("\u6f22\u5b57 ok", 1, ["\u6f22", "\u5b57", "o", "k"]),
     ("  \u6f22\u5b57", 2, ["\u6f22", "\u5b57"]),
 ])
-def test_a_line_too_narrow_for_a_character_still_ends(text, width, lines):
+def test_a_line_too_narrow_for_a_character_still_ends(text: str, width: int, lines: list[str]) -> None:
     assert wrapped(text, width) == lines
 
 
-def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_by_24(monkeypatch):
+def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_by_24(monkeypatch: pytest.MonkeyPatch) -> None:
     from yahtzee.consoles import terminalio
     monkeypatch.setattr(terminalio.os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
     monkeypatch.delenv("COLUMNS", raising=False)

@@ -18,7 +18,7 @@ from .consoles.screenreader import AccessibleConsole
 from .consoles.terminalio import KeySource, PressReader
 from .consoles.winkeys import console_takes_ansi, watch_console_close
 from .manual import read_manual
-from .model.dice import DiceFileError, LoadedDice, RandomDice, SeededDice
+from .model.dice import DiceFileError, DiceSource, LoadedDice, RandomDice, SeededDice
 from .model.session import Session
 from .model.words import Say, Sentence, Text
 from .net.log import TableLog
@@ -161,7 +161,7 @@ def waits_shown_at(console: ProgramConsole) -> WaitsShown:
                       lambda line: console.message_from_thread(Sentence(line)))
 
 
-def make_context(settings: Settings, saves: Saves, source: Union[LoadedDice, SeededDice, RandomDice],
+def make_context(settings: Settings, saves: Saves, source: DiceSource,
                  strategy: Optional[StrategyServices]) -> Context:
     """The screens' context: a new session under the preferences and this run's options."""
     session = Session([], verify=settings.prefs.verify, sound=settings.prefs.sound, source=source)

@@ -3,7 +3,7 @@ objective, the turn arithmetic that goes with it, and the tables that plan for r
 solver does not solve exactly (a dice bank) with the values of the nearest ones it does."""
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Protocol
 
 import numpy as np
 
@@ -70,6 +70,12 @@ class StrategyTable:
 
 
 TableLoader = Callable[[Rules, Objective], StrategyTable]
+
+
+class Loader(Protocol):
+    """A TableLoader whose objective, left out, is the expected score: what table_loader gives."""
+
+    def __call__(self, rules: Rules, objective: Objective = ...) -> StrategyTable: ...
 
 
 def heuristic_note(rules: Rules, plan_rules: Rules) -> Say:

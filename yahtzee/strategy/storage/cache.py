@@ -35,7 +35,7 @@ from ..exact.progress import Progress
 from ..exact.rulearrays import check_tables
 from ..exact.solver import TurnSolver
 from ..exact.statespace import empty_values, start_value
-from ..exact.table import StrategyTable, TableLoader, table_for
+from ..exact.table import Loader, StrategyTable, table_for
 from ..odds.rests import FULL_CARD_KINDS, Rests, has_rests, measured_rests, remember_rests, rest_arrays
 from .memo import remembered
 
@@ -386,7 +386,7 @@ def build_lock(rules: Rules, objective: Objective, cache_dir: Folder,
 
 
 def table_loader(cache_dir: Optional[Folder] = None, progress: Optional[Progress] = None,
-                 notify: Optional[Notify] = None) -> TableLoader:
+                 notify: Optional[Notify] = None) -> Loader:
     """A loader(rules, objective=EXPECTED_SCORE) of the tables this process holds (memo): one not
     held yet is read from `cache_dir` or built into it; `notify(line)` hears of a bad table set
     aside and rebuilt."""
