@@ -193,7 +193,7 @@ def is_plain(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, environ: M
             or environ.get("TERM") == "dumb")
 
 
-def dice_source(args: argparse.Namespace) -> Union[LoadedDice, SeededDice, RandomDice]:
+def dice_source(args: argparse.Namespace) -> DiceSource:
     """The dice the options ask for: loaded, seeded or truly random."""
     if args.duplicate and args.dice_file:
         raise ValueError(_("--duplicate cannot be used with --dice-file: loaded dice come in file order"))
