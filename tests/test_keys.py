@@ -6,7 +6,7 @@ import io
 import os
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import pytest
 from helpers import NO_CRYPTOGRAPHY, KeyScript, clock, plain_console, printed
@@ -21,12 +21,14 @@ from yahtzee.consoles.keyreader import KeyReader
 from yahtzee.consoles.plain import PlainConsole
 from yahtzee.consoles.screenreader import AccessibleConsole
 from yahtzee.model.session import Session
-from yahtzee.net.hostconsole import TableConsole
-from yahtzee.net.seat import RemoteSeat
 from yahtzee.present.keys import HOT_KEYS, KEY_MAP, LETTERS, LINE_KEYS, PLAIN_WORDS, TERMINAL_KEYS, Key, letter_as_key
 from yahtzee.screens.context import Context, Services
 from yahtzee.screens.prompts import hot_key
 from yahtzee.screens.seatview import ContextSeating
+
+if TYPE_CHECKING:  # the table's modules load asyncssh, which Windows (under Wine) cannot
+    from yahtzee.net.hostconsole import TableConsole
+    from yahtzee.net.seat import RemoteSeat
 
 SIZE = os.terminal_size((80, 24))
 
@@ -84,7 +86,7 @@ def friends_seat() -> Iterator[tuple[KeyConsole, Callable]]:
 
 
 @contextlib.contextmanager
-def tables_host() -> Iterator[tuple[TableConsole, Callable]]:
+def tables_host() -> "Iterator[tuple[TableConsole, Callable]]":
     """The table's console, asked at the host's terminal."""
     from tablehands import Server  # asyncssh: the table's tests need what hosting needs
 
@@ -93,7 +95,7 @@ def tables_host() -> Iterator[tuple[TableConsole, Callable]]:
         ctx = Context(Session([]), Services(clock))
         assert isinstance(host.reader, KeyReader)
 
-        def no_friend(seat: RemoteSeat, reader: KeyReader) -> KeyConsole:
+        def no_friend(seat: "RemoteSeat", reader: KeyReader) -> KeyConsole:
             raise AssertionError("no friend sits at this table")
         yield TableConsole(host, host.reader, Server().serving, console_for=no_friend,
                            seating=ContextSeating(ctx)), press

@@ -6,10 +6,6 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
-from tablehands import Table
-
-from yahtzee.net.seat import RemoteSeat
-from yahtzee.net.server import TableServer
 
 if sys.platform == "win32":  # its module-level code already needs what Windows lacks
     pytest.skip("posix: a hosted table's seats (hosting needs a POSIX system; under Wine, asyncssh's "
@@ -17,7 +13,10 @@ if sys.platform == "win32":  # its module-level code already needs what Windows 
 
 import re
 
-from tablehands import FACES, PLAYERS, at_bobs_first_roll, served, table
+from tablehands import FACES, PLAYERS, Table, at_bobs_first_roll, served, table
+
+from yahtzee.net.seat import RemoteSeat
+from yahtzee.net.server import TableServer
 
 pytestmark = pytest.mark.slow(3)
 

@@ -5,8 +5,6 @@ import sys
 from typing import Any
 
 import pytest
-from helpers import FastScreen, there
-from tablehands import Table
 
 if sys.platform == "win32":  # its module-level code already needs what Windows lacks
     pytest.skip("posix: a hosted table's seats (hosting needs a POSIX system; under Wine, asyncssh's "
@@ -19,8 +17,8 @@ import threading
 import time
 from pathlib import Path
 
-from helpers import wait_until
-from tablehands import FACES, PLAYERS, at_bobs_first_roll, table
+from helpers import FastScreen, there, wait_until
+from tablehands import FACES, PLAYERS, Table, at_bobs_first_roll, table
 
 from yahtzee.model.words import Say
 from yahtzee.present.look import Look
