@@ -6,6 +6,8 @@ import pytest
 from yahtzee.model.rules import ACORN, FREE_JOKER, HASBRO, NO_BONUS, YAHTC
 from yahtzee.strategy.exact import statespace
 from yahtzee.strategy.exact.firstbest import NO_BOX, FirstBest
+from yahtzee.strategy.exact.objective import Objective
+from yahtzee.strategy.exact.rulearrays import BOX_COUNT
 from yahtzee.strategy.exact.solver import TurnSolver
 from yahtzee.strategy.exact.stages import Workspace
 
@@ -40,3 +42,17 @@ def test_of_equal_postings_the_first_box_is_kept_in_whatever_order_they_come():
     nothing = FirstBest(None)
     nothing.raise_to(best, np.array([[9.0, 0.0, 0.0]]), 1)
     assert nothing.boxes is None and best[0, 0] == 9.0 and NO_BOX == -1
+
+
+@pytest.mark.parametrize("rules", [HASBRO, YAHTC], ids=lambda rules: rules.name)
+def test_a_risk_minded_or_yahtzee_loving_table_posts_in_the_same_boxes_either_way(rules):
+    """The advice of the computers' own tables asks for boxes too: their fullest levels, solved."""
+    engine = TurnSolver(rules, Objective("bold", risk=-0.02, yahtzee_reward=20.0))
+    values = engine.solve(levels=4)
+    states = statespace.level_states(BOX_COUNT - 4, 1)
+    states = states.part(slice(None, None, max(1, len(states) // 300)))
+    quick, each_box = Workspace(len(states)), Workspace(len(states))
+    quick_boxes = engine._post_best(values, states, quick, want_boxes=True)
+    each_boxes = engine._post_each_box(values, states, each_box, want_boxes=True)
+    assert quick_boxes is not None and each_boxes is not None
+    assert np.array_equal(quick.base, each_box.base) and np.array_equal(quick_boxes[0], each_boxes[0])

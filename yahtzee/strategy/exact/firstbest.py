@@ -62,26 +62,21 @@ Posted = list[tuple[int, np.ndarray, Optional[np.ndarray]]]  # box, its rows, th
 
 def five_alike_best(points: np.ndarray, legal: np.ndarray, posted: Posted, rows_of: dict[int, np.ndarray],
                     boxes: Optional[np.ndarray]) -> np.ndarray:
-    """The best posting of each face's five alike (faces x states), every open box at once: a
-    box's value read from its rows (`posted`) at the row of its `points` (faces x states x
-    boxes; `rows_of` box: the row of each points value), or its points added to the value of
-    its card after; a box not `legal` (faces x states, bits) none. Their boxes, of equal the
-    first (NO_BOX where none is legal), into `boxes` if given."""
-    numbers = np.array([box for box, _rows, _after in posted])
-    value = np.empty((len(posted),) + legal.shape)
-    read = [place for place, (_box, _rows, after) in enumerate(posted) if after is None]
-    if read:
-        offsets = np.cumsum([0] + [len(posted[place][1]) for place in read])
-        index = np.stack([rows_of[posted[place][0]][points[..., posted[place][0]]] + start
-                          for place, start in zip(read, offsets)])
-        every_row = np.concatenate([posted[place][1] for place in read])
-        value[read] = np.take_along_axis(every_row, index.reshape(-1, legal.shape[1]), axis=0).reshape(index.shape)
-    added = [place for place in range(len(posted)) if place not in read]
-    if added:
-        afters = np.stack([posted[place][2] for place in added])  # type: ignore[misc]  # not None: not read
-        value[added] = np.moveaxis(points[..., numbers[added]], -1, 0) + afters[:, None, :]
-    np.putmask(value, (legal >> numbers[:, None, None]) & 1 == 0, -np.inf)
-    best = value.max(axis=0)
+    """The best posting of each face's five alike (faces x states), box by box: a box's value
+    read from its rows (`posted`) at the row of its `points` (faces x states x boxes; `rows_of`
+    box: the row of each points value), or its points added to the value of its card after; a
+    box not `legal` (faces x states, bits) none. Their boxes, of equal the first (NO_BOX where
+    none is legal), into `boxes` if given."""
+    best = np.full(legal.shape, -np.inf)
     if boxes is not None:
-        boxes[...] = np.where(best == -np.inf, NO_BOX, numbers[value.argmax(axis=0)])
+        boxes.fill(NO_BOX)
+    for box, row_values, after in posted:
+        if after is None:
+            value = np.take_along_axis(row_values, rows_of[box][points[..., box]], axis=0)
+        else:
+            value = points[..., box] + after
+        value[(legal >> box) & 1 == 0] = -np.inf
+        if boxes is not None:
+            boxes[value > best] = box
+        np.maximum(best, value, out=best)
     return best

@@ -197,8 +197,8 @@ class TurnSolver:
     def _post_five_alike_best(self, states: States, work: Workspace, posted: Posted,
                               boxes: Optional[np.ndarray] = None) -> None:
         """_post_five_alike for _post_best: each open box's value read from its rows (`posted`),
-        or its points added to the value of its card after (see firstbest.five_alike_best);
-        the boxes into `boxes` if given."""
+        or its points added to the value of its card after (see firstbest.five_alike_best); the
+        boxes into `boxes` if given."""
         case, faces = states.case, FIVE_ALIKE_FACES
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
         matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
