@@ -12,6 +12,7 @@ import numpy as np
 from ...model import scoring
 from ...model.rules import Rules
 from .dicemath import FACE_COUNT, YAHTZEE_ROLLS, over_rolls
+from .firstbest import NO_BOX, FirstBest, Posted, five_alike_best
 from .levels import LevelSolver
 from .objective import EXPECTED_SCORE, Objective
 from .rulearrays import (
@@ -30,8 +31,7 @@ from .statespace import States, share_hopeless_sums, share_solved, state_index
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 FIVE_ALIKE_FACES = np.arange(FACE_COUNT)[:, None]  # a row for each face of five alike
-NO_BOX = -1
-FEW_ROLLS = 64  # a box that scores on at most so many rolls is posted as a zero first (see _post_best)
+FEW_ROLLS = 64  # a box that scores on at most so many rolls is posted as a zero first (see post_best)
 
 
 def fifty_matters(tables: RuleTables) -> bool:
@@ -125,17 +125,21 @@ class TurnSolver:
                           want_boxes: bool = False) -> Optional[np.ndarray]:
         """post_values without a yahtChallenge extra turn (the part that does not depend on
         the state's own value)."""
-        if want_boxes or self.tables.roll_bonus or not self._five_alike_rows:
-            return self._post_each_box(values, states, work, want_boxes)
-        self._post_best(values, states, work)
-        return None
+        if self.tables.roll_bonus or not self._five_alike_rows:
+            return self.post_each_box(values, states, work, want_boxes)
+        return self.post_best(values, states, work, want_boxes)
 
-    def _post_best(self, values: np.ndarray, states: States, work: Workspace) -> None:
-        """The best posting value of every roll into work.base, when nothing asks which box or
-        what fits (the table's build): the boxes that score on most rolls a row each, the others
-        (see _zero_first) their zero on every roll at once and their points on the few rolls
-        they score on; five alike from the same rows. work.fit is -inf (no roll bonus reads it)."""
+    def post_best(self, values: np.ndarray, states: States, work: Workspace,
+                   want_boxes: bool = False) -> Optional[np.ndarray]:
+        """The best posting value of every roll into work.base, when nothing asks what fits (no
+        roll bonus): the boxes that score on most rolls a row each, the others (see _zero_first)
+        their zero on every roll at once and their points on the few rolls they score on; five
+        alike from the same rows. work.fit is -inf (no roll bonus reads it). With want_boxes,
+        the box of each best posting as post_each_box finds it (see firstbest), in the first
+        of two rows (the second, of fitting postings, NO_BOX: nothing reads it)."""
         best, zero, posted = work.base, np.full(len(states), -np.inf), []
+        found = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
+        chosen, zero_box = FirstBest.of(found, len(states))
         any_row = False
         work.fit.fill(-np.inf)
         boxes = open_boxes(states)
@@ -145,22 +149,25 @@ class TurnSolver:
             row_values, after = (upper_rows[box], None) if box in upper_rows else self._rows_after(values, box, states)
             posted.append((box, row_values, after))
             if box in self._zero_first:
-                np.maximum(zero, row_values[0], out=zero)
+                zero_box.raise_to(zero, row_values[0], box)
             elif not any_row:
                 row_values.take(self._point_rows[box], axis=0, out=best, mode="clip")
+                chosen.fill(box)
                 any_row = True
             else:
-                candidate = row_values.take(self._point_rows[box], axis=0, out=work.candidate, mode="clip")
-                np.maximum(best, candidate, out=best)
+                chosen.raise_to(best, row_values.take(self._point_rows[box], axis=0, out=work.candidate, mode="clip"),
+                                box)
         if any_row:
-            np.maximum(best, zero, out=best)
+            chosen.merge(best, zero, zero_box)
         else:
             best[...] = zero
+            chosen.fill(zero_box.boxes)
         for box, row_values, _after in posted:
             rows = self._zero_first.get(box, ())
             if len(rows):
-                best[rows] = np.maximum(best[rows], row_values[self._point_rows[box][rows]])
-        self._post_five_alike_best(states, work, posted)
+                best[rows] = chosen.merged_rows(best[rows], rows, row_values[self._point_rows[box][rows]], box)
+        self._post_five_alike_best(states, work, posted, found)
+        return found
 
     def _upper_rows(self, values: np.ndarray, states: States, boxes: list[int]) -> np.ndarray:
         """_rows_after of upper boxes, all at once (boxes x points x states): after_posting's
@@ -187,26 +194,22 @@ class TurnSolver:
         after[filled] = -np.inf
         return self._distinct[box][:, None] + after, after
 
-    def _post_five_alike_best(self, states: States, work: Workspace,
-                              posted: list[tuple[int, np.ndarray, Optional[np.ndarray]]]) -> None:
-        """_post_five_alike for _post_best: each open box's value read from its rows (`posted`),
-        or its points added to the value of its card after."""
+    def _post_five_alike_best(self, states: States, work: Workspace, posted: Posted,
+                              boxes: Optional[np.ndarray] = None) -> None:
+        """_post_five_alike for post_best: each open box's value read from its rows (`posted`),
+        or its points added to the value of its card after (see firstbest.five_alike_best); the
+        boxes into `boxes` if given."""
         case, faces = states.case, FIVE_ALIKE_FACES
         legal = self.tables.yahtzee_legal[case, states.mask, faces]
         matching_filled = (states.mask >> np.array(UPPER_BITS)[:, None]) & 1
         every_points = self.tables.five_points[case, matching_filled, faces]  # faces x states x boxes
-        row_best = np.full(legal.shape, -np.inf)
-        for box, row_values, after in posted:
-            points = every_points[..., box]
-            if after is None:
-                value = np.take_along_axis(row_values, self._five_alike_rows[box][points], axis=0)
-            else:
-                value = points + after
-            value[(legal >> box) & 1 == 0] = -np.inf
-            np.maximum(row_best, value, out=row_best)
+        row_box = None if boxes is None else np.empty(legal.shape, dtype=np.int8)
+        row_best = five_alike_best(every_points, legal, posted, self._five_alike_rows, row_box)
         work.base[FIVE_ALIKE] = row_best + self._five_alike_extra(case)
+        if boxes is not None:
+            boxes[0][FIVE_ALIKE] = row_box
 
-    def _post_each_box(self, values: np.ndarray, states: States, work: Workspace,
+    def post_each_box(self, values: np.ndarray, states: States, work: Workspace,
                        want_boxes: bool) -> Optional[np.ndarray]:
         """plain_post_values a box at a time over every roll, keeping the boxes if asked and
         the best fitting posting."""
