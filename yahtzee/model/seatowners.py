@@ -91,6 +91,11 @@ class Seats:
         with self._lock:
             self._removed.add(mark)
 
+    def has_removed(self, mark: Mark) -> bool:
+        """Whether the host removed the friend known by `mark`."""
+        with self._lock:
+            return mark in self._removed
+
     def carry_removals(self, other: "Seats") -> None:
         """Whom the host removed from `other`'s game is refused here too (a saved game set aside)."""
         with other._lock:

@@ -24,7 +24,7 @@ class SeatClaims:
         proved, or before the game a name while seats remain, is claimed for them."""
         seat, seats = friend.seat, self.seating.seats()
         claim = seats.claim(key, seat.proof, may_take=not self.seating.game_under_way())
-        refused = removal_mark(seat.name, seat.proof, seat.address) in seats.snapshot().removed
+        refused = seats.has_removed(removal_mark(seat.name, seat.proof, seat.address))
         if refused or claim is Claim.NOT_YOURS:
             friend.console.message(removed(seat.name) if refused else not_yours(seat.name, seats.owner(key) or ""))
             friend.console.end_line()
