@@ -5,7 +5,9 @@ import contextlib
 import os
 import signal
 import sys
+import time
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, TextIO, Union
 
@@ -20,7 +22,7 @@ from .consoles.winkeys import console_takes_ansi, watch_console_close
 from .manual import read_manual
 from .model.dice import DiceFileError, DiceSource, LoadedDice, RandomDice, SeededDice
 from .model.session import Session
-from .model.words import Say, Sentence, Text
+from .model.words import Refusal, Say, Sentence, Text
 from .net.log import TableLog
 from .net.tracing import trace_memory_if_asked
 from .present.palette import painter, wants_colour
@@ -35,15 +37,19 @@ from .screens.flow import Keeper, finish, keep_for_later, run
 from .screens.prompts import QuitGame
 from .screens.seatview import ContextSeating
 from .screens.waiting import progress_note, progress_step
-from .speech.languages import _
+from .speech.languages import _, text
 from .usage import missing_package, usage_error
 
 SWITCH_SECONDS = 0.0005  # how long a thread runs before another may (the interpreter's switch interval)
+SERVE_STOP_SECONDS = 10.0  # the most each of a server's tables is waited for as it saves and stops
+STOP_LOOK_SECONDS = 0.5  # how often a server with nothing else to do looks for a stop signal
 
 if TYPE_CHECKING:  # asyncssh loads only when a table is hosted (hosted_table)
+    from .consoles.keyreader import KeyReader
     from .model.seatowners import SeatsSnapshot
     from .net.hostconsole import TableConsole
     from .net.seat import RemoteSeat
+    from .net.seating import Seating
     from .net.server import TableServer
 
 
@@ -87,7 +93,6 @@ def hosting(in_lines: bool, colour: bool, theme: str, address: tuple[str, int], 
             seating: ContextSeating) -> "Union[TableConsole[ContextSeating], int]":
     """The table this terminal hosts (its console in key mode), or the exit code of a usage error
     said in one line."""
-    from .net.credentials import KeyFileProblem
     if in_lines:
         return usage_error(_("--host needs a terminal in key mode (not --plain or --accessible)"))
     if not can_host(sys.platform):
@@ -95,7 +100,7 @@ def hosting(in_lines: bool, colour: bool, theme: str, address: tuple[str, int], 
                              "join from Windows)"))
     try:
         return hosted_table(colour, theme, address, folder, seating)
-    except KeyFileProblem as problem:
+    except Refusal as problem:  # a key file the table cannot use
         return usage_error(problem)
     except OSError as error:
         where = (_(" (the saves folder {path} cannot be written: choose another with --saves)").format(
@@ -137,21 +142,88 @@ def hosted_table(colour: bool, theme: str, address: tuple[str, int], folder: Pat
         or goes, and it reads the game's `seats` at the door."""
         return TableServer(credentials, *address, notify=notify, log=TableLog(folder), changed=changed, seats=seats)
 
-    def friend_console(seat: "RemoteSeat", reader: "KeyReader") -> KeyConsole:
-        """A friend's console, in the host's theme and the seat's own colours, glyphs and language."""
-        return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size, reader=reader,
-                          paint=painter(seat.colour and theme), unicode=seat.unicode,
-                          flashes=seat.colour and theme != "mono", language=seat.language, at_host=False)
-
     keys = toolkit().create_input()
     host_reader = KeyReader(keys.fileno())  # the host's terminal, as the table's wait watches it
     host = key_console(colour, theme, keys, host_reader)
-    table = TableConsole(host, host_reader, serve, friend_console, seating)
+    table = TableConsole(host, host_reader, serve, partial(seat_console, theme), seating)
     table.server.start()
     host.message_from_thread(table.server.how_to_join())
     host.message_from_thread(Say("This table's host key: {fingerprint}").format(fingerprint=credentials.fingerprint))
     host.message_from_thread(Say("F7 shows who is at the table; there a number removes someone."))
     return table
+
+
+def seat_console(theme: str, seat: "RemoteSeat", reader: "KeyReader", at_host: bool = False) -> KeyConsole:
+    """A console at an SSH seat, in `theme` and the seat's own colours, glyphs and language
+    (`at_host`: the host's keys are offered there)."""
+    return KeyConsole(input=seat, output=seat, terminal_size=seat.terminal_size, reader=reader,
+                      paint=painter(seat.colour and theme), unicode=seat.unicode,
+                      flashes=seat.colour and theme != "mono", language=seat.language, at_host=at_host)
+
+
+def serve_tables(args: argparse.Namespace, folders: Folders) -> int:
+    """Serve many tables over SSH until a stop signal (--serve): each login comes to the page of
+    tables; a table's creator hosts it from their terminal. Returns the exit code."""
+    if args.host or args.plain or args.accessible:
+        return usage_error(_("--serve runs alone: not with --host, --plain or --accessible"))
+    if not can_host(sys.platform):
+        return usage_error(_("--serve serves tables from Linux, macOS or another POSIX system (players "
+                             "may join from Windows)"))
+    missing = missing_package(packages_needed(False, True))
+    if missing is not None:
+        return missing
+    from .net.hall import Hall
+    folder = Path(args.saves) if args.saves else folders.saves / "serve"
+    try:
+        served = Saves(folder, now=local_now)
+        game_settings(Settings(served.load_prefs(), run_settings(args)).for_games())  # a bad --rules told now
+        served.close()
+        hall = Hall(folder, args.serve, partial(seat_console, args.theme or "classic"),
+                    partial(play_served_table, args, folders.cache, folder))
+        sys.setswitchinterval(SWITCH_SECONDS)
+        hall.server.start()
+    except (Refusal, ValueError) as problem:
+        return usage_error(problem)
+    except OSError as error:
+        return usage_error(_("cannot serve at {address}: {error}").format(
+            address=":".join(map(str, args.serve)), error=error.strerror or error))
+    print(text(Say("Serving tables: ssh -p {port} NAME@{address} (password {password}). Ctrl-C stops.").format(
+        port=hall.server.port, address=args.serve[0], password=hall.credentials.password)), flush=True)
+    hall.close(wait_for_stop_signal(), SERVE_STOP_SECONDS)
+    print(text(Say("The server stopped; every table's game is saved.")), flush=True)
+    return 0
+
+
+def wait_for_stop_signal() -> int:
+    """Sleep until SIGTERM or SIGINT comes; which one came."""
+    came: list[int] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda signum, frame: came.append(signum))
+    while not came:
+        time.sleep(STOP_LOOK_SECONDS)  # a signal cuts the sleep short
+    ignore_stop_signals()
+    return came[0]
+
+
+def play_served_table(args: argparse.Namespace, cache: Path, folder: Path, name: str,
+                      hosted: "Callable[[Seating], ProgramConsole]",
+                      opened: "Callable[[Callable[[], Session]], None]") -> None:
+    """A table of the server, hosted at the terminal of its creator (`name`), played until it
+    ends at the console `hosted` makes; its saves in a folder of the creator's name (a saved
+    game of theirs is offered when they start another)."""
+    saves = Saves(folder / "tables" / file_safe(name), now=local_now)
+    ctx = make_context(Settings(saves.load_prefs(), run_settings(args), dice_options=args.seed is not None
+                                or args.dice_file is not None), saves, dice_source(args),
+                       StrategyServices.over(TableKeeper(cache), args.seed))
+    seating = ContextSeating(ctx)
+    console = hosted(seating)
+    opened(seating.seated)
+    run_flow(console, ctx, signals=False)
+
+
+def file_safe(name: str) -> str:
+    """A login name as a folder's name: letters and digits kept, every other character as its code."""
+    return "".join(char if char.isascii() and char.isalnum() else f"_{ord(char):x}" for char in name.casefold())
 
 
 def waits_shown_at(console: ProgramConsole) -> WaitsShown:
@@ -231,12 +303,15 @@ def stop_check(console: ProgramConsole) -> Callable[[], None]:
     return stopping
 
 
-def run_flow(console: ProgramConsole, ctx: Context) -> None:
-    """Run the screens; every way out leaves the game saved or finished."""
+def run_flow(console: ProgramConsole, ctx: Context, signals: bool = True) -> None:
+    """Run the screens; every way out leaves the game saved or finished. With `signals`, the
+    process's own: the window's close is watched and a late stop signal ignored as it saves
+    (not for one of a server's tables, which shares the process with the others)."""
     saves, strategy = ctx.services.saves, ctx.services.strategy
     assert saves is not None  # make_context gives it
     keeper = Keeper(ctx, console.message)
-    closing = watch_console_close(lambda: console.request_stop(getattr(signal, "SIGBREAK", signal.SIGTERM)))
+    closing = watch_console_close(lambda: console.request_stop(getattr(signal, "SIGBREAK", signal.SIGTERM)),
+                                  register=None if signals else (lambda handler: None))
     shown = strategy.tables.shown_at(waits_shown_at(console)) if strategy is not None else contextlib.nullcontext()
     with console.running(), shown:
         for notice in saves.take_notices():
@@ -246,11 +321,11 @@ def run_flow(console: ProgramConsole, ctx: Context) -> None:
             run(console, ctx, keeper)
             finish(ctx)
         except (QuitGame, KeyboardInterrupt):
-            leave_saved(console, ctx, keeper)
+            leave_saved(console, ctx, keeper, signals=signals)
         except InputClosed:  # what F10 says, where it can still be read (a pipe's end in plain mode)
-            leave_saved(console, ctx, keeper, quiet=ctx.session.game is None)
+            leave_saved(console, ctx, keeper, quiet=ctx.session.game is None, signals=signals)
         except StopRequested:
-            leave_saved(console, ctx, keeper, quiet=True)
+            leave_saved(console, ctx, keeper, quiet=True, signals=signals)
         finally:
             if strategy is not None:
                 strategy.close()
@@ -258,9 +333,12 @@ def run_flow(console: ProgramConsole, ctx: Context) -> None:
             closing.saved.set()
 
 
-def leave_saved(console: ProgramConsole, ctx: Context, keeper: Keeper, quiet: bool = False) -> None:
-    """Save on the way out; a terminal lost while saying goodbye is a normal way to leave too."""
-    ignore_stop_signals()
+def leave_saved(console: ProgramConsole, ctx: Context, keeper: Keeper, quiet: bool = False,
+                signals: bool = True) -> None:
+    """Save on the way out (no late stop signal cutting it short, with `signals`); a terminal
+    lost while saying goodbye is a normal way to leave too."""
+    if signals:
+        ignore_stop_signals()
     with contextlib.suppress(InputClosed):  # saved before the goodbye was written
         keep_for_later(console, ctx, keeper, quiet=quiet)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from . import __version__
-from .app import play
+from .app import play, serve_tables
 from .manual import MANUAL
 from .model.moods import mood_list
 from .model.words import Say
@@ -141,6 +141,9 @@ def argument_parser() -> argparse.ArgumentParser:
                         metavar="[ADDRESS:]PORT",
                         help=_("also let friends join over SSH (port {port}, on this machine only unless an "
                                "address is given): ssh -p PORT NAME@HOST").format(port=DEFAULT_PORT))
+    parser.add_argument("--serve", type=host_address, metavar="[ADDRESS:]PORT",
+                        help=_("serve many tables over SSH with no terminal of its own: each player logs in "
+                               "to the page of tables (the data in --saves DIR, else serve/ in the saves folder)"))
     add_report_options(parser)
     return parser
 
@@ -174,6 +177,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if args.simulate:
         return printing(run_simulation, args, folders.cache)
+    if args.serve:
+        return serve_tables(args, folders)
     earlier = move_earlier_saves(PROJECT_DIR, folders)
     saves = Saves(folders.saves, now=local_now)
     if earlier is not None:

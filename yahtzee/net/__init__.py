@@ -1,4 +1,5 @@
-"""The table over SSH: friends at their own terminals join the host's game (`--host`).
+"""The table over SSH: friends at their own terminals join the host's game (`--host`), or every
+player logs in to a server of many tables (`--serve`).
 
 credentials.py keeps the host key and says who may join; server.py is the SSH server (asyncssh, in
 a thread of its own, its notices to the host held to a few by throttle.py), whose door.py admits
@@ -10,7 +11,9 @@ the wait for a key across them), claims.py (a friend's proof held against the ga
 model's Seats value that the server reads too), lines.py (each terminal's own words),
 friendkeys.py and straykeys.py (the keys of a friend's own terminal, and of terminals not asked)
 and hostpages.py (the host's page of who is at the table, and the wait for a friend away);
-seating.py is what the table asks the game about its seats. It imports the model, the speech, the
-saves (atomic files, for the host key), the presentation and the consoles (the key console the
-host plays at, its key reader and the stops).
+seating.py is what the table asks the game about its seats. hall.py is the server of many tables:
+its page (hallpage.py) at each login, and each table a hosted table whose host is its creator's
+terminal. It imports the model, the speech, the saves (atomic files, for the host key), the
+presentation, the consoles (the key console the host plays at, its key reader and the stops)
+and the screens (the console contract a table's game runs at).
 """

@@ -13,6 +13,7 @@ from ..saves.atomic import NotAFile, open_for_reading, write_atomically
 
 HOST_KEY_FILE = "ssh_host_key"
 AUTHORIZED_KEYS_FILE = "authorized_keys"
+PASSWORD_FILE = "password"  # a server's (--serve) password, kept from one start to the next
 PASSWORD_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # none that look alike (l/1, o/0)
 PASSWORD_LENGTH = 10
 MAX_KEY_FILE_BYTES = 1024 * 1024
@@ -106,3 +107,20 @@ def authorized_keys(folder: Path) -> Optional[asyncssh.SSHAuthorizedKeys]:
 def table_credentials(folder: Path, password: Optional[str] = None) -> Credentials:
     """The credentials of a table hosted from `folder`."""
     return Credentials(host_key(folder), password or new_password(), authorized_keys(folder))
+
+
+def kept_password(folder: Path) -> str:
+    """The password kept in `folder` for a server of many tables, made the first time (the
+    atomic write's file is its owner's only); an empty one is refused, naming the file."""
+    path = folder / PASSWORD_FILE
+    data = key_file(path)
+    if data is not None:
+        password = data.decode("utf-8", "replace").strip()
+        if not password:
+            raise KeyFileProblem(Say("{path} holds no password: write one in it, or move it away and a new one "
+                                     "is made").format(path=str(path)))
+        return password
+    password = new_password()
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, (password + "\n").encode())
+    return password

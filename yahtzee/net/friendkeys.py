@@ -42,8 +42,7 @@ class FriendKeys:
             friend.leaving = True
             self.redraw(key, friend.console)
         elif token == LANGUAGE_KEY:
-            friend.console.speak(LANGUAGES[(LANGUAGES.index(friend.console.language) + 1) % len(LANGUAGES)])
-            friend.console.remind(Say("This terminal speaks English now (D changes it)."))
+            speak_next_language(friend.console)
         else:
             return False
         return True
@@ -62,3 +61,9 @@ class FriendKeys:
             self.redraw(key, friend.console)
             return
         friend.console.remind(Say("Please answer Y or N."))
+
+
+def speak_next_language(console: KeyConsole) -> None:
+    """A friend's terminal speaks the next language the game knows (D), and says so in it."""
+    console.speak(LANGUAGES[(LANGUAGES.index(console.language) + 1) % len(LANGUAGES)])
+    console.remind(Say("This terminal speaks English now (D changes it)."))

@@ -1,0 +1,183 @@
+"""A server of many tables (--serve): each login comes to the page of tables, a player starts a
+table and hosts it from their own terminal, others join it; a stop signal saves every table and
+a restart offers each host their game again. Real OpenSSH clients over the loopback address."""
+import sys
+from pathlib import Path
+
+import pytest
+
+from yahtzee.model.game import Player
+from yahtzee.model.rules import HASBRO
+from yahtzee.model.session import Session
+from yahtzee.model.words import Say
+from yahtzee.net.hallpage import Listed, hall_view
+from yahtzee.present.look import Look
+from yahtzee.speech.languages import speaking
+
+QUESTION = Say("N: a new table, its number: join it, D: language, F10: leave.")
+TWO_TABLES = [Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB", "*gambler"), 2, True),
+              Listed(2, "CARL", HASBRO.describe(), (), 0, False)]
+
+
+def test_the_page_lists_each_table_with_its_host_rules_players_watchers_and_state() -> None:
+    lines = [line.rstrip() for line in hall_view(TWO_TABLES)(QUESTION)(Look())]
+    assert lines == [
+        "  TABLES ON THIS SERVER",
+        "",
+        "  #  Host      Rules                Players                  Watchers  State",
+        "  1  ANN       1987 (forced joker)  ANN BOB *gambler         2         playing",
+        "  2  CARL      1987 (forced joker)  -                        -         waiting",
+        "",
+        "  N: a new table, its number: join it, D: language, F10: leave.",
+    ]
+
+
+def test_the_page_is_drawn_in_the_terminals_language() -> None:
+    with speaking("de"):
+        lines = [line.rstrip() for line in hall_view(TWO_TABLES)(QUESTION)(Look())]
+        empty = [line.rstrip() for line in hall_view([])(QUESTION)(Look())]
+    assert lines[:5] == [
+        "  TISCHE AUF DIESEM SERVER",
+        "",
+        "  #  Gastgeber Regeln               Spieler                  Zuschauer Stand",
+        "  1  ANN       1987 (Pflicht-Joker) ANN BOB *gambler         2         im Spiel",
+        "  2  CARL      1987 (Pflicht-Joker) -                        -         wartet",
+    ]
+    assert empty[2] == "  Noch kein Tisch: N eröffnet einen, und du bist sein Gastgeber."
+    assert lines[-1] == "  N: neuer Tisch, seine Nummer: dazusetzen, D: Sprache, F10: gehen."
+    assert max(len(line) for line in lines) < 80
+
+
+if sys.platform == "win32":
+    pytest.skip("posix: a server of tables needs a POSIX system", allow_module_level=True)
+
+import json  # noqa: E402
+import re  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+
+from helpers import run_program, there  # noqa: E402
+from terminal import Terminal  # noqa: E402
+
+from yahtzee.consoles.keymode import KeyConsole  # noqa: E402
+from yahtzee.consoles.keyreader import KeyReader  # noqa: E402
+from yahtzee.net.credentials import KeyFileProblem, kept_password  # noqa: E402
+from yahtzee.net.hall import HallTable, OpenTable  # noqa: E402
+from yahtzee.net.seat import RemoteSeat  # noqa: E402
+
+pytestmark = [pytest.mark.slow(1), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+
+def seat(name: str) -> RemoteSeat:
+    """A login's terminal, sending nowhere."""
+    return RemoteSeat(name, lambda data: None, lambda: None, 80, 24)
+
+
+def test_a_table_counts_as_watchers_those_at_it_who_play_no_seat() -> None:
+    ann, bob, carl = seat("ANN"), seat("BOB"), seat("CARL")
+    session = Session([Player("ANN"), Player("BOB")])
+    table = OpenTable(1, ann, KeyConsole(input=ann, output=ann, reader=KeyReader(ann.fileno())), lambda: session)
+    assert table.listed() == Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB"), 0, False)
+    table.seats = HallTable(lambda: None)
+    table.seats.add(bob)
+    table.seats.add(carl)
+    assert table.listed().watching == 1
+    carl.hang_up()
+    assert table.listed().watching == 0
+    table.console.reader.close()
+    for login in (ann, bob, carl):
+        login.close()
+
+
+def test_the_servers_password_is_kept_from_one_start_to_the_next(tmp_path: Path) -> None:
+    first = kept_password(tmp_path)
+    assert kept_password(tmp_path) == first and len(first) == 10
+    assert (tmp_path / "password").stat().st_mode & 0o077 == 0  # the owner's only
+    (tmp_path / "password").write_text("\n")
+    with pytest.raises(KeyFileProblem, match="holds no password"):
+        kept_password(tmp_path)
+
+
+def test_serve_runs_alone(tmp_path: Path) -> None:
+    code, out, err = run_program([], "--serve", "127.0.0.1:0", "--host", "--saves", str(tmp_path))
+    assert code == 2 and err.count("\n") == 1 and "--serve runs alone" in err
+
+
+@pytest.fixture
+def hall(tmp_path: Path) -> Path:
+    """A listed key for the players, and the dice every table rolls."""
+    folder = tmp_path / "serve"
+    folder.mkdir()
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "player")], check=True)
+    (folder / "authorized_keys").write_text((tmp_path / "player.pub").read_text())
+    (tmp_path / "dice.txt").write_text(" ".join(str(1 + n % 6) for n in range(400)))  # never five alike
+    return tmp_path
+
+
+def serve(folder: Path) -> tuple[Terminal, int]:
+    """The server of tables on a free loopback port; (its terminal, the port)."""
+    term = Terminal("--serve", "127.0.0.1:0", "--saves", str(folder / "serve"), "--dice-file", str(folder / "dice.txt"))
+    shown = term.wait_for("Serving tables")
+    return term, int(there(re.search(r"ssh -p (\d+)", shown)).group(1))
+
+
+def login(folder: Path, port: int, name: str, others: list[Terminal], lang: str = "C.UTF-8") -> Terminal:
+    """A player's real ssh client logged in to the server, read whenever another terminal waits."""
+    term = Terminal(program=["ssh", "-F", "/dev/null", "-i", str(folder / "player"), "-o", "IdentitiesOnly=yes",
+                             "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={folder / 'known_hosts'}",
+                             "-o", "LogLevel=ERROR", "-o", "SendEnv=LANG", "-tt", "-p", str(port),
+                             f"{name}@127.0.0.1"], env={"LANG": lang})
+    for other in others:
+        other.partners.append(term)
+        term.partners.append(other)
+    return term
+
+
+def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_saved_game(hall: Path) -> None:
+    server, port = serve(hall)
+    terms: list[Terminal] = [server]
+    try:
+        ann = login(hall, port, "ANN", terms)
+        terms.append(ann)
+        ann.wait_for("No table yet: N starts one, and you host it.")
+        ann.press("n")
+        ann.wait_for("Press any key to begin")
+        ann.wait_for("Others join this table from the server's page of tables.")
+        bob = login(hall, port, "BOB", terms, lang="de_DE.UTF-8")
+        terms.append(bob)
+        page = bob.wait_for("wartet")
+        assert "TISCHE AUF DIESEM SERVER" in page
+        assert re.search(r"1\s+ANN\s+1987 \(Pflicht-Joker\)\s+-\s+-\s+wartet", page)
+        bob.press("1")
+        bob.wait_for("Der Gastgeber bereitet das Spiel vor.")
+        ann.wait_for("BOB joined the table over SSH from 127.0.0.1.")
+        ann.seat("ANN", "BOB")
+        ann.press("y")
+        ann.wait_for("ANN: press any key to roll")
+        carl = login(hall, port, "CARL", terms)
+        terms.append(carl)
+        page = carl.wait_for("playing")
+        assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
+        carl.press("1")
+        carl.wait_for("CARL is not a seat played here: you watch.")
+        ann.turn("ANN", "c")
+        bob.wait_for("ANN trägt")
+        carl.wait_for("BOB is rolling the dice.")
+        server.child.kill(signal.SIGTERM)
+        server.wait_for("The server stopped; every table's game is saved.")
+        assert server.exit_code() == 0
+        saved = json.loads((hall / "serve" / "tables" / "ann" / "autosave.json").read_text())
+        assert [player["name"] for player in saved["players"]] == ["ANN", "BOB"] and "bob" in saved["seat_owners"]
+        for term in (ann, bob, carl):
+            term.close()
+        server, port = serve(hall)
+        terms = [server]
+        ann = login(hall, port, "ANN", terms)
+        terms.append(ann)
+        ann.wait_for("No table yet")
+        ann.press("n")
+        ann.wait_for("A SAVED GAME IS WAITING")
+        ann.wait_for("BOB to play")
+    finally:
+        for term in terms:
+            term.close()

@@ -1,0 +1,276 @@
+"""A server of many tables (--serve): every login comes to the hall, the page of the server's
+tables, from where a player starts a table (and hosts it from their own terminal) or joins one.
+Each table is a hosted table (hostconsole.TableConsole) whose host is its creator's terminal and
+whose server is its share of the hall's logins (HallTable)."""
+import contextlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Optional, Union
+
+from ..consoles.keymode import KeyConsole
+from ..consoles.keyreader import KeyReader
+from ..consoles.stops import InputClosed, StopRequested
+from ..model.session import Session
+from ..model.words import Say, Text
+from ..present.keys import Key
+from ..present.look import Asked
+from ..screens.dialog import ProgramConsole
+from ..speech.languages import text
+from .credentials import kept_password, table_credentials
+from .friendkeys import LANGUAGE_KEY, speak_next_language
+from .hallpage import Listed, hall_view
+from .hostconsole import TableConsole
+from .log import TableLog
+from .seat import RemoteSeat
+from .seating import Seating
+from .server import TableServer
+from .serving import SeatServer
+
+MAX_TABLES = 9  # a table is picked by its digit
+QUESTION = Say("N: a new table, its number: join it, D: language, F10: leave.")
+JOIN_LINE = Say("Others join this table from the server's page of tables.")
+
+
+class HallTable:
+    """One table's share of the hall's logins, as its game sees its server (a SeatServer):
+    the players sent to it from the hall."""
+
+    def __init__(self, changed: Callable[[], None]) -> None:
+        self.changed = changed  # the table's game looks around: a player came or went
+        self._seats: list[RemoteSeat] = []
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Nothing to start: the hall listens for every table."""
+
+    def add(self, seat: RemoteSeat) -> None:
+        """A player from the hall sits down here (or watches)."""
+        with self._lock:
+            self._seats.append(seat)
+        self.changed()
+
+    def present(self) -> list[RemoteSeat]:
+        """The players at this table now."""
+        with self._lock:
+            self._seats = [seat for seat in self._seats if not seat.gone]
+            return list(self._seats)
+
+    def remove(self, name: str, seat: Optional[RemoteSeat]) -> None:
+        """The table's host removed `name`: their connection, if here, is closed."""
+        if seat is not None:
+            seat.disconnect()
+
+    def how_to_join(self) -> Say:
+        """How others find this table: on the server's page of tables."""
+        return JOIN_LINE
+
+    def close(self) -> None:
+        """The table ended: every player at it is let go."""
+        for seat in self.present():
+            seat.disconnect()
+
+
+@dataclass
+class OpenTable:
+    """A table of the hall: its number, its host's terminal, the session its game plays, and
+    its share of the logins (once its game made its server)."""
+
+    number: int
+    host: RemoteSeat
+    console: KeyConsole  # the host's, which a stop request reaches first
+    session: Callable[[], Session]
+    seats: Optional[HallTable] = None
+
+    def listed(self) -> Listed:
+        """This table as the hall lists it."""
+        session = self.session()
+        players = tuple(player.name for player in session.players)
+        seated = {name.casefold() for name in players} | {self.host.name.casefold()}
+        at_table = [] if self.seats is None else self.seats.present()
+        watching = sum(1 for seat in at_table if seat.name.casefold() not in seated)
+        game = session.game
+        return Listed(self.number, self.host.name, session.rules.describe(), players, watching,
+                      game is not None and not game.is_over)
+
+
+# A console at a player's terminal, reading with a reader; True: the host's keys are offered there.
+SeatConsole = Callable[[RemoteSeat, KeyReader, bool], KeyConsole]
+# Run the game of a table hosted by the player of this name until it ends, at the console the
+# hall makes for its seating; `opened` hears of the session it plays, as soon as there is one.
+PlayTable = Callable[[str, Callable[[Seating], ProgramConsole], Callable[[Callable[[], Session]], None]], None]
+
+
+class Hall:
+    """The tables of a server, and the logins at its page: each login's terminal shows the page
+    (in a thread of its own) until its player starts a table, joins one or leaves."""
+
+    def __init__(self, folder: Path, address: tuple[str, int], console_for: SeatConsole,
+                 play_table: PlayTable) -> None:
+        """A hall serving from `folder` (its host key, password, listed keys and log; KeyFileProblem
+        when one of them cannot be used), listening once its server starts."""
+        self.console_for = console_for
+        self.play_table = play_table
+        log = TableLog(folder)
+        self.credentials = table_credentials(folder, kept_password(folder))
+        self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
+                                  log=log, changed=self.look_around)
+        self.tables: dict[int, OpenTable] = {}
+        self._at_page: dict[RemoteSeat, KeyConsole] = {}  # the consoles showing the page
+        self._taken: set[RemoteSeat] = set()  # the logins the hall took in, still connected
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        self._stopped: Optional[int] = None
+
+    # -- from the server's thread ---------------------------------------------------------
+    def look_around(self) -> None:
+        """A login came or went: each newcomer is shown the page; every page is drawn anew."""
+        present = self.server.present()
+        with self._lock:
+            newcomers = [seat for seat in present if seat not in self._taken]
+            self._taken = {seat for seat in self._taken if not seat.gone} | set(newcomers)
+        for seat in newcomers:
+            self._start(partial(self.at_the_page, seat), f"hall-{seat.name}")
+        self.changed()
+
+    def changed(self) -> None:
+        """The tables changed: every terminal showing the page draws it anew."""
+        with self._lock:
+            consoles = list(self._at_page.values())
+        for console in consoles:
+            console.reader.wake()
+
+    # -- a login's thread ----------------------------------------------------------------
+    def at_the_page(self, seat: RemoteSeat) -> None:
+        """A player at the page of tables, until they start one, join one or leave."""
+        if self._stopped is not None or not seat.take():
+            seat.disconnect()
+            return
+        seat.listening = True
+        reader = KeyReader(seat.fileno())
+        console = self.console_for(seat, reader, True)
+        with self._lock:
+            self._at_page[seat] = console
+        choice: Union[int, str, None] = None
+        try:
+            with console.running():
+                choice = self.choose(console)
+        except (InputClosed, StopRequested):
+            choice = None
+        finally:
+            with self._lock:
+                self._at_page.pop(seat, None)
+        if choice == "n":
+            self.host(seat, console, reader)
+        elif isinstance(choice, int) and self.sit_down(seat, choice):
+            reader.close()  # the table reads the seat's keys from now on
+        else:
+            self.let_go(seat, reader)
+        self.changed()
+
+    def choose(self, console: KeyConsole) -> Union[int, str, None]:
+        """The page shown until a key picks: 'n' a new table, a table's number, or None to leave."""
+        shown = [self.listing()]
+
+        def draw_if_changed() -> None:
+            listing = self.listing()
+            if listing != shown[0]:
+                shown[0] = listing
+                console.show(Asked(hall_view(listing), QUESTION))
+
+        console.show(Asked(hall_view(shown[0]), QUESTION))
+        while True:
+            token = console.read_key(QUESTION, idle=draw_if_changed)
+            if token in (Key.QUIT, "q"):
+                return None
+            if token == LANGUAGE_KEY:
+                speak_next_language(console)
+            elif token == "n" and len(self.tables) >= MAX_TABLES:
+                console.remind(Say("The server holds {count} tables at most: join one.").format(count=MAX_TABLES))
+            elif token == "n" or (token.isdigit() and int(token) in self.tables):
+                return token if token == "n" else int(token)
+            else:
+                console.remind(QUESTION)
+
+    def sit_down(self, seat: RemoteSeat, number: int) -> bool:
+        """Send the player to a table (the seats' contract decides whether they play or watch);
+        False when it is gone."""
+        table = self.tables.get(number)
+        if table is None or table.seats is None:
+            return False
+        seat.listening = False
+        table.seats.add(seat)
+        return True
+
+    def host(self, seat: RemoteSeat, console: KeyConsole, reader: KeyReader) -> None:
+        """The player starts a table and hosts it from their terminal until its game ends."""
+        with self._lock:
+            number = min(n for n in range(1, MAX_TABLES + 1) if n not in self.tables)
+            table = self.tables[number] = OpenTable(number, seat, console, lambda: Session([]))
+
+        def serve(notify: Callable[[Text], None], changed: Callable[[], None], seats: object) -> SeatServer:
+            table.seats = HallTable(changed)
+            return table.seats
+
+        def hosted(seating: Seating) -> ProgramConsole:
+            return TableConsole(console, reader, serve, lambda friend, keys: self.console_for(friend, keys, False),
+                                seating)
+
+        def opened(session: Callable[[], Session]) -> None:
+            table.session = session
+            self.changed()
+
+        try:
+            self.changed()
+            console.message_from_thread(JOIN_LINE)
+            self.play_table(seat.name, hosted, opened)
+            if self._stopped is not None:
+                with contextlib.suppress(InputClosed):
+                    console.message(Say("The server is stopping; your game is saved: start a table again "
+                                        "to resume it."))
+                    console.end_line()
+        finally:
+            with self._lock:
+                self.tables.pop(number, None)
+            self.let_go(seat, reader)
+
+    @staticmethod
+    def let_go(seat: RemoteSeat, reader: KeyReader) -> None:
+        """A player's connection closed, and what read it."""
+        reader.close()
+        seat.close()
+        seat.disconnect()
+
+    # -- the page ---------------------------------------------------------------------------
+    def listing(self) -> list[Listed]:
+        """The tables as the page shows them, by number."""
+        with self._lock:
+            tables = sorted(self.tables.values(), key=lambda table: table.number)
+        return [table.listed() for table in tables]
+
+    def _start(self, work: Callable[[], None], name: str) -> None:
+        """Run `work` in a thread of its own, kept to be waited for as the server stops."""
+        thread = threading.Thread(target=work, name=name, daemon=True)
+        with self._lock:
+            self._threads = [kept for kept in self._threads if kept.is_alive()] + [thread]
+        thread.start()
+
+    def stop(self, signum: int, seconds: float) -> None:
+        """Every terminal's read stopped (each table saves its game as it ends), and their
+        threads waited for."""
+        self._stopped = signum
+        with self._lock:
+            consoles = [*self._at_page.values(), *(table.console for table in self.tables.values())]
+            threads = list(self._threads)
+        for console in consoles:
+            console.request_stop(signum)
+        for thread in threads:
+            with contextlib.suppress(RuntimeError):
+                thread.join(seconds)
+
+    def close(self, signum: int, seconds: float) -> None:
+        """Stop every table and terminal (see stop), then the server."""
+        self.stop(signum, seconds)
+        self.server.close()

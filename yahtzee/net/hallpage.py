@@ -1,0 +1,47 @@
+"""The hall's page: the server's tables, one a line (number, host, rules, players, watchers,
+whether its game is under way), drawn for each terminal in its own look and language."""
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..model.words import Say, Text
+from ..present.look import Look, View, framed, heading
+from ..present.palette import cut_to_cells, pad
+
+NUMBER, HOST, RULES, PLAYERS, WATCHERS = 3, 10, 21, 25, 10  # the columns' widths, in cells
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A table as the hall lists it."""
+
+    number: int
+    host: str
+    rules: Text
+    players: tuple[str, ...]
+    watching: int
+    under_way: bool
+
+
+def hall_view(tables: Sequence[Listed]) -> View:
+    """The page of the server's tables, with the question under it."""
+    def body(look: Look) -> list[str]:
+        lines = [heading(look, Say("TABLES ON THIS SERVER")), ""]
+        if not tables:
+            return [*lines, "  " + look.words(Say("No table yet: N starts one, and you host it.")), ""]
+        header = row(look, "#", Say("Host"), Say("Rules"), Say("Players"), Say("Watchers"), Say("State"))
+        return [*lines, look.paint("total", header), *(table_row(look, table) for table in tables), ""]
+    return framed(body, indent="  ")
+
+
+def table_row(look: Look, table: Listed) -> str:
+    """One table's line."""
+    players = " ".join(table.players) or "-"
+    state = Say("playing") if table.under_way else Say("waiting")
+    return row(look, str(table.number), table.host, table.rules, players, str(table.watching or "-"), state)
+
+
+def row(look: Look, number: Text, host: Text, rules: Text, players: Text, watchers: Text, state: Text) -> str:
+    """A line of the list, each column cut to its width."""
+    cells = [(number, NUMBER), (host, HOST), (rules, RULES), (players, PLAYERS), (watchers, WATCHERS)]
+    return "  " + "".join(pad(cut_to_cells(look.words(said), width - 1), width) for said, width in cells) \
+        + look.words(state)
