@@ -48,6 +48,13 @@ def test_the_page_is_drawn_in_the_terminals_language() -> None:
     assert max(len(line) for line in lines) < 80
 
 
+def test_a_page_of_many_tables_lists_what_fits_and_says_how_to_join_the_others() -> None:
+    tables = [Listed(number, f"P{number}", HASBRO.describe(), (), 0, False) for number in range(1, 26)]
+    lines = [line.rstrip() for line in hall_view(tables)(QUESTION)(Look())]
+    assert len(lines) <= 22 and lines[3].startswith("  1  P1 ") and lines[16].startswith("  14 P14 ")
+    assert lines[17] == "  and 11 more, numbered up to 25: type a table's number to join it."
+
+
 if sys.platform == "win32":
     pytest.skip("posix: a server of tables needs a POSIX system", allow_module_level=True)
 
@@ -148,7 +155,7 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
         page = bob.wait_for("wartet")
         assert "TISCHE AUF DIESEM SERVER" in page
         assert re.search(r"1\s+ANN\s+1987 \(Pflicht-Joker\)\s+-\s+-\s+wartet", page)
-        bob.press("1")
+        bob.press("1", "Enter")
         bob.wait_for("Der Gastgeber bereitet das Spiel vor.")
         ann.wait_for("BOB joined the table over SSH from 127.0.0.1.")
         ann.seat("ANN", "BOB")
@@ -158,7 +165,9 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
         terms.append(carl)
         page = carl.wait_for("playing")
         assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
-        carl.press("1")
+        carl.press("9", "Enter")
+        carl.wait_for("There is no table 9.")
+        carl.press("1", "Enter")
         carl.wait_for("CARL is not a seat played here: you watch.")
         ann.turn("ANN", "c")
         bob.wait_for("ANN trägt")

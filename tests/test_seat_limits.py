@@ -20,6 +20,7 @@ from helpers import there, wait_until
 from tablehands import FACES, PLAYERS, at_bobs_first_roll, served, table
 
 from yahtzee.model.words import Say, Text
+from yahtzee.net.limits import PENALTY_SECONDS, SERVER_SIZES, TABLE_SIZES, Limits, Sizes
 from yahtzee.speech import languages as language
 
 pytestmark = pytest.mark.slow(3)
@@ -121,24 +122,46 @@ def test_the_right_password_within_the_limit_still_lets_a_friend_in(tmp_path: Pa
         server.close()
 
 
-def test_logins_under_way_are_limited_per_address_and_a_flood_is_dropped_at_random() -> None:
-    from yahtzee.net.limits import EARLY_DROP_FROM, MAX_STARTUPS, MAX_STARTUPS_PER_ADDRESS, PENALTY_SECONDS, Limits
-    limits = Limits()
-    assert [limits.admit("10.0.0.1") for _ in range(MAX_STARTUPS_PER_ADDRESS)] == [None] * MAX_STARTUPS_PER_ADDRESS
+@pytest.mark.parametrize("sizes", [TABLE_SIZES, SERVER_SIZES], ids=["a hosted table", "a server of tables"])
+def test_logins_under_way_are_limited_per_address_and_a_flood_is_dropped_at_random(sizes: Sizes) -> None:
+    limits = Limits(sizes)
+    per_address = sizes.startups_per_address
+    assert [limits.admit("10.0.0.1") for _ in range(per_address)] == [None] * per_address
     refused = there(limits.admit("10.0.0.1"))
-    assert language.text(refused) == "Refused 10.0.0.1: at most 3 logins at once from one address."
+    assert language.text(refused) == f"Refused 10.0.0.1: at most {per_address} logins at once from one address."
     assert limits.admit("10.0.0.2") is None  # another address still gets in
     limits.left_unseated("10.0.0.1")
     assert language.text(there(limits.admit("10.0.0.1"))).startswith("Refused 10.0.0.1 for 5 s more")  # its penalty
     assert limits.admit("10.0.0.1", now=time.monotonic() + PENALTY_SECONDS) is None  # then a place again
-    while sum(limits.starting.values()) < EARLY_DROP_FROM:
+    while sum(limits.starting.values()) < sizes.early_drop_from:
         assert limits.admit(f"10.0.1.{len(limits.starting)}") is None  # below the early drop, none is refused
     limits.early_drop.seed(1)
-    tries = [limits.admit(f"10.0.2.{n}") for n in range(200)]
+    tries = [limits.admit(f"10.0.2.{n}") for n in range(500)]
     assert any(t is None for t in tries) and any(t is not None for t in tries)  # dropped at random
-    assert sum(limits.starting.values()) == MAX_STARTUPS  # and never past the most
+    assert sum(limits.starting.values()) == sizes.startups  # and never past the most
     assert all(limits.admit(f"10.0.3.{n}") is not None for n in range(50))
-    assert limits.logged_in("10.0.0.2") is None and limits.seated == 1
+    assert limits.logged_in("10.0.0.2") is None and sum(limits.seated.values()) == 1
+
+
+@pytest.mark.parametrize("sizes", [TABLE_SIZES, SERVER_SIZES], ids=["a hosted table", "a server of tables"])
+def test_logged_in_connections_are_limited_in_all_and_per_address(sizes: Sizes) -> None:
+    limits = Limits(sizes)
+    for _n in range(sizes.seated_per_address):
+        limits.admit("10.0.0.1")
+        assert limits.logged_in("10.0.0.1") is None
+    limits.admit("10.0.0.1")
+    assert language.text(there(limits.logged_in("10.0.0.1"))).endswith(
+        f"{sizes.seated_per_address} logged in from one address is the most." if sizes.seated_per_address < sizes.seated
+        else f"{sizes.seated} logged in at once is the most.")
+    while sum(limits.seated.values()) < sizes.seated:
+        address = f"10.0.1.{sum(limits.seated.values()) // sizes.seated_per_address}"
+        limits.admit(address)
+        assert limits.logged_in(address) is None
+    limits.admit("10.0.2.1")
+    assert language.text(there(limits.logged_in("10.0.2.1"))).endswith(f"{sizes.seated} logged in at once is the most.")
+    limits.left_seated("10.0.0.1")
+    limits.admit("10.0.2.1")
+    assert limits.logged_in("10.0.2.1") is None  # a place given back is taken again
 
 
 def test_at_most_sixty_passwords_a_minute_are_checked_from_one_address() -> None:

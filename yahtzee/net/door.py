@@ -110,7 +110,7 @@ class Door(asyncssh.SSHServer):
         if self.stage is Stage.STARTING:
             self.table.limits.left_unseated(self.address)
         elif self.stage is Stage.SEATED:
-            self.table.limits.left_seated()
+            self.table.limits.left_seated(self.address)
         self.stage = Stage.REFUSED
 
     def begin_auth(self, username: str) -> bool:

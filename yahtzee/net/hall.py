@@ -23,13 +23,15 @@ from .credentials import kept_password, table_credentials
 from .friendkeys import LANGUAGE_KEY, speak_next_language
 from .hallpage import Listed, hall_view
 from .hostconsole import TableConsole
+from .limits import SERVER_SIZES
 from .log import TableLog
 from .seat import RemoteSeat
 from .seating import Seating
 from .server import TableServer
 from .serving import SeatServer
 
-MAX_TABLES = 9  # a table is picked by its digit
+MAX_TABLES = 30  # tables on the server at once
+MAX_TABLES_PER_ADDRESS = 4  # tables hosted from one address at once
 QUESTION = Say("N: a new table, its number: join it, D: language, F10: leave.")
 JOIN_LINE = Say("Others join this table from the server's page of tables.")
 
@@ -116,7 +118,7 @@ class Hall:
         log = TableLog(folder)
         self.credentials = table_credentials(folder, kept_password(folder))
         self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
-                                  log=log, changed=self.look_around)
+                                  log=log, changed=self.look_around, sizes=SERVER_SIZES)
         self.tables: dict[int, OpenTable] = {}
         self._at_page: dict[RemoteSeat, KeyConsole] = {}  # the consoles showing the page
         self._taken: set[RemoteSeat] = set()  # the logins the hall took in, still connected
@@ -156,7 +158,7 @@ class Hall:
         choice: Union[int, str, None] = None
         try:
             with console.running():
-                choice = self.choose(console)
+                choice = self.choose(seat, console)
         except (InputClosed, StopRequested):
             choice = None
         finally:
@@ -170,7 +172,7 @@ class Hall:
             self.let_go(seat, reader)
         self.changed()
 
-    def choose(self, console: KeyConsole) -> Union[int, str, None]:
+    def choose(self, seat: RemoteSeat, console: KeyConsole) -> Union[int, str, None]:
         """The page shown until a key picks: 'n' a new table, a table's number, or None to leave."""
         shown = [self.listing()]
 
@@ -187,12 +189,38 @@ class Hall:
                 return None
             if token == LANGUAGE_KEY:
                 speak_next_language(console)
-            elif token == "n" and len(self.tables) >= MAX_TABLES:
-                console.remind(Say("The server holds {count} tables at most: join one.").format(count=MAX_TABLES))
-            elif token == "n" or (token.isdigit() and int(token) in self.tables):
-                return token if token == "n" else int(token)
+            elif token == "n":
+                refused = self.refused_table(seat.address)
+                if refused is None:
+                    return "n"
+                console.remind(refused)
+            elif token.isdigit():
+                number = self.table_number(console, token)
+                if number is not None:
+                    return number
             else:
                 console.remind(QUESTION)
+
+    def refused_table(self, address: str) -> Optional[Say]:
+        """Why a player at `address` may not start a table now, or None."""
+        with self._lock:
+            tables = list(self.tables.values())
+        if len(tables) >= MAX_TABLES:
+            return Say("The server holds {count} tables at most: join one.").format(count=MAX_TABLES)
+        if sum(1 for table in tables if table.host.address == address) >= MAX_TABLES_PER_ADDRESS:
+            return Say("{count} tables are hosted from your address already: join one.").format(
+                count=MAX_TABLES_PER_ADDRESS)
+        return None
+
+    def table_number(self, console: KeyConsole, first: str) -> Optional[int]:
+        """The number of a table to join, typed from its first digit; None (said why) for none."""
+        hot, typed = console.read_text(Say("Join table number: "), first, limit=2)
+        if hot is not None or not typed.isdigit():
+            return None
+        if int(typed) not in self.tables:
+            console.message(Say("There is no table {number}.").format(number=typed))
+            return None
+        return int(typed)
 
     def sit_down(self, seat: RemoteSeat, number: int) -> bool:
         """Send the player to a table (the seats' contract decides whether they play or watch);

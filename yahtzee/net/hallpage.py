@@ -8,6 +8,7 @@ from ..present.look import Look, View, framed, heading
 from ..present.palette import cut_to_cells, pad
 
 NUMBER, HOST, RULES, PLAYERS, WATCHERS = 3, 10, 21, 25, 10  # the columns' widths, in cells
+PAGE_ROWS = 14  # tables listed on an 80x24 page; the others are joined by their number
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,12 @@ def hall_view(tables: Sequence[Listed]) -> View:
         if not tables:
             return [*lines, "  " + look.words(Say("No table yet: N starts one, and you host it.")), ""]
         header = row(look, "#", Say("Host"), Say("Rules"), Say("Players"), Say("Watchers"), Say("State"))
-        return [*lines, look.paint("total", header), *(table_row(look, table) for table in tables), ""]
+        rows = [table_row(look, table) for table in tables[:PAGE_ROWS]]
+        if len(tables) > PAGE_ROWS:
+            rows.append("  " + look.words(Say("and {count} more, numbered up to {last}: type a table's number to "
+                                              "join it.").format(count=len(tables) - PAGE_ROWS,
+                                                                 last=tables[-1].number)))
+        return [*lines, look.paint("total", header), *rows, ""]
     return framed(body, indent="  ")
 
 

@@ -5,14 +5,11 @@ import collections
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Optional
 
 from ..model.words import Say
 
-MAX_STARTUPS = 10  # connections not yet logged in, from every address together
-EARLY_DROP_FROM = 5  # from this many not yet logged in, a new one is dropped at random (surely at MAX_STARTUPS)
-MAX_STARTUPS_PER_ADDRESS = 3  # not yet logged in from one address: one address never keeps another out
-MAX_SEATED = 8  # logged-in connections at once
 PASSWORDS_PER_MINUTE = 60  # passwords checked from one address in any minute
 PENALTY_SECONDS = 5.0  # an address that breaks a limit is refused this much longer at each offence
 MAX_PENALTY_SECONDS = 60.0  # however often it does
@@ -20,13 +17,31 @@ MAX_ADDRESSES_KEPT = 4096  # addresses whose recent passwords are remembered (th
 MAX_LOGIN_ATTEMPTS = 3  # wrong passwords (or rejoin codes) on one connection before it is closed
 
 
+@dataclass(frozen=True)
+class Sizes:
+    """How many connections a server takes: not yet logged in (from every address together, and
+    from one), where random early drops begin, and logged in (in all, and from one address)."""
+
+    startups: int
+    early_drop_from: int
+    startups_per_address: int  # one address never keeps another out
+    seated: int
+    seated_per_address: int
+
+
+TABLE_SIZES = Sizes(startups=10, early_drop_from=5, startups_per_address=3, seated=8, seated_per_address=8)
+# A server of many tables: 25 tables of 4 players, with room for watchers and for logins under way.
+SERVER_SIZES = Sizes(startups=64, early_drop_from=32, startups_per_address=4, seated=160, seated_per_address=16)
+
+
 class Limits:
     """The connections under way and logged in, each address's recent passwords and penalties
     (used from the server's thread only)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sizes: Sizes = TABLE_SIZES) -> None:
+        self.sizes = sizes
         self.starting: collections.Counter[str] = collections.Counter()  # not yet logged in, by address
-        self.seated = 0
+        self.seated: collections.Counter[str] = collections.Counter()  # logged in, by address
         self.early_drop = random.Random()
         self.passwords: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
         self.penalties: collections.OrderedDict[str, float] = collections.OrderedDict()  # address: refused until
@@ -41,13 +56,13 @@ class Limits:
         if penalty > 0:
             return Say("Refused {address} for {seconds} s more: it broke a limit.").format(
                 address=address, seconds=math.ceil(penalty))
-        waiting = sum(self.starting.values())
-        if self.starting[address] >= MAX_STARTUPS_PER_ADDRESS:
+        waiting, sizes = sum(self.starting.values()), self.sizes
+        if self.starting[address] >= sizes.startups_per_address:
             self.penalize(address, now)
             return Say("Refused {address}: at most {count} logins at once from one address.").format(
-                address=address, count=MAX_STARTUPS_PER_ADDRESS)
-        drop_chance = (waiting - EARLY_DROP_FROM + 1) / (MAX_STARTUPS - EARLY_DROP_FROM + 1)
-        if waiting >= EARLY_DROP_FROM and self.early_drop.random() < drop_chance:
+                address=address, count=sizes.startups_per_address)
+        drop_chance = (waiting - sizes.early_drop_from + 1) / (sizes.startups - sizes.early_drop_from + 1)
+        if waiting >= sizes.early_drop_from and self.early_drop.random() < drop_chance:
             return Say("Refused {address}: {count} logins under way at once (a flood is dropped at random).").format(
                 address=address, count=waiting)
         self.starting[address] += 1
@@ -82,10 +97,13 @@ class Limits:
     def logged_in(self, address: str) -> Optional[Say]:
         """A connection from `address` logged in: it takes a seated place, or why not."""
         self.left_unseated(address)
-        if self.seated >= MAX_SEATED:
+        if sum(self.seated.values()) >= self.sizes.seated:
             return Say("A login from {address} was let go: {count} logged in at once is the most.").format(
-                address=address, count=MAX_SEATED)
-        self.seated += 1
+                address=address, count=self.sizes.seated)
+        if self.seated[address] >= self.sizes.seated_per_address:
+            return Say("A login from {address} was let go: {count} logged in from one address is the most.").format(
+                address=address, count=self.sizes.seated_per_address)
+        self.seated[address] += 1
         return None
 
     def left_unseated(self, address: str) -> None:
@@ -94,6 +112,8 @@ class Limits:
         if self.starting[address] <= 0:
             del self.starting[address]
 
-    def left_seated(self) -> None:
-        """A connection that had logged in went."""
-        self.seated -= 1
+    def left_seated(self, address: str) -> None:
+        """A connection from `address` that had logged in went."""
+        self.seated[address] -= 1
+        if self.seated[address] <= 0:
+            del self.seated[address]

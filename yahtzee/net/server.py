@@ -19,7 +19,7 @@ from ..model.words import Say, Text
 from ..present.palette import visible_width
 from .credentials import Credentials
 from .door import Door, Listener
-from .limits import Limits
+from .limits import TABLE_SIZES, Limits, Sizes
 from .log import TableLog
 from .owners import by_code, not_yours, removal_mark, removed
 from .seat import RemoteSeat
@@ -46,7 +46,7 @@ class TableServer:
     def __init__(self, credentials: Credentials, address: str, port: int, notify: Notify,
                  log: Optional[TableLog] = None, changed: Callable[[], None] = lambda: None,
                  seats: Callable[[], SeatsSnapshot] = SeatsSnapshot,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, sizes: Sizes = TABLE_SIZES) -> None:
         self.credentials = credentials
         self.log = log or TableLog(None)
         self.address, self.port = address, port
@@ -56,7 +56,7 @@ class TableServer:
         self.changed = changed  # from the server's thread: a friend came or went (the game looks around)
         self.seats: dict[str, RemoteSeat] = {}
         self.game_seats = seats  # from any thread: whose the game's seats are, and whom the host removed
-        self.limits = Limits()
+        self.limits = Limits(sizes)
         self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
         self._server: Optional[asyncssh.SSHAcceptor] = None
