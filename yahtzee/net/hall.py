@@ -19,6 +19,7 @@ from ..present.keys import Key
 from ..present.look import Asked
 from ..screens.dialog import ProgramConsole
 from ..speech.languages import text
+from ..strategy.storage import memo
 from .credentials import kept_password, table_credentials
 from .friendkeys import LANGUAGE_KEY, speak_next_language
 from .hallpage import Listed, hall_view
@@ -115,7 +116,7 @@ class Hall:
         when one of them cannot be used), listening once its server starts."""
         self.console_for = console_for
         self.play_table = play_table
-        log = TableLog(folder)
+        self.log = log = TableLog(folder)
         self.credentials = table_credentials(folder, kept_password(folder))
         self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
                                   log=log, changed=self.look_around, sizes=SERVER_SIZES)
@@ -299,6 +300,8 @@ class Hall:
                 thread.join(seconds)
 
     def close(self, signum: int, seconds: float) -> None:
-        """Stop every table and terminal (see stop), then the server."""
+        """Stop every table and terminal (see stop), then the server; the log says how many
+        strategy tables the process held (one of each, however many tables used it)."""
         self.stop(signum, seconds)
+        self.log.record("-", "-", f"strategy tables held: {len(memo.READY)}")
         self.server.close()
