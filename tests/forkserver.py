@@ -345,12 +345,10 @@ class ForkedGame(fdspawn):
 
     def _wait_for_end(self, seconds: float) -> bool:
         """Wait up to `seconds` for the game to end; whether it has."""
-        deadline = time.monotonic() + seconds
-        while self.isalive():
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.01)
-        return True
+        from helpers import wait_until  # (the worker's: the server itself never loads the tests' helpers)
+        with contextlib.suppress(AssertionError):
+            wait_until(lambda: not self.isalive(), seconds)
+        return not self.isalive()
 
     def setwinsize(self, rows: int, cols: int) -> None:
         """Resize the terminal (the game gets SIGWINCH)."""
@@ -396,6 +394,7 @@ def run_game(args: Sequence[str], input: str | bytes | None = None, env: Mapping
                               env=environment, cwd=ROOT, timeout=timeout)
     if sys.platform == "win32":  # for the type checker: fork_server gives none on Windows
         raise OSError("no fork server on Windows")
+    from helpers import wait_until  # (the worker's: the server itself never loads the tests' helpers)
     deadline = time.monotonic() + timeout
     (stdin, feed), (out, out_end), (err, err_end) = os.pipe(), os.pipe(), os.pipe()
     pid = server.run(args, environment, ROOT, [stdin, out_end, err_end])
@@ -404,12 +403,17 @@ def run_game(args: Sequence[str], input: str | bytes | None = None, env: Mapping
     data = input.encode() if isinstance(input, str) else input or b""
     feeding = threading.Thread(target=feed_and_close, args=(feed, data), daemon=True)
     feeding.start()
+
+    def ended() -> list[int]:
+        """[the game's wait status] once it has ended (a status of 0 an ending too), else []."""
+        status = server.status(pid)
+        return [] if status is None else [status]
     try:
         stdout, stderr = read_to_end([out, err], deadline)
-        while (status := server.status(pid)) is None:
-            if time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired(args, timeout)
-            time.sleep(0.01)
+        try:
+            (status,) = wait_until(ended, deadline - time.monotonic())
+        except AssertionError:
+            raise subprocess.TimeoutExpired(args, timeout) from None
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
