@@ -8,7 +8,7 @@ server, its parent, tells its exit status.
 
 Interpreter-level settings (PYTHON*, LANG, LC_*) are fixed when the server starts: a game
 that needs others is started afresh, as is every test of the start itself (terminal.Terminal
-and driver.PlainPlayer choose)."""
+and helpers.run_game choose)."""
 from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
 
 import atexit
@@ -86,7 +86,7 @@ def start(request: dict[str, Any], connection: socket.socket) -> tuple[int, int]
     """Fork a game on a new terminal: (its pid, the terminal's master end)."""
     if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
         raise OSError("no fork server on Windows")
-    import fcntl  # (the server forks and sets up terminals; on Windows run_game starts each game afresh)
+    import fcntl  # (the server forks and sets up terminals; on Windows helpers.run_game starts each game afresh)
     import termios
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", request["lines"], request["columns"], 0, 0))
@@ -383,10 +383,11 @@ def spawn(command: Sequence[str], environment: Mapping[str, str], lines: int = 2
                          dimensions=(lines, columns), echo=echo, **options)
 
 
-def run_game(args: Sequence[str], input: str | bytes | None = None, env: Mapping[str, str] | None = None,
-             timeout: float = 60, text: bool = True, fresh: bool = False) -> subprocess.CompletedProcess[Any]:
-    """subprocess.run of `python yahtzee.py ARGS` with `input`, capturing its output: forked
-    where the environment allows, else (and when `fresh`) started afresh."""
+def run_forked(args: Sequence[str], input: str | bytes | None = None, env: Mapping[str, str] | None = None,
+               timeout: float = 60, text: bool = True, fresh: bool = False) -> subprocess.CompletedProcess[Any]:
+    """helpers.run_game's game in a process of its own: subprocess.run of `python yahtzee.py
+    ARGS` with `input`, capturing its output, forked where the environment allows, else (and
+    when `fresh`) started afresh."""
     environment = dict(os.environ if env is None else env)
     server = None if fresh else fork_server(environment)
     if server is None:
