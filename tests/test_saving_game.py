@@ -58,8 +58,8 @@ def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(
     player = PlainPlayer(saves, *SEED)
     player.play(steps=steps)
     time.sleep(pause)
-    player.child.kill(signal.SIGKILL)
-    player.child.close()
+    player.term.child.kill(signal.SIGKILL)
+    player.exit_code()
     (session, _), notices = saved_session(saves)
     assert session is not None and notices == []
     # The later start is given other dice options: the saved game keeps its own.
