@@ -1,14 +1,12 @@
 """A player that answers every plain-mode prompt from what it sees: a game that can be
 killed and resumed at any moment and still be played the same way to its end."""
-from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+from __future__ import annotations  # (X | None in annotations, on Python 3.9)
 
-import os
 import re
 from pathlib import Path
 
-import pexpect
-from forkserver import spawn_game
 from helpers import WAIT_SECONDS
+from terminal import Terminal
 
 PROMPT = re.compile(r"([^\n]*)> $")
 NAMES = {"Player 1 name: ": "ANN", "Player 2 name: ": "BOB", "Player 3 name: ": "*"}
@@ -36,26 +34,23 @@ def answer(prompt: str, shown: str) -> str:
 
 
 class PlainPlayer:
-    """The game in plain mode inside a pseudo-terminal, answered by `answer`."""
+    """A player at a terminal (terminal.Terminal) where the game runs in plain mode, answering
+    each prompt by `answer`."""
 
     def __init__(self, saves: Path, *args: str) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
-        self.child = spawn_game(["--plain", "--saves", str(saves), *args], env, echo=False,
-                                encoding="utf-8", codec_errors="replace")
-        self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
-        self.transcript = ""
+        self.term = Terminal("--plain", "--saves", str(saves), *args, echo=False)
+
+    @property
+    def transcript(self) -> str:
+        """Everything the game has written so far."""
+        return self.term.transcript
 
     def step(self, timeout: float = WAIT_SECONDS) -> bool:
         """Answer the next prompt; False once the game has ended."""
-        index = self.child.expect([PROMPT, pexpect.EOF], timeout=timeout)
-        shown = self.child.before or ""
-        if index == 1:
-            self.transcript += shown
+        match = self.term.expect(PROMPT, timeout)
+        if match is None:
             return False
-        match, after = self.child.match, self.child.after
-        assert isinstance(match, re.Match) and isinstance(after, str)  # the prompt, matched
-        self.transcript += shown + after
-        self.child.sendline(answer(match.group(1), shown))
+        self.term.type_line(answer(match.group(1), self.term.before(match)))
         return True
 
     def play(self, steps: int | None = None) -> bool:
@@ -69,6 +64,4 @@ class PlainPlayer:
 
     def exit_code(self) -> int | None:
         """Wait for the end; the exit status."""
-        self.child.expect(pexpect.EOF, timeout=WAIT_SECONDS)
-        self.child.close()
-        return self.child.exitstatus
+        return self.term.exit_code()

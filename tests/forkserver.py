@@ -8,7 +8,7 @@ server, its parent, tells its exit status.
 
 Interpreter-level settings (PYTHON*, LANG, LC_*) are fixed when the server starts: a game
 that needs others is started afresh, as is every test of the start itself (terminal.Terminal
-and driver.PlainPlayer choose)."""
+and helpers.run_game choose)."""
 from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
 
 import atexit
@@ -86,7 +86,7 @@ def start(request: dict[str, Any], connection: socket.socket) -> tuple[int, int]
     """Fork a game on a new terminal: (its pid, the terminal's master end)."""
     if sys.platform == "win32":  # for the type checker: the fork server is POSIX's (none on Windows)
         raise OSError("no fork server on Windows")
-    import fcntl  # (the server forks and sets up terminals; on Windows run_game starts each game afresh)
+    import fcntl  # (the server forks and sets up terminals; on Windows helpers.run_game starts each game afresh)
     import termios
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", request["lines"], request["columns"], 0, 0))
@@ -345,12 +345,10 @@ class ForkedGame(fdspawn):
 
     def _wait_for_end(self, seconds: float) -> bool:
         """Wait up to `seconds` for the game to end; whether it has."""
-        deadline = time.monotonic() + seconds
-        while self.isalive():
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.01)
-        return True
+        from helpers import wait_until  # (the worker's: the server itself never loads the tests' helpers)
+        with contextlib.suppress(AssertionError):
+            wait_until(lambda: not self.isalive(), seconds)
+        return not self.isalive()
 
     def setwinsize(self, rows: int, cols: int) -> None:
         """Resize the terminal (the game gets SIGWINCH)."""
@@ -385,10 +383,11 @@ def spawn(command: Sequence[str], environment: Mapping[str, str], lines: int = 2
                          dimensions=(lines, columns), echo=echo, **options)
 
 
-def run_game(args: Sequence[str], input: str | bytes | None = None, env: Mapping[str, str] | None = None,
-             timeout: float = 60, text: bool = True, fresh: bool = False) -> subprocess.CompletedProcess[Any]:
-    """subprocess.run of `python yahtzee.py ARGS` with `input`, capturing its output: forked
-    where the environment allows, else (and when `fresh`) started afresh."""
+def run_forked(args: Sequence[str], input: str | bytes | None = None, env: Mapping[str, str] | None = None,
+               timeout: float = 60, text: bool = True, fresh: bool = False) -> subprocess.CompletedProcess[Any]:
+    """helpers.run_game's game in a process of its own: subprocess.run of `python yahtzee.py
+    ARGS` with `input`, capturing its output, forked where the environment allows, else (and
+    when `fresh`) started afresh."""
     environment = dict(os.environ if env is None else env)
     server = None if fresh else fork_server(environment)
     if server is None:
@@ -396,6 +395,7 @@ def run_game(args: Sequence[str], input: str | bytes | None = None, env: Mapping
                               env=environment, cwd=ROOT, timeout=timeout)
     if sys.platform == "win32":  # for the type checker: fork_server gives none on Windows
         raise OSError("no fork server on Windows")
+    from helpers import wait_until  # (the worker's: the server itself never loads the tests' helpers)
     deadline = time.monotonic() + timeout
     (stdin, feed), (out, out_end), (err, err_end) = os.pipe(), os.pipe(), os.pipe()
     pid = server.run(args, environment, ROOT, [stdin, out_end, err_end])
@@ -404,12 +404,17 @@ def run_game(args: Sequence[str], input: str | bytes | None = None, env: Mapping
     data = input.encode() if isinstance(input, str) else input or b""
     feeding = threading.Thread(target=feed_and_close, args=(feed, data), daemon=True)
     feeding.start()
+
+    def ended() -> list[int]:
+        """[the game's wait status] once it has ended (a status of 0 an ending too), else []."""
+        status = server.status(pid)
+        return [] if status is None else [status]
     try:
         stdout, stderr = read_to_end([out, err], deadline)
-        while (status := server.status(pid)) is None:
-            if time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired(args, timeout)
-            time.sleep(0.01)
+        try:
+            (status,) = wait_until(ended, deadline - time.monotonic())
+        except AssertionError:
+            raise subprocess.TimeoutExpired(args, timeout) from None
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)

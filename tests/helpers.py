@@ -1,19 +1,20 @@
 """Shared test helpers: the fixed clock, key codes, one wait, scripted consoles, loaded games,
-the program run in process."""
+the program run through pipes (in a process of its own or in this one)."""
 import collections
 import contextlib
 import datetime
 import io
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Optional, TypeVar, Union
+from typing import Any, Callable, Optional, TextIO, TypeVar, Union
 
 import pyte
 import pyte.modes as mo
@@ -399,7 +400,7 @@ def chunked_console(chunks: Iterable[tuple[str, float]], size: os.terminal_size 
 
 def plain_console(lines: Iterable[str]) -> PlainConsole:
     """A PlainConsole reading the given lines; its output is in console.stdout."""
-    return PlainConsole(io.StringIO("".join(line + "\n" for line in lines)), io.StringIO())
+    return PlainConsole(io.StringIO(typed(lines)), io.StringIO())
 
 
 def any_json(value: JSONValue) -> Any:
@@ -520,18 +521,35 @@ def signal_handlers_kept() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-def run_program(lines: Iterable[str], *args: str) -> tuple[int, str, str]:
-    """yahtzee.py run in process with these options, reading `lines` from a pipe (so in plain
-    mode); (exit code, what it printed, what it wrote to stderr)."""
+def typed(lines: Iterable[str]) -> str:
+    """Lines as a player types them at the game, each ended by Enter."""
+    return "".join(line + "\n" for line in lines)
+
+
+def run_game(args: Sequence[str], input: Union[str, bytes, None] = None, env: Optional[Mapping[str, str]] = None,
+             timeout: float = 60, text: bool = True, fresh: bool = False, in_process: bool = False,
+             stdin: Optional[TextIO] = None, stdout: Optional[io.StringIO] = None) -> subprocess.CompletedProcess[Any]:
+    """`python yahtzee.py ARGS` through pipes, as subprocess.run runs it: `input` read, the output
+    captured. In a process of its own (forked where the environment allows, else and when
+    `fresh` started afresh); or, where speed matters, `in_process` (cli.main in this process,
+    in its environment), where a test may give the game its own `stdin` to read and `stdout`
+    to print to."""
+    if not in_process:
+        assert stdin is None and stdout is None, "a stdin or stdout of the test's own is given in process only"
+        from forkserver import run_forked
+        return run_forked(args, input, env, timeout, text, fresh)
+    assert env is None and text and not fresh and not isinstance(input, bytes), "in process: this environment, text"
+    assert input is None or stdin is None, "the input, or a stdin that gives it"
     from yahtzee import cli
-    stdin, stdout, stderr = io.StringIO("".join(line + "\n" for line in lines)), io.StringIO(), io.StringIO()
-    with signal_handlers_kept(), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-        real_stdin, sys.stdin = sys.stdin, stdin
+    reading = stdin if stdin is not None else io.StringIO(input or "")
+    printing, errors = stdout if stdout is not None else io.StringIO(), io.StringIO()
+    with signal_handlers_kept(), contextlib.redirect_stdout(printing), contextlib.redirect_stderr(errors):
+        real_stdin, sys.stdin = sys.stdin, reading
         try:
             code = cli.main(list(args))
         finally:
             sys.stdin = real_stdin
-    return code, stdout.getvalue(), stderr.getvalue()
+    return subprocess.CompletedProcess(["yahtzee.py", *args], code, printing.getvalue(), errors.getvalue())
 
 
 def game_copy(game: Game) -> Game:

@@ -1,10 +1,13 @@
 """A real pseudo-terminal for whole-game tests: the game runs in it (forked with its modules
-loaded, see forkserver, or started afresh), pexpect reads and types, pyte draws its screen."""
+loaded, see forkserver, or started afresh), pexpect reads and types, pyte draws its screen; in
+plain mode, its lines are read as a transcript too."""
 from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
 
+import codecs
 import contextlib
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,11 +35,13 @@ class Terminal:
     def __init__(
             self, *args: str, env: Mapping[str, str] | None = None, columns: int = 80, lines: int = 24,
             stderr: Path | None = None, dice_roll: str = "off", program: Sequence[str] | None = None,
-            fresh: bool = False) -> None:
+            fresh: bool = False, echo: bool = True) -> None:
         """`dice_roll`: the tumbling dice's speed, written to a saves folder that has no
         prefs.json yet (off by default, so whole games run at the speed keys are sent);
         `program`: another command than the game (an ssh client joining it); `fresh`: the
-        game started by a new interpreter, not forked with its modules loaded (forkserver)."""
+        game started by a new interpreter, not forked with its modules loaded (forkserver);
+        `echo`: whether the terminal echoes what is typed (off: a plain-mode transcript holds
+        only what the game wrote)."""
         still_dice(args, dice_roll)
         environment = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
                        "PYTHONUNBUFFERED": "1"}
@@ -45,9 +50,9 @@ class Terminal:
         environment.update(env or {})  # a test's own NO_COLOR stays
         self.child: ForkedGame | pexpect.spawn
         if program:  # the game's stderr to a file, so it outlives the terminal
-            self.child = spawn(program, environment, lines, columns, stderr=stderr)
+            self.child = spawn(program, environment, lines, columns, echo, stderr=stderr)
         else:
-            self.child = spawn_game(args, environment, lines, columns, stderr=stderr, fresh=fresh)
+            self.child = spawn_game(args, environment, lines, columns, echo, stderr=stderr, fresh=fresh)
         self.child.delaybeforesend = None  # pexpect's default 50 ms pause before each send
         self._screen = FastScreen(columns, lines)
         self.stream = pyte.ByteStream(self._screen)
@@ -56,6 +61,10 @@ class Terminal:
         self._text: str | None = None  # the screen as text, until more output is drawn
         # other terminals of the same game, read while this one waits: as their windows would be
         self.partners: list[Terminal] = []
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._decoded = 0  # how much of raw is in the transcript
+        self._transcript = ""
+        self._matched = 0  # how much of the transcript expect has gone past
 
     def pump(self, timeout: float | int = 0.05) -> None:
         """Take in what the game has written so far."""
@@ -99,6 +108,41 @@ class Terminal:
             return False
         wait_until(shown, timeout, poll=0, failure=lambda: f"never saw {words!r} on:\n{self.text}")
         return self.text
+
+    @property
+    def transcript(self) -> str:
+        """Everything the game has written so far, as text (a plain-mode game's lines)."""
+        if self._decoded < len(self.raw):
+            self._transcript += self._decoder.decode(self.raw[self._decoded:])
+            self._decoded = len(self.raw)
+        return self._transcript
+
+    def expect(self, pattern: re.Pattern[str], timeout: float = WAIT_SECONDS) -> re.Match[str] | None:
+        """Pump until the transcript after the last match matches `pattern` (a plain-mode prompt):
+        the match, the next one looked for after it; None if the game ended first."""
+        def matched() -> Any:
+            match = pattern.search(self.transcript, self._matched)
+            if match is not None:
+                return match
+            try:
+                self.pump()
+            except pexpect.EOF:
+                return pattern.search(self.transcript, self._matched) or "ended"
+            return None
+        found = wait_until(matched, timeout, poll=0,
+                           failure=lambda: f"never saw {pattern.pattern!r} after:\n{self.transcript[self._matched:]}")
+        if not isinstance(found, re.Match):
+            return None
+        self._matched = found.end()
+        return found
+
+    def before(self, match: re.Match[str]) -> str:
+        """What the game wrote between the match before `match` and it."""
+        return match.string[match.pos:match.start()]
+
+    def type_line(self, line: str) -> None:
+        """Type a line and Enter, as at a plain-mode prompt."""
+        self.child.send(line + "\n")
 
     def resize(self, columns: int, lines: int) -> None:
         """Change the window's size, as a player dragging its corner."""

@@ -4,8 +4,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from forkserver import run_game
-from helpers import PTY
+from helpers import PTY, run_game
 from prompt_toolkit.input import create_pipe_input
 from terminal import Terminal
 

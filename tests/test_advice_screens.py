@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from forkserver import run_game
+from helpers import run_game
 from test_plain import START, interleave, play_plain, turn
 
 from yahtzee.model.dice import LoadedDice

@@ -3,11 +3,11 @@ same values to the last bit, progress as before, and no helper left behind."""
 import os
 import subprocess
 import sys
-import time
 from typing import Any
 
 import numpy as np
 import pytest
+from helpers import wait_until
 from numpy import ndarray
 
 from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC, Rules
@@ -187,10 +187,8 @@ def test_a_killed_build_leaves_no_helper_running() -> None:
     helpers = children(build.pid)
     build.kill()
     build.wait()
-    deadline = time.monotonic() + 30
-    while any(map(is_running, helpers)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(helpers) == 1 and not any(map(is_running, helpers))
+    assert len(helpers) == 1
+    wait_until(lambda: not any(map(is_running, helpers)), 30, poll=0.05, failure=lambda: f"{helpers} still running")
     build.stdout.close()
 
 

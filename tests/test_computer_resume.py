@@ -11,10 +11,9 @@ from typing import Any, Optional, Union
 
 import pytest
 from driver import answer
-from helpers import PTY, signal_handlers_kept
+from helpers import PTY, run_game, typed
 from terminal import Terminal
 
-from yahtzee import cli
 from yahtzee.consoles.plain import PlainConsole
 from yahtzee.model.game import Game
 from yahtzee.screens.prompts import QuitGame
@@ -64,8 +63,6 @@ def play(
     """Play in process in plain mode (quitting at the `quit_at`-th step of a computer's turn);
     the finished records, how many steps the computers took, and what was printed."""
     output = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", output)
-    monkeypatch.setattr(sys, "stdin", Answering(output, mood, alone))
     steps = [0]
 
     def pause(console: Any, seconds: float) -> None:
@@ -74,8 +71,9 @@ def play(
             raise QuitGame()  # the flow's quit path: the game is saved as it stands mid-step
 
     monkeypatch.setattr(PlainConsole, "pause", pause)
-    with signal_handlers_kept():
-        assert cli.main(["--plain", "--saves", str(saves), "--seed", "7", *options]) == 0
+    done = run_game(["--plain", "--saves", str(saves), "--seed", "7", *options], in_process=True,
+                    stdin=Answering(output, mood, alone), stdout=output)
+    assert done.returncode == 0, done.stderr
     history = saves / "history.jsonl"
     lines = history.read_text().splitlines() if history.exists() else []
     records = [{k: v for k, v in json.loads(line).items() if k != "finished"} for line in lines]
@@ -149,12 +147,10 @@ def test_a_fault_in_the_game_while_resuming_keeps_the_file_and_starts_anew(tmp_p
         raise RuntimeError("a fault of ours")
 
     monkeypatch.setattr("yahtzee.coach.opponents.Opponents.action", fault)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n\nn\n\n"))  # resume; then the opening, no manual, no names
-    output = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", output)
-    with signal_handlers_kept():
-        assert cli.main(["--plain", "--saves", str(saves)]) == 0
-    out = output.getvalue()
+    # resume; then the opening, no manual, no names
+    done = run_game(["--plain", "--saves", str(saves)], typed(["y", "", "n", ""]), in_process=True)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
     assert "Traceback" not in out
     said = [line for line in out.splitlines() if "could not be resumed" in line]
     assert len(said) == 1 and "(RuntimeError: a fault of ours), not in its file" in said[0]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 import pytest
-from helpers import plain_console, printed, run_program, table_context, there
+from helpers import plain_console, printed, run_game, table_context, there, typed
 from test_plain import play_plain
 
 from yahtzee import cli
@@ -259,10 +259,10 @@ def run_plain(
         *options: Any) -> Any:
     """The real program in-process in plain mode; (exit code, output, history records)."""
     saves = tmp_path / "saves"
-    code, out, _ = run_program(lines, "--saves", str(saves), *options)
+    done = run_game(["--saves", str(saves), *options], typed(lines), in_process=True)
     history = saves / "history.jsonl"
     records = [json.loads(line) for line in history.read_text().splitlines()] if history.exists() else []
-    return code, out, records
+    return done.returncode, done.stdout, records
 
 
 @pytest.mark.parametrize("options", [["--duplicate"], ["--duplicate", "--seed", "12"]])

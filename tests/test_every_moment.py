@@ -2,15 +2,13 @@
 each saved moment is kept, and the game is resumed from every one of them."""
 import io
 import json
-import sys
 from pathlib import Path
 from typing import Any, Optional
 
 import pytest
 from driver import answer
-from helpers import PTY, signal_handlers_kept
+from helpers import PTY, run_game
 
-from yahtzee import cli
 from yahtzee.saves.store import Saves
 
 pytestmark = pytest.mark.slow(11)
@@ -40,10 +38,9 @@ def play(
         *options: Any) -> tuple[list[dict[str, Any]], str]:
     """Play the driver's two-player game against a computer, in-process; its history."""
     output = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", output)
-    monkeypatch.setattr(sys, "stdin", Answering(output))
-    with signal_handlers_kept():
-        assert cli.main(["--plain", "--saves", str(saves), *options]) == 0
+    done = run_game(["--plain", "--saves", str(saves), *options], in_process=True,
+                    stdin=Answering(output), stdout=output)
+    assert done.returncode == 0, done.stderr
     lines = (saves / "history.jsonl").read_text().splitlines()
     return [{k: v for k, v in json.loads(line).items() if k != "finished"} for line in lines], output.getvalue()
 

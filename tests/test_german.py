@@ -2,7 +2,6 @@
 every string shown comes from the catalog, and no English is left on a German screen."""
 import ast
 import gettext
-import io
 import os
 import re
 import sys
@@ -11,11 +10,9 @@ from pathlib import Path
 from typing import Any, Callable, Union
 
 import pytest
-from forkserver import run_game
-from helpers import KeyScript, there
+from helpers import KeyScript, run_game, there, typed
 from syntax import parsed, walked
 
-from yahtzee import cli
 from yahtzee.app import make_context
 from yahtzee.coach.services import StrategyServices
 from yahtzee.coach.tablekeeper import TableKeeper
@@ -268,9 +265,9 @@ def test_no_module_that_translates_binds_the_name_of_the_translator() -> None:
     assert bound == []
 
 
-def run_program(tmp_path: Path, environ: dict[str, str], *options: Any) -> str:
-    """The real program through pipes: a short game, ending with quit."""
-    keys = "\n".join(["", "n", "ANN", "", "y", "", "r", "c", "y", "q", "y"]) + "\n"
+def one_turn(tmp_path: Path, environ: dict[str, str], *options: Any) -> str:
+    """The real program through pipes in this environment: one turn, then quit; what it printed."""
+    keys = typed(["", "n", "ANN", "", "y", "", "r", "c", "y", "q", "y"])
     env = {key: value for key, value in os.environ.items()
            if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     env.update(environ)
@@ -280,23 +277,23 @@ def run_program(tmp_path: Path, environ: dict[str, str], *options: Any) -> str:
 
 
 def test_the_program_speaks_german_when_asked_with_lang(tmp_path: Path) -> None:
-    out = run_program(tmp_path, {"LANG": "en_US.UTF-8"}, "--plain", "--lang", "de")
+    out = one_turn(tmp_path, {"LANG": "en_US.UTF-8"}, "--plain", "--lang", "de")
     assert "Computer-Kniffel" in out and "Wohin eintragen?" in out and "in CHANCE ein." in out
     assert english_left_over(out) == []
 
 
 def test_the_program_speaks_german_when_the_environment_does(tmp_path: Path) -> None:
-    out = run_program(tmp_path, {"LANG": "de_DE.UTF-8"})
+    out = one_turn(tmp_path, {"LANG": "de_DE.UTF-8"})
     assert "Bereit zum Spielen? (Y/N)" in out and "Das Spiel ist gespeichert" in out
-    english = run_program(tmp_path / "en", {"LANG": "de_DE.UTF-8", "LC_ALL": "C"})
+    english = one_turn(tmp_path / "en", {"LANG": "de_DE.UTF-8", "LC_ALL": "C"})
     assert "Ready to play? (Y/N)" in english
 
 
 def test_the_language_preference_is_kept_and_lang_outranks_it_for_one_run(tmp_path: Path) -> None:
     Saves(tmp_path).save_prefs(Prefs(language="de"))
-    assert "Bereit zum Spielen?" in run_program(tmp_path, {"LANG": "C"})
+    assert "Bereit zum Spielen?" in one_turn(tmp_path, {"LANG": "C"})
     (tmp_path / "autosave.json").unlink()  # the game it kept is not this run's subject
-    assert "Ready to play?" in run_program(tmp_path, {"LANG": "C"}, "--lang", "en")
+    assert "Ready to play?" in one_turn(tmp_path, {"LANG": "C"}, "--lang", "en")
     assert Saves(tmp_path).load_prefs().language == "de"
 
 
@@ -316,11 +313,9 @@ def test_files_and_json_are_the_same_in_either_language(tmp_path: Path, monkeypa
         folder.mkdir()
         script = ["", "n", "ANN", "", "y"] + lines + ["n"]
         _, _, records = play_plain(folder, monkeypatch, script, faces, "--lang", code)
-        output = io.StringIO()
-        monkeypatch.setattr(sys, "stdout", output)
-        assert cli.main(["--review", "--json", "--lang", code, "--saves", str(folder / "saves")]) == 0
-        kept[code] = ([{k: v for k, v in r.items() if k != "finished"} for r in records],
-                      output.getvalue())
+        review = run_game(["--review", "--json", "--lang", code, "--saves", str(folder / "saves")], in_process=True)
+        assert review.returncode == 0
+        kept[code] = ([{k: v for k, v in r.items() if k != "finished"} for r in records], review.stdout)
     language.use("en")
     assert kept["de"] == kept["en"]
     assert '{"kind": "post", "box": "chance", "points": 12}' in kept["de"][1]  # values, in no language

@@ -4,8 +4,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 import pytest
-from forkserver import run_game
-from helpers import run_program
+from helpers import run_game, typed
 
 ROOT = Path(__file__).resolve().parent.parent
 START = ["", "n"]  # leave the opening screen; no instructions
@@ -45,10 +44,10 @@ def play_plain(
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(map(str, faces)))
     saves = tmp_path / "saves"
-    code, out, _ = run_program(lines, "--dice-file", str(dice), "--saves", str(saves), *options)
+    done = run_game(["--dice-file", str(dice), "--saves", str(saves), *options], typed(lines), in_process=True)
     history = saves / "history.jsonl"
     records = [json.loads(line) for line in history.read_text().splitlines()] if history.exists() else []
-    return code, out, records
+    return done.returncode, done.stdout, records
 
 
 ANN = [
@@ -146,7 +145,7 @@ def test_the_spec_transcript_plays_a_whole_game_and_writes_one_history_line(tmp_
         lines += ["", "135", "r", "r", box, "y"]
     lines.append("n")
     saves = tmp_path / "saves"
-    done = run_game(["--plain", "--seed", "7", "--saves", str(saves)], input="\n".join(lines) + "\n")
+    done = run_game(["--plain", "--seed", "7", "--saves", str(saves)], input=typed(lines))
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     (line,) = (saves / "history.jsonl").read_text().splitlines()
@@ -204,9 +203,9 @@ def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path: Path, monke
     lines = ["", "n", "ANN", "*", "", "y"]
     for box in SPEC_BOXES:
         lines += ["", "b", "135", "r", "r", "b", box, "y"]
-    code, out, _ = run_program([*lines, "n"], "--plain", "--seed", "7", "--saves", str(tmp_path))
-    assert code == 0 and "Brainy wins with" in out
-    printed = out.splitlines()
+    done = run_game(["--plain", "--seed", "7", "--saves", str(tmp_path)], typed([*lines, "n"]), in_process=True)
+    assert done.returncode == 0 and "Brainy wins with" in done.stdout
+    printed = done.stdout.splitlines()
     long = [text for text in meant if len(text) > 80]
     assert len(long) > 20, "the game says long sentences (the sheet read with B)"
     for text in meant:

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import there
+from helpers import run_game, there
 from syntax import parsed, walked
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -140,14 +140,11 @@ def test_the_readme_lists_every_option_the_game_takes() -> None:
 
 def test_the_readme_plain_example_runs_the_projects_own_python_and_plays_the_manuals_walk_through(
         tmp_path: Path) -> None:
-    import subprocess
-    import sys
     (example,) = [line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("printf ")]
     assert " | .venv/bin/python yahtzee.py " in example  # as the first command made it: no bare python
     lines = there(re.search(r"printf '(.+?)\\n'", example)).group(1).split("\\n")
     options = example.split("yahtzee.py ")[1].replace('"$(mktemp -d)"', str(tmp_path)).split()
-    done = subprocess.run([sys.executable, str(ROOT / "yahtzee.py"), *options], input="\n".join(lines),
-                          capture_output=True, text=True, timeout=60)
+    done = run_game(options, input="\n".join(lines))
     manual = (ROOT / "YAHTZEE.DOC").read_text()
     walk = manual[manual.index("A one-player game typed line by line"):manual.index("7. COMMAND LINE")]
     typed = [row.split()[0] if row.split()[0] != "(empty" else "" for row in walk.splitlines()

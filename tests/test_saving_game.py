@@ -10,8 +10,7 @@ from typing import Any, Callable, Union
 
 import pytest
 from driver import PlainPlayer
-from forkserver import run_game
-from helpers import PTY, run_program, texts, there, wait_until
+from helpers import PTY, run_game, texts, there, typed, wait_until
 from terminal import Terminal
 
 from yahtzee.model.session import Session
@@ -59,8 +58,8 @@ def test_sigkill_mid_game_leaves_a_save_that_finishes_the_same(
     player = PlainPlayer(saves, *SEED)
     player.play(steps=steps)
     time.sleep(pause)
-    player.child.kill(signal.SIGKILL)
-    player.child.close()
+    player.term.child.kill(signal.SIGKILL)
+    player.exit_code()
     (session, _), notices = saved_session(saves)
     assert session is not None and notices == []
     # The later start is given other dice options: the saved game keeps its own.
@@ -159,9 +158,9 @@ def test_a_second_copy_is_told_and_never_overwrites_the_first_copys_save(tmp_pat
 
 def run_plain(saves: Path, lines: list[Union[str, Any]], *args: Any) -> str:
     """One plain-mode run of the program, in process; its output."""
-    code, out, errors = run_program(lines, "--plain", "--saves", str(saves), *args)
-    assert code == 0 and errors == "", errors
-    return out
+    done = run_game(["--plain", "--saves", str(saves), *args], typed(lines), in_process=True)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout
 
 
 def autosave_with(saves: Path, change: Callable) -> None:

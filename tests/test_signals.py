@@ -1,6 +1,6 @@
 """A stop signal at every screen of the flow: the game saves, exits 0, and resumes at the same
 question; a stop during a table build ends the build at once."""
-from __future__ import annotations  # (pexpect.spawn, in annotations, is POSIX's only)
+from __future__ import annotations  # (X | None in annotations, on Python 3.9)
 
 import sys
 from pathlib import Path
@@ -8,21 +8,16 @@ from typing import Any
 
 import pytest
 
-from yahtzee.consoles.plain import PlainConsole
-
 if sys.platform == "win32":  # its module-level code already needs what Windows lacks
     pytest.skip("posix: stop signals (SIGHUP, SIGTERM) sent to a game at a real terminal (pty)",
                 allow_module_level=True)
 
 import io
 import json
-import os
 import re
 import signal
 
-import pexpect
-from forkserver import ROOT
-from helpers import WAIT_SECONDS, signal_handlers_kept, there, wait_until
+from helpers import run_game, wait_until
 from terminal import Terminal
 
 PROMPT = re.compile(r"([^\n>]*)> $")
@@ -37,54 +32,40 @@ STOPS = {  # the line number at whose prompt the signal comes, by screen
 }
 
 
-def spawn(saves: Path, dice: Path) -> pexpect.spawn:
+def at_terminal(saves: Path, dice: Path) -> Terminal:
     """The game in plain mode in a pseudo-terminal."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    child = pexpect.spawn(sys.executable, [str(ROOT / "yahtzee.py"), "--plain", "--saves", str(saves),
-                                           "--dice-file", str(dice)], cwd=str(ROOT), env=env,
-                          encoding="utf-8", echo=False, dimensions=(24, 80))
-    child.delaybeforesend = None
-    return child
+    return Terminal("--plain", "--saves", str(saves), "--dice-file", str(dice), echo=False)
 
 
-def next_prompt(child: pexpect.spawn) -> str:
+def next_prompt(term: Terminal) -> str:
     """Wait for the next prompt; its text."""
-    child.expect(PROMPT, timeout=WAIT_SECONDS)
-    return there(child.match).group(1).strip()
+    match = term.expect(PROMPT)
+    assert match is not None, f"the game ended before its next prompt:\n{term.transcript}"
+    return match.group(1).strip()
 
 
 class StoppingInput(io.StringIO):
-    """Lines for a plain console; once they run out, a stop signal arrives at the next prompt,
-    while the console waits for the line."""
+    """Lines for a plain-mode game; once they run out, a stop signal (SIGTERM) arrives at the
+    next prompt, while the game waits for the line."""
 
     def __init__(self, lines: list[Any | str]) -> None:
         super().__init__()
         self.lines = list(lines)
-        self.console: PlainConsole | None = None
 
     # (typeshed: _IOBase's readline gives bytes; unused under --platform win32, which skips this module)
     def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override, unused-ignore]
         if not self.lines:
-            there(self.console).request_stop(signal.SIGTERM)
+            assert callable(signal.getsignal(signal.SIGTERM)), "the game catches the stop signals"
+            signal.raise_signal(signal.SIGTERM)  # its handler stops the game's read at once
         return self.lines.pop(0) + "\n"
 
 
 def plain_run(saves: Path, dice: Path, lines: list[Any | str]) -> str:
-    """The game in process at a plain console until a stop comes after `lines`; everything
-    it wrote."""
-    from yahtzee.app import make_context, run_flow
-    from yahtzee.consoles.plain import PlainConsole
-    from yahtzee.model.dice import LoadedDice
-    from yahtzee.saves.dicefile import read_dice_file
-    from yahtzee.saves.store import Saves, local_now
-    from yahtzee.screens.context import Settings
-    stdin, stdout = StoppingInput(lines), io.StringIO()
-    console = stdin.console = PlainConsole(stdin, stdout)
-    files = Saves(saves, now=local_now)
-    ctx = make_context(Settings(files.load_prefs()), files, LoadedDice(read_dice_file(str(dice))), None)
-    with signal_handlers_kept():
-        run_flow(console, ctx)
-    return stdout.getvalue()
+    """The game in process in plain mode until a stop comes after `lines`; everything it wrote."""
+    done = run_game(["--plain", "--saves", str(saves), "--dice-file", str(dice)], in_process=True,
+                    stdin=StoppingInput(lines))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def last_prompt(written: str) -> str:
@@ -114,26 +95,27 @@ def test_a_stop_signal_at_a_terminal_saves_and_the_game_resumes_at_the_same_ques
                                                                                      signum: signal.Signals) -> None:
     dice = tmp_path / "dice.txt"
     dice.write_text(" ".join(["2 2 2 3 3"] * 26))
-    child = spawn(tmp_path / "saves", dice)
-    for line in SESSION[:STOPS[screen]]:
-        next_prompt(child)
-        child.sendline(line)
-    asked = next_prompt(child)
-    child.kill(signum)
-    child.expect(pexpect.EOF, timeout=WAIT_SECONDS)
-    child.close()
-    assert child.exitstatus == 0 and "Traceback" not in (child.before or "")
-    again = spawn(tmp_path / "saves", dice)
+    term = at_terminal(tmp_path / "saves", dice)
+    try:
+        for line in SESSION[:STOPS[screen]]:
+            next_prompt(term)
+            term.type_line(line)
+        asked = next_prompt(term)
+        term.child.kill(signum)
+        assert term.exit_code() == 0 and "Traceback" not in term.transcript
+    finally:
+        term.close()
+    again = at_terminal(tmp_path / "saves", dice)
     try:
         first = next_prompt(again)
         if STOPS[screen] < 3:  # nobody was seated yet: nothing to resume
             assert first == "Press any key to begin"
             return
         assert first == "Resume the saved game? (Y/N)"
-        again.sendline("y")
+        again.type_line("y")
         assert next_prompt(again) == asked
     finally:
-        again.terminate(force=True)
+        again.close()
 
 
 @pytest.mark.usefixtures("no_shipped_tables")

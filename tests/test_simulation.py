@@ -7,7 +7,7 @@ from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
-from forkserver import run_game
+from helpers import run_game
 from numpy import ndarray
 
 from yahtzee.model import scoring

@@ -210,7 +210,7 @@ def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame
     """Loaded dice make every roll a Yahtzee: the record says the dice were loaded, no place in
     the hall of fame is given, --stats counts the game apart; a seeded game after it counts as
     usual, and a practice game saved and resumed is still one."""
-    from helpers import run_program
+    from helpers import run_game
     from test_computer_resume import play
 
     dice = tmp_path / "sixes.txt"
@@ -225,8 +225,9 @@ def test_a_game_with_loaded_dice_is_a_practice_game_kept_out_of_the_hall_of_fame
     assert "A practice game (loaded dice): it stays out of the hall of fame and the statistics." in out
     (_, seeded), _, out = play(saves, monkeypatch, "thinker", [])
     assert "dice" not in seeded and "ANN enters the hall of fame at" in out
-    code, shown, _ = run_program([], "--stats", "--saves", str(saves))
-    assert code == 0 and "1 practice game (loaded dice) is not counted here." in shown
+    done = run_game(["--stats", "--saves", str(saves)], in_process=True)
+    shown = done.stdout
+    assert done.returncode == 0 and "1 practice game (loaded dice) is not counted here." in shown
     assert str(best) not in shown and str(seeded["players"][0]["total"]) in shown
     resumed = tmp_path / "resumed"
     resumed.mkdir()
@@ -268,13 +269,13 @@ def test_the_games_left_out_of_the_statistics_are_counted_with_the_reason(
 ])
 def test_stats_with_only_a_race_finished_say_it_is_left_out_and_why(
         saves_folder: Path, language: str, said: list[str]) -> None:
-    from helpers import run_program
+    from helpers import run_game
 
     from yahtzee.speech import languages
     saves_folder.mkdir()
     (saves_folder / HISTORY_FILE).write_text(json.dumps(record_of(RACE)) + "\n")
     try:
-        code, shown, _ = run_program([], "--stats", "--lang", language, "--saves", str(saves_folder))
+        done = run_game(["--stats", "--lang", language, "--saves", str(saves_folder)], in_process=True)
     finally:
         languages.use("en")
-    assert code == 0 and shown.splitlines()[:5] == said
+    assert done.returncode == 0 and done.stdout.splitlines()[:5] == said

@@ -12,8 +12,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 import pytest
-from forkserver import run_game
-from helpers import clock, game_copy, there
+from helpers import clock, game_copy, run_game, there
 from numpy import float64, ndarray
 from test_plain import START, play_plain
 

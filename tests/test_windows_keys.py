@@ -378,12 +378,13 @@ def test_a_console_that_takes_no_ansi_plays_in_plain_mode_and_says_so_once(monke
                                                                            tmp_path: Path) -> None:
     """A console before Windows 10 (or set to "use legacy console") shows escape sequences as
     text: key mode would draw garbage there, so the game plays in plain mode and says why."""
-    from helpers import run_program
+    from helpers import run_game, typed
 
     from yahtzee import app
     monkeypatch.setattr(app, "is_plain", lambda *args: False)  # a terminal at both ends
     monkeypatch.setattr(app, "console_takes_ansi", lambda: False)
-    code, out, err = run_program(["", "n", "f10", "y"], "--lang", "en", "--saves", str(tmp_path))
+    done = run_game(["--lang", "en", "--saves", str(tmp_path)], typed(["", "n", "f10", "y"]), in_process=True)
+    code, out, err = done.returncode, done.stdout, done.stderr
     lines = out.splitlines()
     said = [line for line in lines if "ANSI" in line]
     assert code == 0 and err == "" and said == [
