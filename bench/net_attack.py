@@ -21,7 +21,9 @@ host, run with YAHTZEE_TRACE_MEMORY (tracemalloc), gives the live Python memory 
 after each attack. Prints figures against their targets; asserts nothing. The last line is one
 JSON object. `--quick` runs every attack with a tenth of its count and time, traces the live
 memory over the reconnects alone, and leaves out the stopped client (its wait is the server's
-keepalive, about 25 s whatever the size).
+keepalive, about 25 s whatever the size). `--serve` makes the same attacks on a server of
+tables: ANN hosts its first table from her real ssh client, BOB joins it from the page, and the
+server's process is the one measured.
 """
 import asyncio
 import contextlib
@@ -47,13 +49,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from keys import ROOT, spawn  # noqa: E402
 
 FILE_LIMIT = 256
+SERVE = "--serve" in sys.argv[1:]  # against a server of tables (--serve), ANN hosting its first table
 TARGETS = {"passwords_per_minute": 60, "passwords_per_connection": 3, "friend_seconds": 5.0,
            "open_files_growth": 5, "rss_growth_mb": 20.0, "live_growth_mb": 1.0, "p99_ms": 20.0,
            "flood_idle_seconds": 2.0, "flood_host_mb": 1.0}
 ATTACKS = ["reconnect", "silent", "passwords", "channels", "windows"]
 PROBE_GAP = 0.02  # seconds between two probe keys
 FLOOD_BYTES = 100 * 1024
-SOUND = {True: re.compile(rb"Upper bonus[^\r\n]*\bON\r"), False: re.compile(rb"Upper bonus[^\r\n]*\bOFF\r")}
+# The sound's state beside the upper bonus, painted or not (an ssh client's terminal gets colours).
+SOUND = {True: re.compile(rb"Upper bonus[^\r\n]*\bON(?:\x1b\[0m)?\r"),
+         False: re.compile(rb"Upper bonus[^\r\n]*\bOFF(?:\x1b\[0m)?\r")}
 F9 = b"\x1b[20~"
 LIMITED = ("import os, resource, sys\n"  # the game under a file limit: its own argv after the limit
            "limit = int(sys.argv[1])\n"
@@ -67,10 +72,21 @@ class Host:
     """The game hosting a table in a pseudo-terminal; everything it draws is read in a thread."""
 
     def __init__(self, folder: Path, cache: Path, env: dict) -> None:
-        game = [sys.executable, str(ROOT / "yahtzee.py"), "--seed", "1", "--saves", str(folder / "saves"),
-                "--host", "127.0.0.1:0"]
-        self.child = spawn([sys.executable, "-c", LIMITED, str(FILE_LIMIT), *game],
-                           {"YAHTZEE_CACHE": str(cache), **env})
+        self.server: subprocess.Popen[str] | None = None
+        if SERVE:  # the server of tables apart, and ANN's real ssh client hosting its first table
+            game = [sys.executable, str(ROOT / "yahtzee.py"), "--seed", "1", "--saves", str(folder / "saves"),
+                    "--serve", "127.0.0.1:0"]
+            self.server = subprocess.Popen([sys.executable, "-c", LIMITED, str(FILE_LIMIT), *game], cwd=ROOT,
+                                           stdout=subprocess.PIPE, text=True,
+                                           env={**os.environ, "YAHTZEE_CACHE": str(cache), **env})
+            assert self.server.stdout is not None
+            self.port = int(re.search(r"ssh -p (\d+)", self.server.stdout.readline()).group(1))
+            self.child = spawn(friend_command(folder, self.port, "ANN", source="127.0.0.1"), {})
+        else:
+            game = [sys.executable, str(ROOT / "yahtzee.py"), "--seed", "1", "--saves", str(folder / "saves"),
+                    "--host", "127.0.0.1:0"]
+            self.child = spawn([sys.executable, "-c", LIMITED, str(FILE_LIMIT), *game],
+                               {"YAHTZEE_CACHE": str(cache), **env})
         self.data = bytearray()
         self.lock = threading.Condition()
         self.sound = True
@@ -127,7 +143,15 @@ class Host:
 
     @property
     def pid(self) -> int:
-        return self.child.pid
+        """The process measured: the game hosting the table, or the server of tables."""
+        return self.child.pid if self.server is None else self.server.pid
+
+    def close(self) -> None:
+        """The host's terminal closed, and the server of tables stopped."""
+        self.child.terminate(force=True)
+        if self.server is not None:
+            self.server.terminate()
+            self.server.wait(timeout=60)
 
 
 def resident_kb(pid: int) -> int:
@@ -237,9 +261,9 @@ class Bob:
 
 # -- a friend from the second address ------------------------------------------------------
 
-def friend_command(folder: Path, port: int, name: str) -> list[str]:
-    """The real OpenSSH client from 127.0.0.2, with the listed key."""
-    return ["ssh", "-F", "/dev/null", "-b", "127.0.0.2", "-i", str(folder / "friend"), "-o", "IdentitiesOnly=yes",
+def friend_command(folder: Path, port: int, name: str, source: str = "127.0.0.2") -> list[str]:
+    """The real OpenSSH client from `source`, with the listed key."""
+    return ["ssh", "-F", "/dev/null", "-b", source, "-i", str(folder / "friend"), "-o", "IdentitiesOnly=yes",
             "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={folder / 'known_hosts'}",
             "-o", "LogLevel=ERROR", "-tt", "-p", str(port), f"{name}@127.0.0.1"]
 
@@ -249,9 +273,12 @@ def friend_seated_seconds(folder: Path, port: int, timeout: float = 15.0) -> flo
     (CAT watches: the game is under way)."""
     start = time.monotonic()
     child = spawn(friend_command(folder, port, "CAT"))
-    data = b""
+    data, joined = b"", not SERVE
     try:
         while b"you watch" not in data:
+            if not joined and b"TABLES ON THIS SERVER" in data:
+                os.write(child.fd, b"1\r")  # from the page of tables to the first table
+                joined = True
             if time.monotonic() - start > timeout:
                 return float("inf")
             if select.select([child.fd], [], [], 0.1)[0]:
@@ -436,8 +463,16 @@ def game_under_way(host: Host, folder: Path) -> tuple[int, Bob]:
     """The host's port, BOB seated before the game, and ANN at her first roll once the game's
     strategy table and its rests are ready, as her advice page shows them (so no work in the
     background is measured)."""
-    port = int(re.search(rb"ssh -p (\d+)", host.data[:host.wait_for(b"NAME@127.0.0.1")]).group(1))
-    bob = Bob(folder, port)
+    if SERVE:  # ANN starts the first table from the page; BOB joins it
+        port = host.port
+        host.wait_for(b"TABLES ON THIS SERVER")
+        host.type(b"n", b"Press any key to begin")
+        bob = Bob(folder, port)
+        bob.wait_for(b"TABLES ON THIS SERVER")
+        bob.type(b"1\r")
+    else:
+        port = int(re.search(rb"ssh -p (\d+)", host.data[:host.wait_for(b"NAME@127.0.0.1")]).group(1))
+        bob = Bob(folder, port)
     host.wait_for(b"BOB joined the table")
     for key, words in ((b"x", b"Instructions?"), (b"n", b"Player 1 name"), (b"ANN\r", b"Player 2"),
                        (b"BOB\r", b"Player 3"), (b"\r", b"Ready to play"), (b"y", b"ANN: press any key to roll"),
@@ -505,7 +540,7 @@ def measured_run(folder: Path, cache: Path, scale: float) -> dict:
     finally:
         if bob is not None:
             bob.close()
-        host.child.terminate(force=True)
+        host.close()
     return results
 
 
@@ -596,7 +631,7 @@ def traced_run(folder: Path, cache: Path, scale: float, kinds: list[str]) -> dic
     finally:
         if bob is not None:
             bob.close()
-        host.child.terminate(force=True)
+        host.close()
     return results
 
 
@@ -616,6 +651,8 @@ def mark(ok: bool) -> str:
 def report(measured: dict, traced: dict) -> None:
     """The figures, each against its target."""
     quiet = measured["quiet"]
+    print("against a server of tables (--serve), ANN hosting its first table over ssh" if SERVE
+          else "against a hosted table (--host)")
     print(f"quiet baseline: key to redraw p99 {quiet['p99_ms']} ms (median {quiet['median_ms']} ms, "
           f"{quiet['probes']} keys); friend from 127.0.0.2 seated in {quiet['friend_seconds']} s")
     for kind in ATTACKS:

@@ -63,7 +63,7 @@ import re  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
 
-from helpers import run_program, there  # noqa: E402
+from helpers import run_game, there  # noqa: E402
 from terminal import Terminal  # noqa: E402
 
 from yahtzee.consoles.keymode import KeyConsole  # noqa: E402
@@ -106,8 +106,8 @@ def test_the_servers_password_is_kept_from_one_start_to_the_next(tmp_path: Path)
 
 
 def test_serve_runs_alone(tmp_path: Path) -> None:
-    code, out, err = run_program([], "--serve", "127.0.0.1:0", "--host", "--saves", str(tmp_path))
-    assert code == 2 and err.count("\n") == 1 and "--serve runs alone" in err
+    done = run_game(["--serve", "127.0.0.1:0", "--host", "--saves", str(tmp_path)], in_process=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--serve runs alone" in done.stderr
 
 
 @pytest.fixture

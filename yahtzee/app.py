@@ -173,6 +173,7 @@ def serve_tables(args: argparse.Namespace, folders: Folders) -> int:
     if missing is not None:
         return missing
     from .net.hall import Hall
+    trace_memory_if_asked(os.environ)
     folder = Path(args.saves) if args.saves else folders.saves / "serve"
     try:
         served = Saves(folder, now=local_now)
