@@ -57,8 +57,8 @@ ATTACKS = ["reconnect", "silent", "passwords", "channels", "windows"]
 PROBE_GAP = 0.02  # seconds between two probe keys
 FLOOD_BYTES = 100 * 1024
 # The sound's state beside the upper bonus, painted or not (an ssh client's terminal gets colours).
-SOUND = {True: re.compile(rb"Upper bonus[^\r\n]*\bON(?:\x1b\[0m)?\r"),
-         False: re.compile(rb"Upper bonus[^\r\n]*\bOFF(?:\x1b\[0m)?\r")}
+SOUND = {state: re.compile(rb"Upper bonus[^\r\n]*(?:\b|\x1b\[[0-9;]*m)" + word + rb"(?:\x1b\[0m)?\r")
+         for state, word in ((True, b"ON"), (False, b"OFF"))}
 F9 = b"\x1b[20~"
 LIMITED = ("import os, resource, sys\n"  # the game under a file limit: its own argv after the limit
            "limit = int(sys.argv[1])\n"

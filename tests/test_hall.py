@@ -85,7 +85,7 @@ def test_a_table_counts_as_watchers_those_at_it_who_play_no_seat() -> None:
     session = Session([Player("ANN"), Player("BOB")])
     table = OpenTable(1, ann, KeyConsole(input=ann, output=ann, reader=KeyReader(ann.fileno())), lambda: session)
     assert table.listed() == Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB"), 0, False)
-    table.seats = HallTable(lambda: None)
+    table.seats = HallTable(lambda: None, lambda login: None)
     table.seats.add(bob)
     table.seats.add(carl)
     assert table.listed().watching == 1
@@ -169,6 +169,13 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
         carl.wait_for("There is no table 9.")
         carl.press("1", "Enter")
         carl.wait_for("CARL is not a seat played here: you watch.")
+        carl.press("F10")
+        carl.wait_for("Stop watching and leave the table? (Y/N)")
+        carl.press("y")
+        page = carl.wait_for("N: a new table")  # back at the page, on the same connection
+        assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
+        carl.press("1", "Enter")
+        carl.wait_for("you watch")
         ann.turn("ANN", "c")
         bob.wait_for("ANN trägt")
         carl.wait_for("BOB is rolling the dice.")
@@ -187,6 +194,34 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
         ann.press("n")
         ann.wait_for("A SAVED GAME IS WAITING")
         ann.wait_for("BOB to play")
+    finally:
+        for term in terms:
+            term.close()
+
+
+def test_a_table_whose_host_quits_sends_everyone_at_it_back_to_the_page(hall: Path) -> None:
+    server, port = serve(hall)
+    terms: list[Terminal] = [server]
+    try:
+        ann = login(hall, port, "ANN", terms)
+        terms.append(ann)
+        ann.wait_for("No table yet")
+        ann.press("n")
+        ann.wait_for("Press any key to begin")
+        bob = login(hall, port, "BOB", terms)
+        terms.append(bob)
+        bob.wait_for("waiting")
+        bob.press("1", "Enter")
+        bob.wait_for("The host is getting the game ready.")
+        ann.press("F10")
+        ann.wait_for("(Y/N)")
+        ann.press("y")
+        for term in (ann, bob):
+            term.wait_for("No table yet: N starts one, and you host it.")  # the table is gone, they are not
+        bob.press("n")
+        bob.wait_for("Press any key to begin")  # and the page's keys work for them again
+        page = ann.wait_for("BOB")
+        assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+-\s+-\s+waiting", page)
     finally:
         for term in terms:
             term.close()

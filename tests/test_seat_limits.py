@@ -306,31 +306,28 @@ def test_keys_past_a_seats_rate_are_dropped_and_the_rest_kept(tmp_path: Path) ->
     import asyncio
 
     from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.seat import RemoteSeat
     from yahtzee.net.seatsession import MAX_INPUT_RATE, SeatSession
     from yahtzee.net.server import TableServer
 
-    class Seat:
-        typed_keys = b""
-
-        def typed(self, data: Any) -> Any:
-            self.typed_keys += data
-            return True
-
     told: list[Text] = []
     server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, told.append)
+    seat = RemoteSeat("BOB", lambda data: None, lambda: None, 80, 24)
+    seat.listening = True  # asked now: the keys are its answers
 
-    async def flood() -> Any:
+    async def flood() -> bytes:
         session = SeatSession(server, "BOB", "")
-        session.seat = seat = Seat()  # type: ignore[assignment, unused-ignore]
+        session.seat = seat
         session.data_received(b"1" * (2 * MAX_INPUT_RATE), None)  # one packet of twice a second's keys
         session.data_received(b"2", None)
         there(session.idle).cancel()
-        return seat.typed_keys
+        return os.read(seat.fileno(), 65536)
 
     try:
         assert asyncio.run(flood()) == b"1" * MAX_INPUT_RATE
         assert [language.text(line) for line in told] == ["Keys from BOB came too fast: some were dropped."]
     finally:
+        seat.close()
         server.close()
 
 

@@ -39,11 +39,12 @@ JOIN_LINE = Say("Others join this table from the server's page of tables.")
 
 class HallTable:
     """One table's share of the hall's logins, as its game sees its server (a SeatServer):
-    the players sent to it from the hall."""
+    the players sent to it from the hall, who go back to the page when they leave it."""
 
-    def __init__(self, changed: Callable[[], None]) -> None:
+    def __init__(self, changed: Callable[[], None], back: Callable[[RemoteSeat], None]) -> None:
         self.changed = changed  # the table's game looks around: a player came or went
-        self._seats: list[RemoteSeat] = []
+        self.back = back  # a player's connection back to the page of tables
+        self._seats: list[RemoteSeat] = []  # every player sent here, gone or not
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -58,22 +59,23 @@ class HallTable:
     def present(self) -> list[RemoteSeat]:
         """The players at this table now."""
         with self._lock:
-            self._seats = [seat for seat in self._seats if not seat.gone]
-            return list(self._seats)
+            return [seat for seat in self._seats if not seat.gone and seat.successor is None]
 
     def remove(self, name: str, seat: Optional[RemoteSeat]) -> None:
-        """The table's host removed `name`: their connection, if here, is closed."""
+        """The table's host removed `name`: if here, they go back to the page."""
         if seat is not None:
-            seat.disconnect()
+            self.back(seat)
 
     def how_to_join(self) -> Say:
         """How others find this table: on the server's page of tables."""
         return JOIN_LINE
 
     def close(self) -> None:
-        """The table ended: every player at it is let go."""
-        for seat in self.present():
-            seat.disconnect()
+        """The table ended: every player still connected goes back to the page."""
+        with self._lock:
+            seats = list(self._seats)
+        for seat in seats:
+            self.back(seat)
 
 
 @dataclass
@@ -149,7 +151,7 @@ class Hall:
     def at_the_page(self, seat: RemoteSeat) -> None:
         """A player at the page of tables, until they start one, join one or leave."""
         if self._stopped is not None or not seat.take():
-            seat.disconnect()
+            seat.close_connection()
             return
         seat.listening = True
         reader = KeyReader(seat.fileno())
@@ -230,6 +232,7 @@ class Hall:
         if table is None or table.seats is None:
             return False
         seat.listening = False
+        seat.disconnect = partial(self.back_to_page, seat)
         table.seats.add(seat)
         return True
 
@@ -240,7 +243,7 @@ class Hall:
             table = self.tables[number] = OpenTable(number, seat, console, lambda: Session([]))
 
         def serve(notify: Callable[[Text], None], changed: Callable[[], None], seats: object) -> SeatServer:
-            table.seats = HallTable(changed)
+            table.seats = HallTable(changed, self.back_to_page)
             return table.seats
 
         def hosted(seating: Seating) -> ProgramConsole:
@@ -251,6 +254,7 @@ class Hall:
             table.session = session
             self.changed()
 
+        seat.disconnect = partial(self.back_to_page, seat)
         try:
             self.changed()
             console.message_from_thread(JOIN_LINE)
@@ -263,14 +267,24 @@ class Hall:
         finally:
             with self._lock:
                 self.tables.pop(number, None)
-            self.let_go(seat, reader)
+            self.back_to_page(seat)
+            reader.close()
+            seat.close()
+
+    def back_to_page(self, seat: RemoteSeat) -> None:
+        """A player leaves a table (or it ended): their connection goes back to the page as a
+        new seat, unless the server is stopping (then it is closed)."""
+        if self._stopped is not None:
+            seat.close_connection()
+        else:
+            self.server.renew(seat)
 
     @staticmethod
     def let_go(seat: RemoteSeat, reader: KeyReader) -> None:
-        """A player's connection closed, and what read it."""
+        """A player leaves the server: their connection closed, and what read it."""
         reader.close()
         seat.close()
-        seat.disconnect()
+        seat.close_connection()
 
     # -- the page ---------------------------------------------------------------------------
     def listing(self) -> list[Listed]:

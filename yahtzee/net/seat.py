@@ -30,6 +30,7 @@ class RemoteSeat:
                  lines: int, term: str = "xterm", environment: Optional[Mapping[str, str]] = None,
                  proof: str = "", address: str = "?") -> None:
         self.name = name
+        self.term, self.environment = term, dict(environment or {})
         self.proof = proof  # how they logged in: their key's fingerprint, their seat's code proof, or '' (the password)
         self.address = address
         self.code = ""  # their seat's rejoin code, where the game made it for them or they typed it
@@ -37,7 +38,9 @@ class RemoteSeat:
         self.language = from_environment(environment or {})  # as the friend's ssh client sent LANG and LC_*
         self.unicode = charset_is_utf8(environment or {})
         self._send = send  # safe from any thread, as disconnect is: the server's loop does the work
-        self.disconnect = disconnect
+        self.close_connection = disconnect
+        self.disconnect = disconnect  # what the game does to let the friend go (a server of tables: back to its page)
+        self.successor: Optional[RemoteSeat] = None  # the seat its connection went on as (renewed)
         self._read_end, self._write_end = os.pipe()
         self._aside_read, self._aside_write = os.pipe()
         if sys.platform != "win32":  # hosting is POSIX's: app.py refuses --host on Windows
@@ -126,6 +129,22 @@ class RemoteSeat:
                 ends = (self._write_end, self._aside_write) + (() if self.taken else (self._read_end, self._aside_read))
                 for end in ends:
                     os.close(end)
+
+    def renewed(self) -> "RemoteSeat":
+        """The same connection as a new seat with pipes of its own (a server of tables sends it
+        back to its page); what it types goes there from now on."""
+        seat = RemoteSeat(self.name, self._send, self.close_connection, *self.size, self.term, self.environment,
+                          self.proof, self.address)
+        seat.code = self.code
+        self.successor = seat
+        return seat
+
+    def current(self) -> "RemoteSeat":
+        """The seat this connection is now (itself, or the one it was renewed as)."""
+        seat = self
+        while seat.successor is not None:
+            seat = seat.successor
+        return seat
 
     def close(self) -> None:
         """From the game's thread, once its console is let go: the read end goes too."""

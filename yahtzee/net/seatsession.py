@@ -162,6 +162,7 @@ class SeatSession(asyncssh.SSHServerSession):
             return
         if self.seat is None:
             return
+        self.seat = self.seat.current()
         self._restart_idle()
         now = time.monotonic()
         second, count = self.window
@@ -192,6 +193,7 @@ class SeatSession(asyncssh.SSHServerSession):
     def _resize(self) -> None:
         self.resizing = None
         if self.seat is not None and self.size is not None:
+            self.seat = self.seat.current()
             self.seat.resized(*self.size)
 
     def _check_window(self, columns: int, lines: int) -> None:
@@ -210,7 +212,7 @@ class SeatSession(asyncssh.SSHServerSession):
                 timer.cancel()
         if self.seat is not None:
             self.table.log.record(self.address, self.name, "left")
-            self.table.leave(self.seat)
+            self.table.leave(self.seat.current())
 
     def _restart_idle(self) -> None:
         """Let a seat that sends nothing for IDLE_SECONDS go."""

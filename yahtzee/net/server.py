@@ -183,6 +183,16 @@ class TableServer:
         if seat is not None:
             seat.disconnect()
 
+    def renew(self, seat: RemoteSeat) -> None:
+        """From any thread: a seat's connection goes on as a new seat (RemoteSeat.renewed), if
+        it is still this connection's; the game looks around for it."""
+        with self._lock:
+            key = seat.name.casefold()
+            if self.seats.get(key) is not seat:
+                return
+            self.seats[key] = seat.renewed()
+        self.changed()
+
     def leave(self, seat: RemoteSeat) -> None:
         """The friend's connection is gone: the seat is let go (the game lets go of its console)."""
         with self._lock:
