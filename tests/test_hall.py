@@ -14,7 +14,7 @@ from yahtzee.net.hallpage import Listed, hall_view
 from yahtzee.present.look import Look
 from yahtzee.speech.languages import speaking
 
-QUESTION = Say("N: a new table, its number: join it, D: language, F10: leave.")
+QUESTION = Say("N: a new table, its number: join it, S: statistics, D: language, F10: leave.")
 TWO_TABLES = [Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB", "*gambler"), 2, True),
               Listed(2, "CARL", HASBRO.describe(), (), 0, False)]
 
@@ -28,7 +28,7 @@ def test_the_page_lists_each_table_with_its_host_rules_players_watchers_and_stat
         "  1  ANN       1987 (forced joker)  ANN BOB *gambler         2         playing",
         "  2  CARL      1987 (forced joker)  -                        -         waiting",
         "",
-        "  N: a new table, its number: join it, D: language, F10: leave.",
+        "  N: a new table, its number: join it, S: statistics, D: language, F10: leave.",
     ]
 
 
@@ -44,7 +44,7 @@ def test_the_page_is_drawn_in_the_terminals_language() -> None:
         "  2  CARL      1987 (Pflicht-Joker) -                        -         wartet",
     ]
     assert empty[2] == "  Noch kein Tisch: N eröffnet einen, und du bist sein Gastgeber."
-    assert lines[-1] == "  N: neuer Tisch, seine Nummer: dazusetzen, D: Sprache, F10: gehen."
+    assert lines[-1] == "  N: neuer Tisch, Nummer: dazusetzen, S: Statistik, D: Sprache, F10: gehen."
     assert max(len(line) for line in lines) < 80
 
 
@@ -222,6 +222,34 @@ def test_a_table_whose_host_quits_sends_everyone_at_it_back_to_the_page(hall: Pa
         bob.wait_for("Press any key to begin")  # and the page's keys work for them again
         page = ann.wait_for("BOB")
         assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+-\s+-\s+waiting", page)
+    finally:
+        for term in terms:
+            term.close()
+
+
+def test_a_game_finished_at_any_table_counts_in_the_servers_statistics(hall: Path) -> None:
+    server, port = serve(hall)
+    terms: list[Terminal] = [server]
+    try:
+        ann = login(hall, port, "ANN", terms)
+        terms.append(ann)
+        ann.wait_for("No table yet")
+        ann.press("n")
+        ann.seat("ANN")
+        ann.press("y")
+        for box in ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]:
+            ann.turn("ANN", box)
+        ann.wait_for("Another game? (Y/N)")
+        ann.press("n")
+        ann.wait_for("No table yet")  # the table is over: its host is back at the page
+        assert len((hall / "serve" / "history.jsonl").read_text().splitlines()) == 1
+        assert not (hall / "serve" / "tables" / "ann" / "history.jsonl").exists()
+        ann.press("s")
+        shown = ann.wait_for("Enter next, B back, X done")
+        assert "1 practice game (loaded dice) is not counted here." in shown  # the server's dice are loaded here
+        assert "HALL OF FAME" in shown and "R reset" not in shown  # the server's, not a player's to reset
+        ann.press("x")
+        ann.wait_for("No table yet")
     finally:
         for term in terms:
             term.close()

@@ -30,7 +30,7 @@ from .present.render import can_draw_unicode
 from .saves.dicefile import read_dice_file
 from .saves.folder import Folders
 from .saves.prefs import RunSettings, game_settings
-from .saves.store import Saves, local_now
+from .saves.store import HISTORY, Saves, local_now
 from .screens.context import Context, Services, Settings
 from .screens.dialog import ProgramConsole
 from .screens.flow import Keeper, finish, keep_for_later, run
@@ -176,11 +176,10 @@ def serve_tables(args: argparse.Namespace, folders: Folders) -> int:
     trace_memory_if_asked(os.environ)
     folder = Path(args.saves) if args.saves else folders.saves / "serve"
     try:
-        served = Saves(folder, now=local_now)
+        served = Saves(folder, now=local_now)  # the server's own: its preferences and every table's history
         game_settings(Settings(served.load_prefs(), run_settings(args)).for_games())  # a bad --rules told now
-        served.close()
         hall = Hall(folder, args.serve, partial(seat_console, args.theme or "classic"),
-                    partial(play_served_table, args, folders.cache, folder))
+                    partial(play_served_table, args, folders.cache, folder), served.read_history)
         sys.setswitchinterval(SWITCH_SECONDS)
         hall.server.start()
     except (Refusal, ValueError) as problem:
@@ -212,7 +211,7 @@ def play_served_table(args: argparse.Namespace, cache: Path, folder: Path, name:
     """A table of the server, hosted at the terminal of its creator (`name`), played until it
     ends at the console `hosted` makes; its saves in a folder of the creator's name (a saved
     game of theirs is offered when they start another)."""
-    saves = Saves(folder / "tables" / file_safe(name), now=local_now)
+    saves = Saves(folder / "tables" / file_safe(name), now=local_now, history=folder / HISTORY)
     ctx = make_context(Settings(saves.load_prefs(), run_settings(args), dice_options=args.seed is not None
                                 or args.dice_file is not None), saves, dice_source(args),
                        StrategyServices.over(TableKeeper(cache), args.seed))

@@ -13,16 +13,19 @@ from typing import Optional, Union
 from ..consoles.keymode import KeyConsole
 from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed, StopRequested
+from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..model.words import Say, Text
 from ..present.keys import Key
-from ..present.look import Asked
+from ..present.look import Asked, framed
+from ..present.stats import stats_lines
 from ..screens.dialog import ProgramConsole
+from ..screens.prompts import paginate
 from ..speech.languages import text
 from ..strategy.storage import memo
 from .credentials import kept_password, table_credentials
 from .friendkeys import LANGUAGE_KEY, speak_next_language
-from .hallpage import Listed, hall_view
+from .hallpage import Listed, hall_view, lines_frame
 from .hostconsole import TableConsole
 from .limits import SERVER_SIZES
 from .log import TableLog
@@ -33,7 +36,7 @@ from .serving import SeatServer
 
 MAX_TABLES = 30  # tables on the server at once
 MAX_TABLES_PER_ADDRESS = 4  # tables hosted from one address at once
-QUESTION = Say("N: a new table, its number: join it, D: language, F10: leave.")
+QUESTION = Say("N: a new table, its number: join it, S: statistics, D: language, F10: leave.")
 JOIN_LINE = Say("Others join this table from the server's page of tables.")
 
 
@@ -113,11 +116,13 @@ class Hall:
     (in a thread of its own) until its player starts a table, joins one or leaves."""
 
     def __init__(self, folder: Path, address: tuple[str, int], console_for: SeatConsole,
-                 play_table: PlayTable) -> None:
+                 play_table: PlayTable, history: Callable[[], list[FinishedGame]]) -> None:
         """A hall serving from `folder` (its host key, password, listed keys and log; KeyFileProblem
-        when one of them cannot be used), listening once its server starts."""
+        when one of them cannot be used), listening once its server starts; `history` reads the
+        games finished at every table."""
         self.console_for = console_for
         self.play_table = play_table
+        self.history = history
         self.log = log = TableLog(folder)
         self.credentials = table_credentials(folder, kept_password(folder))
         self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
@@ -192,6 +197,9 @@ class Hall:
                 return None
             if token == LANGUAGE_KEY:
                 speak_next_language(console)
+            elif token == "s":
+                self.show_statistics(console)
+                console.show(Asked(hall_view(shown[0]), QUESTION))
             elif token == "n":
                 refused = self.refused_table(seat.address)
                 if refused is None:
@@ -203,6 +211,22 @@ class Hall:
                     return number
             else:
                 console.remind(QUESTION)
+
+    def show_statistics(self, console: KeyConsole) -> None:
+        """The server's hall of fame and players' statistics, over every table, a page at a
+        time in the terminal's language (Enter next, B back, X done)."""
+        records = self.history()
+        pages = paginate(console.drawn(lambda look: stats_lines(records)))
+        number = 0
+        while 0 <= number < len(pages):
+            page = pages[number]
+            prompt = Say("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages),
+                                                                  keys=Say("Enter next, B back, X done"))
+            console.show(Asked(framed(lines_frame(page)), prompt))
+            token = console.read_key(prompt)
+            if token in ("x", Key.ESCAPE, Key.QUIT):
+                return
+            number = max(0, number - 1) if token == "b" else number + 1
 
     def refused_table(self, address: str) -> Optional[Say]:
         """Why a player at `address` may not start a table now, or None."""

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.words import Say, Text
-from ..present.look import Look, View, framed, heading
+from ..present.look import Frame, Look, View, framed, heading
 from ..present.palette import cut_to_cells, pad
 
 NUMBER, HOST, RULES, PLAYERS, WATCHERS = 3, 10, 21, 25, 10  # the columns' widths, in cells
@@ -51,3 +51,8 @@ def row(look: Look, number: Text, host: Text, rules: Text, players: Text, watche
     cells = [(number, NUMBER), (host, HOST), (rules, RULES), (players, PLAYERS), (watchers, WATCHERS)]
     return "  " + "".join(pad(cut_to_cells(look.words(said), width - 1), width) for said, width in cells) \
         + look.words(state)
+
+
+def lines_frame(lines: list[str]) -> Frame:
+    """Lines drawn as they are (a page of the statistics), a blank line under them."""
+    return lambda look: [*lines, ""]

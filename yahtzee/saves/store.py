@@ -77,8 +77,12 @@ class Saves:
     False, `history_problem` is the one line to show at the end of that game."""
 
     def __init__(self, folder: StrPath, now: Callable[[], datetime.datetime] = local_now,
-                 lock_factory: Callable[[Path], FlockLock] = default_lock) -> None:
+                 lock_factory: Callable[[Path], FlockLock] = default_lock, history: Optional[StrPath] = None) -> None:
         self.folder = Path(folder)
+        # The finished games: this folder's own, or a file others keep too (a server's tables
+        # share their server's), whose statistics are not this folder's to reset.
+        self.history = Path(history) if history is not None else self.folder / HISTORY
+        self.owns_history = history is None
         self.now = now
         self.notices: list[Text] = []
         self.read_only = False
@@ -242,8 +246,8 @@ class Saves:
             self.history_problem = fit_notice(NOT_IN_HISTORY, detail=error.said)
             return False
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            atomic.append_line(self.folder / HISTORY, line)
+            self.history.parent.mkdir(parents=True, exist_ok=True)
+            atomic.append_line(self.history, line)
         except OSError as error:
             self._write_failed(HISTORY, error)
             self.history_problem = fit_notice(NOT_IN_HISTORY, detail=describe_os_error(error))
@@ -252,7 +256,7 @@ class Saves:
 
     def read_history(self) -> list[FinishedGame]:
         """The finished games of history.jsonl, oldest first; bad lines are skipped and kept aside."""
-        path = self.folder / HISTORY
+        path = self.history
         try:
             opened = atomic.open_for_reading(path, MAX_HISTORY_BYTES, HistoryTooLarge)
             if opened is None:
@@ -278,7 +282,7 @@ class Saves:
 
     def reset_history(self) -> Optional[Path]:
         """Start the statistics afresh: history.jsonl is kept as history.jsonl.reset-<time>."""
-        return self._rename_aside(self.folder / HISTORY, "reset")
+        return self._rename_aside(self.history, "reset")
 
     def _keep_damaged_history(self, path: Path, size_read: int, good_lines: list[bytes], bad: int) -> None:
         if not good_lines:

@@ -92,14 +92,18 @@ def title(console: Console, ctx: Context) -> Moment:
 
 
 def statistics(console: Console, ctx: Context) -> None:
-    """The hall of fame and player tables from history.jsonl; R resets them after asking."""
+    """The hall of fame and player tables from history.jsonl; R resets them after asking
+    (where the history is this saves folder's own)."""
     saves = ctx.services.saves
     records = saves.read_history() if saves is not None else []
     while True:
         def lines(look: Look, records: list[FinishedGame] = records) -> list[str]:
             return stats.stats_lines(records, ctx.session.results)
+        if saves is None or not saves.owns_history:
+            page_lines(console, ctx, lines)
+            return
         token = page_lines(console, ctx, lines, Say("R reset the statistics"), "r")
-        if token != "r" or saves is None:
+        if token != "r":
             return
         question = Say("Reset all statistics? The history is set aside, not deleted.")
         def top(look: Look, shown: Frame = lines) -> list[str]:
