@@ -62,6 +62,7 @@ import json  # noqa: E402
 import re  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
+from functools import partial  # noqa: E402
 
 from helpers import run_game, there  # noqa: E402
 from terminal import Terminal  # noqa: E402
@@ -69,7 +70,7 @@ from terminal import Terminal  # noqa: E402
 from yahtzee.consoles.keymode import KeyConsole  # noqa: E402
 from yahtzee.consoles.keyreader import KeyReader  # noqa: E402
 from yahtzee.net.credentials import KeyFileProblem, kept_password  # noqa: E402
-from yahtzee.net.hall import HallTable, OpenTable  # noqa: E402
+from yahtzee.net.hall import Hall, HallTable, OpenTable  # noqa: E402
 from yahtzee.net.seat import RemoteSeat  # noqa: E402
 
 pytestmark = [pytest.mark.slow(1), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -253,3 +254,34 @@ def test_a_game_finished_at_any_table_counts_in_the_servers_statistics(hall: Pat
     finally:
         for term in terms:
             term.close()
+
+
+def test_a_fault_at_one_login_closes_that_connection_alone_and_is_logged(hall: Path) -> None:
+    from yahtzee.app import seat_console
+    from yahtzee.model.outcome import FinishedGame
+
+    def broken_history() -> list[FinishedGame]:
+        raise RuntimeError("the history broke")
+
+    def no_table(name: str, hosted: object, opened: object) -> None:
+        """Tables are not played here."""
+
+    served = Hall(hall / "serve", ("127.0.0.1", 0), partial(seat_console, "classic"), no_table, broken_history)
+    served.server.start()
+    terms: list[Terminal] = []
+    try:
+        ann = login(hall, served.server.port, "ANN", terms)
+        terms.append(ann)
+        ann.wait_for("No table yet")
+        ann.press("s")
+        assert ann.exit_code() is not None  # her connection closed; no traceback reached her terminal
+        assert "Traceback" not in ann.text
+        log = (hall / "serve" / "table.log").read_text()
+        assert "ANN closed after a fault: RuntimeError: the history broke" in log
+        bob = login(hall, served.server.port, "BOB", terms)
+        terms.append(bob)
+        bob.wait_for("No table yet")  # the server goes on
+    finally:
+        for term in terms:
+            term.close()
+        served.close(signal.SIGTERM, 5)

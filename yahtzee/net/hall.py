@@ -142,7 +142,7 @@ class Hall:
             newcomers = [seat for seat in present if seat not in self._taken]
             self._taken = {seat for seat in self._taken if not seat.gone} | set(newcomers)
         for seat in newcomers:
-            self._start(partial(self.at_the_page, seat), f"hall-{seat.name}")
+            self._start(partial(self.serve_login, seat), f"hall-{seat.name}")
         self.changed()
 
     def changed(self) -> None:
@@ -153,6 +153,16 @@ class Hall:
             console.reader.wake()
 
     # -- a login's thread ----------------------------------------------------------------
+    def serve_login(self, seat: RemoteSeat) -> None:
+        """A login's thread: the page, and the table it starts; a fault of the game's own is
+        logged and closes this connection alone (the server and its other tables go on)."""
+        try:
+            self.at_the_page(seat)
+        except Exception as fault:  # noqa: BLE001 - one connection's fault must not end the others'
+            self.log.record(seat.address, seat.name, f"closed after a fault: {type(fault).__name__}: {fault}")
+            seat.close_connection()
+            self.changed()
+
     def at_the_page(self, seat: RemoteSeat) -> None:
         """A player at the page of tables, until they start one, join one or leave."""
         if self._stopped is not None or not seat.take():
