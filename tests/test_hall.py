@@ -2,6 +2,7 @@
 table and hosts it from their own terminal, others join it; a stop signal saves every table and
 a restart offers each host their game again. Real OpenSSH clients over the loopback address."""
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -122,138 +123,148 @@ def hall(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def serve(folder: Path) -> tuple[Terminal, int]:
-    """The server of tables on a free loopback port; (its terminal, the port)."""
-    term = Terminal("--serve", "127.0.0.1:0", "--saves", str(folder / "serve"), "--dice-file", str(folder / "dice.txt"))
-    shown = term.wait_for("Serving tables")
-    return term, int(there(re.search(r"ssh -p (\d+)", shown)).group(1))
+class Players:
+    """The players' real ssh clients logged in to a server of tables on `port`, each read
+    whenever another waits (as windows on one screen are)."""
+
+    def __init__(self, folder: Path, port: int) -> None:
+        self.folder, self.port = folder, port
+        self.terms: list[Terminal] = []
+
+    def login(self, name: str, lang: str = "C.UTF-8") -> Terminal:
+        """A player's ssh client logged in, at the page of tables."""
+        term = Terminal(program=["ssh", "-F", "/dev/null", "-i", str(self.folder / "player"), "-o",
+                                 "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no", "-o",
+                                 f"UserKnownHostsFile={self.folder / 'known_hosts'}", "-o", "LogLevel=ERROR",
+                                 "-o", "SendEnv=LANG", "-tt", "-p", str(self.port), f"{name}@127.0.0.1"],
+                        env={"LANG": lang})
+        for other in self.terms:
+            other.partners.append(term)
+            term.partners.append(other)
+        self.terms.append(term)
+        return term
+
+    def host(self, name: str) -> Terminal:
+        """A player logged in who starts a table, at its title screen."""
+        term = self.login(name)
+        term.wait_for("N: a new table")
+        term.press("n")
+        return term
+
+    def close(self) -> None:
+        """Every terminal closed."""
+        for term in self.terms:
+            term.close()
+        self.terms = []
 
 
-def login(folder: Path, port: int, name: str, others: list[Terminal], lang: str = "C.UTF-8") -> Terminal:
-    """A player's real ssh client logged in to the server, read whenever another terminal waits."""
-    term = Terminal(program=["ssh", "-F", "/dev/null", "-i", str(folder / "player"), "-o", "IdentitiesOnly=yes",
-                             "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={folder / 'known_hosts'}",
-                             "-o", "LogLevel=ERROR", "-o", "SendEnv=LANG", "-tt", "-p", str(port),
-                             f"{name}@127.0.0.1"], env={"LANG": lang})
-    for other in others:
-        other.partners.append(term)
-        term.partners.append(other)
-    return term
+class Served(Players):
+    """The server of tables in a terminal of its own (`yahtzee.py --serve`), and its players."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(folder, 0)
+        self.server, self.port = self.start()
+
+    def start(self) -> tuple[Terminal, int]:
+        """The server (again), listening; its terminal and port."""
+        server = Terminal("--serve", "127.0.0.1:0", "--saves", str(self.folder / "serve"),
+                          "--dice-file", str(self.folder / "dice.txt"))
+        self.terms.append(server)
+        shown = server.wait_for("Serving tables")
+        self.server, self.port = server, int(there(re.search(r"ssh -p (\d+)", shown)).group(1))
+        return self.server, self.port
 
 
-def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_saved_game(hall: Path) -> None:
-    server, port = serve(hall)
-    terms: list[Terminal] = [server]
+@pytest.fixture
+def served(hall: Path) -> Iterator[Served]:
+    """The server of tables, closed with its players' terminals after the test."""
+    server = Served(hall)
     try:
-        ann = login(hall, port, "ANN", terms)
-        terms.append(ann)
-        ann.wait_for("No table yet: N starts one, and you host it.")
-        ann.press("n")
-        ann.wait_for("Press any key to begin")
-        ann.wait_for("Others join this table from the server's page of tables.")
-        bob = login(hall, port, "BOB", terms, lang="de_DE.UTF-8")
-        terms.append(bob)
-        page = bob.wait_for("wartet")
-        assert "TISCHE AUF DIESEM SERVER" in page
-        assert re.search(r"1\s+ANN\s+1987 \(Pflicht-Joker\)\s+-\s+-\s+wartet", page)
-        bob.press("1", "Enter")
-        bob.wait_for("Der Gastgeber bereitet das Spiel vor.")
-        ann.wait_for("BOB joined the table over SSH from 127.0.0.1.")
-        ann.seat("ANN", "BOB")
-        ann.press("y")
-        ann.wait_for("ANN: press any key to roll")
-        carl = login(hall, port, "CARL", terms)
-        terms.append(carl)
-        page = carl.wait_for("playing")
-        assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
-        carl.press("9", "Enter")
-        carl.wait_for("There is no table 9.")
-        carl.press("1", "Enter")
-        carl.wait_for("CARL is not a seat played here: you watch.")
-        carl.press("F10")
-        carl.wait_for("Stop watching and leave the table? (Y/N)")
-        carl.press("y")
-        page = carl.wait_for("N: a new table")  # back at the page, on the same connection
-        assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
-        carl.press("1", "Enter")
-        carl.wait_for("you watch")
-        ann.turn("ANN", "c")
-        bob.wait_for("ANN trägt")
-        carl.wait_for("BOB is rolling the dice.")
-        server.child.kill(signal.SIGTERM)
-        server.wait_for("The server stopped; every table's game is saved.")
-        assert server.exit_code() == 0
-        saved = json.loads((hall / "serve" / "tables" / "ann" / "autosave.json").read_text())
-        assert [player["name"] for player in saved["players"]] == ["ANN", "BOB"] and "bob" in saved["seat_owners"]
-        for term in (ann, bob, carl):
-            term.close()
-        server, port = serve(hall)
-        terms = [server]
-        ann = login(hall, port, "ANN", terms)
-        terms.append(ann)
-        ann.wait_for("No table yet")
-        ann.press("n")
-        ann.wait_for("A SAVED GAME IS WAITING")
-        ann.wait_for("BOB to play")
+        yield server
     finally:
-        for term in terms:
-            term.close()
+        server.close()
 
 
-def test_a_table_whose_host_quits_sends_everyone_at_it_back_to_the_page(hall: Path) -> None:
-    server, port = serve(hall)
-    terms: list[Terminal] = [server]
-    try:
-        ann = login(hall, port, "ANN", terms)
-        terms.append(ann)
-        ann.wait_for("No table yet")
-        ann.press("n")
-        ann.wait_for("Press any key to begin")
-        bob = login(hall, port, "BOB", terms)
-        terms.append(bob)
-        bob.wait_for("waiting")
-        bob.press("1", "Enter")
-        bob.wait_for("The host is getting the game ready.")
-        ann.press("F10")
-        ann.wait_for("(Y/N)")
-        ann.press("y")
-        for term in (ann, bob):
-            term.wait_for("No table yet: N starts one, and you host it.")  # the table is gone, they are not
-        bob.press("n")
-        bob.wait_for("Press any key to begin")  # and the page's keys work for them again
-        page = ann.wait_for("BOB")
-        assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+-\s+-\s+waiting", page)
-    finally:
-        for term in terms:
-            term.close()
+def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_saved_game(served: Served) -> None:
+    ann = served.login("ANN")
+    ann.wait_for("No table yet: N starts one, and you host it.")
+    ann.press("n")
+    ann.wait_for("Press any key to begin")
+    ann.wait_for("Others join this table from the server's page of tables.")
+    bob = served.login("BOB", lang="de_DE.UTF-8")
+    page = bob.wait_for("wartet")
+    assert "TISCHE AUF DIESEM SERVER" in page
+    assert re.search(r"1\s+ANN\s+1987 \(Pflicht-Joker\)\s+-\s+-\s+wartet", page)
+    bob.press("1", "Enter")
+    bob.wait_for("Der Gastgeber bereitet das Spiel vor.")
+    ann.wait_for("BOB joined the table over SSH from 127.0.0.1.")
+    ann.seat("ANN", "BOB")
+    ann.press("y")
+    ann.wait_for("ANN: press any key to roll")
+    carl = served.login("CARL")
+    page = carl.wait_for("playing")
+    assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
+    carl.press("9", "Enter")
+    carl.wait_for("There is no table 9.")
+    carl.press("1", "Enter")
+    carl.wait_for("CARL is not a seat played here: you watch.")
+    carl.press("F10")
+    carl.wait_for("Stop watching and leave the table? (Y/N)")
+    carl.press("y")
+    page = carl.wait_for("N: a new table")  # back at the page, on the same connection
+    assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
+    carl.press("1", "Enter")
+    carl.wait_for("you watch")
+    ann.turn("ANN", "c")
+    bob.wait_for("ANN trägt")
+    carl.wait_for("BOB is rolling the dice.")
+    served.server.child.kill(signal.SIGTERM)
+    served.server.wait_for("The server stopped; every table's game is saved.")
+    assert served.server.exit_code() == 0
+    saved = json.loads((served.folder / "serve" / "tables" / "ann" / "autosave.json").read_text())
+    assert [player["name"] for player in saved["players"]] == ["ANN", "BOB"] and "bob" in saved["seat_owners"]
+    served.close()
+    served.start()
+    ann = served.host("ANN")
+    ann.wait_for("A SAVED GAME IS WAITING")
+    ann.wait_for("BOB to play")
 
 
-def test_a_game_finished_at_any_table_counts_in_the_servers_statistics(hall: Path) -> None:
-    server, port = serve(hall)
-    terms: list[Terminal] = [server]
-    try:
-        ann = login(hall, port, "ANN", terms)
-        terms.append(ann)
-        ann.wait_for("No table yet")
-        ann.press("n")
-        ann.seat("ANN")
-        ann.press("y")
-        for box in ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]:
-            ann.turn("ANN", box)
-        ann.wait_for("Another game? (Y/N)")
-        ann.press("n")
-        ann.wait_for("No table yet")  # the table is over: its host is back at the page
-        assert len((hall / "serve" / "history.jsonl").read_text().splitlines()) == 1
-        assert not (hall / "serve" / "tables" / "ann" / "history.jsonl").exists()
-        ann.press("s")
-        shown = ann.wait_for("Enter next, B back, X done")
-        assert "1 practice game (loaded dice) is not counted here." in shown  # the server's dice are loaded here
-        assert "HALL OF FAME" in shown and "R reset" not in shown  # the server's, not a player's to reset
-        ann.press("x")
-        ann.wait_for("No table yet")
-    finally:
-        for term in terms:
-            term.close()
+def test_a_table_whose_host_quits_sends_everyone_at_it_back_to_the_page(served: Served) -> None:
+    ann = served.host("ANN")
+    ann.wait_for("Press any key to begin")
+    bob = served.login("BOB")
+    bob.wait_for("waiting")
+    bob.press("1", "Enter")
+    bob.wait_for("The host is getting the game ready.")
+    ann.press("F10")
+    ann.wait_for("(Y/N)")
+    ann.press("y")
+    for term in (ann, bob):
+        term.wait_for("No table yet: N starts one, and you host it.")  # the table is gone, they are not
+    bob.press("n")
+    bob.wait_for("Press any key to begin")  # and the page's keys work for them again
+    page = ann.wait_for("BOB")
+    assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+-\s+-\s+waiting", page)
+
+
+def test_a_game_finished_at_any_table_counts_in_the_servers_statistics(served: Served) -> None:
+    ann = served.host("ANN")
+    ann.seat("ANN")
+    ann.press("y")
+    for box in ["1", "2", "3", "4", "5", "6", "t", "f", "h", "s", "l", "y", "c"]:
+        ann.turn("ANN", box)
+    ann.wait_for("Another game? (Y/N)")
+    ann.press("n")
+    ann.wait_for("No table yet")  # the table is over: its host is back at the page
+    assert len((served.folder / "serve" / "history.jsonl").read_text().splitlines()) == 1
+    assert not (served.folder / "serve" / "tables" / "ann" / "history.jsonl").exists()
+    ann.press("s")
+    shown = ann.wait_for("Enter next, B back, X done")
+    assert "1 practice game (loaded dice) is not counted here." in shown  # the server's dice are loaded here
+    assert "HALL OF FAME" in shown and "R reset" not in shown  # the server's, not a player's to reset
+    ann.press("x")
+    ann.wait_for("No table yet")
 
 
 def test_a_fault_at_one_login_closes_that_connection_alone_and_is_logged(hall: Path) -> None:
@@ -266,22 +277,19 @@ def test_a_fault_at_one_login_closes_that_connection_alone_and_is_logged(hall: P
     def no_table(name: str, hosted: object, opened: object) -> None:
         """Tables are not played here."""
 
-    served = Hall(hall / "serve", ("127.0.0.1", 0), partial(seat_console, "classic"), no_table, broken_history)
-    served.server.start()
-    terms: list[Terminal] = []
+    hall_of_tables = Hall(hall / "serve", ("127.0.0.1", 0), partial(seat_console, "classic"), no_table,
+                          broken_history)
+    hall_of_tables.server.start()
+    players = Players(hall, hall_of_tables.server.port)  # this server runs in process
     try:
-        ann = login(hall, served.server.port, "ANN", terms)
-        terms.append(ann)
+        ann = players.login("ANN")
         ann.wait_for("No table yet")
         ann.press("s")
         assert ann.exit_code() is not None  # her connection closed; no traceback reached her terminal
         assert "Traceback" not in ann.text
         log = (hall / "serve" / "table.log").read_text()
         assert "ANN closed after a fault: RuntimeError: the history broke" in log
-        bob = login(hall, served.server.port, "BOB", terms)
-        terms.append(bob)
-        bob.wait_for("No table yet")  # the server goes on
+        players.login("BOB").wait_for("No table yet")  # the server goes on
     finally:
-        for term in terms:
-            term.close()
-        served.close(signal.SIGTERM, 5)
+        players.close()
+        hall_of_tables.close(signal.SIGTERM, 5)
