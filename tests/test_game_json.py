@@ -39,6 +39,8 @@ MALFORMED = {
     "a player name a number": changed(lambda d: d["players"][0].update(name=5)),
     "a kind a list": changed(lambda d: d["players"][0].update(kind=["human"])),
     "a mood an object": changed(lambda d: d["players"][1].update(mood={})),
+    "a stand-in as text": changed(lambda d: game(d)["players"][0].update(stand_in="yes")),
+    "a computer stood in for": changed(lambda d: game(d)["players"][1].update(stand_in=True)),
     "no results": changed(lambda d: d.pop("results")),
     "a result a string": changed(lambda d: d["results"].append("game")),
     "no game key": changed(lambda d: d.pop("game")),
@@ -165,3 +167,15 @@ def test_each_humans_choice_to_rank_advice_by_the_chance_to_win_is_kept_with_the
     data["win_rankers"] = ["\x1b[2J"]
     with pytest.raises(DamagedSave):
         session_from_dict(data)
+
+
+def test_a_turn_played_in_an_away_persons_place_is_kept_with_the_game_and_is_theirs_again_after() -> None:
+    session = mid_game_session()
+    game = there(session.game)
+    assert game.current.name == "ANN" and not game.stand_in("HAL")  # not HAL's turn (nor a person's)
+    assert game.stand_in("ANN") and game.current.is_computer and game.current.kind == "human"
+    restored = there(session_from_dict(json.loads(json.dumps(session_to_dict(session)))).game)
+    assert restored.current.stand_in and restored.current.is_computer  # resumed, the computer plays on
+    assert not any(player.stand_in for player in session.players)  # a game's player's, not the session's seat
+    game.post(game.legal_boxes()[0])
+    assert game.current.name == "HAL" and not game.players[0].stand_in and not game.players[0].is_computer

@@ -267,6 +267,37 @@ def test_a_game_finished_at_any_table_counts_in_the_servers_statistics(served: S
     ann.wait_for("No table yet")
 
 
+def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer(served: Served) -> None:
+    ann = served.host("ANN")
+    ann.wait_for("Press any key to begin")
+    bob = served.login("BOB")
+    bob.wait_for("waiting")
+    bob.press("1", "Enter")
+    bob.wait_for("The host is getting the game ready.")
+    ann.seat("ANN", "BOB")
+    ann.press("y")
+    ann.turn("ANN", "c")
+    bob.wait_for("BOB: press any key to roll")
+    bob.close()
+    ann.wait_for("BOB is away. Meanwhile your keys answer; * lets the computer play this turn.")
+    ann.wait_for("BOB is away: the computer plays this turn for them in 1:5")  # two minutes, counted down
+    ann.press("*")
+    ann.wait_for("The computer plays this turn for BOB.")
+    ann.wait_for("BOB plays next: press any key to start")  # as for any computer's turn
+    ann.press(" ")
+    ann.wait_for("BOB posts")
+    ann.turn("ANN", "1")
+    ann.wait_for("BOB is away. Meanwhile your keys answer")  # his seat again: his next turn waits for him
+    ann.press("q")
+    ann.wait_for("Quit the game?")
+    ann.press("y")
+    ann.wait_for("No table yet")
+    saved = json.loads((served.folder / "serve" / "tables" / "ann" / "autosave.json").read_text())
+    bob_saved = saved["game"]["players"][1]
+    assert bob_saved["kind"] == "human" and "stand_in" not in bob_saved and len(bob_saved["boxes"]) == 1
+    assert "bob" in saved["seat_owners"]  # still his seat
+
+
 def test_a_fault_at_one_login_closes_that_connection_alone_and_is_logged(hall: Path) -> None:
     from yahtzee.app import seat_console
     from yahtzee.model.outcome import FinishedGame

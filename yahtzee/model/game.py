@@ -36,11 +36,12 @@ class Player:
     kind: PlayerKind = "human"
     card: Scorecard = field(default_factory=Scorecard)
     mood: str = ""  # a computer player's way of playing (see yahtzee.model.moods)
+    stand_in: bool = False  # a person away: the program plays this turn for them (a game's player only)
 
     @property
     def is_computer(self) -> bool:
-        """Played by the program."""
-        return self.kind == "computer"
+        """Played by the program (for the whole game, or for this turn in its person's place)."""
+        return self.kind == "computer" or self.stand_in
 
 
 @dataclass
@@ -282,12 +283,21 @@ class Game:
             raise NotRolledYet(Say("roll the dice first"))
 
     def _next_turn(self) -> None:
+        self.current.stand_in = False  # a turn played in its person's place is theirs again after it
         self.seat += 1
         if self.seat == len(self.players):
             self.seat, self.round = 0, self.round + 1
         self.turn = Turn()
         if not self.is_over:
             self.source.start_turn(self.number, self.round, self.seat)
+
+    def stand_in(self, name: str) -> bool:
+        """The program plays this turn of the human `name`, whose turn it is, in their place
+        (they are away); False when it is not their turn."""
+        if self.is_over or self.current.name != name or self.current.kind != "human":
+            return False
+        self.current.stand_in = True
+        return True
 
     def winners(self) -> list[str]:
         """The names with the highest total (ties share the win)."""

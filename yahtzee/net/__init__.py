@@ -14,6 +14,7 @@ and hostpages.py (the host's page of who is at the table, and the wait for a fri
 seating.py is what the table asks the game about its seats. hall.py is the server of many tables:
 its page (hallpage.py) at each login, and each table a hosted table whose host is its creator's
 terminal. It imports the model, the speech, the saves (atomic files, for the host key), the
-presentation, the consoles (the key console the host plays at, its key reader and the stops)
-and the screens (the console contract a table's game runs at).
+presentation, the consoles (the key console the host plays at, its key reader and the stops),
+the screens (the console contract a table's game runs at) and the strategy (its memo of tables,
+counted as a server stops).
 """

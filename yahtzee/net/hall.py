@@ -27,6 +27,7 @@ from .credentials import kept_password, table_credentials
 from .friendkeys import LANGUAGE_KEY, speak_next_language
 from .hallpage import Listed, hall_view, lines_frame
 from .hostconsole import TableConsole
+from .hostpages import SERVED_AWAY
 from .limits import SERVER_SIZES
 from .log import TableLog
 from .seat import RemoteSeat
@@ -282,7 +283,7 @@ class Hall:
 
         def hosted(seating: Seating) -> ProgramConsole:
             return TableConsole(console, reader, serve, lambda friend, keys: self.console_for(friend, keys, False),
-                                seating)
+                                seating, away=SERVED_AWAY)
 
         def opened(session: Callable[[], Session]) -> None:
             table.session = session

@@ -27,7 +27,7 @@ from ..present.keys import HOT_KEYS, Key, letter_as_key
 from ..present.look import Asked, Frame, Look, Screenful
 from .claims import SeatClaims
 from .friendkeys import FriendKeys
-from .hostpages import AWAY_SECONDS, HostPages
+from .hostpages import HOSTED_AWAY, Away, HostPages
 from .lines import SeatLines
 from .owners import new_code
 from .seat import RemoteSeat
@@ -50,7 +50,7 @@ class TableConsole(Generic[SeatingT]):
     def __init__(self, host: KeyConsole, host_reader: KeyReader,
                  serve: Serve,
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT,
-                 away_seconds: float = AWAY_SECONDS, clock: Callable[[], float] = time.monotonic,
+                 away: Away = HOSTED_AWAY, clock: Callable[[], float] = time.monotonic,
                  new_code: Callable[[], str] = new_code) -> None:
         self.host = host
         self.seating = seating  # what the game says of its seats
@@ -71,7 +71,7 @@ class TableConsole(Generic[SeatingT]):
         self.lines = SeatLines(self.seating, self.claims, self.terminals)
         self.own_keys = FriendKeys(self.terminals, self.lines, self.show_at)
         self.stray = StrayKeys(self.terminals, self.seating, self.claims, self.lines, self.own_keys)
-        self.pages = HostPages(self, self.terminals, self.claims, self.seating, self.server, away_seconds, clock)
+        self.pages = HostPages(self, self.terminals, self.claims, self.seating, self.server, away, clock)
 
     # -- what the screens read of a console ------------------------------------------------
     @property

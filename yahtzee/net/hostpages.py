@@ -1,9 +1,11 @@
 """What only the host's terminal at a hosted table shows: the page of who is at the table (F7,
 where a number removes someone), and the wait for a friend who is away at their turn (the
-host's keys answer meanwhile; * or the countdown hands the seat to the computer)."""
+host's keys answer meanwhile; * or the countdown hands the seat, or at a server's table that
+turn alone, to the computer)."""
 import contextlib
 import functools
 import math
+from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
 
 from ..consoles.keymode import KeyConsole
@@ -19,7 +21,19 @@ from .serving import SeatServer
 from .terminals import HOST, Terminals
 
 AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
-AWAY_SECONDS = 300.0  # how long a friend whose turn it is may be away before the computer plays the seat
+
+
+@dataclass(frozen=True)
+class Away:
+    """How long a friend away at their turn is waited for, and what the computer then plays:
+    their seat from then on, or (`turn_only`) that turn alone, the seat staying theirs."""
+
+    seconds: float
+    turn_only: bool = False
+
+
+HOSTED_AWAY = Away(300.0)  # --host: the host decides, and the seat goes to the computer
+SERVED_AWAY = Away(120.0, turn_only=True)  # a server's table: nobody's keys wait for the friend
 
 
 class Hosting(Protocol):
@@ -45,10 +59,10 @@ class HostPages:
     """The host's own pages, over the table's terminals and seats."""
 
     def __init__(self, table: Hosting, terminals: Terminals, claims: SeatClaims, seating: Seating,
-                 server: SeatServer, away_seconds: float, clock: Callable[[], float]) -> None:
+                 server: SeatServer, away: Away, clock: Callable[[], float]) -> None:
         self.table, self.terminals, self.claims, self.seating, self.server = table, terminals, claims, seating, server
         self.host = terminals.host
-        self.away_seconds, self.clock = away_seconds, clock
+        self.away, self.clock = away, clock
 
     def wait_for(self, key: str, prompt: Text) -> Optional[str]:
         """A friend whose turn it is is away: wait for them, the time left shown at every
@@ -59,27 +73,29 @@ class HostPages:
         self.host.asking(prompt)
         self.host.show_arrived()  # that they left, above what to do about it
         self.host.remind(Say("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
+                         .format(name=shown) if not self.away.turn_only else
+                         Say("{name} is away. Meanwhile your keys answer; * lets the computer play this turn.")
                          .format(name=shown))
         self.host.remind(self.server.how_to_join())
-        deadline, counted = self.clock() + self.away_seconds, None
+        deadline, counted = self.clock() + self.away.seconds, None
         while key not in self.terminals.friends:
             left = math.ceil(deadline - self.clock())
             if left <= 0:
-                self.computer_plays(shown, Say("{name} stayed away: the computer plays the seat from now on."))
+                self.computer_plays(shown, Say("{name} stayed away: the computer plays the seat from now on.")
+                                    if not self.away.turn_only else
+                                    Say("{name} stayed away: the computer plays this turn for them."))
             if left != counted:
                 counted = left
-                clock = f"{left // 60}:{left % 60:02d}"
-                self.host.status(Say("{name} is away: the computer takes the seat in {time}, or now with *.").format(
-                    name=shown, time=clock))
-                told = Say("{name} is away: the computer takes the seat in {time}.").format(name=shown, time=clock)
-                self.terminals.everywhere(functools.partial(status_line, told), but_host=True)
+                self.count_down(shown, f"{left // 60}:{left % 60:02d}")
             token = self.host.pause(AWAY_POLL_SECONDS)
             if token == Key.SEATS:
                 self.roster()
                 self.table.show_at(HOST, self.host)
                 continue
             if token == "*":
-                self.computer_plays(shown, Say("{name}'s seat is played by the computer from now on."))
+                self.computer_plays(shown, Say("{name}'s seat is played by the computer from now on.")
+                                    if not self.away.turn_only else
+                                    Say("The computer plays this turn for {name}."))
             if token is not None:
                 return token
             self.host.show_arrived()
@@ -87,6 +103,17 @@ class HostPages:
         self.table.draw_everywhere(self.table.refresh())  # the seat changed hands: every terminal's line with it
         self.host.remind(Say("{name} is back: the seat's own keys answer again.").format(name=shown))
         return None
+
+    def count_down(self, name: str, clock: str) -> None:
+        """The time left for a friend away, at every terminal."""
+        if self.away.turn_only:
+            told = Say("{name} is away: the computer plays this turn for them in {time}.").format(name=name, time=clock)
+            self.host.status(told)
+        else:
+            self.host.status(Say("{name} is away: the computer takes the seat in {time}, or now with *.").format(
+                name=name, time=clock))
+            told = Say("{name} is away: the computer takes the seat in {time}.").format(name=name, time=clock)
+        self.terminals.everywhere(functools.partial(status_line, told), but_host=True)
 
     def roster(self) -> None:
         """The host's page of who is at the table: a number removes that one for the rest of
@@ -127,8 +154,12 @@ class HostPages:
         self.table.message(Say("{name} was removed from the table for the rest of the game.").format(name=person.name))
 
     def computer_plays(self, name: str, why: Say) -> None:
-        """The seat of `name` to the computer, said at every terminal; the flow runs the moment again."""
-        self.seating.hand_to_computer(name)
+        """The seat of `name` (or this turn of it) to the computer, said at every terminal; the
+        flow runs the moment again."""
+        if self.away.turn_only:
+            self.seating.stand_in(name)
+        else:
+            self.seating.hand_to_computer(name)
         self.table.message(why.format(name=name))
         raise SeatChanged()
 

@@ -17,6 +17,9 @@ class Seating(Protocol):
     def hand_to_computer(self, name: str) -> None:
         """The seat of `name` is played by a computer player from now on."""
 
+    def stand_in(self, name: str) -> None:
+        """This turn of `name`'s, whose turn it is, is played by the computer in their place."""
+
     def happening(self) -> Say:
         """What is going on, for a terminal that is not asked."""
 

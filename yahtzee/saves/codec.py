@@ -127,9 +127,9 @@ def _match(data: object) -> Match:
         raise damaged(error.said) from None
 
 
-def _seat_to_dict(player: Player) -> dict[str, str]:
-    seat = {"name": player.name, "kind": player.kind}
-    return {**seat, "mood": player.mood} if player.mood else seat
+def _seat_to_dict(player: Player) -> dict[str, Any]:
+    seat: dict[str, Any] = {"name": player.name, "kind": player.kind}
+    return seat | ({"mood": player.mood} if player.mood else {}) | ({"stand_in": True} if player.stand_in else {})
 
 
 def _seat_from_dict(data: object) -> Player:
@@ -199,11 +199,13 @@ def _check_card_fits_round(game: Game, seat: int, player: Player) -> None:
 
 def _player_from_dict(data: dict[str, Any], rules: Rules = HASBRO, race: bool = False) -> Player:
     name, kind, mood = data.get("name"), data.get("kind", "human"), data.get("mood", "")
+    stand_in = data.get("stand_in", False)
     check(is_valid_name(name), Say("a player name"))
     check(isinstance(kind, str) and kind in KINDS, Say("a player kind"))
     check(mood == "" or kind == "computer" and isinstance(mood, str) and mood in MOODS,
            Say("a computer player's mood"))
-    return Player(cast(str, name), kind, _card_from_dict(data, rules, race), mood)
+    check(stand_in is False or stand_in is True and kind == "human", Say("a turn played in a person's place"))
+    return Player(cast(str, name), kind, _card_from_dict(data, rules, race), mood, stand_in)
 
 
 def _card_to_dict(card: Scorecard) -> JSONObject:

@@ -31,6 +31,12 @@ class ContextSeating:
                 player.kind, player.mood = "computer", mood
         self.ctx.prepare_tables()
 
+    def stand_in(self, name: str) -> None:
+        """This turn of `name`'s is played by the computer in their place (its table readied)."""
+        game = self.ctx.session.game
+        if game is not None and game.stand_in(name):
+            self.ctx.prepare_tables()
+
     def happening(self) -> Say:
         """What is going on, for a seat that is not asked: whose turn and what they do."""
         game = self.ctx.session.game
