@@ -49,6 +49,15 @@ def test_the_page_is_drawn_in_the_terminals_language() -> None:
     assert max(len(line) for line in lines) < 80
 
 
+def test_a_saved_table_is_listed_as_saved_in_each_language() -> None:
+    saved = [Listed(31, "ANN", HASBRO.describe(), ("ANN", "BOB"), 0, False, saved=True)]
+    english = hall_view(saved)(QUESTION)(Look())[3].rstrip()
+    with speaking("de"):
+        german = hall_view(saved)(QUESTION)(Look())[3].rstrip()
+    assert english == "  31 ANN       1987 (forced joker)  ANN BOB                  -         saved"
+    assert german == "  31 ANN       1987 (Pflicht-Joker) ANN BOB                  -         pausiert"
+
+
 def test_a_page_of_many_tables_lists_what_fits_and_says_how_to_join_the_others() -> None:
     tables = [Listed(number, f"P{number}", HASBRO.describe(), (), 0, False) for number in range(1, 26)]
     lines = [line.rstrip() for line in hall_view(tables)(QUESTION)(Look())]
@@ -85,7 +94,7 @@ def seat(name: str) -> RemoteSeat:
 def test_a_table_counts_as_watchers_those_at_it_who_play_no_seat() -> None:
     ann, bob, carl = seat("ANN"), seat("BOB"), seat("CARL")
     session = Session([Player("ANN"), Player("BOB")])
-    table = OpenTable(1, ann, KeyConsole(input=ann, output=ann, reader=KeyReader(ann.fileno())), lambda: session)
+    table = OpenTable(1, ann, KeyConsole(input=ann, output=ann, reader=KeyReader(ann.fileno())), "ann", lambda: session)
     assert table.listed() == Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB"), 0, False)
     table.seats = HallTable(lambda: None, lambda login: None)
     table.seats.add(bob)
@@ -224,10 +233,26 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
     saved = json.loads((served.folder / "serve" / "tables" / "ann" / "autosave.json").read_text())
     assert [player["name"] for player in saved["players"]] == ["ANN", "BOB"] and "bob" in saved["seat_owners"]
     served.close()
-    served.start()
-    ann = served.host("ANN")
-    ann.wait_for("A SAVED GAME IS WAITING")
-    ann.wait_for("BOB to play")
+    served.start()  # the saved table is back, and another of its players may take it up
+    bob = served.login("BOB")
+    page = bob.wait_for("31 ANN")
+    assert re.search(r"31 ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+saved", page)
+    carl = served.login("CARL")
+    carl.wait_for("saved")
+    carl.press("3", "1", "Enter")
+    carl.wait_for("Only its players may take up a saved table: ANN, BOB.")
+    bob.press("3", "1", "Enter")
+    bob.wait_for("A SAVED GAME IS WAITING")
+    bob.press("y")
+    bob.wait_for("BOB: press any key to roll")  # BOB hosts it now: his seat is played at his terminal
+    ann = served.login("ANN")
+    page = ann.wait_for("playing")
+    assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
+    ann.press("1", "Enter")
+    shown = ann.wait_for("BOB is rolling the dice.")
+    assert "you watch" not in shown  # her seat again, not a watcher's
+    bob.turn("BOB", "c")
+    ann.wait_for("ANN: press any key to roll")
 
 
 def test_a_table_whose_host_quits_sends_everyone_at_it_back_to_the_page(served: Served) -> None:
@@ -291,7 +316,8 @@ def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer(
     ann.press("q")
     ann.wait_for("Quit the game?")
     ann.press("y")
-    ann.wait_for("No table yet")
+    page = ann.wait_for("31 ANN")  # the table is saved, for one of its players to take up
+    assert re.search(r"31 ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+saved", page)
     saved = json.loads((served.folder / "serve" / "tables" / "ann" / "autosave.json").read_text())
     bob_saved = saved["game"]["players"][1]
     assert bob_saved["kind"] == "human" and "stand_in" not in bob_saved and len(bob_saved["boxes"]) == 1
@@ -305,7 +331,7 @@ def test_a_fault_at_one_login_closes_that_connection_alone_and_is_logged(hall: P
     def broken_history() -> list[FinishedGame]:
         raise RuntimeError("the history broke")
 
-    def no_table(name: str, hosted: object, opened: object) -> None:
+    def no_table(name: str, folder: Path, hosted: object, opened: object) -> None:
         """Tables are not played here."""
 
     hall_of_tables = Hall(hall / "serve", ("127.0.0.1", 0), partial(seat_console, "classic"), no_table,

@@ -205,25 +205,20 @@ def wait_for_stop_signal() -> int:
     return came[0]
 
 
-def play_served_table(args: argparse.Namespace, cache: Path, folder: Path, name: str,
+def play_served_table(args: argparse.Namespace, cache: Path, folder: Path, name: str, table: Path,
                       hosted: "Callable[[Seating], ProgramConsole]",
                       opened: "Callable[[Callable[[], Session]], None]") -> None:
-    """A table of the server, hosted at the terminal of its creator (`name`), played until it
-    ends at the console `hosted` makes; its saves in a folder of the creator's name (a saved
-    game of theirs is offered when they start another)."""
-    saves = Saves(folder / "tables" / file_safe(name), now=local_now, history=folder / HISTORY)
+    """A table of the server hosted at `name`'s terminal, played until it ends at the console
+    `hosted` makes, its saves in the folder `table` (a saved game there is offered first)."""
+    saves = Saves(table, now=local_now, history=folder / HISTORY)
     ctx = make_context(Settings(saves.load_prefs(), run_settings(args), dice_options=args.seed is not None
                                 or args.dice_file is not None), saves, dice_source(args),
                        StrategyServices.over(TableKeeper(cache), args.seed))
+    ctx.hosted_by = name.casefold()
     seating = ContextSeating(ctx)
     console = hosted(seating)
     opened(seating.seated)
     run_flow(console, ctx, signals=False)
-
-
-def file_safe(name: str) -> str:
-    """A login name as a folder's name: letters and digits kept, every other character as its code."""
-    return "".join(char if char.isascii() and char.isalnum() else f"_{ord(char):x}" for char in name.casefold())
 
 
 def waits_shown_at(console: ProgramConsole) -> WaitsShown:

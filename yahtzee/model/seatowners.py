@@ -81,6 +81,16 @@ class Seats:
         with self._lock:
             self._owners = {key: proof for key, proof in self._owners.items() if key in kept}
 
+    def seat_host(self, host: str, humans: Iterable[str]) -> None:
+        """A saved game taken up by another host (a server's table): the host's own seat,
+        folded name `host`, is played at the host's terminal; every other human seat nobody
+        proved is its name's to claim (its player hosted it before)."""
+        with self._lock:
+            self._owners.pop(host, None)
+            for key in humans:
+                if key != host:
+                    self._owners.setdefault(key, "")
+
     def free(self, key: str) -> None:
         """The seat of folded name `key` is nobody's any more."""
         with self._lock:

@@ -5,7 +5,6 @@ whose server is its share of the hall's logins (HallTable)."""
 import contextlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Optional, Union
@@ -32,84 +31,22 @@ from .limits import SERVER_SIZES
 from .log import TableLog
 from .seat import RemoteSeat
 from .seating import Seating
+from .servedtables import JOIN_LINE, HallTable, OpenTable, SavedTable, new_table_folder, saved_tables
 from .server import TableServer
 from .serving import SeatServer
 
 MAX_TABLES = 30  # tables on the server at once
 MAX_TABLES_PER_ADDRESS = 4  # tables hosted from one address at once
 QUESTION = Say("N: a new table, its number: join it, S: statistics, D: language, F10: leave.")
-JOIN_LINE = Say("Others join this table from the server's page of tables.")
-
-
-class HallTable:
-    """One table's share of the hall's logins, as its game sees its server (a SeatServer):
-    the players sent to it from the hall, who go back to the page when they leave it."""
-
-    def __init__(self, changed: Callable[[], None], back: Callable[[RemoteSeat], None]) -> None:
-        self.changed = changed  # the table's game looks around: a player came or went
-        self.back = back  # a player's connection back to the page of tables
-        self._seats: list[RemoteSeat] = []  # every player sent here, gone or not
-        self._lock = threading.Lock()
-
-    def start(self) -> None:
-        """Nothing to start: the hall listens for every table."""
-
-    def add(self, seat: RemoteSeat) -> None:
-        """A player from the hall sits down here (or watches)."""
-        with self._lock:
-            self._seats.append(seat)
-        self.changed()
-
-    def present(self) -> list[RemoteSeat]:
-        """The players at this table now."""
-        with self._lock:
-            return [seat for seat in self._seats if not seat.gone and seat.successor is None]
-
-    def remove(self, name: str, seat: Optional[RemoteSeat]) -> None:
-        """The table's host removed `name`: if here, they go back to the page."""
-        if seat is not None:
-            self.back(seat)
-
-    def how_to_join(self) -> Say:
-        """How others find this table: on the server's page of tables."""
-        return JOIN_LINE
-
-    def close(self) -> None:
-        """The table ended: every player still connected goes back to the page."""
-        with self._lock:
-            seats = list(self._seats)
-        for seat in seats:
-            self.back(seat)
-
-
-@dataclass
-class OpenTable:
-    """A table of the hall: its number, its host's terminal, the session its game plays, and
-    its share of the logins (once its game made its server)."""
-
-    number: int
-    host: RemoteSeat
-    console: KeyConsole  # the host's, which a stop request reaches first
-    session: Callable[[], Session]
-    seats: Optional[HallTable] = None
-
-    def listed(self) -> Listed:
-        """This table as the hall lists it."""
-        session = self.session()
-        players = tuple(player.name for player in session.players)
-        seated = {name.casefold() for name in players} | {self.host.name.casefold()}
-        at_table = [] if self.seats is None else self.seats.present()
-        watching = sum(1 for seat in at_table if seat.name.casefold() not in seated)
-        game = session.game
-        return Listed(self.number, self.host.name, session.rules.describe(), players, watching,
-                      game is not None and not game.is_over)
 
 
 # A console at a player's terminal, reading with a reader; True: the host's keys are offered there.
 SeatConsole = Callable[[RemoteSeat, KeyReader, bool], KeyConsole]
-# Run the game of a table hosted by the player of this name until it ends, at the console the
-# hall makes for its seating; `opened` hears of the session it plays, as soon as there is one.
-PlayTable = Callable[[str, Callable[[Seating], ProgramConsole], Callable[[Callable[[], Session]], None]], None]
+# Run the game of a table hosted by the player of this name, its saves in this folder, until it
+# ends, at the console the hall makes for its seating; `opened` hears of the session it plays.
+PlayTable = Callable[[str, Path, Callable[[Seating], ProgramConsole], Callable[[Callable[[], Session]], None]],
+                     None]
+Choice = Union[int, str, SavedTable, None]  # a table to join, 'n' for a new one, a saved one to take up, or none
 
 
 class Hall:
@@ -124,11 +61,13 @@ class Hall:
         self.console_for = console_for
         self.play_table = play_table
         self.history = history
+        self.tables_folder = folder / "tables"
         self.log = log = TableLog(folder)
         self.credentials = table_credentials(folder, kept_password(folder))
         self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
                                   log=log, changed=self.look_around, sizes=SERVER_SIZES)
         self.tables: dict[int, OpenTable] = {}
+        self.saved = saved_tables(self.tables_folder, (), MAX_TABLES + 1)
         self._at_page: dict[RemoteSeat, KeyConsole] = {}  # the consoles showing the page
         self._taken: set[RemoteSeat] = set()  # the logins the hall took in, still connected
         self._threads: list[threading.Thread] = []
@@ -174,7 +113,7 @@ class Hall:
         console = self.console_for(seat, reader, True)
         with self._lock:
             self._at_page[seat] = console
-        choice: Union[int, str, None] = None
+        choice: Choice = None
         try:
             with console.running():
                 choice = self.choose(seat, console)
@@ -183,16 +122,17 @@ class Hall:
         finally:
             with self._lock:
                 self._at_page.pop(seat, None)
-        if choice == "n":
-            self.host(seat, console, reader)
+        if choice == "n" or isinstance(choice, SavedTable):
+            self.host(seat, console, reader, choice if isinstance(choice, SavedTable) else None)
         elif isinstance(choice, int) and self.sit_down(seat, choice):
             reader.close()  # the table reads the seat's keys from now on
         else:
             self.let_go(seat, reader)
         self.changed()
 
-    def choose(self, seat: RemoteSeat, console: KeyConsole) -> Union[int, str, None]:
-        """The page shown until a key picks: 'n' a new table, a table's number, or None to leave."""
+    def choose(self, seat: RemoteSeat, console: KeyConsole) -> Choice:
+        """The page shown until a key picks: 'n' a new table, a table's number, a saved table
+        of theirs to take up, or None to leave."""
         shown = [self.listing()]
 
         def draw_if_changed() -> None:
@@ -217,9 +157,9 @@ class Hall:
                     return "n"
                 console.remind(refused)
             elif token.isdigit():
-                number = self.table_number(console, token)
-                if number is not None:
-                    return number
+                picked = self.table_number(seat, console, token)
+                if picked is not None:
+                    return picked
             else:
                 console.remind(QUESTION)
 
@@ -250,15 +190,21 @@ class Hall:
                 count=MAX_TABLES_PER_ADDRESS)
         return None
 
-    def table_number(self, console: KeyConsole, first: str) -> Optional[int]:
-        """The number of a table to join, typed from its first digit; None (said why) for none."""
+    def table_number(self, seat: RemoteSeat, console: KeyConsole, first: str) -> Union[int, SavedTable, None]:
+        """The table to join (its number) or saved table to take up, typed from its first
+        digit; None (said why) for none."""
         hot, typed = console.read_text(Say("Join table number: "), first, limit=2)
         if hot is not None or not typed.isdigit():
             return None
-        if int(typed) not in self.tables:
+        saved = next((table for table in self.saved if table.listed.number == int(typed)), None)
+        if saved is not None and seat.name.casefold() not in saved.players:
+            console.message(Say("Only its players may take up a saved table: {names}.").format(
+                names=", ".join(name for name in saved.listed.players if name.casefold() in saved.players)))
+            return None
+        if saved is None and int(typed) not in self.tables:
             console.message(Say("There is no table {number}.").format(number=typed))
             return None
-        return int(typed)
+        return saved or int(typed)
 
     def sit_down(self, seat: RemoteSeat, number: int) -> bool:
         """Send the player to a table (the seats' contract decides whether they play or watch);
@@ -271,11 +217,15 @@ class Hall:
         table.seats.add(seat)
         return True
 
-    def host(self, seat: RemoteSeat, console: KeyConsole, reader: KeyReader) -> None:
-        """The player starts a table and hosts it from their terminal until its game ends."""
+    def host(self, seat: RemoteSeat, console: KeyConsole, reader: KeyReader, saved: Optional[SavedTable]) -> None:
+        """The player starts a table (or takes up a saved one) and hosts it from their terminal
+        until its game ends."""
         with self._lock:
             number = min(n for n in range(1, MAX_TABLES + 1) if n not in self.tables)
-            table = self.tables[number] = OpenTable(number, seat, console, lambda: Session([]))
+            busy = [table.folder for table in self.tables.values()]
+            folder = saved.folder if saved is not None else new_table_folder(seat.name, busy)
+            table = self.tables[number] = OpenTable(number, seat, console, folder, lambda: Session([]))
+            self.saved = [kept for kept in self.saved if kept.folder != folder]
 
         def serve(notify: Callable[[Text], None], changed: Callable[[], None], seats: object) -> SeatServer:
             table.seats = HallTable(changed, self.back_to_page)
@@ -293,7 +243,7 @@ class Hall:
         try:
             self.changed()
             console.message_from_thread(JOIN_LINE)
-            self.play_table(seat.name, hosted, opened)
+            self.play_table(seat.name, self.tables_folder / folder, hosted, opened)
             if self._stopped is not None:
                 with contextlib.suppress(InputClosed):
                     console.message(Say("The server is stopping; your game is saved: start a table again "
@@ -302,6 +252,8 @@ class Hall:
         finally:
             with self._lock:
                 self.tables.pop(number, None)
+                busy = [table.folder for table in self.tables.values()]
+            self.saved = saved_tables(self.tables_folder, busy, MAX_TABLES + 1)
             self.back_to_page(seat)
             reader.close()
             seat.close()
@@ -323,10 +275,11 @@ class Hall:
 
     # -- the page ---------------------------------------------------------------------------
     def listing(self) -> list[Listed]:
-        """The tables as the page shows them, by number."""
+        """The tables as the page shows them, by number: the open ones, then the saved ones."""
         with self._lock:
             tables = sorted(self.tables.values(), key=lambda table: table.number)
-        return [table.listed() for table in tables]
+            saved = list(self.saved)
+        return [*(table.listed() for table in tables), *(table.listed for table in saved)]
 
     def _start(self, work: Callable[[], None], name: str) -> None:
         """Run `work` in a thread of its own, kept to be waited for as the server stops."""

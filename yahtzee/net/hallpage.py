@@ -1,5 +1,6 @@
 """The hall's page: the server's tables, one a line (number, host, rules, players, watchers,
-whether its game is under way), drawn for each terminal in its own look and language."""
+whether its game is under way, or saved to be taken up), drawn for each terminal in its own
+look and language."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ class Listed:
     players: tuple[str, ...]
     watching: int
     under_way: bool
+    saved: bool = False  # nobody plays it now: one of its players may take it up
 
 
 def hall_view(tables: Sequence[Listed]) -> View:
@@ -42,7 +44,7 @@ def hall_view(tables: Sequence[Listed]) -> View:
 def table_row(look: Look, table: Listed) -> str:
     """One table's line."""
     players = " ".join(table.players) or "-"
-    state = Say("playing") if table.under_way else Say("waiting")
+    state = Say("saved") if table.saved else Say("playing") if table.under_way else Say("waiting")
     return row(look, str(table.number), table.host, table.rules, players, str(table.watching or "-"), state)
 
 

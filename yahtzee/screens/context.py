@@ -73,6 +73,8 @@ class Context:
     # A saved game the host is asked to resume: until it is answered, its seats are the table's.
     offered: Session | None = None
     set_aside: bool = False  # the host chose not to resume the saved game offered
+    # A server's table: the host's login name (folded), who may take up a saved game of another's.
+    hosted_by: str | None = None
 
     def apply_game_settings(self) -> None:
         """Play the rules, match and dice the preferences and this run's settings choose, from

@@ -28,6 +28,9 @@ def resume(console: Console, ctx: Context) -> Moment:
     view = framed(lambda look: [heading(look, Say("A SAVED GAME IS WAITING")), "",
                                 *(f"    {look.words(line)}" for line in summary), ""],
                   partial(footer_for, ctx), indent="  ", spaced=True)
+    if ctx.hosted_by is not None:  # a server's table: its host plays at this terminal whoever hosted it before
+        saved.seats.seat_host(ctx.hosted_by, {player.name.casefold() for player in saved.players
+                                              if not player.is_computer})
     ctx.offered = saved  # friends who come meanwhile prove its seats, as after it is resumed
     try:
         resumed = resume_asked(console, ctx, view, summary)

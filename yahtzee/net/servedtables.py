@@ -1,0 +1,120 @@
+"""The tables of a server of tables (hall.py): each open table's share of the logins and what
+the page lists of it, and the tables saved in the server's folder, one folder a table, that
+one of their players may take up."""
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from ..consoles.keymode import KeyConsole
+from ..model.session import Session
+from ..model.words import Say
+from ..saves.store import AUTOSAVE, Saves
+from .hallpage import Listed
+from .seat import RemoteSeat
+
+JOIN_LINE = Say("Others join this table from the server's page of tables.")
+
+
+class HallTable:
+    """One table's share of the hall's logins, as its game sees its server (a SeatServer):
+    the players sent to it from the hall, who go back to the page when they leave it."""
+
+    def __init__(self, changed: Callable[[], None], back: Callable[[RemoteSeat], None]) -> None:
+        self.changed = changed  # the table's game looks around: a player came or went
+        self.back = back  # a player's connection back to the page of tables
+        self._seats: list[RemoteSeat] = []  # every player sent here, gone or not
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Nothing to start: the hall listens for every table."""
+
+    def add(self, seat: RemoteSeat) -> None:
+        """A player from the hall sits down here (or watches)."""
+        with self._lock:
+            self._seats.append(seat)
+        self.changed()
+
+    def present(self) -> list[RemoteSeat]:
+        """The players at this table now."""
+        with self._lock:
+            return [seat for seat in self._seats if not seat.gone and seat.successor is None]
+
+    def remove(self, name: str, seat: Optional[RemoteSeat]) -> None:
+        """The table's host removed `name`: if here, they go back to the page."""
+        if seat is not None:
+            self.back(seat)
+
+    def how_to_join(self) -> Say:
+        """How others find this table: on the server's page of tables."""
+        return JOIN_LINE
+
+    def close(self) -> None:
+        """The table ended: every player still connected goes back to the page."""
+        with self._lock:
+            seats = list(self._seats)
+        for seat in seats:
+            self.back(seat)
+
+
+@dataclass
+class OpenTable:
+    """A table of the hall: its number, its host's terminal, the session its game plays, and
+    its share of the logins (once its game made its server)."""
+
+    number: int
+    host: RemoteSeat
+    console: KeyConsole  # the host's, which a stop request reaches first
+    folder: str  # its saves' folder's name, under the server's tables/
+    session: Callable[[], Session]
+    seats: Optional[HallTable] = None
+
+    def listed(self) -> Listed:
+        """This table as the hall lists it."""
+        session = self.session()
+        players = tuple(player.name for player in session.players)
+        seated = {name.casefold() for name in players} | {self.host.name.casefold()}
+        at_table = [] if self.seats is None else self.seats.present()
+        watching = sum(1 for seat in at_table if seat.name.casefold() not in seated)
+        game = session.game
+        return Listed(self.number, self.host.name, session.rules.describe(), players, watching,
+                      game is not None and not game.is_over)
+
+
+@dataclass(frozen=True)
+class SavedTable:
+    """A table saved in the server's folder that nobody plays now: its folder's name, what the
+    page lists of it, and the players who may take it up (folded names)."""
+
+    folder: str
+    listed: Listed
+    players: frozenset[str]
+
+
+def saved_tables(tables: Path, open_folders: Iterable[str], first_number: int) -> list[SavedTable]:
+    """The tables saved under `tables` whose folders no open table uses, numbered on from
+    `first_number` in their folders' order (a damaged save is set aside, as at any start)."""
+    busy, found = set(open_folders), list[SavedTable]()
+    folders = sorted(path for path in tables.glob("*") if path.name not in busy and (path / AUTOSAVE).is_file())
+    for path in folders:
+        loaded = Saves(path).load_session()
+        if loaded is None or not loaded[0].players:
+            continue
+        session = loaded[0]
+        humans = [player.name for player in session.players if not player.is_computer]
+        listed = Listed(first_number + len(found), humans[0] if humans else "-", session.rules.describe(),
+                        tuple(player.name for player in session.players), 0, False, saved=True)
+        found.append(SavedTable(path.name, listed, frozenset(name.casefold() for name in humans)))
+    return found
+
+
+def folder_name(name: str) -> str:
+    """A login name as a folder's name: letters and digits kept, every other character as its code."""
+    return "".join(char if char.isascii() and char.isalnum() else f"_{ord(char):x}" for char in name.casefold())
+
+
+def new_table_folder(name: str, busy: Iterable[str]) -> str:
+    """The folder of a table `name` starts: their own, unless an open table uses it."""
+    taken, base = set(busy), folder_name(name)
+    return next(candidate for candidate in (base, *(f"{base}-{n}" for n in range(2, 100))) if candidate not in taken)
