@@ -99,15 +99,20 @@ class LevelSolver:
     def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:
         """Write the value of a batch of states into `values`; a state that may give itself an
         extra turn is found as a fixed point (see settle)."""
-        index = states.index
         if not (self.engine.extra_turns and (states.case == 2).any()):
-            values[index] = self.engine.turn_start_values(values, states, work)
+            values[states.index] = self.engine.turn_start_values(values, states, work)
             return
         self.engine.plain_post_values(values, states, work)
+        self.settle_batch(values, states, work)
+
+    def settle_batch(self, values: np.ndarray, states: States, work: Workspace) -> None:
+        """solve_states for a batch whose turn may come back, once its postings but the extra
+        turn are in work.base and work.fit (plain_post_values): they are there again at the end."""
         plain = (work.base.copy(), work.fit.copy())
         self.engine.offer_extra_turn(values, states, work)
-        values[index] = self.engine.start_from_postings(work)
-        self.settle(values, states, work, index, plain)
+        values[states.index] = self.engine.start_from_postings(work)
+        self.settle(values, states, work, states.index, plain)
+        work.base[...], work.fit[...] = plain
 
     def settle(self, values: np.ndarray, states: States, work: Workspace, index: np.ndarray,
                plain: tuple[np.ndarray, ...]) -> None:

@@ -4,8 +4,8 @@ those plans, their moments (moments.TurnMoments). Both are the same to the bit a
 (TurnSolver.solve) and moments.solve_moments's: the best of a roll's keeps and postings is the
 same maximum however it is taken, and a state's moments are the same in any batch of two or
 more. Where a turn may come back (yahtChallenge), a batch whose values settle as a fixed point
-(levels.LevelSolver.settle) plays its turn again with the settled values, in the same batches
-as solve_moments."""
+(levels.LevelSolver.settle) offers its extra turn again with the settled values, its other
+postings kept, and plays its turn by them, in the same batches as solve_moments."""
 from dataclasses import dataclass
 from typing import Optional
 
@@ -17,7 +17,7 @@ from .moments import FAMILIES, MOMENT_CHUNK, ORDERS, TurnMoments, full_card_coun
 from .progress import Progress
 from .rulearrays import BOX_COUNT
 from .solver import TurnSolver
-from .stages import turn_stages
+from .stages import stages_from_postings, turn_stages
 from .statespace import States, fill_unreachable
 from .team import level_team
 
@@ -84,9 +84,12 @@ class BothPass:
         engine, values = self.table.engine, self.table.values
         work = self.turns.workspace(len(states))
         if engine.extra_turns and (states.case == 2).any():
-            self.solver.solve_states(values, states, work)  # settled first: the turn is played by the settled values
-            self.turns.solve_batch(states, self.moments)
-            return
-        stages = turn_stages(engine, values, states, engine.rolls, plan=True, work=work)
-        values[states.index] = engine.from_utility(over_rolls(work.post), engine.utility_offset(work))
+            boxes = engine.plain_post_values(values, states, work, want_boxes=True)
+            assert boxes is not None
+            self.solver.settle_batch(values, states, work)
+            engine.offer_extra_turn(values, states, work, boxes)  # the turn is played by the settled values
+            stages = stages_from_postings(engine, work, boxes, engine.rolls, plan=True)
+        else:
+            stages = turn_stages(engine, values, states, engine.rolls, plan=True, work=work)
+            values[states.index] = engine.from_utility(over_rolls(work.post), engine.utility_offset(work))
         self.turns.solve_batch(states, self.moments, stages)
