@@ -1,5 +1,5 @@
-"""Strategy engine figures: each rule set's whole preparation (the table build, its moments and
-its rests) in CPU seconds against the target, each build's start value, the table build as
+"""Strategy engine figures: each rule set's whole preparation (the table build with its moments
+in one pass, and its rests) in CPU seconds against the target, each build's start value, the table build as
 the game runs it against yatzy-solver's, the peak memory of a build, the advisor's latency and
 the simulation's speed. Prints each figure (with "met"/"NOT met" where it has a target);
 asserts nothing. The last line is one JSON object.
@@ -39,6 +39,7 @@ from yahtzee.strategy.exact.objective import EXPECTED_SCORE  # noqa: E402
 from yahtzee.strategy.exact.table import StrategyTable  # noqa: E402
 from yahtzee.strategy.headless.pool import Simulation  # noqa: E402
 from yahtzee.strategy.headless.simulate import simulate  # noqa: E402
+from yahtzee.strategy.odds.futures import Exact  # noqa: E402
 from yahtzee.strategy.odds.rests import measure_rests  # noqa: E402
 from yahtzee.strategy.play.advisor import advise_position  # noqa: E402
 from yahtzee.strategy.storage.buildprocess import request  # noqa: E402
@@ -93,22 +94,29 @@ def verdict(met: bool) -> str:
 
 
 def prepared(rules: Rules) -> tuple[StrategyTable, dict[str, Any]]:
-    """Build a rule set's table, then its moments (for information) and its rests; print each
-    and the whole preparation (build and rests, which work out the moments themselves)."""
+    """Build a rule set's table alone (as the game builds it for the advice), then its moments
+    apart (for information); then the whole preparation as a build asked for the rests too
+    makes it: the table with its moments in one pass, and the rests from those moments. Print
+    each, and the preparation apart too (the table, its moments and the rests' games)."""
     name = text(rules.describe())
     table, build = timed(lambda: build_table(rules))
     print(f"{name:32} built in {build.wall:6.2f} s ({build.cpu:6.2f} s of CPU), start value "
           f"{table.start_value:.7f}", flush=True)
     _, moments = timed(lambda: solve_moments(table))
+    both, together = timed(lambda: build_table(rules, moments=True))
     games = {} if REST_GAMES is None else {"games": REST_GAMES}
-    _, rests = timed(lambda: measure_rests(table, **games))
-    whole = build.cpu + rests.cpu
-    print(f"{name:32} moments {moments.cpu:6.2f} s of CPU (for information), rests {rests.cpu:6.2f} s "
-          f"(their moments included{'' if REST_GAMES is None else f', {REST_GAMES:,} games'}); whole preparation "
-          f"{whole:6.2f} s of CPU (target <= {PREPARATION_TARGET:.0f} s: {verdict(whole <= PREPARATION_TARGET)})",
+    found = both.moments
+    assert found is not None  # asked of the build
+    _, rests = timed(lambda: measure_rests(both, exact=Exact.of(found), **games))
+    whole, alone = together.cpu + rests.cpu, build.cpu + moments.cpu + rests.cpu
+    print(f"{name:32} moments {moments.cpu:6.2f} s of CPU apart (for information), the table with its moments "
+          f"{together.cpu:6.2f} s, rests {rests.cpu:6.2f} s (from those moments"
+          f"{'' if REST_GAMES is None else f', {REST_GAMES:,} games'}); whole preparation {whole:6.2f} s of CPU "
+          f"(apart {alone:6.2f} s; target <= {PREPARATION_TARGET:.0f} s: {verdict(whole <= PREPARATION_TARGET)})",
           flush=True)
     return table, {"start_value": round(table.start_value, 7), "build_wall": round(build.wall, 3),
                    "build_cpu": round(build.cpu, 3), "moments_cpu": round(moments.cpu, 3),
+                   "together_cpu": round(together.cpu, 3), "apart_cpu": round(alone, 3),
                    "rests_cpu": round(rests.cpu, 3), "preparation_cpu": round(whole, 3)}
 
 

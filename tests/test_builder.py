@@ -142,11 +142,11 @@ def table_without_rests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Stra
     shutil.copy(cache.SHIPPED / name, tmp_path / name)  # the bits a build makes
     table = cache.load_table(HASBRO, cache_dir=tmp_path)
     shipped = cache.read_rests(table, cache.SHIPPED / cache.rests_file_name(table))
-    exact = there(shipped).exact
+    brought = there(shipped).exact
     monkeypatch.setattr(rests, "MEASURED_RESTS", {})  # the real memo comes back afterwards, untouched
     measure = rests.measure_rests
-    monkeypatch.setattr(rests, "measure_rests",
-                        lambda table, progress=None, processes=1: measure(table, 200, 0, progress, exact=exact))
+    monkeypatch.setattr(rests, "measure_rests", lambda table, progress=None, exact=None, processes=1: measure(
+        table, 200, 0, progress, exact=brought if exact is None else exact))
     return table
 
 
@@ -233,6 +233,22 @@ def test_a_build_apart_asked_for_rests_keeps_them_in_the_cache(
     assert buildprocess.main(buildprocess.request(HASBRO, EXPECTED_SCORE, tmp_path, rests=True)) == 0
     assert cache.read_rests(table_without_rests, tmp_path / cache.rests_file_name(table_without_rests)) is not None
     assert cache.rests_on_hand(table_without_rests, tmp_path)
+
+
+@pytest.mark.parametrize("objective, rests, moments", [(EXPECTED_SCORE, True, True), (EXPECTED_SCORE, False, False),
+                                                       (Objective("careful", risk=0.01), True, False)])
+def test_a_build_asked_for_its_rests_works_out_their_moments_with_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, objective: Objective, rests: bool, moments: bool) -> None:
+    """Only a table of expected scores has rests: its build, asked for them, works out their
+    moments in the same pass (a build that finds the table on hand works out nothing)."""
+    from yahtzee.strategy.storage import buildprocess, cache
+    monkeypatch.setattr(buildprocess.signal, "signal", lambda *handling: None)  # Ctrl-C stays this run's
+    monkeypatch.setattr(buildprocess.os, "nice", lambda increment: 0, raising=False)  # this run's priority stays
+    asked: dict[str, Any] = {}
+    monkeypatch.setattr(cache, "load_table", lambda *args, **given: asked.update(given))
+    monkeypatch.setattr(cache, "ready_rests", lambda *args, **given: None)
+    assert buildprocess.main(buildprocess.request(HASBRO, objective, tmp_path, rests=rests)) == 0
+    assert asked["moments"] is moments
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")

@@ -35,7 +35,8 @@ def builds(monkeypatch: pytest.MonkeyPatch, hasbro: StrategyTable) -> list[Any]:
     """Table builds, answered with the already built table."""
     made = []
 
-    def build(rules: Rules, objective: Objective = EXPECTED_SCORE, progress: Any = None, processes: int = 1) -> Any:
+    def build(rules: Rules, objective: Objective = EXPECTED_SCORE, progress: Any = None, processes: int = 1,
+              moments: bool = False) -> Any:
         made.append(rules.name)
         return StrategyTable(rules, objective, hasbro.values)
     monkeypatch.setattr(cache, "build_table", build)

@@ -305,7 +305,8 @@ def counted_builds(monkeypatch: pytest.MonkeyPatch, hasbro: StrategyTable) -> li
     """build_table replaced by a quick copy of the real hasbro table, counting its calls."""
     calls = []
 
-    def build(rules: Rules, objective: Objective = EXPECTED_SCORE, progress: Any = None, processes: int = 1) -> Any:
+    def build(rules: Rules, objective: Objective = EXPECTED_SCORE, progress: Any = None, processes: int = 1,
+              moments: bool = False) -> Any:
         calls.append(rules.name)
         return StrategyTable(rules, objective, hasbro.values.copy())
 

@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from yahtzee.model.rules import HASBRO  # noqa: E402
-from yahtzee.strategy.odds.rests import measure_rests  # noqa: E402
+from yahtzee.strategy.odds.rests import measured_rests  # noqa: E402
 from yahtzee.strategy.storage.cache import SHIPPED, build_table, rests_file_name, save_rests, save_table  # noqa: E402
 
 SHIPPED_RULES = (HASBRO,)
@@ -27,9 +27,9 @@ def build(folder: Path) -> list[str]:
     """Build every shipped table and its rests into `folder`; their file names."""
     names = []
     for rules in SHIPPED_RULES:
-        table = build_table(rules)
+        table = build_table(rules, moments=True)  # the rests' moments worked out in the same pass
         rests_path = folder / rests_file_name(table)
-        if not (save_table(table, folder) and save_rests(table, measure_rests(table), rests_path)):
+        if not (save_table(table, folder) and save_rests(table, measured_rests(table), rests_path)):
             raise OSError(f"cannot write into {folder}")
         names += [path.name for path in sorted(folder.glob("*.npz")) if path.name not in names]
     return names

@@ -40,11 +40,11 @@ class LevelEngine(Protocol):
         """A solved batch's values given to the states it stands for."""
 
 
-def batch_bounds(count: int, processes: int) -> list[np.ndarray]:
-    """Where to cut `count` states into batches of at most BUILD_CHUNK and at least LEAST_BATCH
+def batch_bounds(count: int, processes: int, widest: int = BUILD_CHUNK) -> list[np.ndarray]:
+    """Where to cut `count` states into batches of at most `widest` and at least LEAST_BATCH
     (a lone state is repeated), their number a multiple of `processes` when there are enough,
     their sizes as even as can be: the positions of each batch's states."""
-    number = -(-count // BUILD_CHUNK)
+    number = -(-count // widest)
     number += -number % processes
     number = max(1, min(number, count // LEAST_BATCH))
     positions = np.arange(max(count, LEAST_BATCH)).clip(max=count - 1)
@@ -85,8 +85,8 @@ class LevelSolver:
                 fill_unreachable(values)
             return values if team.size == 1 else values.copy()  # the helper ends as the block does
 
-    def level_batches(self, filled: int, processes: int) -> list[States]:
-        """The distinct states with `filled` boxes filled, in batches of at most BUILD_CHUNK, as
+    def level_batches(self, filled: int, processes: int, widest: int = BUILD_CHUNK) -> list[States]:
+        """The distinct states with `filled` boxes filled, in batches of at most `widest`, as
         many for each process (see batch_bounds). With an extra turn, the states and batches
         of level_states: a fixed point settles a batch at a time, close enough but not to the
         last bit, so each state is solved, in the batch it always was."""
@@ -94,20 +94,25 @@ class LevelSolver:
             states = level_states(filled, CHUNK)
             return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
         states = distinct_states(filled, self.engine.fifty_matters)
-        return [states.part(cut) for cut in batch_bounds(len(states), processes)]
+        return [states.part(cut) for cut in batch_bounds(len(states), processes, widest)]
 
     def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:
         """Write the value of a batch of states into `values`; a state that may give itself an
         extra turn is found as a fixed point (see settle)."""
-        index = states.index
         if not (self.engine.extra_turns and (states.case == 2).any()):
-            values[index] = self.engine.turn_start_values(values, states, work)
+            values[states.index] = self.engine.turn_start_values(values, states, work)
             return
         self.engine.plain_post_values(values, states, work)
+        self.settle_batch(values, states, work)
+
+    def settle_batch(self, values: np.ndarray, states: States, work: Workspace) -> None:
+        """solve_states for a batch whose turn may come back, once its postings but the extra
+        turn are in work.base and work.fit (plain_post_values): they are there again at the end."""
         plain = (work.base.copy(), work.fit.copy())
         self.engine.offer_extra_turn(values, states, work)
-        values[index] = self.engine.start_from_postings(work)
-        self.settle(values, states, work, index, plain)
+        values[states.index] = self.engine.start_from_postings(work)
+        self.settle(values, states, work, states.index, plain)
+        work.base[...], work.fit[...] = plain
 
     def settle(self, values: np.ndarray, states: States, work: Workspace, index: np.ndarray,
                plain: tuple[np.ndarray, ...]) -> None:

@@ -173,11 +173,17 @@ class TurnMoments:
         self.rows = PostingRows.of(self.engine.tables)
         self.works: dict[int, Workspace] = {}
 
-    def solve_batch(self, states: States, moments: np.ndarray) -> None:
-        """Write the moments of a batch of states (their turns' later states already solved)."""
+    def workspace(self, width: int) -> Workspace:
+        """The reused workspace for batches of `width` states."""
+        return self.works.get(width) or self.works.setdefault(width, Workspace(width))
+
+    def solve_batch(self, states: States, moments: np.ndarray, stages: Optional[TurnStages] = None) -> None:
+        """Write the moments of a batch of states (their turns' later states already solved),
+        from their turn's `stages` with plans if given (turn_stages), else worked out here."""
         engine, width = self.engine, len(states)
-        work = self.works.get(width) or self.works.setdefault(width, Workspace(width))
-        stages = turn_stages(engine, self.table.values, states, engine.rolls, plan=True, work=work)
+        if stages is None:
+            stages = turn_stages(engine, self.table.values, states, engine.rolls, plan=True,
+                                 work=self.workspace(width))
         own = states.index
         plain_after, postings = self.postings(states, stages)
         looping = any((five_after == own).any() for _gain, five_after, _rows in postings.values())

@@ -221,6 +221,12 @@ def turn_stages(engine: TurnEngine, values: np.ndarray, states: States, last: in
     work = work or Workspace(len(states))
     found = engine.post_values(values, states, work, want_boxes=True)
     assert found is not None
+    return stages_from_postings(engine, work, found, last, plan)
+
+
+def stages_from_postings(engine: TurnEngine, work: Workspace, found: np.ndarray, last: int,
+                         plan: bool = False) -> TurnStages:
+    """turn_stages once the postings are in work.base and work.fit, their boxes `found`."""
     boxes = np.array([engine.stage_boxes(work, found, rolls) for rolls in range(1, last + 1)])
     offset = engine.utility_offset(work)
     posts, keeps, planned = work.stage_arrays(last)

@@ -29,6 +29,8 @@ class StrategyTable:
     _engine: Optional[TurnSolver] = field(default=None, repr=False, compare=False)
     memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)  # per-state results
     plan_rules: Optional[Rules] = None
+    # The moments (moments.solve_moments's) a build worked out with the values, until its rests are measured from them.
+    moments: Optional[np.ndarray] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.plan_rules is None:

@@ -81,6 +81,8 @@ class MeasuredTable(SolvedTable, Protocol):
     @property
     def objective(self) -> Hashable: ...
 
+    moments: Optional[np.ndarray]  # those a build worked out with the values, until the rests are measured
+
 
 # The measured rests of each (rules, objective), apart from a table's memo, which is emptied when full.
 MEASURED_RESTS: dict[tuple[Hashable, Hashable], Rests] = {}
@@ -104,10 +106,13 @@ def state_kinds() -> np.ndarray:
 
 
 def measured_rests(table: MeasuredTable, progress: Optional[Progress] = None, processes: int = 1) -> Rests:
-    """The table's rests: remembered, or measured now (see measure_rests)."""
+    """The table's rests: remembered, or measured now (see measure_rests), from the moments its
+    build worked out if it did (the table then lets them go)."""
     key = (table.rules, table.objective)
     if key not in MEASURED_RESTS:
-        MEASURED_RESTS[key] = measure_rests(table, progress=progress, processes=processes)
+        exact = None if table.moments is None else Exact.of(table.moments)
+        table.moments = None
+        MEASURED_RESTS[key] = measure_rests(table, progress=progress, exact=exact, processes=processes)
     return MEASURED_RESTS[key]
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...saves.codec import rules_from_dict, rules_to_dict
-from ..exact.objective import Objective
+from ..exact.objective import EXPECTED_SCORE, Objective
 
 if TYPE_CHECKING:  # only for the reader
     from ...model.rules import Rules
@@ -59,9 +59,11 @@ def main(argument: str) -> int:
             shown[0] = step
             print(done, total, flush=True)
 
-    # This process does nothing else meanwhile, so it may fork a helper (where it may run on two processors)
-    table = load_table(rules_from_dict(asked["rules"]), Objective(**asked["objective"]), asked["cache"], report,
-                       processes=2)
+    # This process does nothing else meanwhile, so it may fork a helper (where it may run on two processors).
+    # A table built for its rests too works out their moments in the same pass.
+    objective = Objective(**asked["objective"])
+    table = load_table(rules_from_dict(asked["rules"]), objective, asked["cache"], report, processes=2,
+                       moments=bool(asked.get("rests")) and objective == EXPECTED_SCORE)
     if asked.get("rests"):
         ready_rests(table, asked["cache"], report, processes=2)
     return 0

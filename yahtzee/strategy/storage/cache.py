@@ -30,6 +30,7 @@ from ...model.rules import Rules
 from ...model.words import Refusal, Say, Text
 from ...saves.atomic import NotAFile, open_file, rename_aside, write_atomically_with
 from ...saves.locks import default_lock
+from ..exact.momentbuild import solve_with_moments
 from ..exact.objective import EXPECTED_SCORE, Objective
 from ..exact.progress import Progress
 from ..exact.rulearrays import check_tables
@@ -91,13 +92,16 @@ def checksum(values: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
 
 
-def build_table(rules: Rules, objective: Objective = EXPECTED_SCORE,
-                progress: Optional[Progress] = None, processes: int = 1) -> StrategyTable:
+def build_table(rules: Rules, objective: Objective = EXPECTED_SCORE, progress: Optional[Progress] = None,
+                processes: int = 1, moments: bool = False) -> StrategyTable:
     """Solve a table in memory, once the solver's arrays agree with the rules (UnsupportedRules
-    if they do not); `processes` 2 forks a helper (TurnSolver.solve: never in the game's process)."""
+    if they do not); `processes` 2 forks a helper (TurnSolver.solve: never in the game's process);
+    with `moments`, those of its rests in the same pass (momentbuild), kept on the table."""
     engine = TurnSolver(rules, objective)
     check_tables(engine.tables, rules)
-    return StrategyTable(rules, objective, engine.solve(progress, processes=processes), engine)
+    values, found = solve_with_moments(engine, progress, processes=processes) if moments else \
+        (engine.solve(progress, processes=processes), None)
+    return StrategyTable(rules, objective, values, engine, moments=found)
 
 
 def table_meta(rules: Rules, objective: Objective, values: np.ndarray) -> TableMeta:
@@ -225,17 +229,17 @@ def is_sound(values: np.ndarray, meta: object, rules: Rules, objective: Objectiv
 
 
 def load_table(rules: Rules, objective: Objective = EXPECTED_SCORE, cache_dir: Optional[Folder] = None,
-               progress: Optional[Progress] = None, notify: Optional[Notify] = None,
-               processes: int = 1) -> StrategyTable:
-    """The table from `cache_dir` if it is sound there, else built (and stored when possible) by
-    `processes` (build_table); for rules not solved exactly, the nearest exact table planning for
-    them (table_for). `notify(line)` hears of a bad table set aside; its rests are readied apart."""
+               progress: Optional[Progress] = None, notify: Optional[Notify] = None, processes: int = 1,
+               moments: bool = False) -> StrategyTable:
+    """The table from `cache_dir` if it is sound there, else built (and stored when possible) as
+    build_table builds; for rules not solved exactly, the nearest exact table planning for them
+    (table_for). `notify(line)` hears of a bad table set aside; its rests are readied apart."""
     return table_for(rules, objective, lambda exact, _: exact_table(exact, objective, cache_dir, progress, notify,
-                                                                   processes))
+                                                                   processes, moments))
 
 
 def exact_table(rules: Rules, objective: Objective, cache_dir: Optional[Folder], progress: Optional[Progress],
-                notify: Optional[Notify], processes: int) -> StrategyTable:
+                notify: Optional[Notify], processes: int, moments: bool = False) -> StrategyTable:
     """load_table for rules the solver solves exactly."""
     table = shipped_table(rules, objective)
     if table is not None:
@@ -243,7 +247,7 @@ def exact_table(rules: Rules, objective: Objective, cache_dir: Optional[Folder],
             progress(1, 1)
         return table
     if cache_dir is None:
-        return build_table(rules, objective, progress, processes)
+        return build_table(rules, objective, progress, processes, moments)
     remove_stale_temps(cache_dir)
     table = cached_table(rules, objective, cache_dir, notify)
     if table is None:
@@ -251,7 +255,7 @@ def exact_table(rules: Rules, objective: Objective, cache_dir: Optional[Folder],
             # Another copy of the game may have built it while this one waited.
             table = cached_table(rules, objective, cache_dir, notify)
             if table is None:
-                table = build_table(rules, objective, progress, processes)
+                table = build_table(rules, objective, progress, processes, moments)
                 save_table(table, cache_dir)
                 return table
     if progress:
@@ -284,11 +288,10 @@ def rests_file_name(table: StrategyTable) -> str:
 
 def ready_rests(table: StrategyTable, cache_dir: Optional[Folder] = None,
                 progress: Optional[Progress] = None, processes: int = 1) -> None:
-    """Make the measured rests of an expected-score table ready (rests.measured_rests): read
-    from the cache beside the table, or measured (or taken from memory) and kept there (a file
-    that does not read back whole is measured again and replaced); measured by one copy of the
-    game at a time, under the table's lock (`progress` as for build_lock, then as the
-    measuring goes; `processes` as for measured_rests)."""
+    """Make the measured rests of an expected-score table ready (rests.measured_rests): read from the
+    cache beside the table, or measured (or taken from memory) and kept there (a file that does not
+    read back whole is measured again and replaced); measured by one copy of the game at a time, under
+    the table's lock (`progress` as for build_lock, then as the measuring goes; `processes` too)."""
     if table.objective != EXPECTED_SCORE or not table.exact:
         return
     path = None if cache_dir is None else Path(cache_dir) / rests_file_name(table)
