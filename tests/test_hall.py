@@ -350,3 +350,74 @@ def test_a_fault_at_one_login_closes_that_connection_alone_and_is_logged(hall: P
     finally:
         players.close()
         hall_of_tables.close(signal.SIGTERM, 5)
+
+
+def test_the_access_chosen_is_kept_for_the_next_start_and_a_strange_one_is_refused(tmp_path: Path) -> None:
+    from yahtzee.net.access import Access, kept_access
+    assert kept_access(tmp_path, None) is Access.PASSWORD  # none chosen yet
+    assert kept_access(tmp_path, "open") is Access.OPEN
+    assert kept_access(tmp_path, None) is Access.OPEN  # kept
+    (tmp_path / "access").write_text("everyone\n")
+    with pytest.raises(KeyFileProblem, match="names no access"):
+        kept_access(tmp_path, None)
+    assert "--access is for a server of tables" in run_game(["--access", "open"], in_process=True).stderr
+
+
+def test_an_open_servers_name_is_the_first_keys_that_used_it(tmp_path: Path) -> None:
+    from yahtzee.net.access import NameKeys
+    names = NameKeys(tmp_path)
+    assert names.lets_in("BOB", None) and names.lets_in("bob", None)  # no key yet: anyone, any password
+    assert names.lets_in("ANN", "SHA256:one")  # her first key takes the name
+    assert names.lets_in("ann", "SHA256:one") and not names.lets_in("ANN", "SHA256:two")
+    assert not names.lets_in("ANN", None)  # nor a password, once a key took it
+    again = NameKeys(tmp_path)  # kept in the folder
+    assert again.lets_in("Ann", "SHA256:one") and not again.lets_in("ANN", "SHA256:two")
+    (tmp_path / "names.json").write_text("[1, 2]")
+    with pytest.raises(KeyFileProblem, match="not a list of names"):
+        NameKeys(tmp_path)
+
+
+# Who gets in, in order: a name and how (a key's file, the server's password, or "any" other password).
+ACCESS_CASES = {
+    "open": {("ANN", "player"): True, ("ANN", "other"): False, ("ANN", "any"): False, ("BOB", "any"): True},
+    "keys": {("ANN", "player"): True, ("ANN", "other"): False, ("BOB", "password"): False},
+    "password": {("ANN", "player"): True, ("ANN", "other"): False, ("BOB", "any"): False, ("BOB", "password"): True},
+}
+
+
+@pytest.mark.parametrize("access", ACCESS_CASES)
+def test_who_gets_in_is_what_the_servers_access_says(hall: Path, access: str) -> None:
+    logins = ACCESS_CASES[access]
+    import asyncio
+
+    import asyncssh
+
+    from yahtzee.app import seat_console
+
+    def no_table(name: str, folder: Path, hosted: object, opened: object) -> None:
+        """Tables are not played here."""
+
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(hall / "other")], check=True)
+    served = Hall(hall / "serve", ("127.0.0.1", 0), partial(seat_console, "classic"), no_table, list, access)
+    served.server.start()
+
+    async def gets_in(name: str, credential: str) -> bool:
+        """Whether `name` logs in with a key (its file's name), the server's password, or "any"
+        other; ANN's first login is with the key that takes her name on an open server."""
+        password = {"any": "not-the-password", "password": served.credentials.password}.get(credential)
+        keys = [] if password is not None else [str(hall / credential)]
+        try:
+            async with asyncssh.connect("127.0.0.1", served.server.port, username=name, known_hosts=None,
+                                        client_keys=keys, password=password) as conn:
+                conn.close()
+                return True
+        except (asyncssh.PermissionDenied, asyncssh.DisconnectError):
+            return False
+
+    async def tried() -> dict[tuple[str, str], bool]:
+        return {login: await gets_in(*login) for login in logins}
+
+    try:
+        assert asyncio.run(tried()) == logins
+    finally:
+        served.close(signal.SIGTERM, 5)

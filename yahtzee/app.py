@@ -179,7 +179,8 @@ def serve_tables(args: argparse.Namespace, folders: Folders) -> int:
         served = Saves(folder, now=local_now)  # the server's own: its preferences and every table's history
         game_settings(Settings(served.load_prefs(), run_settings(args)).for_games())  # a bad --rules told now
         hall = Hall(folder, args.serve, partial(seat_console, args.theme or "classic"),
-                    partial(play_served_table, args, folders.cache, folder), served.read_history)
+                    partial(play_served_table, args, folders.cache, folder), served.read_history,
+                    args.access)
         sys.setswitchinterval(SWITCH_SECONDS)
         hall.server.start()
     except (Refusal, ValueError) as problem:
@@ -187,8 +188,7 @@ def serve_tables(args: argparse.Namespace, folders: Folders) -> int:
     except OSError as error:
         return usage_error(_("cannot serve at {address}: {error}").format(
             address=":".join(map(str, args.serve)), error=error.strerror or error))
-    print(text(Say("Serving tables: ssh -p {port} NAME@{address} (password {password}). Ctrl-C stops.").format(
-        port=hall.server.port, address=args.serve[0], password=hall.credentials.password)), flush=True)
+    print(text(hall.how_to_log_in()), flush=True)
     hall.close(wait_for_stop_signal(), SERVE_STOP_SECONDS)
     print(text(Say("The server stopped; every table's game is saved.")), flush=True)
     return 0

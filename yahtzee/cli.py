@@ -141,6 +141,10 @@ def argument_parser() -> argparse.ArgumentParser:
                         metavar="[ADDRESS:]PORT",
                         help=_("also let friends join over SSH (port {port}, on this machine only unless an "
                                "address is given): ssh -p PORT NAME@HOST").format(port=DEFAULT_PORT))
+    parser.add_argument("--access", choices=("password", "keys", "open"),
+                        help=_("who may log in to --serve, kept in its folder: password (its password or a listed "
+                               "key; the default), keys (listed keys only) or open (any name; a name first "
+                               "used with a key is that key's)"))
     parser.add_argument("--serve", type=host_address, metavar="[ADDRESS:]PORT",
                         help=_("serve many tables over SSH with no terminal of its own: each player logs in "
                                "to the page of tables (the data in --saves DIR, else serve/ in the saves folder)"))
@@ -179,6 +183,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return printing(run_simulation, args, folders.cache)
     if args.serve:
         return serve_tables(args, folders)
+    if args.access:
+        return usage_error(_("--access is for a server of tables: --serve [ADDRESS:]PORT --access {access}").format(
+            access=args.access))
     earlier = move_earlier_saves(PROJECT_DIR, folders)
     saves = Saves(folders.saves, now=local_now)
     if earlier is not None:

@@ -4,7 +4,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Protocol
 
 import asyncssh
 
@@ -23,13 +23,42 @@ class KeyFileProblem(Refusal):
     """A key file the table cannot use: said in one line, never a traceback."""
 
 
+class NameBinding(Protocol):
+    """An open server's names taken with a key (access.NameKeys)."""
+
+    def lets_in(self, name: str, fingerprint: Optional[str]) -> bool:
+        """Whether `name` may come in with this key's fingerprint (None: without a key)."""
+
+
 @dataclass(frozen=True)
 class Credentials:
-    """The host's key, the table's password and the public keys let in without it."""
+    """The host's key, the table's password and the public keys let in without it; a server of
+    tables may take listed keys alone (no password), or anyone (its names bound to keys)."""
 
     host_key: asyncssh.SSHKey
     password: str
     authorized: Optional[asyncssh.SSHAuthorizedKeys]
+    takes_password: bool = True
+    open_names: Optional[NameBinding] = None  # anyone may come in, under a name no key took
+
+    @property
+    def takes_keys(self) -> bool:
+        """Whether a public key may log in."""
+        return self.open_names is not None or self.authorized is not None
+
+    def password_lets_in(self, name: str, password: str) -> bool:
+        """Whether this password lets `name` in: the table's, or on an open server any, for a
+        name no key took."""
+        if self.open_names is not None:
+            return self.open_names.lets_in(name, None)
+        return self.takes_password and self.password_fits(password)
+
+    def key_lets_in(self, name: str, key: asyncssh.SSHKey) -> bool:
+        """Whether this key lets `name` in: a listed one, or on an open server the key that
+        took the name (a name nobody took is this key's now)."""
+        if self.open_names is not None:
+            return self.open_names.lets_in(name, str(key.get_fingerprint("sha256")))
+        return self.key_fits(key)
 
     @property
     def fingerprint(self) -> str:

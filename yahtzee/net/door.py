@@ -117,7 +117,7 @@ class Door(asyncssh.SSHServer):
         return True
 
     def password_auth_supported(self) -> bool:
-        return True
+        return self.table.credentials.takes_password
 
     async def validate_password(self, username: str, password: str) -> bool:
         # Every request counts when it comes: asyncssh cancels a check still under way when the
@@ -132,7 +132,7 @@ class Door(asyncssh.SSHServer):
             if self.conn is not None:
                 self.conn.close()
             return False
-        if self.table.credentials.password_fits(password):
+        if self.table.credentials.password_lets_in(username, password):
             self.proof = ""  # in by the password, whatever key was offered before it
             self.table.log.record(self.address, username, "logged in with the password")
             return True
@@ -143,10 +143,10 @@ class Door(asyncssh.SSHServer):
         return False
 
     def public_key_auth_supported(self) -> bool:
-        return self.table.credentials.authorized is not None
+        return self.table.credentials.takes_keys
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if self.table.credentials.key_fits(key):
+        if self.table.credentials.key_lets_in(username, key):
             self.proof = str(key.get_fingerprint("sha256"))
             self.table.log.record(self.address, username, f"logged in with the key {self.proof}")
             return True

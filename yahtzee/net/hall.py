@@ -3,6 +3,7 @@ tables, from where a player starts a table (and hosts it from their own terminal
 Each table is a hosted table (hostconsole.TableConsole) whose host is its creator's terminal and
 whose server is its share of the hall's logins (HallTable)."""
 import contextlib
+import dataclasses
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -22,6 +23,7 @@ from ..screens.dialog import ProgramConsole
 from ..screens.prompts import paginate
 from ..speech.languages import text
 from ..strategy.storage import memo
+from .access import Access, NameKeys, kept_access
 from .credentials import kept_password, table_credentials
 from .friendkeys import LANGUAGE_KEY, speak_next_language
 from .hallpage import Listed, hall_view, lines_frame
@@ -54,16 +56,21 @@ class Hall:
     (in a thread of its own) until its player starts a table, joins one or leaves."""
 
     def __init__(self, folder: Path, address: tuple[str, int], console_for: SeatConsole,
-                 play_table: PlayTable, history: Callable[[], list[FinishedGame]]) -> None:
-        """A hall serving from `folder` (its host key, password, listed keys and log; KeyFileProblem
-        when one of them cannot be used), listening once its server starts; `history` reads the
+                 play_table: PlayTable, history: Callable[[], list[FinishedGame]],
+                 access: Optional[str] = None) -> None:
+        """A hall serving from `folder` (its host key, password, listed keys, names, access and
+        log; KeyFileProblem when one of them cannot be used) to whom the `access` chosen now
+        (else the one kept) lets in, listening once its server starts; `history` reads the
         games finished at every table."""
         self.console_for = console_for
         self.play_table = play_table
         self.history = history
         self.tables_folder = folder / "tables"
         self.log = log = TableLog(folder)
-        self.credentials = table_credentials(folder, kept_password(folder))
+        self.access = kept_access(folder, access)
+        self.credentials = dataclasses.replace(
+            table_credentials(folder, kept_password(folder)), takes_password=self.access is not Access.KEYS,
+            open_names=NameKeys(folder) if self.access is Access.OPEN else None)
         self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
                                   log=log, changed=self.look_around, sizes=SERVER_SIZES)
         self.tables: dict[int, OpenTable] = {}
@@ -73,6 +80,18 @@ class Hall:
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._stopped: Optional[int] = None
+
+    def how_to_log_in(self) -> Text:
+        """The line that says how to reach the server (once listening)."""
+        line = Say("Serving tables: ssh -p {port} NAME@{address}").format(port=self.server.port,
+                                                                        address=self.server.address)
+        if self.access is Access.OPEN:
+            return line + " " + Say("(open: any name and password; a name first used with a key is that key's). "
+                                    "Ctrl-C stops.")
+        if self.access is Access.KEYS:
+            return line + " " + Say("(a key listed in authorized_keys). Ctrl-C stops.")
+        return line + " " + Say("(password {password}, or a listed key). Ctrl-C stops.").format(
+            password=self.credentials.password)
 
     # -- from the server's thread ---------------------------------------------------------
     def look_around(self) -> None:
