@@ -292,7 +292,8 @@ def test_a_game_finished_at_any_table_counts_in_the_servers_statistics(served: S
     ann.wait_for("No table yet")
 
 
-def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer(served: Served) -> None:
+def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer_and_comes_back(
+        served: Served) -> None:
     ann = served.host("ANN")
     ann.wait_for("Press any key to begin")
     bob = served.login("BOB")
@@ -313,6 +314,13 @@ def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer(
     ann.wait_for("BOB posts")
     ann.turn("ANN", "1")
     ann.wait_for("BOB is away. Meanwhile your keys answer")  # his seat again: his next turn waits for him
+    bob = served.login("BOB")  # he comes back, by the page, with the key that took his seat
+    bob.wait_for("playing")
+    bob.press("1", "Enter")
+    bob.wait_for("BOB: press any key to roll")
+    ann.wait_for("BOB is back: the seat's own keys answer again.")
+    bob.turn("BOB", "2")
+    ann.wait_for("ANN: press any key to roll")
     ann.press("q")
     ann.wait_for("Quit the game?")
     ann.press("y")
@@ -320,7 +328,7 @@ def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer(
     assert re.search(r"31 ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+saved", page)
     saved = json.loads((served.folder / "serve" / "tables" / "ann" / "autosave.json").read_text())
     bob_saved = saved["game"]["players"][1]
-    assert bob_saved["kind"] == "human" and "stand_in" not in bob_saved and len(bob_saved["boxes"]) == 1
+    assert bob_saved["kind"] == "human" and "stand_in" not in bob_saved and len(bob_saved["boxes"]) == 2
     assert "bob" in saved["seat_owners"]  # still his seat
 
 
