@@ -265,8 +265,8 @@ class Hall:
             self.play_table(seat.name, self.tables_folder / folder, hosted, opened)
             if self._stopped is not None:
                 with contextlib.suppress(InputClosed):
-                    console.message(Say("The server is stopping; your game is saved: start a table again "
-                                        "to resume it."))
+                    console.message(Say("The server is stopping; your game is saved: its page lists it when the "
+                                        "server is back, for you or another of its players to take up."))
                     console.end_line()
         finally:
             with self._lock:
