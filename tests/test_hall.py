@@ -140,9 +140,9 @@ class Players:
         self.folder, self.port = folder, port
         self.terms: list[Terminal] = []
 
-    def login(self, name: str, lang: str = "C.UTF-8") -> Terminal:
-        """A player's ssh client logged in, at the page of tables."""
-        term = Terminal(program=["ssh", "-F", "/dev/null", "-i", str(self.folder / "player"), "-o",
+    def login(self, name: str, lang: str = "C.UTF-8", key: str = "player") -> Terminal:
+        """A player's ssh client logged in with a key (its file's name), at the page of tables."""
+        term = Terminal(program=["ssh", "-F", "/dev/null", "-i", str(self.folder / key), "-o",
                                  "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no", "-o",
                                  f"UserKnownHostsFile={self.folder / 'known_hosts'}", "-o", "LogLevel=ERROR",
                                  "-o", "SendEnv=LANG", "-tt", "-p", str(self.port), f"{name}@127.0.0.1"],
@@ -330,6 +330,40 @@ def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer_
     bob_saved = saved["game"]["players"][1]
     assert bob_saved["kind"] == "human" and "stand_in" not in bob_saved and len(bob_saved["boxes"]) == 2
     assert "bob" in saved["seat_owners"]  # still his seat
+
+
+@pytest.fixture
+def admin_key(hall: Path) -> Path:
+    """A key listed in the server's admin_keys (the player's key is no admin's)."""
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(hall / "admin")], check=True)
+    (hall / "serve" / "admin_keys").write_text((hall / "admin.pub").read_text())
+    return hall / "admin"
+
+
+def test_an_admin_closes_a_table_and_removes_a_name_and_nobody_else_may(admin_key: Path, served: Served) -> None:
+    bob = served.host("BOB")
+    bob.wait_for("Press any key to begin")
+    carl = served.login("CARL")
+    carl.wait_for("waiting")
+    carl.press("c")  # no admin's key: C is no key of his
+    carl.wait_for("N: a new table")
+    assert "Close table number" not in carl.text
+    ann = served.login("ANN", key="admin")
+    ann.wait_for("As an admin: C closes a table (its game saved), R removes a name or an address.")
+    ann.press("c")
+    ann.wait_for("Close table number:")
+    ann.press("1", "Enter")
+    ann.wait_for("Table 1 is closed: its game is saved.")
+    bob.wait_for("No table yet")  # its host back at the page
+    ann.press("r")
+    ann.wait_for("Remove a name or an address:")
+    ann.press("carl", "Enter")
+    ann.wait_for("carl is removed until the server stops.")
+    assert carl.exit_code() is not None  # his connection closed
+    again = served.login("CARL")
+    assert again.exit_code() is not None and "TABLES ON THIS SERVER" not in again.text
+    log = (served.folder / "serve" / "table.log").read_text()
+    assert "ANN closed table 1" in log and "ANN removed carl" in log and "CARL refused: removed by an admin" in log
 
 
 def test_a_fault_at_one_login_closes_that_connection_alone_and_is_logged(hall: Path) -> None:

@@ -1,17 +1,22 @@
 """Who may log in to a server of tables (--serve), as its folder keeps it: the server's password
 or a listed key (as at a hosted table), listed keys alone, or anyone under any name, where a
-name first used with a key is that key's from then on (NameKeys, kept in the folder)."""
+name first used with a key is that key's from then on (NameKeys, kept in the folder); and who
+administers it (the keys in admin_keys)."""
 import enum
+import ipaddress
 import json
 import threading
 from pathlib import Path
 from typing import Optional
+
+import asyncssh
 
 from ..model.words import Say
 from ..saves.atomic import write_atomically
 from .credentials import KeyFileProblem, key_file
 
 ACCESS_FILE = "access"  # the access chosen with --access, kept for the next start
+ADMIN_KEYS_FILE = "admin_keys"  # the keys of whoever may close a table or remove someone (one a line)
 NAMES_FILE = "names.json"  # an open server's names taken with a key
 MAX_NAMES = 10_000  # names an open server binds to keys; past this a new name logs in unbound
 
@@ -76,3 +81,47 @@ class NameKeys:
                 self.bound[key] = fingerprint
                 write_atomically(self.path, json.dumps(self.bound, sort_keys=True).encode())
             return True
+
+
+def admin_fingerprints(folder: Path) -> frozenset[str]:
+    """The fingerprints of the keys listed in the folder's admin_keys (none without the file); a
+    line that is no public key is refused, naming the file."""
+    path = folder / ADMIN_KEYS_FILE
+    data = key_file(path)
+    lines = [] if data is None else [line.strip() for line in data.decode("utf-8", "replace").splitlines()]
+    try:
+        return frozenset(str(asyncssh.import_public_key(line).get_fingerprint("sha256"))
+                         for line in lines if line and not line.startswith("#"))
+    except (asyncssh.KeyImportError, ValueError) as error:
+        raise KeyFileProblem(Say("{path} lists something that is not a public key ({error})").format(
+            path=str(path), error=str(error)[:60])) from None
+
+
+class Removals:
+    """The names and addresses an admin removed, refused for the rest of the server's run."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()  # folded
+        self.addresses: set[str] = set()
+        self._lock = threading.Lock()
+
+    def add(self, typed: str) -> bool:
+        """Remove what was typed, an address if it is one, else a name; False for nothing typed."""
+        typed = typed.strip()
+        if not typed:
+            return False
+        try:
+            address = str(ipaddress.ip_address(typed))
+        except ValueError:
+            address = ""
+        with self._lock:
+            if address:
+                self.addresses.add(address)
+            else:
+                self.names.add(typed.casefold())
+        return True
+
+    def refuses(self, name: str, address: str) -> bool:
+        """Whether a login as `name` from `address` is refused."""
+        with self._lock:
+            return name.casefold() in self.names or address in self.addresses

@@ -4,6 +4,7 @@ Each table is a hosted table (hostconsole.TableConsole) whose host is its creato
 whose server is its share of the hall's logins (HallTable)."""
 import contextlib
 import dataclasses
+import signal
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -23,7 +24,7 @@ from ..screens.dialog import ProgramConsole
 from ..screens.prompts import paginate
 from ..speech.languages import text
 from ..strategy.storage import memo
-from .access import Access, NameKeys, kept_access
+from .access import Access, NameKeys, Removals, admin_fingerprints, kept_access
 from .credentials import kept_password, table_credentials
 from .friendkeys import LANGUAGE_KEY, speak_next_language
 from .hallpage import Listed, hall_view, lines_frame
@@ -38,8 +39,10 @@ from .server import TableServer
 from .serving import SeatServer
 
 MAX_TABLES = 30  # tables on the server at once
+MAX_REMOVED_CHARS = 45  # of a name or an address an admin types (an IPv6 address at its longest)
 MAX_TABLES_PER_ADDRESS = 4  # tables hosted from one address at once
 QUESTION = Say("N: a new table, its number: join it, S: statistics, D: language, F10: leave.")
+ADMIN_KEYS = Say("As an admin: C closes a table (its game saved), R removes a name or an address.")
 
 
 # A console at a player's terminal, reading with a reader; True: the host's keys are offered there.
@@ -70,7 +73,8 @@ class Hall:
         self.access = kept_access(folder, access)
         self.credentials = dataclasses.replace(
             table_credentials(folder, kept_password(folder)), takes_password=self.access is not Access.KEYS,
-            open_names=NameKeys(folder) if self.access is Access.OPEN else None)
+            open_names=NameKeys(folder) if self.access is Access.OPEN else None, admins=admin_fingerprints(folder))
+        self.removals = Removals()
         self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
                                   log=log, changed=self.look_around, sizes=SERVER_SIZES)
         self.tables: dict[int, OpenTable] = {}
@@ -101,6 +105,10 @@ class Hall:
             newcomers = [seat for seat in present if seat not in self._taken]
             self._taken = {seat for seat in self._taken if not seat.gone} | set(newcomers)
         for seat in newcomers:
+            if self.removals.refuses(seat.name, seat.address):
+                self.log.record(seat.address, seat.name, "refused: removed by an admin")
+                seat.close_connection()
+                continue
             self._start(partial(self.serve_login, seat), f"hall-{seat.name}")
         self.changed()
 
@@ -161,12 +169,17 @@ class Hall:
                 console.show(Asked(hall_view(listing), QUESTION))
 
         console.show(Asked(hall_view(shown[0]), QUESTION))
+        admin = seat.proof in self.credentials.admins
+        if admin:
+            console.message(ADMIN_KEYS)
         while True:
             token = console.read_key(QUESTION, idle=draw_if_changed)
             if token in (Key.QUIT, "q"):
                 return None
             if token == LANGUAGE_KEY:
                 speak_next_language(console)
+            elif admin and token in ("c", "r"):
+                self.administer(seat, console, token)
             elif token == "s":
                 self.show_statistics(console)
                 console.show(Asked(hall_view(shown[0]), QUESTION))
@@ -181,6 +194,26 @@ class Hall:
                     return picked
             else:
                 console.remind(QUESTION)
+
+    def administer(self, seat: RemoteSeat, console: KeyConsole, token: str) -> None:
+        """An admin's key at the page: C closes a table (its game saved, as when the server
+        stops), R removes a name or an address for the server's run (their connections closed)."""
+        if token == "c":
+            hot, typed = console.read_text(Say("Close table number: "), "", limit=2)
+            table = self.tables.get(int(typed)) if hot is None and typed.isdigit() else None
+            if table is not None:
+                self.log.record(seat.address, seat.name, f"closed table {table.number}")
+                table.console.request_stop(signal.SIGTERM)
+                console.message(Say("Table {number} is closed: its game is saved.").format(number=table.number))
+            return
+        hot, typed = console.read_text(Say("Remove a name or an address: "), "", limit=MAX_REMOVED_CHARS)
+        if hot is not None or not self.removals.add(typed):
+            return
+        self.log.record(seat.address, seat.name, f"removed {typed.strip()}")
+        for login in self.server.present():
+            if self.removals.refuses(login.name, login.address) and login is not seat:
+                login.close_connection()
+        console.message(Say("{removed} is removed until the server stops.").format(removed=typed.strip()))
 
     def show_statistics(self, console: KeyConsole) -> None:
         """The server's hall of fame and players' statistics, over every table, a page at a
