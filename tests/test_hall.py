@@ -69,6 +69,7 @@ if sys.platform == "win32":
     pytest.skip("posix: a server of tables needs a POSIX system", allow_module_level=True)
 
 import json  # noqa: E402
+import os  # noqa: E402
 import re  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
@@ -76,6 +77,7 @@ from functools import partial  # noqa: E402
 
 from helpers import run_game, there  # noqa: E402
 from terminal import Terminal  # noqa: E402
+from test_saves import RESUME, mid_game_session  # noqa: E402
 
 from yahtzee.consoles.keymode import KeyConsole  # noqa: E402
 from yahtzee.consoles.keyreader import KeyReader  # noqa: E402
@@ -105,6 +107,25 @@ def test_a_table_counts_as_watchers_those_at_it_who_play_no_seat() -> None:
     table.console.reader.close()
     for login in (ann, bob, carl):
         login.close()
+
+
+def test_a_name_hosts_three_tables_at_most_and_a_table_saved_thirty_days_ago_is_set_aside(tmp_path: Path) -> None:
+    from yahtzee.net.servedtables import new_table_folder, saved_tables
+    from yahtzee.saves.store import Saves
+    assert new_table_folder("Ann", []) == "ann" and new_table_folder("A/B", []) == "a_2fb"
+    assert new_table_folder("ANN", ["ann"]) == "ann-2" and new_table_folder("ANN", ["ann", "ann-2"]) == "ann-3"
+    assert new_table_folder("ANN", ["ann", "ann-2", "ann-3"]) is None
+    for folder in ("ann", "bob"):
+        saves = Saves(tmp_path / folder)
+        assert saves.acquire_lock() and saves.save_session(mid_game_session(), RESUME)
+        saves.close()
+    day = 24 * 3600
+    now = (tmp_path / "bob" / "autosave.json").stat().st_mtime
+    os.utime(tmp_path / "ann" / "autosave.json", (now - 31 * day, now - 31 * day))
+    listed = saved_tables(tmp_path, [], 31, now=now)
+    assert [(table.folder, table.listed.number) for table in listed] == [("bob", 31)]
+    assert [path.name.startswith("ann.expired-") for path in tmp_path.iterdir() if path.name != "bob"] == [True]
+    assert saved_tables(tmp_path, ["bob"], 31, now=now) == []  # an open table's folder is not a saved one
 
 
 def test_the_servers_password_is_kept_from_one_start_to_the_next(tmp_path: Path) -> None:

@@ -34,7 +34,15 @@ from .limits import SERVER_SIZES
 from .log import TableLog
 from .seat import RemoteSeat
 from .seating import Seating
-from .servedtables import JOIN_LINE, HallTable, OpenTable, SavedTable, new_table_folder, saved_tables
+from .servedtables import (
+    JOIN_LINE,
+    MAX_FOLDERS_PER_NAME,
+    HallTable,
+    OpenTable,
+    SavedTable,
+    new_table_folder,
+    saved_tables,
+)
 from .server import TableServer
 from .serving import SeatServer
 
@@ -184,7 +192,7 @@ class Hall:
                 self.show_statistics(console)
                 console.show(Asked(hall_view(shown[0]), QUESTION))
             elif token == "n":
-                refused = self.refused_table(seat.address)
+                refused = self.refused_table(seat)
                 if refused is None:
                     return "n"
                 console.remind(refused)
@@ -231,10 +239,13 @@ class Hall:
                 return
             number = max(0, number - 1) if token == "b" else number + 1
 
-    def refused_table(self, address: str) -> Optional[Say]:
-        """Why a player at `address` may not start a table now, or None."""
+    def refused_table(self, seat: RemoteSeat) -> Optional[Say]:
+        """Why this player may not start a table now, or None."""
         with self._lock:
             tables = list(self.tables.values())
+        if new_table_folder(seat.name, (table.folder for table in tables)) is None:
+            return Say("{count} tables of yours are open already.").format(count=MAX_FOLDERS_PER_NAME)
+        address = seat.address
         if len(tables) >= MAX_TABLES:
             return Say("The server holds {count} tables at most: join one.").format(count=MAX_TABLES)
         if sum(1 for table in tables if table.host.address == address) >= MAX_TABLES_PER_ADDRESS:
@@ -276,6 +287,7 @@ class Hall:
             number = min(n for n in range(1, MAX_TABLES + 1) if n not in self.tables)
             busy = [table.folder for table in self.tables.values()]
             folder = saved.folder if saved is not None else new_table_folder(seat.name, busy)
+            assert folder is not None  # refused_table said so first: a name has one login, and it hosts one table
             table = self.tables[number] = OpenTable(number, seat, console, folder, lambda: Session([]))
             self.saved = [kept for kept in self.saved if kept.folder != folder]
 

@@ -2,6 +2,7 @@
 the page lists of it, and the tables saved in the server's folder, one folder a table, that
 one of their players may take up."""
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,8 @@ from .hallpage import Listed
 from .seat import RemoteSeat
 
 JOIN_LINE = Say("Others join this table from the server's page of tables.")
+SAVED_DAYS = 30  # a saved table nobody took up for this long is set aside (its folder renamed, not deleted)
+MAX_FOLDERS_PER_NAME = 3  # the tables a name hosts, open or saved: its own folder and two more
 
 
 class HallTable:
@@ -92,12 +95,19 @@ class SavedTable:
     players: frozenset[str]
 
 
-def saved_tables(tables: Path, open_folders: Iterable[str], first_number: int) -> list[SavedTable]:
+def saved_tables(tables: Path, open_folders: Iterable[str], first_number: int,
+                 now: Optional[float] = None) -> list[SavedTable]:
     """The tables saved under `tables` whose folders no open table uses, numbered on from
-    `first_number` in their folders' order (a damaged save is set aside, as at any start)."""
-    busy, found = set(open_folders), list[SavedTable]()
-    folders = sorted(path for path in tables.glob("*") if path.name not in busy and (path / AUTOSAVE).is_file())
+    `first_number` in their folders' order (a damaged save is set aside, as at any start; one
+    saved more than SAVED_DAYS ago too: its folder renamed NAME.expired-TIME)."""
+    busy, found, now = set(open_folders), list[SavedTable](), time.time() if now is None else now
+    folders = sorted(path for path in tables.glob("*") if path.name not in busy and "." not in path.name
+                     and (path / AUTOSAVE).is_file())
     for path in folders:
+        saved_at = (path / AUTOSAVE).stat().st_mtime
+        if now - saved_at > SAVED_DAYS * 24 * 3600:
+            path.rename(path.with_name(f"{path.name}.expired-{int(saved_at)}"))
+            continue
         loaded = Saves(path).load_session()
         if loaded is None or not loaded[0].players:
             continue
@@ -114,7 +124,10 @@ def folder_name(name: str) -> str:
     return "".join(char if char.isascii() and char.isalnum() else f"_{ord(char):x}" for char in name.casefold())
 
 
-def new_table_folder(name: str, busy: Iterable[str]) -> str:
-    """The folder of a table `name` starts: their own, unless an open table uses it."""
+def new_table_folder(name: str, busy: Iterable[str]) -> Optional[str]:
+    """The folder of a table `name` starts: their own, unless an open table uses it, then one of
+    MAX_FOLDERS_PER_NAME in all (so a name keeps that many saved tables at most); None when
+    every one is open."""
     taken, base = set(busy), folder_name(name)
-    return next(candidate for candidate in (base, *(f"{base}-{n}" for n in range(2, 100))) if candidate not in taken)
+    candidates = (base, *(f"{base}-{n}" for n in range(2, MAX_FOLDERS_PER_NAME + 1)))
+    return next((candidate for candidate in candidates if candidate not in taken), None)
