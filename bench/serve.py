@@ -16,7 +16,7 @@ Prints one summary line and each figure against its target; asserts nothing. The
 one JSON object.
 
 Usage: python bench/serve.py [--quick] (quick: 2 tables on the 1987 rules, one with a computer and a
-watcher, 20 s and 50 keys: no yahtChallenge table to build)
+watcher, 15 s and 20 keys: no yahtChallenge table to build)
 """
 import asyncio
 import json
@@ -46,8 +46,8 @@ QUICK = "--quick" in sys.argv[1:]
 TABLES = 2 if QUICK else 25
 YAHTC_TABLES = 0 if QUICK else 5  # the first tables
 COMPUTER_TABLES = 1 if QUICK else 5  # the last tables
-SECONDS = 20 if QUICK else 300
-MIN_KEYS = 50 if QUICK else 2000
+SECONDS = 15 if QUICK else 300
+MIN_KEYS = 20 if QUICK else 2000
 TYPING_P99_MS, MEMORY_MB = 50.0, 400.0
 CLEAR = b"\x1b[H\x1b[J"  # every drawing of a screen starts with it
 BOXES = "123456tfhslyc"
