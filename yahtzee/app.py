@@ -56,8 +56,7 @@ if TYPE_CHECKING:  # asyncssh loads only when a table is hosted (hosted_table)
 
 def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
     """The game itself, at this terminal; returns the exit code."""
-    settings = Settings(saves.load_prefs(), run_settings(args),
-                        dice_options=args.seed is not None or args.dice_file is not None)
+    settings = settings_of(args, saves)
     plain = is_plain(args, sys.stdin, sys.stdout, os.environ)
     missing = missing_package(packages_needed(plain, bool(args.host)))
     if missing is not None:
@@ -75,7 +74,7 @@ def play(args: argparse.Namespace, saves: Saves, folders: Folders) -> int:
     except (DiceFileError, ValueError) as error:
         return usage_error(error)
 
-    ctx = make_context(settings, saves, source, StrategyServices.over(TableKeeper(folders.cache), args.seed))
+    ctx = make_context(settings, saves, source, strategy_of(args, folders.cache))
     console: ProgramConsole
     if args.host:
         hosted = hosting(plain or args.accessible, colour, theme, args.host, folders.saves, ContextSeating(ctx))
@@ -177,7 +176,7 @@ def serve_tables(args: argparse.Namespace, folders: Folders) -> int:
     folder = Path(args.saves) if args.saves else folders.saves / "serve"
     try:
         served = Saves(folder, now=local_now)  # the server's own: its preferences and every table's history
-        game_settings(Settings(served.load_prefs(), run_settings(args)).for_games())  # a bad --rules told now
+        game_settings(settings_of(args, served).for_games())  # a bad --rules told now
         hall = Hall(folder, args.serve, partial(seat_console, args.theme or "classic"),
                     partial(play_served_table, args, folders.cache, folder), served.read_history,
                     args.access)
@@ -211,9 +210,7 @@ def play_served_table(args: argparse.Namespace, cache: Path, folder: Path, name:
     """A table of the server hosted at `name`'s terminal, played until it ends at the console
     `hosted` makes, its saves in the folder `table` (a saved game there is offered first)."""
     saves = Saves(table, now=local_now, history=folder / HISTORY)
-    ctx = make_context(Settings(saves.load_prefs(), run_settings(args), dice_options=args.seed is not None
-                                or args.dice_file is not None), saves, dice_source(args),
-                       StrategyServices.over(TableKeeper(cache), args.seed))
+    ctx = make_context(settings_of(args, saves), saves, dice_source(args), strategy_of(args, cache))
     ctx.hosted_by = name.casefold()
     seating = ContextSeating(ctx)
     console = hosted(seating)
@@ -266,6 +263,17 @@ def dice_source(args: argparse.Namespace) -> DiceSource:
         raise ValueError(_("--duplicate cannot be used with --dice-file: loaded dice come in file order"))
     base = SeededDice(args.seed) if args.seed is not None else RandomDice()
     return LoadedDice(read_dice_file(args.dice_file), base) if args.dice_file else base
+
+
+def settings_of(args: argparse.Namespace, saves: Saves) -> Settings:
+    """The preferences in `saves` and this run's options (loaded or seeded dice offer the dice's own options)."""
+    return Settings(saves.load_prefs(), run_settings(args), dice_options=args.seed is not None
+                    or args.dice_file is not None)
+
+
+def strategy_of(args: argparse.Namespace, cache: Path) -> StrategyServices:
+    """The strategy services over the tables in `cache` (the computers' own seed with --seed)."""
+    return StrategyServices.over(TableKeeper(cache), args.seed)
 
 
 def run_settings(args: argparse.Namespace) -> RunSettings:

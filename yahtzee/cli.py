@@ -137,6 +137,13 @@ def argument_parser() -> argparse.ArgumentParser:
                         help=_("'single', 'challenge N', 'race N' or 'first_to N' for this run"))
     parser.add_argument("--duplicate", action="store_true",
                         help=_("duplicate dice for this run: every player rolls the same dice"))
+    add_table_options(parser)
+    add_report_options(parser)
+    return parser
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """The options that serve tables over SSH: one at this terminal, or many with none."""
     parser.add_argument("--host", type=host_address, nargs="?", const=(LOOPBACK, DEFAULT_PORT),
                         metavar="[ADDRESS:]PORT",
                         help=_("also let friends join over SSH (port {port}, on this machine only unless an "
@@ -148,8 +155,6 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--serve", type=host_address, metavar="[ADDRESS:]PORT",
                         help=_("serve many tables over SSH with no terminal of its own: each player logs in "
                                "to the page of tables (the data in --saves DIR, else serve/ in the saves folder)"))
-    add_report_options(parser)
-    return parser
 
 
 def add_report_options(parser: argparse.ArgumentParser) -> None:

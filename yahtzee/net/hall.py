@@ -243,7 +243,7 @@ class Hall:
         """Why this player may not start a table now, or None."""
         with self._lock:
             tables = list(self.tables.values())
-        if new_table_folder(seat.name, (table.folder for table in tables)) is None:
+        if new_table_folder(seat.name, self.open_folders()) is None:
             return Say("{count} tables of yours are open already.").format(count=MAX_FOLDERS_PER_NAME)
         address = seat.address
         if len(tables) >= MAX_TABLES:
@@ -283,13 +283,7 @@ class Hall:
     def host(self, seat: RemoteSeat, console: KeyConsole, reader: KeyReader, saved: Optional[SavedTable]) -> None:
         """The player starts a table (or takes up a saved one) and hosts it from their terminal
         until its game ends."""
-        with self._lock:
-            number = min(n for n in range(1, MAX_TABLES + 1) if n not in self.tables)
-            busy = [table.folder for table in self.tables.values()]
-            folder = saved.folder if saved is not None else new_table_folder(seat.name, busy)
-            assert folder is not None  # refused_table said so first: a name has one login, and it hosts one table
-            table = self.tables[number] = OpenTable(number, seat, console, folder, lambda: Session([]))
-            self.saved = [kept for kept in self.saved if kept.folder != folder]
+        table = self.open_table(seat, console, saved)
 
         def serve(notify: Callable[[Text], None], changed: Callable[[], None], seats: object) -> SeatServer:
             table.seats = HallTable(changed, self.back_to_page)
@@ -307,7 +301,7 @@ class Hall:
         try:
             self.changed()
             console.message_from_thread(JOIN_LINE)
-            self.play_table(seat.name, self.tables_folder / folder, hosted, opened)
+            self.play_table(seat.name, self.tables_folder / table.folder, hosted, opened)
             if self._stopped is not None:
                 with contextlib.suppress(InputClosed):
                     console.message(Say("The server is stopping; your game is saved: its page lists it when the "
@@ -315,12 +309,26 @@ class Hall:
                     console.end_line()
         finally:
             with self._lock:
-                self.tables.pop(number, None)
-                busy = [table.folder for table in self.tables.values()]
-            self.saved = saved_tables(self.tables_folder, busy, MAX_TABLES + 1)
+                self.tables.pop(table.number, None)
+            self.saved = saved_tables(self.tables_folder, self.open_folders(), MAX_TABLES + 1)
             self.back_to_page(seat)
             reader.close()
             seat.close()
+
+    def open_table(self, seat: RemoteSeat, console: KeyConsole, saved: Optional[SavedTable]) -> OpenTable:
+        """A table numbered and listed for the player to host: a new one in a folder of their
+        name, or the saved one they take up (no longer listed as saved)."""
+        with self._lock:
+            number = min(n for n in range(1, MAX_TABLES + 1) if n not in self.tables)
+            folder = saved.folder if saved is not None else new_table_folder(seat.name, self.open_folders())
+            assert folder is not None  # refused_table said so first: a name has one login, and it hosts one table
+            table = self.tables[number] = OpenTable(number, seat, console, folder, lambda: Session([]))
+            self.saved = [kept for kept in self.saved if kept.folder != folder]
+        return table
+
+    def open_folders(self) -> list[str]:
+        """The folders of the tables open now."""
+        return [table.folder for table in list(self.tables.values())]
 
     def back_to_page(self, seat: RemoteSeat) -> None:
         """A player leaves a table (or it ended): their connection goes back to the page as a
