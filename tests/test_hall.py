@@ -142,6 +142,13 @@ def test_serve_runs_alone(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--serve runs alone" in done.stderr
 
 
+def test_a_server_with_a_dice_file_it_cannot_use_is_refused_before_it_listens(tmp_path: Path) -> None:
+    done = run_game(["--serve", "127.0.0.1:0", "--saves", str(tmp_path), "--dice-file", str(tmp_path / "none")],
+                    in_process=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "none" in done.stderr
+    assert "Serving tables" not in done.stdout
+
+
 @pytest.fixture
 def hall(tmp_path: Path) -> Path:
     """A listed key for the players, and the dice every table rolls."""

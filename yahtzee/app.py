@@ -176,7 +176,8 @@ def serve_tables(args: argparse.Namespace, folders: Folders) -> int:
     folder = Path(args.saves) if args.saves else folders.saves / "serve"
     try:
         served = Saves(folder, now=local_now)  # the server's own: its preferences and every table's history
-        game_settings(settings_of(args, served).for_games())  # a bad --rules told now
+        game_settings(settings_of(args, served).for_games())  # a bad --rules told now, as a bad dice file
+        dice_source(args)
         hall = Hall(folder, args.serve, partial(seat_console, args.theme or "classic"),
                     partial(play_served_table, args, folders.cache, folder), served.read_history,
                     args.access)
