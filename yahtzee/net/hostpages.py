@@ -24,12 +24,39 @@ AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for 
 
 
 @dataclass(frozen=True)
+class AwayWords:
+    """How the wait for a friend away is said ({name}; {time} the time left)."""
+
+    hint: Say  # to the host, as the wait begins
+    stayed: Say  # the time is up
+    starred: Say  # the host's * did not wait
+    host_count: Say  # the time left, at the host's terminal
+    count: Say  # the time left, at every other terminal
+
+
+SEAT_GOES = AwayWords(Say("{name} is away. Meanwhile your keys answer; * hands the seat to the computer."),
+                      Say("{name} stayed away: the computer plays the seat from now on."),
+                      Say("{name}'s seat is played by the computer from now on."),
+                      Say("{name} is away: the computer takes the seat in {time}, or now with *."),
+                      Say("{name} is away: the computer takes the seat in {time}."))
+TURN_COUNT = Say("{name} is away: the computer plays this turn for them in {time}.")
+TURN_GOES = AwayWords(Say("{name} is away. Meanwhile your keys answer; * lets the computer play this turn."),
+                      Say("{name} stayed away: the computer plays this turn for them."),
+                      Say("The computer plays this turn for {name}."), TURN_COUNT, TURN_COUNT)
+
+
+@dataclass(frozen=True)
 class Away:
     """How long a friend away at their turn is waited for, and what the computer then plays:
     their seat from then on, or (`turn_only`) that turn alone, the seat staying theirs."""
 
     seconds: float
     turn_only: bool = False
+
+    @property
+    def words(self) -> AwayWords:
+        """How the wait is said."""
+        return TURN_GOES if self.turn_only else SEAT_GOES
 
 
 HOSTED_AWAY = Away(300.0)  # --host: the host decides, and the seat goes to the computer
@@ -72,18 +99,13 @@ class HostPages:
         self.table.show_at(HOST, self.host)  # the question itself, which the host may answer now
         self.host.asking(prompt)
         self.host.show_arrived()  # that they left, above what to do about it
-        self.host.remind(Say("{name} is away. Meanwhile your keys answer; * hands the seat to the computer.")
-                         .format(name=shown) if not self.away.turn_only else
-                         Say("{name} is away. Meanwhile your keys answer; * lets the computer play this turn.")
-                         .format(name=shown))
+        self.host.remind(self.away.words.hint.format(name=shown))
         self.host.remind(self.server.how_to_join())
         deadline, counted = self.clock() + self.away.seconds, None
         while key not in self.terminals.friends:
             left = math.ceil(deadline - self.clock())
             if left <= 0:
-                self.computer_plays(shown, Say("{name} stayed away: the computer plays the seat from now on.")
-                                    if not self.away.turn_only else
-                                    Say("{name} stayed away: the computer plays this turn for them."))
+                self.computer_plays(shown, self.away.words.stayed)
             if left != counted:
                 counted = left
                 self.count_down(shown, f"{left // 60}:{left % 60:02d}")
@@ -93,9 +115,7 @@ class HostPages:
                 self.table.show_at(HOST, self.host)
                 continue
             if token == "*":
-                self.computer_plays(shown, Say("{name}'s seat is played by the computer from now on.")
-                                    if not self.away.turn_only else
-                                    Say("The computer plays this turn for {name}."))
+                self.computer_plays(shown, self.away.words.starred)
             if token is not None:
                 return token
             self.host.show_arrived()
@@ -106,13 +126,8 @@ class HostPages:
 
     def count_down(self, name: str, clock: str) -> None:
         """The time left for a friend away, at every terminal."""
-        if self.away.turn_only:
-            told = Say("{name} is away: the computer plays this turn for them in {time}.").format(name=name, time=clock)
-            self.host.status(told)
-        else:
-            self.host.status(Say("{name} is away: the computer takes the seat in {time}, or now with *.").format(
-                name=name, time=clock))
-            told = Say("{name} is away: the computer takes the seat in {time}.").format(name=name, time=clock)
+        self.host.status(self.away.words.host_count.format(name=name, time=clock))
+        told = self.away.words.count.format(name=name, time=clock)
         self.terminals.everywhere(functools.partial(status_line, told), but_host=True)
 
     def roster(self) -> None:
