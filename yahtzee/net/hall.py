@@ -322,7 +322,8 @@ class Hall:
             number = min(n for n in range(1, MAX_TABLES + 1) if n not in self.tables)
             folder = saved.folder if saved is not None else new_table_folder(seat.name, self.open_folders())
             assert folder is not None  # refused_table said so first: a name has one login, and it hosts one table
-            table = self.tables[number] = OpenTable(number, seat, console, folder, lambda: Session([]))
+            waiting = Session([])  # until the table's game tells its own
+            table = self.tables[number] = OpenTable(number, seat, console, folder, lambda: waiting)
             self.saved = [kept for kept in self.saved if kept.folder != folder]
         return table
 
