@@ -349,8 +349,12 @@ def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer_
     ann.wait_for("BOB is back: the seat's own keys answer again.")
     bob.turn("BOB", "2")
     ann.wait_for("ANN: press any key to roll")
+    bob.press("F10")
+    bob.wait_for("Leave the table? Your seat waits for you. (Y/N)")
+    bob.press("y")
+    bob.wait_for("N: a new table")
     ann.press("q")
-    ann.wait_for("Quit the game?")
+    ann.wait_for("Quit the game?")  # nobody else at the table to host it: the game is saved
     ann.press("y")
     page = ann.wait_for("31 ANN")  # the table is saved, for one of its players to take up
     assert re.search(r"31 ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+saved", page)
@@ -358,6 +362,63 @@ def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer_
     bob_saved = saved["game"]["players"][1]
     assert bob_saved["kind"] == "human" and "stand_in" not in bob_saved and len(bob_saved["boxes"]) == 2
     assert "bob" in saved["seat_owners"]  # still his seat
+
+
+def test_a_host_who_leaves_hands_the_table_to_the_next_player_at_it_and_the_game_goes_on(served: Served) -> None:
+    ann = served.host("ANN")
+    ann.wait_for("Press any key to begin")
+    bob, carl = served.login("BOB"), served.login("CARL", lang="de_DE.UTF-8")
+    for term in (bob, carl):
+        term.wait_for("1  ANN")
+        term.press("1", "Enter")
+    ann.wait_for("CARL joined the table")
+    ann.seat("ANN", "BOB", "CARL")
+    ann.press("y")
+    ann.turn("ANN", "c")
+    bob.wait_for("BOB: press any key to roll")
+    ann.press("F10")  # the host's key while BOB is asked
+    ann.wait_for("Leave the table? BOB hosts it from now on, and your seat waits for you. (Y/N)")
+    ann.press("y")
+    ann.wait_for("You left the table: BOB hosts it now.")  # said at the page she is back at
+    page = ann.wait_for("ANN BOB CARL")
+    assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+ANN BOB CARL\s+-\s+playing", page)
+    bob.wait_for("ANN left: you host the table now (F7 shows who is at it).")
+    carl.wait_for("ANN hat den Tisch verlassen: BOB ist jetzt Gastgeber.")
+    bob.turn("BOB", "1")
+    carl.wait_for("CARL: eine Taste würfelt")  # his turn, in German
+    carl.press(" ")
+    carl.wait_for("? Tipps")
+    carl.press("r")
+    carl.wait_for("Wohin eintragen?")
+    carl.press("2")
+    carl.wait_for("(Y/N)")
+    carl.press("y")
+    bob.wait_for("ANN is away. Meanwhile your keys answer; * lets the computer play this turn.")  # BOB hosts
+    ann.press("1", "Enter")  # back to her seat, by the page
+    ann.wait_for("ANN: press any key to roll")
+    bob.wait_for("ANN is back")
+    ann.turn("ANN", "3")
+    bob.wait_for("BOB: press any key to roll")
+    bob.close()  # the host's connection drops: the next player at the table hosts it
+    carl.wait_for("Andere kommen über die Seite der Tische des Servers an diesen Tisch.")  # told the host alone
+    page = served.login("DAN").wait_for("playing")
+    assert re.search(r"1\s+CARL\s+1987 \(forced joker\)\s+ANN BOB CARL\s+-\s+playing", page)
+
+
+def test_a_saved_table_numbered_past_99_is_typed_in_full(hall: Path) -> None:
+    from yahtzee.saves.store import Saves
+    for number in range(70):  # saved tables are numbered on from 31: the last is 100
+        saves = Saves(hall / "serve" / "tables" / f"p{number:02d}")
+        assert saves.acquire_lock() and saves.save_session(mid_game_session(), RESUME)
+        saves.close()
+    served = Served(hall)
+    try:
+        bob = served.login("BOB")
+        bob.wait_for("and 56 more, numbered up to 100")
+        bob.press("1", "0", "0", "Enter")
+        bob.wait_for("Only its players may take up a saved table: ANN.")  # table 100, not 10
+    finally:
+        served.close()
 
 
 @pytest.fixture
@@ -377,21 +438,45 @@ def test_an_admin_closes_a_table_and_removes_a_name_and_nobody_else_may(admin_ke
     carl.wait_for("N: a new table")
     assert "Close table number" not in carl.text
     ann = served.login("ANN", key="admin")
-    ann.wait_for("As an admin: C closes a table (its game saved), R removes a name or an address.")
+    ann.wait_for("As an admin: C closes a table; R removes a name or address (or lets it back).")
     ann.press("c")
     ann.wait_for("Close table number:")
     ann.press("1", "Enter")
     ann.wait_for("Table 1 is closed: its game is saved.")
     bob.wait_for("No table yet")  # its host back at the page
     ann.press("r")
-    ann.wait_for("Remove a name or an address:")
+    ann.wait_for("Remove a name or an address (one removed: let it in again):")
     ann.press("carl", "Enter")
-    ann.wait_for("carl is removed until the server stops.")
+    ann.wait_for("carl is removed (kept in the server's folder).")
     assert carl.exit_code() is not None  # his connection closed
+    served.close()
+    served.start()  # kept across a restart
     again = served.login("CARL")
     assert again.exit_code() is not None and "TABLES ON THIS SERVER" not in again.text
+    ann = served.login("ANN", key="admin")
+    ann.wait_for("As an admin")
+    ann.press("r")
+    ann.wait_for("Remove a name or an address")
+    ann.press("CARL", "Enter")
+    ann.wait_for("CARL may log in again.")
+    served.login("CARL").wait_for("N: a new table")
     log = (served.folder / "serve" / "table.log").read_text()
     assert "ANN closed table 1" in log and "ANN removed carl" in log and "CARL refused: removed by an admin" in log
+    assert "ANN let in again CARL" in log
+    assert json.loads((served.folder / "serve" / "removed.json").read_text()) == {"names": [], "addresses": []}
+
+
+def test_a_servers_removals_file_that_is_not_its_lists_is_refused_in_one_line(tmp_path: Path) -> None:
+    from yahtzee.net.access import Removals
+    (tmp_path / "removed.json").write_text('{"names": ["bob", 3]}')
+    with pytest.raises(KeyFileProblem, match="is not the lists of names and addresses removed"):
+        Removals(tmp_path)
+    (tmp_path / "removed.json").write_text('{"names": ["bob"], "addresses": ["10.0.0.1"]}')
+    removals = Removals(tmp_path)
+    assert removals.refuses("BOB", "127.0.0.1") and removals.refuses("ann", "10.0.0.1")
+    assert not removals.refuses("ann", "127.0.0.1")
+    assert removals.toggle(" 10.0.0.1 ") is False and removals.toggle("::1") is True and removals.toggle(" ") is None
+    assert json.loads((tmp_path / "removed.json").read_text()) == {"names": ["bob"], "addresses": ["::1"]}
 
 
 def test_a_fault_at_one_login_closes_that_connection_alone_and_is_logged(hall: Path) -> None:

@@ -623,8 +623,8 @@ class BobsTurn:
     def seats(self) -> Seats:
         return Seats({"bob": ""})
 
-    def human_seats(self) -> set[str]:
-        return {"ann", "bob"}
+    def human_seats(self) -> list[str]:
+        return ["ann", "bob"]
 
     def saved_game_set_aside(self) -> bool:
         return False

@@ -19,6 +19,8 @@ ACCESS_FILE = "access"  # the access chosen with --access, kept for the next sta
 ADMIN_KEYS_FILE = "admin_keys"  # the keys of whoever may close a table or remove someone (one a line)
 NAMES_FILE = "names.json"  # an open server's names taken with a key
 MAX_NAMES = 10_000  # names an open server binds to keys; past this a new name logs in unbound
+REMOVED_FILE = "removed.json"  # the names and addresses an admin removed
+MAX_REMOVED = 10_000  # names and addresses removed at once
 
 
 class Access(enum.Enum):
@@ -98,30 +100,59 @@ def admin_fingerprints(folder: Path) -> frozenset[str]:
 
 
 class Removals:
-    """The names and addresses an admin removed, refused for the rest of the server's run."""
+    """The names and addresses an admin removed, refused from then on, kept in a file in the
+    server's folder (a restart keeps them); the same typed again lets them in again."""
 
-    def __init__(self) -> None:
-        self.names: set[str] = set()  # folded
-        self.addresses: set[str] = set()
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / REMOVED_FILE
         self._lock = threading.Lock()
+        self.names, self.addresses = self._read()  # names folded
 
-    def add(self, typed: str) -> bool:
-        """Remove what was typed, an address if it is one, else a name; False for nothing typed."""
+    def _read(self) -> tuple[set[str], set[str]]:
+        """The names and addresses removed so far; a file that is not such lists is refused, naming it."""
+        data = key_file(self.path)
+        if data is None:
+            return set(), set()
+        try:
+            kept = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            kept = None
+        names, addresses = (_strings(kept.get(part)) for part in ("names", "addresses")) if isinstance(kept, dict) \
+            else (None, None)
+        if names is None or addresses is None:
+            raise KeyFileProblem(Say("{path} is not the lists of names and addresses removed: move it away and "
+                                     "nobody is removed").format(path=str(self.path)))
+        return names, addresses
+
+    def toggle(self, typed: str) -> Optional[bool]:
+        """Remove what was typed (an address if it is one, else a name) and keep it: True; if it
+        was removed, let it in again: False; None for nothing typed, or too many removed."""
         typed = typed.strip()
         if not typed:
-            return False
+            return None
         try:
-            address = str(ipaddress.ip_address(typed))
+            kept, item = self.addresses, str(ipaddress.ip_address(typed))
         except ValueError:
-            address = ""
+            kept, item = self.names, typed.casefold()
         with self._lock:
-            if address:
-                self.addresses.add(address)
+            if item in kept:
+                kept.discard(item)
+            elif len(self.names) + len(self.addresses) < MAX_REMOVED:
+                kept.add(item)
             else:
-                self.names.add(typed.casefold())
-        return True
+                return None
+            write_atomically(self.path, json.dumps({"names": sorted(self.names), "addresses": sorted(self.addresses)},
+                                                   indent=1).encode())
+            return item in kept
 
     def refuses(self, name: str, address: str) -> bool:
         """Whether a login as `name` from `address` is refused."""
         with self._lock:
             return name.casefold() in self.names or address in self.addresses
+
+
+def _strings(value: object) -> Optional[set[str]]:
+    """The strings of a list of strings, or None for anything else."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return None
+    return set(value)

@@ -50,8 +50,9 @@ class FriendKeys:
     def _leave_answer(self, key: str, friend: Friend, token: str) -> None:
         """The friend's answer to whether they leave the table."""
         if token in ("y", Key.QUIT):
+            friend.seat.note = said = self.lines.left(key)  # a server's page shows it too
             with contextlib.suppress(InputClosed):
-                friend.console.message(self.lines.left(key))
+                friend.console.message(said)
                 friend.console.end_line()  # sent before their connection is closed
             friend.seat.disconnect()
             self.terminals.let_go(key)

@@ -18,18 +18,15 @@ from ..model.outcome import FinishedGame
 from ..model.session import Session
 from ..model.words import Say, Text
 from ..present.keys import Key
-from ..present.look import Asked, framed
-from ..present.stats import stats_lines
+from ..present.look import Asked
 from ..screens.dialog import ProgramConsole
-from ..screens.prompts import paginate
 from ..speech.languages import text
 from ..strategy.storage import memo
 from .access import Access, NameKeys, Removals, admin_fingerprints, kept_access
 from .credentials import kept_password, table_credentials
 from .friendkeys import LANGUAGE_KEY, speak_next_language
-from .hallpage import Listed, hall_view, lines_frame
-from .hostconsole import TableConsole
-from .hostpages import SERVED_AWAY
+from .hallpage import Listed, hall_view, show_statistics
+from .handover import ServedTableConsole
 from .limits import SERVER_SIZES
 from .log import TableLog
 from .seat import RemoteSeat
@@ -50,7 +47,7 @@ MAX_TABLES = 30  # tables on the server at once
 MAX_REMOVED_CHARS = 45  # of a name or an address an admin types (an IPv6 address at its longest)
 MAX_TABLES_PER_ADDRESS = 4  # tables hosted from one address at once
 QUESTION = Say("N: a new table, its number: join it, S: statistics, D: language, F10: leave.")
-ADMIN_KEYS = Say("As an admin: C closes a table (its game saved), R removes a name or an address.")
+ADMIN_KEYS = Say("As an admin: C closes a table; R removes a name or address (or lets it back).")
 
 
 # A console at a player's terminal, reading with a reader; True: the host's keys are offered there.
@@ -82,7 +79,7 @@ class Hall:
         self.credentials = dataclasses.replace(
             table_credentials(folder, kept_password(folder)), takes_password=self.access is not Access.KEYS,
             open_names=NameKeys(folder) if self.access is Access.OPEN else None, admins=admin_fingerprints(folder))
-        self.removals = Removals()
+        self.removals = Removals(folder)
         self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
                                   log=log, changed=self.look_around, sizes=SERVER_SIZES)
         self.tables: dict[int, OpenTable] = {}
@@ -177,6 +174,8 @@ class Hall:
                 console.show(Asked(hall_view(listing), QUESTION))
 
         console.show(Asked(hall_view(shown[0]), QUESTION))
+        if seat.note is not None:
+            console.message(seat.note)  # why they are back at the page
         admin = seat.proof in self.credentials.admins
         if admin:
             console.message(ADMIN_KEYS)
@@ -189,7 +188,7 @@ class Hall:
             elif admin and token in ("c", "r"):
                 self.administer(seat, console, token)
             elif token == "s":
-                self.show_statistics(console)
+                show_statistics(console, self.history())
                 console.show(Asked(hall_view(shown[0]), QUESTION))
             elif token == "n":
                 refused = self.refused_table(seat)
@@ -205,7 +204,7 @@ class Hall:
 
     def administer(self, seat: RemoteSeat, console: KeyConsole, token: str) -> None:
         """An admin's key at the page: C closes a table (its game saved, as when the server
-        stops), R removes a name or an address for the server's run (their connections closed)."""
+        stops), R removes a name or an address (their connections closed), or lets one in again."""
         if token == "c":
             hot, typed = console.read_text(Say("Close table number: "), "", limit=2)
             table = self.tables.get(int(typed)) if hot is None and typed.isdigit() else None
@@ -214,30 +213,19 @@ class Hall:
                 table.console.request_stop(signal.SIGTERM)
                 console.message(Say("Table {number} is closed: its game is saved.").format(number=table.number))
             return
-        hot, typed = console.read_text(Say("Remove a name or an address: "), "", limit=MAX_REMOVED_CHARS)
-        if hot is not None or not self.removals.add(typed):
+        hot, typed = console.read_text(Say("Remove a name or an address (one removed: let it in again): "), "",
+                                       limit=MAX_REMOVED_CHARS)
+        removed = None if hot is not None else self.removals.toggle(typed)
+        if removed is None:
             return
-        self.log.record(seat.address, seat.name, f"removed {typed.strip()}")
+        self.log.record(seat.address, seat.name, f"{'removed' if removed else 'let in again'} {typed.strip()}")
+        if not removed:
+            console.message(Say("{name} may log in again.").format(name=typed.strip()))
+            return
         for login in self.server.present():
             if self.removals.refuses(login.name, login.address) and login is not seat:
                 login.close_connection()
-        console.message(Say("{removed} is removed until the server stops.").format(removed=typed.strip()))
-
-    def show_statistics(self, console: KeyConsole) -> None:
-        """The server's hall of fame and players' statistics, over every table, a page at a
-        time in the terminal's language (Enter next, B back, X done)."""
-        records = self.history()
-        pages = paginate(console.drawn(lambda look: stats_lines(records)))
-        number = 0
-        while 0 <= number < len(pages):
-            page = pages[number]
-            prompt = Say("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages),
-                                                                  keys=Say("Enter next, B back, X done"))
-            console.show(Asked(framed(lines_frame(page)), prompt))
-            token = console.read_key(prompt)
-            if token in ("x", Key.ESCAPE, Key.QUIT):
-                return
-            number = max(0, number - 1) if token == "b" else number + 1
+        console.message(Say("{removed} is removed (kept in the server's folder).").format(removed=typed.strip()))
 
     def refused_table(self, seat: RemoteSeat) -> Optional[Say]:
         """Why this player may not start a table now, or None."""
@@ -256,7 +244,8 @@ class Hall:
     def table_number(self, seat: RemoteSeat, console: KeyConsole, first: str) -> Union[int, SavedTable, None]:
         """The table to join (its number) or saved table to take up, typed from its first
         digit; None (said why) for none."""
-        hot, typed = console.read_text(Say("Join table number: "), first, limit=2)
+        highest = max([MAX_TABLES, *(table.listed.number for table in self.saved)])
+        hot, typed = console.read_text(Say("Join table number: "), first, limit=len(str(highest)))
         if hot is not None or not typed.isdigit():
             return None
         saved = next((table for table in self.saved if table.listed.number == int(typed)), None)
@@ -290,8 +279,8 @@ class Hall:
             return table.seats
 
         def hosted(seating: Seating) -> ProgramConsole:
-            return TableConsole(console, reader, serve, lambda friend, keys: self.console_for(friend, keys, False),
-                                seating, away=SERVED_AWAY)
+            return ServedTableConsole(console, reader, serve, self.friend_console, seating, host_seat=seat,
+                                      handed=partial(self.handed, table))
 
         def opened(session: Callable[[], Session]) -> None:
             table.session = session
@@ -304,16 +293,27 @@ class Hall:
             self.play_table(seat.name, self.tables_folder / table.folder, hosted, opened)
             if self._stopped is not None:
                 with contextlib.suppress(InputClosed):
-                    console.message(Say("The server is stopping; your game is saved: its page lists it when the "
-                                        "server is back, for you or another of its players to take up."))
-                    console.end_line()
+                    table.console.message(Say("The server is stopping; your game is saved: its page lists it when "
+                                              "the server is back, for you or another of its players to take up."))
+                    table.console.end_line()
         finally:
             with self._lock:
                 self.tables.pop(table.number, None)
             self.saved = saved_tables(self.tables_folder, self.open_folders(), MAX_TABLES + 1)
-            self.back_to_page(seat)
-            reader.close()
-            seat.close()
+            self.back_to_page(table.host)  # whoever hosts it at the end
+            table.console.reader.close()
+            table.host.close()
+
+    def friend_console(self, friend: RemoteSeat, keys: KeyReader) -> KeyConsole:
+        """The console at a friend's terminal at a table: the host's keys are not offered there."""
+        return self.console_for(friend, keys, False)
+
+    def handed(self, table: OpenTable, seat: RemoteSeat, console: KeyConsole) -> None:
+        """The table's host left while others play at it: the player at `seat` hosts it now."""
+        if table.seats is not None:
+            table.seats.discard(seat)
+        table.host, table.console = seat, console
+        self.changed()
 
     def open_table(self, seat: RemoteSeat, console: KeyConsole, saved: Optional[SavedTable]) -> OpenTable:
         """A table numbered and listed for the player to host: a new one in a folder of their

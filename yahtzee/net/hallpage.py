@@ -1,12 +1,17 @@
-"""The hall's page: the server's tables, one a line (number, host, rules, players, watchers,
-whether its game is under way, or saved to be taken up), drawn for each terminal in its own
-look and language."""
+"""The hall's pages: the server's tables, one a line (number, host, rules, players, watchers,
+whether its game is under way, or saved to be taken up), and its statistics, drawn for each
+terminal in its own look and language."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..consoles.keymode import KeyConsole
+from ..model.outcome import FinishedGame
 from ..model.words import Say, Text
-from ..present.look import Frame, Look, View, framed, heading
+from ..present.keys import Key
+from ..present.look import Asked, Frame, Look, View, framed, heading
 from ..present.palette import cut_to_cells, pad
+from ..present.stats import stats_lines
+from ..screens.prompts import paginate
 
 NUMBER, HOST, RULES, PLAYERS, WATCHERS = 3, 10, 21, 25, 10  # the columns' widths, in cells
 PAGE_ROWS = 14  # tables listed on an 80x24 page; the others are joined by their number
@@ -53,6 +58,22 @@ def row(look: Look, number: Text, host: Text, rules: Text, players: Text, watche
     cells = [(number, NUMBER), (host, HOST), (rules, RULES), (players, PLAYERS), (watchers, WATCHERS)]
     return "  " + "".join(pad(cut_to_cells(look.words(said), width - 1), width) for said, width in cells) \
         + look.words(state)
+
+
+def show_statistics(console: KeyConsole, records: list[FinishedGame]) -> None:
+    """The server's hall of fame and players' statistics, over every table, a page at a time
+    in the terminal's language (Enter next, B back, X done)."""
+    pages = paginate(console.drawn(lambda look: stats_lines(records)))
+    number = 0
+    while 0 <= number < len(pages):
+        page = pages[number]
+        prompt = Say("Page {page} of {pages}: {keys}").format(page=number + 1, pages=len(pages),
+                                                              keys=Say("Enter next, B back, X done"))
+        console.show(Asked(framed(lines_frame(page)), prompt))
+        token = console.read_key(prompt)
+        if token in ("x", Key.ESCAPE, Key.QUIT):
+            return
+        number = max(0, number - 1) if token == "b" else number + 1
 
 
 def lines_frame(lines: list[str]) -> Frame:

@@ -51,8 +51,7 @@ class TableConsole(Generic[SeatingT]):
                  serve: Serve,
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT,
                  away: Away = HOSTED_AWAY, clock: Callable[[], float] = time.monotonic,
-                 new_code: Callable[[], str] = new_code) -> None:
-        self.host = host
+                 new_code: Callable[[], str] = new_code, lines: type[SeatLines] = SeatLines) -> None:
         self.seating = seating  # what the game says of its seats
         self.terminals = Terminals(host, host_reader, console_for)
         self.friends = self.terminals.friends  # by folded login name, seated or watching
@@ -68,12 +67,17 @@ class TableConsole(Generic[SeatingT]):
         self._typing = False  # the host types a line: a friend's key wakes the host's wait to be answered
         self._told_set_aside = False  # the friends waiting were told the saved game was set aside
         self.claims = SeatClaims(self.seating, new_code)
-        self.lines = SeatLines(self.seating, self.claims, self.terminals)
+        self.lines = lines(self.seating, self.claims, self.terminals)
         self.own_keys = FriendKeys(self.terminals, self.lines, self.show_at)
         self.stray = StrayKeys(self.terminals, self.seating, self.claims, self.lines, self.own_keys)
         self.pages = HostPages(self, self.terminals, self.claims, self.seating, self.server, away, clock)
 
     # -- what the screens read of a console ------------------------------------------------
+    @property
+    def host(self) -> KeyConsole:
+        """The host's console (at a server's table, whoever hosts it now)."""
+        return self.terminals.host
+
     @property
     def look(self) -> Look:
         """How the terminal asked draws (its pages are counted in its look)."""
@@ -145,7 +149,7 @@ class TableConsole(Generic[SeatingT]):
 
     def _say_goodbyes(self) -> None:
         """Each friend told what happens next for them."""
-        self.terminals.everywhere(lambda key, console: console.message(self.lines.goodbye(key)), but_host=True)
+        self.terminals.everywhere(self.lines.say_goodbye, but_host=True)
 
     def remind(self, said: Text) -> None:
         """A message about the question asked, at the terminal whose key it answers."""

@@ -88,8 +88,12 @@ class HostPages:
     def __init__(self, table: Hosting, terminals: Terminals, claims: SeatClaims, seating: Seating,
                  server: SeatServer, away: Away, clock: Callable[[], float]) -> None:
         self.table, self.terminals, self.claims, self.seating, self.server = table, terminals, claims, seating, server
-        self.host = terminals.host
         self.away, self.clock = away, clock
+
+    @property
+    def host(self) -> KeyConsole:
+        """The host's console (at a server's table, whoever hosts it now)."""
+        return self.terminals.host
 
     def wait_for(self, key: str, prompt: Text) -> Optional[str]:
         """A friend whose turn it is is away: wait for them, the time left shown at every
@@ -158,8 +162,9 @@ class HostPages:
         again, they are refused if they come back, and every terminal is told."""
         friend = self.terminals.friends.get(key)
         if friend is not None:
+            friend.seat.note = said = Say("The host removed you from the table.")  # a server's page shows it too
             with contextlib.suppress(InputClosed):
-                friend.console.message(Say("The host removed you from the table."))
+                friend.console.message(said)
                 friend.console.end_line()  # sent before their connection is closed
         self.seating.seats().remove(removal_mark(person.name, person.proof, person.address))
         self.server.remove(person.name, friend.seat if friend else None)

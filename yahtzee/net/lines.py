@@ -2,6 +2,7 @@
 is asked, whether its friend leaves, why a key there answered nothing, and its goodbye."""
 from typing import Optional
 
+from ..consoles.keymode import KeyConsole
 from ..model.words import Say, Text, YesNo
 from ..present.look import Asked, Screenful
 from .claims import SeatClaims
@@ -67,6 +68,14 @@ class SeatLines:
         if host_asks:
             return Say("The host answers a question first; then it is {name}'s turn again.").format(name=player)
         return Say("It is {name}'s turn.").format(name=player)
+
+    def say_goodbye(self, key: str, console: KeyConsole) -> None:
+        """A friend's goodbye as the table closes, kept too for the page they go back to (a server's)."""
+        said = self.goodbye(key)
+        friend = self.terminals.friends.get(key)
+        if friend is not None:
+            friend.seat.note = said
+        console.message(said)
 
     def goodbye(self, key: str) -> Text:
         """What a friend reads as the table closes: whether the game can go on, and how."""

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Mapping
 from typing import Callable, Optional
 
+from ..model.words import Text
 from ..present.render import SCREEN_HEIGHT, SCREEN_WIDTH
 from ..speech.locales import charset_is_utf8, from_environment
 
@@ -34,6 +35,7 @@ class RemoteSeat:
         self.proof = proof  # how they logged in: their key's fingerprint, their seat's code proof, or '' (the password)
         self.address = address
         self.code = ""  # their seat's rejoin code, where the game made it for them or they typed it
+        self.note: Optional[Text] = None  # their last words at a table, shown at the page they go back to
         self.colour = term.lower() not in COLOURLESS_TERMS
         self.language = from_environment(environment or {})  # as the friend's ssh client sent LANG and LC_*
         self.unicode = charset_is_utf8(environment or {})
@@ -135,7 +137,7 @@ class RemoteSeat:
         back to its page); what it types goes there from now on."""
         seat = RemoteSeat(self.name, self._send, self.close_connection, *self.size, self.term, self.environment,
                           self.proof, self.address)
-        seat.code = self.code
+        seat.code, seat.note = self.code, self.note
         self.successor = seat
         return seat
 

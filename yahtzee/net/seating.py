@@ -29,8 +29,8 @@ class Seating(Protocol):
     def seats(self) -> Seats:
         """The seats friends took at their own terminals (the seated game's); any thread may ask."""
 
-    def human_seats(self) -> set[str]:
-        """The seats (folded names) people play."""
+    def human_seats(self) -> list[str]:
+        """The seats (folded names) people play, in seat order."""
 
     def saved_game_set_aside(self) -> bool:
         """The host chose not to resume the saved game offered (its seats are nobody's now)."""

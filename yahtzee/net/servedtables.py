@@ -39,6 +39,11 @@ class HallTable:
             self._seats.append(seat)
         self.changed()
 
+    def discard(self, seat: RemoteSeat) -> None:
+        """A player here hosts the table now: their terminal is no longer one of its logins."""
+        with self._lock:
+            self._seats = [kept for kept in self._seats if kept is not seat]
+
     def present(self) -> list[RemoteSeat]:
         """The players at this table now."""
         with self._lock:

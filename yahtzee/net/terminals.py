@@ -85,6 +85,16 @@ class Terminals:
         friend = self.friends[seat.name.casefold()] = Friend(seat, console, reader, KeyReader(seat.aside_fileno()))
         return friend
 
+    def promote(self, key: str) -> Friend:
+        """A friend's terminal becomes the host's (the host left a server's table): every key
+        typed there answers from now on, and the host's keys are offered there."""
+        friend = self.friends.pop(key)
+        friend.aside.close()
+        friend.seat.listening, friend.seat.typed_aside = True, None
+        friend.console.at_host, friend.console.own_sound = True, None
+        self.host, self.host_reader = friend.console, friend.reader
+        return friend
+
     def newcomers(self, present: Iterable[RemoteSeat]) -> list[RemoteSeat]:
         """The seats logged in whose terminals are not taken in yet."""
         return [seat for seat in present if seat.name.casefold() not in self.friends]

@@ -89,10 +89,13 @@ def hot_key(console: Console, ctx: Context, token: Optional[str], view: View, pr
     return True
 
 
+QUIT_GAME = YesNo(Say("Quit the game? Your game is kept for next time. (Y/N)"))  # F10 while a game is kept
+
+
 def quit_question(ctx: Context) -> YesNo:
     """What F10 asks: a game in progress is kept, and the question says so."""
     if ctx.session.game is not None:
-        return YesNo(Say("Quit the game? Your game is kept for next time. (Y/N)"))
+        return QUIT_GAME
     return YesNo(Say("Quit Computer Yahtzee? (Y/N)"))
 
 

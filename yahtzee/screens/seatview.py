@@ -65,9 +65,9 @@ class ContextSeating:
         """The seats friends took at their own terminals (the seated game's)."""
         return self.seated().seats
 
-    def human_seats(self) -> set[str]:
-        """The seats (folded names) people play."""
-        return {player.name.casefold() for player in self.seated().players if not player.is_computer}
+    def human_seats(self) -> list[str]:
+        """The seats (folded names) people play, in seat order."""
+        return [player.name.casefold() for player in self.seated().players if not player.is_computer]
 
     def saved_game_set_aside(self) -> bool:
         """The host chose not to resume the saved game offered."""
