@@ -405,6 +405,38 @@ def test_a_host_who_leaves_hands_the_table_to_the_next_player_at_it_and_the_game
     assert re.search(r"1\s+CARL\s+1987 \(forced joker\)\s+ANN BOB CARL\s+-\s+playing", page)
 
 
+def test_a_host_hands_the_table_on_from_the_page_of_who_is_at_it_and_plays_on_at_their_own_seat(
+        served: Served) -> None:
+    ann = served.host("ANN")
+    ann.wait_for("Press any key to begin")
+    bob = served.login("BOB")
+    bob.wait_for("1  ANN")
+    bob.press("1", "Enter")
+    ann.wait_for("BOB joined the table")
+    ann.seat("ANN", "BOB")
+    ann.press("y")
+    ann.wait_for("ANN: press any key to roll")
+    ann.press("F7")
+    ann.wait_for("A number removes that one for the game; H hands the table on; Esc returns.")
+    ann.press("h")
+    ann.wait_for("Who hosts the table from now on? A player's number; Esc returns.")
+    ann.press("1")
+    bob.wait_for("ANN handed you the table: you host it now (F7 shows who is at it).")
+    bob.wait_for("Here: F7 seats, F8 verify, F9 sound, F10 quit.")  # the host's own keys, at BOB's terminal
+    ann.wait_for("ANN: press any key to roll")  # her own seat, at her own terminal
+    assert "ANN handed the table to BOB." in ann.text
+    page = served.login("CARL").wait_for("playing")
+    assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
+    ann.turn("ANN", "c")
+    bob.turn("BOB", "1")
+    ann.wait_for("ANN: press any key to roll")
+    ann.press("F10")  # a friend's F10 now: she leaves, and her seat waits
+    ann.wait_for("Leave the table? Your seat waits for you. (Y/N)")
+    ann.press("y")
+    ann.wait_for("You left the table: join it again from the page to take your seat back.")
+    bob.wait_for("ANN is away. Meanwhile your keys answer")
+
+
 def test_a_saved_table_numbered_past_99_is_typed_in_full(hall: Path) -> None:
     from yahtzee.saves.store import Saves
     for number in range(70):  # saved tables are numbered on from 31: the last is 100

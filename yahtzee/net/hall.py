@@ -308,10 +308,13 @@ class Hall:
         """The console at a friend's terminal at a table: the host's keys are not offered there."""
         return self.console_for(friend, keys, False)
 
-    def handed(self, table: OpenTable, seat: RemoteSeat, console: KeyConsole) -> None:
-        """The table's host left while others play at it: the player at `seat` hosts it now."""
+    def handed(self, table: OpenTable, seat: RemoteSeat, console: KeyConsole, stays: Optional[RemoteSeat]) -> None:
+        """The table's host handed it on: the player at `seat` hosts it now, and the one before,
+        if they `stay`, is one of its logins."""
         if table.seats is not None:
             table.seats.discard(seat)
+            if stays is not None:
+                table.seats.add(stays)
         table.host, table.console = seat, console
         self.changed()
 

@@ -15,15 +15,18 @@ from ..present.keys import Key
 from ..present.look import Asked, Frame, Screenful
 from ..screens.prompts import QUIT_GAME
 from .hostconsole import SeatingT, TableConsole
-from .hostpages import SERVED_AWAY, Away
+from .hostpages import SERVED_AWAY, Away, HostPages
 from .lines import SeatLines
 from .owners import by_code
+from .roster import Present, roster_view
 from .seat import RemoteSeat
 from .serving import Serve
+from .terminals import Friend
 
 T = TypeVar("T")
-# The hall hears who hosts the table now: their connection and their console.
-Handed = Callable[[RemoteSeat, KeyConsole], None]
+# The hall hears who hosts the table now (their connection and their console) and who hosted it
+# before, if they stay at the table.
+Handed = Callable[[RemoteSeat, KeyConsole, Optional[RemoteSeat]], None]
 
 
 class ServedTableConsole(TableConsole[SeatingT]):
@@ -32,7 +35,8 @@ class ServedTableConsole(TableConsole[SeatingT]):
     def __init__(self, host: KeyConsole, host_reader: KeyReader, serve: Serve,
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT, *,
                  host_seat: RemoteSeat, handed: Handed, away: Away = SERVED_AWAY) -> None:
-        super().__init__(host, host_reader, serve, console_for, seating, away=away, lines=ServedLines)
+        super().__init__(host, host_reader, serve, console_for, seating, away=away, lines=ServedLines,
+                         pages=ServedPages)
         self.host_seat = host_seat  # the host's connection: when it drops, the table is handed over
         self.handed = handed
 
@@ -92,10 +96,7 @@ class ServedTableConsole(TableConsole[SeatingT]):
         """The friend at `key` hosts the table from now on; the host who left goes back to the
         page, their seat waiting for them; every terminal is told, and drawn anew."""
         left, console, reader = self.host_seat, self.host, self.terminals.host_reader
-        friend = self.terminals.promote(key)
-        self.host_seat = friend.seat
-        self.handed(friend.seat, friend.console)  # listed as the host before the one who left sees the page
-        self._seat_who_left(left, key)
+        friend = self._promote(key, None)
         left.note = Say("You left the table: {name} hosts it now. Join it again from the page to take your seat "
                         "back.").format(name=friend.seat.name)  # shown at the page
         with contextlib.suppress(InputClosed):
@@ -104,7 +105,34 @@ class ServedTableConsole(TableConsole[SeatingT]):
         left.disconnect()
         left.close()
         self.host.message(Say("{name} left: you host the table now (F7 shows who is at it).").format(name=left.name))
-        said = Say("{name} left: {host} hosts the table now.").format(name=left.name, host=friend.seat.name)
+        self._tell_others(Say("{name} left: {host} hosts the table now.").format(name=left.name,
+                                                                              host=friend.seat.name))
+
+    def hand_table(self, key: str) -> None:
+        """The host hands the table to the friend at `key` and stays at it, at their own seat
+        (a friend's now, proved as any friend's); every terminal is told, and drawn anew."""
+        stays, console, reader = self.host_seat, self.host, self.terminals.host_reader
+        friend = self._promote(key, stays)
+        name = stays.name.casefold()
+        self.terminals.demote(stays, console, reader, self._typed_aside)
+        with contextlib.suppress(InputClosed):
+            self.claims.stays(name, self.friends[name])  # a seat proved by their key, or a rejoin code shown them
+        self.host.message(Say("{name} handed you the table: you host it now (F7 shows who is at it).").format(
+            name=stays.name))
+        self._tell_others(Say("{name} handed the table to {host}.").format(name=stays.name, host=friend.seat.name))
+
+    def _promote(self, key: str, stays: Optional[RemoteSeat]) -> Friend:
+        """The friend at `key` is the host now, listed so (with the host before them as one of the
+        table's logins if they `stay`), and the seats are owned as a new host's table's are."""
+        left = self.host_seat
+        friend = self.terminals.promote(key)
+        self.host_seat = friend.seat
+        self.handed(friend.seat, friend.console, stays)  # listed as the host before the one who left sees the page
+        self._seat_who_left(left, key)
+        return friend
+
+    def _tell_others(self, said: Text) -> None:
+        """Every terminal but the new host's told what changed, and every one drawn anew."""
         self.terminals.everywhere(lambda other, at: at.message(said), but_host=True)
         self.draw_everywhere(self.refresh())
 
@@ -156,3 +184,25 @@ class ServedLines(SeatLines):
         if self.seating.game_under_way():
             return Say("The host stopped the game; it is saved: the page lists it, for any of its players to take up.")
         return Say("The host closed the table.")
+
+
+class ServedPages(HostPages):
+    """The host's pages at a server's table: on the page of who is at it, H hands the table on."""
+
+    ROSTER_KEYS = Say("A number removes that one for the game; H hands the table on; Esc returns.")
+
+    def hand_on(self, people: list[tuple[str, Present]]) -> bool:
+        """H: the player whose number follows hosts the table from now on, the host staying at
+        their own seat; False for Esc, or (said why) for someone who does not play here now."""
+        prompt = Say("Who hosts the table from now on? A player's number; Esc returns.")
+        self.host.show(Asked(roster_view([person for _, person in people], self.server.how_to_join()), prompt))
+        token = self.host.read_key(prompt, idle=self.table.look_around)
+        picked = people[int(token) - 1] if token.isdigit() and 1 <= int(token) <= len(people) else None
+        if picked is None or not (picked[1].seated and picked[1].here):
+            if picked is not None:
+                self.host.remind(Say("{name} does not play at the table now: only a player here may host it.").format(
+                    name=picked[1].name))
+            return False
+        assert isinstance(self.table, ServedTableConsole)  # the table these pages are made for
+        self.table.hand_table(picked[0])
+        return True

@@ -51,7 +51,8 @@ class TableConsole(Generic[SeatingT]):
                  serve: Serve,
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT,
                  away: Away = HOSTED_AWAY, clock: Callable[[], float] = time.monotonic,
-                 new_code: Callable[[], str] = new_code, lines: type[SeatLines] = SeatLines) -> None:
+                 new_code: Callable[[], str] = new_code, lines: type[SeatLines] = SeatLines,
+                 pages: type[HostPages] = HostPages) -> None:
         self.seating = seating  # what the game says of its seats
         self.terminals = Terminals(host, host_reader, console_for)
         self.friends = self.terminals.friends  # by folded login name, seated or watching
@@ -70,7 +71,7 @@ class TableConsole(Generic[SeatingT]):
         self.lines = lines(self.seating, self.claims, self.terminals)
         self.own_keys = FriendKeys(self.terminals, self.lines, self.show_at)
         self.stray = StrayKeys(self.terminals, self.seating, self.claims, self.lines, self.own_keys)
-        self.pages = HostPages(self, self.terminals, self.claims, self.seating, self.server, away, clock)
+        self.pages = pages(self, self.terminals, self.claims, self.seating, self.server, away, clock)
 
     # -- what the screens read of a console ------------------------------------------------
     @property

@@ -20,6 +20,7 @@ from .seating import Seating
 from .serving import SeatServer
 from .terminals import HOST, Terminals
 
+PICK_A_NUMBER = Say("Press a number from the list, or Esc.")
 AWAY_POLL_SECONDS = 0.25  # how often a wait for a friend who is away looks for their return
 
 
@@ -85,6 +86,8 @@ class Hosting(Protocol):
 class HostPages:
     """The host's own pages, over the table's terminals and seats."""
 
+    ROSTER_KEYS = Say("A number removes that one for the rest of the game; Esc returns.")
+
     def __init__(self, table: Hosting, terminals: Terminals, claims: SeatClaims, seating: Seating,
                  server: SeatServer, away: Away, clock: Callable[[], float]) -> None:
         self.table, self.terminals, self.claims, self.seating, self.server = table, terminals, claims, seating, server
@@ -139,7 +142,7 @@ class HostPages:
         the game (a seat removed is the host's again). Back to the question after; the flow
         runs the moment again if a seat changed hands."""
         seats_before = self.seating.seats().owners()
-        prompt = Say("A number removes that one for the rest of the game; Esc returns.")
+        prompt = self.ROSTER_KEYS
         self.host.forget_messages()
         while True:
             self.table.refresh()
@@ -150,12 +153,20 @@ class HostPages:
                 break
             if token.isdigit() and 1 <= int(token) <= len(people):
                 self.remove(*people[int(token) - 1])
+            elif token == "h":
+                if self.hand_on(people):
+                    break  # another hosts the table now
             else:
-                self.host.remind(Say("Press a number from the list, or Esc."))
+                self.host.remind(PICK_A_NUMBER)
         self.host.forget_messages()
         if self.seating.seats().owners() != seats_before and self.seating.game_under_way():
             raise SeatChanged()
         self.table.show_at(HOST, self.host)
+
+    def hand_on(self, people: list[tuple[str, Present]]) -> bool:
+        """H at the page of who is at the table: no key at a --host table (its host is its terminal)."""
+        self.host.remind(PICK_A_NUMBER)
+        return False
 
     def remove(self, key: str, person: Present) -> None:
         """Remove a friend for the rest of the game: their seat (if they had one) is the host's

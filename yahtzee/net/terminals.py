@@ -95,6 +95,15 @@ class Terminals:
         self.host, self.host_reader = friend.console, friend.reader
         return friend
 
+    def demote(self, seat: RemoteSeat, console: KeyConsole, reader: KeyReader,
+               typed_aside: Callable[[], None]) -> Friend:
+        """The host's terminal becomes a friend's (they handed a server's table on and stay at
+        it); `typed_aside` hears of the keys they type while another terminal is asked."""
+        console.at_host, console.own_sound = False, seat.sound
+        seat.woken, seat.typed_aside = reader.wake, typed_aside
+        friend = self.friends[seat.name.casefold()] = Friend(seat, console, reader, KeyReader(seat.aside_fileno()))
+        return friend
+
     def newcomers(self, present: Iterable[RemoteSeat]) -> list[RemoteSeat]:
         """The seats logged in whose terminals are not taken in yet."""
         return [seat for seat in present if seat.name.casefold() not in self.friends]
