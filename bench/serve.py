@@ -8,9 +8,11 @@ table and rests built before timing starts, as a served table's preferences ask)
 at a person's pace, a key every 0.5-1.5 s on its turn (a die marked, a reroll, a posting
 verified, now and then the advice page and X back); at least SECONDS steady and MIN_KEYS timed
 keys. A key's time is from its sending to the first drawing that reaches the typing seat after
-it (and, for a roll or a posting, each other seat at the table). Peak memory is the server's
-and its build processes' resident sets, sampled; the strategy tables the server held come from
-its log as it stops.
+it (and, for a roll or a posting, each other seat at the table). One table on the 1987 rules
+plays with real OpenSSH clients instead, each in a pseudo-terminal of 80x24, as a check that
+the bench's clients are what players use (its keys are counted with the others and apart).
+Peak memory is the server's and its build processes' resident sets, sampled; the strategy
+tables the server held come from its log as it stops.
 
 Prints one summary line and each figure against its target; asserts nothing. The last line is
 one JSON object.
@@ -19,19 +21,25 @@ Usage: python bench/serve.py [--quick] (quick: 2 tables on the 1987 rules, one w
 watcher, 15 s and 20 keys: no yahtChallenge table to build)
 """
 import asyncio
+import fcntl
 import json
 import os
+import pty
 import random
 import re
+import shutil
 import signal
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
+import tty
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Protocol, Union
 
 import asyncssh
 
@@ -43,15 +51,45 @@ from yahtzee.strategy.exact.objective import EXPECTED_SCORE  # noqa: E402
 from yahtzee.strategy.storage.buildprocess import request  # noqa: E402
 
 QUICK = "--quick" in sys.argv[1:]
+OPENSSH = shutil.which("ssh") is not None  # where it is installed
 TABLES = 2 if QUICK else 25
 YAHTC_TABLES = 0 if QUICK else 5  # the first tables
 COMPUTER_TABLES = 1 if QUICK else 5  # the last tables
+OPENSSH_TABLE = YAHTC_TABLES  # the first table on the 1987 rules without a computer: real OpenSSH clients
 SECONDS = 15 if QUICK else 300
 MIN_KEYS = 20 if QUICK else 2000
 TYPING_P99_MS, MEMORY_MB = 50.0, 400.0
 CLEAR = b"\x1b[H\x1b[J"  # every drawing of a screen starts with it
 BOXES = "123456tfhslyc"
 ADVICE_CHANCE = 0.05
+
+
+class Stream(Protocol):
+    """What a seat's client is read from and written to (asyncssh's, or a pseudo-terminal's)."""
+
+    def write(self, data: bytes) -> None: ...
+
+    async def read(self, size: int) -> bytes: ...
+
+
+class OpenSSH:
+    """A real OpenSSH client in a pseudo-terminal of 80x24, read and written as asyncssh's are."""
+
+    def __init__(self, child: asyncio.subprocess.Process, master: int, reader: asyncio.StreamReader) -> None:
+        self.child, self.master, self.reader = child, master, reader
+        self.stdin: Stream = self
+        self.stdout: Stream = self
+
+    def write(self, data: bytes) -> None:
+        """Keys typed at its terminal."""
+        os.write(self.master, data)
+
+    async def read(self, size: int) -> bytes:
+        """What its terminal was sent ('' once the client is gone)."""
+        try:
+            return await self.reader.read(size)
+        except OSError:  # the pseudo-terminal closes with its client
+            return b""
 
 
 @dataclass
@@ -68,8 +106,9 @@ class Seat:
     sent_at: Optional[float] = None  # a timed key waits for its drawing here
     answered: str = ""  # the question that key answered
     watched_at: Optional[float] = None  # another seat's roll or posting waits for its drawing here
-    process: Optional[asyncssh.SSHClientProcess] = None
+    process: Union[asyncssh.SSHClientProcess, OpenSSH, None] = None
     table_mates: list["Seat"] = field(default_factory=list)
+    openssh: bool = False  # a real OpenSSH client, not asyncssh's
 
 
 @dataclass
@@ -78,6 +117,7 @@ class Figures:
 
     typing: list[float] = field(default_factory=list)
     watching: list[float] = field(default_factory=list)
+    openssh: list[float] = field(default_factory=list)  # the typing seat's times at the table of OpenSSH clients
     by_key: dict[str, list[float]] = field(default_factory=dict)  # the typing seat's times, by the question answered
     timing: bool = False
 
@@ -95,6 +135,7 @@ def prepare(folder: Path) -> Path:
     serve.mkdir()
     key = asyncssh.generate_private_key("ssh-ed25519")
     key.write_private_key(str(folder / "player"))
+    (folder / "player").chmod(0o600)  # OpenSSH reads no key that others may read
     (serve / "authorized_keys").write_bytes(key.export_public_key())
     for table in range(YAHTC_TABLES):
         prefs = serve / "tables" / f"a{table:02d}"
@@ -206,6 +247,8 @@ async def read_screen(seat: Seat, figures: Figures) -> None:
             if seat.sent_at is not None:
                 figures.typing.append(1000 * (arrived - seat.sent_at))
                 figures.by_key.setdefault(seat.answered, []).append(figures.typing[-1])
+                if seat.openssh:
+                    figures.openssh.append(figures.typing[-1])
                 seat.sent_at = None
             if seat.watched_at is not None:
                 figures.watching.append(1000 * (arrived - seat.watched_at))
@@ -218,10 +261,30 @@ async def read_screen(seat: Seat, figures: Figures) -> None:
 
 async def log_in(seat: Seat, port: int, folder: Path) -> None:
     """The seat's ssh client logged in, its terminal open."""
+    if seat.openssh:
+        seat.process = await openssh(seat, port, folder)
+        return
     conn = await asyncssh.connect("127.0.0.1", port, username=seat.name, client_keys=[str(folder / "player")],
                                   known_hosts=None, local_addr=(seat.address, 0))
     seat.process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None,
                                              env={"LANG": "C.UTF-8"})
+
+
+async def openssh(seat: Seat, port: int, folder: Path) -> OpenSSH:
+    """The seat's OpenSSH client, started in a pseudo-terminal of 80x24 from the seat's address."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    tty.setraw(slave)
+    child = await asyncio.create_subprocess_exec(
+        "ssh", "-F", "/dev/null", "-tt", "-e", "none", "-i", str(folder / "player"), "-o", "IdentitiesOnly=yes",
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        "-o", "SendEnv=LANG", "-b", seat.address, "-p", str(port), f"{seat.name}@127.0.0.1",
+        stdin=slave, stdout=slave, stderr=slave, env={**os.environ, "LANG": "C.UTF-8"})
+    os.close(slave)
+    reader = asyncio.StreamReader()
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(master, "rb", buffering=0))
+    return OpenSSH(child, master, reader)
 
 
 async def wait_for(seat: Seat, words: bytes, seconds: float = 60.0) -> None:
@@ -290,7 +353,7 @@ async def play(port: int, folder: Path, figures: Figures) -> list[Seat]:
         address = f"127.0.0.{10 + table}"
         names = [f"{letter}{table:02d}" for letter in "abc"] + \
             ([f"w{table:02d}"] if table >= TABLES - COMPUTER_TABLES else [f"d{table:02d}"])
-        seats = [Seat(name, table, address) for name in names]
+        seats = [Seat(name, table, address, openssh=table == OPENSSH_TABLE and OPENSSH) for name in names]
         for seat in seats:
             seat.table_mates = [other for other in seats if other is not seat]
         await open_table(table, seats, port, folder, figures)
@@ -302,7 +365,7 @@ async def play(port: int, folder: Path, figures: Figures) -> list[Seat]:
 async def measure(server: subprocess.Popen, port: int, folder: Path) -> tuple[Figures, float, float]:
     """The figures of SECONDS of steady play (or until MIN_KEYS keys), the peak memory, the time taken."""
     figures = Figures()
-    await play(port, folder, figures)
+    seats = await play(port, folder, figures)
     await asyncio.sleep(5)  # every game under way
     figures.timing = True
     started, peak = time.perf_counter(), 0.0
@@ -312,7 +375,12 @@ async def measure(server: subprocess.Popen, port: int, folder: Path) -> tuple[Fi
         if time.perf_counter() - started > 3 * SECONDS:
             break
     figures.timing = False
-    return figures, peak, time.perf_counter() - started
+    spent = time.perf_counter() - started
+    for seat in seats:
+        if isinstance(seat.process, OpenSSH):
+            seat.process.child.terminate()
+            await seat.process.child.wait()
+    return figures, peak, spent
 
 
 def tables_held(folder: Path) -> Optional[int]:
@@ -344,13 +412,18 @@ def main() -> None:
           f"typing p99 target <= {TYPING_P99_MS:.0f} ms: {'met' if typing_p99 <= TYPING_P99_MS else 'NOT met'}; "
           f"memory target <= {MEMORY_MB:.0f} MB: {'met' if peak <= MEMORY_MB else 'NOT met'}; "
           f"the server stopped in {stop_seconds:.1f} s after SIGTERM")
+    clients = (f"the table of OpenSSH clients (table {OPENSSH_TABLE + 1}): {len(figures.openssh)} timed keys, p50 "
+               f"{statistics.median(figures.openssh):.1f} ms, p99 {percentile(figures.openssh, 0.99):.1f} ms"
+               if figures.openssh else "no OpenSSH client here (ssh is not installed): every seat is asyncssh's")
+    print(clients)
     print("by the question answered: " + "; ".join(
         f"{question} {len(times)} keys, p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 0.99):.1f} ms"
         for question, times in sorted(figures.by_key.items())))
     print(json.dumps({"quick": QUICK, "tables": TABLES, "keys": len(figures.typing), "seconds": round(spent),
                       "typing_p50_ms": round(typing_p50, 2), "typing_p99_ms": round(typing_p99, 2),
                       "watching_p99_ms": round(watching_p99, 2), "peak_mb": round(peak), "tables_held": held,
-                      "stop_seconds": round(stop_seconds, 2)}))
+                      "stop_seconds": round(stop_seconds, 2), "openssh_keys": len(figures.openssh),
+                      "openssh_p99_ms": round(percentile(figures.openssh, 0.99), 2) if figures.openssh else None}))
 
 
 if __name__ == "__main__":
