@@ -15,7 +15,7 @@ from yahtzee.net.hallpage import Listed, hall_view
 from yahtzee.present.look import Look
 from yahtzee.speech.languages import speaking
 
-QUESTION = Say("N: a new table, its number: join it, S: statistics, D: language, F10: leave.")
+QUESTION = Say("N: new table, P: private, a number: join, S: stats, D: language, F10: leave.")
 TWO_TABLES = [Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB", "*gambler"), 2, True),
               Listed(2, "CARL", HASBRO.describe(), (), 0, False)]
 
@@ -29,7 +29,7 @@ def test_the_page_lists_each_table_with_its_host_rules_players_watchers_and_stat
         "  1  ANN       1987 (forced joker)  ANN BOB *gambler         2         playing",
         "  2  CARL      1987 (forced joker)  -                        -         waiting",
         "",
-        "  N: a new table, its number: join it, S: statistics, D: language, F10: leave.",
+        "  N: new table, P: private, a number: join, S: stats, D: language, F10: leave.",
     ]
 
 
@@ -45,7 +45,7 @@ def test_the_page_is_drawn_in_the_terminals_language() -> None:
         "  2  CARL      1987 (Pflicht-Joker) -                        -         wartet",
     ]
     assert empty[2] == "  Noch kein Tisch: N eröffnet einen, und du bist sein Gastgeber."
-    assert lines[-1] == "  N: neuer Tisch, Nummer: dazusetzen, S: Statistik, D: Sprache, F10: gehen."
+    assert lines[-1] == "  N: neu, P: privat, Nummer: dazusetzen, S: Statistik, D: Sprache, F10: gehen."
     assert max(len(line) for line in lines) < 80
 
 
@@ -56,6 +56,15 @@ def test_a_saved_table_is_listed_as_saved_in_each_language() -> None:
         german = hall_view(saved)(QUESTION)(Look())[3].rstrip()
     assert english == "  31 ANN       1987 (forced joker)  ANN BOB                  -         saved"
     assert german == "  31 ANN       1987 (Pflicht-Joker) ANN BOB                  -         pausiert"
+
+
+def test_a_private_table_is_marked_and_the_page_says_what_the_mark_means() -> None:
+    tables = [Listed(1, "ANN", HASBRO.describe(), (), 0, False, private=True), TWO_TABLES[1]]
+    lines = [line.rstrip() for line in hall_view(tables)(QUESTION)(Look())]
+    assert lines[3:6] == ["  1* ANN       1987 (forced joker)  -                        -         waiting",
+                          "  2  CARL      1987 (forced joker)  -                        -         waiting",
+                          "  * private: joined with the code its host gives."]
+    assert "private" not in " ".join(hall_view(TWO_TABLES)(QUESTION)(Look())[:-1])
 
 
 def test_a_page_of_many_tables_lists_what_fits_and_says_how_to_join_the_others() -> None:
@@ -75,7 +84,7 @@ import signal  # noqa: E402
 import subprocess  # noqa: E402
 from functools import partial  # noqa: E402
 
-from helpers import run_game, there  # noqa: E402
+from helpers import run_game, there, wait_until  # noqa: E402
 from terminal import Terminal  # noqa: E402
 from test_saves import RESUME, mid_game_session  # noqa: E402
 
@@ -184,7 +193,7 @@ class Players:
     def host(self, name: str) -> Terminal:
         """A player logged in who starts a table, at its title screen."""
         term = self.login(name)
-        term.wait_for("N: a new table")
+        term.wait_for("N: new table")
         term.press("n")
         return term
 
@@ -248,7 +257,7 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
     carl.press("F10")
     carl.wait_for("Stop watching and leave the table? (Y/N)")
     carl.press("y")
-    page = carl.wait_for("N: a new table")  # back at the page, on the same connection
+    page = carl.wait_for("N: new table")  # back at the page, on the same connection
     assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
     carl.press("1", "Enter")
     carl.wait_for("you watch")
@@ -352,7 +361,7 @@ def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer_
     bob.press("F10")
     bob.wait_for("Leave the table? Your seat waits for you. (Y/N)")
     bob.press("y")
-    bob.wait_for("N: a new table")
+    bob.wait_for("N: new table")
     ann.press("q")
     ann.wait_for("Quit the game?")  # nobody else at the table to host it: the game is saved
     ann.press("y")
@@ -437,6 +446,36 @@ def test_a_host_hands_the_table_on_from_the_page_of_who_is_at_it_and_plays_on_at
     bob.wait_for("ANN is away. Meanwhile your keys answer")
 
 
+def test_a_private_table_is_joined_with_its_code_and_three_wrong_codes_close_the_connection(
+        served: Served) -> None:
+    ann = served.login("ANN")
+    ann.wait_for("N: new table")
+    ann.press("p")
+    shown = ann.wait_for("with its code")
+    code = there(re.search(r"with its code\s+([A-Z0-9]{6})\.", shown)).group(1)
+    bob = served.login("BOB")
+    page = bob.wait_for("* private: joined with the code its host gives.")
+    assert re.search(r"1\*\s+ANN\s+1987", page)
+    bob.press("1", "Enter")
+    bob.wait_for("This private table's code:")
+    bob.press("K7Q2MX" if code != "K7Q2MX" else "K7Q2MY", "Enter")
+    bob.wait_for("That is not table 1's code.")
+    bob.press("1", "Enter")
+    bob.wait_for("This private table's code:")
+    bob.press(code.lower(), "Enter")  # as a rejoin code: case aside
+    bob.wait_for("The host is getting the game ready.")
+    ann.wait_for("BOB joined the table")
+    carl = served.login("CARL")
+    carl.wait_for("N: new table")
+    for _ in range(3):
+        carl.press("1", "Enter")
+        carl.wait_for("This private table's code:")
+        carl.press("WRONG", "Enter")
+    wait_until(lambda: carl.exit_code() is not None)
+    log = (served.folder / "serve" / "table.log").read_text()
+    assert "CARL a wrong code for table 1" in log and "CARL left" in log  # repeated lines are counted, not written
+
+
 def test_a_saved_table_numbered_past_99_is_typed_in_full(hall: Path) -> None:
     from yahtzee.saves.store import Saves
     for number in range(70):  # saved tables are numbered on from 31: the last is 100
@@ -467,7 +506,7 @@ def test_an_admin_closes_a_table_and_removes_a_name_and_nobody_else_may(admin_ke
     carl = served.login("CARL")
     carl.wait_for("waiting")
     carl.press("c")  # no admin's key: C is no key of his
-    carl.wait_for("N: a new table")
+    carl.wait_for("N: new table")
     assert "Close table number" not in carl.text
     ann = served.login("ANN", key="admin")
     ann.wait_for("As an admin: C closes a table; R removes a name or address (or lets it back).")
@@ -491,7 +530,7 @@ def test_an_admin_closes_a_table_and_removes_a_name_and_nobody_else_may(admin_ke
     ann.wait_for("Remove a name or an address")
     ann.press("CARL", "Enter")
     ann.wait_for("CARL may log in again.")
-    served.login("CARL").wait_for("N: a new table")
+    served.login("CARL").wait_for("N: new table")
     log = (served.folder / "serve" / "table.log").read_text()
     assert "ANN closed table 1" in log and "ANN removed carl" in log and "CARL refused: removed by an admin" in log
     assert "ANN let in again CARL" in log

@@ -12,8 +12,9 @@ model's Seats value that the server reads too), lines.py (each terminal's own wo
 friendkeys.py and straykeys.py (the keys of a friend's own terminal, and of terminals not asked)
 and hostpages.py (the host's page of who is at the table, and the wait for a friend away);
 seating.py is what the table asks the game about its seats. hall.py is the server of many tables:
-its page (hallpage.py) at each login, who may log in (access.py), and each table a hosted table
-whose host is its creator's terminal, open or saved in the server's folder (servedtables.py).
+its pages (hallpage.py) at each login, who may log in (access.py), what an admin does there
+(admin.py), and each table a hosted table whose host is its creator's terminal, open or saved in
+the server's folder (servedtables.py), its console one whose host may hand it on (handover.py).
 It imports the model, the speech, the saves (atomic files, for the host key; a server's saved
 tables), the presentation, the consoles (the key console the host plays at, its key reader and
 the stops), the screens (the console contract a table's game runs at) and the strategy (its

@@ -4,7 +4,7 @@ Each table is a hosted table (hostconsole.TableConsole) whose host is its creato
 whose server is its share of the hall's logins (HallTable)."""
 import contextlib
 import dataclasses
-import signal
+import hmac
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -23,20 +23,22 @@ from ..screens.dialog import ProgramConsole
 from ..speech.languages import text
 from ..strategy.storage import memo
 from .access import Access, NameKeys, Removals, admin_fingerprints, kept_access
+from .admin import ADMIN_KEYS, Admin
 from .credentials import kept_password, table_credentials
 from .friendkeys import LANGUAGE_KEY, speak_next_language
 from .hallpage import Listed, hall_view, show_statistics
 from .handover import ServedTableConsole
 from .limits import SERVER_SIZES
 from .log import TableLog
+from .owners import MAX_CODE_CHARS, new_code, plain_code
 from .seat import RemoteSeat
 from .seating import Seating
 from .servedtables import (
-    JOIN_LINE,
     MAX_FOLDERS_PER_NAME,
     HallTable,
     OpenTable,
     SavedTable,
+    join_line,
     new_table_folder,
     saved_tables,
 )
@@ -44,10 +46,9 @@ from .server import TableServer
 from .serving import SeatServer
 
 MAX_TABLES = 30  # tables on the server at once
-MAX_REMOVED_CHARS = 45  # of a name or an address an admin types (an IPv6 address at its longest)
 MAX_TABLES_PER_ADDRESS = 4  # tables hosted from one address at once
-QUESTION = Say("N: a new table, its number: join it, S: statistics, D: language, F10: leave.")
-ADMIN_KEYS = Say("As an admin: C closes a table; R removes a name or address (or lets it back).")
+MAX_CODE_TRIES = 3  # wrong private tables' codes at a login before it is closed (as a seat's rejoin code)
+QUESTION = Say("N: new table, P: private, a number: join, S: stats, D: language, F10: leave.")
 
 
 # A console at a player's terminal, reading with a reader; True: the host's keys are offered there.
@@ -56,7 +57,8 @@ SeatConsole = Callable[[RemoteSeat, KeyReader, bool], KeyConsole]
 # ends, at the console the hall makes for its seating; `opened` hears of the session it plays.
 PlayTable = Callable[[str, Path, Callable[[Seating], ProgramConsole], Callable[[Callable[[], Session]], None]],
                      None]
-Choice = Union[int, str, SavedTable, None]  # a table to join, 'n' for a new one, a saved one to take up, or none
+# A table to join, 'n' for a new one ('p' a private one), a saved one to take up, or none.
+Choice = Union[int, str, SavedTable, None]
 
 
 class Hall:
@@ -80,12 +82,14 @@ class Hall:
             table_credentials(folder, kept_password(folder)), takes_password=self.access is not Access.KEYS,
             open_names=NameKeys(folder) if self.access is Access.OPEN else None, admins=admin_fingerprints(folder))
         self.removals = Removals(folder)
+        self.admin = Admin(self.removals, log, lambda: self.tables, lambda: self.server.present())
         self.server = TableServer(self.credentials, *address, notify=lambda line: log.record("-", "-", text(line)),
                                   log=log, changed=self.look_around, sizes=SERVER_SIZES)
         self.tables: dict[int, OpenTable] = {}
         self.saved = saved_tables(self.tables_folder, (), MAX_TABLES + 1)
         self._at_page: dict[RemoteSeat, KeyConsole] = {}  # the consoles showing the page
         self._taken: set[RemoteSeat] = set()  # the logins the hall took in, still connected
+        self._wrong_codes: dict[RemoteSeat, int] = {}  # wrong private tables' codes typed at each login
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._stopped: Optional[int] = None
@@ -154,8 +158,8 @@ class Hall:
         finally:
             with self._lock:
                 self._at_page.pop(seat, None)
-        if choice == "n" or isinstance(choice, SavedTable):
-            self.host(seat, console, reader, choice if isinstance(choice, SavedTable) else None)
+        if choice in ("n", "p") or isinstance(choice, SavedTable):
+            self.host(seat, console, reader, choice if isinstance(choice, SavedTable) else None, choice == "p")
         elif isinstance(choice, int) and self.sit_down(seat, choice):
             reader.close()  # the table reads the seat's keys from now on
         else:
@@ -186,14 +190,14 @@ class Hall:
             if token == LANGUAGE_KEY:
                 speak_next_language(console)
             elif admin and token in ("c", "r"):
-                self.administer(seat, console, token)
+                self.admin.act(seat, console, token)
             elif token == "s":
                 show_statistics(console, self.history())
                 console.show(Asked(hall_view(shown[0]), QUESTION))
-            elif token == "n":
+            elif token in ("n", "p"):
                 refused = self.refused_table(seat)
                 if refused is None:
-                    return "n"
+                    return token
                 console.remind(refused)
             elif token.isdigit():
                 picked = self.table_number(seat, console, token)
@@ -201,31 +205,6 @@ class Hall:
                     return picked
             else:
                 console.remind(QUESTION)
-
-    def administer(self, seat: RemoteSeat, console: KeyConsole, token: str) -> None:
-        """An admin's key at the page: C closes a table (its game saved, as when the server
-        stops), R removes a name or an address (their connections closed), or lets one in again."""
-        if token == "c":
-            hot, typed = console.read_text(Say("Close table number: "), "", limit=2)
-            table = self.tables.get(int(typed)) if hot is None and typed.isdigit() else None
-            if table is not None:
-                self.log.record(seat.address, seat.name, f"closed table {table.number}")
-                table.console.request_stop(signal.SIGTERM)
-                console.message(Say("Table {number} is closed: its game is saved.").format(number=table.number))
-            return
-        hot, typed = console.read_text(Say("Remove a name or an address (one removed: let it in again): "), "",
-                                       limit=MAX_REMOVED_CHARS)
-        removed = None if hot is not None else self.removals.toggle(typed)
-        if removed is None:
-            return
-        self.log.record(seat.address, seat.name, f"{'removed' if removed else 'let in again'} {typed.strip()}")
-        if not removed:
-            console.message(Say("{name} may log in again.").format(name=typed.strip()))
-            return
-        for login in self.server.present():
-            if self.removals.refuses(login.name, login.address) and login is not seat:
-                login.close_connection()
-        console.message(Say("{removed} is removed (kept in the server's folder).").format(removed=typed.strip()))
 
     def refused_table(self, seat: RemoteSeat) -> Optional[Say]:
         """Why this player may not start a table now, or None."""
@@ -253,10 +232,28 @@ class Hall:
             console.message(Say("Only its players may take up a saved table: {names}.").format(
                 names=", ".join(name for name in saved.listed.players if name.casefold() in saved.players)))
             return None
-        if saved is None and int(typed) not in self.tables:
+        table = self.tables.get(int(typed))
+        if saved is None and table is None:
             console.message(Say("There is no table {number}.").format(number=typed))
             return None
+        if table is not None and table.asks_code_of(seat.name) and not self.code_given(seat, console, table):
+            return None
         return saved or int(typed)
+
+    def code_given(self, seat: RemoteSeat, console: KeyConsole, table: OpenTable) -> bool:
+        """Whether the player gives a private table's code; after MAX_CODE_TRIES wrong ones at a
+        login, its connection is closed."""
+        hot, typed = console.read_text(Say("This private table's code: "), "", limit=MAX_CODE_CHARS)
+        if hot is None and hmac.compare_digest(plain_code(typed).encode(), table.code.encode()):
+            return True
+        if hot is None:
+            tries = self._wrong_codes[seat] = self._wrong_codes.get(seat, 0) + 1
+            self.log.record(seat.address, seat.name, f"a wrong code for table {table.number}")
+            if tries >= MAX_CODE_TRIES:
+                seat.close_connection()
+                raise InputClosed()
+            console.message(Say("That is not table {number}'s code.").format(number=table.number))
+        return False
 
     def sit_down(self, seat: RemoteSeat, number: int) -> bool:
         """Send the player to a table (the seats' contract decides whether they play or watch);
@@ -269,13 +266,15 @@ class Hall:
         table.seats.add(seat)
         return True
 
-    def host(self, seat: RemoteSeat, console: KeyConsole, reader: KeyReader, saved: Optional[SavedTable]) -> None:
-        """The player starts a table (or takes up a saved one) and hosts it from their terminal
-        until its game ends."""
+    def host(self, seat: RemoteSeat, console: KeyConsole, reader: KeyReader, saved: Optional[SavedTable],
+             private: bool = False) -> None:
+        """The player starts a table (`private`: joined with a code of its own) or takes up a
+        saved one, and hosts it from their terminal until its game ends."""
         table = self.open_table(seat, console, saved)
+        table.code = new_code() if private else ""
 
         def serve(notify: Callable[[Text], None], changed: Callable[[], None], seats: object) -> SeatServer:
-            table.seats = HallTable(changed, self.back_to_page)
+            table.seats = HallTable(changed, self.back_to_page, table.code)
             return table.seats
 
         def hosted(seating: Seating) -> ProgramConsole:
@@ -289,7 +288,7 @@ class Hall:
         seat.disconnect = partial(self.back_to_page, seat)
         try:
             self.changed()
-            console.message_from_thread(JOIN_LINE)
+            console.message_from_thread(join_line(table.code))
             self.play_table(seat.name, self.tables_folder / table.folder, hosted, opened)
             if self._stopped is not None:
                 with contextlib.suppress(InputClosed):

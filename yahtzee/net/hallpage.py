@@ -28,6 +28,7 @@ class Listed:
     watching: int
     under_way: bool
     saved: bool = False  # nobody plays it now: one of its players may take it up
+    private: bool = False  # joined only with its code
 
 
 def hall_view(tables: Sequence[Listed]) -> View:
@@ -42,6 +43,8 @@ def hall_view(tables: Sequence[Listed]) -> View:
             rows.append("  " + look.words(Say("and {count} more, numbered up to {last}: type a table's number to "
                                               "join it.").format(count=len(tables) - PAGE_ROWS,
                                                                  last=tables[-1].number)))
+        if any(table.private for table in tables):
+            rows.append("  " + look.words(Say("* private: joined with the code its host gives.")))
         return [*lines, look.paint("total", header), *rows, ""]
     return framed(body, indent="  ")
 
@@ -50,7 +53,8 @@ def table_row(look: Look, table: Listed) -> str:
     """One table's line."""
     players = " ".join(table.players) or "-"
     state = Say("saved") if table.saved else Say("playing") if table.under_way else Say("waiting")
-    return row(look, str(table.number), table.host, table.rules, players, str(table.watching or "-"), state)
+    number = f"{table.number}*" if table.private else str(table.number)
+    return row(look, number, table.host, table.rules, players, str(table.watching or "-"), state)
 
 
 def row(look: Look, number: Text, host: Text, rules: Text, players: Text, watchers: Text, state: Text) -> str:

@@ -16,6 +16,7 @@ from .hallpage import Listed
 from .seat import RemoteSeat
 
 JOIN_LINE = Say("Others join this table from the server's page of tables.")
+PRIVATE_JOIN_LINE = Say("Others join this private table from the server's page of tables with its code {code}.")
 SAVED_DAYS = 30  # a saved table nobody took up for this long is set aside (its folder renamed, not deleted)
 MAX_FOLDERS_PER_NAME = 3  # the tables a name hosts, open or saved: its own folder and two more
 
@@ -24,9 +25,10 @@ class HallTable:
     """One table's share of the hall's logins, as its game sees its server (a SeatServer):
     the players sent to it from the hall, who go back to the page when they leave it."""
 
-    def __init__(self, changed: Callable[[], None], back: Callable[[RemoteSeat], None]) -> None:
+    def __init__(self, changed: Callable[[], None], back: Callable[[RemoteSeat], None], code: str = "") -> None:
         self.changed = changed  # the table's game looks around: a player came or went
         self.back = back  # a player's connection back to the page of tables
+        self.code = code  # a private table's: joined only with it
         self._seats: list[RemoteSeat] = []  # every player sent here, gone or not
         self._lock = threading.Lock()
 
@@ -55,8 +57,8 @@ class HallTable:
             self.back(seat)
 
     def how_to_join(self) -> Say:
-        """How others find this table: on the server's page of tables."""
-        return JOIN_LINE
+        """How others find this table: on the server's page of tables (a private one's with its code)."""
+        return join_line(self.code)
 
     def close(self) -> None:
         """The table ended: every player still connected goes back to the page."""
@@ -77,6 +79,12 @@ class OpenTable:
     folder: str  # its saves' folder's name, under the server's tables/
     session: Callable[[], Session]
     seats: Optional[HallTable] = None
+    code: str = ""  # a private table's: joined only with it
+
+    def asks_code_of(self, name: str) -> bool:
+        """Whether a login of this name needs the table's code to join it (a private table's, but
+        of its own players, whose seats are proved as always)."""
+        return bool(self.code) and name.casefold() not in {player.name.casefold() for player in self.session().players}
 
     def listed(self) -> Listed:
         """This table as the hall lists it."""
@@ -87,7 +95,7 @@ class OpenTable:
         watching = sum(1 for seat in at_table if seat.name.casefold() not in seated)
         game = session.game
         return Listed(self.number, self.host.name, session.rules.describe(), players, watching,
-                      game is not None and not game.is_over)
+                      game is not None and not game.is_over, private=bool(self.code))
 
 
 @dataclass(frozen=True)
@@ -122,6 +130,11 @@ def saved_tables(tables: Path, open_folders: Iterable[str], first_number: int,
                         tuple(player.name for player in session.players), 0, False, saved=True)
         found.append(SavedTable(path.name, listed, frozenset(name.casefold() for name in humans)))
     return found
+
+
+def join_line(code: str) -> Say:
+    """How others join a table: from the page, and with its code if it has one."""
+    return PRIVATE_JOIN_LINE.format(code=code) if code else JOIN_LINE
 
 
 def folder_name(name: str) -> str:
