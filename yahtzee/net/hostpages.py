@@ -155,7 +155,7 @@ class HostPages:
                 self.remove(*people[int(token) - 1])
             elif token == "h":
                 if self.hand_on(people):
-                    break  # another hosts the table now
+                    return  # another hosts the table, told so and every terminal drawn anew
             else:
                 self.host.remind(PICK_A_NUMBER)
         self.host.forget_messages()
