@@ -137,6 +137,22 @@ def test_a_name_hosts_three_tables_at_most_and_a_table_saved_thirty_days_ago_is_
     assert saved_tables(tmp_path, ["bob"], 31, now=now) == []  # an open table's folder is not a saved one
 
 
+def test_a_private_tables_code_is_kept_in_its_folder_so_saved_it_stays_private(tmp_path: Path) -> None:
+    from yahtzee.net.servedtables import keep_code, kept_code, saved_tables
+    from yahtzee.saves.store import Saves
+    saves = Saves(tmp_path / "ann")
+    assert saves.acquire_lock() and saves.save_session(mid_game_session(), RESUME)
+    saves.close()
+    keep_code(tmp_path / "ann", "K7Q2MX")
+    [saved] = saved_tables(tmp_path, [], 31)
+    assert saved.code == "K7Q2MX" and saved.listed.private
+    (tmp_path / "ann" / "code").write_bytes(b"\xff\xfe")  # damaged: still private, under a new code
+    replaced = kept_code(tmp_path / "ann")
+    assert len(replaced) == 6 and kept_code(tmp_path / "ann") == replaced
+    keep_code(tmp_path / "ann", "")  # the folder's next table is not private
+    assert kept_code(tmp_path / "ann") == "" and not saved_tables(tmp_path, [], 31)[0].listed.private
+
+
 def test_the_servers_password_is_kept_from_one_start_to_the_next(tmp_path: Path) -> None:
     first = kept_password(tmp_path)
     assert kept_password(tmp_path) == first and len(first) == 10

@@ -39,6 +39,7 @@ from .servedtables import (
     OpenTable,
     SavedTable,
     join_line,
+    keep_code,
     new_table_folder,
     saved_tables,
 )
@@ -271,7 +272,8 @@ class Hall:
         """The player starts a table (`private`: joined with a code of its own) or takes up a
         saved one, and hosts it from their terminal until its game ends."""
         table = self.open_table(seat, console, saved)
-        table.code = new_code() if private else ""
+        table.code = saved.code if saved is not None else new_code() if private else ""
+        keep_code(self.tables_folder / table.folder, table.code)
 
         def serve(notify: Callable[[Text], None], changed: Callable[[], None], seats: object) -> SeatServer:
             table.seats = HallTable(changed, self.back_to_page, table.code)

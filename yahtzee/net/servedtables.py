@@ -11,14 +11,17 @@ from typing import Optional
 from ..consoles.keymode import KeyConsole
 from ..model.session import Session
 from ..model.words import Say
+from ..saves.atomic import write_atomically
 from ..saves.store import AUTOSAVE, Saves
 from .hallpage import Listed
+from .owners import CODE_LENGTH, CODE_LETTERS, MAX_CODE_CHARS, new_code, plain_code
 from .seat import RemoteSeat
 
 JOIN_LINE = Say("Others join this table from the server's page of tables.")
 PRIVATE_JOIN_LINE = Say("Others join this private table from the server's page of tables with its code {code}.")
 SAVED_DAYS = 30  # a saved table nobody took up for this long is set aside (its folder renamed, not deleted)
 MAX_FOLDERS_PER_NAME = 3  # the tables a name hosts, open or saved: its own folder and two more
+CODE_FILE = "code"  # a private table's code, kept in its folder: saved, it stays private
 
 
 class HallTable:
@@ -106,6 +109,7 @@ class SavedTable:
     folder: str
     listed: Listed
     players: frozenset[str]
+    code: str = ""  # a private table's
 
 
 def saved_tables(tables: Path, open_folders: Iterable[str], first_number: int,
@@ -126,10 +130,37 @@ def saved_tables(tables: Path, open_folders: Iterable[str], first_number: int,
             continue
         session = loaded[0]
         humans = [player.name for player in session.players if not player.is_computer]
+        code = kept_code(path)
         listed = Listed(first_number + len(found), humans[0] if humans else "-", session.rules.describe(),
-                        tuple(player.name for player in session.players), 0, False, saved=True)
-        found.append(SavedTable(path.name, listed, frozenset(name.casefold() for name in humans)))
+                        tuple(player.name for player in session.players), 0, False, saved=True, private=bool(code))
+        found.append(SavedTable(path.name, listed, frozenset(name.casefold() for name in humans), code))
     return found
+
+
+def keep_code(folder: Path, code: str) -> None:
+    """A table's code kept in its folder, or none (a table that is not private)."""
+    path = folder / CODE_FILE
+    if not code:
+        path.unlink(missing_ok=True)
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, code.encode())
+
+
+def kept_code(folder: Path) -> str:
+    """The code kept in a table's folder ('' for none); one that cannot be read is replaced by a
+    new one, kept: a private table never opens to all."""
+    path = folder / CODE_FILE
+    if not path.exists():
+        return ""
+    try:
+        code = plain_code(path.read_bytes()[:MAX_CODE_CHARS].decode("ascii"))
+    except (OSError, UnicodeDecodeError):
+        code = ""
+    if len(code) != CODE_LENGTH or any(char not in CODE_LETTERS for char in code):
+        code = new_code()
+        keep_code(folder, code)
+    return code
 
 
 def join_line(code: str) -> Say:
