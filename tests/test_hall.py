@@ -237,6 +237,25 @@ class Served(Players):
         return self.server, self.port
 
 
+def ann_hosts_and_bob_joins(served: Served) -> tuple[Terminal, Terminal]:
+    """ANN starts a table, at its title screen, and BOB joins it from the page."""
+    ann = served.host("ANN")
+    ann.wait_for("Press any key to begin")
+    bob = served.login("BOB")
+    bob.wait_for("waiting")
+    bob.press("1", "Enter")
+    bob.wait_for("The host is getting the game ready.")
+    return ann, bob
+
+
+def ann_and_bob_at_a_table(served: Served) -> tuple[Terminal, Terminal]:
+    """ANN hosts a table and BOB joins it; their game begins."""
+    ann, bob = ann_hosts_and_bob_joins(served)
+    ann.seat("ANN", "BOB")
+    ann.press("y")
+    return ann, bob
+
+
 @pytest.fixture
 def served(hall: Path) -> Iterator[Served]:
     """The server of tables, closed with its players' terminals after the test."""
@@ -309,12 +328,7 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
 
 
 def test_a_table_whose_host_quits_sends_everyone_at_it_back_to_the_page(served: Served) -> None:
-    ann = served.host("ANN")
-    ann.wait_for("Press any key to begin")
-    bob = served.login("BOB")
-    bob.wait_for("waiting")
-    bob.press("1", "Enter")
-    bob.wait_for("The host is getting the game ready.")
+    ann, bob = ann_hosts_and_bob_joins(served)
     ann.press("F10")
     ann.wait_for("(Y/N)")
     ann.press("y")
@@ -347,14 +361,7 @@ def test_a_game_finished_at_any_table_counts_in_the_servers_statistics(served: S
 
 def test_a_friend_away_at_their_turn_has_that_turn_alone_played_by_the_computer_and_comes_back(
         served: Served) -> None:
-    ann = served.host("ANN")
-    ann.wait_for("Press any key to begin")
-    bob = served.login("BOB")
-    bob.wait_for("waiting")
-    bob.press("1", "Enter")
-    bob.wait_for("The host is getting the game ready.")
-    ann.seat("ANN", "BOB")
-    ann.press("y")
+    ann, bob = ann_and_bob_at_a_table(served)
     ann.turn("ANN", "c")
     bob.wait_for("BOB: press any key to roll")
     bob.close()
@@ -432,14 +439,7 @@ def test_a_host_who_leaves_hands_the_table_to_the_next_player_at_it_and_the_game
 
 def test_a_host_hands_the_table_on_from_the_page_of_who_is_at_it_and_plays_on_at_their_own_seat(
         served: Served) -> None:
-    ann = served.host("ANN")
-    ann.wait_for("Press any key to begin")
-    bob = served.login("BOB")
-    bob.wait_for("1  ANN")
-    bob.press("1", "Enter")
-    ann.wait_for("BOB joined the table")
-    ann.seat("ANN", "BOB")
-    ann.press("y")
+    ann, bob = ann_and_bob_at_a_table(served)
     ann.wait_for("ANN: press any key to roll")
     ann.press("F7")
     ann.wait_for("A number removes that one for the game; H hands the table on; Esc returns.")
