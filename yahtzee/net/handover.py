@@ -4,6 +4,7 @@ host left with F10 (asked first) or their connection dropped. The host who left 
 page; their seat waits for them as any friend's, taken back by joining the table again."""
 import contextlib
 import dataclasses
+import functools
 from collections.abc import Iterable
 from typing import Callable, Optional, TypeVar
 
@@ -14,14 +15,16 @@ from ..model.words import Say, Text, YesNo
 from ..present.keys import Key
 from ..present.look import Asked, Frame, Screenful
 from ..screens.prompts import QUIT_GAME
+from .claims import SeatClaims
 from .hostconsole import SeatingT, TableConsole
-from .hostpages import SERVED_AWAY, Away, HostPages
+from .hostpages import SERVED_AWAY, Away, Hosting, HostPages
 from .lines import SeatLines
 from .owners import by_code
 from .roster import Present, roster_view
 from .seat import RemoteSeat
-from .serving import Serve
-from .terminals import Friend
+from .seating import Seating
+from .serving import SeatServer, Serve
+from .terminals import Friend, Terminals
 
 T = TypeVar("T")
 # The hall hears who hosts the table now (their connection and their console) and who hosted it
@@ -36,7 +39,7 @@ class ServedTableConsole(TableConsole[SeatingT]):
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT, *,
                  host_seat: RemoteSeat, handed: Handed, away: Away = SERVED_AWAY) -> None:
         super().__init__(host, host_reader, serve, console_for, seating, away=away, lines=ServedLines,
-                         pages=ServedPages)
+                         pages=functools.partial(ServedPages, self.hand_table))
         self.host_seat = host_seat  # the host's connection: when it drops, the table is handed over
         self.handed = handed
 
@@ -189,6 +192,11 @@ class ServedLines(SeatLines):
 class ServedPages(HostPages):
     """The host's pages at a server's table: on the page of who is at it, H hands the table on."""
 
+    def __init__(self, hand_table: Callable[[str], None], table: Hosting, terminals: Terminals, claims: SeatClaims,
+                 seating: Seating, server: SeatServer, away: Away, clock: Callable[[], float]) -> None:
+        super().__init__(table, terminals, claims, seating, server, away, clock)
+        self.hand_table = hand_table  # the table's: the friend at this terminal hosts it, the host stays
+
     ROSTER_KEYS = Say("A number removes that one for the game; H hands the table on; Esc returns.")
 
     def hand_on(self, people: list[tuple[str, Present]]) -> bool:
@@ -203,6 +211,5 @@ class ServedPages(HostPages):
                 self.host.remind(Say("{name} does not play at the table now: only a player here may host it.").format(
                     name=picked[1].name))
             return False
-        assert isinstance(self.table, ServedTableConsole)  # the table these pages are made for
-        self.table.hand_table(picked[0])
+        self.hand_table(picked[0])
         return True

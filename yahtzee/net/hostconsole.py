@@ -27,7 +27,7 @@ from ..present.keys import HOT_KEYS, Key, letter_as_key
 from ..present.look import Asked, Frame, Look, Screenful
 from .claims import SeatClaims
 from .friendkeys import FriendKeys
-from .hostpages import HOSTED_AWAY, Away, HostPages
+from .hostpages import HOSTED_AWAY, Away, HostPages, PagesFor
 from .lines import SeatLines
 from .owners import new_code
 from .seat import RemoteSeat
@@ -52,7 +52,7 @@ class TableConsole(Generic[SeatingT]):
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT,
                  away: Away = HOSTED_AWAY, clock: Callable[[], float] = time.monotonic,
                  new_code: Callable[[], str] = new_code, lines: type[SeatLines] = SeatLines,
-                 pages: type[HostPages] = HostPages) -> None:
+                 pages: PagesFor = HostPages) -> None:
         self.seating = seating  # what the game says of its seats
         self.terminals = Terminals(host, host_reader, console_for)
         self.friends = self.terminals.friends  # by folded login name, seated or watching

@@ -83,6 +83,11 @@ class Hosting(Protocol):
         """A message at every terminal."""
 
 
+# The host's pages of a table: made for it, its terminals, claims, seating and server, the wait
+# for a friend away, and the clock that wait counts with.
+PagesFor = Callable[[Hosting, Terminals, SeatClaims, Seating, SeatServer, Away, Callable[[], float]], "HostPages"]
+
+
 class HostPages:
     """The host's own pages, over the table's terminals and seats."""
 
