@@ -91,7 +91,7 @@ from test_saves import RESUME, mid_game_session  # noqa: E402
 from yahtzee.consoles.keymode import KeyConsole  # noqa: E402
 from yahtzee.consoles.keyreader import KeyReader  # noqa: E402
 from yahtzee.net.credentials import KeyFileProblem, kept_password  # noqa: E402
-from yahtzee.net.hall import Hall, HallTable, OpenTable  # noqa: E402
+from yahtzee.net.hall import Hall, OpenTable  # noqa: E402
 from yahtzee.net.seat import RemoteSeat  # noqa: E402
 
 pytestmark = [pytest.mark.slow(1), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -102,20 +102,17 @@ def seat(name: str) -> RemoteSeat:
     return RemoteSeat(name, lambda data: None, lambda: None, 80, 24)
 
 
-def test_a_table_counts_as_watchers_those_at_it_who_play_no_seat() -> None:
-    ann, bob, carl = seat("ANN"), seat("BOB"), seat("CARL")
+def test_a_table_lists_as_watchers_those_its_seats_say_watch() -> None:
+    ann = seat("ANN")
     session = Session([Player("ANN"), Player("BOB")])
     table = OpenTable(1, ann, KeyConsole(input=ann, output=ann, reader=KeyReader(ann.fileno())), "ann", lambda: session)
     assert table.listed() == Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB"), 0, False)
-    table.seats = HallTable(lambda: None, lambda login: None)
-    table.seats.add(bob)
-    table.seats.add(carl)
-    assert table.listed().watching == 1
-    carl.hang_up()
+    session.seats.watch(["carl", "dan"])
+    assert table.listed().watching == 2
+    session.seats.watch([])
     assert table.listed().watching == 0
     table.console.reader.close()
-    for login in (ann, bob, carl):
-        login.close()
+    ann.close()
 
 
 def test_a_name_hosts_three_tables_at_most_and_a_table_saved_thirty_days_ago_is_set_aside(tmp_path: Path) -> None:
@@ -296,6 +293,8 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
     assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+-\s+playing", page)
     carl.press("1", "Enter")
     carl.wait_for("you watch")
+    page = served.login("DAN").wait_for("playing")
+    assert re.search(r"1\s+ANN\s+1987 \(forced joker\)\s+ANN BOB\s+1\s+playing", page)  # CARL watches
     ann.turn("ANN", "c")
     bob.wait_for("ANN trägt")
     carl.wait_for("BOB is rolling the dice.")

@@ -1,7 +1,8 @@
 """Whose the seats of a game played from friends' own terminals are: each seat a friend took, by
-folded name, with what proves it theirs (an opaque proof: '' while not yet proved), and whom
-the host removed. The game's thread changes them; another thread (a table's server) reads a
-snapshot taken under their lock."""
+folded name, with what proves it theirs (an opaque proof: '' while not yet proved), whom the
+host removed, and who watches (at the table with no seat, for as long as they are there). The
+game's thread changes them; another thread (a table's server, a server's page) reads a
+snapshot taken under their lock, or the watchers."""
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ class Seats:
     def __init__(self, owners: Optional[Mapping[str, str]] = None) -> None:
         self._owners = dict(owners or {})
         self._removed: set[Mark] = set()
+        self._watchers: frozenset[str] = frozenset()  # not kept with the game: who is at the table now
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -90,6 +92,16 @@ class Seats:
             for key in humans:
                 if key != host:
                     self._owners.setdefault(key, "")
+
+    def watch(self, keys: Iterable[str]) -> None:
+        """These (folded names) watch the table now, and nobody else."""
+        with self._lock:
+            self._watchers = frozenset(keys)
+
+    def watchers(self) -> frozenset[str]:
+        """Who watches the table now (folded names)."""
+        with self._lock:
+            return self._watchers
 
     def free(self, key: str) -> None:
         """The seat of folded name `key` is nobody's any more."""

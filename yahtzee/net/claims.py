@@ -39,10 +39,13 @@ class SeatClaims:
             seats.take(key, seat.proof)
         return True
 
-    def settle(self) -> None:
-        """Once a game is under way, only its human seats are owned."""
+    def settle(self, friends: dict[str, Friend]) -> None:
+        """Once a game is under way, only its human seats are owned; the friends at the table
+        with no seat watch it."""
+        seats = self.seating.seats()
         if self.seating.game_under_way():
-            self.seating.seats().keep_only(self.seating.human_seats())
+            seats.keep_only(self.seating.human_seats())
+        seats.watch(key for key in friends if self.seat_name(key) is None)
 
     def free(self, key: str) -> None:
         """A seat is nobody's any more (its friend was removed): the host's again."""

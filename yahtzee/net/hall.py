@@ -281,7 +281,7 @@ class Hall:
 
         def hosted(seating: Seating) -> ProgramConsole:
             return ServedTableConsole(console, reader, serve, self.friend_console, seating, host_seat=seat,
-                                      handed=partial(self.handed, table))
+                                      handed=partial(self.handed, table), relist=self.changed)
 
         def opened(session: Callable[[], Session]) -> None:
             table.session = session

@@ -37,11 +37,12 @@ class ServedTableConsole(TableConsole[SeatingT]):
 
     def __init__(self, host: KeyConsole, host_reader: KeyReader, serve: Serve,
                  console_for: Callable[[RemoteSeat, KeyReader], KeyConsole], seating: SeatingT, *,
-                 host_seat: RemoteSeat, handed: Handed, away: Away = SERVED_AWAY) -> None:
+                 host_seat: RemoteSeat, handed: Handed, relist: Callable[[], None], away: Away = SERVED_AWAY) -> None:
         super().__init__(host, host_reader, serve, console_for, seating, away=away, lines=ServedLines,
                          pages=functools.partial(ServedPages, self.hand_table))
         self.host_seat = host_seat  # the host's connection: when it drops, the table is handed over
         self.handed = handed
+        self.relist = relist  # the server's page lists the table anew (who watches it changed)
 
     # -- the calls that read the host's keys, and so learn first that the host is gone ------
     def show(self, screen: Screenful, brief: Optional[Iterable[Text]] = None) -> None:
@@ -83,6 +84,14 @@ class ServedTableConsole(TableConsole[SeatingT]):
                                       "to take up.")
         self._farewell_said = True
         self._say_goodbyes()
+
+    def refresh(self) -> str:
+        """Friends taken in and let go, as at any table; the server's page told when who watches changed."""
+        watchers = self.seating.seats().watchers()
+        asker = super().refresh()
+        if self.seating.seats().watchers() != watchers:
+            self.relist()
+        return asker
 
     # -- the hand-over ---------------------------------------------------------------------
     def successor(self) -> Optional[str]:

@@ -384,7 +384,7 @@ class TableConsole(Generic[SeatingT]):
             with contextlib.suppress(InputClosed):
                 if not self.claims.stays(key, friend):
                     self.terminals.let_go(key)
-        self.claims.settle()
+        self.claims.settle(self.friends)
 
     def _wait(self) -> None:
         """Sleep until a key comes at any terminal (or a wake-up, or a held Esc is due)."""

@@ -93,11 +93,8 @@ class OpenTable:
         """This table as the hall lists it."""
         session = self.session()
         players = tuple(player.name for player in session.players)
-        seated = {name.casefold() for name in players} | {self.host.name.casefold()}
-        at_table = [] if self.seats is None else self.seats.present()
-        watching = sum(1 for seat in at_table if seat.name.casefold() not in seated)
         game = session.game
-        return Listed(self.number, self.host.name, session.rules.describe(), players, watching,
+        return Listed(self.number, self.host.name, session.rules.describe(), players, len(session.seats.watchers()),
                       game is not None and not game.is_over, private=bool(self.code))
 
 
