@@ -257,14 +257,21 @@ def test_a_build_runs_below_the_games_own_priority(tmp_path: Path) -> None:
     if sys.platform == "win32":  # for the type checker: POSIX only (never run on Windows)
         pytest.skip("POSIX only")
     from yahtzee.strategy.storage.buildprocess import NICENESS
+    below = min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
+
+    def niceness() -> int:
+        """The build process's niceness (that of the game's own until it lowers its priority)."""
+        return os.getpriority(os.PRIO_PROCESS, there(builder.process).pid)
+
     builder = TableBuilder(tmp_path)
     try:
         builder.table(NO_BONUS, EXPECTED_SCORE)
-        wait_until(lambda: builder.process is not None and builder.done > 0, failure=lambda: "the build never began")
-        niceness = os.getpriority(os.PRIO_PROCESS, there(builder.process).pid)
+        # It lowers its priority first thing, before its first table's arithmetic (a build held
+        # back by a busy machine shows it long before its first level is done).
+        wait_until(lambda: builder.process is not None and niceness() >= below,
+                   failure=lambda: f"the build runs at niceness {niceness()}, not {below}")
     finally:
         builder.close()
-    assert niceness >= os.getpriority(os.PRIO_PROCESS, 0) + NICENESS or niceness == 19
 
 
 GAME_KILLED_MID_BUILD = """
