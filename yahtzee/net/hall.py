@@ -90,7 +90,6 @@ class Hall:
         self.saved = saved_tables(self.tables_folder, (), MAX_TABLES + 1)
         self._at_page: dict[RemoteSeat, KeyConsole] = {}  # the consoles showing the page
         self._taken: set[RemoteSeat] = set()  # the logins the hall took in, still connected
-        self._wrong_codes: dict[RemoteSeat, int] = {}  # wrong private tables' codes typed at each login
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._stopped: Optional[int] = None
@@ -242,15 +241,15 @@ class Hall:
         return saved or int(typed)
 
     def code_given(self, seat: RemoteSeat, console: KeyConsole, table: OpenTable) -> bool:
-        """Whether the player gives a private table's code; after MAX_CODE_TRIES wrong ones at a
-        login, its connection is closed."""
+        """Whether the player gives a private table's code; after MAX_CODE_TRIES wrong ones on a
+        connection (however often it went to a table and back), it is closed."""
         hot, typed = console.read_text(Say("This private table's code: "), "", limit=MAX_CODE_CHARS)
         if hot is None and hmac.compare_digest(plain_code(typed).encode(), table.code.encode()):
             return True
         if hot is None:
-            tries = self._wrong_codes[seat] = self._wrong_codes.get(seat, 0) + 1
+            seat.wrong_codes += 1
             self.log.record(seat.address, seat.name, f"a wrong code for table {table.number}")
-            if tries >= MAX_CODE_TRIES:
+            if seat.wrong_codes >= MAX_CODE_TRIES:
                 seat.close_connection()
                 raise InputClosed()
             console.message(Say("That is not table {number}'s code.").format(number=table.number))

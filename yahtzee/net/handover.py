@@ -163,8 +163,10 @@ class ServedTableConsole(TableConsole[SeatingT]):
 
     def _leave_asked(self, screen: Screenful) -> Screenful:
         """F10's question while a game plays, where another would host: whether the host leaves."""
-        successor = self.successor() if isinstance(screen, Asked) and screen.prompt == QUIT_GAME else None
-        if successor is None or not isinstance(screen, Asked):
+        if not isinstance(screen, Asked) or screen.prompt != QUIT_GAME:
+            return screen
+        successor = self.successor()
+        if successor is None:
             return screen
         question = Say("Leave the table? {name} hosts it from now on, and your seat waits for you. (Y/N)")
         return dataclasses.replace(screen, prompt=YesNo(question.format(name=self.friends[successor].seat.name)))
@@ -201,12 +203,12 @@ class ServedLines(SeatLines):
 class ServedPages(HostPages):
     """The host's pages at a server's table: on the page of who is at it, H hands the table on."""
 
+    ROSTER_KEYS = Say("A number removes that one for the game; H hands the table on; Esc returns.")
+
     def __init__(self, hand_table: Callable[[str], None], table: Hosting, terminals: Terminals, claims: SeatClaims,
                  seating: Seating, server: SeatServer, away: Away, clock: Callable[[], float]) -> None:
         super().__init__(table, terminals, claims, seating, server, away, clock)
         self.hand_table = hand_table  # the table's: the friend at this terminal hosts it, the host stays
-
-    ROSTER_KEYS = Say("A number removes that one for the game; H hands the table on; Esc returns.")
 
     def hand_on(self, people: list[tuple[str, Present]]) -> bool:
         """H: the player whose number follows hosts the table from now on, the host staying at

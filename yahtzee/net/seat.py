@@ -36,6 +36,7 @@ class RemoteSeat:
         self.address = address
         self.code = ""  # their seat's rejoin code, where the game made it for them or they typed it
         self.note: Optional[Text] = None  # their last words at a table, shown at the page they go back to
+        self.wrong_codes = 0  # private tables' codes this connection typed wrong (a server of tables)
         self.colour = term.lower() not in COLOURLESS_TERMS
         self.language = from_environment(environment or {})  # as the friend's ssh client sent LANG and LC_*
         self.unicode = charset_is_utf8(environment or {})
@@ -137,7 +138,7 @@ class RemoteSeat:
         back to its page); what it types goes there from now on."""
         seat = RemoteSeat(self.name, self._send, self.close_connection, *self.size, self.term, self.environment,
                           self.proof, self.address)
-        seat.code, seat.note = self.code, self.note
+        seat.code, seat.note, seat.wrong_codes = self.code, self.note, self.wrong_codes
         self.successor = seat
         return seat
 
