@@ -12,6 +12,8 @@ of its own, at that process's full rate, bounded in count and in time (its rate 
   channels   50,000 session channels asked for on logged-in connections (each closed at its 11th)
   windows    300,000 window sizes from one seat, many beyond reason
   flood      100 KB of keys from BOB on his own turn
+  codes      (--serve only) wrong codes for PAT's private table, three on each logged-in
+             connection, from 127.0.0.4, one connection after another
 
 During each, measured at the host: its key-to-redraw (F9 at ANN's terminal, until the new
 sound state is drawn), the growth of its resident memory over the attack, its open files, and
@@ -50,10 +52,11 @@ from keys import ROOT, spawn  # noqa: E402
 
 FILE_LIMIT = 256
 SERVE = "--serve" in sys.argv[1:]  # against a server of tables (--serve), ANN hosting its first table
-TARGETS = {"passwords_per_minute": 60, "passwords_per_connection": 3, "friend_seconds": 5.0,
+TARGETS = {"passwords_per_minute": 60, "passwords_per_connection": 3, "codes_per_connection": 3,
+           "friend_seconds": 5.0,
            "open_files_growth": 5, "rss_growth_mb": 20.0, "live_growth_mb": 1.0, "p99_ms": 20.0,
            "flood_idle_seconds": 2.0, "flood_host_mb": 1.0}
-ATTACKS = ["reconnect", "silent", "passwords", "channels", "windows"]
+ATTACKS = ["reconnect", "silent", "passwords", "channels", "windows", *(["codes"] if SERVE else [])]
 PROBE_GAP = 0.02  # seconds between two probe keys
 FLOOD_BYTES = 100 * 1024
 # The sound's state beside the upper bonus, painted or not (an ssh client's terminal gets colours).
@@ -213,18 +216,19 @@ def live_bytes(path: Path) -> int:
 class Bob:
     """BOB's ssh connection (asyncssh, his key), its loop in a thread; what he is sent, read and counted."""
 
-    def __init__(self, folder: Path, port: int) -> None:
+    def __init__(self, folder: Path, port: int, name: str = "BOB") -> None:
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
         self.data = bytearray()
+        self.name = name
         self.process = self.run(self._connect(folder, port))
 
     def run(self, coroutine):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=60)
 
     async def _connect(self, folder: Path, port: int):
-        self.conn = await asyncssh.connect("127.0.0.1", port, username="BOB", client_keys=[str(folder / "friend")],
-                                           known_hosts=None)
+        self.conn = await asyncssh.connect("127.0.0.1", port, username=self.name,
+                                           client_keys=[str(folder / "friend")], known_hosts=None)
         process = await self.conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
         self.loop.create_task(self._read(process))
         return process
@@ -427,9 +431,52 @@ async def attack_windows(port: int, folder: Path, count: int, seconds: float) ->
     return {"window_sizes": sent, "connections": connections}
 
 
+CODES_ADDRESS = "127.0.0.4"  # its own address
+PRIVATE_TABLE = b"2"  # PAT's, opened after ANN's
+
+
+async def attack_codes(port: int, folder: Path, count: int, seconds: float) -> dict:
+    """Logged-in connections one after another (a listed key, names of their own), each typing
+    wrong codes for PAT's private table from the page until it is closed."""
+    sent, connections, deadline = [0], 0, time.monotonic() + seconds
+    while sent[0] < count and time.monotonic() < deadline:
+        with contextlib.suppress(OSError, asyncssh.Error, asyncio.TimeoutError):
+            async with asyncssh.connect("127.0.0.1", port, username=f"K{connections:04d}", known_hosts=None,
+                                        client_keys=[str(folder / "friend")], local_addr=(CODES_ADDRESS, 0)) as conn:
+                process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+                await guess_codes(process, sent, count, deadline)
+        connections += 1
+    return {"codes_sent": sent[0], "connections": connections}
+
+
+async def guess_codes(process: asyncssh.SSHClientProcess, sent: list[int], most: int, deadline: float) -> None:
+    """Wrong codes typed at the page, counted in `sent`, until the connection is closed (or
+    `most` in all, or the deadline)."""
+    seen = b""
+
+    async def until(words: bytes) -> bool:
+        nonlocal seen
+        while words not in seen:
+            chunk = await asyncio.wait_for(process.stdout.read(65536), max(0.01, deadline - time.monotonic()))
+            if not chunk:
+                return False
+            seen += chunk
+        seen = b""
+        return True
+
+    if not await until(b"TABLES ON THIS SERVER"):
+        return
+    while sent[0] < most and time.monotonic() < deadline:
+        process.stdin.write(PRIVATE_TABLE + b"\r")
+        if not await until(b"private table's code"):
+            return
+        process.stdin.write(b"ZZZZZZ\r")
+        sent[0] += 1
+
+
 ATTACK_RUNS = {"reconnect": (attack_reconnect, 5000, 150.0), "silent": (attack_silent, 100_000, 12.0),
                "passwords": (attack_passwords, 10_000, 20.0), "channels": (attack_channels, 50_000, 30.0),
-               "windows": (attack_windows, 300_000, 20.0)}
+               "windows": (attack_windows, 300_000, 20.0), "codes": (attack_codes, 3000, 30.0)}
 
 
 def attacker(kind: str, port: int, folder: Path, scale: float) -> None:
@@ -470,6 +517,10 @@ def game_under_way(host: Host, folder: Path) -> tuple[int, Bob]:
         bob = Bob(folder, port)
         bob.wait_for(b"TABLES ON THIS SERVER")
         bob.type(b"1\r")
+        pat = Bob(folder, port, "PAT")  # PAT's private table, the second, waits at its title screen
+        pat.wait_for(b"TABLES ON THIS SERVER")
+        pat.type(b"p")
+        pat.wait_for(b"with its code")
     else:
         port = int(re.search(rb"ssh -p (\d+)", host.data[:host.wait_for(b"NAME@127.0.0.1")]).group(1))
         bob = Bob(folder, port)
@@ -493,6 +544,16 @@ def probes_while(host: Host, attack: subprocess.Popen, most: int = 400) -> list[
 def p99(times: list[float]) -> float:
     ordered = sorted(times)
     return round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 2) if ordered else float("nan")
+
+
+def checked_codes(saves: Path) -> list[int]:
+    """Wrong private-table codes the log says were typed, per connection (each under a name of its own)."""
+    counts: dict[str, int] = {}
+    for line in (saves / "table.log").read_text(encoding="utf-8").splitlines():
+        match = re.match(r"\S+ \S+ (K\d{4}) a wrong code for table \d+(?: \(and (\d+) times more\))?$", line)
+        if match:
+            counts[match.group(1)] = counts.get(match.group(1), 0) + int(match.group(2) or 1)
+    return list(counts.values())
 
 
 def checked_passwords(saves: Path) -> list[int]:
@@ -530,8 +591,8 @@ def measured_run(folder: Path, cache: Path, scale: float) -> dict:
                              "median_ms": round(statistics.median(times), 2) if times else float("nan"),
                              "rss_growth_mb": peak.growth_mb, "open_files_before": files_before,
                              "open_files_after": open_files(host.pid)}
-            if kind == "passwords":
-                per_connection = checked_passwords(folder / "saves")
+            if kind in ("passwords", "codes"):
+                per_connection = (checked_passwords if kind == "passwords" else checked_codes)(folder / "saves")
                 results[kind]["checked"] = sum(per_connection)
                 results[kind]["checked_per_connection_max"] = max(per_connection, default=0)
         results["flood"] = flood(host, bob)
@@ -648,6 +709,12 @@ def mark(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
+def per_minute(figures: dict) -> float:
+    """What an attack had checked in a minute: all of it in a shorter run, else its rate a minute."""
+    minutes = max(figures["seconds"], 1) / 60
+    return figures["checked"] / minutes if figures["seconds"] >= 60 else figures["checked"]
+
+
 def report(measured: dict, traced: dict) -> None:
     """The figures, each against its target."""
     quiet = measured["quiet"]
@@ -659,7 +726,7 @@ def report(measured: dict, traced: dict) -> None:
         figures = measured[kind]
         rate = {key: value for key, value in figures.items()
                 if key in ("reconnects", "connections", "passwords_sent", "channels_sent", "window_sizes", "refused",
-                           "seconds", "rate_per_second")}
+                           "codes_sent", "seconds", "rate_per_second")}
         print(f"\n{kind}: {rate}")
         seated = figures["friend_seconds"]
         print(f"  friend from 127.0.0.2 seated in {seated} s "
@@ -681,13 +748,19 @@ def report(measured: dict, traced: dict) -> None:
             print(f"  live Python memory {live['live_before_mb']} -> {live['live_after_mb']} MB "
                   f"(target within {TARGETS['live_growth_mb']}: {mark(within)})")
         if kind == "passwords":
-            minutes = max(figures["seconds"], 1) / 60
-            per_minute = figures["checked"] / minutes if figures["seconds"] >= 60 else figures["checked"]
             print(f"  passwords checked from one address: {figures['checked']} in {figures['seconds']} s of "
                   f"{figures['passwords_sent']} sent (target <= {TARGETS['passwords_per_minute']} a minute: "
-                  f"{mark(per_minute <= TARGETS['passwords_per_minute'])}); most on one connection "
+                  f"{mark(per_minute(figures) <= TARGETS['passwords_per_minute'])}); most on one connection "
                   f"{figures['checked_per_connection_max']} (target <= {TARGETS['passwords_per_connection']}: "
                   f"{mark(figures['checked_per_connection_max'] <= TARGETS['passwords_per_connection'])})")
+        if kind == "codes":
+            most, rate = figures["checked_per_connection_max"], per_minute(figures)
+            print(f"  wrong codes the log counts from one address: {figures['checked']} in {figures['seconds']} s on "
+                  f"{figures['connections']} connections (with its passwords, target <= "
+                  f"{TARGETS['passwords_per_minute']} a minute: {mark(rate <= TARGETS['passwords_per_minute'])}); "
+                  f"most on one connection {most} (target <= {TARGETS['codes_per_connection']}: "
+                  f"{mark(most <= TARGETS['codes_per_connection'])}); a code of 32^6 found in "
+                  f"{32 ** 6 / 2 / max(rate, 1) / 525_600:,.0f} years on average from one address at that rate")
     flood_figures = measured["flood"]
     print(f"\nflood: {flood_figures['bytes']} bytes of keys from BOB on his turn in {flood_figures['send_seconds']} s")
     print(f"  host idle {flood_figures['idle_after_seconds']} s after (target <= {TARGETS['flood_idle_seconds']}: "

@@ -490,6 +490,21 @@ def test_a_private_table_is_joined_with_its_code_and_three_wrong_codes_close_the
     assert "CARL a wrong code for table 1" in log and "CARL left" in log  # repeated lines are counted, not written
 
 
+def test_private_tables_codes_count_with_the_addresss_passwords(tmp_path: Path) -> None:
+    from yahtzee.net.credentials import table_credentials
+    from yahtzee.net.limits import PASSWORDS_PER_MINUTE
+    from yahtzee.net.server import TableServer
+    server = TableServer(table_credentials(tmp_path), "127.0.0.1", 0, lambda line: None)
+    assert not server.may_check_code("127.0.0.1")  # not listening: nothing is checked
+    server.start()
+    try:
+        assert server.limits.may_check_password("127.0.0.3")  # a password from one address counts too
+        assert all(server.may_check_code("127.0.0.3") for _ in range(PASSWORDS_PER_MINUTE - 1))
+        assert not server.may_check_code("127.0.0.3") and server.may_check_code("127.0.0.2")
+    finally:
+        server.close()
+
+
 def test_a_saved_table_numbered_past_99_is_typed_in_full(hall: Path) -> None:
     from yahtzee.saves.store import Saves
     for number in range(70):  # saved tables are numbered on from 31: the last is 100

@@ -241,18 +241,23 @@ class Hall:
         return saved or int(typed)
 
     def code_given(self, seat: RemoteSeat, console: KeyConsole, table: OpenTable) -> bool:
-        """Whether the player gives a private table's code; after MAX_CODE_TRIES wrong ones on a
-        connection (however often it went to a table and back), it is closed."""
+        """Whether the player gives a private table's code (codes count with the address's
+        passwords); after MAX_CODE_TRIES wrong ones on a connection (however often it went to a
+        table and back), it is closed."""
         hot, typed = console.read_text(Say("This private table's code: "), "", limit=MAX_CODE_CHARS)
-        if hot is None and hmac.compare_digest(plain_code(typed).encode(), table.code.encode()):
+        if hot is not None:
+            return False
+        if not self.server.may_check_code(seat.address):
+            console.message(Say("Too many codes and passwords from your address: try again in a minute."))
+            return False
+        if hmac.compare_digest(plain_code(typed).encode(), table.code.encode()):
             return True
-        if hot is None:
-            seat.wrong_codes += 1
-            self.log.record(seat.address, seat.name, f"a wrong code for table {table.number}")
-            if seat.wrong_codes >= MAX_CODE_TRIES:
-                seat.close_connection()
-                raise InputClosed()
-            console.message(Say("That is not table {number}'s code.").format(number=table.number))
+        seat.wrong_codes += 1
+        self.log.record(seat.address, seat.name, f"a wrong code for table {table.number}")
+        if seat.wrong_codes >= MAX_CODE_TRIES:
+            seat.close_connection()
+            raise InputClosed()
+        console.message(Say("That is not table {number}'s code.").format(number=table.number))
         return False
 
     def sit_down(self, seat: RemoteSeat, number: int) -> bool:

@@ -4,6 +4,7 @@ Only an interactive session with a terminal is served: no exec, no subsystem, no
 agent or X11 forwarding. A friend logs in with the table's password or a listed key; the login
 name is the seat they take. Every limit, when reached, is said in one line to the host."""
 import asyncio
+import concurrent.futures
 import contextlib
 import socket
 import threading
@@ -169,6 +170,18 @@ class TableServer:
                                                      environment, proof, address)
         self.changed()  # the game takes the seat in, and tells the table once it has
         return None
+
+    def may_check_code(self, address: str) -> bool:
+        """From any thread: whether another code typed from `address` (a private table's) may be
+        checked now; such codes count with the address's passwords (Limits.may_check_password)."""
+        checked: concurrent.futures.Future[bool] = concurrent.futures.Future()
+        if not self._loop.is_running():
+            return False
+        try:
+            self._loop.call_soon_threadsafe(lambda: checked.set_result(self.limits.may_check_password(address)))
+            return checked.result(timeout=CLOSE_SECONDS)
+        except (RuntimeError, concurrent.futures.TimeoutError):  # the server is closing
+            return False
 
     def code_asked(self, name: str, proof: str) -> Optional[str]:
         """The code proof a login as `name` must match before it is seated (a seat taken with
