@@ -67,6 +67,18 @@ def test_a_private_table_is_marked_and_the_page_says_what_the_mark_means() -> No
     assert "private" not in " ".join(hall_view(TWO_TABLES)(QUESTION)(Look())[:-1])
 
 
+def test_a_table_that_plays_a_match_says_it_under_its_rules_on_a_line_of_its_own() -> None:
+    from yahtzee.model.match import Challenge
+    tables = [Listed(number, f"P{number}", HASBRO.describe(), (), 0, False, match=Challenge(3).describe())
+              for number in range(1, 10)]
+    lines = [line.rstrip() for line in hall_view(tables)(QUESTION)(Look())]
+    assert lines[3:5] == ["  1  P1        1987 (forced joker)  -                        -         waiting",
+                          "               a challenge of 3 games"]
+    assert lines[17] == "  and 2 more, numbered up to 9: type a table's number to join it."  # 7 tables in 14 lines
+    with speaking("de"):
+        assert hall_view(tables)(QUESTION)(Look())[4].strip() == "eine Serie von 3 Spielen"
+
+
 def test_a_page_of_many_tables_lists_what_fits_and_says_how_to_join_the_others() -> None:
     tables = [Listed(number, f"P{number}", HASBRO.describe(), (), 0, False) for number in range(1, 26)]
     lines = [line.rstrip() for line in hall_view(tables)(QUESTION)(Look())]

@@ -3,6 +3,7 @@ whether its game is under way, or saved to be taken up), and its statistics, dra
 terminal in its own look and language."""
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Optional
 
 from ..consoles.keymode import KeyConsole
 from ..model.outcome import FinishedGame
@@ -29,6 +30,7 @@ class Listed:
     under_way: bool
     saved: bool = False  # nobody plays it now: one of its players may take it up
     private: bool = False  # joined only with its code
+    match: Optional[Text] = None  # its match, where it plays one (not a single game)
 
 
 def hall_view(tables: Sequence[Listed]) -> View:
@@ -38,15 +40,29 @@ def hall_view(tables: Sequence[Listed]) -> View:
         if not tables:
             return [*lines, "  " + look.words(Say("No table yet: N starts one, and you host it.")), ""]
         header = row(look, "#", Say("Host"), Say("Rules"), Say("Players"), Say("Watchers"), Say("State"))
-        rows = [table_row(look, table) for table in tables[:PAGE_ROWS]]
-        if len(tables) > PAGE_ROWS:
+        rows, shown = page_rows(look, tables)
+        if len(tables) > shown:
             rows.append("  " + look.words(Say("and {count} more, numbered up to {last}: type a table's number to "
-                                              "join it.").format(count=len(tables) - PAGE_ROWS,
+                                              "join it.").format(count=len(tables) - shown,
                                                                  last=tables[-1].number)))
         if any(table.private for table in tables):
             rows.append("  " + look.words(Say("* private: joined with the code its host gives.")))
         return [*lines, look.paint("total", header), *rows, ""]
     return framed(body, indent="  ")
+
+
+def page_rows(look: Look, tables: Sequence[Listed]) -> tuple[list[str], int]:
+    """The lines of the tables that fit a page (a table that plays a match takes a second line,
+    its match under its rules), and how many tables they are."""
+    rows: list[str] = []
+    for shown, table in enumerate(tables):
+        lines = [table_row(look, table)]
+        if table.match is not None:
+            lines.append(" " * (2 + NUMBER + HOST) + look.words(table.match))
+        if len(rows) + len(lines) > PAGE_ROWS:
+            return rows, shown
+        rows += lines
+    return rows, len(tables)
 
 
 def table_row(look: Look, table: Listed) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..consoles.keymode import KeyConsole
+from ..model.match import SINGLE_GAME
 from ..model.session import Session
 from ..model.words import Say
 from ..saves.atomic import write_atomically
@@ -95,7 +96,7 @@ class OpenTable:
         players = tuple(player.name for player in session.players)
         game = session.game
         return Listed(self.number, self.host.name, session.rules.describe(), players, len(session.seats.watchers()),
-                      game is not None and not game.is_over, private=bool(self.code))
+                      game is not None and not game.is_over, private=bool(self.code), match=match_of(session))
 
 
 @dataclass(frozen=True)
@@ -129,9 +130,15 @@ def saved_tables(tables: Path, open_folders: Iterable[str], first_number: int,
         humans = [player.name for player in session.players if not player.is_computer]
         code = kept_code(path)
         listed = Listed(first_number + len(found), humans[0] if humans else "-", session.rules.describe(),
-                        tuple(player.name for player in session.players), 0, False, saved=True, private=bool(code))
+                        tuple(player.name for player in session.players), 0, False, saved=True, private=bool(code),
+                        match=match_of(session))
         found.append(SavedTable(path.name, listed, frozenset(name.casefold() for name in humans), code))
     return found
+
+
+def match_of(session: Session) -> Optional[Say]:
+    """A session's match in a few words, where it plays one (a single game: None)."""
+    return None if session.match == SINGLE_GAME else session.match.describe()
 
 
 def keep_code(folder: Path, code: str) -> None:
