@@ -118,13 +118,30 @@ def test_a_table_lists_as_watchers_those_its_seats_say_watch() -> None:
     ann = seat("ANN")
     session = Session([Player("ANN"), Player("BOB")])
     table = OpenTable(1, ann, KeyConsole(input=ann, output=ann, reader=KeyReader(ann.fileno())), "ann", lambda: session)
-    assert table.listed() == Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB"), 0, False)
+    assert table.listed() == Listed(1, "ANN", HASBRO.describe(), ("ANN", "BOB"), 0, False, free=2)
     session.seats.watch(["carl", "dan"])
     assert table.listed().watching == 2
     session.seats.watch([])
     assert table.listed().watching == 0
     table.console.reader.close()
     ann.close()
+
+
+def test_a_waiting_table_lists_the_seats_taken_its_hosts_and_its_friends_and_how_many_are_free() -> None:
+    from yahtzee.net.servedtables import HallTable
+    ann, bob, carl = seat("ANN"), seat("BOB"), seat("CARL")
+    session = Session([])
+    table = OpenTable(1, ann, KeyConsole(input=ann, output=ann, reader=KeyReader(ann.fileno())), "ann", lambda: session)
+    table.seats = HallTable(lambda: None, lambda login: None)
+    for login in (bob, carl):
+        table.seats.add(login)
+    session.seats.take("bob", "")  # BOB took a seat; CARL only watches
+    listed = table.listed()
+    assert (listed.players, listed.free) == (("ANN", "BOB"), 2)
+    assert "ANN BOB, 2 free" in hall_view([listed])(QUESTION)(Look())[3]
+    table.console.reader.close()
+    for login in (ann, bob, carl):
+        login.close()
 
 
 def test_a_name_hosts_three_tables_at_most_and_a_table_saved_thirty_days_ago_is_set_aside(tmp_path: Path) -> None:
@@ -284,7 +301,7 @@ def test_players_start_and_join_tables_and_a_restart_offers_each_host_their_save
     bob = served.login("BOB", lang="de_DE.UTF-8")
     page = bob.wait_for("wartet")
     assert "TISCHE AUF DIESEM SERVER" in page
-    assert re.search(r"1\s+ANN\s+1987 \(Pflicht-Joker\)\s+-\s+-\s+wartet", page)
+    assert re.search(r"1\s+ANN\s+1987 \(Pflicht-Joker\)\s+ANN, 3 frei\s+-\s+wartet", page)  # its host's seat taken
     bob.press("1", "Enter")
     bob.wait_for("Der Gastgeber bereitet das Spiel vor.")
     ann.wait_for("BOB joined the table over SSH from 127.0.0.1.")
@@ -347,7 +364,7 @@ def test_a_table_whose_host_quits_sends_everyone_at_it_back_to_the_page(served: 
     bob.press("n")
     bob.wait_for("Press any key to begin")  # and the page's keys work for them again
     page = ann.wait_for("BOB")
-    assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+-\s+-\s+waiting", page)
+    assert re.search(r"1\s+BOB\s+1987 \(forced joker\)\s+BOB, 3 free\s+-\s+waiting", page)
 
 
 def test_a_game_finished_at_any_table_counts_in_the_servers_statistics(served: Served) -> None:

@@ -31,6 +31,7 @@ class Listed:
     saved: bool = False  # nobody plays it now: one of its players may take it up
     private: bool = False  # joined only with its code
     match: Optional[Text] = None  # its match, where it plays one (not a single game)
+    free: Optional[int] = None  # seats still free, while it waits for its game
 
 
 def hall_view(tables: Sequence[Listed]) -> View:
@@ -67,7 +68,9 @@ def page_rows(look: Look, tables: Sequence[Listed]) -> tuple[list[str], int]:
 
 def table_row(look: Look, table: Listed) -> str:
     """One table's line."""
-    players = " ".join(table.players) or "-"
+    players: Text = " ".join(table.players) or "-"
+    if table.free:
+        players = Say("{players}, {count} free").format(players=players, count=table.free)
     state = Say("saved") if table.saved else Say("playing") if table.under_way else Say("waiting")
     number = f"{table.number}*" if table.private else str(table.number)
     return row(look, number, table.host, table.rules, players, str(table.watching or "-"), state)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..consoles.keymode import KeyConsole
+from ..model.game import MAX_PLAYERS
 from ..model.match import SINGLE_GAME
 from ..model.session import Session
 from ..model.words import Say
@@ -91,12 +92,21 @@ class OpenTable:
         return bool(self.code) and name.casefold() not in {player.name.casefold() for player in self.session().players}
 
     def listed(self) -> Listed:
-        """This table as the hall lists it."""
+        """This table as the hall lists it: while it waits, the seats taken (its players so far,
+        its host, the friends who took one) and how many are free."""
         session = self.session()
-        players = tuple(player.name for player in session.players)
         game = session.game
-        return Listed(self.number, self.host.name, session.rules.describe(), players, len(session.seats.watchers()),
-                      game is not None and not game.is_over, private=bool(self.code), match=match_of(session))
+        under_way = game is not None and not game.is_over
+        players = [player.name for player in session.players]
+        free = None
+        if not under_way:
+            seated = [seat.name for seat in (self.seats.present() if self.seats else []) if seat.name.casefold()
+                      in session.seats]
+            players = list({name.casefold(): name for name in [*players, self.host.name, *seated]}.values())
+            free = max(0, MAX_PLAYERS - len(players))
+        return Listed(self.number, self.host.name, session.rules.describe(), tuple(players),
+                      len(session.seats.watchers()), under_way, private=bool(self.code), match=match_of(session),
+                      free=free)
 
 
 @dataclass(frozen=True)
