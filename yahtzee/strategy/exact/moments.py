@@ -192,11 +192,13 @@ class TurnMoments:
         chances = self.row_chances(stages, postings, width)
         families = _families((states.case == 0).any())  # YAHTZEE filled: settle_fifties gives those with a fifty
         plain_seen = _gathered(moments, families, plain_after)  # a plain posting fills a box: never the state itself
+        weights = _weights([(chances[bonus], gain) for bonus, (gain, _after, _rows) in postings.items()],
+                           len(plain_after))
+        five_after = np.concatenate([five_after for _gain, five_after, _rows in postings.values()])
         stay = np.ones(width)
         for columns in _to_solve(looping, families):
             rest = np.zeros((len(columns), width))
-            for bonus, (gain, five_after, _rows) in postings.items():
-                rest += _expected(chances[bonus], plain_seen, _gathered(moments, families, five_after), gain, columns)
+            rest += _expected(weights, plain_seen, _gathered(moments, families, five_after), columns)
             for column, (family, order) in enumerate(columns):
                 if (family, order) == (EVERY_GAME, 0):
                     stay = rest[column]  # 1 - the chance of coming back to the same state
@@ -308,18 +310,37 @@ def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray) -> di
     return found
 
 
-def _expected(chance: np.ndarray, plain_seen: dict[int, np.ndarray], five_seen: dict[int, np.ndarray],
-              gain: np.ndarray, columns: list[Column]) -> np.ndarray:
+def _weights(postings: list[tuple[np.ndarray, np.ndarray]], plain: int) -> list[np.ndarray]:
+    """The chance of each posting row times its gain to the power m = 0, 1, ... ORDERS (rows x
+    states), from the chance and the gain of each roll bonus's rows: the rows but five alike's
+    (the first `plain`) are the same rows for every bonus, their terms summed over the bonuses;
+    five alike's, each bonus's own state after, follow as rows of their own, bonus by bonus."""
+    found: list[list[np.ndarray]] = []
+    for chance, gain in postings:
+        powers = [chance]  # chance x gain^m, m = 0, 1, ...
+        for _ in range(ORDERS):
+            powers.append(powers[-1] * gain)
+        found.append(powers)
+    if len(found) == 1:
+        return found[0]
+    summed = []
+    for order in range(ORDERS + 1):
+        total = found[0][order][:plain].copy()
+        for powers in found[1:]:
+            total += powers[order][:plain]
+        summed.append(np.concatenate([total] + [powers[order][plain:] for powers in found]))
+    return summed
+
+
+def _expected(weights: list[np.ndarray], plain_seen: dict[int, np.ndarray], five_seen: dict[int, np.ndarray],
+              columns: list[Column]) -> np.ndarray:
     """The moments of `columns` over a turn's postings (columns x states): E[(g + R')^k] of a
     posting of gain g into a state whose remaining score R' has raw moments E[R'^j] is the
     sum over j of C(k, j) g^(k-j) E[R'^j], each term summed over the posting rows weighed by
-    their chance (rows x states). The moments of each row's state after: of each family,
-    orders x rows x states, those of the rows but five alike's, then of five alike's."""
+    their chance times g^(k-j) (`weights`, see _weights). The moments of each row's state after:
+    of each family, orders x rows x states, those of the rows but five alike's, then of five alike's."""
     plain = next(iter(plain_seen.values())).shape[1]
-    weights = [chance]  # chance x gain^m, m = 0, 1, ...
-    for _ in range(ORDERS):
-        weights.append(weights[-1] * gain)
-    found = np.zeros((len(columns), chance.shape[1]))
+    found = np.zeros((len(columns), weights[0].shape[1]))
     for column, (family, order) in enumerate(columns):
         for j in range(order + 1):
             weight = weights[order - j]
