@@ -51,8 +51,10 @@ WITH_FIFTY = (FIFTY_AT_END, BOTH_AT_END)
 Column = tuple[int, int]  # a moment worked out: (family, order)
 FIVE_ALIKE = np.array(YAHTZEE_ROLLS)
 ROLL_NUMBERS = np.arange(len(ROLLS))[:, None]
-# The states whose moments are worked out together: a turn's chances and plans of half a build's
-# CHUNK stay in the processor's cache, which saves more than the calls cost.
+# The states whose moments are worked out together under a roll bonus, whose postings and chances
+# a batch keeps for each bonus: those of half a build's CHUNK stay in the processor's cache, which
+# saves more than the calls cost (a whole CHUNK took a third longer). Without one, a whole CHUNK,
+# whose fewer calls save more (see moment_chunk).
 MOMENT_CHUNK = CHUNK // 2
 
 
@@ -93,16 +95,22 @@ def moment_batches(engine: TurnSolver, filled: int) -> list[States]:
     """The states with `filled` boxes filled whose moments are worked out, in batches: those a
     build solves (TurnSolver.level_batches); TurnSolver.share_solved gives the others theirs, as
     their values (the same play, the same points to come, the bonus alike). Without an extra
-    turn, in batches of MOMENT_CHUNK: a state's moments are then the same to the bit in any
+    turn, in batches of moment_chunk: a state's moments are then the same to the bit in any
     batch of two or more. With one, in the build's batches of CHUNK: a batch where a turn may
     come back divides every state's moments by its chance of none (see TurnMoments.solve_batch),
     which moves the last bits of those of the batch's other states."""
-    chunk = CHUNK if engine.extra_turns else MOMENT_CHUNK
+    chunk = moment_chunk(engine)
     if engine.extra_turns:
         states = level_states(filled, chunk)
     else:
         states = whole_batches(distinct_states(filled, engine.fifty_matters), chunk)
     return [states.part(slice(start, start + chunk)) for start in range(0, len(states), chunk)]
+
+
+def moment_chunk(engine: TurnSolver) -> int:
+    """How many states' moments are worked out together: MOMENT_CHUNK under a roll bonus (not
+    with an extra turn: see moment_batches), else a build's CHUNK."""
+    return MOMENT_CHUNK if engine.tables.roll_bonus and not engine.extra_turns else CHUNK
 
 
 def settle_fifties(moments: np.ndarray, filled: int) -> None:
