@@ -159,10 +159,10 @@ class PostingRows:
         of_roll[:, FIVE_ALIKE] = len(key) + np.arange(FACE_COUNT)
         return cls(np.concatenate(boxes), key // 2, key % 2, of_roll.ravel())
 
-    def open_part(self, states: States) -> "PostingRows":
-        """The rows of the boxes open in at least one of the states (the others are never
-        posted in), numbered anew."""
-        live = np.flatnonzero(np.isin(self.box, open_boxes(states)))
+    def open_part(self, boxes: tuple[int, ...]) -> "PostingRows":
+        """The rows of these `boxes` (those open in at least one of a batch's states: the others
+        are never posted in), numbered anew."""
+        live = np.flatnonzero(np.isin(self.box, boxes))
         renumbered = np.full(len(self.box) + FACE_COUNT, -1)
         renumbered[live] = np.arange(len(live))
         renumbered[len(self.box):] = len(live) + np.arange(FACE_COUNT)
@@ -180,6 +180,7 @@ class TurnMoments:
         self.engine: TurnSolver = table.engine
         self.rows = PostingRows.of(self.engine.tables)
         self.works: dict[int, Workspace] = {}
+        self.open_rows: dict[tuple[int, ...], PostingRows] = {}  # PostingRows.open_part of each set of open boxes
 
     def workspace(self, width: int) -> Workspace:
         """The reused workspace for batches of `width` states."""
@@ -220,7 +221,8 @@ class TurnMoments:
         states: row * states + state). The same bonus, the same boxes and postings."""
         engine = self.engine
         found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        open_rows = self.rows.open_part(states)
+        boxes = tuple(open_boxes(states))
+        open_rows = self.open_rows.get(boxes) or self.open_rows.setdefault(boxes, self.rows.open_part(boxes))
         plain_gain, after = _posting_rows(open_rows, states)
         for stage in range(engine.rolls):
             bonus = engine.stage_bonus(stage + 1)
