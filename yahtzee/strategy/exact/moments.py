@@ -51,11 +51,6 @@ WITH_FIFTY = (FIFTY_AT_END, BOTH_AT_END)
 Column = tuple[int, int]  # a moment worked out: (family, order)
 FIVE_ALIKE = np.array(YAHTZEE_ROLLS)
 ROLL_NUMBERS = np.arange(len(ROLLS))[:, None]
-# The states whose moments are worked out together under a roll bonus, whose postings and chances
-# a batch keeps for each bonus: those of half a build's CHUNK stay in the processor's cache, which
-# saves more than the calls cost (a whole CHUNK took a third longer). Without one, a whole CHUNK,
-# whose fewer calls save more (see moment_chunk).
-MOMENT_CHUNK = CHUNK // 2
 
 
 def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, levels: int = BOX_COUNT,
@@ -95,22 +90,15 @@ def moment_batches(engine: TurnSolver, filled: int) -> list[States]:
     """The states with `filled` boxes filled whose moments are worked out, in batches: those a
     build solves (TurnSolver.level_batches); TurnSolver.share_solved gives the others theirs, as
     their values (the same play, the same points to come, the bonus alike). Without an extra
-    turn, in batches of moment_chunk: a state's moments are then the same to the bit in any
-    batch of two or more. With one, in the build's batches of CHUNK: a batch where a turn may
+    turn, in batches of CHUNK: a state's moments are then the same to the bit in any
+    batch of two or more. With one, in the build's batches (level_states): a batch where a turn may
     come back divides every state's moments by its chance of none (see TurnMoments.solve_batch),
     which moves the last bits of those of the batch's other states."""
-    chunk = moment_chunk(engine)
     if engine.extra_turns:
-        states = level_states(filled, chunk)
+        states = level_states(filled, CHUNK)
     else:
-        states = whole_batches(distinct_states(filled, engine.fifty_matters), chunk)
-    return [states.part(slice(start, start + chunk)) for start in range(0, len(states), chunk)]
-
-
-def moment_chunk(engine: TurnSolver) -> int:
-    """How many states' moments are worked out together: MOMENT_CHUNK under a roll bonus (not
-    with an extra turn: see moment_batches), else a build's CHUNK."""
-    return MOMENT_CHUNK if engine.tables.roll_bonus and not engine.extra_turns else CHUNK
+        states = whole_batches(distinct_states(filled, engine.fifty_matters), CHUNK)
+    return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
 
 
 def settle_fifties(moments: np.ndarray, filled: int) -> None:
@@ -181,6 +169,7 @@ class TurnMoments:
         self.rows = PostingRows.of(self.engine.tables)
         self.works: dict[int, Workspace] = {}
         self.open_rows: dict[tuple[int, ...], PostingRows] = {}  # PostingRows.open_part of each set of open boxes
+        self.rooms: list[np.ndarray] = [np.empty((FAMILIES, 0)), np.empty((FAMILIES, 0))]  # see gathered
 
     def workspace(self, width: int) -> Workspace:
         """The reused workspace for batches of `width` states."""
@@ -200,18 +189,27 @@ class TurnMoments:
             moments[:, :, own] = 0.0  # a turn that comes back counts none of the state's own moments yet
         chances = self.row_chances(stages, postings, width)
         families = _families((states.case == 0).any())  # YAHTZEE filled: settle_fifties gives those with a fifty
-        plain_seen = _gathered(moments, families, plain_after)  # a plain posting fills a box: never the state itself
+        plain_seen = self.gathered(moments, families, plain_after, 0)  # a plain posting never comes back
         weights = _weights([(chances[bonus], gain) for bonus, (gain, _after, _rows) in postings.items()],
                            len(plain_after))
         five_after = np.concatenate([five_after for _gain, five_after, _rows in postings.values()])
         stay = np.ones(width)
         for columns in _to_solve(looping, families):
             rest = np.zeros((len(columns), width))
-            rest += _expected(weights, plain_seen, _gathered(moments, families, five_after), columns)
+            rest += _expected(weights, plain_seen, self.gathered(moments, families, five_after, 1), columns)
             for column, (family, order) in enumerate(columns):
                 if (family, order) == (EVERY_GAME, 0):
                     stay = rest[column]  # 1 - the chance of coming back to the same state
                 moments[family, order, own] = rest[column] / stay
+
+    def gathered(self, moments: np.ndarray, families: list[int], after: np.ndarray, room: int) -> dict[int, np.ndarray]:
+        """_gathered into the memory of `room` (0: the rows but five alike's, 1: five alike's),
+        kept batch after batch: fresh arrays of this size cost page faults, more than their
+        gathering where a batch has many rows."""
+        size = (ORDERS + 1) * after.size
+        if self.rooms[room].shape[1] < size:
+            self.rooms[room] = np.empty((FAMILIES, size))
+        return _gathered(moments, families, after, self.rooms[room][:, :size])
 
     def postings(self, states: States,
                  stages: TurnStages) -> tuple[np.ndarray, dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
@@ -307,14 +305,14 @@ def _to_solve(looping: bool, families: list[int]) -> list[list[Column]]:
     return [[(family, order) for family in families for order in range(ORDERS + 1) if order or family != EVERY_GAME]]
 
 
-def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray) -> dict[int, np.ndarray]:
+def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray, room: np.ndarray) -> dict[int, np.ndarray]:
     """moments[family, :, after] of each family, a row at a time (faster than numpy's fancy
     indexing over the three axes), each straight into its place (a take that may raise, or a
-    stack, copies it once more)."""
+    stack, copies it once more): room[family], families x orders * after's size."""
     found = {}
     for family in families:
         rows = moments[family]
-        found[family] = np.empty((len(rows),) + after.shape)
+        found[family] = room[family].reshape((len(rows),) + after.shape)
         for row, out in zip(rows, found[family]):
             row.take(after, out=out, mode="clip")  # every state after is in the table
     return found
