@@ -13,11 +13,11 @@ import numpy as np
 
 from .dicemath import over_rolls
 from .levels import LevelSolver
-from .moments import FAMILIES, ORDERS, TurnMoments, full_card_counts, settle_fifties
+from .moments import FAMILIES, MOMENT_CHUNK, ORDERS, TurnMoments, full_card_counts, settle_fifties
 from .progress import Progress
 from .rulearrays import BOX_COUNT
 from .solver import TurnSolver
-from .stages import CHUNK, stages_from_postings, turn_stages
+from .stages import stages_from_postings, turn_stages
 from .statespace import States, fill_unreachable
 from .team import level_team
 
@@ -38,7 +38,7 @@ def solve_with_moments(engine: TurnSolver, progress: Optional[Progress] = None, 
     (moments.solve_moments), `progress`, `levels` and `processes` as for both."""
     solver = LevelSolver(engine)
     levels_filled = range(BOX_COUNT - 1, BOX_COUNT - 1 - levels, -1)
-    plan = [solver.level_batches(filled, processes, CHUNK) for filled in levels_filled]
+    plan = [solver.level_batches(filled, processes, MOMENT_CHUNK) for filled in levels_filled]
     total, done = sum(len(states) for batches in plan for states in batches), 0
     with level_team(processes, (ROWS,)) as team:
         values, moments = team.values[0], team.values[1:].reshape(FAMILIES, ORDERS + 1, -1)

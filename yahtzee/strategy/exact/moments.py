@@ -51,6 +51,8 @@ WITH_FIFTY = (FIFTY_AT_END, BOTH_AT_END)
 Column = tuple[int, int]  # a moment worked out: (family, order)
 FIVE_ALIKE = np.array(YAHTZEE_ROLLS)
 ROLL_NUMBERS = np.arange(len(ROLLS))[:, None]
+# The states whose moments are worked out together: half a build's CHUNK, whose chances and plans stay in cache.
+MOMENT_CHUNK = CHUNK // 2
 
 
 def solve_moments(table: SolvedTable, progress: Optional[Progress] = None, levels: int = BOX_COUNT,
@@ -90,15 +92,16 @@ def moment_batches(engine: TurnSolver, filled: int) -> list[States]:
     """The states with `filled` boxes filled whose moments are worked out, in batches: those a
     build solves (TurnSolver.level_batches); TurnSolver.share_solved gives the others theirs, as
     their values (the same play, the same points to come, the bonus alike). Without an extra
-    turn, in batches of CHUNK: a state's moments are then the same to the bit in any
-    batch of two or more. With one, in the build's batches (level_states): a batch where a turn may
+    turn, in batches of MOMENT_CHUNK: a state's moments are then the same to the bit in any
+    batch of two or more. With one, in the build's batches of CHUNK: a batch where a turn may
     come back divides every state's moments by its chance of none (see TurnMoments.solve_batch),
     which moves the last bits of those of the batch's other states."""
+    chunk = CHUNK if engine.extra_turns else MOMENT_CHUNK
     if engine.extra_turns:
-        states = level_states(filled, CHUNK)
+        states = level_states(filled, chunk)
     else:
-        states = whole_batches(distinct_states(filled, engine.fifty_matters), CHUNK)
-    return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
+        states = whole_batches(distinct_states(filled, engine.fifty_matters), chunk)
+    return [states.part(slice(start, start + chunk)) for start in range(0, len(states), chunk)]
 
 
 def settle_fifties(moments: np.ndarray, filled: int) -> None:
@@ -203,9 +206,8 @@ class TurnMoments:
                 moments[family, order, own] = rest[column] / stay
 
     def gathered(self, moments: np.ndarray, families: list[int], after: np.ndarray, room: int) -> dict[int, np.ndarray]:
-        """_gathered into the memory of `room` (0: the rows but five alike's, 1: five alike's),
-        kept batch after batch: fresh arrays of this size cost page faults, more than their
-        gathering where a batch has many rows."""
+        """_gathered into the memory of `room` (0: the rows but five alike's, 1: five alike's), kept
+        batch after batch: fresh arrays of this size cost page faults, more than their gathering."""
         size = (ORDERS + 1) * after.size
         if self.rooms[room].shape[1] < size:
             self.rooms[room] = np.empty((FAMILIES, size))
@@ -306,9 +308,9 @@ def _to_solve(looping: bool, families: list[int]) -> list[list[Column]]:
 
 
 def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray, room: np.ndarray) -> dict[int, np.ndarray]:
-    """moments[family, :, after] of each family, a row at a time (faster than numpy's fancy
-    indexing over the three axes), each straight into its place (a take that may raise, or a
-    stack, copies it once more): room[family], families x orders * after's size."""
+    """moments[family, :, after] of each family, a row at a time (faster than numpy's fancy indexing
+    over the three axes), each straight into its place in room[family] (families x orders * after's
+    size; a take that may raise, or a stack, copies it once more)."""
     found = {}
     for family in families:
         rows = moments[family]
@@ -319,10 +321,9 @@ def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray, room:
 
 
 def _weights(postings: list[tuple[np.ndarray, np.ndarray]], plain: int) -> list[np.ndarray]:
-    """The chance of each posting row times its gain to the power m = 0, 1, ... ORDERS (rows x
-    states), from the chance and the gain of each roll bonus's rows: the rows but five alike's
-    (the first `plain`) are the same rows for every bonus, their terms summed over the bonuses;
-    five alike's, each bonus's own state after, follow as rows of their own, bonus by bonus."""
+    """The chance of each posting row times its gain to the power m = 0, 1, ... ORDERS (rows x states),
+    from each roll bonus's chances and gains: the rows but five alike's (the first `plain`) are the same
+    for every bonus, their terms summed over the bonuses; five alike's follow, bonus by bonus."""
     found: list[list[np.ndarray]] = []
     for chance, gain in postings:
         powers = [chance]  # chance x gain^m, m = 0, 1, ...
