@@ -51,8 +51,7 @@ WITH_FIFTY = (FIFTY_AT_END, BOTH_AT_END)
 Column = tuple[int, int]  # a moment worked out: (family, order)
 FIVE_ALIKE = np.array(YAHTZEE_ROLLS)
 ROLL_NUMBERS = np.arange(len(ROLLS))[:, None]
-# The states whose moments are worked out together: a turn's chances and plans of half a build's
-# CHUNK stay in the processor's cache, which saves more than the calls cost.
+# The states whose moments are worked out together: half a build's CHUNK, whose chances and plans stay in cache.
 MOMENT_CHUNK = CHUNK // 2
 
 
@@ -151,10 +150,10 @@ class PostingRows:
         of_roll[:, FIVE_ALIKE] = len(key) + np.arange(FACE_COUNT)
         return cls(np.concatenate(boxes), key // 2, key % 2, of_roll.ravel())
 
-    def open_part(self, states: States) -> "PostingRows":
-        """The rows of the boxes open in at least one of the states (the others are never
-        posted in), numbered anew."""
-        live = np.flatnonzero(np.isin(self.box, open_boxes(states)))
+    def open_part(self, boxes: tuple[int, ...]) -> "PostingRows":
+        """The rows of these `boxes` (those open in at least one of a batch's states: the others
+        are never posted in), numbered anew."""
+        live = np.flatnonzero(np.isin(self.box, boxes))
         renumbered = np.full(len(self.box) + FACE_COUNT, -1)
         renumbered[live] = np.arange(len(live))
         renumbered[len(self.box):] = len(live) + np.arange(FACE_COUNT)
@@ -172,6 +171,8 @@ class TurnMoments:
         self.engine: TurnSolver = table.engine
         self.rows = PostingRows.of(self.engine.tables)
         self.works: dict[int, Workspace] = {}
+        self.open_rows: dict[tuple[int, ...], PostingRows] = {}  # PostingRows.open_part of each set of open boxes
+        self.rooms: list[np.ndarray] = [np.empty((FAMILIES, 0)), np.empty((FAMILIES, 0))]  # see gathered
 
     def workspace(self, width: int) -> Workspace:
         """The reused workspace for batches of `width` states."""
@@ -191,16 +192,26 @@ class TurnMoments:
             moments[:, :, own] = 0.0  # a turn that comes back counts none of the state's own moments yet
         chances = self.row_chances(stages, postings, width)
         families = _families((states.case == 0).any())  # YAHTZEE filled: settle_fifties gives those with a fifty
-        plain_seen = _gathered(moments, families, plain_after)  # a plain posting fills a box: never the state itself
+        plain_seen = self.gathered(moments, families, plain_after, 0)  # a plain posting never comes back
+        weights = _weights([(chances[bonus], gain) for bonus, (gain, _after, _rows) in postings.items()],
+                           len(plain_after))
+        five_after = np.concatenate([five_after for _gain, five_after, _rows in postings.values()])
         stay = np.ones(width)
         for columns in _to_solve(looping, families):
             rest = np.zeros((len(columns), width))
-            for bonus, (gain, five_after, _rows) in postings.items():
-                rest += _expected(chances[bonus], plain_seen, _gathered(moments, families, five_after), gain, columns)
+            rest += _expected(weights, plain_seen, self.gathered(moments, families, five_after, 1), columns)
             for column, (family, order) in enumerate(columns):
                 if (family, order) == (EVERY_GAME, 0):
                     stay = rest[column]  # 1 - the chance of coming back to the same state
                 moments[family, order, own] = rest[column] / stay
+
+    def gathered(self, moments: np.ndarray, families: list[int], after: np.ndarray, room: int) -> dict[int, np.ndarray]:
+        """_gathered into the memory of `room` (0: the rows but five alike's, 1: five alike's), kept
+        batch after batch: fresh arrays of this size cost page faults, more than their gathering."""
+        size = (ORDERS + 1) * after.size
+        if self.rooms[room].shape[1] < size:
+            self.rooms[room] = np.empty((FAMILIES, size))
+        return _gathered(moments, families, after, self.rooms[room][:, :size])
 
     def postings(self, states: States,
                  stages: TurnStages) -> tuple[np.ndarray, dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
@@ -210,7 +221,8 @@ class TurnMoments:
         states: row * states + state). The same bonus, the same boxes and postings."""
         engine = self.engine
         found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        open_rows = self.rows.open_part(states)
+        boxes = tuple(open_boxes(states))
+        open_rows = self.open_rows.get(boxes) or self.open_rows.setdefault(boxes, self.rows.open_part(boxes))
         plain_gain, after = _posting_rows(open_rows, states)
         for stage in range(engine.rolls):
             bonus = engine.stage_bonus(stage + 1)
@@ -295,31 +307,49 @@ def _to_solve(looping: bool, families: list[int]) -> list[list[Column]]:
     return [[(family, order) for family in families for order in range(ORDERS + 1) if order or family != EVERY_GAME]]
 
 
-def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray) -> dict[int, np.ndarray]:
-    """moments[family, :, after] of each family, a row at a time (faster than numpy's fancy
-    indexing over the three axes), each straight into its place (a take that may raise, or a
-    stack, copies it once more)."""
+def _gathered(moments: np.ndarray, families: list[int], after: np.ndarray, room: np.ndarray) -> dict[int, np.ndarray]:
+    """moments[family, :, after] of each family, a row at a time (faster than numpy's fancy indexing
+    over the three axes), each straight into its place in room[family] (families x orders * after's
+    size; a take that may raise, or a stack, copies it once more)."""
     found = {}
     for family in families:
         rows = moments[family]
-        found[family] = np.empty((len(rows),) + after.shape)
+        found[family] = room[family].reshape((len(rows),) + after.shape)
         for row, out in zip(rows, found[family]):
             row.take(after, out=out, mode="clip")  # every state after is in the table
     return found
 
 
-def _expected(chance: np.ndarray, plain_seen: dict[int, np.ndarray], five_seen: dict[int, np.ndarray],
-              gain: np.ndarray, columns: list[Column]) -> np.ndarray:
+def _weights(postings: list[tuple[np.ndarray, np.ndarray]], plain: int) -> list[np.ndarray]:
+    """The chance of each posting row times its gain to the power m = 0, 1, ... ORDERS (rows x states),
+    from each roll bonus's chances and gains: the rows but five alike's (the first `plain`) are the same
+    for every bonus, their terms summed over the bonuses; five alike's follow, bonus by bonus."""
+    found: list[list[np.ndarray]] = []
+    for chance, gain in postings:
+        powers = [chance]  # chance x gain^m, m = 0, 1, ...
+        for _ in range(ORDERS):
+            powers.append(powers[-1] * gain)
+        found.append(powers)
+    if len(found) == 1:
+        return found[0]
+    summed = []
+    for order in range(ORDERS + 1):
+        total = found[0][order][:plain].copy()
+        for powers in found[1:]:
+            total += powers[order][:plain]
+        summed.append(np.concatenate([total] + [powers[order][plain:] for powers in found]))
+    return summed
+
+
+def _expected(weights: list[np.ndarray], plain_seen: dict[int, np.ndarray], five_seen: dict[int, np.ndarray],
+              columns: list[Column]) -> np.ndarray:
     """The moments of `columns` over a turn's postings (columns x states): E[(g + R')^k] of a
     posting of gain g into a state whose remaining score R' has raw moments E[R'^j] is the
     sum over j of C(k, j) g^(k-j) E[R'^j], each term summed over the posting rows weighed by
-    their chance (rows x states). The moments of each row's state after: of each family,
-    orders x rows x states, those of the rows but five alike's, then of five alike's."""
+    their chance times g^(k-j) (`weights`, see _weights). The moments of each row's state after:
+    of each family, orders x rows x states, those of the rows but five alike's, then of five alike's."""
     plain = next(iter(plain_seen.values())).shape[1]
-    weights = [chance]  # chance x gain^m, m = 0, 1, ...
-    for _ in range(ORDERS):
-        weights.append(weights[-1] * gain)
-    found = np.zeros((len(columns), chance.shape[1]))
+    found = np.zeros((len(columns), weights[0].shape[1]))
     for column, (family, order) in enumerate(columns):
         for j in range(order + 1):
             weight = weights[order - j]

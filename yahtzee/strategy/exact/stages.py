@@ -85,6 +85,7 @@ class TurnEngine(Protocol):
 
     def stage_post(self, work: Workspace, rolls: int, offset: Optional[np.ndarray], out: np.ndarray) -> np.ndarray: ...
 
+    def stage_bonus(self, rolls: int) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -236,7 +237,8 @@ def stages_from_postings(engine: TurnEngine, work: Workspace, found: np.ndarray,
     for rolls in range(last - 1, 0, -1):
         keeps[rolls - 1] = keep_values(work)[:ROLL_OFFSET]
         engine.stage_post(work, rolls, offset, posts[rolls - 1])
-        np.maximum(work.post, posts[rolls - 1], out=work.post)
+        if engine.stage_bonus(rolls):  # without one, posting now is posting after the next roll with these dice
+            np.maximum(work.post, posts[rolls - 1], out=work.post)
         if plans is None:
             best_reroll(work)
             continue

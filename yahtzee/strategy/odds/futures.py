@@ -91,10 +91,15 @@ class Futures:
 
     @classmethod
     def of(cls, joint: np.ndarray) -> "Futures":
-        """From each future's raw moments E[R^k; that future], FUTURES x orders x cards."""
+        """From each future's raw moments E[R^k; that future], FUTURES x orders x cards, worked
+        out in their place (the means and spreads of a million cards in fresh arrays cost more
+        in new pages than their arithmetic): `joint` is spent."""
         shares = np.maximum(joint[:, 0], LEAST_FUTURE)
-        means, seconds = joint[:, 1] / shares, joint[:, 2] / shares
-        return cls(joint[:, 0], means, np.sqrt(np.maximum(seconds - means ** 2, 0.0)))
+        means = np.divide(joint[:, 1], shares, out=joint[:, 1])
+        seconds = np.divide(joint[:, 2], shares, out=joint[:, 2])
+        np.subtract(seconds, np.square(means, out=shares), out=seconds)
+        np.maximum(seconds, 0.0, out=seconds)
+        return cls(joint[:, 0], means, np.sqrt(seconds, out=seconds))
 
     @cached_property
     def possible(self) -> np.ndarray:
