@@ -160,8 +160,9 @@ sys.meta_path.insert(0, Watch())
 # The tables' worker held back for the whole game, as on a busy machine where it starts late:
 # whatever the game's own thread needs numpy for, it would then load it itself.
 HELD_BACK_BUILDER = """
+from concurrent.futures import Future
 from yahtzee.strategy.storage.builder import TableBuilder
-TableBuilder._work = lambda self: self.cancelled.wait()  # until the game ends
+TableBuilder.submit = lambda self, priority, work, *args: Future()  # never worked on, until the game ends
 """
 
 

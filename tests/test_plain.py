@@ -186,18 +186,19 @@ def test_into_a_pipe_every_record_is_one_line_however_long(tmp_path: Path, monke
     its own in the piped output (a reader or script wraps it, never the game)."""
     from yahtzee.consoles.plain import PlainConsole
     meant: list[str] = []
-    for method in ("message", "show", "_read_line"):
+    for method in ("message", "show", "read_key", "read_text"):
         original = getattr(PlainConsole, method)
 
-        def spy(self: Any, first: Any, *rest: Any, original: Any = original, method: Any = method) -> Any:
+        def spy(self: Any, first: Any = "", *rest: Any, original: Any = original, method: Any = method,
+                **options: Any) -> Any:
             if method == "show":
                 brief = rest[0] if rest else None
                 texts = self.drawn(first) if brief is None else [self.words(line) for line in brief]
                 texts = [part for line in texts for part in line.split("\n")]
             else:
                 texts = [self.words(first)]
-            meant.extend(f"{text}>" if method == "_read_line" else text for text in texts)
-            return original(self, first, *rest)
+            meant.extend(f"{text}>" if method.startswith("read_") else text for text in texts)
+            return original(self, first, *rest, **options)
 
         monkeypatch.setattr(PlainConsole, method, spy)
     lines = ["", "n", "ANN", "*", "", "y"]

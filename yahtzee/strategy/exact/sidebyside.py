@@ -190,13 +190,13 @@ def play_turns(table: SolvedTable, cards: Cards, games: np.ndarray, dice: BatchD
     distinct, first, inverse = np.unique(index, return_index=True, return_inverse=True)
     states = cards.states(games[first])
     for start in range(0, len(distinct), CHUNK):
-        solved, columns = _standing(table.engine, states.part(slice(start, start + CHUNK)))
+        solved, columns = turns_worked_out(table.engine, states.part(slice(start, start + CHUNK)))
         stages = table.engine.turn_stages(table.values, solved)
         low, high = np.searchsorted(inverse, [start, start + CHUNK])
         play_turn(table.engine, stages, cards, games[low:high], columns[inverse[low:high] - start], dice)
 
 
-def _standing(engine: TurnSolver, states: States) -> tuple[States, np.ndarray]:
+def turns_worked_out(engine: TurnSolver, states: States) -> tuple[States, np.ndarray]:
     """The states whose turns are worked out for these distinct `states`, and the column of
     each state's among them. Where a build solves one state for all those with the same future
     and gives them its values (not with an extra turn: see TurnSolver.share_solved), their
