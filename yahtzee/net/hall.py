@@ -277,7 +277,10 @@ class Hall:
         saved one, and hosts it from their terminal until its game ends."""
         table = self.open_table(seat, console, saved)
         table.code = saved.code if saved is not None else new_code() if private else ""
-        keep_code(self.tables_folder / table.folder, table.code)
+        try:
+            keep_code(self.tables_folder / table.folder, table.code)
+        except OSError as error:  # a full disk: the table is private while it is open, its saves fail as well
+            self.log.record(seat.address, seat.name, f"table {table.number}'s code not kept: {error}")
 
         def serve(notify: Callable[[Text], None], changed: Callable[[], None], seats: object) -> SeatServer:
             table.seats = HallTable(changed, self.back_to_page, table.code)
