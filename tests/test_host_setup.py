@@ -18,6 +18,15 @@ from terminal import Terminal
 from yahtzee.speech.languages import text
 
 
+def test_the_ssh_modules_load_without_a_word_on_stderr() -> None:
+    """A host's or a server's terminal shows nothing of the SSH library's own warnings (asyncssh
+    names DSA key types, which newer cryptography warns of as they load)."""
+    import subprocess
+    done = subprocess.run([sys.executable, "-c", "import yahtzee.net.server, yahtzee.net.hall"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+
+
 def test_the_host_key_is_made_once_and_kept_and_a_password_is_new_each_table(tmp_path: Path) -> None:
     from yahtzee.net.credentials import HOST_KEY_FILE, table_credentials
     first, second = table_credentials(tmp_path), table_credentials(tmp_path)

@@ -20,3 +20,8 @@ tables), the presentation, the consoles (the key console the host plays at, its 
 the stops), the screens (the console contract a table's game runs at) and the strategy (its
 memo of tables, counted as a server stops).
 """
+import warnings
+
+# asyncssh names cryptography's DSA key types as it loads, which newer cryptography warns of on
+# stderr: a host's or a server's terminal would show it, though no key of the game's is DSA.
+warnings.filterwarnings("ignore", message="DSA is deprecated", category=UserWarning)
