@@ -212,6 +212,7 @@ INTERNAL = {"end of input", "the output is gone", "the input is gone", "the term
             "extra turn +", "Computer Yahtzee ", " is not a number", "not a resume point: ",
             "module  has no attribute ", "python -m yahtzee", "the console is gone",
             "the Windows console reader runs only on Windows",
+            "DSA is deprecated",  # a library's warning, matched to be filtered out
             "python3 -m venv .venv && .venv/bin/python -m pip install -e ."}  # commands, said as they are
 MARKERS = ("_", "N_", "ngettext", "NC_", "pgettext", "Say", "plurals")
 SOLVER = ("solver.py", "builder.py", "batch.py", "build_cache.py", "statespace.py", "stages.py",
