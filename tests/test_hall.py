@@ -405,6 +405,14 @@ def admin_key(hall: Path) -> Path:
     return hall / "admin"
 
 
+def admin_types_at_r(admin: Terminal, typed: str, said: str) -> None:
+    """An admin at the page removes a name or an address with R (or lets one back in), and is told `said`."""
+    admin.press("r")
+    admin.wait_for("Remove a name or an address (one removed: let it in again):")
+    admin.press(typed, "Enter")
+    admin.wait_for(said)
+
+
 def test_an_admin_closes_a_table_and_removes_a_name_and_nobody_else_may(admin_key: Path, served: Served) -> None:
     bob = served.host("BOB")
     bob.wait_for("Press any key to begin")
@@ -420,10 +428,7 @@ def test_an_admin_closes_a_table_and_removes_a_name_and_nobody_else_may(admin_ke
     ann.press("1", "Enter")
     ann.wait_for("Table 1 is closed: its game is saved.")
     bob.wait_for("No table yet")  # its host back at the page
-    ann.press("r")
-    ann.wait_for("Remove a name or an address (one removed: let it in again):")
-    ann.press("carl", "Enter")
-    ann.wait_for("carl is removed (kept in the server's folder).")
+    admin_types_at_r(ann, "carl", "carl is removed (kept in the server's folder).")
     assert carl.exit_code() is not None  # his connection closed
     served.close()
     served.start()  # kept across a restart
@@ -431,10 +436,7 @@ def test_an_admin_closes_a_table_and_removes_a_name_and_nobody_else_may(admin_ke
     assert again.exit_code() is not None and "TABLES ON THIS SERVER" not in again.text
     ann = served.login("ANN", key="admin")
     ann.wait_for("As an admin")
-    ann.press("r")
-    ann.wait_for("Remove a name or an address")
-    ann.press("CARL", "Enter")
-    ann.wait_for("CARL may log in again.")
+    admin_types_at_r(ann, "CARL", "CARL may log in again.")
     served.login("CARL").wait_for("N: new table")
     log = (served.folder / "serve" / "table.log").read_text()
     assert "ANN closed table 1" in log and "ANN removed carl" in log and "CARL refused: removed by an admin" in log

@@ -1,11 +1,9 @@
 """A friend's own keys at a hosted table, answered at once whichever terminal is asked: F9 their
 seat's bell, D their terminal's language, F8 refused (verify is the host's), and F10 or Q, asked
 first, to leave the table."""
-import contextlib
 from typing import Callable
 
 from ..consoles.keymode import KeyConsole
-from ..consoles.stops import InputClosed
 from ..model.words import Later, Say
 from ..present.keys import Key, letter_as_key
 from ..present.render import on_off
@@ -50,10 +48,7 @@ class FriendKeys:
     def _leave_answer(self, key: str, friend: Friend, token: str) -> None:
         """The friend's answer to whether they leave the table."""
         if token in ("y", Key.QUIT):
-            friend.seat.note = said = self.lines.left(key)  # a server's page shows it too
-            with contextlib.suppress(InputClosed):
-                friend.console.message(said)
-                friend.console.end_line()  # sent before their connection is closed
+            friend.last_words(self.lines.left(key))
             friend.seat.disconnect()
             self.terminals.let_go(key)
             return

@@ -2,14 +2,13 @@
 where a number removes someone), and the wait for a friend who is away at their turn (the
 host's keys answer meanwhile; * or the countdown hands the seat, or at a server's table that
 turn alone, to the computer)."""
-import contextlib
 import functools
 import math
 from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
 
 from ..consoles.keymode import KeyConsole
-from ..consoles.stops import InputClosed, SeatChanged
+from ..consoles.stops import SeatChanged
 from ..model.words import Say, Text
 from ..present.keys import Key, letter_as_key
 from ..present.look import Asked
@@ -178,10 +177,7 @@ class HostPages:
         again, they are refused if they come back, and every terminal is told."""
         friend = self.terminals.friends.get(key)
         if friend is not None:
-            friend.seat.note = said = Say("The host removed you from the table.")  # a server's page shows it too
-            with contextlib.suppress(InputClosed):
-                friend.console.message(said)
-                friend.console.end_line()  # sent before their connection is closed
+            friend.last_words(Say("The host removed you from the table."))
         self.seating.seats().remove(removal_mark(person.name, person.proof, person.address))
         self.server.remove(person.name, friend.seat if friend else None)
         if friend is not None:

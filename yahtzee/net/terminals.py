@@ -10,6 +10,7 @@ from typing import Callable, Optional
 from ..consoles.keymode import KeyConsole
 from ..consoles.keyreader import KeyReader
 from ..consoles.stops import InputClosed
+from ..model.words import Text
 from .seat import RemoteSeat
 
 HOST = ""  # the host's terminal, among the friends' folded names
@@ -26,6 +27,14 @@ class Friend:
     reader: KeyReader  # the console's own reader, which the table's wait watches
     aside: KeyReader
     leaving: bool = False  # asked whether they leave the table
+
+    def last_words(self, said: Text) -> None:
+        """What they read as they go, sent before their connection is closed, and kept for the
+        page they go back to (a server's)."""
+        self.seat.note = said
+        with contextlib.suppress(InputClosed):
+            self.console.message(said)
+            self.console.end_line()
 
 
 class Terminals:
