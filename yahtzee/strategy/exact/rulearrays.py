@@ -153,9 +153,11 @@ def check_tables(tables: RuleTables, rules: Rules, masks: Iterable[int] = CHECK_
     """Compare the tables with yahtzee.model.scoring on the cards of `masks`; UnsupportedRules if they differ.
 
     The tables assume that only five alike depend on the card, and those only through the
-    Yahtzee box and the matching upper box: this checks it.
+    Yahtzee box and the matching upper box: this checks it. A roll bonus, which only five
+    alike's blanking could tie to the card, is checked for every roll on the first card and
+    for five alike on each.
     """
-    for mask in masks:
+    for number, mask in enumerate(masks):
         for case in (YAHTZEE_ZERO, YAHTZEE_FIFTY) if mask >> YAHTZEE_BIT & 1 else (YAHTZEE_OPEN,):
             boxes = boxes_of(mask, case)
             for r, roll in enumerate(ROLLS):
@@ -168,7 +170,8 @@ def check_tables(tables: RuleTables, rules: Rules, masks: Iterable[int] = CHECK_
                 if scoring.extra_turn_bonus(roll, boxes, rules) != turn_bonus_of(tables, case, r):
                     raise UnsupportedRules(Say("the extra turn of {roll} differs from the solver's tables").format(
                         roll=str(roll)))
-                _check_roll_bonus(tables, rules, boxes, roll, r)
+                if number == 0 or r in YAHTZEE_ROLLS:
+                    _check_roll_bonus(tables, rules, boxes, roll, r)
                 for bit, box in enumerate(BOXES):
                     if box not in boxes and scoring.posting_points(box, roll, boxes, rules) != \
                             points_of(tables, mask, case, r, bit):
