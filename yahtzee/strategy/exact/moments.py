@@ -34,7 +34,6 @@ from .statespace import (
     States,
     distinct_states,
     fill_unreachable,
-    level_states,
     state_index,
     states_of,
     whole_batches,
@@ -97,10 +96,7 @@ def moment_batches(engine: TurnSolver, filled: int) -> list[States]:
     come back divides every state's moments by its chance of none (see TurnMoments.solve_batch),
     which moves the last bits of those of the batch's other states."""
     chunk = CHUNK if engine.extra_turns else MOMENT_CHUNK
-    if engine.extra_turns:
-        states = level_states(filled, chunk)
-    else:
-        states = whole_batches(distinct_states(filled, engine.fifty_matters), chunk)
+    states = whole_batches(distinct_states(filled, engine.fifty_matters), chunk)
     return [states.part(slice(start, start + chunk)) for start in range(0, len(states), chunk)]
 
 
@@ -220,17 +216,19 @@ class TurnMoments:
         every posting row, the state after of five alike's, and each roll's row, flat (rolls x
         states: row * states + state). The same bonus, the same boxes and postings."""
         engine = self.engine
-        found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         boxes = tuple(open_boxes(states))
         open_rows = self.open_rows.get(boxes) or self.open_rows.setdefault(boxes, self.rows.open_part(boxes))
         plain_gain, after = _posting_rows(open_rows, states)
+        firsts: dict[int, int] = {}  # each roll bonus, and the first stage (roll number - 1) that brings it
         for stage in range(engine.rolls):
-            bonus = engine.stage_bonus(stage + 1)
-            if bonus not in found:
-                gain = (plain_gain + bonus * open_rows.fits[:, None]).astype(float)
-                five_gain, five_after = _five_alike_postings(engine.tables, states, stages.boxes[stage], stage + 1)
-                rows = _posting_row_of(open_rows, stages.boxes[stage], len(states))
-                found[bonus] = (np.concatenate([gain, five_gain]), five_after, rows)
+            firsts.setdefault(engine.stage_bonus(stage + 1), stage)
+        chosen = np.array(list(firsts.values()))
+        five_gains, five_afters = _five_alike_postings(engine.tables, states, stages.boxes[chosen], chosen + 1)
+        found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for (bonus, stage), five_gain, five_after in zip(firsts.items(), five_gains, five_afters):
+            gain = (plain_gain + bonus * open_rows.fits[:, None]).astype(float)
+            rows = _posting_row_of(open_rows, stages.boxes[stage], len(states))
+            found[bonus] = (np.concatenate([gain, five_gain]), five_after, rows)
         return after, found
 
     def row_chances(self, stages: TurnStages, postings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
@@ -381,15 +379,16 @@ def _posting_rows(rows: PostingRows, states: States) -> tuple[np.ndarray, np.nda
 
 
 def _five_alike_postings(tables: RuleTables, states: States, boxes: np.ndarray,
-                         rolls_used: int) -> tuple[np.ndarray, np.ndarray]:
-    """The points and the state after of the table's posting of five alike (faces x states),
-    from their chosen `boxes` (rolls x states) after `rolls_used` rolls (an extra turn: its
-    bonus, and the same state)."""
-    shape = (FACE_COUNT, len(states))
+                         rolls_used: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points and the state after of the table's posting of five alike (stages x faces x
+    states), from their chosen `boxes` (stages x rolls x states) after each stage's
+    `rolls_used` rolls (an extra turn: its bonus, and the same state), all stages at once."""
+    shape = (len(rolls_used), FACE_COUNT, len(states))
     mask, up, fifty = (np.broadcast_to(part, shape).ravel() for part in (states.mask, states.up, states.fifty))
-    box = boxes[FIVE_ALIKE].ravel().astype(np.int64)
-    rolls = np.repeat(FIVE_ALIKE, len(states))
-    posting = PostingArrays.of(tables, mask, fifty, rolls, box, np.full(len(rolls), rolls_used))
+    box = boxes[:, FIVE_ALIKE].ravel().astype(np.int64)
+    rolls = np.broadcast_to(FIVE_ALIKE[:, None], shape).ravel()
+    used = np.broadcast_to(rolls_used[:, None, None], shape).ravel()
+    posting = PostingArrays.of(tables, mask, fifty, rolls, box, used)
     posted = posting.posted
     points = np.where(posted, posting.points, 0)
     new_up = up + np.where(IS_UPPER[box], points, 0)
