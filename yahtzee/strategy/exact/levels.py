@@ -7,7 +7,7 @@ import numpy as np
 
 from .rulearrays import BOX_COUNT
 from .stages import CHUNK, Workspace
-from .statespace import States, distinct_states, fill_unreachable, level_states
+from .statespace import States, distinct_states, fill_unreachable, whole_batches
 from .team import level_team
 
 BUILD_CHUNK = 1024  # the widest batch of a build: wider ones would cost more time than the calls they save
@@ -87,13 +87,13 @@ class LevelSolver:
 
     def level_batches(self, filled: int, processes: int, widest: int = BUILD_CHUNK) -> list[States]:
         """The distinct states with `filled` boxes filled, in batches of at most `widest`, as
-        many for each process (see batch_bounds). With an extra turn, the states and batches
-        of level_states: a fixed point settles a batch at a time, close enough but not to the
-        last bit, so each state is solved, in the batch it always was."""
-        if self.engine.extra_turns:
-            states = level_states(filled, CHUNK)
-            return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
+        many for each process (see batch_bounds). With an extra turn, in whole batches of
+        CHUNK whatever is asked: a fixed point settles a batch at a time, close enough but not
+        to the last bit, so each state is solved in the same batch by every pass."""
         states = distinct_states(filled, self.engine.fifty_matters)
+        if self.engine.extra_turns:
+            states = whole_batches(states, CHUNK)
+            return [states.part(slice(start, start + CHUNK)) for start in range(0, len(states), CHUNK)]
         return [states.part(cut) for cut in batch_bounds(len(states), processes, widest)]
 
     def solve_states(self, values: np.ndarray, states: States, work: Workspace) -> None:

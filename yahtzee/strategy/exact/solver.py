@@ -27,7 +27,7 @@ from .rulearrays import (
     rule_tables,
 )
 from .stages import TurnStages, Workspace, best_reroll, keep_values, turn_plans, turn_stages
-from .statespace import States, share_hopeless_sums, share_solved, state_index
+from .statespace import States, share_solved, state_index
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 FIVE_ALIKE_FACES = np.arange(FACE_COUNT)[:, None]  # a row for each face of five alike
@@ -391,7 +391,4 @@ class TurnSolver:
     def share_solved(self, values: np.ndarray, states: States) -> None:
         """Give a solved batch's values to the states it stands for (see level_batches), in
         every row of `values` (the moments share theirs all at once)."""
-        if self.extra_turns:
-            share_hopeless_sums(values, states)
-        else:
-            share_solved(values, states, self.fifty_matters)
+        share_solved(values, states, self.fifty_matters)

@@ -134,8 +134,9 @@ def same_future(index: np.ndarray) -> np.ndarray:
 
 
 def level_states(filled: int, batch: int) -> States:
-    """Every reachable state with `filled` boxes filled that must be solved (Yahtzee box open:
-    only 'not fifty'; of the sums that can no longer reach the bonus, only 0: see share_hopeless)."""
+    """Every reachable state with `filled` boxes filled, each solved on its own (Yahtzee box
+    open: only 'not fifty'; of the sums that can no longer reach the bonus, only 0: see
+    share_hopeless): what the builds' distinct_states are checked against."""
     solved_ups = [reachable[(reachable == 0) | (reachable >= below)]
                   for reachable, below in zip(REACHABLE_UPS, HOPELESS_BELOW)]
     masks = np.array(_masks_with(filled), dtype=np.int64)
@@ -186,18 +187,6 @@ def distinct_states(filled: int, fifty_matters: bool = True) -> States:
     fifty_masks = masks[masks >> YAHTZEE_BIT & 1 == 1] if fifty_matters else masks[:0]
     parts = [_cards(fifty_masks, 1, solved_ups), _cards(masks, 0, solved_ups)]
     return States(*(np.concatenate(column) for column in zip(*parts)))
-
-
-def share_hopeless_sums(values: np.ndarray, states: States) -> None:
-    """share_hopeless for a batch of level_states: give the solved states at sum 0 to the same
-    cards at the sums that can no longer reach the bonus (in every row of `values`, along its
-    last axis: the copies are found once for all the rows)."""
-    below = np.asarray(HOPELESS_BELOW)[states.mask & UPPER_MASK]
-    copies = np.where(states.up == 0, np.maximum(below - 1, 0), 0)
-    source = np.repeat(states.index, copies)
-    sums = np.arange(len(source)) - np.repeat(np.cumsum(copies) - copies, copies) + 1
-    values[..., state_index(np.repeat(states.mask, copies), sums, np.repeat(states.fifty, copies))] = \
-        values[..., source]
 
 
 def share_solved(values: np.ndarray, states: States, fifty_matters: bool = True) -> None:
