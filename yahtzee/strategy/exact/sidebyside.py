@@ -190,19 +190,17 @@ def play_turns(table: SolvedTable, cards: Cards, games: np.ndarray, dice: BatchD
     distinct, first, inverse = np.unique(index, return_index=True, return_inverse=True)
     states = cards.states(games[first])
     for start in range(0, len(distinct), CHUNK):
-        solved, columns = turns_worked_out(table.engine, states.part(slice(start, start + CHUNK)))
+        solved, columns = turns_worked_out(states.part(slice(start, start + CHUNK)))
         stages = table.engine.turn_stages(table.values, solved)
         low, high = np.searchsorted(inverse, [start, start + CHUNK])
         play_turn(table.engine, stages, cards, games[low:high], columns[inverse[low:high] - start], dice)
 
 
-def turns_worked_out(engine: TurnSolver, states: States) -> tuple[States, np.ndarray]:
+def turns_worked_out(states: States) -> tuple[States, np.ndarray]:
     """The states whose turns are worked out for these distinct `states`, and the column of
-    each state's among them. Where a build solves one state for all those with the same future
-    and gives them its values (not with an extra turn: see TurnSolver.share_solved), their
-    turns are the same to the last bit, so only that one state's is worked out."""
-    if engine.extra_turns:
-        return states, np.arange(len(states))
+    each state's among them. A build solves one state for all those with the same future and
+    gives them its values (TurnSolver.share_solved): their turns are the same to the last bit,
+    so only that one state's is worked out."""
     standing, columns = np.unique(same_future(states.index), return_inverse=True)
     return states_of(standing), columns
 
