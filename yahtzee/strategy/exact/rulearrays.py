@@ -144,39 +144,47 @@ def _yahtzee_legal(rules: Rules) -> np.ndarray:
     return legal
 
 
-# Cards on which check_tables compares the tables with yahtzee.model.scoring itself.
+# Cards on which check_tables compares the tables with yahtzee.model.scoring itself: every
+# roll on the first WHOLE_CHECKS (YAHTZEE open, a zero and a fifty in it), five alike on all.
 CHECK_MASKS = (0, 1 << YAHTZEE_BIT, FULL_CARD ^ 1, FULL_CARD ^ (1 << 6), 0b0101010101010, 0b1010101010101,
                0b0000111111000, 0b1111000000111, FULL_CARD ^ (1 << YAHTZEE_BIT))
+WHOLE_CHECKS = 2
 
 
-def check_tables(tables: RuleTables, rules: Rules, masks: Iterable[int] = CHECK_MASKS) -> None:
+def check_tables(tables: RuleTables, rules: Rules, masks: Iterable[int] = CHECK_MASKS,
+                 whole: int = WHOLE_CHECKS) -> None:
     """Compare the tables with yahtzee.model.scoring on the cards of `masks`; UnsupportedRules if they differ.
 
     The tables assume that only five alike depend on the card, and those only through the
-    Yahtzee box and the matching upper box: this checks it. A roll bonus, which only five
-    alike's blanking could tie to the card, is checked for every roll on the first card and
-    for five alike on each.
+    Yahtzee box and the matching upper box: this checks it, every roll on the first `whole`
+    cards and five alike on each.
     """
     for number, mask in enumerate(masks):
         for case in (YAHTZEE_ZERO, YAHTZEE_FIFTY) if mask >> YAHTZEE_BIT & 1 else (YAHTZEE_OPEN,):
             boxes = boxes_of(mask, case)
             for r, roll in enumerate(ROLLS):
-                if _card_mask(scoring.legal_boxes(roll, boxes, rules)) != legal_mask(tables, mask, case, r):
-                    raise UnsupportedRules(Say("legal boxes of {roll} differ from the solver's tables").format(
-                        roll=str(roll)))
-                if scoring.yahtzee_bonus(roll, boxes, rules) != bonus_of(tables, case, r):
-                    raise UnsupportedRules(Say("the Yahtzee bonus of {roll} differs from the solver's tables").format(
-                        roll=str(roll)))
-                if scoring.extra_turn_bonus(roll, boxes, rules) != turn_bonus_of(tables, case, r):
-                    raise UnsupportedRules(Say("the extra turn of {roll} differs from the solver's tables").format(
-                        roll=str(roll)))
-                if number == 0 or r in YAHTZEE_ROLLS:
-                    _check_roll_bonus(tables, rules, boxes, roll, r)
-                for bit, box in enumerate(BOXES):
-                    if box not in boxes and scoring.posting_points(box, roll, boxes, rules) != \
-                            points_of(tables, mask, case, r, bit):
-                        raise UnsupportedRules(Say("points of {roll} in {box} differ from the solver's tables").format(
-                            roll=str(roll), box=box.title))
+                if number < whole or r in YAHTZEE_ROLLS:
+                    _check_roll(tables, rules, (mask, case, boxes), roll, r)
+
+
+def _check_roll(tables: RuleTables, rules: Rules, card: tuple[int, int, Mapping[Category, int]],
+                roll: tuple[int, ...], r: int) -> None:
+    """Compare one roll's legal boxes, bonuses and points on a card (mask, case, boxes) with the tables."""
+    mask, case, boxes = card
+    if _card_mask(scoring.legal_boxes(roll, boxes, rules)) != legal_mask(tables, mask, case, r):
+        raise UnsupportedRules(Say("legal boxes of {roll} differ from the solver's tables").format(roll=str(roll)))
+    if scoring.yahtzee_bonus(roll, boxes, rules) != bonus_of(tables, case, r):
+        raise UnsupportedRules(Say("the Yahtzee bonus of {roll} differs from the solver's tables").format(
+            roll=str(roll)))
+    if scoring.extra_turn_bonus(roll, boxes, rules) != turn_bonus_of(tables, case, r):
+        raise UnsupportedRules(Say("the extra turn of {roll} differs from the solver's tables").format(
+            roll=str(roll)))
+    _check_roll_bonus(tables, rules, boxes, roll, r)
+    for bit, box in enumerate(BOXES):
+        points = points_of(tables, mask, case, r, bit)
+        if box not in boxes and scoring.posting_points(box, roll, boxes, rules) != points:
+            raise UnsupportedRules(Say("points of {roll} in {box} differ from the solver's tables").format(
+                roll=str(roll), box=box.title))
 
 
 def _check_roll_bonus(tables: RuleTables, rules: Rules, boxes: Mapping[Category, int], roll: tuple[int, ...],
