@@ -3,14 +3,14 @@ four), each with its exact chance, mean and spread, from the moments' families (
 which rests keeps for every state (the families with a fifty only for the states with YAHTZEE
 open, in their open slots)."""
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Optional
 
 import numpy as np
 
 from ..exact.moments import BONUS_AT_END, BOTH_AT_END, EVERY_GAME, FIFTY_AT_END, ORDERS
-from ..exact.rulearrays import BOX_COUNT, UP_STATES, YAHTZEE_BIT
-from ..exact.statespace import STATE_COUNT, states_of
+from ..exact.rulearrays import BOX_COUNT, FULL_CARD, UP_STATES, YAHTZEE_BIT
+from ..exact.statespace import states_of
 
 OPEN_SLOTS = 2 ** (BOX_COUNT - 1) * UP_STATES  # the states with YAHTZEE open, where two futures may come
 FUTURES = 4  # with neither, the bonus, the fifty, both at the end: 2 * fifty + bonus
@@ -35,22 +35,12 @@ class Exact:
 
 
 def kept_open(moments: np.ndarray) -> np.ndarray:
-    """A family's moments (orders x every state) of the states with YAHTZEE open, in their open_slots."""
-    states, slots = _every_open_slot()
-    kept = np.zeros((ORDERS + 1, OPEN_SLOTS))
-    kept[:, slots] = moments[:, states]
-    return kept
-
-
-@cache
-def _every_open_slot() -> tuple[np.ndarray, np.ndarray]:
-    """The states with YAHTZEE open (value table indices) and their open_slots, worked out once."""
-    every = np.arange(STATE_COUNT)
-    slots = open_slots(every)
-    found = every[slots >= 0], slots[slots >= 0]
-    for part in found:
-        part.flags.writeable = False  # shared by every call
-    return found
+    """A family's moments (orders x every state) of the states with YAHTZEE open, in their
+    open_slots: the cards without the YAHTZEE bit, in order, at every upper sum, 'not fifty'
+    (a view of the table's own layout, state_index's, copied once)."""
+    above = FULL_CARD >> (YAHTZEE_BIT + 1)  # the boxes after YAHTZEE, as a number
+    table = moments.reshape(len(moments), above + 1, 2, 1 << YAHTZEE_BIT, UP_STATES, 2)
+    return table[:, :, 0, :, :, 0].reshape(len(moments), OPEN_SLOTS)
 
 
 def open_slots(index: np.ndarray) -> np.ndarray:

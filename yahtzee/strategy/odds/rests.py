@@ -207,7 +207,7 @@ class Groups:
     def of(cls, keys: np.ndarray, count: int) -> "Groups":
         """The groups of keys 0..count - 1."""
         starts = np.concatenate([[0], np.cumsum(np.bincount(keys, minlength=count))])
-        return cls(np.argsort(keys, kind="stable"), starts)
+        return cls(np.argsort(keys.astype(np.int16), kind="stable"), starts)  # radix-sorted: small keys
 
     def members(self, key: int) -> np.ndarray:
         """The positions of the cards with `key`."""
