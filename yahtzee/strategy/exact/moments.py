@@ -23,19 +23,18 @@ from typing import Optional
 import numpy as np
 
 from ...model import scoring
-from .dicemath import DICE, FACE_COUNT, KEEPS, PARENTS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS, size_rows
+from .dicemath import FACE_COUNT, KEEPS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, YAHTZEE_ROLLS
 from .progress import Progress
-from .rulearrays import BOX_COUNT, UP_CAP, UP_STATES, YAHTZEE_BIT, RuleTables
+from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UP_STATES, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, PostingArrays, SolvedTable
 from .solver import TurnSolver, open_boxes
-from .stages import CHUNK, TurnStages, Workspace, put_where, turn_stages
+from .stages import CHUNK, TurnStages, Workspace, put_where, rerolled, turn_stages
 from .statespace import (
     STATE_COUNT,
     States,
     distinct_states,
     fill_unreachable,
     state_index,
-    states_of,
     whole_batches,
     yahtzee_filled_masks,
 )
@@ -112,10 +111,14 @@ def settle_fifties(moments: np.ndarray, filled: int) -> None:
 
 
 def full_card_counts() -> np.ndarray:
-    """Each family's moment of order 0 of every state as a full card: 1 where its games count."""
-    every = states_of(np.arange(STATE_COUNT))
-    bonus = every.up >= UP_CAP
-    return np.stack([np.ones(STATE_COUNT), every.fifty, bonus, every.fifty & bonus]).astype(float)
+    """Each family's moment of order 0 of every state as a full card: 1 where its games count
+    (laid out as state_index lays out the states: card, upper sum, fifty)."""
+    counts = np.zeros((FAMILIES, FULL_CARD + 1, UP_STATES, 2))
+    counts[EVERY_GAME] = 1.0
+    counts[FIFTY_AT_END, ..., 1] = 1.0
+    counts[BONUS_AT_END, :, UP_CAP:] = 1.0
+    counts[BOTH_AT_END, :, UP_CAP:, 1] = 1.0
+    return counts.reshape(FAMILIES, STATE_COUNT)
 
 
 @dataclass(frozen=True)
@@ -253,7 +256,7 @@ class TurnMoments:
             found[bonus] = found[bonus] + posted if bonus in found else posted
             if stage < last:
                 keeps[:ROLL_OFFSET] = shares[:ROLL_OFFSET * width].reshape(ROLL_OFFSET, width)
-                chance = _rerolled(keeps, scratch).ravel()
+                chance = rerolled(keeps, scratch).ravel()
         return found
 
 
@@ -265,30 +268,6 @@ def _spots(plan: np.ndarray, rows: np.ndarray, width: int) -> np.ndarray:
     keeping += np.arange(width)
     put_where(spots, keeping, plan >= 0)
     return spots.ravel()
-
-
-def _rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
-    """The chance of every roll once each keep's chance (KEEPS x states, the rerolling ones
-    set) is passed on through its rerolls: a keep gets a sixth of what reaches each keep one
-    die smaller inside it (the transpose of stages.keep_values). The rows of the rolls;
-    `scratch` holds two rows per roll."""
-    share, part = scratch[:len(ROLLS)], scratch[len(ROLLS):]
-    for size in range(1, DICE + 1):
-        rows = size_rows(size)
-        smaller = PARENTS[size]
-        assert smaller is not None  # only the empty keep has no parents
-        parents, counts = smaller
-        here = share[:len(parents)]
-        keeps.take(parents[:, 0], axis=0, out=here, mode="clip")
-        for column, count in zip(parents.T[1:], counts[1:]):
-            more = keeps.take(column[:count], axis=0, out=part[:count], mode="clip")
-            np.add(here[:count], more, out=here[:count])
-        if size < DICE:
-            np.multiply(here, 1 / FACE_COUNT, out=here)
-            np.add(keeps[rows], here, out=keeps[rows])
-        else:
-            np.multiply(here, 1 / FACE_COUNT, out=keeps[rows])
-    return keeps[ROLL_OFFSET:]
 
 
 def _families(fifties: bool) -> list[int]:

@@ -49,6 +49,30 @@ def keep_values(work: Workspace) -> np.ndarray:
         total *= 1 / FACE_COUNT
     return keeps
 
+def rerolled(keeps: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """The chance of every roll once each keep's chance (KEEPS x states, the rerolling ones
+    set) is passed on through its rerolls: a keep gets a sixth of what reaches each keep one
+    die smaller inside it (the transpose of keep_values). The rows of the rolls;
+    `scratch` holds two rows per roll."""
+    share, part = scratch[:len(ROLLS)], scratch[len(ROLLS):]
+    for size in range(1, DICE + 1):
+        rows = size_rows(size)
+        smaller = PARENTS[size]
+        assert smaller is not None  # only the empty keep has no parents
+        parents, counts = smaller
+        here = share[:len(parents)]
+        keeps.take(parents[:, 0], axis=0, out=here, mode="clip")
+        for column, count in zip(parents.T[1:], counts[1:]):
+            more = keeps.take(column[:count], axis=0, out=part[:count], mode="clip")
+            np.add(here[:count], more, out=here[:count])
+        if size < DICE:
+            np.multiply(here, 1 / FACE_COUNT, out=here)
+            np.add(keeps[rows], here, out=keeps[rows])
+        else:
+            np.multiply(here, 1 / FACE_COUNT, out=keeps[rows])
+    return keeps[ROLL_OFFSET:]
+
+
 def best_reroll(work: Workspace) -> np.ndarray:
     """Each roll's value when rerolls remain: the best keep inside it, into work.post.
     Worked out in place: every row of work.keeps is left holding the best keep inside it
