@@ -28,7 +28,7 @@ from .progress import Progress
 from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UP_STATES, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, PostingArrays, SolvedTable
 from .solver import TurnSolver, open_boxes
-from .stages import CHUNK, TurnStages, Workspace, put_where, rerolled, turn_stages
+from .stages import CHUNK, TurnStages, Workspace, rerolled, turn_stages
 from .statespace import (
     STATE_COUNT,
     States,
@@ -262,12 +262,15 @@ class TurnMoments:
 
 def _spots(plan: np.ndarray, rows: np.ndarray, width: int) -> np.ndarray:
     """Where each roll's chance goes (rolls x states, flat): its chosen keep's row (keep *
-    width + state), or, with none, its posting row's after the rerolling keeps'."""
-    spots = rows.reshape(plan.shape) + ROLL_OFFSET * width
+    width + state), or, with none, its posting row's after the rerolling keeps'. A keep's
+    row comes before every posting row's; none (-1) makes a negative number, which read
+    unsigned comes after them all: the smaller of the two, read unsigned, is the spot."""
     keeping = plan * width
     keeping += np.arange(width)
-    put_where(spots, keeping, plan >= 0)
-    return spots.ravel()
+    posting = rows.reshape(plan.shape) + ROLL_OFFSET * width
+    unsigned = posting.view(np.uint64)
+    np.minimum(keeping.view(np.uint64), unsigned, out=unsigned)
+    return posting.ravel()
 
 
 def _families(fifties: bool) -> list[int]:
