@@ -157,6 +157,11 @@ class Cards:
         self.fifty[games] |= (boxes == YAHTZEE_BIT) & (points == scoring.YAHTZEE_POINTS)
         self.roll_bonus[games] += posting.roll_bonus[posted]
 
+    def copy(self, games: np.ndarray, into: np.ndarray) -> None:
+        """Give the cards of `into` those of `games`, one for one."""
+        for field in (self.points, self.mask, self.upper, self.fifty, self.yahtzee_bonus, self.roll_bonus):
+            field[into] = field[games]
+
     def open_counts(self, games: np.ndarray) -> np.ndarray:
         """How many boxes are open on each of these games' cards."""
         return BOX_COUNT - ((self.mask[games, None] >> np.arange(BOX_COUNT)) & 1).sum(axis=1)

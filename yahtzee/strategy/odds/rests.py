@@ -168,22 +168,26 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
 def played_games(table: MeasuredTable, games: int, seed: int,
                  progress: Optional[Progress]) -> tuple[Cards, np.ndarray, tuple[np.ndarray, ...]]:
     """measure_rests' seeded games, played to their end: the cards, each game's straying turn
-    (-1: none), and every counted turn start's game, kind, state and total then."""
+    (-1: none), and every counted turn start's game, kind, state and total then. A game that
+    strays leaves the game of the table's own play it pairs with at its straying turn, with
+    that game's card: its turns before are that game's, never played twice."""
     rng = np.random.default_rng(seed)
     cards = Cards.empty(2 * games)
-    dice, playing = NumpyDice(rng), np.arange(2 * games)
+    dice, playing = NumpyDice(rng), np.arange(games)
     strays = np.concatenate([np.full(games, -1), rng.integers(BOX_COUNT - 1, size=games)])
     starts: list[tuple[np.ndarray, ...]] = []
     for turn in range(BOX_COUNT):
         if progress:
             progress(BOX_COUNT + turn, 2 * BOX_COUNT)
+        leaving = games + np.flatnonzero(strays[games:] == turn)
+        cards.copy(leaving - games, leaving)
         states = cards.states(playing)
         counted = strays[playing] < turn
         starts.append((playing[counted], rest_kinds(states)[counted], states.index[counted],
                        cards.totals[playing][counted]))
-        straying = strays[playing] == turn
-        _stray(table, cards, playing[straying], rng)
-        play_turns(table, cards, playing[~straying], dice)
+        _stray(table, cards, leaving, rng)
+        play_turns(table, cards, playing, dice)
+        playing = np.concatenate([playing, leaving])
         playing = playing[~cards.is_full[playing]]
     return cards, strays, tuple(np.concatenate(part) for part in zip(*starts))
 
