@@ -156,10 +156,11 @@ def measure_rests(table: MeasuredTable, games: int = REST_GAMES, seed: int = 0,
     sample = Sample(kinds, (scored - table.values[at]) / np.maximum(exact.spreads[at], 1e-9))
     shapes = sample.shapes()
     alike = sample.alike_spreads(exact.spreads[at], own_play=strays[rows] < 0)
-    slots = open_slots(at)
-    futures = futures_at(exact, table.values[at], at, slots)
-    taken = 2 * (cards.fifty[rows] & (slots >= 0)) + (cards.upper[rows] >= UP_CAP)
-    future_shapes = np.stack([future_sample(futures, took, kinds, scored, taken).shapes(fallback=shapes)
+    states, state_of = np.unique(at, return_inverse=True)  # the turn starts' states, each once
+    slots = open_slots(states)
+    futures = futures_at(exact, table.values[states], states, slots)
+    taken = 2 * (cards.fifty[rows] & (slots[state_of] >= 0)) + (cards.upper[rows] >= UP_CAP)
+    future_shapes = np.stack([future_sample(futures, state_of, took, kinds, scored, taken).shapes(fallback=shapes)
                               for took in range(FUTURES)])
     return Rests(exact.spreads, shapes, shapes @ OFFSETS, alike, exact.fifty, exact.bonus, exact.both, future_shapes,
                  future_shapes @ OFFSETS)
@@ -192,12 +193,14 @@ def played_games(table: MeasuredTable, games: int, seed: int,
     return cards, strays, tuple(np.concatenate(part) for part in zip(*starts))
 
 
-def future_sample(futures: "Futures", took: int, kinds: np.ndarray, scored: np.ndarray, taken: np.ndarray) -> "Sample":
-    """The cards with several futures whose game took future `took` (see Futures), each
-    remaining score off that future's mean in its spreads."""
-    chosen = futures.several & (taken == took)
-    offsets = (scored - futures.means[took]) / np.maximum(futures.spreads[took], 1e-9)
-    return Sample(kinds[chosen], offsets[chosen])
+def future_sample(futures: "Futures", state_of: np.ndarray, took: int, kinds: np.ndarray, scored: np.ndarray,
+                  taken: np.ndarray) -> "Sample":
+    """The cards with several futures whose game took future `took` (see Futures: of the
+    states, each card's at `state_of`), each remaining score off that future's mean in its spreads."""
+    chosen = futures.several[state_of] & (taken == took)
+    state = state_of[chosen]
+    offsets = (scored[chosen] - futures.means[took][state]) / np.maximum(futures.spreads[took][state], 1e-9)
+    return Sample(kinds[chosen], offsets)
 
 
 @dataclass(frozen=True)
