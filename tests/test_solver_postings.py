@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from helpers import there
 
-from yahtzee.model.rules import ACORN, FREE_JOKER, HASBRO, NO_BONUS, YAHTC, Rules
+from yahtzee.model.rules import ACORN, FIVEOAK, FREE_JOKER, HASBRO, NO_BONUS, YAHTC, Rules
 from yahtzee.strategy.exact import statespace
 from yahtzee.strategy.exact.firstbest import NO_BOX, FirstBest
 from yahtzee.strategy.exact.objective import Objective
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow(7)
 
 def same_boxes_either_way(engine: TurnSolver, values: np.ndarray, filled: int, most: int) -> None:
     """At up to `most` states with `filled` boxes filled: the quick postings' values and boxes
-    are those worked out a box at a time."""
+    are those worked out a box at a time (with a roll bonus, the best fitting ones' too)."""
     states = statespace.level_states(filled, 1)
     states = states.part(slice(None, None, max(1, len(states) // most)))
     quick, each_box = Workspace(len(states)), Workspace(len(states))
@@ -27,6 +27,9 @@ def same_boxes_either_way(engine: TurnSolver, values: np.ndarray, filled: int, m
     assert quick_boxes is not None and each_boxes is not None
     assert np.array_equal(quick.base, each_box.base), filled
     assert np.array_equal(quick_boxes[0], each_boxes[0]), filled
+    if engine.tables.roll_bonus:
+        assert np.array_equal(quick.fit, each_box.fit) and np.array_equal(quick_boxes[1], each_boxes[1]), filled
+        assert np.isfinite(quick.fit).any()
     assert engine.plain_post_values(values, states, Workspace(len(states)), want_boxes=True) is not None
 
 
@@ -36,7 +39,7 @@ def test_the_quick_boxes_are_those_worked_out_a_box_at_a_time_in_the_1987_table(
     same_boxes_either_way(TurnSolver(HASBRO), table.values, filled, 400)
 
 
-@pytest.mark.parametrize("rules", [FREE_JOKER, NO_BONUS, YAHTC, ACORN, HASBRO.with_options(rolls=4)],
+@pytest.mark.parametrize("rules", [FREE_JOKER, NO_BONUS, YAHTC, ACORN, FIVEOAK, HASBRO.with_options(rolls=4)],
                          ids=lambda rules: rules.name + str(rules.rolls_per_turn))
 def test_the_quick_boxes_are_those_worked_out_a_box_at_a_time_under_other_rules(rules: Rules) -> None:
     """The fullest levels of each rule set's own table, solved here (a whole table read in every

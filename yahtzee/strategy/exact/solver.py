@@ -125,18 +125,19 @@ class TurnSolver:
                           want_boxes: bool = False) -> Optional[np.ndarray]:
         """post_values without a yahtChallenge extra turn (the part that does not depend on
         the state's own value)."""
-        if self.tables.roll_bonus or not self._five_alike_rows:
+        if not self._five_alike_rows:
             return self.post_each_box(values, states, work, want_boxes)
         return self.post_best(values, states, work, want_boxes)
 
     def post_best(self, values: np.ndarray, states: States, work: Workspace,
                    want_boxes: bool = False) -> Optional[np.ndarray]:
-        """The best posting value of every roll into work.base, when nothing asks what fits (no
-        roll bonus): the boxes that score on most rolls a row each, the others (see _zero_first)
-        their zero on every roll at once and their points on the few rolls they score on; five
-        alike from the same rows. work.fit is -inf (no roll bonus reads it). With want_boxes,
-        the box of each best posting as post_each_box finds it (see firstbest), in the first
-        of two rows (the second, of fitting postings, NO_BOX: nothing reads it)."""
+        """The best posting value of every roll into work.base: the boxes that score on most
+        rolls a row each, the others (see _zero_first) their zero on every roll at once and
+        their points on the few rolls they score on; five alike from the same rows. With a roll
+        bonus, the best fitting posting into work.fit, box by box on the rolls that fit; else
+        work.fit is -inf (nothing reads it). With want_boxes, the box of each best posting as
+        post_each_box finds it (see firstbest), in the first of two rows, and of each best
+        fitting one in the second (NO_BOX without a roll bonus)."""
         best, zero, posted = work.base, np.full(len(states), -np.inf), []
         found = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
         chosen, zero_box = FirstBest.of(found, len(states))
@@ -166,7 +167,14 @@ class TurnSolver:
             rows = self._zero_first.get(box, ())
             if len(rows):
                 best[rows] = chosen.merged_rows(best[rows], rows, row_values[self._point_rows[box][rows]], box)
-        self._post_five_alike_best(states, work, posted, found)
+        if not self.tables.roll_bonus:
+            self._post_five_alike_best(states, work, posted, found)
+            return found
+        for box, row_values, _after in posted:
+            rows = self._fit_rows[box]
+            if len(rows):
+                self._keep_best_fit(box, row_values.take(self._point_rows[box][rows], axis=0), work.fit, found)
+        self._post_five_alike(values, states, work, found)
         return found
 
     def _upper_rows(self, values: np.ndarray, states: States, boxes: list[int]) -> np.ndarray:
@@ -223,8 +231,8 @@ class TurnSolver:
         for box in open_ones:
             row_values = upper_rows[box] if box in upper_rows else self._box_rows(values, box, states)
             candidate = row_values.take(self._point_rows[box], axis=0, out=work.candidate, mode="clip")
-            if self.tables.roll_bonus:
-                self._keep_best_fit(box, candidate, fit, boxes)
+            if self.tables.roll_bonus and len(self._fit_rows[box]):
+                self._keep_best_fit(box, candidate[self._fit_rows[box]], fit, boxes)
             if boxes is not None:  # boxes[0][candidate > best] = box: the boxes come in order, each a higher number
                 np.maximum(boxes[0], np.multiply(candidate > best, box, dtype=np.int8), out=boxes[0])
             np.maximum(best, candidate, out=best)
@@ -237,12 +245,9 @@ class TurnSolver:
         row_values[:, (states.mask >> box) & 1 == 1] = -np.inf
         return row_values
 
-    def _keep_best_fit(self, box: int, candidate: np.ndarray, fit: np.ndarray, boxes: Optional[np.ndarray]) -> None:
-        """Raise work.fit on the rolls that fit `box`."""
+    def _keep_best_fit(self, box: int, here: np.ndarray, fit: np.ndarray, boxes: Optional[np.ndarray]) -> None:
+        """Raise work.fit on the rolls that fit `box` with its postings of them (`here`)."""
         rows = self._fit_rows[box]
-        if not len(rows):
-            return
-        here = candidate[rows]
         if boxes is not None:
             better = here > fit[rows]
             boxes[1][rows] = np.where(better, box, boxes[1][rows])
