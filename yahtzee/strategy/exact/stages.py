@@ -211,14 +211,21 @@ def best_keeps(utility: np.ndarray, options: np.ndarray, post_now: np.ndarray) -
     return keep_or_post(best, chosen, post_now)
 
 
-def keep_or_post(best: np.ndarray, chosen: np.ndarray, post_now: np.ndarray) -> np.ndarray:
+def keep_or_post(best: np.ndarray, chosen: np.ndarray, post_now: np.ndarray,
+                 margin: Optional[np.ndarray] = None) -> np.ndarray:
     """The `chosen` keep where its utility `best` beats posting now, else -1: a reroll that
-    cannot gain is no reroll."""
+    cannot gain is no reroll (its `margin` over posting now, reroll_margin's, if at hand)."""
+    margin = reroll_margin(post_now) if margin is None else margin
+    return (chosen + 1) * (best > margin) - 1  # np.where(best > margin, chosen, -1), without its branches
+
+
+def reroll_margin(post_now: np.ndarray) -> np.ndarray:
+    """What a reroll's utility must beat: posting now's, by a billionth of its size."""
     margin = np.abs(post_now)
     margin += 1
     margin *= 1e-9
     margin += post_now
-    return (chosen + 1) * (best > margin) - 1  # np.where(best > margin, chosen, -1), without its branches
+    return margin
 
 
 def turn_plans(engine: TurnEngine, values: np.ndarray, states: States, rolls: int) -> tuple[np.ndarray, np.ndarray]:
@@ -258,15 +265,20 @@ def stages_from_postings(engine: TurnEngine, work: Workspace, found: np.ndarray,
     plans = planned if plan else None
     engine.stage_post(work, last, offset, work.post)
     posts[-1] = work.post
+    margins: dict[int, np.ndarray] = {}  # posting now is the same after every roll number with the same roll bonus
     for rolls in range(last - 1, 0, -1):
         keeps[rolls - 1] = keep_values(work)[:ROLL_OFFSET]
         engine.stage_post(work, rolls, offset, posts[rolls - 1])
-        if engine.stage_bonus(rolls):  # without one, posting now is posting after the next roll with these dice
+        bonus = engine.stage_bonus(rolls)
+        if bonus:  # without one, posting now is posting after the next roll with these dice
             np.maximum(work.post, posts[rolls - 1], out=work.post)
         if plans is None:
             best_reroll(work)
             continue
         best, chosen = best_sub_keeps(keeps[rolls - 1])
-        plans[rolls - 1] = keep_or_post(best, chosen, posts[rolls - 1])
+        margin = margins.get(bonus)
+        if margin is None:
+            margin = margins[bonus] = reroll_margin(posts[rolls - 1])
+        plans[rolls - 1] = keep_or_post(best, chosen, posts[rolls - 1], margin)
         np.maximum(work.post, best, out=work.post)
     return TurnStages(posts, boxes, keeps, plans)
