@@ -208,28 +208,27 @@ def share_solved(values: np.ndarray, states: States, fifty_matters: bool = True)
         values[..., solved + 1] = values[..., solved]  # the 'fifty' flag is the index's last bit
 
 
-def _copy_to_unused_fifty(values: np.ndarray) -> None:
-    """With the Yahtzee box open the flag means nothing: give both flags the same value."""
-    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
-    open_masks = [m for m in range(FULL_CARD + 1) if not m >> YAHTZEE_BIT & 1]
-    table[open_masks, :, 1] = table[open_masks, :, 0]
-
-
-def _nearest_reachable_below() -> np.ndarray:
-    """For every (upper mask, upper sum), the largest reachable sum not above it."""
-    table = np.zeros((UPPER_MASK + 1, UP_STATES), dtype=np.intp)
+@functools.cache
+def _filled_from() -> np.ndarray:
+    """For every state (value table indices), the state fill_unreachable gives it the value of:
+    the nearest reachable sum below, and 'not fifty' where the Yahtzee box is open."""
+    every = states_of(np.arange(STATE_COUNT))
+    nearest = np.zeros((UPPER_MASK + 1, UP_STATES), dtype=np.int64)
     for upper, reachable in enumerate(REACHABLE_UPS):
-        table[upper] = reachable[np.searchsorted(reachable, np.arange(UP_STATES), side="right") - 1]
-    return table
+        nearest[upper] = reachable[np.searchsorted(reachable, np.arange(UP_STATES), side="right") - 1]
+    fifty = np.where(every.mask >> YAHTZEE_BIT & 1, every.fifty, 0)
+    found = state_index(every.mask, nearest[every.mask & UPPER_MASK, every.up], fifty)
+    found.flags.writeable = False  # shared by every call
+    return found
 
 
 def fill_unreachable(values: np.ndarray) -> None:
     """States no game reaches get values too, never garbage: with the Yahtzee box open both
-    flags the same, and a sum no card can have that of the nearest reachable sum below."""
-    _copy_to_unused_fifty(values)
-    table = values.reshape(FULL_CARD + 1, UP_STATES, 2)
-    masks = np.arange(FULL_CARD + 1)
-    table[...] = table[masks[:, None], _nearest_reachable_below()[masks & UPPER_MASK]]
+    flags the same, and a sum no card can have that of the nearest reachable sum below (in
+    every row of `values`, along its last axis)."""
+    source = _filled_from()
+    for row in values.reshape(-1, STATE_COUNT):
+        row[...] = row[source]
 
 
 def start_value(values: np.ndarray) -> float:
