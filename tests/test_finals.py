@@ -31,6 +31,7 @@ from yahtzee.strategy.odds.rests import (
     STEPS_PER_SPREAD,
     Rests,
     placed_shape,
+    played_games,
     rest_kinds,
     state_kinds,
 )
@@ -273,6 +274,24 @@ def test_the_spread_of_cards_alike_is_that_of_the_cards_of_its_kind(rests: Rests
     own = rests.spreads[state_kinds() == state_kinds()[after_one]]
     assert own.min() < rests.alike_spreads[after_one] < own.max()
     assert (rests.alike[:FULL_CARD_KINDS] == 0).all() and (rests.alike[FULL_CARD_KINDS:] > 0).all()
+
+
+def test_a_straying_game_leaves_its_own_game_at_its_straying_turn_and_counts_from_the_next(
+        table: StrategyTable) -> None:
+    """An own game's turn starts count at all 13 turns, a straying game's from the turn after it
+    strays; then it stands where its own game stood at that turn (their turns before are one and
+    the same), with one box more filled, at random."""
+    games = 300
+    cards, strays, (rows, _kinds, at, _totals) = played_games(table, games, seed=5, progress=None)
+    assert cards.is_full.all() and (strays[:games] == -1).all()
+    counts = np.bincount(rows, minlength=2 * games)
+    assert (counts[:games] == 13).all() and (counts[games:] == 12 - strays[games:]).all()
+    starts: list[list[int]] = [[] for _ in range(2 * games)]
+    for game, state in zip(rows.tolist(), at.tolist()):
+        starts[game].append(state)
+    for stray in range(games, 2 * games):
+        own, first = states_of([starts[stray - games][strays[stray]], starts[stray][0]]).mask.tolist()
+        assert bin(first & ~own).count("1") == 1 and own & ~first == 0, stray
 
 
 @pytest.mark.wine_lacks(reason=LOCK_ERRNO)
