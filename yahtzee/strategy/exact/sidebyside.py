@@ -192,9 +192,12 @@ def play_turns(table: SolvedTable, cards: Cards, games: np.ndarray, dice: BatchD
     index = cards.states(games).index
     order = np.argsort(index, kind="stable")
     games, index = games[order], index[order]
-    distinct, first, inverse = np.unique(index, return_index=True, return_inverse=True)
+    new = np.empty(len(index), dtype=bool)  # where each run of one state starts, in the sorted order
+    new[:1] = True
+    np.not_equal(index[1:], index[:-1], out=new[1:])
+    first, inverse = np.flatnonzero(new), np.cumsum(new) - 1
     states = cards.states(games[first])
-    for start in range(0, len(distinct), CHUNK):
+    for start in range(0, len(first), CHUNK):
         solved, columns = turns_worked_out(states.part(slice(start, start + CHUNK)))
         stages = table.engine.turn_stages(table.values, solved)
         low, high = np.searchsorted(inverse, [start, start + CHUNK])
