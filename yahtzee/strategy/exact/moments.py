@@ -27,13 +27,14 @@ from .dicemath import FACE_COUNT, KEEPS, ROLL_OFFSET, ROLL_PROBABILITY, ROLLS, Y
 from .progress import Progress
 from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UP_STATES, YAHTZEE_BIT, RuleTables
 from .sidebyside import IS_UPPER, PostingArrays, SolvedTable
-from .solver import TurnSolver, open_boxes
+from .solver import TurnSolver
 from .stages import CHUNK, TurnStages, Workspace, rerolled, turn_stages
 from .statespace import (
     STATE_COUNT,
     States,
     distinct_states,
     fill_unreachable,
+    open_boxes,
     state_index,
     whole_batches,
     yahtzee_filled_masks,

@@ -17,7 +17,6 @@ from .levels import LevelSolver
 from .objective import EXPECTED_SCORE, Objective
 from .rulearrays import (
     BOX_COUNT,
-    FULL_CARD,
     UP_CAP,
     UPPER_BITS,
     YAHTZEE_BIT,
@@ -27,7 +26,7 @@ from .rulearrays import (
     rule_tables,
 )
 from .stages import TurnStages, Workspace, best_reroll, keep_values, turn_plans, turn_stages
-from .statespace import States, share_solved, state_index
+from .statespace import States, open_boxes, share_solved, state_index
 
 FIVE_ALIKE = list(YAHTZEE_ROLLS)
 FIVE_ALIKE_FACES = np.arange(FACE_COUNT)[:, None]  # a row for each face of five alike
@@ -39,12 +38,6 @@ def fifty_matters(tables: RuleTables) -> bool:
     or a zero: then (no bonus, no joker) the 'fifty' flag changes nothing still to come."""
     return not all(np.array_equal(table[YAHTZEE_ZERO], table[YAHTZEE_FIFTY])
                    for table in (tables.five_points, tables.bonus, tables.yahtzee_legal, tables.turn_bonus))
-
-
-def open_boxes(states: States) -> list[int]:
-    """The boxes open in at least one of the states (the others need no look)."""
-    open_anywhere = int(np.bitwise_or.reduce(FULL_CARD ^ states.mask))
-    return [box for box in range(BOX_COUNT) if open_anywhere >> box & 1]
 
 
 class TurnSolver:
@@ -134,10 +127,8 @@ class TurnSolver:
         """The best posting value of every roll into work.base: the boxes that score on most
         rolls a row each, the others (see _zero_first) their zero on every roll at once and
         their points on the few rolls they score on; five alike from the same rows. With a roll
-        bonus, the best fitting posting into work.fit, box by box on the rolls that fit; else
-        work.fit is -inf (nothing reads it). With want_boxes, the box of each best posting as
-        post_each_box finds it (see firstbest), in the first of two rows, and of each best
-        fitting one in the second (NO_BOX without a roll bonus)."""
+        bonus, the best fitting posting into work.fit (else -inf: nothing reads it). With
+        want_boxes, the boxes of both as post_each_box finds them (see firstbest; NO_BOX)."""
         best, zero, posted = work.base, np.full(len(states), -np.inf), []
         found = np.full((2,) + best.shape, NO_BOX, dtype=np.int8) if want_boxes else None
         chosen, zero_box = FirstBest.of(found, len(states))
@@ -163,19 +154,27 @@ class TurnSolver:
         else:
             best[...] = zero
             chosen.fill(zero_box.boxes)
+        self._merge_zero_first(posted, best, chosen)
+        if self.tables.roll_bonus:
+            self._keep_best_fits(posted, work.fit, found)
+            self._post_five_alike(values, states, work, found)
+        else:
+            self._post_five_alike_best(states, work, posted, found)
+        return found
+
+    def _merge_zero_first(self, posted: Posted, best: np.ndarray, chosen: FirstBest) -> None:
+        """Merge into `best` and `chosen` the points of the boxes posted as a zero first (_zero_first)."""
         for box, row_values, _after in posted:
             rows = self._zero_first.get(box, ())
             if len(rows):
                 best[rows] = chosen.merged_rows(best[rows], rows, row_values[self._point_rows[box][rows]], box)
-        if not self.tables.roll_bonus:
-            self._post_five_alike_best(states, work, posted, found)
-            return found
+
+    def _keep_best_fits(self, posted: Posted, fit: np.ndarray, boxes: Optional[np.ndarray]) -> None:
+        """The best fitting posting of every roll but five alike into `fit`, box by box from post_best's rows."""
         for box, row_values, _after in posted:
             rows = self._fit_rows[box]
             if len(rows):
-                self._keep_best_fit(box, row_values.take(self._point_rows[box][rows], axis=0), work.fit, found)
-        self._post_five_alike(values, states, work, found)
-        return found
+                self._keep_best_fit(box, row_values.take(self._point_rows[box][rows], axis=0), fit, boxes)
 
     def _upper_rows(self, values: np.ndarray, states: States, boxes: list[int]) -> np.ndarray:
         """_rows_after of upper boxes, all at once (boxes x points x states): after_posting's

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .dicemath import DICE
-from .rulearrays import FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
+from .rulearrays import BOX_COUNT, FULL_CARD, UP_CAP, UP_STATES, UPPER_BITS, YAHTZEE_BIT
 
 STATE_COUNT = (FULL_CARD + 1) * UP_STATES * 2  # the length of a value table
 
@@ -131,6 +131,12 @@ def same_future(index: np.ndarray) -> np.ndarray:
     states = states_of(index)
     fifty = np.where(states.mask >> YAHTZEE_BIT & 1, states.fifty, 0)
     return state_index(states.mask, SAME_FUTURE_SUMS[states.mask & UPPER_MASK, states.up], fifty)
+
+
+def open_boxes(states: States) -> list[int]:
+    """The boxes open in at least one of the states (the others need no look)."""
+    open_anywhere = int(np.bitwise_or.reduce(FULL_CARD ^ states.mask))
+    return [box for box in range(BOX_COUNT) if open_anywhere >> box & 1]
 
 
 def level_states(filled: int, batch: int) -> States:
