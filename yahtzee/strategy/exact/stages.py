@@ -265,13 +265,14 @@ def stages_from_postings(engine: TurnEngine, work: Workspace, found: np.ndarray,
     plans = planned if plan else None
     engine.stage_post(work, last, offset, work.post)
     posts[-1] = work.post
-    if not any(engine.stage_bonus(rolls) for rolls in range(1, last + 1)):
+    shared = not any(engine.stage_bonus(rolls) for rolls in range(1, last + 1))
+    if shared:
         posts = np.broadcast_to(posts[-1], posts.shape)  # no roll bonus: posting now is the same after every roll
     margins: dict[int, np.ndarray] = {}  # posting now is the same after every roll number with the same roll bonus
     for rolls in range(last - 1, 0, -1):
         keeps[rolls - 1] = keep_values(work)[:ROLL_OFFSET]
         bonus = engine.stage_bonus(rolls)
-        if posts.flags.writeable:
+        if not shared:
             engine.stage_post(work, rolls, offset, posts[rolls - 1])
         if bonus:  # without one, posting now is posting after the next roll with these dice
             np.maximum(work.post, posts[rolls - 1], out=work.post)
